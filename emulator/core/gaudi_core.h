@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Gaudi 1 device model: the engine core, independent of QEMU.
+ *
+ * The core implements the driver-visible interface of a Gaudi 1 card
+ * (shared/gaudi1/INTERFACE.md): the CFG register space, the boot state
+ * machine and firmware-image check, the device-CPU (CPU-CP) channel and the
+ * event queue, the queue managers with their packet executor, the sync
+ * manager, the DMA engines and the device MMU.
+ *
+ * It talks to its environment only through struct gaudi_bus (host memory,
+ * MSI, time, logging) and through the memory areas the environment owns
+ * (SRAM, HBM, SPI flash).  The QEMU glue (emulator/qemu/) and the host unit
+ * tests and fuzzer (tests/emulator/) are the two environments.
+ *
+ * Everything runs synchronously inside gaudi_cfg_write(): a doorbell write
+ * executes the queue until it is empty or blocked, so the short polls of the
+ * drivers (2 ms MMU, 100 ms queue test) always see completed work.
+ */
+#ifndef GAUDI_CORE_H
+#define GAUDI_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fixed facts of the device address map. */
+#define GAUDI_SRAM_BASE 0x7FF0000000ULL
+#define GAUDI_SRAM_SIZE (20ULL << 20)
+#define GAUDI_BAR0_SIZE (64ULL << 20)
+#define GAUDI_SPI_FLASH_BASE 0x7FF8000000ULL
+#define GAUDI_BAR2_SIZE (128ULL << 20)
+#define GAUDI_FLASH_WINDOW (64ULL << 20)	/* lower half of BAR2 */
+#define GAUDI_PSOC_SCRATCHPAD 0x7FFBFE0000ULL
+#define GAUDI_CFG_BASE 0x7FFC000000ULL
+#define GAUDI_CFG_SIZE (64ULL << 20)		/* 32 MiB regs + 32 MiB debug */
+#define GAUDI_CFG_BAR2_OFFSET 0x4000000ULL	/* CFG offset 0 within BAR2 */
+#define GAUDI_HOST_PHYS_BASE 0x8000000000ULL
+#define GAUDI_MMU_VA_START 0x1000000000000ULL
+#define GAUDI_MMU_VA_END 0x3FF8000000000ULL	/* exclusive */
+#define GAUDI_HBM_DEFAULT_SIZE (32ULL << 30)
+
+/* PCI identity. */
+#define GAUDI_PCI_VENDOR 0x1da3
+#define GAUDI_PCI_DEVICE 0x1000
+
+/* ELBI: register access through PCI config space (config offsets). */
+#define GAUDI_ELBI_ADDR 0xFF0
+#define GAUDI_ELBI_DATA 0xFF4
+#define GAUDI_ELBI_CTRL 0xFF8
+#define GAUDI_ELBI_STS 0xFFC
+#define GAUDI_ELBI_CTRL_WRITE (1U << 31)
+#define GAUDI_ELBI_STS_DONE (1U << 31)
+#define GAUDI_ELBI_STS_ERR (1U << 30)
+
+enum gaudi_log_level {
+	GAUDI_LOG_GUEST_ERROR,	/* the guest misused the device */
+	GAUDI_LOG_UNIMP,	/* the guest used something the model lacks */
+	GAUDI_LOG_TRACE,	/* a register write or event worth seeing */
+};
+
+/*
+ * What the environment provides.  Host addresses are PCI bus (DMA)
+ * addresses, i.e. device address minus GAUDI_HOST_PHYS_BASE.
+ */
+struct gaudi_bus {
+	void *opaque;
+	/* 0 on success, -1 if the host rejected the access. */
+	int (*dma_read)(void *opaque, uint64_t addr, void *buf, uint64_t len);
+	int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+			 uint64_t len);
+	void (*msi)(void *opaque, unsigned int vector);
+	/* A monotonic clock in nanoseconds (virtual time under QEMU). */
+	uint64_t (*now_ns)(void *opaque);
+	void (*log)(void *opaque, enum gaudi_log_level level, const char *msg);
+	/* The flash bytes [off, off + len) changed: persist them (optional). */
+	void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
+};
+
+/* Identity the environment may override (zero/empty = from firmware). */
+struct gaudi_identity {
+	char serial[32];	/* board serial number */
+	uint32_t module_id;	/* OAM slot 0..7 on a DL1 host */
+	bool module_id_set;
+	char card_name[16];
+};
+
+struct gaudi_core;
+
+/*
+ * Create a card.  sram (GAUDI_BAR0_SIZE bytes), hbm (hbm_size bytes) and
+ * flash (GAUDI_FLASH_WINDOW bytes) are owned by the caller and must stay
+ * valid for the core's lifetime; hbm may be sparse (untouched pages read 0).
+ * Returns NULL on allocation failure.
+ */
+struct gaudi_core *gaudi_core_new(const struct gaudi_bus *bus, uint8_t *sram,
+				  uint8_t *hbm, uint64_t hbm_size,
+				  uint8_t *flash,
+				  const struct gaudi_identity *id);
+void gaudi_core_free(struct gaudi_core *g);
+
+/* Power-on / SW_ALL_RST reset: registers to reset values, engines idle. */
+void gaudi_core_reset(struct gaudi_core *g);
+
+/* CFG space access: off is a CFG offset (0 .. GAUDI_CFG_SIZE - 1). */
+uint32_t gaudi_cfg_read(struct gaudi_core *g, uint32_t off);
+void gaudi_cfg_write(struct gaudi_core *g, uint32_t off, uint32_t val);
+
+/* PCI config space ELBI window (offsets 0xFF0..0xFFF). */
+uint32_t gaudi_elbi_read(struct gaudi_core *g, uint32_t cfg_off);
+void gaudi_elbi_write(struct gaudi_core *g, uint32_t cfg_off, uint32_t val);
+
+/*
+ * Device-address access as the device's engines see it (no MMU): HBM,
+ * SRAM, registers, host.  Return 0, or -1 for an address that decodes to
+ * nothing (which the caller reports).
+ */
+int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,
+		   uint64_t len);
+int gaudi_dev_write(struct gaudi_core *g, uint64_t addr, const void *buf,
+		    uint64_t len);
+
+/*
+ * Periodic work that is not driven by a register write (sensor drift,
+ * timed-out injected hangs).  The environment calls it now and then.
+ */
+void gaudi_core_tick(struct gaudi_core *g);
+
+#endif /* GAUDI_CORE_H */

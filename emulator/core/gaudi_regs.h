@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Gaudi 1 register offsets (CFG offsets, i.e. relative to CFG_BASE
+ * 0x7F_FC00_0000) and field facts used by the model.  Facts from the public
+ * upstream headers, see shared/gaudi1/INTERFACE.md; names follow the
+ * upstream register names so they can be looked up.
+ */
+#ifndef GAUDI_REGS_H
+#define GAUDI_REGS_H
+
+/* PSOC / boot (INTERFACE.md section 4). */
+#define mmHW_STATE			0xC4B100
+#define mmCPU_BOOT_DEV_STS0		0xC4B150
+#define mmCPU_BOOT_DEV_STS1		0xC4B154
+#define mmCPU_CMD_STATUS_TO_HOST	0xC4B15C
+#define mmCPU_BOOT_ERR0			0xC4B160
+#define mmCPU_BOOT_ERR1			0xC4B164
+#define mmPREBOOT_VER_OFFSET		0xC4B170
+#define mmUBOOT_VER_OFFSET		0xC4B174
+#define mmCPU_BOOT_STATUS		0xC4B300
+#define mmKMD_MSG_TO_CPU		0xC4B304
+#define mmPSOC_GLOBAL_CONF_BTM_FSM	0xC4B028
+#define mmCOLD_RST_FLOPS_1		0xC4B074
+#define mmPSOC_GLOBAL_CONF_SW_ALL_RST	0xC4B498
+
+/* Device-CPU interface (section 5). */
+#define mmCPU_IF_CPU_MSB_ADDR		0x44212C
+#define mmCPU_IF_PF_PQ_PI		0x442200
+#define mmCPU_IF_PQ_BASE_ADDR_LOW	0x442204
+#define mmCPU_IF_PQ_BASE_ADDR_HIGH	0x442208
+#define mmCPU_IF_PQ_LENGTH		0x44220C
+#define mmCPU_IF_CQ_BASE_ADDR_LOW	0x442210
+#define mmCPU_IF_CQ_BASE_ADDR_HIGH	0x442214
+#define mmCPU_IF_CQ_LENGTH		0x442218
+#define mmCPU_IF_EQ_BASE_ADDR_LOW	0x442220
+#define mmCPU_IF_EQ_BASE_ADDR_HIGH	0x442224
+#define mmCPU_IF_EQ_LENGTH		0x442228
+#define mmCPU_IF_EQ_RD_OFFS		0x44222C
+#define mmCPU_IF_QUEUE_INIT		0x442230
+#define mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR 0x800040
+
+/* PCIe (section 7). */
+#define mmPCIE_CORE_MSI_REQ		0xC04100
+#define mmPCIE_MSI_INTR_0		0xC13000
+
+/* MMU (section 8). */
+#define mmMMU_UP_MMU_BUSY		0xC12000
+#define mmMMU_UP_MMU_ASID		0xC12004
+#define mmMMU_UP_MMU_HOP0_PA43_12	0xC12008
+#define mmMMU_UP_MMU_HOP0_PA49_44	0xC1200C
+#define mmMMU_UP_STLB_CACHE_INV		0xC12010
+#define mmMMU_UP_STLB_INV_PS		0xC1203C
+#define mmMMU_UP_STLB_INV_SET		0xC12048
+
+/* QMAN / engine blocks (section 7). */
+#define mmDMA0_CORE_BASE		0x500000
+#define mmDMA0_QM_BASE			0x508000
+#define GAUDI_DMA_BLOCK_STRIDE		0x20000
+#define GAUDI_NUM_DMA			8
+#define mmMME0_CTRL_BASE		0x60000
+#define GAUDI_MME_STRIDE		0x80000
+#define mmMME0_QM_BASE			0x68000
+#define mmMME2_QM_BASE			0x168000
+#define mmTPC0_CFG_BASE			0xE00000
+#define GAUDI_TPC_STRIDE		0x40000
+#define GAUDI_NUM_TPC			8
+
+#endif /* GAUDI_REGS_H */

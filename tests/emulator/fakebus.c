@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "fakebus.h"
+
+static int fb_dma_read(void *opaque, uint64_t addr, void *buf, uint64_t len)
+{
+	struct fakebus *fb = opaque;
+
+	if (addr >= FAKE_HOST_SIZE || len > FAKE_HOST_SIZE - addr)
+		return -1;
+	memcpy(buf, fb->host + addr, len);
+	return 0;
+}
+
+static int fb_dma_write(void *opaque, uint64_t addr, const void *buf,
+			uint64_t len)
+{
+	struct fakebus *fb = opaque;
+
+	if (addr >= FAKE_HOST_SIZE || len > FAKE_HOST_SIZE - addr)
+		return -1;
+	memcpy(fb->host + addr, buf, len);
+	return 0;
+}
+
+static void fb_msi(void *opaque, unsigned int vector)
+{
+	struct fakebus *fb = opaque;
+
+	(void)vector;
+	fb->msi_count++;
+}
+
+static uint64_t fb_now(void *opaque)
+{
+	struct fakebus *fb = opaque;
+
+	return fb->now;
+}
+
+static void fb_log(void *opaque, enum gaudi_log_level level, const char *msg)
+{
+	struct fakebus *fb = opaque;
+
+	if (level == GAUDI_LOG_GUEST_ERROR) {
+		fb->guest_errors++;
+		snprintf(fb->last_error, sizeof(fb->last_error), "%s", msg);
+	}
+	if (!fb->quiet && level != GAUDI_LOG_TRACE)
+		fprintf(stderr, "# model: %s\n", msg);
+}
+
+static void *big_zeroed(uint64_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		abort();
+	return p;
+}
+
+struct gaudi_core *fakebus_new(struct fakebus *fb)
+{
+	struct gaudi_bus bus = {
+		.opaque = fb,
+		.dma_read = fb_dma_read,
+		.dma_write = fb_dma_write,
+		.msi = fb_msi,
+		.now_ns = fb_now,
+		.log = fb_log,
+	};
+
+	memset(fb, 0, sizeof(*fb));
+	fb->quiet = getenv("FAKEBUS_VERBOSE") == NULL;
+	fb->host = big_zeroed(FAKE_HOST_SIZE);
+	fb->sram = big_zeroed(GAUDI_BAR0_SIZE);
+	fb->hbm = big_zeroed(FAKE_HBM_SIZE);
+	fb->flash = big_zeroed(GAUDI_FLASH_WINDOW);
+	fb->g = gaudi_core_new(&bus, fb->sram, fb->hbm, FAKE_HBM_SIZE, fb->flash,
+			       NULL);
+	if (!fb->g)
+		abort();
+	return fb->g;
+}
+
+void fakebus_free(struct fakebus *fb)
+{
+	gaudi_core_free(fb->g);
+	munmap(fb->host, FAKE_HOST_SIZE);
+	munmap(fb->sram, GAUDI_BAR0_SIZE);
+	munmap(fb->hbm, FAKE_HBM_SIZE);
+	munmap(fb->flash, GAUDI_FLASH_WINDOW);
+}

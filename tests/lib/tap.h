@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Minimal TAP producer shared by the host and guest test programs.
+ * Every suite ends with "N passed, N failed" and exits non-zero on failure.
+ */
+#ifndef GAUDI_TAP_H
+#define GAUDI_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int tap_n, tap_failed;
+
+static inline void tap_diag(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static inline void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static inline int tap_ok(int cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline int tap_ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_n++;
+	if (!cond)
+		tap_failed++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	return cond;
+}
+
+/* ok(cond, "what") with the failing expression and location on failure. */
+#define ok(cond, ...)                                                        \
+	({                                                                   \
+		int _c = !!(cond);                                           \
+		if (!tap_ok(_c, __VA_ARGS__))                                \
+			tap_diag("failed: %s at %s:%d", #cond, __FILE__,     \
+				 __LINE__);                                  \
+		_c;                                                          \
+	})
+
+#define ok_eq(a, b, ...)                                                     \
+	({                                                                   \
+		unsigned long long _a = (unsigned long long)(a);             \
+		unsigned long long _b = (unsigned long long)(b);             \
+		int _c = _a == _b;                                           \
+		if (!tap_ok(_c, __VA_ARGS__))                                \
+			tap_diag("%s = 0x%llx, expected %s = 0x%llx (%s:%d)", \
+				 #a, _a, #b, _b, __FILE__, __LINE__);        \
+		_c;                                                          \
+	})
+
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	printf("%d passed, %d failed\n", tap_n - tap_failed, tap_failed);
+	fflush(stdout);
+	return tap_failed ? 1 : 0;
+}
+
+#endif /* GAUDI_TAP_H */
