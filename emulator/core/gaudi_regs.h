@@ -65,4 +65,16 @@
 #define GAUDI_TPC_STRIDE		0x40000
 #define GAUDI_NUM_TPC			8
 
+/*
+ * Model-only control window (not on real hardware): fault injection and
+ * event injection for tests.  Only decoded when the device's test-hooks
+ * property is on; reads 0 and ignores writes otherwise.  At the end of the
+ * debug half of CFG space, which the drivers never touch.
+ *   +0x000..0x0FF  model identity, boot/device-CPU/event injection (ctl.c,
+ *                  cpucp.c, eq.c)
+ *   +0x100..0x1FF  queue/DMA/MMU fault injection (qman.c, mmu.c)
+ */
+#define GAUDI_MODEL_CTL_BASE		0x3FFF000
+#define GAUDI_MODEL_CTL_SIZE		0x1000
+
 #endif /* GAUDI_REGS_H */
