@@ -77,12 +77,16 @@ struct gaudi_bus {
 	void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
 };
 
-/* Identity the environment may override (zero/empty = from firmware). */
+/*
+ * Per-card configuration from the environment: identity overrides
+ * (zero/empty = what the firmware image says) and model options.
+ */
 struct gaudi_identity {
 	char serial[32];	/* board serial number */
 	uint32_t module_id;	/* OAM slot 0..7 on a DL1 host */
 	bool module_id_set;
 	char card_name[16];
+	bool test_hooks;	/* decode GAUDI_MODEL_CTL_BASE (tests only) */
 };
 
 struct gaudi_core;
