@@ -1,0 +1,60 @@
+# Open driver stack for Habana Gaudi 1: top-level build and test entry points.
+#
+#   make demo      install what is missing, build, boot an emulated DL1 host
+#   make check     install what is missing, build, run every test
+#   make vmtest SUITE=<name>   one in-guest suite in one VM boot
+#   make unit      host unit tests of the device model only
+#
+# Everything built goes to build/ (QEMU is cached outside the clone, see
+# tools/host/build-qemu.sh).
+
+TOP := $(CURDIR)
+B := $(TOP)/build
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps qemu firmware peer unit vmtest check demo clean help
+
+help:
+	@sed -n '2,12p' Makefile
+
+all: qemu firmware
+
+# Idempotent: returns at once when everything is installed.
+deps:
+	@$(SUDO) $(TOP)/tools/host/install-deps.sh
+
+qemu: deps
+	@mkdir -p $(B)
+	@$(TOP)/tools/host/build-qemu.sh | tail -n 1 > $(B)/qemu-path.tmp
+	@mv $(B)/qemu-path.tmp $(B)/qemu-path
+	@echo "QEMU: $$(cat $(B)/qemu-path)"
+
+firmware: deps
+	@$(MAKE) -s -C firmware O=$(B)/firmware
+
+peer: deps
+	@$(TOP)/tools/host/build-upstream-peer.sh | tail -n 1
+
+unit: deps firmware
+	@$(MAKE) -s -C tests/emulator run
+
+GAUDI_QEMU = $(shell cat $(B)/qemu-path 2>/dev/null)
+export GAUDI_QEMU
+
+SUITE ?= upstream
+vmtest: all
+	@$(TOP)/tests/guest/run-suite.sh $(SUITE)
+
+# The suites, in order; each prints TAP and "N passed, N failed".
+SUITES := unit 'make -s -C tests/emulator run' \
+	upstream 'tests/guest/run-suite.sh upstream'
+
+check: deps
+	@$(MAKE) -s all
+	@$(TOP)/tests/summarize.sh $(SUITES)
+
+demo: all peer
+	@$(TOP)/tools/vm/demo.sh
+
+clean:
+	rm -rf $(B)

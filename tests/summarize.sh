@@ -1,0 +1,43 @@
+#!/bin/bash
+# Run test suites one after another and add up their closing lines.
+#   tests/summarize.sh NAME 'command' [NAME 'command' ...]
+# Each command prints TAP ending with "N passed, N failed"; a command that
+# exits non-zero without such a line, or with "0 failed" but a non-zero
+# status, counts as one more failure.  Ends with the total closing line and
+# exits non-zero if anything failed.
+set -u
+
+total_pass=0
+total_fail=0
+summary=()
+
+while [ $# -ge 2 ]; do
+	name=$1 cmd=$2
+	shift 2
+	echo "### suite $name: $cmd"
+	log=$(mktemp)
+	start=$(date +%s)
+	bash -c "$cmd" 2>&1 | tee "$log"
+	status=${PIPESTATUS[0]}
+	secs=$(($(date +%s) - start))
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	rm -f "$log"
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
+		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+	else
+		p=0 f=0
+	fi
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=$((f + 1))
+		echo "# suite $name exited with status $status"
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	summary+=("$(printf '%-12s %5d passed %4d failed %5ds' "$name" "$p" "$f" "$secs")")
+done
+
+echo "### summary"
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
