@@ -19,7 +19,7 @@ jobs=${JOBS:-$(nproc)}
 configure_opts=(
 	--target-list=x86_64-softmmu --without-default-features
 	--enable-tcg --enable-slirp --enable-fdt=system --disable-docs
-	--disable-werror --python=/usr/bin/python3
+	--disable-werror --disable-install-blobs --python=/usr/bin/python3
 )
 
 log() { echo "build-qemu: $*" >&2; }
