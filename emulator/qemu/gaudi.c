@@ -31,7 +31,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(GaudiState, GAUDI)
 
 #define GAUDI_PCIE_CAP_OFFSET 0x80
 #define GAUDI_MSI_CAP_OFFSET 0x50
-#define GAUDI_TICK_NS (100 * 1000 * 1000)	/* sensors, heartbeat */
+#define GAUDI_TICK_NS (100 * 1000 * 1000)    /* sensors, heartbeat */
 #define GAUDI_MODULE_ID_UNSET UINT32_MAX
 /* PCI class "processing accelerator" (0x12), as the real card reports. */
 #define GAUDI_PCI_CLASS 0x1200
@@ -39,165 +39,166 @@ OBJECT_DECLARE_SIMPLE_TYPE(GaudiState, GAUDI)
 #define GAUDI_ERROR_LOG_BURST 20
 
 struct GaudiState {
-	PCIDevice parent_obj;
+    PCIDevice parent_obj;
 
-	MemoryRegion sram;	/* BAR0 */
-	MemoryRegion bar2;	/* BAR2: flash window + CFG */
-	MemoryRegion flash_mr;
-	MemoryRegion cfg_mr;
-	MemoryRegion hbm;	/* BAR4 */
-	QEMUTimer *tick;
-	uint8_t *flash;
-	int flash_fd;
-	unsigned int errors_logged;
-	struct gaudi_core *core;
+    MemoryRegion sram;    /* BAR0 */
+    MemoryRegion bar2;    /* BAR2: flash window + CFG */
+    MemoryRegion flash_mr;
+    MemoryRegion cfg_mr;
+    MemoryRegion hbm;    /* BAR4 */
+    QEMUTimer *tick;
+    uint8_t *flash;
+    int flash_fd;
+    unsigned int errors_logged;
+    struct gaudi_core *core;
 
-	/* properties */
-	uint64_t hbm_size;
-	char *serial;
-	char *card_name;
-	char *flash_path;
-	uint32_t module_id;
-	bool test_hooks;
+    /* properties */
+    uint64_t hbm_size;
+    char *serial;
+    char *card_name;
+    char *flash_path;
+    uint32_t module_id;
+    bool test_hooks;
 };
 
 static uint64_t gaudi_cfg_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
-	GaudiState *s = opaque;
-	uint32_t val = gaudi_cfg_read(s->core, addr);
+    GaudiState *s = opaque;
+    uint32_t val = gaudi_cfg_read(s->core, addr);
 
-	trace_gaudi_cfg_read(addr, val);
-	return val;
+    trace_gaudi_cfg_read(addr, val);
+    return val;
 }
 
 static void gaudi_cfg_mmio_write(void *opaque, hwaddr addr, uint64_t val,
-				 unsigned size)
+                                 unsigned size)
 {
-	GaudiState *s = opaque;
+    GaudiState *s = opaque;
 
-	trace_gaudi_cfg_write(addr, val);
-	gaudi_cfg_write(s->core, addr, val);
+    trace_gaudi_cfg_write(addr, val);
+    gaudi_cfg_write(s->core, addr, val);
 }
 
 static const MemoryRegionOps gaudi_cfg_ops = {
-	.read = gaudi_cfg_mmio_read,
-	.write = gaudi_cfg_mmio_write,
-	.endianness = DEVICE_LITTLE_ENDIAN,
-	.valid = { .min_access_size = 4, .max_access_size = 8 },
-	.impl = { .min_access_size = 4, .max_access_size = 4 },
+    .read = gaudi_cfg_mmio_read,
+    .write = gaudi_cfg_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 4, .max_access_size = 8 },
+    .impl = { .min_access_size = 4, .max_access_size = 4 },
 };
 
 /* --- bus services for the core --------------------------------------- */
 
 static int gaudi_bus_dma_read(void *opaque, uint64_t addr, void *buf,
-			      uint64_t len)
+                              uint64_t len)
 {
-	GaudiState *s = opaque;
+    GaudiState *s = opaque;
 
-	return pci_dma_read(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+    return pci_dma_read(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
 static int gaudi_bus_dma_write(void *opaque, uint64_t addr, const void *buf,
-			       uint64_t len)
+                               uint64_t len)
 {
-	GaudiState *s = opaque;
+    GaudiState *s = opaque;
 
-	return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+    return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
 static void gaudi_bus_msi(void *opaque, unsigned int vector)
 {
-	PCIDevice *pdev = PCI_DEVICE(opaque);
+    PCIDevice *pdev = PCI_DEVICE(opaque);
 
-	trace_gaudi_msi(vector);
-	if (msi_enabled(pdev))
-		msi_notify(pdev, vector);
+    trace_gaudi_msi(vector);
+    if (msi_enabled(pdev)) {
+        msi_notify(pdev, vector);
+    }
 }
 
 static uint64_t gaudi_bus_now(void *opaque)
 {
-	return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
 static void gaudi_bus_log(void *opaque, enum gaudi_log_level level,
-			  const char *msg)
+                          const char *msg)
 {
-	GaudiState *s = opaque;
-	const char *id = PCI_DEVICE(s)->name;
+    GaudiState *s = opaque;
+    const char *id = PCI_DEVICE(s)->name;
 
-	switch (level) {
-	case GAUDI_LOG_GUEST_ERROR:
-		/*
-		 * Always visible with -d guest_errors; otherwise the first
-		 * few per card go to stderr so a test log shows what the
-		 * guest did wrong, and a misbehaving guest cannot flood it.
-		 */
-		if (qemu_loglevel_mask(LOG_GUEST_ERROR)) {
-			qemu_log("%s: %s\n", id, msg);
-		} else if (s->errors_logged < GAUDI_ERROR_LOG_BURST) {
-			s->errors_logged++;
-			warn_report("%s: guest error: %s%s", id, msg,
-				    s->errors_logged == GAUDI_ERROR_LOG_BURST ?
-				    " (further errors: -d guest_errors)" : "");
-		}
-		break;
-	case GAUDI_LOG_UNIMP:
-		qemu_log_mask(LOG_UNIMP, "%s: %s\n", id, msg);
-		break;
-	case GAUDI_LOG_TRACE:
-		trace_gaudi_event(msg);
-		break;
-	}
+    switch (level) {
+    case GAUDI_LOG_GUEST_ERROR:
+        /*
+         * Always visible with -d guest_errors; otherwise the first
+         * few per card go to stderr so a test log shows what the
+         * guest did wrong, and a misbehaving guest cannot flood it.
+         */
+        if (qemu_loglevel_mask(LOG_GUEST_ERROR)) {
+            qemu_log("%s: %s\n", id, msg);
+        } else if (s->errors_logged < GAUDI_ERROR_LOG_BURST) {
+            s->errors_logged++;
+            warn_report("%s: guest error: %s%s", id, msg,
+                        s->errors_logged == GAUDI_ERROR_LOG_BURST ?
+                        " (further errors: -d guest_errors)" : "");
+        }
+        break;
+    case GAUDI_LOG_UNIMP:
+        qemu_log_mask(LOG_UNIMP, "%s: %s\n", id, msg);
+        break;
+    case GAUDI_LOG_TRACE:
+        trace_gaudi_event(msg);
+        break;
+    }
 }
 
 static void gaudi_tick(void *opaque)
 {
-	GaudiState *s = opaque;
+    GaudiState *s = opaque;
 
-	gaudi_core_tick(s->core);
-	timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
+    gaudi_core_tick(s->core);
+    timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
 }
 
 /* --- PCI config space: the ELBI window ------------------------------- */
 
 static bool is_elbi(uint32_t addr, int len)
 {
-	return addr >= GAUDI_ELBI_ADDR && addr + len <= GAUDI_ELBI_STS + 4;
+    return addr >= GAUDI_ELBI_ADDR && addr + len <= GAUDI_ELBI_STS + 4;
 }
 
 static uint32_t gaudi_config_read(PCIDevice *pdev, uint32_t addr, int len)
 {
-	GaudiState *s = GAUDI(pdev);
+    GaudiState *s = GAUDI(pdev);
 
-	if (is_elbi(addr, len)) {
-		if (len != 4 || (addr & 3)) {
-			qemu_log_mask(LOG_GUEST_ERROR,
-				      "%s: ELBI read of %d bytes at 0x%x\n",
-				      pdev->name, len, addr);
-			return 0;
-		}
-		return gaudi_elbi_read(s->core, addr);
-	}
-	return pci_default_read_config(pdev, addr, len);
+    if (is_elbi(addr, len)) {
+        if (len != 4 || (addr & 3)) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "%s: ELBI read of %d bytes at 0x%x\n",
+                          pdev->name, len, addr);
+            return 0;
+        }
+        return gaudi_elbi_read(s->core, addr);
+    }
+    return pci_default_read_config(pdev, addr, len);
 }
 
 static void gaudi_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
-			       int len)
+                               int len)
 {
-	GaudiState *s = GAUDI(pdev);
+    GaudiState *s = GAUDI(pdev);
 
-	if (is_elbi(addr, len)) {
-		if (len != 4 || (addr & 3)) {
-			qemu_log_mask(LOG_GUEST_ERROR,
-				      "%s: ELBI write of %d bytes at 0x%x\n",
-				      pdev->name, len, addr);
-			return;
-		}
-		trace_gaudi_elbi_write(addr, val);
-		gaudi_elbi_write(s->core, addr, val);
-		return;
-	}
-	pci_default_write_config(pdev, addr, val, len);
+    if (is_elbi(addr, len)) {
+        if (len != 4 || (addr & 3)) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "%s: ELBI write of %d bytes at 0x%x\n",
+                          pdev->name, len, addr);
+            return;
+        }
+        trace_gaudi_elbi_write(addr, val);
+        gaudi_elbi_write(s->core, addr, val);
+        return;
+    }
+    pci_default_write_config(pdev, addr, val, len);
 }
 
 /* --- flash backing ----------------------------------------------------- */
@@ -209,260 +210,259 @@ static void gaudi_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
  */
 static bool gaudi_flash_open(GaudiState *s, Error **errp)
 {
-	void *p;
+    static const uint8_t erased[64 * KiB] = { [0 ... 64 * KiB - 1] = 0xff };
+    struct stat st;
+    uint64_t off;
+    void *p;
 
-	s->flash_fd = -1;
-	if (!s->flash_path) {
-		p = mmap(NULL, GAUDI_FLASH_WINDOW, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			error_setg_errno(errp, errno, "cannot allocate flash");
-			return false;
-		}
-		memset(p, 0xff, GAUDI_FLASH_WINDOW);
-		s->flash = p;
-		return true;
-	}
+    s->flash_fd = -1;
+    if (!s->flash_path) {
+        p = mmap(NULL, GAUDI_FLASH_WINDOW, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            error_setg_errno(errp, errno, "cannot allocate flash");
+            return false;
+        }
+        memset(p, 0xff, GAUDI_FLASH_WINDOW);
+        s->flash = p;
+        return true;
+    }
 
-	s->flash_fd = qemu_open(s->flash_path, O_RDWR | O_CREAT, errp);
-	if (s->flash_fd < 0)
-		return false;
-	{
-		struct stat st;
-
-		if (fstat(s->flash_fd, &st) < 0) {
-			error_setg_errno(errp, errno, "cannot stat %s",
-					 s->flash_path);
-			goto fail;
-		}
-		if (st.st_size == 0) {
-			/* A new file is an erased chip. */
-			static const uint8_t erased[64 * KiB] = {
-				[0 ... 64 * KiB - 1] = 0xff
-			};
-			uint64_t off;
-
-			for (off = 0; off < GAUDI_FLASH_WINDOW;
-			     off += sizeof(erased)) {
-				if (pwrite(s->flash_fd, erased, sizeof(erased),
-					   off) != sizeof(erased)) {
-					error_setg_errno(errp, errno,
-							 "cannot initialise %s",
-							 s->flash_path);
-					goto fail;
-				}
-			}
-		} else if (st.st_size != GAUDI_FLASH_WINDOW) {
-			error_setg(errp, "%s: flash file must be %llu bytes, not %lld",
-				   s->flash_path,
-				   (unsigned long long)GAUDI_FLASH_WINDOW,
-				   (long long)st.st_size);
-			goto fail;
-		}
-	}
-	p = mmap(NULL, GAUDI_FLASH_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 s->flash_fd, 0);
-	if (p == MAP_FAILED) {
-		error_setg_errno(errp, errno, "cannot map %s", s->flash_path);
-		goto fail;
-	}
-	s->flash = p;
-	return true;
+    s->flash_fd = qemu_open(s->flash_path, O_RDWR | O_CREAT, errp);
+    if (s->flash_fd < 0) {
+        return false;
+    }
+    if (fstat(s->flash_fd, &st) < 0) {
+        error_setg_errno(errp, errno, "cannot stat %s", s->flash_path);
+        goto fail;
+    }
+    if (st.st_size == 0) {
+        /* A new file is an erased chip. */
+        for (off = 0; off < GAUDI_FLASH_WINDOW; off += sizeof(erased)) {
+            if (pwrite(s->flash_fd, erased, sizeof(erased), off) !=
+                sizeof(erased)) {
+                error_setg_errno(errp, errno, "cannot initialise %s",
+                                 s->flash_path);
+                goto fail;
+            }
+        }
+    } else if (st.st_size != GAUDI_FLASH_WINDOW) {
+        error_setg(errp, "%s: flash file must be %llu bytes, not %lld",
+                   s->flash_path, (unsigned long long)GAUDI_FLASH_WINDOW,
+                   (long long)st.st_size);
+        goto fail;
+    }
+    p = mmap(NULL, GAUDI_FLASH_WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED,
+             s->flash_fd, 0);
+    if (p == MAP_FAILED) {
+        error_setg_errno(errp, errno, "cannot map %s", s->flash_path);
+        goto fail;
+    }
+    s->flash = p;
+    return true;
 fail:
-	close(s->flash_fd);
-	s->flash_fd = -1;
-	return false;
+    close(s->flash_fd);
+    s->flash_fd = -1;
+    return false;
 }
 
 static void gaudi_flash_close(GaudiState *s)
 {
-	if (!s->flash)
-		return;
-	if (s->flash_fd >= 0) {
-		msync(s->flash, GAUDI_FLASH_WINDOW, MS_SYNC);
-		close(s->flash_fd);
-	}
-	munmap(s->flash, GAUDI_FLASH_WINDOW);
-	s->flash = NULL;
+    if (!s->flash) {
+        return;
+    }
+    if (s->flash_fd >= 0) {
+        msync(s->flash, GAUDI_FLASH_WINDOW, MS_SYNC);
+        close(s->flash_fd);
+    }
+    munmap(s->flash, GAUDI_FLASH_WINDOW);
+    s->flash = NULL;
 }
 
 static void gaudi_flash_dirty(void *opaque, uint64_t off, uint64_t len)
 {
-	GaudiState *s = opaque;
-	uint64_t start = off & ~(uint64_t)(qemu_real_host_page_size() - 1);
+    GaudiState *s = opaque;
+    uint64_t start = off & ~(uint64_t)(qemu_real_host_page_size() - 1);
 
-	if (s->flash_fd >= 0)
-		msync(s->flash + start, off + len - start, MS_ASYNC);
+    if (s->flash_fd >= 0) {
+        msync(s->flash + start, off + len - start, MS_ASYNC);
+    }
 }
 
-/* --- life cycle ------------------------------------------------------------ */
+/* --- life cycle --------------------------------------------------------- */
 
 static void gaudi_realize(PCIDevice *pdev, Error **errp)
 {
-	GaudiState *s = GAUDI(pdev);
-	struct gaudi_identity id = { .test_hooks = s->test_hooks };
-	struct gaudi_bus bus = {
-		.opaque = s,
-		.dma_read = gaudi_bus_dma_read,
-		.dma_write = gaudi_bus_dma_write,
-		.msi = gaudi_bus_msi,
-		.now_ns = gaudi_bus_now,
-		.log = gaudi_bus_log,
-		.flash_dirty = gaudi_flash_dirty,
-	};
+    GaudiState *s = GAUDI(pdev);
+    struct gaudi_identity id = { .test_hooks = s->test_hooks };
+    struct gaudi_bus bus = {
+        .opaque = s,
+        .dma_read = gaudi_bus_dma_read,
+        .dma_write = gaudi_bus_dma_write,
+        .msi = gaudi_bus_msi,
+        .now_ns = gaudi_bus_now,
+        .log = gaudi_bus_log,
+        .flash_dirty = gaudi_flash_dirty,
+    };
 
-	if (!is_power_of_2(s->hbm_size) || s->hbm_size < 512 * MiB ||
-	    s->hbm_size > GAUDI_HBM_DEFAULT_SIZE) {
-		error_setg(errp, "hbm-size must be a power of two from 512M to 32G");
-		return;
-	}
-	if (s->serial && strlen(s->serial) >= sizeof(id.serial)) {
-		error_setg(errp, "serial is longer than %zu characters",
-			   sizeof(id.serial) - 1);
-		return;
-	}
-	if (s->card_name && strlen(s->card_name) >= sizeof(id.card_name)) {
-		error_setg(errp, "card-name is longer than %zu characters",
-			   sizeof(id.card_name) - 1);
-		return;
-	}
-	if (s->serial)
-		pstrcpy(id.serial, sizeof(id.serial), s->serial);
-	if (s->card_name)
-		pstrcpy(id.card_name, sizeof(id.card_name), s->card_name);
-	if (s->module_id != GAUDI_MODULE_ID_UNSET) {
-		id.module_id = s->module_id;
-		id.module_id_set = true;
-	}
+    if (!is_power_of_2(s->hbm_size) || s->hbm_size < 512 * MiB ||
+        s->hbm_size > GAUDI_HBM_DEFAULT_SIZE) {
+        error_setg(errp, "hbm-size must be a power of two from 512M to 32G");
+        return;
+    }
+    if (s->serial && strlen(s->serial) >= sizeof(id.serial)) {
+        error_setg(errp, "serial is longer than %zu characters",
+                   sizeof(id.serial) - 1);
+        return;
+    }
+    if (s->card_name && strlen(s->card_name) >= sizeof(id.card_name)) {
+        error_setg(errp, "card-name is longer than %zu characters",
+                   sizeof(id.card_name) - 1);
+        return;
+    }
+    if (s->serial) {
+        pstrcpy(id.serial, sizeof(id.serial), s->serial);
+    }
+    if (s->card_name) {
+        pstrcpy(id.card_name, sizeof(id.card_name), s->card_name);
+    }
+    if (s->module_id != GAUDI_MODULE_ID_UNSET) {
+        id.module_id = s->module_id;
+        id.module_id_set = true;
+    }
 
-	if (!gaudi_flash_open(s, errp))
-		return;
+    if (!gaudi_flash_open(s, errp)) {
+        return;
+    }
 
-	if (!memory_region_init_ram_nomigrate(&s->sram, OBJECT(s), "gaudi.sram",
-					      GAUDI_BAR0_SIZE, errp))
-		goto fail_flash;
-	/* 32 GiB per card: only the pages the guest touches are allocated. */
-	if (!memory_region_init_ram_flags_nomigrate(&s->hbm, OBJECT(s),
-						    "gaudi.hbm", s->hbm_size,
-						    RAM_NORESERVE, errp))
-		goto fail_flash;
-	memory_region_init(&s->bar2, OBJECT(s), "gaudi.bar2", GAUDI_BAR2_SIZE);
-	memory_region_init_ram_ptr(&s->flash_mr, OBJECT(s), "gaudi.flash",
-				   GAUDI_FLASH_WINDOW, s->flash);
-	memory_region_init_io(&s->cfg_mr, OBJECT(s), &gaudi_cfg_ops, s,
-			      "gaudi.cfg", GAUDI_CFG_SIZE);
-	memory_region_add_subregion(&s->bar2, 0, &s->flash_mr);
-	memory_region_add_subregion(&s->bar2, GAUDI_CFG_BAR2_OFFSET, &s->cfg_mr);
+    if (!memory_region_init_ram_nomigrate(&s->sram, OBJECT(s), "gaudi.sram",
+                                          GAUDI_BAR0_SIZE, errp)) {
+        goto fail_flash;
+    }
+    /* 32 GiB per card: only the pages the guest touches are allocated. */
+    if (!memory_region_init_ram_flags_nomigrate(&s->hbm, OBJECT(s),
+                                                "gaudi.hbm", s->hbm_size,
+                                                RAM_NORESERVE, errp)) {
+        goto fail_flash;
+    }
+    memory_region_init(&s->bar2, OBJECT(s), "gaudi.bar2", GAUDI_BAR2_SIZE);
+    memory_region_init_ram_ptr(&s->flash_mr, OBJECT(s), "gaudi.flash",
+                               GAUDI_FLASH_WINDOW, s->flash);
+    memory_region_init_io(&s->cfg_mr, OBJECT(s), &gaudi_cfg_ops, s,
+                          "gaudi.cfg", GAUDI_CFG_SIZE);
+    memory_region_add_subregion(&s->bar2, 0, &s->flash_mr);
+    memory_region_add_subregion(&s->bar2, GAUDI_CFG_BAR2_OFFSET, &s->cfg_mr);
 
-	s->core = gaudi_core_new(&bus, memory_region_get_ram_ptr(&s->sram),
-				 memory_region_get_ram_ptr(&s->hbm), s->hbm_size,
-				 s->flash, &id);
-	if (!s->core) {
-		error_setg(errp, "cannot allocate the device state");
-		goto fail_flash;
-	}
+    s->core = gaudi_core_new(&bus, memory_region_get_ram_ptr(&s->sram),
+                             memory_region_get_ram_ptr(&s->hbm), s->hbm_size,
+                             s->flash, &id);
+    if (!s->core) {
+        error_setg(errp, "cannot allocate the device state");
+        goto fail_flash;
+    }
 
-	pci_config_set_interrupt_pin(pdev->config, 1);
-	if (pcie_endpoint_cap_init(pdev, GAUDI_PCIE_CAP_OFFSET) < 0) {
-		error_setg(errp, "cannot add the PCIe capability");
-		goto fail_core;
-	}
-	if (msi_init(pdev, GAUDI_MSI_CAP_OFFSET, 1, true, false, errp))
-		goto fail_core;
+    pci_config_set_interrupt_pin(pdev->config, 1);
+    if (pcie_endpoint_cap_init(pdev, GAUDI_PCIE_CAP_OFFSET) < 0) {
+        error_setg(errp, "cannot add the PCIe capability");
+        goto fail_core;
+    }
+    if (msi_init(pdev, GAUDI_MSI_CAP_OFFSET, 1, true, false, errp)) {
+        goto fail_core;
+    }
 
-	pci_register_bar(pdev, 0,
-			 PCI_BASE_ADDRESS_SPACE_MEMORY |
-			 PCI_BASE_ADDRESS_MEM_TYPE_64, &s->sram);
-	pci_register_bar(pdev, 2,
-			 PCI_BASE_ADDRESS_SPACE_MEMORY |
-			 PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar2);
-	pci_register_bar(pdev, 4,
-			 PCI_BASE_ADDRESS_SPACE_MEMORY |
-			 PCI_BASE_ADDRESS_MEM_TYPE_64 |
-			 PCI_BASE_ADDRESS_MEM_PREFETCH, &s->hbm);
+    pci_register_bar(pdev, 0,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->sram);
+    pci_register_bar(pdev, 2,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar2);
+    pci_register_bar(pdev, 4,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->hbm);
 
-	s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, gaudi_tick, s);
-	timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
-	return;
+    s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, gaudi_tick, s);
+    timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
+    return;
 
 fail_core:
-	gaudi_core_free(s->core);
-	s->core = NULL;
+    gaudi_core_free(s->core);
+    s->core = NULL;
 fail_flash:
-	gaudi_flash_close(s);
+    gaudi_flash_close(s);
 }
 
 static void gaudi_exit(PCIDevice *pdev)
 {
-	GaudiState *s = GAUDI(pdev);
+    GaudiState *s = GAUDI(pdev);
 
-	timer_free(s->tick);
-	s->tick = NULL;
-	msi_uninit(pdev);
-	pcie_cap_exit(pdev);
-	gaudi_core_free(s->core);
-	s->core = NULL;
-	gaudi_flash_close(s);
+    timer_free(s->tick);
+    s->tick = NULL;
+    msi_uninit(pdev);
+    pcie_cap_exit(pdev);
+    gaudi_core_free(s->core);
+    s->core = NULL;
+    gaudi_flash_close(s);
 }
 
 static void gaudi_reset(DeviceState *dev)
 {
-	GaudiState *s = GAUDI(dev);
+    GaudiState *s = GAUDI(dev);
 
-	/* A PCI reset of the function is a power-on reset of the card. */
-	gaudi_core_reset(s->core);
+    /* A PCI reset of the function is a power-on reset of the card. */
+    gaudi_core_reset(s->core);
 }
 
 static const Property gaudi_properties[] = {
-	DEFINE_PROP_SIZE("hbm-size", GaudiState, hbm_size,
-			 GAUDI_HBM_DEFAULT_SIZE),
-	DEFINE_PROP_STRING("serial", GaudiState, serial),
-	DEFINE_PROP_STRING("card-name", GaudiState, card_name),
-	DEFINE_PROP_STRING("flash", GaudiState, flash_path),
-	DEFINE_PROP_UINT32("module-id", GaudiState, module_id,
-			   GAUDI_MODULE_ID_UNSET),
-	DEFINE_PROP_BOOL("test-hooks", GaudiState, test_hooks, false),
+    DEFINE_PROP_SIZE("hbm-size", GaudiState, hbm_size,
+                     GAUDI_HBM_DEFAULT_SIZE),
+    DEFINE_PROP_STRING("serial", GaudiState, serial),
+    DEFINE_PROP_STRING("card-name", GaudiState, card_name),
+    DEFINE_PROP_STRING("flash", GaudiState, flash_path),
+    DEFINE_PROP_UINT32("module-id", GaudiState, module_id,
+                       GAUDI_MODULE_ID_UNSET),
+    DEFINE_PROP_BOOL("test-hooks", GaudiState, test_hooks, false),
 };
 
 static const VMStateDescription gaudi_vmstate = {
-	.name = TYPE_GAUDI,
-	.unmigratable = 1,
+    .name = TYPE_GAUDI,
+    .unmigratable = 1,
 };
 
 static void gaudi_class_init(ObjectClass *klass, void *data)
 {
-	DeviceClass *dc = DEVICE_CLASS(klass);
-	PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
 
-	k->realize = gaudi_realize;
-	k->exit = gaudi_exit;
-	k->config_read = gaudi_config_read;
-	k->config_write = gaudi_config_write;
-	k->vendor_id = GAUDI_PCI_VENDOR;
-	k->device_id = GAUDI_PCI_DEVICE;
-	k->revision = 1;
-	k->class_id = GAUDI_PCI_CLASS;
-	dc->desc = "Habana Gaudi 1 (HL-205) AI accelerator";
-	dc->vmsd = &gaudi_vmstate;
-	set_bit(DEVICE_CATEGORY_MISC, dc->categories);
-	device_class_set_props(dc, gaudi_properties);
-	device_class_set_legacy_reset(dc, gaudi_reset);
+    k->realize = gaudi_realize;
+    k->exit = gaudi_exit;
+    k->config_read = gaudi_config_read;
+    k->config_write = gaudi_config_write;
+    k->vendor_id = GAUDI_PCI_VENDOR;
+    k->device_id = GAUDI_PCI_DEVICE;
+    k->revision = 1;
+    k->class_id = GAUDI_PCI_CLASS;
+    dc->desc = "Habana Gaudi 1 (HL-205) AI accelerator";
+    dc->vmsd = &gaudi_vmstate;
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+    device_class_set_props(dc, gaudi_properties);
+    device_class_set_legacy_reset(dc, gaudi_reset);
 }
 
 static const TypeInfo gaudi_info = {
-	.name = TYPE_GAUDI,
-	.parent = TYPE_PCI_DEVICE,
-	.instance_size = sizeof(GaudiState),
-	.class_init = gaudi_class_init,
-	.interfaces = (const InterfaceInfo[]) {
-		{ INTERFACE_PCIE_DEVICE },
-		{ }
-	},
+    .name = TYPE_GAUDI,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(GaudiState),
+    .class_init = gaudi_class_init,
+    .interfaces = (const InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
 };
 
 static void gaudi_register_types(void)
 {
-	type_register_static(&gaudi_info);
+    type_register_static(&gaudi_info);
 }
 
 type_init(gaudi_register_types)
