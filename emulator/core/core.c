@@ -201,7 +201,9 @@ uint64_t gaudi_cpu_addr_to_dev(struct gaudi_core *g, uint64_t cpu_addr)
 
 	if (!(cpu_addr & (1ULL << 39)))
 		return cpu_addr;	/* not in the host window: as is */
-	return (cpu_addr & ((1ULL << 39) - 1)) | (msb << 39);
+	/* Bus address = low 39 bits | MSB_ADDR << 39; host is at +2^39. */
+	return ((cpu_addr & ((1ULL << 39) - 1)) | (msb << 39)) +
+	       GAUDI_HOST_PHYS_BASE;
 }
 
 int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,

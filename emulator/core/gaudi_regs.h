@@ -23,6 +23,52 @@
 #define mmCOLD_RST_FLOPS_1		0xC4B074
 #define mmPSOC_GLOBAL_CONF_SW_ALL_RST	0xC4B498
 
+/*
+ * --- boot, device CPU, events, model control (boot.c cpucp.c eq.c ctl.c) ---
+ * CPU_BOOT_STATUS, KMD_MSG_TO_CPU, pq_init_status values and boot error /
+ * capability bits: include/linux/habanalabs/hl_boot_if.h and cpucp_if.h.
+ */
+#define CPU_BOOT_STATUS_SRAM_AVAIL	3
+#define CPU_BOOT_STATUS_FIT_CORRUPTED	9
+#define CPU_BOOT_STATUS_READY_TO_BOOT	15
+#define CPU_BOOT_STATUS_WAITING_FOR_BOOT_FIT 16
+#define KMD_MSG_NA			0
+#define KMD_MSG_GOTO_WFE		1
+#define KMD_MSG_FIT_RDY			2
+#define KMD_MSG_SKIP_BMC		3
+#define KMD_MSG_RST_DEV			5
+#define CPU_MSG_OK			1	/* CPU_CMD_STATUS_TO_HOST */
+#define CPU_BOOT_ERR0_FIT_CORRUPTED	(1U << 1)
+#define CPU_BOOT_ERR0_ENABLED		(1U << 31)
+#define CPU_BOOT_DEV_STS0_MODEL		0x80020360U
+#define CPU_BOOT_DEV_STS1_MODEL		0x80000000U
+#define BTM_FSM_STATE_MASK		0xFU
+#define PQ_INIT_STATUS_NA		0
+#define PQ_INIT_STATUS_READY_FOR_CP	1
+#define PQ_INIT_STATUS_READY_FOR_HOST	2
+#define PQ_INIT_STATUS_READY_FOR_CP_SINGLE_MSI 3
+#define PQ_INIT_STATUS_LEN_NOT_POWER_OF_TWO_ERR 4
+#define PQ_INIT_STATUS_ILLEGAL_Q_ADDR_ERR 5
+/* Values the driver writes to GICD_SETSPI_NSR (gaudi_async_events.h). */
+#define GAUDI_EVENT_PI_UPDATE		635
+#define GAUDI_EVENT_HALT_MACHINE	636
+#define GAUDI_EVENT_INTS_REGISTER	637
+#define GAUDI_EVENT_SOFT_RESET		638
+/* Model control window, first half (ctl.c); see model-control.rst. */
+#define GAUDI_CTL_MAGIC			0x000	/* RO "GDMC" */
+#define GAUDI_CTL_VERSION		0x004	/* RO */
+#define GAUDI_CTL_EVENT_TYPE		0x010	/* write: post the event */
+#define GAUDI_CTL_EVENT_DATA0		0x014	/* 14 payload words */
+#define GAUDI_CTL_EVENT_WORDS		14
+#define GAUDI_CTL_CPU_HANG		0x050	/* 1 hang, 0 resume */
+#define GAUDI_CTL_BOOT_FAIL		0x054	/* enum gaudi_boot_fail */
+#define GAUDI_CTL_EQ_DROPS		0x058	/* RO events dropped */
+#define GAUDI_CTL_CPUCP_COUNT		0x05C	/* RO CPU-CP packets answered */
+#define GAUDI_CTL_FIT_REASON		0x060	/* RO last enum gaudi_fit_err */
+#define GAUDI_CTL_MAGIC_VALUE		0x434D4447U	/* "GDMC" */
+#define GAUDI_CTL_VERSION_VALUE		1
+/* --- end of boot/device-CPU section --- */
+
 /* Device-CPU interface (section 5). */
 #define mmCPU_IF_CPU_MSB_ADDR		0x44212C
 #define mmCPU_IF_PF_PQ_PI		0x442200
