@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Queue managers and the packet executor: every packet type, errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbgen.h"
+#include "tap.h"
+
+#define PQ_BUS		0x10000ULL	/* PQs, 64 KiB apart */
+#define CB_BUS		0x100000ULL	/* CBs, 64 KiB apart */
+#define FENCE_BUS	0x8000ULL	/* host fences */
+#define SRAM_BUF	(GAUDI_SRAM_BASE + 0x10000)
+#define QMAN0_FENCE_VAL	0x72E91AB9U
+
+static uint64_t pq_bus(unsigned int n)
+{
+	return PQ_BUS + n * 0x10000ULL;
+}
+
+static uint64_t cb_bus(unsigned int n)
+{
+	return CB_BUS + n * 0x10000ULL;
+}
+
+static void test_reset_idle(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	uint32_t bases[18];
+	unsigned int i, bad_sts = 0, bad_cgm = 0, bad = 0;
+
+	for (i = 0; i < 8; i++)
+		bases[i] = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+	bases[8] = mmMME0_QM_BASE;
+	bases[9] = mmMME2_QM_BASE;
+	for (i = 0; i < 8; i++)
+		bases[10 + i] = mmTPC0_QM_BASE + i * GAUDI_TPC_STRIDE;
+	for (i = 0; i < 18; i++) {
+		bad_sts += gaudi_cfg_read(g, bases[i] + QM_GLBL_STS0) != 0x3FFF;
+		bad_cgm += gaudi_cfg_read(g, bases[i] + QM_CGM_STS) != 0x100;
+	}
+	ok_eq(bad_sts, 0, "every QMAN GLBL_STS0 reads 0x3FFF at reset");
+	ok_eq(bad_cgm, 0, "every QMAN CGM_STS reads 0x100 at reset");
+	for (i = 0; i < 4; i++)
+		bad += gaudi_cfg_read(g, mmMME0_CTRL_BASE +
+				      i * GAUDI_MME_STRIDE) != 0x1180;
+	ok_eq(bad, 0, "MME0..3 CTRL_ARCH_STATUS read 0x1180");
+	bad = 0;
+	for (i = 0; i < 8; i++) {
+		bad += gaudi_cfg_read(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
+				      TPC_CFG_STATUS) != 0xEE;
+		bad += gaudi_cfg_read(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
+				      TPC_CFG_WQ_INFLIGHT_CNTR) != 0;
+	}
+	ok_eq(bad, 0, "TPC CFG_STATUS 0xEE, WQ_INFLIGHT_CNTR 0");
+	bad = 0;
+	for (i = 0; i < 8; i++) {
+		uint32_t sts = mmDMA0_CORE_BASE + i * GAUDI_DMA_BLOCK_STRIDE +
+			       DMA_CORE_STS0;
+
+		gaudi_cfg_write(g, sts, 0xFFFFFFFF);
+		bad += (gaudi_cfg_read(g, sts) >> 31) != 0;
+	}
+	ok_eq(bad, 0, "DMA core STS0 never shows busy");
+	fakebus_free(&fb);
+}
+
+/* Upstream's queue test: one MSG_PROT per external queue. */
+static void test_external_queues(void)
+{
+	struct fakebus fb;
+	unsigned int qid, good = 0;
+
+	fakebus_new(&fb);
+
+	for (qid = 0; qid < 8; qid++) {
+		struct queue q = q_setup(&fb, qid, pq_bus(qid), 12);
+		struct cb c = cb_at(&fb, cb_bus(qid));
+
+		cb_msg_prot(&c, fake_host_dev(FENCE_BUS + 8 * qid),
+			    QMAN0_FENCE_VAL);
+		q_submit(&q, &c);
+		good += host_u32(&fb, FENCE_BUS + 8 * qid) == QMAN0_FENCE_VAL &&
+			q_ci(&q) == 1 && q_sts0(&q) == 0x3FFF;
+	}
+	ok_eq(good, 8, "MSG_PROT fence written on all 8 external queues");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+
+	/* The completion path: MSG_PROT to PCIE_CORE_MSI_REQ. */
+	{
+		struct queue q = q_setup(&fb, 1, pq_bus(20), 12);
+		struct cb c = cb_at(&fb, cb_bus(20));
+		unsigned int msi = fb.msi_count;
+
+		cb_msg_prot(&c, fake_host_dev(FENCE_BUS + 0x100), 0x80000001);
+		cb_msg_prot(&c, GAUDI_CFG_BASE + mmPCIE_CORE_MSI_REQ, 1);
+		q_submit(&q, &c);
+		ok_eq(fb.msi_count, msi + 1, "MSG_PROT to MSI_REQ raises MSI");
+		ok_eq(host_u32(&fb, FENCE_BUS + 0x100), 0x80000001,
+		      "CQ entry written before the MSI");
+	}
+	fakebus_free(&fb);
+}
+
+/* PI and CI wrap modulo twice the PQ length, as upstream counts. */
+static void test_pq_wrap(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 2, pq_bus(0), 2);	/* 4 entries */
+	struct cb c = cb_at(&fb, cb_bus(0));
+	unsigned int i, good = 0;
+
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS), 0);
+	for (i = 0; i < 11; i++) {
+		*(uint32_t *)(fb.host + c.bus) = i + 1;
+		q_submit(&q, &c);
+		good += host_u32(&fb, FENCE_BUS) == i + 1;
+	}
+	ok_eq(good, 11, "11 submissions on a 4-entry PQ all ran");
+	ok_eq(q_ci(&q), 11 & 7, "CI wraps at twice the PQ length");
+	ok_eq(g->qm.errors, 0, "no queue errors");
+	fakebus_free(&fb);
+}
+
+static void test_register_packets(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 9, pq_bus(0), 4);	/* DMA2 stream 0 */
+	struct cb c = cb_at(&fb, cb_bus(0));
+	uint32_t core = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_BLOCK_STRIDE;
+	uint64_t vals[2] = { 0x2222222211111111ULL, 0x4444444433333333ULL };
+
+	cb_wreg32(&c, DMA_CORE_WR_COMP_WDATA, 0xCAFE0001);
+	cb_wreg_bulk(&c, 0x800, vals, 2);
+	q_submit(&q, &c);
+	ok_eq(gaudi_cfg_read(g, core + DMA_CORE_WR_COMP_WDATA), 0xCAFE0001,
+	      "WREG_32 writes the engine's register");
+	ok(gaudi_cfg_read(g, core + 0x800) == 0x11111111 &&
+	   gaudi_cfg_read(g, core + 0x804) == 0x22222222 &&
+	   gaudi_cfg_read(g, core + 0x808) == 0x33333333 &&
+	   gaudi_cfg_read(g, core + 0x80C) == 0x44444444,
+	   "WREG_BULK writes consecutive registers");
+
+	/* WREG_32 reaches the QMAN's own registers (same 64 KiB window). */
+	c = cb_at(&fb, cb_bus(1));
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_LO_0,
+		  (uint32_t)SRAM_BUF);
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_HI_0,
+		  SRAM_BUF >> 32);
+	cb_msg_short(&c, 0, 0x40, 0xABCD1234);
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_LO_0 +
+		  3 * QM_CP_MSG_BASE_STRIDE, (uint32_t)(SRAM_BUF + 0x100));
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_HI_0 +
+		  3 * QM_CP_MSG_BASE_STRIDE, SRAM_BUF >> 32);
+	cb_msg_short(&c, 3, 0x8, 0x5678);
+	q_submit(&q, &c);
+	ok_eq(*(uint32_t *)(fb.sram + 0x10040), 0xABCD1234,
+	      "MSG_SHORT relative to CP_MSG_BASE0");
+	ok_eq(*(uint32_t *)(fb.sram + 0x10108), 0x5678,
+	      "MSG_SHORT relative to CP_MSG_BASE3");
+
+	c = cb_at(&fb, cb_bus(2));
+	cb_msg_long(&c, 0x20000000, 0x600DF00D);
+	fb.now = 0x123456789ULL;
+	cb_msg_ts(&c, fake_host_dev(FENCE_BUS));
+	cb_nop(&c);
+	cb_arb_point(&c);
+	q_submit(&q, &c);
+	ok_eq(*(uint32_t *)(fb.hbm + 0x20000000), 0x600DF00D,
+	      "MSG_LONG writes HBM");
+	ok_eq(*(uint64_t *)(fb.host + FENCE_BUS), 0x123456789ULL,
+	      "MSG_LONG op 1 writes the timestamp");
+	ok_eq(q_ci(&q), 3, "NOP and ARB_POINT pass");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+	fakebus_free(&fb);
+}
+
+static void test_cp_dma(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 13, pq_bus(0), 4);	/* DMA3 */
+	struct cb top = cb_at(&fb, cb_bus(0)), sub = cb_at(&fb, cb_bus(1));
+
+	/* sub copies the marker written by top before the CP_DMA. */
+	cb_lin_dma(&sub, fake_host_dev(FENCE_BUS), fake_host_dev(FENCE_BUS + 4),
+		   4, 0);
+	cb_msg_long(&top, fake_host_dev(FENCE_BUS), 0x1111);
+	cb_cp_dma(&top, cb_dev(&sub), sub.len);
+	cb_cp_dma(&top, cb_dev(&sub), 0);
+	cb_msg_long(&top, fake_host_dev(FENCE_BUS), 0x2222);
+	q_submit(&q, &top);
+	ok(host_u32(&fb, FENCE_BUS + 4) == 0x1111 &&
+	   host_u32(&fb, FENCE_BUS) == 0x2222,
+	   "CP_DMA runs the nested CB in order");
+
+	/* A CB that CP_DMAs itself stops at the second level. */
+	top = cb_at(&fb, cb_bus(2));
+	cb_cp_dma(&top, cb_dev(&top), 16);
+	q_submit(&q, &top);
+	ok(q_sts1(&q) & QM_STS1_CP_UNDEF_CMD_ERR,
+	   "self-referencing CP_DMA stops with an error");
+	ok(q_sts0(&q) & QM_STS0_CP_IS_STOP(q.s), "stream shows CP_IS_STOP");
+	ok_eq(g->qm.errors, 1, "one queue error");
+	fakebus_free(&fb);
+}
+
+static void test_fence_wait(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 17, pq_bus(0), 4);	/* DMA4 */
+	struct cb c = cb_at(&fb, cb_bus(0));
+
+	cb_fence(&c, 2, 2, 2);
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS), 0x77);
+	q_submit(&q, &c);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0, "FENCE blocks the stream");
+	ok_eq(q_sts0(&q) & 0x201, 0, "blocked stream is not idle");
+	gaudi_cfg_write(g, q_fence_rdata(&q, 2), 1);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0, "still blocked below the target");
+	ok_eq(gaudi_cfg_read(g, q_fence_cnt(&q, 2)), 1, "RDATA adds to CNT");
+	gaudi_cfg_write(g, q_fence_rdata(&q, 2), 1);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0x77, "RDATA write releases FENCE");
+	ok_eq(gaudi_cfg_read(g, q_fence_cnt(&q, 2)), 0, "FENCE decrements");
+	ok_eq(q_sts0(&q), 0x3FFF, "idle again after the work");
+
+	c = cb_at(&fb, cb_bus(1));
+	cb_wait(&c, 1, 3);
+	cb_fence(&c, 1, 3, 1);
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS), 0x88);
+	q_submit(&q, &c);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0x88, "WAIT increments the fence");
+	ok_eq(gaudi_cfg_read(g, q_fence_cnt(&q, 1)), 2, "FENCE took 1 of 3");
+
+	/* A fence blocked across a reset: reset leaves the queue idle. */
+	c = cb_at(&fb, cb_bus(2));
+	cb_fence(&c, 0, 1, 1);
+	q_submit(&q, &c);
+	ok(q_sts0(&q) != 0x3FFF, "blocked again");
+	gaudi_core_reset(g);
+	ok_eq(q_sts0(&q), 0x3FFF, "reset idles the queue");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+	fakebus_free(&fb);
+}
+
+/* Queue B's doorbell written by queue A runs after A's CB finishes. */
+static void test_reentrant_doorbell(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue a = q_setup(&fb, 21, pq_bus(0), 4);	/* DMA5 */
+	struct queue b = q_setup(&fb, 25, pq_bus(1), 4);	/* DMA6 */
+	struct cb ca = cb_at(&fb, cb_bus(0)), cbb = cb_at(&fb, cb_bus(1));
+	uint8_t *bd = fb.host + pq_bus(1);
+	uint64_t dev = cb_dev(&cbb);
+	uint32_t len;
+
+	cb_lin_dma(&cbb, fake_host_dev(FENCE_BUS), fake_host_dev(FENCE_BUS + 4),
+		   4, 0);
+	len = cbb.len;
+	memcpy(bd, &dev, 8);
+	memcpy(bd + 8, &len, 4);
+	cb_msg_long(&ca, GAUDI_CFG_BASE + b.base + QM_PQ_PI_0 + 4 * b.s, 1);
+	cb_msg_long(&ca, fake_host_dev(FENCE_BUS), 0xA5);
+	q_submit(&a, &ca);
+	ok_eq(host_u32(&fb, FENCE_BUS + 4), 0xA5,
+	      "doorbell from a packet ran after the writer's CB");
+	ok_eq(q_ci(&b), 1, "the other queue consumed its entry");
+	ok_eq(g->qm.errors, 0, "no queue errors");
+	fakebus_free(&fb);
+}
+
+static void test_stop_and_restart(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, pq_bus(0), 4);
+	struct cb c = cb_at(&fb, cb_bus(0)), d = cb_at(&fb, cb_bus(1));
+
+	cb_stop(&c);
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS), 1);
+	cb_msg_long(&d, fake_host_dev(FENCE_BUS + 4), 2);
+	q_submit(&q, &c);
+	q_submit(&q, &d);
+	ok(q_sts1(&q) & QM_STS1_CP_STOP_OP, "STOP sets CP_STOP_OP");
+	ok(host_u32(&fb, FENCE_BUS) == 0 && host_u32(&fb, FENCE_BUS + 4) == 0,
+	   "nothing runs after STOP");
+	gaudi_cfg_write(g, q.base + QM_GLBL_STS1_0, QM_STS1_CP_STOP_OP);
+	ok_eq(q_sts1(&q), 0, "GLBL_STS1 is write-1-to-clear");
+	q_restart(&q);
+	ok_eq(host_u32(&fb, FENCE_BUS + 4), 2, "GLBL_CFG0 write restarts");
+	ok_eq(q_ci(&q), 2, "both entries consumed");
+
+	/* Disabled streams keep their work until enabled. */
+	gaudi_cfg_write(g, q.base + QM_GLBL_CFG0, 0);
+	c = cb_at(&fb, cb_bus(2));
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS + 8), 3);
+	q_submit(&q, &c);
+	ok_eq(host_u32(&fb, FENCE_BUS + 8), 0, "disabled stream does not run");
+	ok_eq(q_sts0(&q) & 1, 0, "disabled stream with work is busy");
+	gaudi_cfg_write(g, q.base + QM_GLBL_CFG1, 0x1);	/* PQF_STOP 0 */
+	q_restart(&q);
+	ok_eq(host_u32(&fb, FENCE_BUS + 8), 0, "GLBL_CFG1 stop holds it");
+	ok(q_sts0(&q) & (1U << 16), "PQF_IS_STOP shows the stop request");
+	gaudi_cfg_write(g, q.base + QM_GLBL_CFG1, 0);
+	ok_eq(host_u32(&fb, FENCE_BUS + 8), 3, "clearing the stop runs it");
+	fakebus_free(&fb);
+}
+
+/* Each bad CB stops the stream with the expected cause, then recovers. */
+struct bad_case {
+	const char *what;
+	uint32_t cause;
+	void (*build)(struct cb *c);
+	bool last;		/* the bad packet must end the CB */
+};
+
+static void bad_opcode0(struct cb *c) { cb_hdr(c, 0x0, 0, 0); }
+static void bad_opcode_e(struct cb *c) { cb_hdr(c, 0xE, 0, 0); }
+static void bad_opcode_1f(struct cb *c) { cb_hdr(c, 0x1F, 0, 0); }
+static void bad_truncated(struct cb *c) { cb_nop(c); cb_u32(c, 0); }
+
+static void bad_short_msg(struct cb *c)
+{
+	cb_hdr(c, 0x3, 1, 0);		/* MSG_LONG without its address */
+}
+
+static void bad_bulk(struct cb *c)
+{
+	cb_hdr(c, 0x2, 0xFFFF, 0);	/* 512 KiB of values announced */
+	cb_u64(c, 0);
+}
+
+static void bad_msg_hole(struct cb *c)
+{
+	cb_msg_long(c, 0x7F00000000ULL, 1);
+}
+
+static void bad_msg_op(struct cb *c)
+{
+	cb_hdr(c, 0x3, 1, 3U << 20);
+	cb_u64(c, fake_host_dev(FENCE_BUS));
+}
+
+static void bad_wreg_align(struct cb *c) { cb_wreg32(c, 0x802, 1); }
+
+static void bad_cb_hole(struct cb *c)
+{
+	cb_cp_dma(c, 0x7F00000000ULL, 64);
+}
+
+static void bad_load(struct cb *c)
+{
+	cb_load_exe(c, 0x7F00000000ULL);
+}
+
+static void bad_repeat_out(struct cb *c)
+{
+	cb_repeat(c, 1, 0x800);
+}
+
+static void bad_repeat_loop(struct cb *c)
+{
+	cb_nop(c);
+	cb_repeat(c, 0, 0);		/* sore clear: a no-op */
+	cb_repeat(c, 1, 0);		/* jumps back forever */
+}
+
+static void bad_lin_dma_huge(struct cb *c)
+{
+	/* 4 GiB from host memory: the host rejects it past 64 MiB. */
+	cb_lin_dma(c, fake_host_dev(0), GAUDI_SRAM_BASE, 0xFFFFFFFF, 0);
+}
+
+static const struct bad_case bad_cases[] = {
+	{ "opcode 0", QM_STS1_CP_UNDEF_CMD_ERR, bad_opcode0, false },
+	{ "opcode 0xE", QM_STS1_CP_UNDEF_CMD_ERR, bad_opcode_e, false },
+	{ "opcode 0x1F", QM_STS1_CP_UNDEF_CMD_ERR, bad_opcode_1f, false },
+	{ "truncated header", QM_STS1_CP_UNDEF_CMD_ERR, bad_truncated, true },
+	{ "packet past the CB", QM_STS1_CP_UNDEF_CMD_ERR, bad_short_msg, true },
+	{ "WREG_BULK past the CB", QM_STS1_CP_UNDEF_CMD_ERR, bad_bulk, false },
+	{ "message to a hole", QM_STS1_CP_MSG_WR_ERR, bad_msg_hole, false },
+	{ "message op 3", QM_STS1_CP_UNDEF_CMD_ERR, bad_msg_op, false },
+	{ "unaligned WREG_32", QM_STS1_CP_WREG_ERR, bad_wreg_align, false },
+	{ "CB in a hole", QM_STS1_CP_RD_ERR, bad_cb_hole, false },
+	{ "LOAD_AND_EXE from a hole", QM_STS1_CP_RD_ERR, bad_load, false },
+	{ "REPEAT outside the CB", QM_STS1_CP_UNDEF_CMD_ERR, bad_repeat_out, false },
+	{ "REPEAT loop", QM_STS1_CP_UNDEF_CMD_ERR, bad_repeat_loop, false },
+	{ "huge LIN_DMA", 0, bad_lin_dma_huge, false },
+};
+
+static void test_bad_input(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 5, pq_bus(0), 6);	/* DMA1 stream 1 */
+	unsigned int i;
+
+	for (i = 0; i < GAUDI_ARRAY_SIZE(bad_cases); i++) {
+		struct cb c = cb_at(&fb, cb_bus(i));
+		struct cb d = cb_at(&fb, cb_bus(40 + i));
+		unsigned int errs = fb.guest_errors;
+		uint32_t sts1;
+
+		bad_cases[i].build(&c);
+		if (!bad_cases[i].last)
+			cb_msg_long(&c, fake_host_dev(FENCE_BUS), 0xBAD);
+		cb_msg_long(&d, fake_host_dev(FENCE_BUS + 4), i + 1);
+		q_submit(&q, &c);
+		q_submit(&q, &d);
+		sts1 = q_sts1(&q);
+		ok(fb.guest_errors > errs &&
+		   (sts1 & bad_cases[i].cause) == bad_cases[i].cause &&
+		   host_u32(&fb, FENCE_BUS) != 0xBAD &&
+		   host_u32(&fb, FENCE_BUS + 4) != i + 1 &&
+		   (q_sts0(&q) & QM_STS0_CP_IS_STOP(1)),
+		   "%s: stream stops with cause 0x%x", bad_cases[i].what,
+		   bad_cases[i].cause);
+		gaudi_cfg_write(g, q.base + QM_GLBL_STS1_0 + 4, sts1);
+		q_restart(&q);
+		ok_eq(host_u32(&fb, FENCE_BUS + 4), i + 1,
+		      "%s: next entry runs after restart", bad_cases[i].what);
+	}
+	/* It ran past the end of SRAM: a write error. */
+	ok_eq(gaudi_cfg_read(g, mmDMA0_CORE_BASE + GAUDI_DMA_BLOCK_STRIDE +
+			     DMA_CORE_ERR_CAUSE), DMA_ERR_HBW_WR,
+	      "huge LIN_DMA sets the DMA core's ERR_CAUSE");
+	gaudi_cfg_write(g, mmDMA0_CORE_BASE + GAUDI_DMA_BLOCK_STRIDE +
+			DMA_CORE_ERR_CAUSE, DMA_ERR_HBW_WR);
+	ok_eq(gaudi_cfg_read(g, mmDMA0_CORE_BASE + GAUDI_DMA_BLOCK_STRIDE +
+			     DMA_CORE_ERR_CAUSE), 0, "ERR_CAUSE is W1C");
+
+	/* A PQ in a hole. */
+	{
+		struct queue p = q_setup(&fb, 6, 0, 4);
+		unsigned int errs = fb.guest_errors;
+
+		gaudi_cfg_write(g, p.base + QM_PQ_BASE_HI_0 + 4 * p.s, 0x7F);
+		gaudi_cfg_write(g, p.base + QM_PQ_BASE_LO_0 + 4 * p.s, 0);
+		gaudi_cfg_write(g, p.base + QM_PQ_PI_0 + 4 * p.s, 1);
+		ok(fb.guest_errors > errs && (q_sts1(&p) & QM_STS1_PQF_RD_ERR),
+		   "PQ in a hole stops with PQF_RD_ERR");
+	}
+	fakebus_free(&fb);
+}
+
+/* Two queues waking each other forever end at the work bound. */
+static void test_ping_pong(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue a = q_setup(&fb, 29, pq_bus(0), 4);	/* DMA7 */
+	struct queue b = q_setup(&fb, 30, pq_bus(1), 4);
+	struct cb ca = cb_at(&fb, cb_bus(0)), cbb = cb_at(&fb, cb_bus(1));
+
+	cb_fence(&ca, 0, 1, 1);
+	cb_msg_long(&ca, GAUDI_CFG_BASE + q_fence_rdata(&b, 0), 1);
+	cb_repeat(&ca, 1, 0);
+	cb_fence(&cbb, 0, 1, 1);
+	cb_msg_long(&cbb, GAUDI_CFG_BASE + q_fence_rdata(&a, 0), 1);
+	cb_repeat(&cbb, 1, 0);
+	q_submit(&a, &ca);
+	q_submit(&b, &cbb);
+	gaudi_cfg_write(g, q_fence_rdata(&a, 0), 1);
+	ok((q_sts1(&a) | q_sts1(&b)) & QM_STS1_CP_UNDEF_CMD_ERR,
+	   "ping-pong between two queues is stopped");
+	fakebus_free(&fb);
+}
+
+static void test_mme_tpc(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	unsigned int qids[] = { 33, 38, 41, 56, 72 }, i, good = 0;
+
+	for (i = 0; i < GAUDI_ARRAY_SIZE(qids); i++) {
+		struct queue q = q_setup(&fb, qids[i], pq_bus(i), 4);
+		struct cb c = cb_at(&fb, cb_bus(i));
+
+		cb_wreg32(&c, 0x100, i);
+		cb_msg_long(&c, fake_host_dev(FENCE_BUS + 4 * i), 0x100 + i);
+		q_submit(&q, &c);
+		good += host_u32(&fb, FENCE_BUS + 4 * i) == 0x100 + i &&
+			gaudi_cfg_read(g, (q.base & ~0xFFFFU) + 0x100) == i;
+	}
+	ok_eq(good, GAUDI_ARRAY_SIZE(qids), "MME and TPC queues run packets");
+	{
+		struct queue q = q_setup(&fb, 45, pq_bus(9), 4);
+		struct cb c = cb_at(&fb, cb_bus(9));
+
+		cb_lin_dma(&c, fake_host_dev(0), GAUDI_SRAM_BASE, 16, 0);
+		q_submit(&q, &c);
+		ok(q_sts1(&q) & QM_STS1_CP_UNDEF_CMD_ERR,
+		   "LIN_DMA on a TPC queue is an undefined command");
+	}
+	fakebus_free(&fb);
+}
+
+static void test_hang_injection(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 3, pq_bus(0), 4);
+	struct cb c = cb_at(&fb, cb_bus(0));
+	uint32_t ctl = GAUDI_MODEL_CTL_BASE;
+
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS), 1);
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 3);
+	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT), 0,
+	      "control window is dead without test hooks");
+	g->id.test_hooks = true;
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 3);
+	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT), 1,
+	      "queue 3 hung");
+	q_submit(&q, &c);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0, "hung queue makes no progress");
+	ok_eq(q_sts0(&q) & (1U << 3), 0, "hung queue with work is busy");
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_UNHANG, 3);
+	ok_eq(host_u32(&fb, FENCE_BUS), 1, "clearing the hang runs the work");
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 3);
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 40);
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 8);
+	ok(fb.guest_errors == 1 &&
+	   gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT) == 2,
+	   "queue 8 (CPU) is not a QMAN queue");
+	gaudi_core_reset(g);
+	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT), 0,
+	      "reset clears hangs");
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 40);
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_UNHANG, 0xFFFFFFFF);
+	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT), 0,
+	      "clear all");
+	fakebus_free(&fb);
+}
+
+int main(void)
+{
+	test_reset_idle();
+	test_external_queues();
+	test_pq_wrap();
+	test_register_packets();
+	test_cp_dma();
+	test_fence_wait();
+	test_reentrant_doorbell();
+	test_stop_and_restart();
+	test_bad_input();
+	test_ping_pong();
+	test_mme_tpc();
+	test_hang_injection();
+	return tap_done();
+}
