@@ -146,12 +146,14 @@ struct pkt {
 };
 
 /*
- * Send a packet of len bytes (the 24-byte header first) at H_PKT through a
- * descriptor, as hl_fw_send_cpu_message() does.  Returns the return code
+ * Send a packet (the 24-byte header first; copy_len bytes of it put at
+ * H_PKT) through a descriptor announcing len bytes, as
+ * hl_fw_send_cpu_message() does.  Returns the return code
  * from ctl, or -1 if the fence never came.  *out gets the packet back.
  */
-static inline int send_raw(struct fakebus *fb, const void *buf, uint32_t len,
-			   uint64_t pkt_cpu_addr, struct pkt *out)
+static inline int send_bd(struct fakebus *fb, const void *buf,
+			  uint32_t copy_len, uint32_t len, uint64_t pkt_cpu_addr,
+			  struct pkt *out)
 {
 	struct gaudi_core *g = fb->g;
 	uint8_t *p = fb->host + H_PKT;
@@ -159,7 +161,7 @@ static inline int send_raw(struct fakebus *fb, const void *buf, uint32_t len,
 	uint32_t bd[4], idx = test_pi & (PQ_LEN / 16 - 1);
 	struct pkt r;
 
-	memcpy(p, buf, len);
+	memcpy(p, buf, copy_len);
 	((struct pkt *)p)->fence = 0xFFFFFFFF;
 	bd[0] = (uint32_t)bd_ptr;
 	bd[1] = bd_ptr >> 32;
@@ -175,6 +177,12 @@ static inline int send_raw(struct fakebus *fb, const void *buf, uint32_t len,
 	if (r.fence != CPUCP_PACKET_FENCE_VAL)
 		return -1;
 	return (r.ctl >> 12) & 0xF;
+}
+
+static inline int send_raw(struct fakebus *fb, const void *buf, uint32_t len,
+			   uint64_t pkt_cpu_addr, struct pkt *out)
+{
+	return send_bd(fb, buf, len, len, pkt_cpu_addr, out);
 }
 
 static inline int send_pkt(struct fakebus *fb, uint32_t opcode,
