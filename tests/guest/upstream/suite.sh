@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest suite "upstream": the upstream habanalabs driver as an oracle for
+# the device model. Runs inside the gaudi-vm guest (busybox sh), started
+# with --driver none; it loads and unloads the drivers itself.
+#
+#   phase 1  Debian's stock habanalabs.ko: modprobe, all cards probed,
+#            device nodes, hwmon, control-node INFO on every card, rmmod,
+#            a second modprobe, rmmod
+#   phase 2  the rebuilt peer (PEER_KO): insmod, compute-node CB/MEMORY/
+#            CS/WAIT_CS on card 0, control node, rmmod
+#
+# Environment: CARDS (default 8), PEER_KO (peer module path), BIN (folder
+# of hl_upstream_test, default this script's folder), PROBE_TIMEOUT (s).
+# Prints TAP (the test program's own TAP indented as a subtest) and ends
+# with "N passed, N failed"; exit status 1 on any failure.
+
+CARDS=${CARDS:-8}
+PEER_KO=${PEER_KO:-}
+BIN=${BIN:-$(dirname "$0")}
+PROBE_TIMEOUT=${PROBE_TIMEOUT:-300}
+TEST=$BIN/hl_upstream_test
+
+n=0
+failed=0
+
+# ok STATUS DESCRIPTION: one TAP line; STATUS 0 passes.
+ok() {
+	st=$1
+	shift
+	n=$((n + 1))
+	if [ "$st" -eq 0 ]; then
+		echo "ok $n - $*"
+	else
+		echo "not ok $n - $*"
+		failed=$((failed + 1))
+	fi
+}
+
+diag() { echo "# $*"; }
+
+# Lines of dmesg matching a fixed string.
+dmesg_count() { dmesg | grep -cF "$1"; }
+
+# wait_count STRING WANT: wait (bounded) until dmesg has WANT such lines.
+wait_count() {
+	t=0
+	while [ "$(dmesg_count "$1")" -lt "$2" ] && [ "$t" -lt "$PROBE_TIMEOUT" ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	[ "$(dmesg_count "$1")" -eq "$2" ]
+}
+
+# sub ARGS...: run hl_upstream_test, show its TAP indented, one test here.
+sub() {
+	out=$("$TEST" "$@" 2>&1)
+	st=$?
+	echo "$out" | sed 's/^/    /'
+	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	ok "$st" "hl_upstream_test $* (${summary:-no summary})"
+}
+
+# The habanalabs module is (not) loaded.
+loaded() { grep -q '^habanalabs ' /proc/modules; }
+
+nodes_present() {
+	i=0
+	while [ "$i" -lt "$CARDS" ]; do
+		[ -c "/dev/accel/accel$i" ] && [ -c "/dev/accel/accel_controlD$i" ] || return 1
+		i=$((i + 1))
+	done
+}
+
+no_nodes() { ! ls /dev/accel/accel* >/dev/null 2>&1; }
+
+# hwmon temp1_input of card $1 in millidegrees C; plausible is 1..125 C.
+check_hwmon() {
+	f=$(ls /sys/class/accel/accel"$1"/device/hwmon/hwmon*/temp1_input 2>/dev/null | head -n 1)
+	if [ -z "$f" ]; then
+		ok 1 "card $1: hwmon temp1_input exists"
+		return
+	fi
+	v=$(cat "$f" 2>/dev/null)
+	case "$v" in
+	''|*[!0-9-]*) ok 1 "card $1: temp1_input readable (got '$v')" ;;
+	*) [ "$v" -ge 1000 ] && [ "$v" -le 125000 ]
+	   ok $? "card $1: temp1_input $v m°C plausible ($f)" ;;
+	esac
+}
+
+# unload: rmmod habanalabs; nodes must be gone.
+unload() {
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	rmmod habanalabs
+	ok $? "rmmod habanalabs ($1)"
+	diag "rmmod took $(awk "BEGIN{print $(cut -d' ' -f1 /proc/uptime) - $t0}") s"
+	! loaded
+	ok $? "habanalabs no longer loaded"
+	no_nodes
+	ok $? "no /dev/accel nodes left"
+}
+
+# probed WANT WHAT: WANT cumulative "Successfully added" / "Found" lines.
+probed() {
+	wait_count "Successfully added device" "$1"
+	ok $? "$2: 'Successfully added device' x$(dmesg_count 'Successfully added device') (want $1)"
+	[ "$(dmesg_count 'Found GAUDI device with 32GB DRAM')" -eq "$1" ]
+	ok $? "$2: 'Found GAUDI device with 32GB DRAM' x$(dmesg_count 'Found GAUDI device with 32GB DRAM')"
+	nodes_present
+	ok $? "$2: /dev/accel/accel0..$((CARDS - 1)) and accel_controlD0..$((CARDS - 1))"
+}
+
+diag "suite upstream: $CARDS cards, kernel $(uname -r)"
+
+# ---- the emulated cards are on the bus ---------------------------------
+cnt=0
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor")" = 0x1da3 ] && [ "$(cat "$d/device")" = 0x1000 ] &&
+		cnt=$((cnt + 1))
+done
+[ "$cnt" -eq "$CARDS" ]
+ok $? "$cnt Gaudi PCI functions (1da3:1000) found, want $CARDS"
+[ -x "$TEST" ]
+ok $? "test program $TEST present"
+
+# ---- phase 1: Debian's stock module --------------------------------------
+diag "phase 1: stock habanalabs.ko ($(modinfo -n habanalabs 2>/dev/null))"
+t0=$(cut -d' ' -f1 /proc/uptime)
+modprobe habanalabs
+ok $? "modprobe habanalabs"
+probed "$CARDS" "stock"
+diag "probe of $CARDS cards took $(awk "BEGIN{print $(cut -d' ' -f1 /proc/uptime) - $t0}") s"
+
+i=0
+while [ "$i" -lt "$CARDS" ]; do
+	check_hwmon "$i"
+	i=$((i + 1))
+done
+i=0
+while [ "$i" -lt "$CARDS" ]; do
+	sub --control --card "$i" --module-id "$i"
+	i=$((i + 1))
+done
+
+unload "stock, first load"
+modprobe habanalabs
+ok $? "second modprobe habanalabs"
+probed $((CARDS * 2)) "stock reload"
+sub --control --card 0 --module-id 0
+unload "stock, second load"
+
+# ---- phase 2: the rebuilt upstream peer ----------------------------------
+diag "phase 2: peer $PEER_KO"
+if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
+	deps=$(modinfo -F depends "$PEER_KO" | tr ',' ' ')
+	# shellcheck disable=SC2086
+	[ -z "$deps" ] || modprobe -a $deps
+	ok $? "modprobe the peer's dependencies (${deps:-none})"
+	insmod "$PEER_KO"
+	ok $? "insmod $PEER_KO"
+	grep -q O /sys/module/habanalabs/taint 2>/dev/null
+	ok $? "loaded habanalabs is the out-of-tree peer (taint O)"
+	probed $((CARDS * 3)) "peer"
+	sub --compute --card 0 --module-id 0
+	sub --control --card 0 --module-id 0
+	unload "peer"
+else
+	ok 1 "peer module present (PEER_KO='$PEER_KO')"
+fi
+
+echo "1..$n"
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
