@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* DMA cores: LIN_DMA copy and memset, direct COMMIT, sparse HBM clears. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cbgen.h"
+#include "tap.h"
+
+#define PQ_BUS		0x10000ULL
+#define CB_BUS		0x100000ULL
+#define SRC_BUS		0x1000000ULL	/* 8 MiB of random source */
+#define DST_BUS		0x2000000ULL
+#define SRAM_AREA	(GAUDI_SRAM_BASE + 0x100000)
+#define HBM_AREA	0x20000000ULL
+
+/* host -> SRAM -> HBM -> host on DMA_0_0, random sizes and alignments. */
+static void test_copy_chain(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, PQ_BUS, 12);
+	unsigned int i, good = 0, rounds = 40;
+	uint64_t bytes = g->stat_dma_bytes, moved = 0;
+
+	srand(1234);
+	for (i = 0; i < 8 << 20; i++)
+		fb.host[SRC_BUS + i] = rand();
+	for (i = 0; i < rounds; i++) {
+		struct cb c = cb_at(&fb, CB_BUS + 0x1000 * i);
+		uint32_t size = 1 + rand() % (i < 4 ? (3 << 20) : 70000);
+		uint32_t so = rand() % 4096, mo = rand() % 4096;
+		uint32_t ho = rand() % 4096, d = rand() % 4096;
+
+		memset(fb.host + DST_BUS, 0xEE, d + size + 1);
+		cb_lin_dma(&c, fake_host_dev(SRC_BUS + so), SRAM_AREA + mo, size,
+			   0);
+		cb_lin_dma(&c, SRAM_AREA + mo, HBM_AREA + ho, size, 0);
+		cb_lin_dma(&c, HBM_AREA + ho, fake_host_dev(DST_BUS + d), size,
+			   0);
+		q_submit(&q, &c);
+		good += !memcmp(fb.host + SRC_BUS + so, fb.host + DST_BUS + d,
+				size) &&
+			fb.host[DST_BUS + d + size] == 0xEE &&
+			(d == 0 || fb.host[DST_BUS + d - 1] == 0xEE);
+		moved += 3ULL * size;
+	}
+	ok_eq(good, rounds, "%u random copies host->SRAM->HBM->host exact",
+	      rounds);
+	ok_eq(g->stat_dma_bytes - bytes, moved, "bytes accounted");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+
+	/* Overlapping copy inside HBM behaves like memmove. */
+	{
+		struct cb c = cb_at(&fb, CB_BUS + 0x100000);
+		uint8_t ref[4096];
+
+		memcpy(ref, fb.hbm + HBM_AREA, sizeof(ref));
+		cb_lin_dma(&c, HBM_AREA, HBM_AREA + 100, sizeof(ref), 0);
+		q_submit(&q, &c);
+		ok(!memcmp(ref, fb.hbm + HBM_AREA + 100, sizeof(ref)),
+		   "overlapping copy is a memmove");
+	}
+	/* Host to host goes through the bounce buffer. */
+	{
+		struct cb c = cb_at(&fb, CB_BUS + 0x101000);
+
+		cb_lin_dma(&c, fake_host_dev(SRC_BUS), fake_host_dev(DST_BUS),
+			   200000, 0);
+		q_submit(&q, &c);
+		ok(!memcmp(fb.host + SRC_BUS, fb.host + DST_BUS, 200000),
+		   "host to host copy");
+	}
+	fakebus_free(&fb);
+}
+
+static void test_memset(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, PQ_BUS, 12);
+	struct cb c = cb_at(&fb, CB_BUS);
+	uint64_t pat = 0x8877665544332211ULL;
+	unsigned int i, bad = 0;
+
+	memset(fb.sram + 0x1000, 0xAA, 0x200);
+	cb_lin_dma(&c, pat, GAUDI_SRAM_BASE + 0x1003, 0x101, 1);
+	q_submit(&q, &c);
+	for (i = 0; i < 0x101; i++)
+		bad += fb.sram[0x1003 + i] != (uint8_t)(pat >> (8 * (i & 7)));
+	ok_eq(bad, 0, "memset repeats the 64-bit pattern from the start");
+	ok(fb.sram[0x1002] == 0xAA && fb.sram[0x1104] == 0xAA,
+	   "memset stays inside its range");
+
+	/* Memset into host memory (through the bounce buffer). */
+	c = cb_at(&fb, CB_BUS + 0x1000);
+	cb_lin_dma(&c, pat, fake_host_dev(DST_BUS + 5), 100000, 1);
+	q_submit(&q, &c);
+	bad = 0;
+	for (i = 0; i < 100000; i++)
+		bad += fb.host[DST_BUS + 5 + i] !=
+		       (uint8_t)(pat >> (8 * (i & 7)));
+	ok_eq(bad, 0, "memset of host memory");
+
+	/*
+	 * Upstream's late-init clear of the page-table area: 192 MiB.  The
+	 * pages that already read zero are made read-only: writing one of
+	 * them (and so populating sparse HBM) would crash the test.
+	 */
+	mprotect(fb.hbm + 0x10000000, 192 << 20, PROT_READ);
+	mprotect(fb.hbm + 0x10003000, 0x2000, PROT_READ | PROT_WRITE);
+	mprotect(fb.hbm + 0x18000000, 0x1000, PROT_READ | PROT_WRITE);
+	memset(fb.hbm + 0x10000000 + 0x3000, 0x5A, 0x2000);
+	memset(fb.hbm + 0x10000000 + 0x8000123, 0x5A, 10);
+	c = cb_at(&fb, CB_BUS + 0x2000);
+	cb_lin_dma(&c, 0, 0x10000000, 192 << 20, 1);
+	q_submit(&q, &c);
+	ok(1, "192 MiB zero memset writes no page that is already zero");
+	mprotect(fb.hbm + 0x10000000, 192 << 20, PROT_READ | PROT_WRITE);
+	ok(fb.hbm[0x10003000] == 0 && fb.hbm[0x10004FFF] == 0 &&
+	   fb.hbm[0x18000123] == 0 && fb.hbm[0x1800012C] == 0,
+	   "written pages are cleared");
+	ok_eq(q_ci(&q), 3, "all memsets done");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+	(void)g;
+	fakebus_free(&fb);
+}
+
+/* The register interface: SRC, DST, TSIZE then COMMIT. */
+static void test_direct_commit(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	uint32_t core = mmDMA0_CORE_BASE + 3 * GAUDI_DMA_BLOCK_STRIDE;
+	uint64_t src = fake_host_dev(SRC_BUS);
+
+	memset(fb.host + SRC_BUS, 0x3C, 5000);
+	gaudi_cfg_write(g, core + DMA_CORE_SRC_BASE_LO, (uint32_t)src);
+	gaudi_cfg_write(g, core + DMA_CORE_SRC_BASE_HI, src >> 32);
+	gaudi_cfg_write(g, core + DMA_CORE_DST_BASE_LO, 0x30000000);
+	gaudi_cfg_write(g, core + DMA_CORE_DST_BASE_HI, 0x7F000000);
+	gaudi_cfg_write(g, core + DMA_CORE_DST_TSIZE_0, 5000);
+	gaudi_cfg_write(g, core + DMA_CORE_WR_COMP_WDATA, 0x600D);
+	gaudi_cfg_write(g, core + DMA_CORE_WR_COMP_ADDR_LO,
+			(uint32_t)fake_host_dev(DST_BUS));
+	gaudi_cfg_write(g, core + DMA_CORE_WR_COMP_ADDR_HI,
+			fake_host_dev(DST_BUS) >> 32);
+	gaudi_cfg_write(g, core + DMA_CORE_COMMIT,
+			DMA_COMMIT_LIN | DMA_COMMIT_WR_COMP_EN);
+	ok(fb.hbm[0x30000000] == 0x3C && fb.hbm[0x30000000 + 4999] == 0x3C &&
+	   fb.hbm[0x30000000 + 5000] == 0,
+	   "COMMIT copies (context id bits of DST_BASE_HI ignored)");
+	ok_eq(host_u32(&fb, DST_BUS), 0x600D, "write completion written");
+	ok_eq(gaudi_cfg_read(g, core + DMA_CORE_STS0), 0, "not busy after");
+
+	gaudi_cfg_write(g, core + DMA_CORE_DST_BASE_LO, 0);
+	gaudi_cfg_write(g, core + DMA_CORE_DST_BASE_HI, 0x7F);
+	gaudi_cfg_write(g, core + DMA_CORE_COMMIT, DMA_COMMIT_LIN);
+	ok_eq(gaudi_cfg_read(g, core + DMA_CORE_ERR_CAUSE), DMA_ERR_HBW_WR,
+	      "transfer into a hole sets HBW_WR_ERR");
+	gaudi_cfg_write(g, core + DMA_CORE_ERR_CAUSE, DMA_ERR_HBW_WR);
+	ok_eq(gaudi_cfg_read(g, core + DMA_CORE_ERR_CAUSE), 0,
+	      "ERR_CAUSE clears on write 1");
+	gaudi_cfg_write(g, core + DMA_CORE_COMMIT, 0);
+	ok(gaudi_cfg_read(g, core + DMA_CORE_ERR_CAUSE) && fb.guest_errors == 2,
+	   "non-linear transfer is refused");
+	fakebus_free(&fb);
+}
+
+int main(void)
+{
+	test_copy_chain();
+	test_memset();
+	test_direct_commit();
+	return tap_done();
+}

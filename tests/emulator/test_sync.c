@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Sync manager: SOBs, monitors, and signal/wait between two queues. */
+#include <string.h>
+
+#include "cbgen.h"
+#include "tap.h"
+
+#define WS		mmSYNC_MNGR_W_S_SOB_OBJ_0
+#define EN		mmSYNC_MNGR_E_N_SOB_OBJ_0
+#define PQ_BUS		0x10000ULL
+#define CB_BUS		0x100000ULL
+#define FLAG_BUS	0x8000ULL
+
+static uint32_t arm_val(unsigned int group, uint8_t mask, int equal,
+			uint32_t target)
+{
+	return group | (uint32_t)mask << 8 | (equal ? 1U << 16 : 0) |
+	       target << 17;
+}
+
+static void mon_setup(struct gaudi_core *g, uint32_t blk, unsigned int mon,
+		      uint64_t addr, uint32_t data)
+{
+	gaudi_cfg_write(g, blk + SM_MON_PAY_ADDRL_0 + 4 * mon, (uint32_t)addr);
+	gaudi_cfg_write(g, blk + SM_MON_PAY_ADDRH_0 + 4 * mon, addr >> 32);
+	gaudi_cfg_write(g, blk + SM_MON_PAY_DATA_0 + 4 * mon, data);
+}
+
+static void test_sobs_and_monitors(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	uint32_t status;
+
+	gaudi_cfg_write(g, WS + 4 * 10, 5);
+	gaudi_cfg_write(g, WS + 4 * 10, SM_SOB_INC | 3);
+	ok_eq(gaudi_cfg_read(g, WS + 4 * 10), 8, "SOB set then add");
+	gaudi_cfg_write(g, WS + 4 * 10, SM_SOB_INC | 0x7FFF);
+	ok_eq(gaudi_cfg_read(g, WS + 4 * 10), 7, "SOB wraps at 15 bits");
+	gaudi_cfg_write(g, WS + 4 * 10, 0x7FFF0001);
+	ok_eq(gaudi_cfg_read(g, WS + 4 * 10), 1,
+	      "set keeps 15 bits");
+
+	/* Monitor 3 watches SOBs 16 and 17 (group 2) for >= 2. */
+	mon_setup(g, WS, 3, fake_host_dev(FLAG_BUS), 0x1234);
+	gaudi_cfg_write(g, WS + SM_MON_ARM_0 + 12, arm_val(2, 0xFC, 0, 2));
+	status = gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12);
+	ok_eq(status, SM_MON_STATUS_VALID | (3 << SM_MON_STATUS_PENDING_SHIFT),
+	      "armed monitor: VALID, both SOBs pending");
+	gaudi_cfg_write(g, WS + 4 * 16, 2);
+	gaudi_cfg_write(g, WS + 4 * 18, 9);	/* masked out */
+	ok_eq(host_u32(&fb, FLAG_BUS), 0, "not yet: SOB 17 is below");
+	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12),
+	      SM_MON_STATUS_VALID | (2 << SM_MON_STATUS_PENDING_SHIFT),
+	      "pending shows SOB 17 only");
+	gaudi_cfg_write(g, WS + 4 * 17, SM_SOB_INC | 2);
+	ok_eq(host_u32(&fb, FLAG_BUS), 0x1234, "payload written when met");
+	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12) &
+	      SM_MON_STATUS_VALID, 0, "monitor disarmed after firing");
+	memset(fb.host + FLAG_BUS, 0, 4);
+	gaudi_cfg_write(g, WS + 4 * 17, SM_SOB_INC | 1);
+	ok_eq(host_u32(&fb, FLAG_BUS), 0, "fires only once");
+
+	/* Equal mode, armed already satisfied: fires on the arm. */
+	gaudi_cfg_write(g, EN + 4 * 40, 7);
+	mon_setup(g, EN, 500, fake_host_dev(FLAG_BUS + 4), 1);
+	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 500, arm_val(5, 0xFE, 1, 6));
+	ok_eq(host_u32(&fb, FLAG_BUS + 4), 0, "equal mode: 7 != 6");
+	gaudi_cfg_write(g, EN + 4 * 40, 6);
+	ok_eq(host_u32(&fb, FLAG_BUS + 4), 1, "equal mode fires at 6");
+	mon_setup(g, EN, 501, fake_host_dev(FLAG_BUS + 8), 2);
+	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 501, arm_val(5, 0xFE, 0, 1));
+	ok_eq(host_u32(&fb, FLAG_BUS + 8), 2, "already satisfied fires on arm");
+
+	/* Disarm through MON_STATUS; reset disarms everything. */
+	mon_setup(g, EN, 7, fake_host_dev(FLAG_BUS + 12), 3);
+	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 7, arm_val(9, 0xFE, 0, 1));
+	gaudi_cfg_write(g, EN + SM_MON_STATUS_0 + 4 * 7, 0);
+	gaudi_cfg_write(g, EN + 4 * 72, 1);
+	ok_eq(host_u32(&fb, FLAG_BUS + 12), 0, "MON_STATUS write disarms");
+	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 7, arm_val(9, 0xFE, 0, 2));
+	gaudi_core_reset(g);
+	mon_setup(g, EN, 7, fake_host_dev(FLAG_BUS + 12), 3);
+	gaudi_cfg_write(g, EN + 4 * 72, 2);
+	ok_eq(host_u32(&fb, FLAG_BUS + 12), 0, "reset disarms monitors");
+
+	/* A payload to a hole is a guest error, nothing else. */
+	mon_setup(g, EN, 8, 0x7F00000000ULL, 1);
+	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 8, arm_val(0, 0xFE, 0, 0));
+	ok_eq(fb.guest_errors, 1, "payload to a hole is reported");
+	fakebus_free(&fb);
+}
+
+/* Payloads that update SOBs chain through monitors without recursion. */
+static void test_chain(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	unsigned int i, n = GAUDI_SM_GROUPS - 1;
+
+	/* Monitor i watches SOB 8*i and adds 1 to SOB 8*(i+1). */
+	for (i = 0; i < n; i++) {
+		uint64_t next = GAUDI_CFG_BASE + EN + 4 * 8 * (i + 1);
+
+		mon_setup(g, EN, i, i + 1 < n ? next : fake_host_dev(FLAG_BUS),
+			  i + 1 < n ? SM_SOB_INC | 1 : 0xD0E);
+		gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * i,
+				arm_val(i, 0xFE, 0, 1));
+	}
+	gaudi_cfg_write(g, EN, 1);
+	ok_eq(host_u32(&fb, FLAG_BUS), 0xD0E, "a chain of 255 monitors fires");
+	ok_eq(g->sync.fired, n, "each monitor fired once");
+	fakebus_free(&fb);
+}
+
+/*
+ * Signal/wait as upstream builds it: queue A copies data and signals a SOB
+ * with MSG_SHORT; an armed monitor writes queue B's fence RDATA; B waits in
+ * a FENCE and then copies the data on.  B is submitted first.
+ */
+static void test_signal_wait(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue a = q_setup(&fb, 9, PQ_BUS, 4);		/* DMA2 */
+	struct queue b = q_setup(&fb, 14, PQ_BUS + 0x1000, 4);	/* DMA3 */
+	struct cb ca = cb_at(&fb, CB_BUS), cbb = cb_at(&fb, CB_BUS + 0x1000);
+	uint64_t rdata = GAUDI_CFG_BASE + q_fence_rdata(&b, 0);
+	uint64_t mon_base = GAUDI_CFG_BASE + WS + SM_MON_PAY_ADDRL_0;
+	uint64_t sob_base = GAUDI_CFG_BASE + WS;
+	unsigned int i, mon = 100, sob = 200;
+
+	for (i = 0; i < 4096; i++)
+		fb.host[0x600000 + i] = i * 13;
+	/* CP_MSG_BASE0 = monitor block, BASE1 = SOB block (as upstream). */
+	for (i = 0; i < 2; i++) {
+		struct queue *q = i ? &b : &a;
+
+		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_LO_0 + 4 * q->s,
+				(uint32_t)mon_base);
+		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_HI_0 + 4 * q->s,
+				mon_base >> 32);
+		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_LO_0 +
+				QM_CP_MSG_BASE_STRIDE + 4 * q->s,
+				(uint32_t)sob_base);
+		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_HI_0 +
+				QM_CP_MSG_BASE_STRIDE + 4 * q->s,
+				sob_base >> 32);
+	}
+	/* B: arm the monitor on SOB 200 >= 1, fence, then copy on. */
+	cb_msg_short(&cbb, 0, 4 * mon, (uint32_t)rdata);
+	cb_msg_short(&cbb, 0, 0x800 + 4 * mon, rdata >> 32);
+	cb_msg_short(&cbb, 0, 0x1000 + 4 * mon, 1);
+	cb_msg_short(&cbb, 0, 0x1800 + 4 * mon,
+		     arm_val(sob / 8, (uint8_t)~(1U << (sob % 8)), 0, 1));
+	cb_fence(&cbb, 0, 1, 1);
+	cb_lin_dma(&cbb, GAUDI_SRAM_BASE + 0x20000, fake_host_dev(0x700000),
+		   4096, 0);
+	/* A: produce the data, then signal. */
+	cb_lin_dma(&ca, fake_host_dev(0x600000), GAUDI_SRAM_BASE + 0x20000,
+		   4096, 0);
+	cb_msg_short(&ca, 1, 4 * sob, SM_SOB_INC | 1);
+
+	q_submit(&b, &cbb);
+	ok(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 4 * mon) &
+	   SM_MON_STATUS_VALID, "B armed the monitor");
+	ok(fb.host[0x700001] == 0 && (q_sts0(&b) & 0x3FFF) != 0x3FFF,
+	   "B waits in its FENCE");
+	q_submit(&a, &ca);
+	ok(!memcmp(fb.host + 0x600000, fb.host + 0x700000, 4096),
+	   "B ran after A's data was in place");
+	ok(q_sts0(&a) == 0x3FFF && q_sts0(&b) == 0x3FFF, "both idle");
+	ok_eq(gaudi_cfg_read(g, WS + 4 * sob), 1, "SOB incremented once");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+	fakebus_free(&fb);
+}
+
+int main(void)
+{
+	test_sobs_and_monitors();
+	test_chain();
+	test_signal_wait();
+	return tap_done();
+}
