@@ -78,8 +78,10 @@ enum {
 	RC_INVALID_PARAMS,
 };
 
-/* Sensor attributes as the 6.12 driver sends them: the kernel's hwmon
- * enums, since DEV_STS0 leaves MAP_HWMON_EN clear. */
+/*
+ * Sensor attributes as the 6.12 driver sends them: the kernel's hwmon
+ * enums, since DEV_STS0 leaves MAP_HWMON_EN clear.
+ */
 enum {
 	HWMON_TEMP = 1, HWMON_IN = 2, HWMON_CURR = 3, HWMON_POWER = 4,
 	HWMON_FAN = 7, HWMON_PWM = 8,
@@ -99,9 +101,11 @@ enum {
 /* hwmon_curr_* uses the same numbers as hwmon_in_*. */
 
 enum {
-	/* CPUCP_POWER_INPUT (8) from the INFO ioctl, hwmon_power_input (9)
+	/*
+	 * CPUCP_POWER_INPUT (8) from the INFO ioctl, hwmon_power_input (9)
 	 * from hwmon; hwmon_power_input_highest (10), reset_history (12),
-	 * CPUCP_POWER_RESET_INPUT_HISTORY (11). */
+	 * CPUCP_POWER_RESET_INPUT_HISTORY (11).
+	 */
 	POWER_INPUT_CPUCP = 8, POWER_INPUT = 9, POWER_HIGHEST = 10,
 	POWER_RESET_CPUCP = 11, POWER_RESET = 12,
 };
@@ -248,12 +252,15 @@ static void sensors_sample(struct gaudi_core *g)
 	if (curr_ma(g) > c->curr_highest_ma)
 		c->curr_highest_ma = curr_ma(g);
 
-	/* The firmware clips clocks when demand exceeds the power cap or
-	 * the die passes its max temperature, and says so in the EQ. */
+	/*
+	 * The firmware clips clocks when demand exceeds the power cap or
+	 * the die passes its max temperature, and says so in the EQ.
+	 */
 	demand = fw->idle_power_mw +
 		 (uint64_t)(fw->max_power_mw - fw->idle_power_mw) *
 		 c->load_ppm / LOAD_FULL;
-	if (c->max_power_mw && (demand > c->max_power_mw) != c->power_throttle) {
+	if (c->max_power_mw &&
+	    (demand > c->max_power_mw) != c->power_throttle) {
 		c->power_throttle = !c->power_throttle;
 		gaudi_eq_event(g, c->power_throttle ?
 			       GAUDI_EVENT_FIX_POWER_ENV_S :
@@ -621,9 +628,10 @@ static int pcie_throughput(struct gaudi_core *g, struct cpucp_req *r)
 	bytes = dir == PCIE_TX ? g->stat_pcie_tx : g->stat_pcie_rx;
 	dt = now - c->pcie_last_ns[dir];
 	/* Bytes per second since the previous query of this direction. */
-	r->result = c->pcie_last_ns[dir] && dt ?
-		    (bytes - c->pcie_last_bytes[dir]) * 1000 / (dt / 1000000 + 1) :
-		    0;
+	r->result = 0;
+	if (c->pcie_last_ns[dir] && dt)
+		r->result = (bytes - c->pcie_last_bytes[dir]) * 1000 /
+			    (dt / 1000000 + 1);
 	r->has_result = true;
 	c->pcie_last_ns[dir] = now;
 	c->pcie_last_bytes[dir] = bytes;
@@ -679,8 +687,10 @@ static int handle(struct gaudi_core *g, uint32_t opcode, struct cpucp_req *r)
 		r->has_result = true;
 		return RC_SUCCESS;
 	case PKT_IS_IDLE_CHECK:
-		/* Busy-engine mask: the CPU sees work only through the
-		 * queues, which are empty whenever the host can ask. */
+		/*
+		 * Busy-engine mask: the CPU sees work only through the
+		 * queues, which are empty whenever the host can ask.
+		 */
 		r->result = 0;
 		r->has_result = true;
 		return RC_SUCCESS;
@@ -887,7 +897,8 @@ static void queue_init_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 	}
 	c->pq_base = pq;
 	c->pq_entries = pq_len / 16;
-	c->pq_ci = gaudi_reg_get(g, mmCPU_IF_PF_PQ_PI) & (2 * c->pq_entries - 1);
+	c->pq_ci = gaudi_reg_get(g, mmCPU_IF_PF_PQ_PI) &
+		   (2 * c->pq_entries - 1);
 	c->queues_ready = true;
 	gaudi_eq_start(g, eq, eq_len / GAUDI_EQ_ENTRY_SIZE);
 	gaudi_reg_set(g, off, status);

@@ -87,6 +87,7 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 
 void gaudi_ctl_init(struct gaudi_core *g)
 {
-	gaudi_reg_claim(g, GAUDI_MODEL_CTL_BASE, GAUDI_MODEL_CTL_BASE + CTL_SIZE,
+	gaudi_reg_claim(g, GAUDI_MODEL_CTL_BASE,
+			GAUDI_MODEL_CTL_BASE + CTL_SIZE,
 			ctl_read, ctl_write);
 }

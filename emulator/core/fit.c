@@ -11,6 +11,7 @@
  * Everything here is bounds checked against the buffer the caller hands in:
  * the guest controls every byte of it.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -356,7 +357,8 @@ static enum gaudi_fit_err fw_numbers(struct fit_ctx *c, int root,
 	static const struct {
 		const char *name;
 		size_t off;
-		uint32_t def, min, max;		/* def 0 and min > 0: required */
+		/* def 0 with min > 0: required */
+		uint32_t def, min, max;
 	} nums[] = {
 #define N(n, f, d, lo, hi) { n, offsetof(struct gaudi_fw_data, f), d, lo, hi }
 		N("card-type", card_type, 0, 0, 1),

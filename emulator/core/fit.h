@@ -37,7 +37,7 @@ enum gaudi_fit_err {
 	GAUDI_FIT_EHASH,	/* an image's digest does not match */
 	GAUDI_FIT_EALGO,	/* unknown hash algorithm or unhashed image */
 	GAUDI_FIT_ETARGET,	/* built for another device */
-	GAUDI_FIT_EKIND,	/* boot-fit where a fit is expected, or reverse */
+	GAUDI_FIT_EKIND,	/* boot-fit where a fit belongs, or reverse */
 	GAUDI_FIT_EFWDATA,	/* the firmware-data image is malformed */
 	GAUDI_FIT_NR_ERR
 };

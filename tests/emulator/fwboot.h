@@ -152,7 +152,8 @@ struct pkt {
  * from ctl, or -1 if the fence never came.  *out gets the packet back.
  */
 static inline int send_bd(struct fakebus *fb, const void *buf,
-			  uint32_t copy_len, uint32_t len, uint64_t pkt_cpu_addr,
+			  uint32_t copy_len, uint32_t len,
+			  uint64_t pkt_cpu_addr,
 			  struct pkt *out)
 {
 	struct gaudi_core *g = fb->g;

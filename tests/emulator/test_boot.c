@@ -103,7 +103,8 @@ static void test_corrupt_boot(void)
 		if (cases[i].at == 0) {
 			copy[0] ^= 0xFF;
 		} else {
-			uint8_t *p = memmem(copy, len, "gaudi-open device-CPU", 21);
+			uint8_t *p = memmem(copy, len,
+					    "gaudi-open device-CPU", 21);
 
 			p[0] ^= 0x20;
 		}
@@ -156,7 +157,8 @@ static void test_hard_reset(void)
 	ok_eq(rd(g, mmCPU_BOOT_STATUS), 16, "SW_ALL_RST: status 16");
 	ok_eq(rd(g, mmHW_STATE), 0, "SW_ALL_RST: HW_STATE 0");
 	ok_eq(rd(g, mmCPU_IF_QUEUE_INIT), 0, "SW_ALL_RST: QUEUE_INIT 0");
-	ok_eq(rd(g, mmPSOC_GLOBAL_CONF_SW_ALL_RST), 0, "SW_ALL_RST self-clears");
+	ok_eq(rd(g, mmPSOC_GLOBAL_CONF_SW_ALL_RST), 0,
+	      "SW_ALL_RST self-clears");
 	ok_eq(rd(g, mmCPU_BOOT_DEV_STS0), 0x80020360, "DEV_STS0 after reset");
 	ok_eq(rd(g, 0x123450), 0, "plain registers cleared");
 	ok_eq(rd(g, mmPSOC_GLOBAL_CONF_BTM_FSM) & 0xF, 0, "BTM_FSM idle");

@@ -52,7 +52,9 @@ static void rehash(uint8_t *fit)
 				d[3] = c;
 				n = 4;
 			} else {
-				GChecksum *s = g_checksum_new(G_CHECKSUM_SHA256);
+				GChecksum *s;
+
+				s = g_checksum_new(G_CHECKSUM_SHA256);
 
 				g_checksum_update(s, data, dlen);
 				g_checksum_get_digest(s, d, &n);
