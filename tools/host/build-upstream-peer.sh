@@ -11,7 +11,7 @@
 # the module inside is still called "habanalabs" (sysfs, uapi and tools rely
 # on that): load it with `insmod <path>` after `modprobe drm`.
 #
-# The cache lives outside the clone (GAUDI_BUILD_CACHE, default
+# The cache lives outside the clone (GAUDI_CACHE, as build-qemu.sh; default
 # /var/cache/gaudi-build) and is keyed by the source tarball's checksum, the
 # patch, this script and the kernel version, so a second run prints the path
 # at once. Progress and build logs go to stderr.
@@ -20,7 +20,7 @@ set -euo pipefail
 KVER=${KVER:-6.12.95+deb12-amd64}
 KBUILD=/lib/modules/$KVER/build
 TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-CACHE=${GAUDI_BUILD_CACHE:-/var/cache/gaudi-build}
+CACHE=${GAUDI_CACHE:-/var/cache/gaudi-build}
 JOBS=${JOBS:-2}
 
 here=$(cd "$(dirname "$0")" && pwd)
