@@ -697,7 +697,15 @@ static void msi_req_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 	gaudi_msi(g);
 }
 
-/* --- model control: queue fault injection ----------------------------- */
+/*
+ * --- model control: queue fault injection -----------------------------
+ * GAUDI_MODEL_CTL_BASE + (Documentation/emulator/model-control.rst):
+ *   0x100 QM_HANG        W   queue id: the stream stops making progress
+ *   0x104 QM_UNHANG      W   queue id or ~0 (all): resume
+ *   0x108 QM_HUNG_COUNT  RO  hung streams
+ *   0x10C QM_ERRORS      RO  queue errors since reset
+ * Decoded only with the test-hooks option; reads 0 otherwise.
+ */
 
 static struct gaudi_stream *queue_stream(struct gaudi_core *g, uint32_t id)
 {
@@ -761,6 +769,8 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 		run_all(g);
 		return;
 	default:
+		gaudi_guest_error(g, "model control: 0x%x is not writable",
+				  off - GAUDI_MODEL_CTL_BASE);
 		return;
 	}
 }

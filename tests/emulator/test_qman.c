@@ -527,9 +527,17 @@ static void test_hang_injection(void)
 	ok(fb.guest_errors == 1 &&
 	   gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT) == 2,
 	   "queue 8 (CPU) is not a QMAN queue");
+	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HUNG_COUNT, 5);
+	ok_eq(fb.guest_errors, 2, "read-only control register refuses writes");
 	gaudi_core_reset(g);
 	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT), 0,
 	      "reset clears hangs");
+	q = q_setup(&fb, 3, pq_bus(0), 4);
+	c = cb_at(&fb, cb_bus(1));
+	cb_hdr(&c, 0x1E, 0, 0);
+	q_submit(&q, &c);
+	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_ERRORS), 1,
+	      "QM_ERRORS counts queue errors");
 	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_HANG, 40);
 	gaudi_cfg_write(g, ctl + GAUDI_CTL_QM_UNHANG, 0xFFFFFFFF);
 	ok_eq(gaudi_cfg_read(g, ctl + GAUDI_CTL_QM_HUNG_COUNT), 0,
