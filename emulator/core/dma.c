@@ -281,12 +281,13 @@ uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
 void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
 			  uint32_t val)
 {
-	uint32_t base = core_base(n);
+	uint32_t base = core_base(n), tsize;
 	uint64_t src, dst;
 
 	switch (rel) {
 	case DMA_CORE_ERR_CAUSE:
-		gaudi_reg_set(g, base + rel, gaudi_reg_get(g, base + rel) & ~val);
+		gaudi_reg_set(g, base + rel,
+			      gaudi_reg_get(g, base + rel) & ~val);
 		break;
 	case DMA_CORE_STS0:
 		break;			/* read-only */
@@ -298,9 +299,8 @@ void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
 		dst = ((uint64_t)(gaudi_reg_get(g, base + DMA_CORE_DST_BASE_HI)
 				  & 0xFFFFFF) << 32) |
 		      gaudi_reg_get(g, base + DMA_CORE_DST_BASE_LO);
-		gaudi_dma_transfer(g, n, src, dst,
-				   gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0),
-				   val);
+		tsize = gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0);
+		gaudi_dma_transfer(g, n, src, dst, tsize, val);
 		break;
 	default:
 		gaudi_reg_set(g, base + rel, val);

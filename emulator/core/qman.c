@@ -588,7 +588,7 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
 	    rel < QM_CP_FENCE0_RDATA_0 + 4 * QM_CP_FENCE_STRIDE) {
 		/* A fence RDATA write adds to the fence counter. */
 		uint32_t f = (rel - QM_CP_FENCE0_RDATA_0) / QM_CP_FENCE_STRIDE;
-		uint32_t cnt = QM_CP_FENCE0_CNT_0 + (rel - QM_CP_FENCE0_RDATA_0);
+		uint32_t cnt = rel - QM_CP_FENCE0_RDATA_0 + QM_CP_FENCE0_CNT_0;
 
 		s = (rel - QM_CP_FENCE0_RDATA_0 - f * QM_CP_FENCE_STRIDE) / 4;
 		gaudi_reg_set(g, off, val);
@@ -631,7 +631,8 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
 		/* A fence counter set directly may release a FENCE. */
 		if (rel >= QM_CP_FENCE0_CNT_0 &&
 		    rel < QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE) {
-			s = ((rel - QM_CP_FENCE0_CNT_0) % QM_CP_FENCE_STRIDE) / 4;
+			s = (rel - QM_CP_FENCE0_CNT_0) % QM_CP_FENCE_STRIDE;
+			s /= 4;
 			if (s < GAUDI_QM_STREAMS && q->s[s].blocked)
 				kick(g, q, s);
 		}
@@ -810,8 +811,8 @@ void gaudi_qman_init(struct gaudi_core *g)
 		gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE,
 				qm_range_read, qm_range_write);
 	}
-	gaudi_reg_claim(g, mmDMA0_CORE_BASE,
-			mmDMA0_CORE_BASE + GAUDI_NUM_DMA * GAUDI_DMA_BLOCK_STRIDE,
+	gaudi_reg_claim(g, mmDMA0_CORE_BASE, mmDMA0_CORE_BASE +
+			GAUDI_NUM_DMA * GAUDI_DMA_BLOCK_STRIDE,
 			dma_range_read, dma_range_write);
 	gaudi_reg_claim(g, mmPCIE_CORE_MSI_REQ, mmPCIE_CORE_MSI_REQ + 4, NULL,
 			msi_req_write);

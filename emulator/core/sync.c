@@ -100,8 +100,7 @@ static void drain(struct gaudi_core *g)
 		data = gaudi_reg_get(g, base + SM_MON_PAY_DATA_0 + 4 * i);
 		sm->fired++;
 		if (gaudi_dev_write(g, addr, &data, sizeof(data)))
-			gaudi_guest_error(g,
-					  "sync manager %u monitor %u: payload address 0x%llx decodes to nothing",
+			gaudi_guest_error(g, "SM%u monitor %u: bad payload address 0x%llx",
 					  b, i, (unsigned long long)addr);
 	}
 	sm->draining = false;

@@ -151,7 +151,8 @@ static inline uint32_t qid_base(unsigned int qid)
 	if (qid < 8)
 		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_BLOCK_STRIDE;
 	if (qid < 33)
-		return mmDMA0_QM_BASE + ((qid - 1) / 4) * GAUDI_DMA_BLOCK_STRIDE;
+		return mmDMA0_QM_BASE +
+		       ((qid - 1) / 4) * GAUDI_DMA_BLOCK_STRIDE;
 	if (qid < 37)
 		return mmMME0_QM_BASE;
 	if (qid < 41)
@@ -234,7 +235,8 @@ static inline void q_restart(struct queue *q)
 /* CFG offset of fence f's RDATA / CNT register of the queue's stream. */
 static inline uint32_t q_fence_rdata(struct queue *q, unsigned int f)
 {
-	return q->base + QM_CP_FENCE0_RDATA_0 + f * QM_CP_FENCE_STRIDE + 4 * q->s;
+	return q->base + QM_CP_FENCE0_RDATA_0 + f * QM_CP_FENCE_STRIDE +
+	       4 * q->s;
 }
 
 static inline uint32_t q_fence_cnt(struct queue *q, unsigned int f)

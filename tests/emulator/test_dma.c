@@ -34,8 +34,8 @@ static void test_copy_chain(void)
 		uint32_t ho = rand() % 4096, d = rand() % 4096;
 
 		memset(fb.host + DST_BUS, 0xEE, d + size + 1);
-		cb_lin_dma(&c, fake_host_dev(SRC_BUS + so), SRAM_AREA + mo, size,
-			   0);
+		cb_lin_dma(&c, fake_host_dev(SRC_BUS + so), SRAM_AREA + mo,
+			   size, 0);
 		cb_lin_dma(&c, SRAM_AREA + mo, HBM_AREA + ho, size, 0);
 		cb_lin_dma(&c, HBM_AREA + ho, fake_host_dev(DST_BUS + d), size,
 			   0);

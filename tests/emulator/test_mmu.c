@@ -68,7 +68,8 @@ static void test_handshake_and_walk(void)
 	uint64_t pa = 0, contig = 0;
 
 	set_hop0(g, 1);
-	ok_eq(gaudi_cfg_read(g, mmMMU_UP_MMU_BUSY), 0, "MMU_BUSY clears at once");
+	ok_eq(gaudi_cfg_read(g, mmMMU_UP_MMU_BUSY), 0,
+	      "MMU_BUSY clears at once");
 	gaudi_cfg_write(g, mmMMU_UP_STLB_INV_PS, 3);
 	gaudi_cfg_write(g, mmMMU_UP_STLB_CACHE_INV, 1);
 	gaudi_cfg_write(g, mmMMU_UP_STLB_INV_PS, 2);

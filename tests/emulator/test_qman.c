@@ -48,10 +48,10 @@ static void test_reset_idle(void)
 	ok_eq(bad, 0, "MME0..3 CTRL_ARCH_STATUS read 0x1180");
 	bad = 0;
 	for (i = 0; i < 8; i++) {
-		bad += gaudi_cfg_read(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
-				      TPC_CFG_STATUS) != 0xEE;
-		bad += gaudi_cfg_read(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
-				      TPC_CFG_WQ_INFLIGHT_CNTR) != 0;
+		uint32_t tpc = mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE;
+
+		bad += gaudi_cfg_read(g, tpc + TPC_CFG_STATUS) != 0xEE;
+		bad += gaudi_cfg_read(g, tpc + TPC_CFG_WQ_INFLIGHT_CNTR) != 0;
 	}
 	ok_eq(bad, 0, "TPC CFG_STATUS 0xEE, WQ_INFLIGHT_CNTR 0");
 	bad = 0;
@@ -388,7 +388,8 @@ static const struct bad_case bad_cases[] = {
 	{ "unaligned WREG_32", QM_STS1_CP_WREG_ERR, bad_wreg_align, false },
 	{ "CB in a hole", QM_STS1_CP_RD_ERR, bad_cb_hole, false },
 	{ "LOAD_AND_EXE from a hole", QM_STS1_CP_RD_ERR, bad_load, false },
-	{ "REPEAT outside the CB", QM_STS1_CP_UNDEF_CMD_ERR, bad_repeat_out, false },
+	{ "REPEAT outside the CB", QM_STS1_CP_UNDEF_CMD_ERR, bad_repeat_out,
+	  false },
 	{ "REPEAT loop", QM_STS1_CP_UNDEF_CMD_ERR, bad_repeat_loop, false },
 	{ "huge LIN_DMA", 0, bad_lin_dma_huge, false },
 };

@@ -135,17 +135,14 @@ static void test_signal_wait(void)
 	/* CP_MSG_BASE0 = monitor block, BASE1 = SOB block (as upstream). */
 	for (i = 0; i < 2; i++) {
 		struct queue *q = i ? &b : &a;
+		uint32_t lo = q->base + QM_CP_MSG_BASE0_ADDR_LO_0 + 4 * q->s;
+		uint32_t hi = q->base + QM_CP_MSG_BASE0_ADDR_HI_0 + 4 * q->s;
 
-		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_LO_0 + 4 * q->s,
-				(uint32_t)mon_base);
-		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_HI_0 + 4 * q->s,
-				mon_base >> 32);
-		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_LO_0 +
-				QM_CP_MSG_BASE_STRIDE + 4 * q->s,
+		gaudi_cfg_write(g, lo, (uint32_t)mon_base);
+		gaudi_cfg_write(g, hi, mon_base >> 32);
+		gaudi_cfg_write(g, lo + QM_CP_MSG_BASE_STRIDE,
 				(uint32_t)sob_base);
-		gaudi_cfg_write(g, q->base + QM_CP_MSG_BASE0_ADDR_HI_0 +
-				QM_CP_MSG_BASE_STRIDE + 4 * q->s,
-				sob_base >> 32);
+		gaudi_cfg_write(g, hi + QM_CP_MSG_BASE_STRIDE, sob_base >> 32);
 	}
 	/* B: arm the monitor on SOB 200 >= 1, fence, then copy on. */
 	cb_msg_short(&cbb, 0, 4 * mon, (uint32_t)rdata);
