@@ -201,9 +201,13 @@ uint64_t gaudi_cpu_addr_to_dev(struct gaudi_core *g, uint64_t cpu_addr)
 
 	if (!(cpu_addr & (1ULL << 39)))
 		return cpu_addr;	/* not in the host window: as is */
-	/* Bus address = low 39 bits | MSB_ADDR << 39; host is at +2^39. */
-	return ((cpu_addr & ((1ULL << 39) - 1)) | (msb << 39)) +
-	       GAUDI_HOST_PHYS_BASE;
+	/*
+	 * The driver gives the device CPU host addresses with bits 49:39
+	 * folded to bit 39 and writes the real bits 49:39 of the device
+	 * address (which includes HOST_PHYS_BASE, i.e. bit 39) to
+	 * CPU_MSB_ADDR: 1 for hosts with under 512 GiB of RAM.
+	 */
+	return (cpu_addr & ((1ULL << 39) - 1)) | (msb << 39);
 }
 
 int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,

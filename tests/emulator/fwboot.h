@@ -27,7 +27,11 @@
 #define EQ_LEN		0x1000U
 #define CQ_LEN		0x200000U
 
-/* A "CPU-accessible" address: bit 39 set, bits 49:39 in CPU_MSB_ADDR. */
+/*
+ * A "CPU-accessible" address: the device address (bus + HOST_PHYS_BASE)
+ * with bits 49:39 folded to bit 39; the real bits 49:39 go to
+ * CPU_MSB_ADDR, which is 1 for bus addresses below 512 GiB.
+ */
 static inline uint64_t cpu_addr(uint64_t bus)
 {
 	return (bus & ((1ULL << 39) - 1)) | (1ULL << 39);
@@ -112,7 +116,8 @@ static inline uint32_t queues_init_with(struct fakebus *fb, uint64_t pq,
 {
 	struct gaudi_core *g = fb->g;
 
-	wr(g, mmCPU_IF_CPU_MSB_ADDR, 0);
+	wr(g, mmCPU_IF_CPU_MSB_ADDR,
+	   (uint32_t)(fake_host_dev(0) >> 39));
 	wr(g, mmCPU_IF_PQ_BASE_ADDR_LOW, (uint32_t)pq);
 	wr(g, mmCPU_IF_PQ_BASE_ADDR_HIGH, pq >> 32);
 	wr(g, mmCPU_IF_CQ_BASE_ADDR_LOW, (uint32_t)cpu_addr(H_CQ));
