@@ -77,7 +77,10 @@ no_nodes() { ! ls /dev/accel/accel* >/dev/null 2>&1; }
 
 # hwmon temp1_input of card $1 in millidegrees C; plausible is 1..125 C.
 check_hwmon() {
-	f=$(ls /sys/class/accel/accel"$1"/device/hwmon/hwmon*/temp1_input 2>/dev/null | head -n 1)
+	f=
+	for t in /sys/class/accel/accel"$1"/device/hwmon/hwmon*/temp1_input; do
+		[ -e "$t" ] && f=$t && break
+	done
 	if [ -z "$f" ]; then
 		ok 1 "card $1: hwmon temp1_input exists"
 		return
