@@ -11,31 +11,31 @@
 struct gaudi_core;
 
 /* Where the driver copies the images (INTERFACE.md section 4). */
-#define GAUDI_BOOT_FIT_SRAM_OFF	0x200000ULL	/* in SRAM / BAR0 */
-#define GAUDI_FIT_HBM_ADDR	0x800000ULL	/* in HBM / BAR4 */
-#define GAUDI_FW_FILE_MAX	(20ULL << 20)	/* the driver's size limit */
+#define GAUDI_BOOT_FIT_SRAM_OFF 0x200000ULL /* in SRAM / BAR0 */
+#define GAUDI_FIT_HBM_ADDR 0x800000ULL /* in HBM / BAR4 */
+#define GAUDI_FW_FILE_MAX (20ULL << 20) /* the driver's size limit */
 /* SRAM offsets of the 128-byte version strings (below 0x13F_FF80). */
-#define GAUDI_PREBOOT_VER_OFF	0x13FF000U
-#define GAUDI_UBOOT_VER_OFF	0x13FF080U
+#define GAUDI_PREBOOT_VER_OFF 0x13FF000U
+#define GAUDI_UBOOT_VER_OFF 0x13FF080U
 
 /* Injected failure of the next boot (model control window). */
 enum gaudi_boot_fail {
-	GAUDI_BOOT_FAIL_NONE,
-	GAUDI_BOOT_FAIL_BOOT_FIT,	/* boot-fit judged corrupt */
-	GAUDI_BOOT_FAIL_FIT,		/* main fit judged corrupt */
-	GAUDI_BOOT_FAIL_NO_ACK,		/* boot-fit never acknowledged */
-	GAUDI_BOOT_FAIL_PREBOOT,	/* preboot never becomes ready */
-	GAUDI_BOOT_FAIL_NO_SRAM_AVAIL,	/* main fit never starts */
-	GAUDI_BOOT_FAIL_NR
+    GAUDI_BOOT_FAIL_NONE,
+    GAUDI_BOOT_FAIL_BOOT_FIT, /* boot-fit judged corrupt */
+    GAUDI_BOOT_FAIL_FIT,  /* main fit judged corrupt */
+    GAUDI_BOOT_FAIL_NO_ACK,  /* boot-fit never acknowledged */
+    GAUDI_BOOT_FAIL_PREBOOT, /* preboot never becomes ready */
+    GAUDI_BOOT_FAIL_NO_SRAM_AVAIL, /* main fit never starts */
+    GAUDI_BOOT_FAIL_NR
 };
 
 struct gaudi_boot {
-	uint32_t fail_next;		/* enum gaudi_boot_fail, one shot */
-	bool in_reset;			/* SW_ALL_RST in progress */
-	bool cpu_running;		/* main fit started: CPU-CP served */
-	enum gaudi_fit_err last_err;	/* of the last image checked */
-	char preboot_ver[GAUDI_FW_VER_LEN];
-	struct gaudi_fw_data fw;	/* from the main fit */
+    uint32_t fail_next;  /* enum gaudi_boot_fail, one shot */
+    bool in_reset;   /* SW_ALL_RST in progress */
+    bool cpu_running;  /* main fit started: CPU-CP served */
+    enum gaudi_fit_err last_err; /* of the last image checked */
+    char preboot_ver[GAUDI_FW_VER_LEN];
+    struct gaudi_fw_data fw; /* from the main fit */
 };
 
 /* The device CPU's firmware data (valid while cpu_running). */

@@ -4,67 +4,60 @@
 #define GAUDI_CPUCP_H
 
 #include <stdbool.h>
+#include <endian.h>
 #include <stdint.h>
 
 #include "fit.h"
 
 struct gaudi_core;
 
-#define CPUCP_PACKET_FENCE_VAL	0xFE8CE7A5U
-#define CPUCP_PKT_SIZE		24	/* struct cpucp_packet */
-#define CPUCP_INFO_SIZE		1768	/* struct cpucp_info, Linux 6.12 */
-#define CPUCP_NIC_INFO_SIZE	2232	/* struct cpucp_nic_info */
-#define CPUCP_HBM_ROWS_SIZE	264	/* cpucp_hbm_row_replaced_rows_info */
-#define CPUCP_MAX_PKT_SIZE	0x10000	/* BD lengths are cast to u16 */
+#define CPUCP_PACKET_FENCE_VAL 0xFE8CE7A5U
+#define CPUCP_PKT_SIZE  24 /* struct cpucp_packet */
+#define CPUCP_INFO_SIZE  1768 /* struct cpucp_info, Linux 6.12 */
+#define CPUCP_NIC_INFO_SIZE 2232 /* struct cpucp_nic_info */
+#define CPUCP_HBM_ROWS_SIZE 264 /* cpucp_hbm_row_replaced_rows_info */
+#define CPUCP_MAX_PKT_SIZE 0x10000 /* BD lengths are cast to u16 */
 
 /* Little-endian stores for guest-visible structures. */
 static inline uint32_t gaudi_le32(uint32_t v)
 {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return __builtin_bswap32(v);
-#else
-	return v;
-#endif
+    return htole32(v);
 }
 
 static inline uint64_t gaudi_le64(uint64_t v)
 {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return __builtin_bswap64(v);
-#else
-	return v;
-#endif
+    return htole64(v);
 }
 
 struct gaudi_cpu {
-	/* Queue state after the QUEUE_INIT handshake. */
-	bool queues_ready;
-	uint64_t pq_base;		/* "CPU-accessible" form */
-	uint32_t pq_entries;		/* 16-byte buffer descriptors */
-	uint32_t pq_ci;
-	/* Device-CPU state. */
-	bool halted;			/* GIC HALT_MACHINE */
-	bool hung;			/* injected: stops answering */
-	bool pci_access;		/* ENABLE/DISABLE_PCI_ACCESS */
-	bool ints_registered;		/* GIC INTS_REGISTER seen */
-	uint64_t packets;		/* CPU-CP packets answered */
-	/* Settings the host made. */
-	uint64_t freq[GAUDI_FW_MAX_PLLS];
-	uint64_t max_power_mw;
-	uint32_t led[3];
-	uint32_t pwm, pwm_enable;
-	int64_t temp_offset_mc;
-	uint64_t active;
-	/* Sensor model: activity smoothed over time. */
-	uint64_t last_ns, last_busy_ns, last_dma_bytes;
-	uint32_t load_ppm;		/* 0 .. 1000000 */
-	uint64_t energy_uj;
-	uint64_t power_highest_mw;
-	int64_t temp_highest_mc;
-	uint32_t volt_lowest_mv, volt_highest_mv;
-	uint64_t curr_highest_ma;
-	bool power_throttle, thermal_throttle;
-	uint64_t pcie_last_ns[2], pcie_last_bytes[2];
+    /* Queue state after the QUEUE_INIT handshake. */
+    bool queues_ready;
+    uint64_t pq_base;  /* "CPU-accessible" form */
+    uint32_t pq_entries;  /* 16-byte buffer descriptors */
+    uint32_t pq_ci;
+    /* Device-CPU state. */
+    bool halted;   /* GIC HALT_MACHINE */
+    bool hung;   /* injected: stops answering */
+    bool pci_access;  /* ENABLE/DISABLE_PCI_ACCESS */
+    bool ints_registered;  /* GIC INTS_REGISTER seen */
+    uint64_t packets;  /* CPU-CP packets answered */
+    /* Settings the host made. */
+    uint64_t freq[GAUDI_FW_MAX_PLLS];
+    uint64_t max_power_mw;
+    uint32_t led[3];
+    uint32_t pwm, pwm_enable;
+    int64_t temp_offset_mc;
+    uint64_t active;
+    /* Sensor model: activity smoothed over time. */
+    uint64_t last_ns, last_busy_ns, last_dma_bytes;
+    uint32_t load_ppm;  /* 0 .. 1000000 */
+    uint64_t energy_uj;
+    uint64_t power_highest_mw;
+    int64_t temp_highest_mc;
+    uint32_t volt_lowest_mv, volt_highest_mv;
+    uint64_t curr_highest_ma;
+    bool power_throttle, thermal_throttle;
+    uint64_t pcie_last_ns[2], pcie_last_bytes[2];
 };
 
 /* True while the device CPU runs its application and is not stopped. */

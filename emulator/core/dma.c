@@ -22,12 +22,12 @@
 #include "gaudi_int.h"
 
 /* Every region of the device map starts and ends on a 1 MiB boundary. */
-#define SEG_MAX		(1ULL << 20)
-#define ZERO_PAGE	4096U
+#define SEG_MAX  (1ULL << 20)
+#define ZERO_PAGE 4096U
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {
-	return a < b ? a : b;
+    return a < b ? a : b;
 }
 
 /*
@@ -35,97 +35,102 @@ static uint64_t min64(uint64_t a, uint64_t b)
  * len bytes from there are contiguous and inside one 1 MiB piece.
  */
 static int resolve(struct gaudi_core *g, uint32_t props, uint64_t addr,
-		   uint64_t len, uint64_t *pa, uint64_t *seg)
+                   uint64_t len, uint64_t *pa, uint64_t *seg)
 {
-	uint32_t asid = props & GAUDI_PROPS_ASID_MASK;
-	uint64_t contig = len;
+    uint32_t asid = props & GAUDI_PROPS_ASID_MASK;
+    uint64_t contig = len;
 
-	if (addr >= GAUDI_MMU_VA_START && addr < GAUDI_MMU_VA_END &&
-	    !(props & GAUDI_PROPS_MMBP)) {
-		if (gaudi_mmu_translate(g, asid, addr, pa, &contig)) {
-			gaudi_mmu_fault(g, asid, addr);
-			return GAUDI_ACCESS_FAULT;
-		}
-	} else {
-		*pa = addr;
-	}
-	*seg = min64(min64(len, contig), SEG_MAX - (*pa & (SEG_MAX - 1)));
-	return 0;
+    if (addr >= GAUDI_MMU_VA_START && addr < GAUDI_MMU_VA_END &&
+        !(props & GAUDI_PROPS_MMBP)) {
+        if (gaudi_mmu_translate(g, asid, addr, pa, &contig)) {
+            gaudi_mmu_fault(g, asid, addr);
+            return GAUDI_ACCESS_FAULT;
+        }
+    } else {
+        *pa = addr;
+    }
+    *seg = min64(min64(len, contig), SEG_MAX - (*pa & (SEG_MAX - 1)));
+    return 0;
 }
 
 int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
-		   void *buf, uint64_t len)
+                   void *buf, uint64_t len)
 {
-	uint8_t *p = buf;
-	uint64_t pa, seg;
-	int r;
+    uint8_t *p = buf;
+    uint64_t pa, seg;
+    int r;
 
-	while (len) {
-		r = resolve(g, props, addr, len, &pa, &seg);
-		if (r)
-			return r;
-		if (gaudi_dev_read(g, pa, p, seg))
-			return GAUDI_ACCESS_DECODE;
-		addr += seg;
-		p += seg;
-		len -= seg;
-	}
-	return 0;
+    while (len) {
+        r = resolve(g, props, addr, len, &pa, &seg);
+        if (r) {
+            return r;
+        }
+        if (gaudi_dev_read(g, pa, p, seg)) {
+            return GAUDI_ACCESS_DECODE;
+        }
+        addr += seg;
+        p += seg;
+        len -= seg;
+    }
+    return 0;
 }
 
 int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
-		    const void *buf, uint64_t len)
+                    const void *buf, uint64_t len)
 {
-	const uint8_t *p = buf;
-	uint64_t pa, seg;
-	int r;
+    const uint8_t *p = buf;
+    uint64_t pa, seg;
+    int r;
 
-	while (len) {
-		r = resolve(g, props, addr, len, &pa, &seg);
-		if (r)
-			return r;
-		if (gaudi_dev_write(g, pa, p, seg))
-			return GAUDI_ACCESS_DECODE;
-		addr += seg;
-		p += seg;
-		len -= seg;
-	}
-	return 0;
+    while (len) {
+        r = resolve(g, props, addr, len, &pa, &seg);
+        if (r) {
+            return r;
+        }
+        if (gaudi_dev_write(g, pa, p, seg)) {
+            return GAUDI_ACCESS_DECODE;
+        }
+        addr += seg;
+        p += seg;
+        len -= seg;
+    }
+    return 0;
 }
 
 static uint32_t core_base(unsigned int n)
 {
-	return mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE;
+    return mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE;
 }
 
 static uint32_t core_props(struct gaudi_core *g, unsigned int n)
 {
-	uint32_t base = core_base(n);
+    uint32_t base = core_base(n);
 
-	if (gaudi_reg_get(g, base + DMA_CORE_PROT) & 1)
-		return gaudi_reg_get(g, base + DMA_CORE_SECURE_PROPS);
-	return gaudi_reg_get(g, base + DMA_CORE_NON_SECURE_PROPS);
+    if (gaudi_reg_get(g, base + DMA_CORE_PROT) & 1) {
+        return gaudi_reg_get(g, base + DMA_CORE_SECURE_PROPS);
+    }
+    return gaudi_reg_get(g, base + DMA_CORE_NON_SECURE_PROPS);
 }
 
 static int dma_fail(struct gaudi_core *g, unsigned int n, uint32_t cause,
-		    const char *what, uint64_t addr)
+                    const char *what, uint64_t addr)
 {
-	uint32_t off = core_base(n) + DMA_CORE_ERR_CAUSE;
-	uint64_t payload = addr;
+    uint32_t off = core_base(n) + DMA_CORE_ERR_CAUSE;
+    uint64_t payload = addr;
 
-	gaudi_guest_error(g, "DMA%u: %s at 0x%llx", n, what,
-			  (unsigned long long)addr);
-	gaudi_reg_set(g, off, gaudi_reg_get(g, off) | cause);
-	gaudi_eq_event(g, GAUDI_EVENT_DMA0_CORE + n, &payload,
-		       sizeof(payload));
-	return -1;
+    gaudi_guest_error(g, "DMA%u: %s at 0x%llx", n, what,
+                      (unsigned long long)addr);
+    gaudi_reg_set(g, off, gaudi_reg_get(g, off) | cause);
+    gaudi_eq_event(g, GAUDI_EVENT_DMA0_CORE + n, &payload,
+                   sizeof(payload));
+    return -1;
 }
 
 static bool page_is_zero(const uint8_t *p)
 {
-	static const uint8_t zero[ZERO_PAGE];
+    static const uint8_t zero[ZERO_PAGE];
 
-	return !memcmp(p, zero, ZERO_PAGE);
+    return !memcmp(p, zero, ZERO_PAGE);
 }
 
 /*
@@ -135,15 +140,16 @@ static bool page_is_zero(const uint8_t *p)
  */
 static void zero_local(uint8_t *p, uint64_t addr, uint64_t len)
 {
-	while (len) {
-		uint64_t n = min64(len, ZERO_PAGE - (addr & (ZERO_PAGE - 1)));
+    while (len) {
+        uint64_t n = min64(len, ZERO_PAGE - (addr & (ZERO_PAGE - 1)));
 
-		if (n < ZERO_PAGE || !page_is_zero(p))
-			memset(p, 0, n);
-		p += n;
-		addr += n;
-		len -= n;
-	}
+        if (n < ZERO_PAGE || !page_is_zero(p)) {
+            memset(p, 0, n);
+        }
+        p += n;
+        addr += n;
+        len -= n;
+    }
 }
 
 /*
@@ -151,159 +157,174 @@ static void zero_local(uint8_t *p, uint64_t addr, uint64_t len)
  * pattern byte phase (the offset of p from the start of the transfer).
  */
 static void fill_pattern(uint8_t *p, uint64_t len, uint64_t pattern,
-			 unsigned int phase)
+                         unsigned int phase)
 {
-	uint8_t rot[8];
-	unsigned int k;
-	uint64_t i;
+    uint8_t rot[8];
+    unsigned int k;
+    uint64_t i;
 
-	for (k = 0; k < 8; k++)
-		rot[k] = pattern >> (8 * ((phase + k) & 7));
-	for (i = 0; i + 8 <= len; i += 8)
-		memcpy(p + i, rot, 8);
-	for (; i < len; i++)
-		p[i] = rot[i & 7];
+    for (k = 0; k < 8; k++) {
+        rot[k] = pattern >> (8 * ((phase + k) & 7));
+    }
+    for (i = 0; i + 8 <= len; i += 8) {
+        memcpy(p + i, rot, 8);
+    }
+    for (; i < len; i++) {
+        p[i] = rot[i & 7];
+    }
 }
 
 static int do_memset(struct gaudi_core *g, unsigned int n, uint32_t props,
-		     uint64_t dst, uint64_t size, uint64_t pattern)
+                     uint64_t dst, uint64_t size, uint64_t pattern)
 {
-	uint8_t *bounce = g->qm.bounce;
-	uint64_t done = 0, pa, seg;
-	uint8_t *p;
+    uint8_t *bounce = g->qm.bounce;
+    uint64_t done = 0, pa, seg;
+    uint8_t *p;
 
-	while (done < size) {
-		if (resolve(g, props, dst + done, size - done, &pa, &seg))
-			return dma_fail(g, n, DMA_ERR_HBW_WR, "memset fault",
-					dst + done);
-		p = gaudi_local_ptr(g, pa, seg);
-		if (p && !pattern) {
-			zero_local(p, pa, seg);
-		} else if (p) {
-			fill_pattern(p, seg, pattern, done & 7);
-		} else {
-			seg = min64(seg, sizeof(g->qm.bounce));
-			fill_pattern(bounce, seg, pattern, done & 7);
-			if (gaudi_dev_write(g, pa, bounce, seg))
-				return dma_fail(g, n, DMA_ERR_HBW_WR,
-						"memset to unmapped address",
-						pa);
-		}
-		done += seg;
-		g->stat_dma_bytes += seg;
-	}
-	return 0;
+    while (done < size) {
+        if (resolve(g, props, dst + done, size - done, &pa, &seg)) {
+            return dma_fail(g, n, DMA_ERR_HBW_WR, "memset fault",
+                            dst + done);
+        }
+        p = gaudi_local_ptr(g, pa, seg);
+        if (p && !pattern) {
+            zero_local(p, pa, seg);
+        } else if (p) {
+            fill_pattern(p, seg, pattern, done & 7);
+        } else {
+            seg = min64(seg, sizeof(g->qm.bounce));
+            fill_pattern(bounce, seg, pattern, done & 7);
+            if (gaudi_dev_write(g, pa, bounce, seg)) {
+                return dma_fail(g, n, DMA_ERR_HBW_WR,
+                                "memset to unmapped address",
+                                pa);
+            }
+        }
+        done += seg;
+        g->stat_dma_bytes += seg;
+    }
+    return 0;
 }
 
 static int do_copy(struct gaudi_core *g, unsigned int n, uint32_t props,
-		   uint64_t src, uint64_t dst, uint64_t size)
+                   uint64_t src, uint64_t dst, uint64_t size)
 {
-	uint64_t done = 0, spa, dpa, sseg, dseg, len;
-	uint8_t *sp, *dp;
+    uint64_t done = 0, spa, dpa, sseg, dseg, len;
+    uint8_t *sp, *dp;
 
-	while (done < size) {
-		if (resolve(g, props, src + done, size - done, &spa, &sseg))
-			return dma_fail(g, n, DMA_ERR_HBW_RD, "read fault",
-					src + done);
-		if (resolve(g, props, dst + done, size - done, &dpa, &dseg))
-			return dma_fail(g, n, DMA_ERR_HBW_WR, "write fault",
-					dst + done);
-		len = min64(sseg, dseg);
-		sp = gaudi_local_ptr(g, spa, len);
-		dp = gaudi_local_ptr(g, dpa, len);
-		if (sp && dp) {
-			memmove(dp, sp, len);
-		} else if (dp) {
-			if (gaudi_dev_read(g, spa, dp, len))
-				return dma_fail(g, n, DMA_ERR_HBW_RD,
-						"read from unmapped address",
-						spa);
-		} else if (sp) {
-			if (gaudi_dev_write(g, dpa, sp, len))
-				return dma_fail(g, n, DMA_ERR_HBW_WR,
-						"write to unmapped address",
-						dpa);
-		} else {
-			len = min64(len, sizeof(g->qm.bounce));
-			if (gaudi_dev_read(g, spa, g->qm.bounce, len))
-				return dma_fail(g, n, DMA_ERR_HBW_RD,
-						"read from unmapped address",
-						spa);
-			if (gaudi_dev_write(g, dpa, g->qm.bounce, len))
-				return dma_fail(g, n, DMA_ERR_HBW_WR,
-						"write to unmapped address",
-						dpa);
-		}
-		done += len;
-		g->stat_dma_bytes += len;
-	}
-	return 0;
+    while (done < size) {
+        if (resolve(g, props, src + done, size - done, &spa, &sseg)) {
+            return dma_fail(g, n, DMA_ERR_HBW_RD, "read fault",
+                            src + done);
+        }
+        if (resolve(g, props, dst + done, size - done, &dpa, &dseg)) {
+            return dma_fail(g, n, DMA_ERR_HBW_WR, "write fault",
+                            dst + done);
+        }
+        len = min64(sseg, dseg);
+        sp = gaudi_local_ptr(g, spa, len);
+        dp = gaudi_local_ptr(g, dpa, len);
+        if (sp && dp) {
+            memmove(dp, sp, len);
+        } else if (dp) {
+            if (gaudi_dev_read(g, spa, dp, len)) {
+                return dma_fail(g, n, DMA_ERR_HBW_RD,
+                                "read from unmapped address",
+                                spa);
+            }
+        } else if (sp) {
+            if (gaudi_dev_write(g, dpa, sp, len)) {
+                return dma_fail(g, n, DMA_ERR_HBW_WR,
+                                "write to unmapped address",
+                                dpa);
+            }
+        } else {
+            len = min64(len, sizeof(g->qm.bounce));
+            if (gaudi_dev_read(g, spa, g->qm.bounce, len)) {
+                return dma_fail(g, n, DMA_ERR_HBW_RD,
+                                "read from unmapped address",
+                                spa);
+            }
+            if (gaudi_dev_write(g, dpa, g->qm.bounce, len)) {
+                return dma_fail(g, n, DMA_ERR_HBW_WR,
+                                "write to unmapped address",
+                                dpa);
+            }
+        }
+        done += len;
+        g->stat_dma_bytes += len;
+    }
+    return 0;
 }
 
 int gaudi_dma_transfer(struct gaudi_core *g, unsigned int n, uint64_t src,
-		       uint64_t dst, uint64_t size, uint32_t commit)
+                       uint64_t dst, uint64_t size, uint32_t commit)
 {
-	uint32_t base = core_base(n), props = core_props(g, n), data;
-	uint64_t comp;
-	int r;
+    uint32_t base = core_base(n), props = core_props(g, n), data;
+    uint64_t comp;
+    int r;
 
-	if (!(commit & DMA_COMMIT_LIN)) {
-		gaudi_log(g, GAUDI_LOG_UNIMP,
-			  "DMA%u: only linear transfers are modelled", n);
-		return dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer",
-				src);
-	}
-	if (commit & DMA_COMMIT_MEM_SET)
-		r = do_memset(g, n, props, dst, size, src);
-	else
-		r = do_copy(g, n, props, src, dst, size);
-	if (r || !(commit & DMA_COMMIT_WR_COMP_EN))
-		return r;
-	/* Write completion: WR_COMP_WDATA to WR_COMP_ADDR. */
-	data = gaudi_reg_get(g, base + DMA_CORE_WR_COMP_WDATA);
-	comp = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_HI)
-		<< 32) | gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_LO);
-	if (gaudi_eng_write(g, props, comp, &data, sizeof(data)))
-		return dma_fail(g, n, DMA_ERR_LBW_WR, "write completion",
-				comp);
-	return 0;
+    if (!(commit & DMA_COMMIT_LIN)) {
+        gaudi_log(g, GAUDI_LOG_UNIMP,
+                  "DMA%u: only linear transfers are modelled", n);
+        return dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer",
+                        src);
+    }
+    if (commit & DMA_COMMIT_MEM_SET) {
+        r = do_memset(g, n, props, dst, size, src);
+    } else {
+        r = do_copy(g, n, props, src, dst, size);
+    }
+    if (r || !(commit & DMA_COMMIT_WR_COMP_EN)) {
+        return r;
+    }
+    /* Write completion: WR_COMP_WDATA to WR_COMP_ADDR. */
+    data = gaudi_reg_get(g, base + DMA_CORE_WR_COMP_WDATA);
+    comp = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_HI)
+            << 32) | gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_LO);
+    if (gaudi_eng_write(g, props, comp, &data, sizeof(data))) {
+        return dma_fail(g, n, DMA_ERR_LBW_WR, "write completion",
+                        comp);
+    }
+    return 0;
 }
 
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
-			     uint32_t rel)
+                             uint32_t rel)
 {
-	/* Transfers finish inside the triggering write: never busy. */
-	if (rel == DMA_CORE_STS0)
-		return 0;
-	return gaudi_reg_get(g, core_base(n) + rel);
+    /* Transfers finish inside the triggering write: never busy. */
+    if (rel == DMA_CORE_STS0) {
+        return 0;
+    }
+    return gaudi_reg_get(g, core_base(n) + rel);
 }
 
 void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
-			  uint32_t val)
+                          uint32_t val)
 {
-	uint32_t base = core_base(n), tsize;
-	uint64_t src, dst;
+    uint32_t base = core_base(n), tsize;
+    uint64_t src, dst;
 
-	switch (rel) {
-	case DMA_CORE_ERR_CAUSE:
-		gaudi_reg_set(g, base + rel,
-			      gaudi_reg_get(g, base + rel) & ~val);
-		break;
-	case DMA_CORE_STS0:
-		break;			/* read-only */
-	case DMA_CORE_COMMIT:
-		gaudi_reg_set(g, base + rel, val);
-		src = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_SRC_BASE_HI)
-		       << 32) | gaudi_reg_get(g, base + DMA_CORE_SRC_BASE_LO);
-		/* DST_BASE_HI bits 31:24 are the context id, not address. */
-		dst = ((uint64_t)(gaudi_reg_get(g, base + DMA_CORE_DST_BASE_HI)
-				  & 0xFFFFFF) << 32) |
-		      gaudi_reg_get(g, base + DMA_CORE_DST_BASE_LO);
-		tsize = gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0);
-		gaudi_dma_transfer(g, n, src, dst, tsize, val);
-		break;
-	default:
-		gaudi_reg_set(g, base + rel, val);
-		break;
-	}
+    switch (rel) {
+    case DMA_CORE_ERR_CAUSE:
+        gaudi_reg_set(g, base + rel,
+                      gaudi_reg_get(g, base + rel) & ~val);
+        break;
+    case DMA_CORE_STS0:
+        break;   /* read-only */
+    case DMA_CORE_COMMIT:
+        gaudi_reg_set(g, base + rel, val);
+        src = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_SRC_BASE_HI)
+               << 32) | gaudi_reg_get(g, base + DMA_CORE_SRC_BASE_LO);
+        /* DST_BASE_HI bits 31:24 are the context id, not address. */
+        dst = ((uint64_t)(gaudi_reg_get(g, base + DMA_CORE_DST_BASE_HI)
+                          & 0xFFFFFF) << 32) |
+              gaudi_reg_get(g, base + DMA_CORE_DST_BASE_LO);
+        tsize = gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0);
+        gaudi_dma_transfer(g, n, src, dst, tsize, val);
+        break;
+    default:
+        gaudi_reg_set(g, base + rel, val);
+        break;
+    }
 }

@@ -12,8 +12,8 @@ struct gaudi_core;
 
 /* Why an engine access failed. */
 enum gaudi_access_err {
-	GAUDI_ACCESS_FAULT = -1,	/* no MMU translation (reported) */
-	GAUDI_ACCESS_DECODE = -2,	/* the address decodes to nothing */
+    GAUDI_ACCESS_FAULT = -1, /* no MMU translation (reported) */
+    GAUDI_ACCESS_DECODE = -2, /* the address decodes to nothing */
 };
 
 /*
@@ -23,9 +23,9 @@ enum gaudi_access_err {
  * or an enum gaudi_access_err; page faults are already reported.
  */
 int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
-		   void *buf, uint64_t len);
+                   void *buf, uint64_t len);
 int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
-		    const void *buf, uint64_t len);
+                    const void *buf, uint64_t len);
 
 /*
  * Run a linear transfer on DMA core n: copy size bytes from src to dst or,
@@ -33,12 +33,12 @@ int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
  * Errors set the core's ERR_CAUSE and post its event.  Returns 0 or -1.
  */
 int gaudi_dma_transfer(struct gaudi_core *g, unsigned int n, uint64_t src,
-		       uint64_t dst, uint64_t size, uint32_t commit);
+                       uint64_t dst, uint64_t size, uint32_t commit);
 
 /* DMA core n register access; rel is relative to the core base. */
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
-			     uint32_t rel);
+                             uint32_t rel);
 void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
-			  uint32_t val);
+                          uint32_t val);
 
 #endif

@@ -21,85 +21,88 @@
 
 void gaudi_eq_start(struct gaudi_core *g, uint64_t base, uint32_t entries)
 {
-	struct gaudi_eq *eq = &g->eq;
+    struct gaudi_eq *eq = &g->eq;
 
-	eq->base = base;
-	eq->entries = entries;
-	eq->pi = 0;
-	eq->index = 0;
-	eq->ready = true;
+    eq->base = base;
+    eq->entries = entries;
+    eq->pi = 0;
+    eq->index = 0;
+    eq->ready = true;
 }
 
 static bool slot_free(struct gaudi_core *g, uint64_t slot_addr)
 {
-	struct gaudi_eq *eq = &g->eq;
-	uint32_t rd = gaudi_reg_get(g, mmCPU_IF_EQ_RD_OFFS);
-	uint32_t ctl;
+    struct gaudi_eq *eq = &g->eq;
+    uint32_t rd = gaudi_reg_get(g, mmCPU_IF_EQ_RD_OFFS);
+    uint32_t ctl;
 
-	if (rd >= eq->entries) {
-		gaudi_guest_error(g, "eq: EQ_RD_OFFS %u beyond %u entries", rd,
-				  eq->entries);
-		return false;
-	}
-	if ((eq->pi + 1) % eq->entries == rd)
-		return false;
-	if (gaudi_host_read(g, slot_addr + 4, &ctl, sizeof(ctl))) {
-		gaudi_guest_error(g, "eq: entry at 0x%llx unreadable",
-				  (unsigned long long)slot_addr);
-		return false;
-	}
-	return !(gaudi_le32(ctl) & EQ_CTL_READY);
+    if (rd >= eq->entries) {
+        gaudi_guest_error(g, "eq: EQ_RD_OFFS %u beyond %u entries", rd,
+                          eq->entries);
+        return false;
+    }
+    if ((eq->pi + 1) % eq->entries == rd) {
+        return false;
+    }
+    if (gaudi_host_read(g, slot_addr + 4, &ctl, sizeof(ctl))) {
+        gaudi_guest_error(g, "eq: entry at 0x%llx unreadable",
+                          (unsigned long long)slot_addr);
+        return false;
+    }
+    return !(gaudi_le32(ctl) & EQ_CTL_READY);
 }
 
 void gaudi_eq_event(struct gaudi_core *g, uint16_t type, const void *payload,
-		    size_t len)
+                    size_t len)
 {
-	struct gaudi_eq *eq = &g->eq;
-	uint8_t data[GAUDI_EQ_PAYLOAD] = { 0 };
-	uint32_t hdr[2];
-	uint64_t slot;
+    struct gaudi_eq *eq = &g->eq;
+    uint8_t data[GAUDI_EQ_PAYLOAD] = { 0 };
+    uint32_t hdr[2];
+    uint64_t slot;
 
-	if (!eq->ready || !gaudi_cpu_serving(g) || !g->cpu.pci_access) {
-		eq->drops++;
-		gaudi_trace(g, "eq: event %u dropped, queue not running", type);
-		return;
-	}
-	slot = gaudi_cpu_addr_to_dev(g, eq->base) +
-	       (uint64_t)eq->pi * GAUDI_EQ_ENTRY_SIZE;
-	if (!slot_free(g, slot)) {
-		eq->drops++;
-		gaudi_trace(g, "eq: event %u dropped, queue full", type);
-		return;
-	}
-	if (len > sizeof(data))
-		len = sizeof(data);
-	if (payload)
-		memcpy(data, payload, len);
-	eq->index = (eq->index + 1) & EQ_CTL_INDEX_MASK;
-	hdr[0] = 0;
-	hdr[1] = gaudi_le32(EQ_CTL_READY |
-			    (((uint32_t)type << EQ_CTL_TYPE_SHIFT) &
-			     EQ_CTL_TYPE_MASK) | eq->index);
-	if (gaudi_host_write(g, slot + 8, data, sizeof(data)) ||
-	    gaudi_host_write(g, slot, &hdr[0], 4) ||
-	    gaudi_host_write(g, slot + 4, &hdr[1], 4)) {
-		eq->drops++;
-		gaudi_guest_error(g, "eq: entry at 0x%llx unwritable",
-				  (unsigned long long)slot);
-		return;
-	}
-	eq->pi = (eq->pi + 1) % eq->entries;
-	eq->posted++;
-	gaudi_trace(g, "eq: event %u posted", type);
-	gaudi_msi(g);
+    if (!eq->ready || !gaudi_cpu_serving(g) || !g->cpu.pci_access) {
+        eq->drops++;
+        gaudi_trace(g, "eq: event %u dropped, queue not running", type);
+        return;
+    }
+    slot = gaudi_cpu_addr_to_dev(g, eq->base) +
+           (uint64_t)eq->pi * GAUDI_EQ_ENTRY_SIZE;
+    if (!slot_free(g, slot)) {
+        eq->drops++;
+        gaudi_trace(g, "eq: event %u dropped, queue full", type);
+        return;
+    }
+    if (len > sizeof(data)) {
+        len = sizeof(data);
+    }
+    if (payload) {
+        memcpy(data, payload, len);
+    }
+    eq->index = (eq->index + 1) & EQ_CTL_INDEX_MASK;
+    hdr[0] = 0;
+    hdr[1] = gaudi_le32(EQ_CTL_READY |
+                        (((uint32_t)type << EQ_CTL_TYPE_SHIFT) &
+                         EQ_CTL_TYPE_MASK) | eq->index);
+    if (gaudi_host_write(g, slot + 8, data, sizeof(data)) ||
+        gaudi_host_write(g, slot, &hdr[0], 4) ||
+        gaudi_host_write(g, slot + 4, &hdr[1], 4)) {
+        eq->drops++;
+        gaudi_guest_error(g, "eq: entry at 0x%llx unwritable",
+                          (unsigned long long)slot);
+        return;
+    }
+    eq->pi = (eq->pi + 1) % eq->entries;
+    eq->posted++;
+    gaudi_trace(g, "eq: event %u posted", type);
+    gaudi_msi(g);
 }
 
 void gaudi_eq_reset(struct gaudi_core *g)
 {
-	memset(&g->eq, 0, sizeof(g->eq));
+    memset(&g->eq, 0, sizeof(g->eq));
 }
 
 void gaudi_eq_init(struct gaudi_core *g)
 {
-	(void)g;	/* EQ registers are plain storage read on use */
+    (void)g; /* EQ registers are plain storage read on use */
 }

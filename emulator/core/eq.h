@@ -9,31 +9,31 @@
 
 struct gaudi_core;
 
-#define GAUDI_EQ_ENTRY_SIZE	64
-#define GAUDI_EQ_PAYLOAD	56
-#define EQ_CTL_READY		(1U << 31)
-#define EQ_CTL_TYPE_SHIFT	16
-#define EQ_CTL_TYPE_MASK	0x0FFF0000U
-#define EQ_CTL_INDEX_MASK	0x0000FFFFU
+#define GAUDI_EQ_ENTRY_SIZE 64
+#define GAUDI_EQ_PAYLOAD 56
+#define EQ_CTL_READY  (1U << 31)
+#define EQ_CTL_TYPE_SHIFT 16
+#define EQ_CTL_TYPE_MASK 0x0FFF0000U
+#define EQ_CTL_INDEX_MASK 0x0000FFFFU
 
 /* Events the device CPU raises itself (gaudi_async_events.h). */
-#define GAUDI_EVENT_FW_ALIVE_S		645
-#define GAUDI_EVENT_DEV_RESET_REQ	646
-#define GAUDI_EVENT_PKT_QUEUE_OUT_SYNC	647
-#define GAUDI_EVENT_FIX_POWER_ENV_S	658
-#define GAUDI_EVENT_FIX_POWER_ENV_E	659
-#define GAUDI_EVENT_FIX_THERMAL_ENV_S	660
-#define GAUDI_EVENT_FIX_THERMAL_ENV_E	661
-#define GAUDI_EVENT_SIZE		663
+#define GAUDI_EVENT_FW_ALIVE_S  645
+#define GAUDI_EVENT_DEV_RESET_REQ 646
+#define GAUDI_EVENT_PKT_QUEUE_OUT_SYNC 647
+#define GAUDI_EVENT_FIX_POWER_ENV_S 658
+#define GAUDI_EVENT_FIX_POWER_ENV_E 659
+#define GAUDI_EVENT_FIX_THERMAL_ENV_S 660
+#define GAUDI_EVENT_FIX_THERMAL_ENV_E 661
+#define GAUDI_EVENT_SIZE  663
 
 struct gaudi_eq {
-	bool ready;		/* set up by the QUEUE_INIT handshake */
-	uint64_t base;		/* "CPU-accessible" form */
-	uint32_t entries;
-	uint32_t pi;		/* next slot, 0 .. entries - 1 */
-	uint32_t index;		/* running entry index (ctl bits 15:0) */
-	uint64_t posted;
-	uint32_t drops;		/* events lost: queue full or not ready */
+    bool ready;  /* set up by the QUEUE_INIT handshake */
+    uint64_t base;  /* "CPU-accessible" form */
+    uint32_t entries;
+    uint32_t pi;  /* next slot, 0 .. entries - 1 */
+    uint32_t index;  /* running entry index (ctl bits 15:0) */
+    uint64_t posted;
+    uint32_t drops;  /* events lost: queue full or not ready */
 };
 
 /* Start posting to a queue of entries slots at base (QUEUE_INIT). */
@@ -44,6 +44,6 @@ void gaudi_eq_start(struct gaudi_core *g, uint64_t base, uint32_t entries);
  * bytes of payload and raise the MSI.  Any engine may call it.
  */
 void gaudi_eq_event(struct gaudi_core *g, uint16_t type, const void *payload,
-		    size_t len);
+                    size_t len);
 
 #endif

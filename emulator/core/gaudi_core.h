@@ -30,14 +30,14 @@
 #define GAUDI_BAR0_SIZE (64ULL << 20)
 #define GAUDI_SPI_FLASH_BASE 0x7FF8000000ULL
 #define GAUDI_BAR2_SIZE (128ULL << 20)
-#define GAUDI_FLASH_WINDOW (64ULL << 20)	/* lower half of BAR2 */
+#define GAUDI_FLASH_WINDOW (64ULL << 20) /* lower half of BAR2 */
 #define GAUDI_PSOC_SCRATCHPAD 0x7FFBFE0000ULL
 #define GAUDI_CFG_BASE 0x7FFC000000ULL
-#define GAUDI_CFG_SIZE (64ULL << 20)		/* 32 MiB regs + 32 MiB debug */
-#define GAUDI_CFG_BAR2_OFFSET 0x4000000ULL	/* CFG offset 0 within BAR2 */
+#define GAUDI_CFG_SIZE (64ULL << 20)  /* 32 MiB regs + 32 MiB debug */
+#define GAUDI_CFG_BAR2_OFFSET 0x4000000ULL /* CFG offset 0 within BAR2 */
 #define GAUDI_HOST_PHYS_BASE 0x8000000000ULL
 #define GAUDI_MMU_VA_START 0x1000000000000ULL
-#define GAUDI_MMU_VA_END 0x3FF8000000000ULL	/* exclusive */
+#define GAUDI_MMU_VA_END 0x3FF8000000000ULL /* exclusive */
 #define GAUDI_HBM_DEFAULT_SIZE (32ULL << 30)
 
 /* PCI identity. */
@@ -54,9 +54,9 @@
 #define GAUDI_ELBI_STS_ERR (1U << 30)
 
 enum gaudi_log_level {
-	GAUDI_LOG_GUEST_ERROR,	/* the guest misused the device */
-	GAUDI_LOG_UNIMP,	/* the guest used something the model lacks */
-	GAUDI_LOG_TRACE,	/* a register write or event worth seeing */
+    GAUDI_LOG_GUEST_ERROR, /* the guest misused the device */
+    GAUDI_LOG_UNIMP, /* the guest used something the model lacks */
+    GAUDI_LOG_TRACE, /* a register write or event worth seeing */
 };
 
 /*
@@ -64,17 +64,17 @@ enum gaudi_log_level {
  * addresses, i.e. device address minus GAUDI_HOST_PHYS_BASE.
  */
 struct gaudi_bus {
-	void *opaque;
-	/* 0 on success, -1 if the host rejected the access. */
-	int (*dma_read)(void *opaque, uint64_t addr, void *buf, uint64_t len);
-	int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
-			 uint64_t len);
-	void (*msi)(void *opaque, unsigned int vector);
-	/* A monotonic clock in nanoseconds (virtual time under QEMU). */
-	uint64_t (*now_ns)(void *opaque);
-	void (*log)(void *opaque, enum gaudi_log_level level, const char *msg);
-	/* The flash bytes [off, off + len) changed: persist them (optional). */
-	void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
+    void *opaque;
+    /* 0 on success, -1 if the host rejected the access. */
+    int (*dma_read)(void *opaque, uint64_t addr, void *buf, uint64_t len);
+    int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+                     uint64_t len);
+    void (*msi)(void *opaque, unsigned int vector);
+    /* A monotonic clock in nanoseconds (virtual time under QEMU). */
+    uint64_t (*now_ns)(void *opaque);
+    void (*log)(void *opaque, enum gaudi_log_level level, const char *msg);
+    /* The flash bytes [off, off + len) changed: persist them (optional). */
+    void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
 };
 
 /*
@@ -82,11 +82,11 @@ struct gaudi_bus {
  * (zero/empty = what the firmware image says) and model options.
  */
 struct gaudi_identity {
-	char serial[32];	/* board serial number */
-	uint32_t module_id;	/* OAM slot 0..7 on a DL1 host */
-	bool module_id_set;
-	char card_name[16];
-	bool test_hooks;	/* decode GAUDI_MODEL_CTL_BASE (tests only) */
+    char serial[32]; /* board serial number */
+    uint32_t module_id; /* OAM slot 0..7 on a DL1 host */
+    bool module_id_set;
+    char card_name[16];
+    bool test_hooks; /* decode GAUDI_MODEL_CTL_BASE (tests only) */
 };
 
 struct gaudi_core;
@@ -98,9 +98,9 @@ struct gaudi_core;
  * Returns NULL on allocation failure.
  */
 struct gaudi_core *gaudi_core_new(const struct gaudi_bus *bus, uint8_t *sram,
-				  uint8_t *hbm, uint64_t hbm_size,
-				  uint8_t *flash,
-				  const struct gaudi_identity *id);
+                                  uint8_t *hbm, uint64_t hbm_size,
+                                  uint8_t *flash,
+                                  const struct gaudi_identity *id);
 void gaudi_core_free(struct gaudi_core *g);
 
 /* Power-on / SW_ALL_RST reset: registers to reset values, engines idle. */
@@ -120,9 +120,9 @@ void gaudi_elbi_write(struct gaudi_core *g, uint32_t cfg_off, uint32_t val);
  * nothing (which the caller reports).
  */
 int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,
-		   uint64_t len);
+                   uint64_t len);
 int gaudi_dev_write(struct gaudi_core *g, uint64_t addr, const void *buf,
-		    uint64_t len);
+                    uint64_t len);
 
 /*
  * Periodic work that is not driven by a register write (sensor drift,

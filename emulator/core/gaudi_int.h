@@ -30,65 +30,66 @@
 
 typedef uint32_t (*gaudi_reg_read_fn)(struct gaudi_core *g, uint32_t off);
 typedef void (*gaudi_reg_write_fn)(struct gaudi_core *g, uint32_t off,
-				   uint32_t val);
+                                   uint32_t val);
 
 struct gaudi_reg_range {
-	uint32_t start, end;	/* CFG offsets, end exclusive */
-	gaudi_reg_read_fn read;	/* NULL: the stored value */
-	gaudi_reg_write_fn write;	/* NULL: store; else the handler stores */
+    uint32_t start, end; /* CFG offsets, end exclusive */
+    gaudi_reg_read_fn read; /* NULL: the stored value */
+    gaudi_reg_write_fn write; /* NULL: store; else the handler stores */
 };
 
 #define GAUDI_MAX_REG_RANGES 64
 
 struct gaudi_core {
-	struct gaudi_bus bus;
-	struct gaudi_identity id;
-	uint8_t *sram;
-	uint8_t *hbm;
-	uint64_t hbm_size;
-	uint8_t *flash;
+    struct gaudi_bus bus;
+    struct gaudi_identity id;
+    uint8_t *sram;
+    uint8_t *hbm;
+    uint64_t hbm_size;
+    uint8_t *flash;
 
-	uint32_t *cfg;		/* GAUDI_CFG_SIZE bytes, lazily backed */
-	struct gaudi_reg_range ranges[GAUDI_MAX_REG_RANGES];
-	unsigned int nr_ranges;
+    uint32_t *cfg;  /* GAUDI_CFG_SIZE bytes, lazily backed */
+    struct gaudi_reg_range ranges[GAUDI_MAX_REG_RANGES];
+    unsigned int nr_ranges;
 
-	uint32_t elbi_addr, elbi_data, elbi_sts;
+    uint32_t elbi_addr, elbi_data, elbi_sts;
 
-	/* Statistics the device CPU reports (PCI counters, energy). */
-	uint64_t stat_dma_bytes;	/* bytes moved by DMA engines */
-	uint64_t stat_busy_ns;		/* time engines spent busy */
-	uint64_t stat_pcie_rx, stat_pcie_tx;	/* host DMA bytes */
+    /* Statistics the device CPU reports (PCI counters, energy). */
+    uint64_t stat_dma_bytes; /* bytes moved by DMA engines */
+    uint64_t stat_busy_ns;  /* time engines spent busy */
+    uint64_t stat_pcie_rx, stat_pcie_tx; /* host DMA bytes */
 
-	struct gaudi_boot boot;
-	struct gaudi_cpu cpu;
-	struct gaudi_eq eq;
-	struct gaudi_qmans qm;
-	struct gaudi_sync sync;
-	struct gaudi_mmu mmu;
+    struct gaudi_boot boot;
+    struct gaudi_cpu cpu;
+    struct gaudi_eq eq;
+    struct gaudi_qmans qm;
+    struct gaudi_sync sync;
+    struct gaudi_mmu mmu;
 };
 
 /* --- core.c ----------------------------------------------------------- */
 
 /* Claim [start, end) of CFG space; returns 0, or -1 if the table is full. */
 int gaudi_reg_claim(struct gaudi_core *g, uint32_t start, uint32_t end,
-		    gaudi_reg_read_fn read, gaudi_reg_write_fn write);
+                    gaudi_reg_read_fn read, gaudi_reg_write_fn write);
 
 /* Raw register storage (no side effects). */
 static inline uint32_t gaudi_reg_get(struct gaudi_core *g, uint32_t off)
 {
-	return g->cfg[(off & (GAUDI_CFG_SIZE - 1)) >> 2];
+    return g->cfg[(off & (GAUDI_CFG_SIZE - 1)) >> 2];
 }
 
 static inline void gaudi_reg_set(struct gaudi_core *g, uint32_t off,
-				 uint32_t val)
+                                 uint32_t val)
 {
-	g->cfg[(off & (GAUDI_CFG_SIZE - 1)) >> 2] = val;
+    g->cfg[(off & (GAUDI_CFG_SIZE - 1)) >> 2] = val;
 }
 
 /* Log through the bus; printf-style. */
 void gaudi_log(struct gaudi_core *g, enum gaudi_log_level level,
-	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#define gaudi_guest_error(g, ...) gaudi_log((g), GAUDI_LOG_GUEST_ERROR, __VA_ARGS__)
+               const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define gaudi_guest_error(g, ...) \
+    gaudi_log((g), GAUDI_LOG_GUEST_ERROR, __VA_ARGS__)
 #define gaudi_trace(g, ...) gaudi_log((g), GAUDI_LOG_TRACE, __VA_ARGS__)
 
 uint64_t gaudi_now_ns(struct gaudi_core *g);
@@ -99,9 +100,9 @@ void gaudi_msi(struct gaudi_core *g);
  * (>= GAUDI_HOST_PHYS_BASE, below the MMU range).
  */
 int gaudi_host_read(struct gaudi_core *g, uint64_t dev_addr, void *buf,
-		    uint64_t len);
+                    uint64_t len);
 int gaudi_host_write(struct gaudi_core *g, uint64_t dev_addr,
-		     const void *buf, uint64_t len);
+                     const void *buf, uint64_t len);
 
 /* "CPU-accessible" address (bits 49:39 -> CPU_MSB_ADDR) to device address. */
 uint64_t gaudi_cpu_addr_to_dev(struct gaudi_core *g, uint64_t cpu_addr);

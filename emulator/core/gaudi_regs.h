@@ -9,107 +9,107 @@
 #define GAUDI_REGS_H
 
 /* PSOC / boot (INTERFACE.md section 4). */
-#define mmHW_STATE			0xC4B100
-#define mmCPU_BOOT_DEV_STS0		0xC4B150
-#define mmCPU_BOOT_DEV_STS1		0xC4B154
-#define mmCPU_CMD_STATUS_TO_HOST	0xC4B15C
-#define mmCPU_BOOT_ERR0			0xC4B160
-#define mmCPU_BOOT_ERR1			0xC4B164
-#define mmPREBOOT_VER_OFFSET		0xC4B170
-#define mmUBOOT_VER_OFFSET		0xC4B174
-#define mmCPU_BOOT_STATUS		0xC4B300
-#define mmKMD_MSG_TO_CPU		0xC4B304
-#define mmPSOC_GLOBAL_CONF_BTM_FSM	0xC4B028
-#define mmCOLD_RST_FLOPS_1		0xC4B074
-#define mmPSOC_GLOBAL_CONF_SW_ALL_RST	0xC4B498
+#define mmHW_STATE   0xC4B100
+#define mmCPU_BOOT_DEV_STS0  0xC4B150
+#define mmCPU_BOOT_DEV_STS1  0xC4B154
+#define mmCPU_CMD_STATUS_TO_HOST 0xC4B15C
+#define mmCPU_BOOT_ERR0   0xC4B160
+#define mmCPU_BOOT_ERR1   0xC4B164
+#define mmPREBOOT_VER_OFFSET  0xC4B170
+#define mmUBOOT_VER_OFFSET  0xC4B174
+#define mmCPU_BOOT_STATUS  0xC4B300
+#define mmKMD_MSG_TO_CPU  0xC4B304
+#define mmPSOC_GLOBAL_CONF_BTM_FSM 0xC4B028
+#define mmCOLD_RST_FLOPS_1  0xC4B074
+#define mmPSOC_GLOBAL_CONF_SW_ALL_RST 0xC4B498
 
 /*
  * --- boot, device CPU, events, model control (boot.c cpucp.c eq.c ctl.c) ---
  * CPU_BOOT_STATUS, KMD_MSG_TO_CPU, pq_init_status values and boot error /
  * capability bits: include/linux/habanalabs/hl_boot_if.h and cpucp_if.h.
  */
-#define CPU_BOOT_STATUS_SRAM_AVAIL	3
-#define CPU_BOOT_STATUS_FIT_CORRUPTED	9
-#define CPU_BOOT_STATUS_READY_TO_BOOT	15
+#define CPU_BOOT_STATUS_SRAM_AVAIL 3
+#define CPU_BOOT_STATUS_FIT_CORRUPTED 9
+#define CPU_BOOT_STATUS_READY_TO_BOOT 15
 #define CPU_BOOT_STATUS_WAITING_FOR_BOOT_FIT 16
-#define KMD_MSG_NA			0
-#define KMD_MSG_GOTO_WFE		1
-#define KMD_MSG_FIT_RDY			2
-#define KMD_MSG_SKIP_BMC		3
-#define KMD_MSG_RST_DEV			5
-#define CPU_MSG_OK			1	/* CPU_CMD_STATUS_TO_HOST */
-#define CPU_BOOT_ERR0_FIT_CORRUPTED	(1U << 1)
-#define CPU_BOOT_ERR0_ENABLED		(1U << 31)
-#define CPU_BOOT_DEV_STS0_MODEL		0x80020360U
-#define CPU_BOOT_DEV_STS1_MODEL		0x80000000U
-#define BTM_FSM_STATE_MASK		0xFU
-#define PQ_INIT_STATUS_NA		0
-#define PQ_INIT_STATUS_READY_FOR_CP	1
-#define PQ_INIT_STATUS_READY_FOR_HOST	2
+#define KMD_MSG_NA   0
+#define KMD_MSG_GOTO_WFE  1
+#define KMD_MSG_FIT_RDY   2
+#define KMD_MSG_SKIP_BMC  3
+#define KMD_MSG_RST_DEV   5
+#define CPU_MSG_OK   1 /* CPU_CMD_STATUS_TO_HOST */
+#define CPU_BOOT_ERR0_FIT_CORRUPTED (1U << 1)
+#define CPU_BOOT_ERR0_ENABLED  (1U << 31)
+#define CPU_BOOT_DEV_STS0_MODEL  0x80020360U
+#define CPU_BOOT_DEV_STS1_MODEL  0x80000000U
+#define BTM_FSM_STATE_MASK  0xFU
+#define PQ_INIT_STATUS_NA  0
+#define PQ_INIT_STATUS_READY_FOR_CP 1
+#define PQ_INIT_STATUS_READY_FOR_HOST 2
 #define PQ_INIT_STATUS_READY_FOR_CP_SINGLE_MSI 3
 #define PQ_INIT_STATUS_LEN_NOT_POWER_OF_TWO_ERR 4
 #define PQ_INIT_STATUS_ILLEGAL_Q_ADDR_ERR 5
 /* Values the driver writes to GICD_SETSPI_NSR (gaudi_async_events.h). */
-#define GAUDI_EVENT_PI_UPDATE		635
-#define GAUDI_EVENT_HALT_MACHINE	636
-#define GAUDI_EVENT_INTS_REGISTER	637
-#define GAUDI_EVENT_SOFT_RESET		638
+#define GAUDI_EVENT_PI_UPDATE  635
+#define GAUDI_EVENT_HALT_MACHINE 636
+#define GAUDI_EVENT_INTS_REGISTER 637
+#define GAUDI_EVENT_SOFT_RESET  638
 /* Model control window, first half (ctl.c); see model-control.rst. */
-#define GAUDI_CTL_MAGIC			0x000	/* RO "GDMC" */
-#define GAUDI_CTL_VERSION		0x004	/* RO */
-#define GAUDI_CTL_EVENT_TYPE		0x010	/* write: post the event */
-#define GAUDI_CTL_EVENT_DATA0		0x014	/* 14 payload words */
-#define GAUDI_CTL_EVENT_WORDS		14
-#define GAUDI_CTL_CPU_HANG		0x050	/* 1 hang, 0 resume */
-#define GAUDI_CTL_BOOT_FAIL		0x054	/* enum gaudi_boot_fail */
-#define GAUDI_CTL_EQ_DROPS		0x058	/* RO events dropped */
-#define GAUDI_CTL_CPUCP_COUNT		0x05C	/* RO CPU-CP packets answered */
-#define GAUDI_CTL_FIT_REASON		0x060	/* RO last enum gaudi_fit_err */
-#define GAUDI_CTL_MAGIC_VALUE		0x434D4447U	/* "GDMC" */
-#define GAUDI_CTL_VERSION_VALUE		1
+#define GAUDI_CTL_MAGIC   0x000 /* RO "GDMC" */
+#define GAUDI_CTL_VERSION  0x004 /* RO */
+#define GAUDI_CTL_EVENT_TYPE  0x010 /* write: post the event */
+#define GAUDI_CTL_EVENT_DATA0  0x014 /* 14 payload words */
+#define GAUDI_CTL_EVENT_WORDS  14
+#define GAUDI_CTL_CPU_HANG  0x050 /* 1 hang, 0 resume */
+#define GAUDI_CTL_BOOT_FAIL  0x054 /* enum gaudi_boot_fail */
+#define GAUDI_CTL_EQ_DROPS  0x058 /* RO events dropped */
+#define GAUDI_CTL_CPUCP_COUNT  0x05C /* RO CPU-CP packets answered */
+#define GAUDI_CTL_FIT_REASON  0x060 /* RO last enum gaudi_fit_err */
+#define GAUDI_CTL_MAGIC_VALUE  0x434D4447U /* "GDMC" */
+#define GAUDI_CTL_VERSION_VALUE  1
 /* --- end of boot/device-CPU section --- */
 
 /* Device-CPU interface (section 5). */
-#define mmCPU_IF_CPU_MSB_ADDR		0x44212C
-#define mmCPU_IF_PF_PQ_PI		0x442200
-#define mmCPU_IF_PQ_BASE_ADDR_LOW	0x442204
-#define mmCPU_IF_PQ_BASE_ADDR_HIGH	0x442208
-#define mmCPU_IF_PQ_LENGTH		0x44220C
-#define mmCPU_IF_CQ_BASE_ADDR_LOW	0x442210
-#define mmCPU_IF_CQ_BASE_ADDR_HIGH	0x442214
-#define mmCPU_IF_CQ_LENGTH		0x442218
-#define mmCPU_IF_EQ_BASE_ADDR_LOW	0x442220
-#define mmCPU_IF_EQ_BASE_ADDR_HIGH	0x442224
-#define mmCPU_IF_EQ_LENGTH		0x442228
-#define mmCPU_IF_EQ_RD_OFFS		0x44222C
-#define mmCPU_IF_QUEUE_INIT		0x442230
+#define mmCPU_IF_CPU_MSB_ADDR  0x44212C
+#define mmCPU_IF_PF_PQ_PI  0x442200
+#define mmCPU_IF_PQ_BASE_ADDR_LOW 0x442204
+#define mmCPU_IF_PQ_BASE_ADDR_HIGH 0x442208
+#define mmCPU_IF_PQ_LENGTH  0x44220C
+#define mmCPU_IF_CQ_BASE_ADDR_LOW 0x442210
+#define mmCPU_IF_CQ_BASE_ADDR_HIGH 0x442214
+#define mmCPU_IF_CQ_LENGTH  0x442218
+#define mmCPU_IF_EQ_BASE_ADDR_LOW 0x442220
+#define mmCPU_IF_EQ_BASE_ADDR_HIGH 0x442224
+#define mmCPU_IF_EQ_LENGTH  0x442228
+#define mmCPU_IF_EQ_RD_OFFS  0x44222C
+#define mmCPU_IF_QUEUE_INIT  0x442230
 #define mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR 0x800040
 
 /* PCIe (section 7). */
-#define mmPCIE_CORE_MSI_REQ		0xC04100
-#define mmPCIE_MSI_INTR_0		0xC13000
+#define mmPCIE_CORE_MSI_REQ  0xC04100
+#define mmPCIE_MSI_INTR_0  0xC13000
 
 /* MMU (section 8). */
-#define mmMMU_UP_MMU_BUSY		0xC12000
-#define mmMMU_UP_MMU_ASID		0xC12004
-#define mmMMU_UP_MMU_HOP0_PA43_12	0xC12008
-#define mmMMU_UP_MMU_HOP0_PA49_44	0xC1200C
-#define mmMMU_UP_STLB_CACHE_INV		0xC12010
-#define mmMMU_UP_STLB_INV_PS		0xC1203C
-#define mmMMU_UP_STLB_INV_SET		0xC12048
+#define mmMMU_UP_MMU_BUSY  0xC12000
+#define mmMMU_UP_MMU_ASID  0xC12004
+#define mmMMU_UP_MMU_HOP0_PA43_12 0xC12008
+#define mmMMU_UP_MMU_HOP0_PA49_44 0xC1200C
+#define mmMMU_UP_STLB_CACHE_INV  0xC12010
+#define mmMMU_UP_STLB_INV_PS  0xC1203C
+#define mmMMU_UP_STLB_INV_SET  0xC12048
 
 /* QMAN / engine blocks (section 7). */
-#define mmDMA0_CORE_BASE		0x500000
-#define mmDMA0_QM_BASE			0x508000
-#define GAUDI_DMA_BLOCK_STRIDE		0x20000
-#define GAUDI_NUM_DMA			8
-#define mmMME0_CTRL_BASE		0x60000
-#define GAUDI_MME_STRIDE		0x80000
-#define mmMME0_QM_BASE			0x68000
-#define mmMME2_QM_BASE			0x168000
-#define mmTPC0_CFG_BASE			0xE00000
-#define GAUDI_TPC_STRIDE		0x40000
-#define GAUDI_NUM_TPC			8
+#define mmDMA0_CORE_BASE  0x500000
+#define mmDMA0_QM_BASE   0x508000
+#define GAUDI_DMA_BLOCK_STRIDE  0x20000
+#define GAUDI_NUM_DMA   8
+#define mmMME0_CTRL_BASE  0x60000
+#define GAUDI_MME_STRIDE  0x80000
+#define mmMME0_QM_BASE   0x68000
+#define mmMME2_QM_BASE   0x168000
+#define mmTPC0_CFG_BASE   0xE00000
+#define GAUDI_TPC_STRIDE  0x40000
+#define GAUDI_NUM_TPC   8
 
 /*
  * Model-only control window (not on real hardware): fault injection and
@@ -120,8 +120,8 @@
  *                  cpucp.c, eq.c)
  *   +0x100..0x1FF  queue/DMA/MMU fault injection (qman.c, mmu.c)
  */
-#define GAUDI_MODEL_CTL_BASE		0x3FFF000
-#define GAUDI_MODEL_CTL_SIZE		0x1000
+#define GAUDI_MODEL_CTL_BASE  0x3FFF000
+#define GAUDI_MODEL_CTL_SIZE  0x1000
 
 /*
  * --- data plane: QMANs, DMA cores, sync manager, MMU (qman.c dma.c sync.c
@@ -134,121 +134,121 @@
  * gaudi_packets.h; event ids gaudi_async_events.h.
  */
 /* QMAN registers, relative to the QMAN base (GLBL_CFG0). */
-#define QM_GLBL_CFG0			0x000
-#define QM_GLBL_CFG1			0x004
-#define QM_GLBL_PROT			0x008
-#define QM_GLBL_SECURE_PROPS_0		0x010	/* + 4 * stream */
-#define QM_GLBL_NON_SECURE_PROPS_0	0x024	/* + 4 * stream */
-#define QM_GLBL_STS0			0x038
-#define QM_GLBL_STS1_0			0x040	/* + 4 * stream, W1C */
-#define QM_PQ_BASE_LO_0			0x070
-#define QM_PQ_BASE_HI_0			0x080
-#define QM_PQ_SIZE_0			0x090	/* log2 of the entry count */
-#define QM_PQ_PI_0			0x0A0
-#define QM_PQ_CI_0			0x0B0
-#define QM_CP_MSG_BASE0_ADDR_LO_0	0x228	/* + 0x28 * base + 4 * stream */
-#define QM_CP_MSG_BASE0_ADDR_HI_0	0x23C
-#define QM_CP_MSG_BASE_STRIDE		0x28
-#define QM_CP_FENCE0_RDATA_0		0x308	/* + 0x14 * fence + 4 * stream */
-#define QM_CP_FENCE0_CNT_0		0x358
-#define QM_CP_FENCE_STRIDE		0x14
-#define QM_ARB_ERR_CAUSE		0xB9C
-#define QM_CGM_STS			0xC74
-#define QM_BLOCK_SIZE			0x1000
-#define QM_GLBL_STS0_IDLE		0x3FFFU	/* PQF 3:0, CQF 8:4, CP 13:9 */
-#define QM_CGM_STS_IDLE			0x100U	/* AGENT_IDLE */
-#define QM_CFG_PQF_EN(s)		(1U << (s))
-#define QM_CFG_CP_EN(s)			(1U << (9 + (s)))
-#define QM_STS0_CP_IS_STOP(s)		(1U << (25 + (s)))
-#define QM_PROT_PQF(s)			(1U << (s))
-#define QM_PROT_CP(s)			(1U << (9 + (s)))
+#define QM_GLBL_CFG0   0x000
+#define QM_GLBL_CFG1   0x004
+#define QM_GLBL_PROT   0x008
+#define QM_GLBL_SECURE_PROPS_0  0x010 /* + 4 * stream */
+#define QM_GLBL_NON_SECURE_PROPS_0 0x024 /* + 4 * stream */
+#define QM_GLBL_STS0   0x038
+#define QM_GLBL_STS1_0   0x040 /* + 4 * stream, W1C */
+#define QM_PQ_BASE_LO_0   0x070
+#define QM_PQ_BASE_HI_0   0x080
+#define QM_PQ_SIZE_0   0x090 /* log2 of the entry count */
+#define QM_PQ_PI_0   0x0A0
+#define QM_PQ_CI_0   0x0B0
+#define QM_CP_MSG_BASE0_ADDR_LO_0 0x228 /* + 0x28 * base + 4 * stream */
+#define QM_CP_MSG_BASE0_ADDR_HI_0 0x23C
+#define QM_CP_MSG_BASE_STRIDE  0x28
+#define QM_CP_FENCE0_RDATA_0  0x308 /* + 0x14 * fence + 4 * stream */
+#define QM_CP_FENCE0_CNT_0  0x358
+#define QM_CP_FENCE_STRIDE  0x14
+#define QM_ARB_ERR_CAUSE  0xB9C
+#define QM_CGM_STS   0xC74
+#define QM_BLOCK_SIZE   0x1000
+#define QM_GLBL_STS0_IDLE  0x3FFFU /* PQF 3:0, CQF 8:4, CP 13:9 */
+#define QM_CGM_STS_IDLE   0x100U /* AGENT_IDLE */
+#define QM_CFG_PQF_EN(s)  (1U << (s))
+#define QM_CFG_CP_EN(s)   (1U << (9 + (s)))
+#define QM_STS0_CP_IS_STOP(s)  (1U << (25 + (s)))
+#define QM_PROT_PQF(s)   (1U << (s))
+#define QM_PROT_CP(s)   (1U << (9 + (s)))
 /* GLBL_STS1 error causes. */
-#define QM_STS1_PQF_RD_ERR		(1U << 0)
-#define QM_STS1_CP_RD_ERR		(1U << 2)
-#define QM_STS1_CP_UNDEF_CMD_ERR	(1U << 3)
-#define QM_STS1_CP_STOP_OP		(1U << 4)
-#define QM_STS1_CP_MSG_WR_ERR		(1U << 5)
-#define QM_STS1_CP_WREG_ERR		(1U << 6)
-#define QM_STS1_CP_FENCE_UDF_ERR(n)	(1U << (12 + (n)))
+#define QM_STS1_PQF_RD_ERR  (1U << 0)
+#define QM_STS1_CP_RD_ERR  (1U << 2)
+#define QM_STS1_CP_UNDEF_CMD_ERR (1U << 3)
+#define QM_STS1_CP_STOP_OP  (1U << 4)
+#define QM_STS1_CP_MSG_WR_ERR  (1U << 5)
+#define QM_STS1_CP_WREG_ERR  (1U << 6)
+#define QM_STS1_CP_FENCE_UDF_ERR(n) (1U << (12 + (n)))
 /* {SECURE,NON_SECURE}_PROPS of QMANs and DMA cores. */
-#define GAUDI_PROPS_ASID_MASK		0x3FFU
-#define GAUDI_PROPS_MMBP		(1U << 10)
+#define GAUDI_PROPS_ASID_MASK  0x3FFU
+#define GAUDI_PROPS_MMBP  (1U << 10)
 
 /* DMA core registers, relative to the core base. */
-#define DMA_CORE_SRC_BASE_LO		0x014
-#define DMA_CORE_SRC_BASE_HI		0x018
-#define DMA_CORE_DST_BASE_LO		0x01C
-#define DMA_CORE_DST_BASE_HI		0x020
-#define DMA_CORE_DST_TSIZE_0		0x074
-#define DMA_CORE_COMMIT			0x078
-#define DMA_CORE_WR_COMP_WDATA		0x07C
-#define DMA_CORE_WR_COMP_ADDR_LO	0x080
-#define DMA_CORE_WR_COMP_ADDR_HI	0x084
-#define DMA_CORE_PROT			0x0B8	/* bit 0: secure transfer */
-#define DMA_CORE_SECURE_PROPS		0x0F0
-#define DMA_CORE_NON_SECURE_PROPS	0x0F4
-#define DMA_CORE_ERR_CAUSE		0x164	/* W1C */
-#define DMA_CORE_STS0			0x190	/* bit 31 busy */
-#define DMA_CORE_BLOCK_SIZE		0x1000
-#define DMA_QM_OFFSET			0x8000	/* QMAN n = core n + this */
-#define DMA_COMMIT_WR_COMP_EN		(1U << 0)
-#define DMA_COMMIT_LIN			(1U << 3)
-#define DMA_COMMIT_MEM_SET		(1U << 4)
-#define DMA_ERR_HBW_RD			(1U << 0)
-#define DMA_ERR_HBW_WR			(1U << 1)
-#define DMA_ERR_LBW_WR			(1U << 2)
+#define DMA_CORE_SRC_BASE_LO  0x014
+#define DMA_CORE_SRC_BASE_HI  0x018
+#define DMA_CORE_DST_BASE_LO  0x01C
+#define DMA_CORE_DST_BASE_HI  0x020
+#define DMA_CORE_DST_TSIZE_0  0x074
+#define DMA_CORE_COMMIT   0x078
+#define DMA_CORE_WR_COMP_WDATA  0x07C
+#define DMA_CORE_WR_COMP_ADDR_LO 0x080
+#define DMA_CORE_WR_COMP_ADDR_HI 0x084
+#define DMA_CORE_PROT   0x0B8 /* bit 0: secure transfer */
+#define DMA_CORE_SECURE_PROPS  0x0F0
+#define DMA_CORE_NON_SECURE_PROPS 0x0F4
+#define DMA_CORE_ERR_CAUSE  0x164 /* W1C */
+#define DMA_CORE_STS0   0x190 /* bit 31 busy */
+#define DMA_CORE_BLOCK_SIZE  0x1000
+#define DMA_QM_OFFSET   0x8000 /* QMAN n = core n + this */
+#define DMA_COMMIT_WR_COMP_EN  (1U << 0)
+#define DMA_COMMIT_LIN   (1U << 3)
+#define DMA_COMMIT_MEM_SET  (1U << 4)
+#define DMA_ERR_HBW_RD   (1U << 0)
+#define DMA_ERR_HBW_WR   (1U << 1)
+#define DMA_ERR_LBW_WR   (1U << 2)
 
 /* Engine status registers read by upstream's idle check. */
-#define MME_CTRL_ARCH_STATUS_IDLE	0x1180U
-#define GAUDI_NUM_MME			4
-#define TPC_CFG_STATUS			0x691C	/* relative to TPC n base */
-#define TPC_CFG_WQ_INFLIGHT_CNTR	0x69B8
-#define TPC_CFG_STATUS_IDLE		0xEEU
-#define mmTPC0_QM_BASE			0xE08000
+#define MME_CTRL_ARCH_STATUS_IDLE 0x1180U
+#define GAUDI_NUM_MME   4
+#define TPC_CFG_STATUS   0x691C /* relative to TPC n base */
+#define TPC_CFG_WQ_INFLIGHT_CNTR 0x69B8
+#define TPC_CFG_STATUS_IDLE  0xEEU
+#define mmTPC0_QM_BASE   0xE08000
 
 /* Sync manager: four blocks, each 2048 SOBs and 512 monitors. */
-#define mmSYNC_MNGR_W_S_SOB_OBJ_0	0x492000
-#define mmSYNC_MNGR_E_S_SOB_OBJ_0	0x4B2000
-#define mmSYNC_MNGR_W_N_SOB_OBJ_0	0x4D2000
-#define mmSYNC_MNGR_E_N_SOB_OBJ_0	0x4F2000
-#define SM_MON_PAY_ADDRL_0		0x2000	/* relative to SOB_OBJ_0 */
-#define SM_MON_PAY_ADDRH_0		0x2800
-#define SM_MON_PAY_DATA_0		0x3000
-#define SM_MON_ARM_0			0x3800
-#define SM_MON_STATUS_0			0x4000
-#define SM_OBJS_SIZE			0x4800
-#define SM_SOB_VAL_MASK			0x7FFFU
-#define SM_SOB_INC			(1U << 31)
-#define SM_MON_STATUS_VALID		(1U << 0)
-#define SM_MON_STATUS_PENDING_SHIFT	1
+#define mmSYNC_MNGR_W_S_SOB_OBJ_0 0x492000
+#define mmSYNC_MNGR_E_S_SOB_OBJ_0 0x4B2000
+#define mmSYNC_MNGR_W_N_SOB_OBJ_0 0x4D2000
+#define mmSYNC_MNGR_E_N_SOB_OBJ_0 0x4F2000
+#define SM_MON_PAY_ADDRL_0  0x2000 /* relative to SOB_OBJ_0 */
+#define SM_MON_PAY_ADDRH_0  0x2800
+#define SM_MON_PAY_DATA_0  0x3000
+#define SM_MON_ARM_0   0x3800
+#define SM_MON_STATUS_0   0x4000
+#define SM_OBJS_SIZE   0x4800
+#define SM_SOB_VAL_MASK   0x7FFFU
+#define SM_SOB_INC   (1U << 31)
+#define SM_MON_STATUS_VALID  (1U << 0)
+#define SM_MON_STATUS_PENDING_SHIFT 1
 
 /* MMU capture and RAZWI registers (MMU_UP block). */
-#define mmMMU_UP_PAGE_ERROR_CAPTURE	0xC11034
-#define mmMMU_UP_PAGE_ERROR_CAPTURE_VA	0xC11038
-#define mmMMU_UP_RAZWI_WRITE_VLD	0xC1105C
-#define mmMMU_UP_RAZWI_READ_VLD		0xC11064
-#define MMU_PAGE_ERROR_CAPTURE_VA_49_32	0x3FFFFU
-#define MMU_PAGE_ERROR_CAPTURE_VALID	(1U << 18)
-#define MMU_BUSY_BIT			(1U << 31)
+#define mmMMU_UP_PAGE_ERROR_CAPTURE 0xC11034
+#define mmMMU_UP_PAGE_ERROR_CAPTURE_VA 0xC11038
+#define mmMMU_UP_RAZWI_WRITE_VLD 0xC1105C
+#define mmMMU_UP_RAZWI_READ_VLD  0xC11064
+#define MMU_PAGE_ERROR_CAPTURE_VA_49_32 0x3FFFFU
+#define MMU_PAGE_ERROR_CAPTURE_VALID (1U << 18)
+#define MMU_BUSY_BIT   (1U << 31)
 
 /* Events the data plane posts (gaudi_async_events.h). */
-#define GAUDI_EVENT_MMU_PAGE_FAULT	380
-#define GAUDI_EVENT_TPC0_QM		572
-#define GAUDI_EVENT_MME0_QM		581
-#define GAUDI_EVENT_MME2_QM		582
-#define GAUDI_EVENT_DMA0_QM		583
-#define GAUDI_EVENT_DMA0_CORE		604
+#define GAUDI_EVENT_MMU_PAGE_FAULT 380
+#define GAUDI_EVENT_TPC0_QM  572
+#define GAUDI_EVENT_MME0_QM  581
+#define GAUDI_EVENT_MME2_QM  582
+#define GAUDI_EVENT_DMA0_QM  583
+#define GAUDI_EVENT_DMA0_CORE  604
 
 /*
  * Model control window, second half (qman.c): queue fault injection, see
  * Documentation/emulator/model-control.rst.  Offsets from
  * GAUDI_MODEL_CTL_BASE.
  */
-#define GAUDI_CTL_QM_HANG		0x100	/* write queue id: hang it */
-#define GAUDI_CTL_QM_UNHANG		0x104	/* write queue id, ~0 = all */
-#define GAUDI_CTL_QM_HUNG_COUNT		0x108	/* RO number of hung queues */
-#define GAUDI_CTL_QM_ERRORS		0x10C	/* RO queue errors since reset */
-#define GAUDI_CTL_QM_END		0x200
+#define GAUDI_CTL_QM_HANG  0x100 /* write queue id: hang it */
+#define GAUDI_CTL_QM_UNHANG  0x104 /* write queue id, ~0 = all */
+#define GAUDI_CTL_QM_HUNG_COUNT  0x108 /* RO number of hung queues */
+#define GAUDI_CTL_QM_ERRORS  0x10C /* RO queue errors since reset */
+#define GAUDI_CTL_QM_END  0x200
 /* --- end of data plane section --- */
 
 #endif /* GAUDI_REGS_H */

@@ -8,12 +8,12 @@
 struct gaudi_core;
 
 /* The MMU_ASID register holds 10 bits; upstream uses ASIDs 0 and 1. */
-#define GAUDI_MMU_MAX_ASID	1024
+#define GAUDI_MMU_MAX_ASID 1024
 
 struct gaudi_mmu {
-	/* Hop-0 table address per ASID, bit 0 set once programmed. */
-	uint64_t hop0[GAUDI_MMU_MAX_ASID];
-	uint64_t walks;			/* translations done (statistics) */
+    /* Hop-0 table address per ASID, bit 0 set once programmed. */
+    uint64_t hop0[GAUDI_MMU_MAX_ASID];
+    uint64_t walks;   /* translations done (statistics) */
 };
 
 /*
@@ -23,7 +23,7 @@ struct gaudi_mmu {
  * translation; the caller reports it with gaudi_mmu_fault().
  */
 int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
-			uint64_t *pa, uint64_t *contig);
+                        uint64_t *pa, uint64_t *contig);
 
 /* Capture a page fault on va and post the MMU page-fault event. */
 void gaudi_mmu_fault(struct gaudi_core *g, uint32_t asid, uint64_t va);

@@ -44,129 +44,130 @@
 #include "gaudi_int.h"
 
 /* Work bounds, in packets (a DMA also costs one unit per 64 KiB). */
-#define CB_MAX_WORK		(1ULL << 20)
-#define RUN_MAX_WORK		(1ULL << 22)
-#define DMA_WORK_SHIFT		16
+#define CB_MAX_WORK  (1ULL << 20)
+#define RUN_MAX_WORK  (1ULL << 22)
+#define DMA_WORK_SHIFT  16
 
-#define PQ_MAX_LOG2		16
-#define PKT_OPCODE(ctl)		(((ctl) >> 24) & 0x1F)
+#define PQ_MAX_LOG2  16
+#define PKT_OPCODE(ctl)  (((ctl) >> 24) & 0x1F)
 
 enum {
-	PKT_WREG_32 = 0x1,
-	PKT_WREG_BULK = 0x2,
-	PKT_MSG_LONG = 0x3,
-	PKT_MSG_SHORT = 0x4,
-	PKT_CP_DMA = 0x5,
-	PKT_REPEAT = 0x6,
-	PKT_MSG_PROT = 0x7,
-	PKT_FENCE = 0x8,
-	PKT_LIN_DMA = 0x9,
-	PKT_NOP = 0xA,
-	PKT_STOP = 0xB,
-	PKT_ARB_POINT = 0xC,
-	PKT_WAIT = 0xD,
-	PKT_LOAD_AND_EXE = 0xF,
+    PKT_WREG_32 = 0x1,
+    PKT_WREG_BULK = 0x2,
+    PKT_MSG_LONG = 0x3,
+    PKT_MSG_SHORT = 0x4,
+    PKT_CP_DMA = 0x5,
+    PKT_REPEAT = 0x6,
+    PKT_MSG_PROT = 0x7,
+    PKT_FENCE = 0x8,
+    PKT_LIN_DMA = 0x9,
+    PKT_NOP = 0xA,
+    PKT_STOP = 0xB,
+    PKT_ARB_POINT = 0xC,
+    PKT_WAIT = 0xD,
+    PKT_LOAD_AND_EXE = 0xF,
 };
 
 /* Packet sizes in bytes; 0 = undefined opcode.  WREG_BULK grows. */
 static const uint8_t pkt_size[32] = {
-	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
-	[PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
-	[PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
-	[PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
-	[PKT_LOAD_AND_EXE] = 16,
+    [PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
+    [PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
+    [PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
+    [PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
+    [PKT_LOAD_AND_EXE] = 16,
 };
 
 /* Result of one CP step. */
 enum step {
-	STEP_NEXT,		/* keep going */
-	STEP_BLOCKED,		/* waiting in a FENCE */
-	STEP_CB_DONE,		/* the PQ entry's CB is finished */
-	STEP_ERROR,		/* the stream stopped */
+    STEP_NEXT,  /* keep going */
+    STEP_BLOCKED,  /* waiting in a FENCE */
+    STEP_CB_DONE,  /* the PQ entry's CB is finished */
+    STEP_ERROR,  /* the stream stopped */
 };
 
 static void run_all(struct gaudi_core *g);
 
 static struct gaudi_stream *qm_stream(struct gaudi_qman *q, unsigned int s)
 {
-	return &q->s[s];
+    return &q->s[s];
 }
 
 static uint32_t qm_reg(struct gaudi_core *g, struct gaudi_qman *q,
-		       uint32_t rel)
+                       uint32_t rel)
 {
-	return gaudi_reg_get(g, q->base + rel);
+    return gaudi_reg_get(g, q->base + rel);
 }
 
 static unsigned int queue_id(struct gaudi_qman *q, unsigned int s)
 {
-	return q->first_queue + s;
+    return q->first_queue + s;
 }
 
 /* Props (ASID, MMBP) the CP of stream s uses; prot_bit picks secure. */
 static uint32_t qm_props(struct gaudi_core *g, struct gaudi_qman *q,
-			 unsigned int s, uint32_t prot_bit)
+                         unsigned int s, uint32_t prot_bit)
 {
-	if (qm_reg(g, q, QM_GLBL_PROT) & prot_bit)
-		return qm_reg(g, q, QM_GLBL_SECURE_PROPS_0 + 4 * s);
-	return qm_reg(g, q, QM_GLBL_NON_SECURE_PROPS_0 + 4 * s);
+    if (qm_reg(g, q, QM_GLBL_PROT) & prot_bit) {
+        return qm_reg(g, q, QM_GLBL_SECURE_PROPS_0 + 4 * s);
+    }
+    return qm_reg(g, q, QM_GLBL_NON_SECURE_PROPS_0 + 4 * s);
 }
 
 static uint32_t cp_props(struct gaudi_core *g, struct gaudi_qman *q,
-			 unsigned int s)
+                         unsigned int s)
 {
-	return qm_props(g, q, s, QM_PROT_CP(s));
+    return qm_props(g, q, s, QM_PROT_CP(s));
 }
 
 /* PI and CI count modulo twice the number of entries. */
 static uint32_t pq_log2(struct gaudi_core *g, struct gaudi_qman *q,
-			unsigned int s)
+                        unsigned int s)
 {
-	uint32_t l = qm_reg(g, q, QM_PQ_SIZE_0 + 4 * s);
+    uint32_t l = qm_reg(g, q, QM_PQ_SIZE_0 + 4 * s);
 
-	return l > PQ_MAX_LOG2 ? PQ_MAX_LOG2 : l;
+    return l > PQ_MAX_LOG2 ? PQ_MAX_LOG2 : l;
 }
 
 static uint32_t pq_wrap(struct gaudi_core *g, struct gaudi_qman *q,
-			unsigned int s)
+                        unsigned int s)
 {
-	return (2U << pq_log2(g, q, s)) - 1;
+    return (2U << pq_log2(g, q, s)) - 1;
 }
 
 static bool pq_empty(struct gaudi_core *g, struct gaudi_qman *q,
-		     unsigned int s)
+                     unsigned int s)
 {
-	uint32_t wrap = pq_wrap(g, q, s);
+    uint32_t wrap = pq_wrap(g, q, s);
 
-	return ((qm_reg(g, q, QM_PQ_PI_0 + 4 * s) ^
-		 qm_reg(g, q, QM_PQ_CI_0 + 4 * s)) & wrap) == 0;
+    return ((qm_reg(g, q, QM_PQ_PI_0 + 4 * s) ^
+             qm_reg(g, q, QM_PQ_CI_0 + 4 * s)) & wrap) == 0;
 }
 
 static void pq_consume(struct gaudi_core *g, struct gaudi_qman *q,
-		       unsigned int s)
+                       unsigned int s)
 {
-	uint32_t ci = qm_reg(g, q, QM_PQ_CI_0 + 4 * s);
+    uint32_t ci = qm_reg(g, q, QM_PQ_CI_0 + 4 * s);
 
-	gaudi_reg_set(g, q->base + QM_PQ_CI_0 + 4 * s,
-		      (ci + 1) & pq_wrap(g, q, s));
+    gaudi_reg_set(g, q->base + QM_PQ_CI_0 + 4 * s,
+                  (ci + 1) & pq_wrap(g, q, s));
 }
 
 static bool stream_enabled(struct gaudi_core *g, struct gaudi_qman *q,
-			   unsigned int s)
+                           unsigned int s)
 {
-	uint32_t en = QM_CFG_PQF_EN(s) | QM_CFG_CP_EN(s);
+    uint32_t en = QM_CFG_PQF_EN(s) | QM_CFG_CP_EN(s);
 
-	/* GLBL_CFG1 has its STOP bits where GLBL_CFG0 has the enables. */
-	return (qm_reg(g, q, QM_GLBL_CFG0) & en) == en &&
-	       !(qm_reg(g, q, QM_GLBL_CFG1) & en);
+    /* GLBL_CFG1 has its STOP bits where GLBL_CFG0 has the enables. */
+    return (qm_reg(g, q, QM_GLBL_CFG0) & en) == en &&
+           !(qm_reg(g, q, QM_GLBL_CFG1) & en);
 }
 
 static bool stream_busy(struct gaudi_core *g, struct gaudi_qman *q,
-			unsigned int s)
+                        unsigned int s)
 {
-	struct gaudi_stream *st = qm_stream(q, s);
+    struct gaudi_stream *st = qm_stream(q, s);
 
-	return !st->stopped && (st->active || !pq_empty(g, q, s));
+    return !st->stopped && (st->active || !pq_empty(g, q, s));
 }
 
 /*
@@ -174,528 +175,571 @@ static bool stream_busy(struct gaudi_core *g, struct gaudi_qman *q,
  * (its PQ entry counts as consumed) and post the QMAN's event.
  */
 static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
-			  unsigned int s, uint32_t cause, const char *fmt,
-			  ...) __attribute__((format(printf, 5, 6)));
+                          unsigned int s, uint32_t cause, const char *fmt,
+                          ...) __attribute__((format(printf, 5, 6)));
 static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
-			  unsigned int s, uint32_t cause, const char *fmt,
-			  ...)
+                          unsigned int s, uint32_t cause, const char *fmt,
+                          ...)
 {
-	struct gaudi_stream *st = qm_stream(q, s);
-	struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
-	uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
-	uint32_t payload[2] = { queue_id(q, s), cause };
-	char msg[160];
-	va_list ap;
+    struct gaudi_stream *st = qm_stream(q, s);
+    struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
+    uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
+    uint32_t payload[2] = { queue_id(q, s), cause };
+    char msg[160];
+    va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (st->active)
-		gaudi_guest_error(g, "queue %u: %s (CB 0x%llx offset 0x%llx)",
-				  queue_id(q, s), msg,
-				  (unsigned long long)f->addr,
-				  (unsigned long long)f->pos);
-	else
-		gaudi_guest_error(g, "queue %u: %s", queue_id(q, s), msg);
-	gaudi_reg_set(g, sts1, gaudi_reg_get(g, sts1) | cause);
-	if (st->active)
-		pq_consume(g, q, s);
-	st->active = false;
-	st->in_sub = false;
-	st->blocked = false;
-	st->stopped = true;
-	g->qm.errors++;
-	/* Engine errors (cause 0) have posted their own event already. */
-	if (cause)
-		gaudi_eq_event(g, q->event, payload, sizeof(payload));
-	return STEP_ERROR;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (st->active) {
+        gaudi_guest_error(g, "queue %u: %s (CB 0x%llx offset 0x%llx)",
+                          queue_id(q, s), msg,
+                          (unsigned long long)f->addr,
+                          (unsigned long long)f->pos);
+    } else {
+        gaudi_guest_error(g, "queue %u: %s", queue_id(q, s), msg);
+    }
+    gaudi_reg_set(g, sts1, gaudi_reg_get(g, sts1) | cause);
+    if (st->active) {
+        pq_consume(g, q, s);
+    }
+    st->active = false;
+    st->in_sub = false;
+    st->blocked = false;
+    st->stopped = true;
+    g->qm.errors++;
+    /* Engine errors (cause 0) have posted their own event already. */
+    if (cause) {
+        gaudi_eq_event(g, q->event, payload, sizeof(payload));
+    }
+    return STEP_ERROR;
 }
 
 /* Mark stream s to run and run the loop unless it is already running. */
 static void kick(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 {
-	qm_stream(q, s)->pending = true;
-	run_all(g);
+    qm_stream(q, s)->pending = true;
+    run_all(g);
 }
 
 static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
-			   unsigned int s, uint64_t addr, uint32_t value,
-			   unsigned int op)
+                           unsigned int s, uint64_t addr, uint32_t value,
+                           unsigned int op)
 {
-	uint64_t ts;
-	int r;
+    uint64_t ts;
+    int r;
 
-	switch (op) {
-	case 0:
-		r = gaudi_eng_write(g, cp_props(g, q, s), addr, &value,
-				    sizeof(value));
-		break;
-	case 1:
-		ts = gaudi_now_ns(g);
-		r = gaudi_eng_write(g, cp_props(g, q, s), addr, &ts,
-				    sizeof(ts));
-		break;
-	default:
-		return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-				"message with undefined op %u", op);
-	}
-	if (r)
-		return qm_error(g, q, s, QM_STS1_CP_MSG_WR_ERR,
-				"message write to 0x%llx failed",
-				(unsigned long long)addr);
-	return STEP_NEXT;
+    switch (op) {
+    case 0:
+        r = gaudi_eng_write(g, cp_props(g, q, s), addr, &value,
+                            sizeof(value));
+        break;
+    case 1:
+        ts = gaudi_now_ns(g);
+        r = gaudi_eng_write(g, cp_props(g, q, s), addr, &ts,
+                            sizeof(ts));
+        break;
+    default:
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "message with undefined op %u", op);
+    }
+    if (r) {
+        return qm_error(g, q, s, QM_STS1_CP_MSG_WR_ERR,
+                        "message write to 0x%llx failed",
+                        (unsigned long long)addr);
+    }
+    return STEP_NEXT;
 }
 
 static enum step wreg(struct gaudi_core *g, struct gaudi_qman *q,
-		      unsigned int s, uint32_t reg, uint32_t value)
+                      unsigned int s, uint32_t reg, uint32_t value)
 {
-	if (reg & 3)
-		return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
-				"unaligned register write 0x%x", reg);
-	gaudi_cfg_write(g, reg, value);
-	return STEP_NEXT;
+    if (reg & 3) {
+        return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
+                        "unaligned register write 0x%x", reg);
+    }
+    gaudi_cfg_write(g, reg, value);
+    return STEP_NEXT;
 }
 
 static enum step wreg_bulk(struct gaudi_core *g, struct gaudi_qman *q,
-			   unsigned int s, struct gaudi_cb_frame *f,
-			   uint32_t reg, uint64_t count)
+                           unsigned int s, struct gaudi_cb_frame *f,
+                           uint32_t reg, uint64_t count)
 {
-	uint32_t vals[64];
-	uint64_t done = 0, n, i;
+    uint32_t vals[64];
+    uint64_t done = 0, n, i;
 
-	if (reg & 3)
-		return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
-				"unaligned register write 0x%x", reg);
-	/* Each 64-bit value carries two consecutive registers. */
-	count *= 2;
-	while (done < count) {
-		n = count - done < 64 ? count - done : 64;
-		if (gaudi_eng_read(g, cp_props(g, q, s),
-				   f->addr + f->pos + 8 + 4 * done, vals,
-				   4 * n))
-			return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
-					"cannot read WREG_BULK values");
-		for (i = 0; i < n; i++)
-			gaudi_cfg_write(g, (reg + 4 * (done + i)) &
-					(GAUDI_CFG_SIZE - 1), vals[i]);
-		done += n;
-	}
-	return STEP_NEXT;
+    if (reg & 3) {
+        return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
+                        "unaligned register write 0x%x", reg);
+    }
+    /* Each 64-bit value carries two consecutive registers. */
+    count *= 2;
+    while (done < count) {
+        n = count - done < 64 ? count - done : 64;
+        if (gaudi_eng_read(g, cp_props(g, q, s),
+                           f->addr + f->pos + 8 + 4 * done, vals,
+                           4 * n)) {
+            return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
+                            "cannot read WREG_BULK values");
+        }
+        for (i = 0; i < n; i++) {
+            gaudi_cfg_write(g, (reg + 4 * (done + i)) &
+                            (GAUDI_CFG_SIZE - 1), vals[i]);
+        }
+        done += n;
+    }
+    return STEP_NEXT;
 }
 
 static enum step fence(struct gaudi_core *g, struct gaudi_qman *q,
-		       unsigned int s, uint32_t cfg)
+                       unsigned int s, uint32_t cfg)
 {
-	unsigned int id = cfg >> 30, dec = cfg & 0xF;
-	uint32_t target = (cfg >> 16) & 0xFF;
-	uint32_t off = q->base + QM_CP_FENCE0_CNT_0 +
-		       id * QM_CP_FENCE_STRIDE + 4 * s;
-	uint32_t cnt = gaudi_reg_get(g, off);
-	uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
+    unsigned int id = cfg >> 30, dec = cfg & 0xF;
+    uint32_t target = (cfg >> 16) & 0xFF;
+    uint32_t off = q->base + QM_CP_FENCE0_CNT_0 +
+               id * QM_CP_FENCE_STRIDE + 4 * s;
+    uint32_t cnt = gaudi_reg_get(g, off);
+    uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
 
-	if (cnt < target)
-		return STEP_BLOCKED;
-	if (dec > cnt) {
-		/* Clipped at zero, like the hardware's underflow. */
-		gaudi_reg_set(g, sts1, gaudi_reg_get(g, sts1) |
-			      QM_STS1_CP_FENCE_UDF_ERR(id));
-		dec = cnt;
-	}
-	gaudi_reg_set(g, off, cnt - dec);
-	return STEP_NEXT;
+    if (cnt < target) {
+        return STEP_BLOCKED;
+    }
+    if (dec > cnt) {
+        /* Clipped at zero, like the hardware's underflow. */
+        gaudi_reg_set(g, sts1, gaudi_reg_get(g, sts1) |
+                      QM_STS1_CP_FENCE_UDF_ERR(id));
+        dec = cnt;
+    }
+    gaudi_reg_set(g, off, cnt - dec);
+    return STEP_NEXT;
 }
 
 static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
-			 unsigned int s, const uint32_t *w)
+                         unsigned int s, const uint32_t *w)
 {
-	uint64_t src = w[2] | ((uint64_t)w[3] << 32);
-	uint64_t dst = (w[4] | ((uint64_t)w[5] << 32)) & 0x00FFFFFFFFFFFFFFULL;
-	uint32_t base, tsize = w[0], ctl = w[1];
+    uint64_t src = w[2] | ((uint64_t)w[3] << 32);
+    uint64_t dst = (w[4] | ((uint64_t)w[5] << 32)) & 0x00FFFFFFFFFFFFFFULL;
+    uint32_t base, tsize = w[0], ctl = w[1];
 
-	if (q->dma < 0)
-		return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-				"LIN_DMA on a queue without a DMA engine");
-	/* The CP programs the core's registers, then commits. */
-	base = mmDMA0_CORE_BASE + q->dma * GAUDI_DMA_BLOCK_STRIDE;
-	gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_LO, (uint32_t)src);
-	gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_HI, src >> 32);
-	gaudi_reg_set(g, base + DMA_CORE_DST_BASE_LO, w[4]);
-	gaudi_reg_set(g, base + DMA_CORE_DST_BASE_HI, w[5]);
-	gaudi_reg_set(g, base + DMA_CORE_DST_TSIZE_0, tsize);
-	qm_stream(q, s)->work += (uint64_t)tsize >> DMA_WORK_SHIFT;
-	if (g->qm.budget > ((uint64_t)tsize >> DMA_WORK_SHIFT))
-		g->qm.budget -= (uint64_t)tsize >> DMA_WORK_SHIFT;
-	else
-		g->qm.budget = 0;
-	if (!tsize)
-		return STEP_NEXT;
-	if (gaudi_dma_transfer(g, q->dma, src, dst, tsize, ctl & 0xFF))
-		return qm_error(g, q, s, 0, "LIN_DMA failed");
-	return STEP_NEXT;
+    if (q->dma < 0) {
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "LIN_DMA on a queue without a DMA engine");
+    }
+    /* The CP programs the core's registers, then commits. */
+    base = mmDMA0_CORE_BASE + q->dma * GAUDI_DMA_BLOCK_STRIDE;
+    gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_LO, (uint32_t)src);
+    gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_HI, src >> 32);
+    gaudi_reg_set(g, base + DMA_CORE_DST_BASE_LO, w[4]);
+    gaudi_reg_set(g, base + DMA_CORE_DST_BASE_HI, w[5]);
+    gaudi_reg_set(g, base + DMA_CORE_DST_TSIZE_0, tsize);
+    qm_stream(q, s)->work += (uint64_t)tsize >> DMA_WORK_SHIFT;
+    if (g->qm.budget > ((uint64_t)tsize >> DMA_WORK_SHIFT)) {
+        g->qm.budget -= (uint64_t)tsize >> DMA_WORK_SHIFT;
+    } else {
+        g->qm.budget = 0;
+    }
+    if (!tsize) {
+        return STEP_NEXT;
+    }
+    if (gaudi_dma_transfer(g, q->dma, src, dst, tsize, ctl & 0xFF)) {
+        return qm_error(g, q, s, 0, "LIN_DMA failed");
+    }
+    return STEP_NEXT;
 }
 
 /* Execute the packet at the current position of stream s. */
 static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
-			 unsigned int s)
+                         unsigned int s)
 {
-	struct gaudi_stream *st = qm_stream(q, s);
-	struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
-	uint32_t w[6], opcode, size, base, jmp;
-	uint64_t addr;
-	enum step r;
+    struct gaudi_stream *st = qm_stream(q, s);
+    struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
+    uint32_t w[6], opcode, size, base, jmp;
+    uint64_t addr;
+    enum step r;
 
-	if (f->pos >= f->len) {
-		if (!st->in_sub)
-			return STEP_CB_DONE;
-		st->in_sub = false;
-		return STEP_NEXT;
-	}
-	if (!g->qm.budget || st->work >= CB_MAX_WORK)
-		return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-				"runaway command buffer stopped");
-	st->work++;
-	g->qm.budget--;
-	if (f->len - f->pos < 8)
-		return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-				"truncated packet at the end of the CB");
-	if (gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos, w, 8))
-		return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
-				"cannot read the CB at 0x%llx",
-				(unsigned long long)(f->addr + f->pos));
-	opcode = PKT_OPCODE(w[1]);
-	size = pkt_size[opcode];
-	if (!size)
-		return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-				"undefined opcode 0x%x", opcode);
-	if (opcode == PKT_WREG_BULK)
-		size += 8 * (w[0] & 0xFFFF);
-	if (size > f->len - f->pos)
-		return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-				"packet 0x%x runs past the end of the CB",
-				opcode);
-	if (size > 8 && opcode != PKT_WREG_BULK &&
-	    gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos + 8, w + 2,
-			   size - 8))
-		return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
-				"cannot read the CB at 0x%llx",
-				(unsigned long long)(f->addr + f->pos + 8));
+    if (f->pos >= f->len) {
+        if (!st->in_sub) {
+            return STEP_CB_DONE;
+        }
+        st->in_sub = false;
+        return STEP_NEXT;
+    }
+    if (!g->qm.budget || st->work >= CB_MAX_WORK) {
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "runaway command buffer stopped");
+    }
+    st->work++;
+    g->qm.budget--;
+    if (f->len - f->pos < 8) {
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "truncated packet at the end of the CB");
+    }
+    if (gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos, w, 8)) {
+        return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
+                        "cannot read the CB at 0x%llx",
+                        (unsigned long long)(f->addr + f->pos));
+    }
+    opcode = PKT_OPCODE(w[1]);
+    size = pkt_size[opcode];
+    if (!size) {
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "undefined opcode 0x%x", opcode);
+    }
+    if (opcode == PKT_WREG_BULK) {
+        size += 8 * (w[0] & 0xFFFF);
+    }
+    if (size > f->len - f->pos) {
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "packet 0x%x runs past the end of the CB",
+                        opcode);
+    }
+    if (size > 8 && opcode != PKT_WREG_BULK &&
+        gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos + 8, w + 2,
+                       size - 8)) {
+        return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
+                        "cannot read the CB at 0x%llx",
+                        (unsigned long long)(f->addr + f->pos + 8));
+    }
 
-	switch (opcode) {
-	case PKT_WREG_32:
-		r = wreg(g, q, s, (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
-			 w[0]);
-		break;
-	case PKT_WREG_BULK:
-		r = wreg_bulk(g, q, s, f,
-			      (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
-			      w[0] & 0xFFFF);
-		break;
-	case PKT_MSG_LONG:
-	case PKT_MSG_PROT:
-		r = msg_write(g, q, s, w[2] | ((uint64_t)w[3] << 32), w[0],
-			      (w[1] >> 20) & 3);
-		break;
-	case PKT_MSG_SHORT:
-		base = (w[1] >> 22) & 3;
-		addr = ((uint64_t)qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_HI_0 +
-					 base * QM_CP_MSG_BASE_STRIDE +
-					 4 * s) << 32) |
-		       qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_LO_0 +
-			      base * QM_CP_MSG_BASE_STRIDE + 4 * s);
-		r = msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
-			      (w[1] >> 20) & 3);
-		break;
-	case PKT_CP_DMA:
-		if (st->in_sub)
-			return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-					"CP_DMA inside a CP_DMA buffer");
-		f->pos += size;
-		if (w[0]) {
-			st->sub.addr = w[2] | ((uint64_t)w[3] << 32);
-			st->sub.len = w[0];
-			st->sub.pos = 0;
-			st->in_sub = true;
-		}
-		return STEP_NEXT;
-	case PKT_REPEAT:
-		r = STEP_NEXT;
-		if (!(w[0] & 1))
-			break;
-		jmp = w[0] >> 16;
-		if (jmp >= f->len || (jmp & 7))
-			return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
-					"REPEAT jumps outside the CB (0x%x)",
-					jmp);
-		f->pos = jmp;
-		return STEP_NEXT;
-	case PKT_FENCE:
-		r = fence(g, q, s, w[0]);
-		break;
-	case PKT_LIN_DMA:
-		r = lin_dma(g, q, s, w);
-		break;
-	case PKT_STOP:
-		gaudi_trace(g, "queue %u: STOP packet", queue_id(q, s));
-		return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
-	case PKT_WAIT:
-		base = q->base + QM_CP_FENCE0_CNT_0 +
-		       ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE + 4 * s;
-		gaudi_reg_set(g, base,
-			      gaudi_reg_get(g, base) + ((w[0] >> 24) & 0xF));
-		r = STEP_NEXT;
-		break;
-	case PKT_LOAD_AND_EXE:
-		if ((w[0] & (1U << 8)) &&
-		    gaudi_eng_read(g, cp_props(g, q, s),
-				   w[2] | ((uint64_t)w[3] << 32), w, 4))
-			return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
-					"LOAD_AND_EXE source unreadable");
-		r = STEP_NEXT;
-		break;
-	default:		/* NOP, ARB_POINT */
-		r = STEP_NEXT;
-		break;
-	}
-	if (r == STEP_NEXT)
-		f->pos += size;
-	return r;
+    switch (opcode) {
+    case PKT_WREG_32:
+        r = wreg(g, q, s, (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
+                 w[0]);
+        break;
+    case PKT_WREG_BULK:
+        r = wreg_bulk(g, q, s, f,
+                      (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
+                      w[0] & 0xFFFF);
+        break;
+    case PKT_MSG_LONG:
+    case PKT_MSG_PROT:
+        r = msg_write(g, q, s, w[2] | ((uint64_t)w[3] << 32), w[0],
+                      (w[1] >> 20) & 3);
+        break;
+    case PKT_MSG_SHORT:
+        base = (w[1] >> 22) & 3;
+        addr = ((uint64_t)qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_HI_0 +
+                                 base * QM_CP_MSG_BASE_STRIDE +
+                                 4 * s) << 32) |
+               qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_LO_0 +
+                      base * QM_CP_MSG_BASE_STRIDE + 4 * s);
+        r = msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
+                      (w[1] >> 20) & 3);
+        break;
+    case PKT_CP_DMA:
+        if (st->in_sub) {
+            return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                            "CP_DMA inside a CP_DMA buffer");
+        }
+        f->pos += size;
+        if (w[0]) {
+            st->sub.addr = w[2] | ((uint64_t)w[3] << 32);
+            st->sub.len = w[0];
+            st->sub.pos = 0;
+            st->in_sub = true;
+        }
+        return STEP_NEXT;
+    case PKT_REPEAT:
+        r = STEP_NEXT;
+        if (!(w[0] & 1)) {
+            break;
+        }
+        jmp = w[0] >> 16;
+        if (jmp >= f->len || (jmp & 7)) {
+            return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                            "REPEAT jumps outside the CB (0x%x)",
+                            jmp);
+        }
+        f->pos = jmp;
+        return STEP_NEXT;
+    case PKT_FENCE:
+        r = fence(g, q, s, w[0]);
+        break;
+    case PKT_LIN_DMA:
+        r = lin_dma(g, q, s, w);
+        break;
+    case PKT_STOP:
+        gaudi_trace(g, "queue %u: STOP packet", queue_id(q, s));
+        return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
+    case PKT_WAIT:
+        base = q->base + QM_CP_FENCE0_CNT_0 +
+               ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE + 4 * s;
+        gaudi_reg_set(g, base,
+                      gaudi_reg_get(g, base) + ((w[0] >> 24) & 0xF));
+        r = STEP_NEXT;
+        break;
+    case PKT_LOAD_AND_EXE:
+        if ((w[0] & (1U << 8)) &&
+            gaudi_eng_read(g, cp_props(g, q, s),
+                           w[2] | ((uint64_t)w[3] << 32), w, 4)) {
+            return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
+                            "LOAD_AND_EXE source unreadable");
+        }
+        r = STEP_NEXT;
+        break;
+    default:  /* NOP, ARB_POINT */
+        r = STEP_NEXT;
+        break;
+    }
+    if (r == STEP_NEXT) {
+        f->pos += size;
+    }
+    return r;
 }
 
 /* Start the CB of the PQ entry at CI; false if there is none. */
 static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
-		     unsigned int s)
+                     unsigned int s)
 {
-	struct gaudi_stream *st = qm_stream(q, s);
-	uint32_t ci = qm_reg(g, q, QM_PQ_CI_0 + 4 * s), bd[4];
-	uint64_t pq = qm_reg(g, q, QM_PQ_BASE_LO_0 + 4 * s) |
-		      ((uint64_t)qm_reg(g, q, QM_PQ_BASE_HI_0 + 4 * s) << 32);
-	uint64_t idx = ci & ((1U << pq_log2(g, q, s)) - 1);
+    struct gaudi_stream *st = qm_stream(q, s);
+    uint32_t ci = qm_reg(g, q, QM_PQ_CI_0 + 4 * s), bd[4];
+    uint64_t pq = qm_reg(g, q, QM_PQ_BASE_LO_0 + 4 * s) |
+              ((uint64_t)qm_reg(g, q, QM_PQ_BASE_HI_0 + 4 * s) << 32);
+    uint64_t idx = ci & ((1U << pq_log2(g, q, s)) - 1);
 
-	if (pq_empty(g, q, s))
-		return false;
-	if (gaudi_eng_read(g, qm_props(g, q, s, QM_PROT_PQF(s)), pq + 16 * idx,
-			   bd, sizeof(bd))) {
-		pq_consume(g, q, s);
-		qm_error(g, q, s, QM_STS1_PQF_RD_ERR,
-			 "cannot read PQ entry %llu at 0x%llx",
-			 (unsigned long long)idx,
-			 (unsigned long long)(pq + 16 * idx));
-		return false;
-	}
-	st->cb.addr = bd[0] | ((uint64_t)bd[1] << 32);
-	st->cb.len = bd[2];
-	st->cb.pos = 0;
-	st->in_sub = false;
-	st->active = true;
-	st->work = 0;
-	return true;
+    if (pq_empty(g, q, s)) {
+        return false;
+    }
+    if (gaudi_eng_read(g, qm_props(g, q, s, QM_PROT_PQF(s)), pq + 16 * idx,
+                       bd, sizeof(bd))) {
+        pq_consume(g, q, s);
+        qm_error(g, q, s, QM_STS1_PQF_RD_ERR,
+                 "cannot read PQ entry %llu at 0x%llx",
+                 (unsigned long long)idx,
+                 (unsigned long long)(pq + 16 * idx));
+        return false;
+    }
+    st->cb.addr = bd[0] | ((uint64_t)bd[1] << 32);
+    st->cb.len = bd[2];
+    st->cb.pos = 0;
+    st->in_sub = false;
+    st->active = true;
+    st->work = 0;
+    return true;
 }
 
 static void stream_run(struct gaudi_core *g, struct gaudi_qman *q,
-		       unsigned int s)
+                       unsigned int s)
 {
-	struct gaudi_stream *st = qm_stream(q, s);
-	uint32_t gen = g->qm.gen;
-	enum step r;
+    struct gaudi_stream *st = qm_stream(q, s);
+    uint32_t gen = g->qm.gen;
+    enum step r;
 
-	st->blocked = false;
-	while (!st->stopped && !st->hung && stream_enabled(g, q, s)) {
-		if (!st->active && !fetch_bd(g, q, s))
-			return;
-		r = cp_step(g, q, s);
-		if (g->qm.gen != gen)
-			return;		/* a packet reset the device */
-		if (r == STEP_BLOCKED) {
-			st->blocked = true;
-			return;
-		}
-		if (r == STEP_ERROR)
-			return;
-		if (r == STEP_CB_DONE) {
-			st->active = false;
-			pq_consume(g, q, s);
-		}
-	}
+    st->blocked = false;
+    while (!st->stopped && !st->hung && stream_enabled(g, q, s)) {
+        if (!st->active && !fetch_bd(g, q, s)) {
+            return;
+        }
+        r = cp_step(g, q, s);
+        if (g->qm.gen != gen) {
+            return;  /* a packet reset the device */
+        }
+        if (r == STEP_BLOCKED) {
+            st->blocked = true;
+            return;
+        }
+        if (r == STEP_ERROR) {
+            return;
+        }
+        if (r == STEP_CB_DONE) {
+            st->active = false;
+            pq_consume(g, q, s);
+        }
+    }
 }
 
 static void run_all(struct gaudi_core *g)
 {
-	struct gaudi_qmans *qs = &g->qm;
-	bool again = true;
-	unsigned int i, s;
+    struct gaudi_qmans *qs = &g->qm;
+    bool again = true;
+    unsigned int i, s;
 
-	if (qs->running)
-		return;
-	qs->running = true;
-	qs->budget = RUN_MAX_WORK;
-	while (again) {
-		again = false;
-		for (i = 0; i < GAUDI_NUM_QMANS; i++) {
-			for (s = 0; s < GAUDI_QM_STREAMS; s++) {
-				if (!qs->qm[i].s[s].pending)
-					continue;
-				qs->qm[i].s[s].pending = false;
-				stream_run(g, &qs->qm[i], s);
-				again = true;
-			}
-		}
-	}
-	qs->running = false;
+    if (qs->running) {
+        return;
+    }
+    qs->running = true;
+    qs->budget = RUN_MAX_WORK;
+    while (again) {
+        again = false;
+        for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+            for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+                if (!qs->qm[i].s[s].pending) {
+                    continue;
+                }
+                qs->qm[i].s[s].pending = false;
+                stream_run(g, &qs->qm[i], s);
+                again = true;
+            }
+        }
+    }
+    qs->running = false;
 }
 
 /* --- QMAN registers -------------------------------------------------- */
 
 static uint32_t qm_sts0(struct gaudi_core *g, struct gaudi_qman *q)
 {
-	uint32_t v = QM_GLBL_STS0_IDLE;
-	unsigned int s;
+    uint32_t v = QM_GLBL_STS0_IDLE;
+    unsigned int s;
 
-	/* The STOP requests of GLBL_CFG1 show as IS_STOP bits 29:16. */
-	v |= (qm_reg(g, q, QM_GLBL_CFG1) & QM_GLBL_STS0_IDLE) << 16;
-	for (s = 0; s < GAUDI_QM_STREAMS; s++) {
-		if (stream_busy(g, q, s))
-			v &= ~(QM_CFG_PQF_EN(s) | QM_CFG_CP_EN(s));
-		if (q->s[s].stopped)
-			v |= QM_STS0_CP_IS_STOP(s);
-	}
-	return v;
+    /* The STOP requests of GLBL_CFG1 show as IS_STOP bits 29:16. */
+    v |= (qm_reg(g, q, QM_GLBL_CFG1) & QM_GLBL_STS0_IDLE) << 16;
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        if (stream_busy(g, q, s)) {
+            v &= ~(QM_CFG_PQF_EN(s) | QM_CFG_CP_EN(s));
+        }
+        if (q->s[s].stopped) {
+            v |= QM_STS0_CP_IS_STOP(s);
+        }
+    }
+    return v;
 }
 
 static uint32_t qm_read(struct gaudi_core *g, struct gaudi_qman *q,
-			uint32_t rel)
+                        uint32_t rel)
 {
-	if (rel == QM_GLBL_STS0)
-		return qm_sts0(g, q);
-	return qm_reg(g, q, rel);
+    if (rel == QM_GLBL_STS0) {
+        return qm_sts0(g, q);
+    }
+    return qm_reg(g, q, rel);
 }
 
 static void qm_kick_all(struct gaudi_core *g, struct gaudi_qman *q)
 {
-	unsigned int s;
+    unsigned int s;
 
-	for (s = 0; s < GAUDI_QM_STREAMS; s++)
-		q->s[s].pending = true;
-	run_all(g);
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        q->s[s].pending = true;
+    }
+    run_all(g);
 }
 
 static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
-		     uint32_t rel, uint32_t val)
+                     uint32_t rel, uint32_t val)
 {
-	uint32_t off = q->base + rel;
-	unsigned int s;
+    uint32_t off = q->base + rel;
+    unsigned int s;
 
-	if (rel >= QM_CP_FENCE0_RDATA_0 &&
-	    rel < QM_CP_FENCE0_RDATA_0 + 4 * QM_CP_FENCE_STRIDE) {
-		/* A fence RDATA write adds to the fence counter. */
-		uint32_t f = (rel - QM_CP_FENCE0_RDATA_0) / QM_CP_FENCE_STRIDE;
-		uint32_t cnt = rel - QM_CP_FENCE0_RDATA_0 + QM_CP_FENCE0_CNT_0;
+    if (rel >= QM_CP_FENCE0_RDATA_0 &&
+        rel < QM_CP_FENCE0_RDATA_0 + 4 * QM_CP_FENCE_STRIDE) {
+        /* A fence RDATA write adds to the fence counter. */
+        uint32_t f = (rel - QM_CP_FENCE0_RDATA_0) / QM_CP_FENCE_STRIDE;
+        uint32_t cnt = rel - QM_CP_FENCE0_RDATA_0 + QM_CP_FENCE0_CNT_0;
 
-		s = (rel - QM_CP_FENCE0_RDATA_0 - f * QM_CP_FENCE_STRIDE) / 4;
-		gaudi_reg_set(g, off, val);
-		gaudi_reg_set(g, q->base + cnt, qm_reg(g, q, cnt) + val);
-		if (s < GAUDI_QM_STREAMS && q->s[s].blocked)
-			kick(g, q, s);
-		return;
-	}
-	switch (rel) {
-	case QM_GLBL_CFG0:
-		gaudi_reg_set(g, off, val);
-		/* Rewriting the enables restarts streams stopped on errors. */
-		for (s = 0; s < GAUDI_QM_STREAMS; s++)
-			q->s[s].stopped = false;
-		qm_kick_all(g, q);
-		return;
-	case QM_GLBL_CFG1:
-		gaudi_reg_set(g, off, val);
-		qm_kick_all(g, q);
-		return;
-	case QM_GLBL_STS0:
-		return;			/* read-only */
-	case QM_GLBL_STS1_0:
-	case QM_GLBL_STS1_0 + 4:
-	case QM_GLBL_STS1_0 + 8:
-	case QM_GLBL_STS1_0 + 12:
-	case QM_GLBL_STS1_0 + 16:
-		gaudi_reg_set(g, off, gaudi_reg_get(g, off) & ~val);
-		return;
-	case QM_PQ_PI_0:
-	case QM_PQ_PI_0 + 4:
-	case QM_PQ_PI_0 + 8:
-	case QM_PQ_PI_0 + 12:
-		/* The doorbell. */
-		gaudi_reg_set(g, off, val);
-		kick(g, q, (rel - QM_PQ_PI_0) / 4);
-		return;
-	default:
-		gaudi_reg_set(g, off, val);
-		/* A fence counter set directly may release a FENCE. */
-		if (rel >= QM_CP_FENCE0_CNT_0 &&
-		    rel < QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE) {
-			s = (rel - QM_CP_FENCE0_CNT_0) % QM_CP_FENCE_STRIDE;
-			s /= 4;
-			if (s < GAUDI_QM_STREAMS && q->s[s].blocked)
-				kick(g, q, s);
-		}
-		return;
-	}
+        s = (rel - QM_CP_FENCE0_RDATA_0 - f * QM_CP_FENCE_STRIDE) / 4;
+        gaudi_reg_set(g, off, val);
+        gaudi_reg_set(g, q->base + cnt, qm_reg(g, q, cnt) + val);
+        if (s < GAUDI_QM_STREAMS && q->s[s].blocked) {
+            kick(g, q, s);
+        }
+        return;
+    }
+    switch (rel) {
+    case QM_GLBL_CFG0:
+        gaudi_reg_set(g, off, val);
+        /* Rewriting the enables restarts streams stopped on errors. */
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            q->s[s].stopped = false;
+        }
+        qm_kick_all(g, q);
+        return;
+    case QM_GLBL_CFG1:
+        gaudi_reg_set(g, off, val);
+        qm_kick_all(g, q);
+        return;
+    case QM_GLBL_STS0:
+        return;   /* read-only */
+    case QM_GLBL_STS1_0:
+    case QM_GLBL_STS1_0 + 4:
+    case QM_GLBL_STS1_0 + 8:
+    case QM_GLBL_STS1_0 + 12:
+    case QM_GLBL_STS1_0 + 16:
+        gaudi_reg_set(g, off, gaudi_reg_get(g, off) & ~val);
+        return;
+    case QM_PQ_PI_0:
+    case QM_PQ_PI_0 + 4:
+    case QM_PQ_PI_0 + 8:
+    case QM_PQ_PI_0 + 12:
+        /* The doorbell. */
+        gaudi_reg_set(g, off, val);
+        kick(g, q, (rel - QM_PQ_PI_0) / 4);
+        return;
+    default:
+        gaudi_reg_set(g, off, val);
+        /* A fence counter set directly may release a FENCE. */
+        if (rel >= QM_CP_FENCE0_CNT_0 &&
+            rel < QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE) {
+            s = (rel - QM_CP_FENCE0_CNT_0) % QM_CP_FENCE_STRIDE;
+            s /= 4;
+            if (s < GAUDI_QM_STREAMS && q->s[s].blocked) {
+                kick(g, q, s);
+            }
+        }
+        return;
+    }
 }
 
 static struct gaudi_qman *qman_at(struct gaudi_core *g, uint32_t off)
 {
-	unsigned int i;
+    unsigned int i;
 
-	for (i = 0; i < GAUDI_NUM_QMANS; i++)
-		if (off - g->qm.qm[i].base < QM_BLOCK_SIZE)
-			return &g->qm.qm[i];
-	return NULL;
+    for (i = 0; i < GAUDI_NUM_QMANS; i++)
+        if (off - g->qm.qm[i].base < QM_BLOCK_SIZE) {
+            return &g->qm.qm[i];
+        }
+    return NULL;
 }
 
 /* MME and TPC QMAN ranges. */
 static uint32_t qm_range_read(struct gaudi_core *g, uint32_t off)
 {
-	struct gaudi_qman *q = qman_at(g, off);
+    struct gaudi_qman *q = qman_at(g, off);
 
-	return qm_read(g, q, off - q->base);
+    return qm_read(g, q, off - q->base);
 }
 
 static void qm_range_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-	struct gaudi_qman *q = qman_at(g, off);
+    struct gaudi_qman *q = qman_at(g, off);
 
-	qm_write(g, q, off - q->base, val);
+    qm_write(g, q, off - q->base, val);
 }
 
 /* DMA0..7: a core at +0 and its QMAN at +0x8000 of each 128 KiB block. */
 static uint32_t dma_range_read(struct gaudi_core *g, uint32_t off)
 {
-	uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_BLOCK_STRIDE;
-	uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
+    uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_BLOCK_STRIDE;
+    uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
 
-	if (rel < DMA_CORE_BLOCK_SIZE)
-		return gaudi_dma_core_read(g, n, rel);
-	if (rel - DMA_QM_OFFSET < QM_BLOCK_SIZE)
-		return qm_read(g, &g->qm.qm[n], rel - DMA_QM_OFFSET);
-	return gaudi_reg_get(g, off);
+    if (rel < DMA_CORE_BLOCK_SIZE) {
+        return gaudi_dma_core_read(g, n, rel);
+    }
+    if (rel - DMA_QM_OFFSET < QM_BLOCK_SIZE) {
+        return qm_read(g, &g->qm.qm[n], rel - DMA_QM_OFFSET);
+    }
+    return gaudi_reg_get(g, off);
 }
 
 static void dma_range_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-	uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_BLOCK_STRIDE;
-	uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
+    uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_BLOCK_STRIDE;
+    uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
 
-	if (rel < DMA_CORE_BLOCK_SIZE)
-		gaudi_dma_core_write(g, n, rel, val);
-	else if (rel - DMA_QM_OFFSET < QM_BLOCK_SIZE)
-		qm_write(g, &g->qm.qm[n], rel - DMA_QM_OFFSET, val);
-	else
-		gaudi_reg_set(g, off, val);
+    if (rel < DMA_CORE_BLOCK_SIZE) {
+        gaudi_dma_core_write(g, n, rel, val);
+    } else if (rel - DMA_QM_OFFSET < QM_BLOCK_SIZE) {
+        qm_write(g, &g->qm.qm[n], rel - DMA_QM_OFFSET, val);
+    } else {
+        gaudi_reg_set(g, off, val);
+    }
 }
 
 /* PCIE_CORE_MSI_REQ: any write raises the MSI (how CQ completions signal). */
 static void msi_req_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-	gaudi_reg_set(g, off, val);
-	gaudi_msi(g);
+    gaudi_reg_set(g, off, val);
+    gaudi_msi(g);
 }
 
 /*
@@ -710,147 +754,154 @@ static void msi_req_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 
 static struct gaudi_stream *queue_stream(struct gaudi_core *g, uint32_t id)
 {
-	unsigned int i;
+    unsigned int i;
 
-	for (i = 0; i < GAUDI_NUM_QMANS; i++) {
-		struct gaudi_qman *q = &g->qm.qm[i];
+    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        struct gaudi_qman *q = &g->qm.qm[i];
 
-		if (id - q->first_queue < GAUDI_QM_STREAMS)
-			return &q->s[id - q->first_queue];
-	}
-	return NULL;
+        if (id - q->first_queue < GAUDI_QM_STREAMS) {
+            return &q->s[id - q->first_queue];
+        }
+    }
+    return NULL;
 }
 
 static uint32_t ctl_read(struct gaudi_core *g, uint32_t off)
 {
-	unsigned int i, s, n = 0;
+    unsigned int i, s, n = 0;
 
-	if (!g->id.test_hooks)
-		return 0;
-	switch (off - GAUDI_MODEL_CTL_BASE) {
-	case GAUDI_CTL_QM_HUNG_COUNT:
-		for (i = 0; i < GAUDI_NUM_QMANS; i++)
-			for (s = 0; s < GAUDI_QM_STREAMS; s++)
-				n += g->qm.qm[i].s[s].hung;
-		return n;
-	case GAUDI_CTL_QM_ERRORS:
-		return g->qm.errors;
-	default:
-		return 0;
-	}
+    if (!g->id.test_hooks) {
+        return 0;
+    }
+    switch (off - GAUDI_MODEL_CTL_BASE) {
+    case GAUDI_CTL_QM_HUNG_COUNT:
+        for (i = 0; i < GAUDI_NUM_QMANS; i++)
+            for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+                n += g->qm.qm[i].s[s].hung;
+            }
+        return n;
+    case GAUDI_CTL_QM_ERRORS:
+        return g->qm.errors;
+    default:
+        return 0;
+    }
 }
 
 static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-	struct gaudi_stream *st;
-	unsigned int i, s;
+    struct gaudi_stream *st;
+    unsigned int i, s;
 
-	if (!g->id.test_hooks)
-		return;
-	switch (off - GAUDI_MODEL_CTL_BASE) {
-	case GAUDI_CTL_QM_HANG:
-		st = queue_stream(g, val);
-		if (!st) {
-			gaudi_guest_error(g, "model control: no queue %u", val);
-			return;
-		}
-		st->hung = true;
-		return;
-	case GAUDI_CTL_QM_UNHANG:
-		for (i = 0; i < GAUDI_NUM_QMANS; i++) {
-			for (s = 0; s < GAUDI_QM_STREAMS; s++) {
-				st = &g->qm.qm[i].s[s];
-				if (val != UINT32_MAX &&
-				    val != g->qm.qm[i].first_queue + s)
-					continue;
-				st->hung = false;
-				st->pending = true;
-			}
-		}
-		run_all(g);
-		return;
-	default:
-		gaudi_guest_error(g, "model control: 0x%x is not writable",
-				  off - GAUDI_MODEL_CTL_BASE);
-		return;
-	}
+    if (!g->id.test_hooks) {
+        return;
+    }
+    switch (off - GAUDI_MODEL_CTL_BASE) {
+    case GAUDI_CTL_QM_HANG:
+        st = queue_stream(g, val);
+        if (!st) {
+            gaudi_guest_error(g, "model control: no queue %u", val);
+            return;
+        }
+        st->hung = true;
+        return;
+    case GAUDI_CTL_QM_UNHANG:
+        for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+            for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+                st = &g->qm.qm[i].s[s];
+                if (val != UINT32_MAX &&
+                    val != g->qm.qm[i].first_queue + s) {
+                    continue;
+                }
+                st->hung = false;
+                st->pending = true;
+            }
+        }
+        run_all(g);
+        return;
+    default:
+        gaudi_guest_error(g, "model control: 0x%x is not writable",
+                          off - GAUDI_MODEL_CTL_BASE);
+        return;
+    }
 }
 
 /* --- life cycle --------------------------------------------------------- */
 
 void gaudi_qman_init(struct gaudi_core *g)
 {
-	struct gaudi_qmans *qs = &g->qm;
-	unsigned int i;
+    struct gaudi_qmans *qs = &g->qm;
+    unsigned int i;
 
-	for (i = 0; i < GAUDI_NUM_DMA; i++) {
-		qs->qm[i].base = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
-		qs->qm[i].dma = i;
-		qs->qm[i].event = GAUDI_EVENT_DMA0_QM + i;
-		/* Queue id 8 is the device-CPU queue, between DMA1 and DMA2. */
-		qs->qm[i].first_queue = 4 * i + (i >= 2);
-	}
-	qs->qm[8].base = mmMME0_QM_BASE;
-	qs->qm[8].event = GAUDI_EVENT_MME0_QM;
-	qs->qm[9].base = mmMME2_QM_BASE;
-	qs->qm[9].event = GAUDI_EVENT_MME2_QM;
-	for (i = 0; i < 2; i++) {
-		qs->qm[8 + i].dma = -1;
-		qs->qm[8 + i].first_queue = 33 + 4 * i;
-		gaudi_reg_claim(g, qs->qm[8 + i].base,
-				qs->qm[8 + i].base + QM_BLOCK_SIZE,
-				qm_range_read, qm_range_write);
-	}
-	for (i = 0; i < GAUDI_NUM_TPC; i++) {
-		struct gaudi_qman *q = &qs->qm[10 + i];
+    for (i = 0; i < GAUDI_NUM_DMA; i++) {
+        qs->qm[i].base = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+        qs->qm[i].dma = i;
+        qs->qm[i].event = GAUDI_EVENT_DMA0_QM + i;
+        /* Queue id 8 is the device-CPU queue, between DMA1 and DMA2. */
+        qs->qm[i].first_queue = 4 * i + (i >= 2);
+    }
+    qs->qm[8].base = mmMME0_QM_BASE;
+    qs->qm[8].event = GAUDI_EVENT_MME0_QM;
+    qs->qm[9].base = mmMME2_QM_BASE;
+    qs->qm[9].event = GAUDI_EVENT_MME2_QM;
+    for (i = 0; i < 2; i++) {
+        qs->qm[8 + i].dma = -1;
+        qs->qm[8 + i].first_queue = 33 + 4 * i;
+        gaudi_reg_claim(g, qs->qm[8 + i].base,
+                        qs->qm[8 + i].base + QM_BLOCK_SIZE,
+                        qm_range_read, qm_range_write);
+    }
+    for (i = 0; i < GAUDI_NUM_TPC; i++) {
+        struct gaudi_qman *q = &qs->qm[10 + i];
 
-		q->base = mmTPC0_QM_BASE + i * GAUDI_TPC_STRIDE;
-		q->dma = -1;
-		q->event = GAUDI_EVENT_TPC0_QM + i;
-		q->first_queue = 41 + 4 * i;
-		gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE,
-				qm_range_read, qm_range_write);
-	}
-	gaudi_reg_claim(g, mmDMA0_CORE_BASE, mmDMA0_CORE_BASE +
-			GAUDI_NUM_DMA * GAUDI_DMA_BLOCK_STRIDE,
-			dma_range_read, dma_range_write);
-	gaudi_reg_claim(g, mmPCIE_CORE_MSI_REQ, mmPCIE_CORE_MSI_REQ + 4, NULL,
-			msi_req_write);
-	gaudi_reg_claim(g, GAUDI_MODEL_CTL_BASE + GAUDI_CTL_QM_HANG,
-			GAUDI_MODEL_CTL_BASE + GAUDI_CTL_QM_END, ctl_read,
-			ctl_write);
+        q->base = mmTPC0_QM_BASE + i * GAUDI_TPC_STRIDE;
+        q->dma = -1;
+        q->event = GAUDI_EVENT_TPC0_QM + i;
+        q->first_queue = 41 + 4 * i;
+        gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE,
+                        qm_range_read, qm_range_write);
+    }
+    gaudi_reg_claim(g, mmDMA0_CORE_BASE, mmDMA0_CORE_BASE +
+                    GAUDI_NUM_DMA * GAUDI_DMA_BLOCK_STRIDE,
+                    dma_range_read, dma_range_write);
+    gaudi_reg_claim(g, mmPCIE_CORE_MSI_REQ, mmPCIE_CORE_MSI_REQ + 4, NULL,
+                    msi_req_write);
+    gaudi_reg_claim(g, GAUDI_MODEL_CTL_BASE + GAUDI_CTL_QM_HANG,
+                    GAUDI_MODEL_CTL_BASE + GAUDI_CTL_QM_END, ctl_read,
+                    ctl_write);
 }
 
 void gaudi_qman_reset(struct gaudi_core *g)
 {
-	struct gaudi_qmans *qs = &g->qm;
-	unsigned int i, s;
+    struct gaudi_qmans *qs = &g->qm;
+    unsigned int i, s;
 
-	/*
-	 * A packet may reset the device while the run loop is active: the
-	 * generation tells the loop to drop the stream it was running.
-	 */
-	qs->gen++;
-	qs->errors = 0;
-	for (i = 0; i < GAUDI_NUM_QMANS; i++) {
-		for (s = 0; s < GAUDI_QM_STREAMS; s++)
-			memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
-		gaudi_reg_set(g, qs->qm[i].base + QM_CGM_STS, QM_CGM_STS_IDLE);
-	}
-	/* Idle engine status upstream's idle check reads. */
-	for (i = 0; i < GAUDI_NUM_MME; i++)
-		gaudi_reg_set(g, mmMME0_CTRL_BASE + i * GAUDI_MME_STRIDE,
-			      MME_CTRL_ARCH_STATUS_IDLE);
-	for (i = 0; i < GAUDI_NUM_TPC; i++) {
-		gaudi_reg_set(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
-			      TPC_CFG_STATUS, TPC_CFG_STATUS_IDLE);
-		gaudi_reg_set(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
-			      TPC_CFG_WQ_INFLIGHT_CNTR, 0);
-	}
+    /*
+     * A packet may reset the device while the run loop is active: the
+     * generation tells the loop to drop the stream it was running.
+     */
+    qs->gen++;
+    qs->errors = 0;
+    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
+        }
+        gaudi_reg_set(g, qs->qm[i].base + QM_CGM_STS, QM_CGM_STS_IDLE);
+    }
+    /* Idle engine status upstream's idle check reads. */
+    for (i = 0; i < GAUDI_NUM_MME; i++) {
+        gaudi_reg_set(g, mmMME0_CTRL_BASE + i * GAUDI_MME_STRIDE,
+                      MME_CTRL_ARCH_STATUS_IDLE);
+    }
+    for (i = 0; i < GAUDI_NUM_TPC; i++) {
+        gaudi_reg_set(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
+                      TPC_CFG_STATUS, TPC_CFG_STATUS_IDLE);
+        gaudi_reg_set(g, mmTPC0_CFG_BASE + i * GAUDI_TPC_STRIDE +
+                      TPC_CFG_WQ_INFLIGHT_CNTR, 0);
+    }
 }
 
 void gaudi_qman_tick(struct gaudi_core *g)
 {
-	/* Queues run inside register writes; hangs end only when cleared. */
-	(void)g;
+    /* Queues run inside register writes; hangs end only when cleared. */
+    (void)g;
 }

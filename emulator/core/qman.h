@@ -8,44 +8,44 @@
 
 #include "dma.h"
 
-#define GAUDI_QM_STREAMS	4
+#define GAUDI_QM_STREAMS 4
 /* DMA0..7, MME0 and MME2 (upstream's MME0/MME1 queues), TPC0..7. */
-#define GAUDI_NUM_QMANS		18
-#define GAUDI_DMA_BOUNCE	(64 * 1024)
+#define GAUDI_NUM_QMANS  18
+#define GAUDI_DMA_BOUNCE (64 * 1024)
 
 /* A command buffer being executed. */
 struct gaudi_cb_frame {
-	uint64_t addr, len, pos;
+    uint64_t addr, len, pos;
 };
 
 /* One stream (upper CP) of a QMAN, i.e. one upstream queue id. */
 struct gaudi_stream {
-	struct gaudi_cb_frame cb;	/* CB of the PQ entry at CI */
-	struct gaudi_cb_frame sub;	/* CB started by CP_DMA */
-	bool active;		/* cb is being executed */
-	bool in_sub;		/* executing sub */
-	bool blocked;		/* waiting in a FENCE packet */
-	bool stopped;		/* error or STOP: until GLBL_CFG0 is written */
-	bool hung;		/* fault injection: no progress */
-	bool pending;		/* to be run by the run loop */
-	uint64_t work;		/* work spent on the current CB */
+    struct gaudi_cb_frame cb; /* CB of the PQ entry at CI */
+    struct gaudi_cb_frame sub; /* CB started by CP_DMA */
+    bool active;  /* cb is being executed */
+    bool in_sub;  /* executing sub */
+    bool blocked;  /* waiting in a FENCE packet */
+    bool stopped;  /* error or STOP: until GLBL_CFG0 is written */
+    bool hung;  /* fault injection: no progress */
+    bool pending;  /* to be run by the run loop */
+    uint64_t work;  /* work spent on the current CB */
 };
 
 struct gaudi_qman {
-	uint32_t base;		/* CFG offset of GLBL_CFG0 */
-	int dma;		/* DMA core fed by this QMAN, or -1 */
-	uint16_t event;		/* the QMAN's error event */
-	uint8_t first_queue;	/* upstream queue id of stream 0 */
-	struct gaudi_stream s[GAUDI_QM_STREAMS];
+    uint32_t base;  /* CFG offset of GLBL_CFG0 */
+    int dma;  /* DMA core fed by this QMAN, or -1 */
+    uint16_t event;  /* the QMAN's error event */
+    uint8_t first_queue; /* upstream queue id of stream 0 */
+    struct gaudi_stream s[GAUDI_QM_STREAMS];
 };
 
 struct gaudi_qmans {
-	struct gaudi_qman qm[GAUDI_NUM_QMANS];
-	bool running;		/* the run loop is active */
-	uint32_t gen;		/* bumped by every reset */
-	uint64_t budget;	/* work left for the current run loop */
-	uint32_t errors;	/* queue errors since reset */
-	uint8_t bounce[GAUDI_DMA_BOUNCE];	/* DMA between non-local ends */
+    struct gaudi_qman qm[GAUDI_NUM_QMANS];
+    bool running;  /* the run loop is active */
+    uint32_t gen;  /* bumped by every reset */
+    uint64_t budget; /* work left for the current run loop */
+    uint32_t errors; /* queue errors since reset */
+    uint8_t bounce[GAUDI_DMA_BOUNCE]; /* DMA between non-local ends */
 };
 
 #endif

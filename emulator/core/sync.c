@@ -26,210 +26,228 @@
 #include "gaudi_int.h"
 
 static const uint32_t sm_base[GAUDI_SM_BLOCKS] = {
-	mmSYNC_MNGR_E_N_SOB_OBJ_0, mmSYNC_MNGR_W_N_SOB_OBJ_0,
-	mmSYNC_MNGR_E_S_SOB_OBJ_0, mmSYNC_MNGR_W_S_SOB_OBJ_0,
+    mmSYNC_MNGR_E_N_SOB_OBJ_0, mmSYNC_MNGR_W_N_SOB_OBJ_0,
+    mmSYNC_MNGR_E_S_SOB_OBJ_0, mmSYNC_MNGR_W_S_SOB_OBJ_0,
 };
 
 static unsigned int block_of(uint32_t off)
 {
-	unsigned int b;
+    unsigned int b;
 
-	for (b = 0; b < GAUDI_SM_BLOCKS; b++)
-		if (off - sm_base[b] < SM_OBJS_SIZE)
-			break;
-	return b;
+    for (b = 0; b < GAUDI_SM_BLOCKS; b++)
+        if (off - sm_base[b] < SM_OBJS_SIZE) {
+            break;
+        }
+    return b;
 }
 
 static uint32_t sob_get(struct gaudi_core *g, unsigned int b, unsigned int i)
 {
-	return gaudi_reg_get(g, sm_base[b] + 4 * i) & SM_SOB_VAL_MASK;
+    return gaudi_reg_get(g, sm_base[b] + 4 * i) & SM_SOB_VAL_MASK;
 }
 
 /* Bit n set: watched SOB group * 8 + n does not meet the target. */
 static uint8_t mon_unmet(struct gaudi_core *g, unsigned int b,
-			 const struct gaudi_sm_mon *m)
+                         const struct gaudi_sm_mon *m)
 {
-	uint8_t unmet = 0;
-	unsigned int n;
+    uint8_t unmet = 0;
+    unsigned int n;
 
-	for (n = 0; n < 8; n++) {
-		uint32_t v;
+    for (n = 0; n < 8; n++) {
+        uint32_t v;
 
-		if (m->mask & (1U << n))
-			continue;
-		v = sob_get(g, b, m->group * 8 + n);
-		if (m->equal ? v != m->target : v < m->target)
-			unmet |= 1U << n;
-	}
-	return unmet;
+        if (m->mask & (1U << n)) {
+            continue;
+        }
+        v = sob_get(g, b, m->group * 8 + n);
+        if (m->equal ? v != m->target : v < m->target) {
+            unmet |= 1U << n;
+        }
+    }
+    return unmet;
 }
 
 static void mon_unlink(struct gaudi_sm_block *blk, unsigned int i)
 {
-	struct gaudi_sm_mon *m = &blk->mon[i];
+    struct gaudi_sm_mon *m = &blk->mon[i];
 
-	if (m->prev >= 0)
-		blk->mon[m->prev].next = m->next;
-	else
-		blk->group_head[m->group] = m->next;
-	if (m->next >= 0)
-		blk->mon[m->next].prev = m->prev;
-	m->armed = false;
+    if (m->prev >= 0) {
+        blk->mon[m->prev].next = m->next;
+    } else {
+        blk->group_head[m->group] = m->next;
+    }
+    if (m->next >= 0) {
+        blk->mon[m->next].prev = m->prev;
+    }
+    m->armed = false;
 }
 
 static void drain(struct gaudi_core *g)
 {
-	struct gaudi_sync *sm = &g->sync;
+    struct gaudi_sync *sm = &g->sync;
 
-	if (sm->draining)
-		return;
-	sm->draining = true;
-	while (sm->fq_len) {
-		unsigned int e = sm->fireq[sm->fq_head];
-		unsigned int b = e / GAUDI_SM_MONS, i = e % GAUDI_SM_MONS;
-		uint32_t base = sm_base[b];
-		uint64_t addr;
-		uint32_t data;
+    if (sm->draining) {
+        return;
+    }
+    sm->draining = true;
+    while (sm->fq_len) {
+        unsigned int e = sm->fireq[sm->fq_head];
+        unsigned int b = e / GAUDI_SM_MONS, i = e % GAUDI_SM_MONS;
+        uint32_t base = sm_base[b];
+        uint64_t addr;
+        uint32_t data;
 
-		sm->fq_head = (sm->fq_head + 1) % GAUDI_ARRAY_SIZE(sm->fireq);
-		sm->fq_len--;
-		sm->blk[b].mon[i].queued = false;
-		addr = ((uint64_t)gaudi_reg_get(g, base + SM_MON_PAY_ADDRH_0 +
-						4 * i) << 32) |
-		       gaudi_reg_get(g, base + SM_MON_PAY_ADDRL_0 + 4 * i);
-		data = gaudi_reg_get(g, base + SM_MON_PAY_DATA_0 + 4 * i);
-		sm->fired++;
-		if (gaudi_dev_write(g, addr, &data, sizeof(data)))
-			gaudi_guest_error(g, "SM%u monitor %u: bad payload address 0x%llx",
-					  b, i, (unsigned long long)addr);
-	}
-	sm->draining = false;
+        sm->fq_head = (sm->fq_head + 1) % GAUDI_ARRAY_SIZE(sm->fireq);
+        sm->fq_len--;
+        sm->blk[b].mon[i].queued = false;
+        addr = ((uint64_t)gaudi_reg_get(g, base + SM_MON_PAY_ADDRH_0 +
+                                        4 * i) << 32) |
+               gaudi_reg_get(g, base + SM_MON_PAY_ADDRL_0 + 4 * i);
+        data = gaudi_reg_get(g, base + SM_MON_PAY_DATA_0 + 4 * i);
+        sm->fired++;
+        if (gaudi_dev_write(g, addr, &data, sizeof(data))) {
+            gaudi_guest_error(g, "SM%u monitor %u: bad payload address 0x%llx",
+                              b, i, (unsigned long long)addr);
+        }
+    }
+    sm->draining = false;
 }
 
 /* Monitor i of block b is satisfied: disarm it and queue its payload. */
 static void mon_fire(struct gaudi_core *g, unsigned int b, unsigned int i)
 {
-	struct gaudi_sync *sm = &g->sync;
-	unsigned int tail;
+    struct gaudi_sync *sm = &g->sync;
+    unsigned int tail;
 
-	mon_unlink(&sm->blk[b], i);
-	if (sm->blk[b].mon[i].queued)
-		return;
-	/* A monitor is queued at most once: the queue cannot overflow. */
-	tail = (sm->fq_head + sm->fq_len) % GAUDI_ARRAY_SIZE(sm->fireq);
-	sm->fireq[tail] = b * GAUDI_SM_MONS + i;
-	sm->fq_len++;
-	sm->blk[b].mon[i].queued = true;
+    mon_unlink(&sm->blk[b], i);
+    if (sm->blk[b].mon[i].queued) {
+        return;
+    }
+    /* A monitor is queued at most once: the queue cannot overflow. */
+    tail = (sm->fq_head + sm->fq_len) % GAUDI_ARRAY_SIZE(sm->fireq);
+    sm->fireq[tail] = b * GAUDI_SM_MONS + i;
+    sm->fq_len++;
+    sm->blk[b].mon[i].queued = true;
 }
 
 static void check_group(struct gaudi_core *g, unsigned int b,
-			unsigned int group)
+                        unsigned int group)
 {
-	struct gaudi_sm_block *blk = &g->sync.blk[b];
-	int i = blk->group_head[group];
+    struct gaudi_sm_block *blk = &g->sync.blk[b];
+    int i = blk->group_head[group];
 
-	while (i >= 0) {
-		int next = blk->mon[i].next;
+    while (i >= 0) {
+        int next = blk->mon[i].next;
 
-		if (!mon_unmet(g, b, &blk->mon[i]))
-			mon_fire(g, b, i);
-		i = next;
-	}
+        if (!mon_unmet(g, b, &blk->mon[i])) {
+            mon_fire(g, b, i);
+        }
+        i = next;
+    }
 }
 
 static void sob_write(struct gaudi_core *g, unsigned int b, unsigned int i,
-		      uint32_t val)
+                      uint32_t val)
 {
-	uint32_t off = sm_base[b] + 4 * i;
-	uint32_t v = val & SM_SOB_VAL_MASK;
+    uint32_t off = sm_base[b] + 4 * i;
+    uint32_t v = val & SM_SOB_VAL_MASK;
 
-	if (val & SM_SOB_INC)
-		v = (gaudi_reg_get(g, off) + v) & SM_SOB_VAL_MASK;
-	gaudi_reg_set(g, off, v);
-	check_group(g, b, i / 8);
+    if (val & SM_SOB_INC) {
+        v = (gaudi_reg_get(g, off) + v) & SM_SOB_VAL_MASK;
+    }
+    gaudi_reg_set(g, off, v);
+    check_group(g, b, i / 8);
 }
 
 static void mon_arm(struct gaudi_core *g, unsigned int b, unsigned int i,
-		    uint32_t val)
+                    uint32_t val)
 {
-	struct gaudi_sm_block *blk = &g->sync.blk[b];
-	struct gaudi_sm_mon *m = &blk->mon[i];
+    struct gaudi_sm_block *blk = &g->sync.blk[b];
+    struct gaudi_sm_mon *m = &blk->mon[i];
 
-	if (m->armed)
-		mon_unlink(blk, i);
-	m->group = val & 0xFF;
-	m->mask = (val >> 8) & 0xFF;
-	m->equal = (val >> 16) & 1;
-	m->target = val >> 17;
-	m->armed = true;
-	m->prev = -1;
-	m->next = blk->group_head[m->group];
-	if (m->next >= 0)
-		blk->mon[m->next].prev = i;
-	blk->group_head[m->group] = i;
-	if (!mon_unmet(g, b, m))
-		mon_fire(g, b, i);
+    if (m->armed) {
+        mon_unlink(blk, i);
+    }
+    m->group = val & 0xFF;
+    m->mask = (val >> 8) & 0xFF;
+    m->equal = (val >> 16) & 1;
+    m->target = val >> 17;
+    m->armed = true;
+    m->prev = -1;
+    m->next = blk->group_head[m->group];
+    if (m->next >= 0) {
+        blk->mon[m->next].prev = i;
+    }
+    blk->group_head[m->group] = i;
+    if (!mon_unmet(g, b, m)) {
+        mon_fire(g, b, i);
+    }
 }
 
 static uint32_t sm_read(struct gaudi_core *g, uint32_t off)
 {
-	unsigned int b = block_of(off);
-	uint32_t rel = off - sm_base[b];
-	const struct gaudi_sm_mon *m;
+    unsigned int b = block_of(off);
+    uint32_t rel = off - sm_base[b];
+    const struct gaudi_sm_mon *m;
 
-	if (rel < SM_MON_STATUS_0)
-		return gaudi_reg_get(g, off);
-	m = &g->sync.blk[b].mon[(rel - SM_MON_STATUS_0) / 4];
-	if (!m->armed)
-		return gaudi_reg_get(g, off) & ~SM_MON_STATUS_VALID;
-	return SM_MON_STATUS_VALID |
-	       ((uint32_t)mon_unmet(g, b, m) << SM_MON_STATUS_PENDING_SHIFT);
+    if (rel < SM_MON_STATUS_0) {
+        return gaudi_reg_get(g, off);
+    }
+    m = &g->sync.blk[b].mon[(rel - SM_MON_STATUS_0) / 4];
+    if (!m->armed) {
+        return gaudi_reg_get(g, off) & ~SM_MON_STATUS_VALID;
+    }
+    return SM_MON_STATUS_VALID |
+           ((uint32_t)mon_unmet(g, b, m) << SM_MON_STATUS_PENDING_SHIFT);
 }
 
 static void sm_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-	unsigned int b = block_of(off);
-	uint32_t rel = off - sm_base[b];
-	unsigned int i;
+    unsigned int b = block_of(off);
+    uint32_t rel = off - sm_base[b];
+    unsigned int i;
 
-	if (rel < SM_MON_PAY_ADDRL_0) {
-		sob_write(g, b, rel / 4, val);
-	} else if (rel >= SM_MON_ARM_0 && rel < SM_MON_STATUS_0) {
-		gaudi_reg_set(g, off, val);
-		mon_arm(g, b, (rel - SM_MON_ARM_0) / 4, val);
-	} else if (rel >= SM_MON_STATUS_0) {
-		i = (rel - SM_MON_STATUS_0) / 4;
-		gaudi_reg_set(g, off, val & ~SM_MON_STATUS_VALID);
-		if (!(val & SM_MON_STATUS_VALID) && g->sync.blk[b].mon[i].armed)
-			mon_unlink(&g->sync.blk[b], i);
-	} else {
-		gaudi_reg_set(g, off, val);	/* payload address and data */
-	}
-	drain(g);
+    if (rel < SM_MON_PAY_ADDRL_0) {
+        sob_write(g, b, rel / 4, val);
+    } else if (rel >= SM_MON_ARM_0 && rel < SM_MON_STATUS_0) {
+        gaudi_reg_set(g, off, val);
+        mon_arm(g, b, (rel - SM_MON_ARM_0) / 4, val);
+    } else if (rel >= SM_MON_STATUS_0) {
+        i = (rel - SM_MON_STATUS_0) / 4;
+        gaudi_reg_set(g, off, val & ~SM_MON_STATUS_VALID);
+        if (!(val & SM_MON_STATUS_VALID) && g->sync.blk[b].mon[i].armed) {
+            mon_unlink(&g->sync.blk[b], i);
+        }
+    } else {
+        gaudi_reg_set(g, off, val); /* payload address and data */
+    }
+    drain(g);
 }
 
 void gaudi_sync_init(struct gaudi_core *g)
 {
-	unsigned int b;
+    unsigned int b;
 
-	for (b = 0; b < GAUDI_SM_BLOCKS; b++)
-		gaudi_reg_claim(g, sm_base[b], sm_base[b] + SM_OBJS_SIZE,
-				sm_read, sm_write);
+    for (b = 0; b < GAUDI_SM_BLOCKS; b++) {
+        gaudi_reg_claim(g, sm_base[b], sm_base[b] + SM_OBJS_SIZE,
+                        sm_read, sm_write);
+    }
 }
 
 void gaudi_sync_reset(struct gaudi_core *g)
 {
-	struct gaudi_sync *sm = &g->sync;
-	bool draining = sm->draining;
-	unsigned int b;
+    struct gaudi_sync *sm = &g->sync;
+    bool draining = sm->draining;
+    unsigned int b;
 
-	/*
-	 * A reset may come from a payload write while the queue drains: keep
-	 * the drain loop's flag, it finds the queue empty and returns.
-	 */
-	memset(sm, 0, sizeof(*sm));
-	sm->draining = draining;
-	for (b = 0; b < GAUDI_SM_BLOCKS; b++)
-		memset(sm->blk[b].group_head, 0xFF,
-		       sizeof(sm->blk[b].group_head));
+    /*
+     * A reset may come from a payload write while the queue drains: keep
+     * the drain loop's flag, it finds the queue empty and returns.
+     */
+    memset(sm, 0, sizeof(*sm));
+    sm->draining = draining;
+    for (b = 0; b < GAUDI_SM_BLOCKS; b++) {
+        memset(sm->blk[b].group_head, 0xFF,
+               sizeof(sm->blk[b].group_head));
+    }
 }

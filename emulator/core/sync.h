@@ -6,34 +6,34 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GAUDI_SM_BLOCKS		4	/* E_N, W_N, E_S, W_S */
-#define GAUDI_SM_SOBS		2048
-#define GAUDI_SM_MONS		512
-#define GAUDI_SM_GROUPS		(GAUDI_SM_SOBS / 8)
+#define GAUDI_SM_BLOCKS  4 /* E_N, W_N, E_S, W_S */
+#define GAUDI_SM_SOBS  2048
+#define GAUDI_SM_MONS  512
+#define GAUDI_SM_GROUPS  (GAUDI_SM_SOBS / 8)
 
 /* An armed monitor, linked into the list of its SOB group. */
 struct gaudi_sm_mon {
-	bool armed;
-	bool queued;		/* satisfied, payload write pending */
-	uint8_t group;		/* watches SOBs group * 8 .. group * 8 + 7 */
-	uint8_t mask;		/* a 0 bit means the SOB is watched */
-	bool equal;		/* mode: 1 "equal", 0 "greater or equal" */
-	uint16_t target;
-	int16_t next, prev;	/* group list, -1 terminated */
+    bool armed;
+    bool queued;  /* satisfied, payload write pending */
+    uint8_t group;  /* watches SOBs group * 8 .. group * 8 + 7 */
+    uint8_t mask;  /* a 0 bit means the SOB is watched */
+    bool equal;  /* mode: 1 "equal", 0 "greater or equal" */
+    uint16_t target;
+    int16_t next, prev; /* group list, -1 terminated */
 };
 
 struct gaudi_sm_block {
-	int16_t group_head[GAUDI_SM_GROUPS];
-	struct gaudi_sm_mon mon[GAUDI_SM_MONS];
+    int16_t group_head[GAUDI_SM_GROUPS];
+    struct gaudi_sm_mon mon[GAUDI_SM_MONS];
 };
 
 struct gaudi_sync {
-	struct gaudi_sm_block blk[GAUDI_SM_BLOCKS];
-	/* Satisfied monitors whose payload is still to be written. */
-	uint16_t fireq[GAUDI_SM_BLOCKS * GAUDI_SM_MONS];
-	unsigned int fq_head, fq_len;
-	bool draining;
-	uint64_t fired;		/* payloads written (statistics) */
+    struct gaudi_sm_block blk[GAUDI_SM_BLOCKS];
+    /* Satisfied monitors whose payload is still to be written. */
+    uint16_t fireq[GAUDI_SM_BLOCKS * GAUDI_SM_MONS];
+    unsigned int fq_head, fq_len;
+    bool draining;
+    uint64_t fired;  /* payloads written (statistics) */
 };
 
 #endif

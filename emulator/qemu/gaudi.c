@@ -15,6 +15,7 @@
 #include "qemu/module.h"
 #include "qemu/error-report.h"
 #include "qemu/host-utils.h"
+#include "qemu/cutils.h"
 #include "qapi/error.h"
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
@@ -454,7 +455,7 @@ static const TypeInfo gaudi_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(GaudiState),
     .class_init = gaudi_class_init,
-    .interfaces = (const InterfaceInfo[]) {
+    .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },
         { }
     },
