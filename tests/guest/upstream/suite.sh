@@ -62,6 +62,25 @@ sub() {
 	ok "$st" "hl_upstream_test $* (${summary:-no summary})"
 }
 
+# The module-id the launcher gave card accel$1: gaudi-vm puts card i behind
+# root port i, and QEMU gives the root ports increasing addresses in that
+# order, so the rank of the card's root port among all cards' root ports is
+# its module-id. (accelN numbering follows the asynchronous probe order and
+# says nothing about the card.)
+module_id() {
+	mine=$(basename "$(readlink -f "/sys/class/accel/accel$1/device/..")")
+	rank=0
+	for port in $(for d in /sys/bus/pci/devices/*; do
+			[ "$(cat "$d/vendor")" = 0x1da3 ] &&
+				[ "$(cat "$d/device")" = 0x1000 ] &&
+				basename "$(readlink -f "$d/..")"
+		done | sort); do
+		[ "$port" = "$mine" ] && echo "$rank" && return
+		rank=$((rank + 1))
+	done
+	echo unknown
+}
+
 # The habanalabs module is (not) loaded.
 loaded() { grep -q '^habanalabs ' /proc/modules; }
 
@@ -143,7 +162,7 @@ while [ "$i" -lt "$CARDS" ]; do
 done
 i=0
 while [ "$i" -lt "$CARDS" ]; do
-	sub --control --card "$i" --module-id "$i"
+	sub --control --card "$i" --module-id "$(module_id "$i")"
 	i=$((i + 1))
 done
 
@@ -151,7 +170,7 @@ unload "stock, first load"
 modprobe habanalabs
 ok $? "second modprobe habanalabs"
 probed $((CARDS * 2)) "stock reload"
-sub --control --card 0 --module-id 0
+sub --control --card 0 --module-id "$(module_id 0)"
 unload "stock, second load"
 
 # ---- phase 2: the rebuilt upstream peer ----------------------------------
@@ -166,8 +185,8 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	grep -q O /sys/module/habanalabs/taint 2>/dev/null
 	ok $? "loaded habanalabs is the out-of-tree peer (taint O)"
 	probed $((CARDS * 3)) "peer"
-	sub --compute --card 0 --module-id 0
-	sub --control --card 0 --module-id 0
+	sub --compute --card 0 --module-id "$(module_id 0)"
+	sub --control --card 0 --module-id "$(module_id 0)"
 	unload "peer"
 else
 	ok 1 "peer module present (PEER_KO='$PEER_KO')"
