@@ -229,7 +229,7 @@ static bool gaudi_flash_open(GaudiState *s, Error **errp)
         return true;
     }
 
-    s->flash_fd = qemu_open(s->flash_path, O_RDWR | O_CREAT, errp);
+    s->flash_fd = qemu_create(s->flash_path, O_RDWR, 0644, errp);
     if (s->flash_fd < 0) {
         return false;
     }
