@@ -12,7 +12,7 @@ TOP := $(CURDIR)
 B := $(TOP)/build
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps qemu firmware peer unit vmtest check demo clean help
+.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help
 
 help:
 	@sed -n '2,12p' Makefile
@@ -51,6 +51,10 @@ SUITES := unit 'make -s -C tests/emulator run' \
 
 check: deps
 	@$(MAKE) -s all
+	@$(MAKE) -s run-suites
+
+# A separate make so that GAUDI_QEMU is read after `all` wrote it.
+run-suites:
 	@$(TOP)/tests/summarize.sh $(SUITES)
 
 demo: all peer

@@ -31,6 +31,9 @@ timeout=${TIMEOUT:-1800}
 cc=${CC:-gcc}
 
 [ -f "$suite_dir/suite.sh" ] || die "no suite '$suite' ($suite_dir/suite.sh)"
+# Default: the QEMU that `make qemu` built last.
+[ -n "${GAUDI_QEMU:-}" ] || GAUDI_QEMU=$(cat "$repo/build/qemu-path" 2>/dev/null) || true
+export GAUDI_QEMU
 [ -n "${GAUDI_QEMU:-}" ] || die "GAUDI_QEMU is not set (path printed by tools/host/build-qemu.sh)"
 mkdir -p "$out"
 
