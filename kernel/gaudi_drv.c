@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: module, PCI driver and DRM accel driver for Habana Gaudi 1.
+ *
+ * Probe is one linear chain: each step has its own unwind label, an error
+ * message that names it, and the DRM device is registered last.  Remove
+ * unplugs the DRM device first, so every user path that touches the
+ * hardware (bracketed by gaudi_hw_enter/exit) fails with -ENODEV from then
+ * on, and then tears the chain down in reverse.
+ */
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/pci.h>
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_file.h"
+#include "gaudi_info.h"
+
+#define PCI_VENDOR_ID_HABANALABS_GAUDI	0x1da3
+#define PCI_DEVICE_ID_GAUDI		0x1000
+
+unsigned int gaudi_dbg_mask;
+module_param_named(dbg_mask, gaudi_dbg_mask, uint, 0644);
+MODULE_PARM_DESC(dbg_mask, "Debug message categories: 0x1 probe, 0x2 firmware, 0x4 CPU-CP, 0x8 events, 0x10 ioctl, 0x20 reset, 0x40 CS, 0x80 MMU, 0x100 registers (default 0)");
+
+unsigned int gaudi_timeout_locked = 30;
+module_param_named(timeout_locked, gaudi_timeout_locked, uint, 0444);
+MODULE_PARM_DESC(timeout_locked, "Device lockup timeout in seconds (0 = disabled, default 30)");
+
+bool gaudi_reset_on_lockup = true;
+module_param_named(reset_on_lockup, gaudi_reset_on_lockup, bool, 0444);
+MODULE_PARM_DESC(reset_on_lockup, "Hard reset the device on a lockup or a lost heartbeat (default true)");
+
+unsigned int gaudi_boot_error_status_mask = 0xFFFFFFFF;
+module_param_named(boot_error_status_mask, gaudi_boot_error_status_mask, uint, 0444);
+MODULE_PARM_DESC(boot_error_status_mask, "Mask of firmware BOOT_ERR0 bits that fail the boot; clear a bit to ignore it (default 0xffffffff)");
+
+unsigned int gaudi_heartbeat_ms = 10000;
+module_param_named(heartbeat_ms, gaudi_heartbeat_ms, uint, 0444);
+MODULE_PARM_DESC(heartbeat_ms, "Device-CPU heartbeat period in ms (0 = off, default 10000)");
+
+static const char * const gaudi_status_names[] = {
+	[GAUDI_STATUS_OPERATIONAL] = "operational",
+	[GAUDI_STATUS_IN_RESET] = "in reset",
+	[GAUDI_STATUS_MALFUNCTION] = "disabled",
+	[GAUDI_STATUS_NEEDS_RESET] = "needs reset",
+	[GAUDI_STATUS_IN_DEVICE_CREATION] = "in device creation",
+};
+
+const char *gaudi_status_str(enum gaudi_status status)
+{
+	if (status >= ARRAY_SIZE(gaudi_status_names))
+		return "unknown";
+	return gaudi_status_names[status];
+}
+
+u32 gaudi_rreg_traced(struct gaudi_device *gdev, u32 reg, const char *name,
+		      const void *caller)
+{
+	u32 val = readl(gdev->pci.cfg + reg);
+
+	gaudi_dbg(gdev, REG, "rd %s (0x%06x) = 0x%08x from %pS\n", name, reg,
+		  val, caller);
+	return val;
+}
+
+void gaudi_wreg_traced(struct gaudi_device *gdev, u32 reg, u32 val,
+		       const char *name, const void *caller)
+{
+	gaudi_dbg(gdev, REG, "wr %s (0x%06x) = 0x%08x from %pS\n", name, reg,
+		  val, caller);
+	writel(val, gdev->pci.cfg + reg);
+}
+
+int gaudi_hw_enter(struct gaudi_device *gdev, int *idx)
+{
+	if (!drm_dev_enter(&gdev->drm, idx))
+		return -ENODEV;
+	down_read(&gdev->reset.rwsem);
+	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
+		up_read(&gdev->reset.rwsem);
+		drm_dev_exit(*idx);
+		return -EIO;
+	}
+	return 0;
+}
+
+void gaudi_hw_exit(struct gaudi_device *gdev, int idx)
+{
+	up_read(&gdev->reset.rwsem);
+	drm_dev_exit(idx);
+}
+
+/*
+ * Bring the hardware up: a hard reset first if a previous driver left it
+ * dirty, mark it ours, boot the firmware, then the device-CPU channel and
+ * the event queue.  Used by probe and by recovery.
+ */
+int gaudi_hw_init(struct gaudi_device *gdev)
+{
+	int ret;
+
+	if (RREG32(gdev, mmHW_STATE) == HW_STATE_DIRTY) {
+		gaudi_note(gdev, "device was left initialized, hard reset first\n");
+		ret = gaudi_hw_reset(gdev);
+		if (ret)
+			return ret;
+	}
+	WREG32(gdev, mmHW_STATE, HW_STATE_DIRTY);
+
+	gaudi_fw_read_preboot(gdev);
+	WREG32(gdev, mmCPU_IF_CPU_MSB_ADDR, gdev->cpucp.msb);
+
+	ret = gaudi_fw_boot(gdev);
+	if (ret)
+		return ret;
+
+	ret = gaudi_eq_init(gdev);
+	if (ret)
+		return ret;
+
+	ret = gaudi_cpucp_init(gdev);
+	if (ret) {
+		gaudi_eq_fini(gdev);
+		return ret;
+	}
+	/* From now on the device CPU may post events. */
+	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_INTS_REGISTER);
+	return 0;
+}
+
+/* Quiesce the device CPU and reset the device (unload, reset). */
+void gaudi_hw_fini(struct gaudi_device *gdev)
+{
+	gaudi_cpucp_fini(gdev);
+	gaudi_eq_fini(gdev);
+	gaudi_hw_reset(gdev);
+}
+
+static int gaudi_drm_open(struct drm_device *drm, struct drm_file *file)
+{
+	return gaudi_file_open(drm, file);
+}
+
+static void gaudi_drm_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	gaudi_file_postclose(drm, file);
+}
+
+DEFINE_DRM_ACCEL_FOPS(gaudi_fops);
+
+/* .ioctls/.num_ioctls come from gaudi_info.c; set at module init. */
+static struct drm_driver gaudi_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL,
+	.open = gaudi_drm_open,
+	.postclose = gaudi_drm_postclose,
+	.show_fdinfo = gaudi_file_show_fdinfo,
+	.fops = &gaudi_fops,
+	.name = GAUDI_DRV_NAME,
+	.desc = GAUDI_DRV_DESC,
+	.major = 1,
+	.minor = 0,
+};
+
+static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct gaudi_device *gdev;
+	ktime_t start = ktime_get();
+	int ret;
+
+	gdev = devm_drm_dev_alloc(&pdev->dev, &gaudi_drm_driver,
+				  struct gaudi_device, drm);
+	if (IS_ERR(gdev)) {
+		dev_err(&pdev->dev, "DRM device allocation failed: %pe\n", gdev);
+		return PTR_ERR(gdev);
+	}
+	gdev->pdev = pdev;
+	gdev->index = gdev->drm.accel->index;
+	gdev->status = GAUDI_STATUS_IN_DEVICE_CREATION;
+	pci_set_drvdata(pdev, gdev);
+
+	ret = drmm_mutex_init(&gdev->drm, &gdev->state_lock);
+	if (ret)
+		return ret;
+	ret = drmm_mutex_init(&gdev->drm, &gdev->cpucp.lock);
+	if (ret)
+		return ret;
+	spin_lock_init(&gdev->eq.lock);
+	gaudi_reset_init(gdev);
+
+	ret = gaudi_pci_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: PCI set-up failed: %d\n", ret);
+		return ret;
+	}
+
+	ret = gaudi_fw_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: firmware files unavailable: %d\n", ret);
+		return ret;
+	}
+
+	ret = gaudi_cpucp_sw_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: CPU-accessible memory set-up failed: %d\n",
+			  ret);
+		goto err_fw_fini;
+	}
+
+	ret = gaudi_irq_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: interrupt set-up failed: %d\n", ret);
+		goto err_cpucp_sw_fini;
+	}
+
+	ret = gaudi_hw_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: device bring-up failed: %d\n", ret);
+		goto err_irq_fini;
+	}
+
+	ret = gaudi_hwmon_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: hwmon registration failed: %d\n", ret);
+		goto err_hw_fini;
+	}
+
+	ret = gaudi_ctrl_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: control node creation failed: %d\n", ret);
+		goto err_hwmon_fini;
+	}
+
+	gdev->status = GAUDI_STATUS_OPERATIONAL;
+	gdev->created = ktime_get();
+	gaudi_cpucp_heartbeat_start(gdev);
+
+	ret = drm_dev_register(&gdev->drm, 0);
+	if (ret) {
+		gaudi_err(gdev, "probe: DRM device registration failed: %d\n",
+			  ret);
+		goto err_heartbeat_stop;
+	}
+	gaudi_debugfs_init(gdev);
+
+	gaudi_note(gdev, "Gaudi %s added as accel%u in %lld ms (firmware %s)\n",
+		   pci_name(pdev), gdev->index,
+		   ktime_ms_delta(ktime_get(), start),
+		   gdev->fw.uboot_ver[0] ? gdev->fw.uboot_ver : "?");
+	return 0;
+
+err_heartbeat_stop:
+	gaudi_cpucp_heartbeat_stop(gdev);
+	gdev->status = GAUDI_STATUS_MALFUNCTION;
+	gaudi_ctrl_fini(gdev);
+err_hwmon_fini:
+	gaudi_hwmon_fini(gdev);
+err_hw_fini:
+	gaudi_hw_fini(gdev);
+err_irq_fini:
+	gaudi_irq_fini(gdev);
+err_cpucp_sw_fini:
+	gaudi_cpucp_sw_fini(gdev);
+err_fw_fini:
+	gaudi_fw_fini(gdev);
+	return ret;
+}
+
+static void gaudi_remove(struct pci_dev *pdev)
+{
+	struct gaudi_device *gdev = pci_get_drvdata(pdev);
+
+	drm_dev_unplug(&gdev->drm);
+	gaudi_reset_fini(gdev);
+	gaudi_cpucp_heartbeat_stop(gdev);
+	gaudi_ctrl_fini(gdev);
+	gaudi_hwmon_fini(gdev);
+	gaudi_hw_fini(gdev);
+	gaudi_irq_fini(gdev);
+	gaudi_cpucp_sw_fini(gdev);
+	gaudi_fw_fini(gdev);
+}
+
+static const struct pci_device_id gaudi_pci_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_HABANALABS_GAUDI, PCI_DEVICE_ID_GAUDI) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, gaudi_pci_ids);
+
+static struct pci_driver gaudi_pci_driver = {
+	.name = GAUDI_DRV_NAME,
+	.id_table = gaudi_pci_ids,
+	.probe = gaudi_probe,
+	.remove = gaudi_remove,
+	.driver.dev_groups = gaudi_sysfs_groups,
+};
+
+static int __init gaudi_init(void)
+{
+	gaudi_drm_driver.ioctls = gaudi_ioctls;
+	gaudi_drm_driver.num_ioctls = gaudi_num_ioctls;
+	return pci_register_driver(&gaudi_pci_driver);
+}
+
+static void __exit gaudi_exit(void)
+{
+	pci_unregister_driver(&gaudi_pci_driver);
+}
+
+module_init(gaudi_init);
+module_exit(gaudi_exit);
+
+MODULE_AUTHOR("gaudi-open developers");
+MODULE_DESCRIPTION(GAUDI_DRV_DESC);
+MODULE_LICENSE("GPL");
+MODULE_FIRMWARE("habanalabs/gaudi/gaudi-boot-fit.itb");
+MODULE_FIRMWARE("habanalabs/gaudi/gaudi-fit.itb");
+MODULE_FIRMWARE("habanalabs/gaudi/gaudi_tpc.bin");

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gaudi.ko: DRM accel driver for Habana Gaudi 1 (HL-205).
+ *
+ * One struct gaudi_device per PCI function, embedding its drm_device.  Each
+ * concern lives in its own file with its own section of this header:
+ *   gaudi_drv.c     module, PCI driver, probe/remove chain, DRM driver, open
+ *   gaudi_pci.c     PCI set-up, BARs, ELBI, MSI
+ *   gaudi_fw.c      boot status decode and the static firmware load
+ *   gaudi_cpucp.c   device-CPU queues, CPU-CP requests, heartbeat
+ *   gaudi_eq.c      interrupt handler, event queue, event counters
+ *   gaudi_reset.c   hard reset and recovery
+ *   gaudi_info.c    the INFO ioctl (compute and control node)
+ *   gaudi_ctrl.c    the control node /dev/accel/accel_controlDN
+ *   gaudi_sysfs.c   sysfs attributes; gaudi_hwmon.c hwmon; gaudi_debugfs.c
+ *
+ * Locking order: reset.rwsem (read: a hardware user, write: the reset) ->
+ * state_lock -> cpucp.lock -> eq.lock.
+ */
+#ifndef GAUDI_DRV_H
+#define GAUDI_DRV_H
+
+#include <linux/cdev.h>
+#include <linux/iopoll.h>
+#include <linux/io.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+#include <drm/habanalabs_accel.h>
+
+#include "regs/gaudi_regs.h"
+
+#define GAUDI_DRV_NAME "gaudi"
+#define GAUDI_DRV_DESC "Habana Gaudi 1 accelerator"
+
+/* Debug categories for gaudi_dbg() (module parameter dbg_mask). */
+#define GAUDI_DBG_PROBE		BIT(0)
+#define GAUDI_DBG_FW		BIT(1)
+#define GAUDI_DBG_CPUCP		BIT(2)
+#define GAUDI_DBG_EQ		BIT(3)
+#define GAUDI_DBG_IOCTL		BIT(4)
+#define GAUDI_DBG_RESET		BIT(5)
+#define GAUDI_DBG_CS		BIT(6)
+#define GAUDI_DBG_MMU		BIT(7)
+#define GAUDI_DBG_REG		BIT(8)
+
+extern unsigned int gaudi_dbg_mask;
+
+#define gaudi_dbg(gdev, cat, fmt, ...)                                       \
+	do {                                                                 \
+		if (unlikely(gaudi_dbg_mask & GAUDI_DBG_##cat))              \
+			drm_info(&(gdev)->drm, "[" #cat "] " fmt,            \
+				 ##__VA_ARGS__);                             \
+	} while (0)
+
+#define gaudi_err(gdev, fmt, ...) drm_err(&(gdev)->drm, fmt, ##__VA_ARGS__)
+#define gaudi_warn(gdev, fmt, ...) drm_warn(&(gdev)->drm, fmt, ##__VA_ARGS__)
+/* (gaudi_info() is the INFO ioctl in gaudi_info.c, hence gaudi_note.) */
+#define gaudi_note(gdev, fmt, ...) drm_info(&(gdev)->drm, fmt, ##__VA_ARGS__)
+/* Errors a user can cause: rate limited, never a flood. */
+#define gaudi_user_err(gdev, fmt, ...)                                       \
+	drm_err_ratelimited(&(gdev)->drm, fmt, ##__VA_ARGS__)
+
+/* Module parameters (gaudi_drv.c). */
+extern unsigned int gaudi_timeout_locked;	/* seconds */
+extern bool gaudi_reset_on_lockup;
+extern unsigned int gaudi_boot_error_status_mask;
+extern unsigned int gaudi_heartbeat_ms;
+
+/* Same values as upstream's enum hl_device_status (INFO DEVICE_STATUS). */
+enum gaudi_status {
+	GAUDI_STATUS_OPERATIONAL = 0,
+	GAUDI_STATUS_IN_RESET = 1,
+	GAUDI_STATUS_MALFUNCTION = 2,
+	GAUDI_STATUS_NEEDS_RESET = 3,
+	GAUDI_STATUS_IN_DEVICE_CREATION = 4,
+};
+
+struct gaudi_device;
+
+/* ---- register access (CFG offsets, see regs/gaudi_regs.h) ----------- */
+u32 gaudi_rreg_traced(struct gaudi_device *gdev, u32 reg, const char *name,
+		      const void *caller);
+void gaudi_wreg_traced(struct gaudi_device *gdev, u32 reg, u32 val,
+		       const char *name, const void *caller);
+
+/* RREG32(gdev, mmFOO) / WREG32(gdev, mmFOO, v): traced with dbg_mask REG. */
+#define RREG32(gdev, reg)                                                    \
+	gaudi_rreg_traced(gdev, reg, #reg, __builtin_return_address(0))
+#define WREG32(gdev, reg, val)                                               \
+	gaudi_wreg_traced(gdev, reg, val, #reg, __builtin_return_address(0))
+
+/* Poll a register until @cond (on @val) holds; 0 or -ETIMEDOUT. */
+#define gaudi_poll_reg(gdev, reg, val, cond, sleep_us, timeout_us)           \
+	read_poll_timeout(readl, val, cond, sleep_us, timeout_us, false,     \
+			  (gdev)->pci.cfg + (reg))
+
+/* ---- gaudi_pci.c ---------------------------------------------------- */
+struct gaudi_pci {
+	void __iomem *sram;	/* BAR0: SRAM window */
+	void __iomem *cfg;	/* BAR2 + 64 MiB: CFG registers */
+	void __iomem *flash;	/* BAR2 lower half: SPI flash window */
+	void __iomem *hbm;	/* BAR4: HBM window, write-combined */
+	resource_size_t hbm_bar_size;
+	int irq;
+	u32 dev_sts0_elbi;	/* DEV_STS0 as read through ELBI at probe */
+};
+
+int gaudi_pci_init(struct gaudi_device *gdev);
+int gaudi_elbi_read(struct gaudi_device *gdev, u32 addr, u32 *val);
+int gaudi_irq_init(struct gaudi_device *gdev);
+void gaudi_irq_fini(struct gaudi_device *gdev);
+/* Is @addr a legal register for debugfs/ioctl access (CFG, aligned)? */
+bool gaudi_reg_addr_valid(u64 addr, u32 size);
+
+/* ---- gaudi_fw.c ------------------------------------------------------ */
+struct gaudi_fw {
+	u32 dev_sts0, dev_sts1;	/* firmware capabilities */
+	u32 boot_status;	/* CPU_BOOT_STATUS at the end of the boot */
+	u32 boot_err0, boot_err1;
+	char preboot_ver[GAUDI_FW_VER_LEN];
+	char uboot_ver[GAUDI_FW_VER_LEN];
+	const struct firmware *tpc;	/* gaudi_tpc.bin, kept while bound */
+	bool security_enabled;
+};
+
+int gaudi_fw_init(struct gaudi_device *gdev);	/* files present */
+void gaudi_fw_fini(struct gaudi_device *gdev);
+/* Wait for the preboot and run the static firmware load (INTERFACE §4). */
+int gaudi_fw_boot(struct gaudi_device *gdev);
+void gaudi_fw_read_preboot(struct gaudi_device *gdev);
+
+/* ---- gaudi_cpucp.c ---------------------------------------------------- */
+struct cpucp_packet;
+struct cpucp_info;
+struct gen_pool;
+
+#define GAUDI_CPU_MEM_SIZE	SZ_2M	/* CPU-accessible memory */
+#define GAUDI_CPU_PQ_SIZE	SZ_64K	/* 4096 x 16-byte descriptors */
+#define GAUDI_EQ_ENTRIES	64
+#define GAUDI_EQ_ENTRY_SIZE	64
+
+#define GAUDI_CPUCP_TIMEOUT_US		(4 * USEC_PER_SEC)
+#define GAUDI_CPUCP_INFO_TIMEOUT_US	(10 * USEC_PER_SEC)
+
+struct gaudi_cpucp {
+	struct mutex lock;		/* one request at a time */
+	bool ready;			/* queues up, device CPU answers */
+	bool lost;			/* a request timed out: no more until
+					 * the next reset */
+	struct cpucp_info *info;	/* INFO_GET answer at init (from
+					 * <linux/habanalabs/cpucp_if.h>) */
+
+	void *mem;			/* CPU-accessible memory */
+	dma_addr_t mem_dma;
+	u64 mem_cpu_addr;		/* as the device CPU sees it */
+	u32 msb;			/* bits 49:39, CPU_IF_CPU_MSB_ADDR */
+	struct gen_pool *pool;
+
+	void *pq;			/* device-CPU PQ (from the pool) */
+	u32 pq_pi;
+	void *eq;			/* event queue ring (from the pool) */
+	void *stale_pkt;		/* a timed-out packet, freed at fini */
+	size_t stale_size;
+
+	struct delayed_work heartbeat;
+	u32 hb_seq;
+	u64 packets;			/* requests sent */
+	u64 errors;			/* requests failed */
+};
+
+int gaudi_cpucp_sw_init(struct gaudi_device *gdev);	/* memory, pool */
+void gaudi_cpucp_sw_fini(struct gaudi_device *gdev);
+int gaudi_cpucp_init(struct gaudi_device *gdev);	/* queues, INFO_GET */
+void gaudi_cpucp_fini(struct gaudi_device *gdev);	/* DISABLE_PCI */
+void gaudi_cpucp_heartbeat_start(struct gaudi_device *gdev);
+void gaudi_cpucp_heartbeat_stop(struct gaudi_device *gdev);
+
+/*
+ * Send one CPU-CP request and wait for its fence.  @pkt is built by the
+ * caller (opcode in ctl, value, index...); the driver copies it to
+ * device-CPU-accessible memory.  Returns 0 and the packet's result in
+ * @result (may be NULL), -EIO if the device CPU returned an error code,
+ * -ETIMEDOUT, or -ENODEV when the device is not operational.
+ * May sleep; callers outside init/reset hold gaudi_hw_enter().
+ */
+int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
+		     unsigned int timeout_us, u64 *result);
+/* Shorthand: opcode, value and index (u32 at offset 16). */
+int gaudi_cpucp_simple(struct gaudi_device *gdev, u32 opcode, u64 value,
+		       u32 index, u64 *result);
+/*
+ * Buffers a CPU-CP request can point at (pkt->addr): @dev_addr is the
+ * address as the device CPU sees it.
+ */
+void *gaudi_cpucp_buf_alloc(struct gaudi_device *gdev, size_t size,
+			    u64 *dev_addr);
+void gaudi_cpucp_buf_free(struct gaudi_device *gdev, size_t size, void *buf);
+
+/* ---- gaudi_eq.c -------------------------------------------------------- */
+#define GAUDI_EVENT_COUNT	663	/* upstream's GAUDI_EVENT_SIZE */
+
+/* Events the driver acts on (upstream's gaudi_async_event_id values). */
+#define GAUDI_EV_MMU_PAGE_FAULT		380
+#define GAUDI_EV_MMU_WR_PERM		381
+#define GAUDI_EV_RAZWI_OR_ADC		548
+#define GAUDI_EV_TPC0_QM		572
+#define GAUDI_EV_DMA7_QM		590
+#define GAUDI_EV_DMA0_CORE		604
+#define GAUDI_EV_DMA7_CORE		611
+#define GAUDI_EV_FW_ALIVE_S		645
+#define GAUDI_EV_DEV_RESET_REQ		646
+#define GAUDI_EV_PKT_QUEUE_OUT_SYNC	647
+#define GAUDI_EV_FIX_POWER_ENV_S	658
+#define GAUDI_EV_FIX_POWER_ENV_E	659
+#define GAUDI_EV_FIX_THERMAL_ENV_S	660
+#define GAUDI_EV_FIX_THERMAL_ENV_E	661
+#define GAUDI_EV_RAZWI_OR_ADC_SW	662
+
+/* Last-error captures for the INFO ioctl (first one since last clear). */
+struct gaudi_captures {
+	bool razwi_valid;
+	struct hl_info_razwi_event razwi;
+	bool page_fault_valid;
+	struct hl_page_fault_info page_fault;
+	bool undef_opcode_valid;
+	struct hl_info_undefined_opcode_event undef_opcode;
+	bool hw_err_valid;
+	struct hl_info_hw_err_event hw_err;
+	bool fw_err_valid;
+	struct hl_info_fw_err_event fw_err;
+	bool engine_err_valid;
+	struct hl_info_engine_err_event engine_err;
+};
+
+struct gaudi_eq {
+	spinlock_t lock;		/* counters and captures */
+	u32 ci;				/* next entry to read */
+	bool enabled;			/* IRQ handler may touch the ring */
+	u32 counters[GAUDI_EVENT_COUNT];	/* since the last reset */
+	u32 counters_aggr[GAUDI_EVENT_COUNT];	/* since load */
+	u64 total;
+	u32 clk_throttle;		/* HL_CLK_THROTTLE_* bits now */
+	u32 clk_throttle_ever;
+	u64 notifier_events;		/* HL_NOTIFIER_EVENT_* pending */
+	struct gaudi_captures cap;
+};
+
+int gaudi_eq_init(struct gaudi_device *gdev);	/* ring cleared, enabled */
+void gaudi_eq_fini(struct gaudi_device *gdev);
+/* Threaded IRQ: consume the event queue. */
+void gaudi_eq_handle(struct gaudi_device *gdev);
+void gaudi_eq_reset_counters(struct gaudi_device *gdev);
+void gaudi_eq_clear_captures(struct gaudi_device *gdev);
+const char *gaudi_event_name(u32 type, char *buf, size_t len);
+
+/* ---- gaudi_reset.c ----------------------------------------------------- */
+struct gaudi_reset {
+	struct rw_semaphore rwsem;	/* read: hardware users; write: reset */
+	struct work_struct work;
+	const char *reason;		/* why the pending reset was asked */
+	u32 hard_reset_cnt;
+	u32 soft_reset_cnt;
+	u32 failed_cnt;
+	u64 last_duration_ms;
+	bool disabled;			/* unloading: no new reset */
+};
+
+void gaudi_reset_init(struct gaudi_device *gdev);
+/* Queue a recovery (hard reset + re-init); safe from any context. */
+void gaudi_reset_schedule(struct gaudi_device *gdev, const char *reason);
+/* Schedule and wait for it (sysfs hard_reset). */
+int gaudi_reset_now(struct gaudi_device *gdev, const char *reason);
+/* Halt the device CPU, SW_ALL_RST, wait, check (INTERFACE §10). */
+int gaudi_hw_reset(struct gaudi_device *gdev);
+void gaudi_reset_fini(struct gaudi_device *gdev);
+
+/* ---- gaudi_sysfs.c / gaudi_hwmon.c / gaudi_debugfs.c ------------------- */
+extern const struct attribute_group *gaudi_sysfs_groups[];
+int gaudi_hwmon_init(struct gaudi_device *gdev);
+void gaudi_hwmon_fini(struct gaudi_device *gdev);
+void gaudi_debugfs_init(struct gaudi_device *gdev);
+
+/* ---- gaudi_ctrl.c (userspace surface engineer) -------------------------- */
+int gaudi_ctrl_init(struct gaudi_device *gdev);
+void gaudi_ctrl_fini(struct gaudi_device *gdev);
+
+/*
+ * Completion-queue hook for command submission (issue 4): called from the
+ * threaded IRQ handler after the event queue, inside drm_dev_enter/exit.
+ */
+typedef void (*gaudi_irq_hook_t)(struct gaudi_device *gdev);
+
+/* ---- the device ----------------------------------------------------- */
+struct gaudi_device {
+	struct drm_device drm;
+	struct pci_dev *pdev;
+	unsigned int index;		/* accel minor index */
+
+	struct mutex state_lock;	/* status changes, reset vs open */
+	enum gaudi_status status;
+	ktime_t created;		/* probe end, for open stats */
+
+	struct gaudi_pci pci;
+	struct gaudi_fw fw;
+	struct gaudi_cpucp cpucp;
+	struct gaudi_eq eq;
+	struct gaudi_reset reset;
+
+	struct device *hwmon;
+	gaudi_irq_hook_t cq_irq_hook;	/* NULL until issue 4 */
+
+	void *file_priv;		/* gaudi_file.c state (compute node) */
+	void *ctrl_priv;		/* gaudi_ctrl.c state (control node) */
+};
+
+static inline struct gaudi_device *to_gaudi(struct drm_device *drm)
+{
+	return container_of(drm, struct gaudi_device, drm);
+}
+
+/*
+ * Bracket every path that touches the hardware on behalf of a user
+ * (ioctl, sysfs, hwmon, debugfs):
+ *
+ *	ret = gaudi_hw_enter(gdev, &idx);
+ *	if (ret)
+ *		return ret;
+ *	...
+ *	gaudi_hw_exit(gdev, idx);
+ *
+ * Fails with -ENODEV once the device is unplugged and -EIO while it is not
+ * operational (in reset, malfunction).  Holds off a reset until exit.
+ */
+int gaudi_hw_enter(struct gaudi_device *gdev, int *idx);
+void gaudi_hw_exit(struct gaudi_device *gdev, int idx);
+
+const char *gaudi_status_str(enum gaudi_status status);
+/* Bring the device up after probe or a reset: boot, CPU-CP, events. */
+int gaudi_hw_init(struct gaudi_device *gdev);
+void gaudi_hw_fini(struct gaudi_device *gdev);
+
+#endif /* GAUDI_DRV_H */

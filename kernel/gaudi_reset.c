@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: hard reset and recovery.
+ *
+ * A hard reset halts the device CPU and resets the whole card except its
+ * PCI configuration (SW_ALL_RST); the firmware must then be booted again.
+ * Recovery runs from a work item: the status goes to "in reset" (users'
+ * hardware paths fail with -EIO), a KOBJ_CHANGE uevent with GAUDI_RESET=1
+ * announces it, the device is reset and brought up again, and a second
+ * uevent (GAUDI_RESET=0) reports the outcome.
+ */
+#include <linux/delay.h>
+#include <linux/kobject.h>
+#include <linux/habanalabs/hl_boot_if.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_file.h"
+
+#define GAUDI_CPU_HALT_WAIT_MS		200
+#define GAUDI_RESET_WAIT_MS		2000
+#define GAUDI_BTM_TIMEOUT_US		(100 * USEC_PER_MSEC)
+
+int gaudi_hw_reset(struct gaudi_device *gdev)
+{
+	u32 val;
+	int ret;
+
+	gaudi_dbg(gdev, RESET, "halting the device CPU\n");
+	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_HALT_MACHINE);
+	WREG32(gdev, mmKMD_MSG_TO_CPU, KMD_MSG_GOTO_WFE);
+	msleep(GAUDI_CPU_HALT_WAIT_MS);
+	WREG32(gdev, mmKMD_MSG_TO_CPU, KMD_MSG_NA);
+
+	/* Keep PCIe up through the reset, then reset everything else. */
+	WREG32(gdev, mmPSOC_GLOBAL_CONF_COLD_RST_FLOPS_1, PREBOOT_PCIE_EN_MAGIC);
+	WREG32(gdev, mmPSOC_GLOBAL_CONF_SW_ALL_RST, 1);
+	msleep(GAUDI_RESET_WAIT_MS);
+
+	ret = gaudi_poll_reg(gdev, mmPSOC_GLOBAL_CONF_BTM_FSM, val,
+			     !(val & BTM_FSM_STATE_MASK), 1000,
+			     GAUDI_BTM_TIMEOUT_US);
+	if (ret) {
+		gaudi_err(gdev, "hard reset did not complete: BTM_FSM 0x%08x\n",
+			  val);
+		return -EIO;
+	}
+	gaudi_dbg(gdev, RESET, "hard reset done\n");
+	return 0;
+}
+
+static void gaudi_reset_uevent(struct gaudi_device *gdev, bool in_reset)
+{
+	char status[48];
+	char *envp[] = {
+		in_reset ? "GAUDI_RESET=1" : "GAUDI_RESET=0",
+		status,
+		NULL,
+	};
+
+	snprintf(status, sizeof(status), "GAUDI_STATUS=%s",
+		 gaudi_status_str(READ_ONCE(gdev->status)));
+	kobject_uevent_env(&gdev->pdev->dev.kobj, KOBJ_CHANGE, envp);
+}
+
+static void gaudi_reset_work(struct work_struct *work)
+{
+	struct gaudi_device *gdev = container_of(work, struct gaudi_device,
+						 reset.work);
+	struct gaudi_reset *r = &gdev->reset;
+	ktime_t start = ktime_get();
+	int ret;
+
+	mutex_lock(&gdev->state_lock);
+	gdev->status = GAUDI_STATUS_IN_RESET;
+	mutex_unlock(&gdev->state_lock);
+
+	gaudi_warn(gdev, "hard reset: %s\n", r->reason ? r->reason : "requested");
+	gaudi_reset_uevent(gdev, true);
+	gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_DEVICE_RESET |
+				HL_NOTIFIER_EVENT_DEVICE_UNAVAILABLE);
+
+	gaudi_cpucp_heartbeat_stop(gdev);
+	/* Wait for every user inside gaudi_hw_enter() to leave. */
+	down_write(&r->rwsem);
+	gaudi_hw_fini(gdev);
+	gaudi_eq_reset_counters(gdev);
+	ret = gaudi_hw_init(gdev);
+
+	mutex_lock(&gdev->state_lock);
+	r->hard_reset_cnt++;
+	r->last_duration_ms = ktime_ms_delta(ktime_get(), start);
+	if (ret) {
+		r->failed_cnt++;
+		gdev->status = GAUDI_STATUS_MALFUNCTION;
+	} else {
+		gdev->status = GAUDI_STATUS_OPERATIONAL;
+	}
+	mutex_unlock(&gdev->state_lock);
+	up_write(&r->rwsem);
+
+	if (ret) {
+		gaudi_err(gdev, "recovery failed (%d): device disabled until the next reset\n",
+			  ret);
+	} else {
+		if (!READ_ONCE(r->disabled))
+			gaudi_cpucp_heartbeat_start(gdev);
+		gaudi_note(gdev, "hard reset done in %llu ms, device operational\n",
+			   r->last_duration_ms);
+	}
+	gaudi_reset_uevent(gdev, false);
+}
+
+void gaudi_reset_init(struct gaudi_device *gdev)
+{
+	init_rwsem(&gdev->reset.rwsem);
+	INIT_WORK(&gdev->reset.work, gaudi_reset_work);
+}
+
+void gaudi_reset_schedule(struct gaudi_device *gdev, const char *reason)
+{
+	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL ||
+	    READ_ONCE(gdev->reset.disabled))
+		return;
+	if (!gaudi_reset_on_lockup) {
+		gaudi_err(gdev, "%s: device needs a reset (reset_on_lockup is off; write 1 to hard_reset)\n",
+			  reason);
+		WRITE_ONCE(gdev->status, GAUDI_STATUS_NEEDS_RESET);
+		return;
+	}
+	gdev->reset.reason = reason;
+	queue_work(system_unbound_wq, &gdev->reset.work);
+}
+
+int gaudi_reset_now(struct gaudi_device *gdev, const char *reason)
+{
+	if (READ_ONCE(gdev->reset.disabled))
+		return -ENODEV;
+	gdev->reset.reason = reason;
+	queue_work(system_unbound_wq, &gdev->reset.work);
+	flush_work(&gdev->reset.work);
+	return READ_ONCE(gdev->status) == GAUDI_STATUS_OPERATIONAL ? 0 : -EIO;
+}
+
+/* Unload: no new reset from now on, wait for a running one. */
+void gaudi_reset_fini(struct gaudi_device *gdev)
+{
+	WRITE_ONCE(gdev->reset.disabled, true);
+	gaudi_cpucp_heartbeat_stop(gdev);
+	cancel_work_sync(&gdev->reset.work);
+}
