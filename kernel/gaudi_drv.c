@@ -154,7 +154,12 @@ static void gaudi_drm_postclose(struct drm_device *drm, struct drm_file *file)
 	gaudi_file_postclose(drm, file);
 }
 
-DEFINE_DRM_ACCEL_FOPS(gaudi_fops);
+/* The accel defaults plus DRM fdinfo (drm-driver, drm-pdev, drm-client-id). */
+static const struct file_operations gaudi_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
 
 /* .ioctls/.num_ioctls come from gaudi_info.c; set at module init. */
 static struct drm_driver gaudi_drm_driver = {

@@ -10,6 +10,7 @@
  * DRM_IOCTL_HL_* number, struct and HL_INFO_* op there means the same on
  * gaudi.ko for everything both drivers support.
  */
+#include <linux/const.h>
 #include <drm/habanalabs_accel.h>
 
 #if defined(__cplusplus)
@@ -77,9 +78,9 @@ extern "C" {
  *	command of the holder, and the PCI device has an ``owner`` sysfs
  *	directory (``pid``, ``comm``, ``open_time``).
  */
-#define GAUDI_CAP_OWNER			(1ULL << 0)
-#define GAUDI_CAP_SYNC_RELEASE		(1ULL << 1)
-#define GAUDI_CAP_OPEN_BUSY_OWNER	(1ULL << 2)
+#define GAUDI_CAP_OWNER			_BITULL(0)
+#define GAUDI_CAP_SYNC_RELEASE		_BITULL(1)
+#define GAUDI_CAP_OPEN_BUSY_OWNER	_BITULL(2)
 
 /**
  * struct drm_gaudi_query_caps - ABI version and extensions of the driver

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: the users of the compute node.
+ *
+ * One process holds /dev/accel/accelN at a time, as with upstream.  Unlike
+ * upstream, who holds it is never a mystery: a refused open names the
+ * holder in the kernel log (once per holder and 10 s), and tools get the
+ * holder through DRM_IOCTL_GAUDI_OWNER (on either node), the PCI device's
+ * sysfs "owner" directory and fdinfo.  Release is synchronous: when close()
+ * returns, the next open succeeds.
+ */
+#include <linux/eventfd.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_file.h"
+#include "gaudi_info.h"
+
+#define GAUDI_BUSY_LOG_INTERVAL		(10 * HZ)
+
+int gaudi_file_init(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u;
+	int ret;
+
+	u = drmm_kzalloc(&gdev->drm, sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return -ENOMEM;
+	u->gdev = gdev;
+	ret = drmm_mutex_init(&gdev->drm, &u->lock);
+	if (ret)
+		return ret;
+	spin_lock_init(&u->notify_lock);
+	u->ctrl_minor = -1;
+	gdev->file_priv = u;
+	return 0;
+}
+
+/* A refused open: say who holds the node, once per holder and interval. */
+static void file_log_busy(struct gaudi_users *u)
+{
+	struct gaudi_device *gdev = u->gdev;
+	char comm[TASK_COMM_LEN];
+
+	if (u->busy_logged_open == u->open_counter &&
+	    time_before(jiffies, u->busy_logged + GAUDI_BUSY_LOG_INTERVAL))
+		return;
+	u->busy_logged = jiffies;
+	u->busy_logged_open = u->open_counter;
+	get_task_comm(comm, current->group_leader);
+	gaudi_note(gdev, "accel%u busy: pid %d (%s) refused, held by pid %d (%s) for %lld ms\n",
+		   gdev->index, task_tgid_nr(current), comm,
+		   pid_nr(u->owner.pid), u->owner.comm,
+		   ktime_ms_delta(ktime_get(), u->owner.open_mono));
+}
+
+int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_file *gfile;
+	enum gaudi_status st;
+	int ret;
+
+	if (!u)
+		return -ENODEV;
+	gfile = kzalloc(sizeof(*gfile), GFP_KERNEL);
+	if (!gfile)
+		return -ENOMEM;
+	gfile->gdev = gdev;
+	atomic64_set(&gfile->host_bytes, 0);
+
+	mutex_lock(&u->lock);
+	st = READ_ONCE(gdev->status);
+	if (st == GAUDI_STATUS_IN_RESET) {
+		gaudi_dbg(gdev, IOCTL, "open: device in reset\n");
+		ret = -EAGAIN;
+		goto err_unlock;
+	}
+	if (st != GAUDI_STATUS_OPERATIONAL &&
+	    st != GAUDI_STATUS_IN_DEVICE_CREATION) {
+		gaudi_dbg(gdev, IOCTL, "open: device is %s\n",
+			  gaudi_status_str(st));
+		ret = -EPERM;
+		goto err_unlock;
+	}
+	if (u->compute) {
+		file_log_busy(u);
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+
+	u->owner.pid = get_task_pid(current, PIDTYPE_TGID);
+	u->owner.uid = current_uid();
+	get_task_comm(u->owner.comm, current->group_leader);
+	u->owner.open_real_ns = ktime_get_real_ns();
+	u->owner.open_mono = ktime_get();
+	u->open_counter++;
+	u->last_open = u->owner.open_mono;
+	spin_lock_irq(&u->notify_lock);
+	u->compute = gfile;
+	spin_unlock_irq(&u->notify_lock);
+	mutex_unlock(&u->lock);
+
+	/* A new holder starts with a clean slate of captured errors. */
+	gaudi_eq_clear_captures(gdev);
+	file->driver_priv = gfile;
+	gaudi_dbg(gdev, IOCTL, "compute node opened by pid %d (%s)\n",
+		  pid_nr(u->owner.pid), u->owner.comm);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&u->lock);
+	kfree(gfile);
+	return ret;
+}
+
+void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_file *gfile = file->driver_priv;
+	struct eventfd_ctx *ctx;
+	struct pid *pid = NULL;
+
+	if (!gfile)
+		return;
+
+	/*
+	 * Everything the file owns is torn down before the node is marked
+	 * free, all within close(): a following open never sees a half
+	 * released holder.
+	 */
+	mutex_lock(&u->lock);
+	spin_lock_irq(&u->notify_lock);
+	ctx = gfile->eventfd;
+	gfile->eventfd = NULL;
+	if (u->compute == gfile) {
+		u->compute = NULL;
+		pid = u->owner.pid;
+		u->last_open_period_ms =
+			ktime_ms_delta(ktime_get(), u->owner.open_mono);
+		memset(&u->owner, 0, sizeof(u->owner));
+	}
+	spin_unlock_irq(&u->notify_lock);
+	mutex_unlock(&u->lock);
+
+	gaudi_dbg(gdev, IOCTL, "compute node released (held %llu ms)\n",
+		  u->last_open_period_ms);
+	put_pid(pid);
+	if (ctx)
+		eventfd_ctx_put(ctx);
+	file->driver_priv = NULL;
+	kfree(gfile);
+}
+
+void gaudi_file_notify(struct gaudi_device *gdev, u64 events)
+{
+	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_file *gfile;
+	unsigned long flags;
+
+	if (!u || !events)
+		return;
+	spin_lock_irqsave(&u->notify_lock, flags);
+	gfile = u->compute;
+	if (gfile) {
+		gfile->events |= events;
+		if (gfile->eventfd)
+			eventfd_signal(gfile->eventfd);
+	}
+	spin_unlock_irqrestore(&u->notify_lock, flags);
+}
+
+void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(file->minor->dev);
+	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_file *gfile = file->driver_priv;
+	struct drm_memory_stats stats = {};
+
+	if (!gfile)
+		return;
+	stats.private = atomic64_read(&gfile->host_bytes);
+	stats.resident = stats.private;
+	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "host");
+
+	drm_printf(p, "gaudi-node:\tcompute\n");
+	mutex_lock(&u->lock);
+	if (u->compute == gfile) {
+		drm_printf(p, "gaudi-owner-pid:\t%d\n", pid_vnr(u->owner.pid));
+		drm_printf(p, "gaudi-owner-comm:\t%s\n", u->owner.comm);
+		drm_printf(p, "gaudi-open-time-ns:\t%llu\n",
+			   u->owner.open_real_ns);
+	}
+	mutex_unlock(&u->lock);
+}
+
+/* ---- extension ioctls (both nodes) --------------------------------------- */
+
+int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
+			  void *data)
+{
+	struct drm_gaudi_query_caps *q = data;
+
+	if (q->flags || q->pad || memchr_inv(q->reserved, 0,
+					     sizeof(q->reserved))) {
+		gaudi_dbg(gdev, IOCTL, "QUERY_CAPS: reserved bits set\n");
+		return -EINVAL;
+	}
+	q->abi_major = GAUDI_ABI_VERSION_MAJOR;
+	q->abi_minor = GAUDI_ABI_VERSION_MINOR;
+	q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
+		  GAUDI_CAP_OPEN_BUSY_OWNER;
+	q->info_ops = gaudi_info_ops_mask(control);
+	return 0;
+}
+
+int gaudi_file_owner(struct gaudi_device *gdev, void *data)
+{
+	struct gaudi_users *u = gaudi_users(gdev);
+	struct drm_gaudi_owner *o = data;
+
+	if (o->flags || memchr_inv(o->reserved, 0, sizeof(o->reserved))) {
+		gaudi_dbg(gdev, IOCTL, "OWNER: reserved bits set\n");
+		return -EINVAL;
+	}
+	memset(o, 0, sizeof(*o));
+
+	mutex_lock(&u->lock);
+	if (u->compute) {
+		o->state = GAUDI_OWNER_HELD;
+		o->pid = pid_vnr(u->owner.pid);
+		o->uid = from_kuid_munged(current_user_ns(), u->owner.uid);
+		strscpy(o->comm, u->owner.comm, sizeof(o->comm));
+		o->open_time_ns = u->owner.open_real_ns;
+		o->held_ns = ktime_to_ns(ktime_sub(ktime_get(),
+						   u->owner.open_mono));
+	}
+	o->open_counter = u->open_counter;
+	mutex_unlock(&u->lock);
+	return 0;
+}
+
+/* ---- sysfs: <pci device>/owner/{pid,comm,open_time} ------------------------ */
+
+static struct gaudi_users *dev_users(struct device *dev)
+{
+	struct gaudi_device *gdev = dev_get_drvdata(dev);
+
+	return gdev ? gaudi_users(gdev) : NULL;
+}
+
+static ssize_t owner_pid_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct gaudi_users *u = dev_users(dev);
+	pid_t pid = 0;
+
+	if (!u)
+		return -ENODEV;
+	mutex_lock(&u->lock);
+	if (u->compute)
+		pid = pid_vnr(u->owner.pid);
+	mutex_unlock(&u->lock);
+	return sysfs_emit(buf, "%d\n", pid);
+}
+
+static ssize_t owner_comm_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct gaudi_users *u = dev_users(dev);
+	ssize_t len;
+
+	if (!u)
+		return -ENODEV;
+	mutex_lock(&u->lock);
+	len = sysfs_emit(buf, "%s\n", u->compute ? u->owner.comm : "");
+	mutex_unlock(&u->lock);
+	return len;
+}
+
+static ssize_t owner_open_time_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct gaudi_users *u = dev_users(dev);
+	u64 ns = 0, sec;
+	u32 rem;
+
+	if (!u)
+		return -ENODEV;
+	mutex_lock(&u->lock);
+	if (u->compute)
+		ns = u->owner.open_real_ns;
+	mutex_unlock(&u->lock);
+	sec = div_u64_rem(ns, NSEC_PER_SEC, &rem);
+	return sysfs_emit(buf, "%llu.%09u\n", sec, rem);
+}
+
+static struct device_attribute dev_attr_owner_pid =
+	__ATTR(pid, 0444, owner_pid_show, NULL);
+static struct device_attribute dev_attr_owner_comm =
+	__ATTR(comm, 0444, owner_comm_show, NULL);
+static struct device_attribute dev_attr_owner_open_time =
+	__ATTR(open_time, 0444, owner_open_time_show, NULL);
+
+static struct attribute *gaudi_owner_attrs[] = {
+	&dev_attr_owner_pid.attr,
+	&dev_attr_owner_comm.attr,
+	&dev_attr_owner_open_time.attr,
+	NULL,
+};
+
+const struct attribute_group gaudi_owner_attr_group = {
+	.name = "owner",
+	.attrs = gaudi_owner_attrs,
+};

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gaudi.ko: users of the device nodes (gaudi_file.c, gaudi_ctrl.c).
+ *
+ * The compute node /dev/accel/accelN is held by one process at a time; the
+ * control node /dev/accel/accel_controlDN by any number of monitors.  Each
+ * open file of either node is a struct gaudi_file; the per-device state is
+ * struct gaudi_users (gdev->file_priv), created by gaudi_ctrl_init() before
+ * the DRM device is registered.
+ */
+#ifndef GAUDI_FILE_H
+#define GAUDI_FILE_H
+
+#include <linux/cred.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct cdev;
+struct device;
+struct drm_device;
+struct drm_file;
+struct drm_printer;
+struct eventfd_ctx;
+struct gaudi_device;
+struct pid;
+
+/* One open file of the compute or the control node. */
+struct gaudi_file {
+	struct gaudi_device *gdev;
+	bool control;			/* opened on the control node */
+	/* HL_NOTIFIER_EVENT_* not yet read (users->notify_lock) */
+	u64 events;
+	struct eventfd_ctx *eventfd;	/* users->notify_lock */
+	/* fdinfo drm-total-host: memory this file pins or allocates */
+	atomic64_t host_bytes;
+};
+
+/* Who opened the compute node. */
+struct gaudi_owner_info {
+	struct pid *pid;		/* thread group of the opener */
+	kuid_t uid;
+	char comm[TASK_COMM_LEN];	/* of the process, at open */
+	u64 open_real_ns;		/* CLOCK_REALTIME at open */
+	ktime_t open_mono;		/* ktime_get() at open */
+};
+
+/* Per device (gdev->file_priv). */
+struct gaudi_users {
+	struct gaudi_device *gdev;
+	struct mutex lock;		/* open/close of the compute node */
+	spinlock_t notify_lock;		/* @compute, file events and eventfd */
+	struct gaudi_file *compute;	/* holder of the compute node */
+	struct gaudi_owner_info owner;	/* valid while @compute is set */
+
+	u64 open_counter;		/* successful compute opens */
+	u64 last_open_period_ms;	/* how long the last holder held it */
+	ktime_t last_open;		/* ktime_get() of the last open */
+	unsigned long busy_logged;	/* jiffies of the last EBUSY line */
+	u64 busy_logged_open;		/* open_counter of the holder named */
+
+	/* control node (gaudi_ctrl.c) */
+	struct cdev *ctrl_cdev;
+	struct device *ctrl_dev;
+	int ctrl_minor;
+
+	/* INFO caches (gaudi_info.c) */
+	bool pll_regs_read;
+	u32 pll_nr, pll_nf, pll_od, pll_div;
+};
+
+#define gaudi_users(gdev) ((struct gaudi_users *)(gdev)->file_priv)
+
+/* Per-device state; called by gaudi_ctrl_init(). */
+int gaudi_file_init(struct gaudi_device *gdev);
+
+/* drm_driver.open: exclusive open of the compute node, owner recorded. */
+int gaudi_file_open(struct drm_device *drm, struct drm_file *file);
+/*
+ * drm_driver.postclose: releases the compute node before close() returns,
+ * so an open right after never fails because of this holder.
+ */
+void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file);
+/* drm_driver.show_fdinfo: memory and owner lines after the DRM core's. */
+void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+/*
+ * Post HL_NOTIFIER_EVENT_* bits to the holder of the compute node: they
+ * accumulate until HL_INFO_GET_EVENTS reads them, and its eventfd (if
+ * registered) is signalled.  Any context except hard IRQ; does not sleep.
+ * Events without a holder are dropped (as upstream).
+ */
+void gaudi_file_notify(struct gaudi_device *gdev, u64 events);
+
+/* DRM_IOCTL_GAUDI_QUERY_CAPS and DRM_IOCTL_GAUDI_OWNER, both nodes. */
+int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
+			  void *data);
+int gaudi_file_owner(struct gaudi_device *gdev, void *data);
+
+/* The sysfs "owner" directory of the PCI device (pid, comm, open_time). */
+extern const struct attribute_group gaudi_owner_attr_group;
+
+#endif /* GAUDI_FILE_H */
