@@ -63,22 +63,13 @@ sub() {
 }
 
 # The module-id the launcher gave card accel$1: gaudi-vm puts card i behind
-# root port i, and QEMU gives the root ports increasing addresses in that
-# order, so the rank of the card's root port among all cards' root ports is
-# its module-id. (accelN numbering follows the asynchronous probe order and
-# says nothing about the card.)
+# a root port at 00:(0x10 + i).0 and gives it module-id i. (accelN numbering
+# follows the asynchronous probe order and says nothing about the card.)
 module_id() {
-	mine=$(basename "$(readlink -f "/sys/class/accel/accel$1/device/..")")
-	rank=0
-	for port in $(for d in /sys/bus/pci/devices/*; do
-			[ "$(cat "$d/vendor")" = 0x1da3 ] &&
-				[ "$(cat "$d/device")" = 0x1000 ] &&
-				basename "$(readlink -f "$d/..")"
-		done | sort); do
-		[ "$port" = "$mine" ] && echo "$rank" && return
-		rank=$((rank + 1))
-	done
-	echo unknown
+	port=$(basename "$(readlink -f "/sys/class/accel/accel$1/device/..")")
+	slot=${port#*:*:}
+	slot=${slot%.*}
+	echo $((0x$slot - 0x10))
 }
 
 # The habanalabs module is (not) loaded.
