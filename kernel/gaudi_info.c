@@ -810,18 +810,129 @@ static int info_engine_status(struct gaudi_info_call *c)
 	return ret;
 }
 
-/* Secured-device ops: Gaudi 1 (1da3:1000) has no attestation support. */
-static int info_secured(struct gaudi_info_call *c)
+/*
+ * A firmware request that fills a buffer: @size bytes at a CPU-accessible
+ * address, copied to @data on success.
+ */
+static int info_fw_buf_request(struct gaudi_device *gdev, u32 opcode,
+			       void *data, u32 size, u32 nonce)
 {
-	return -EOPNOTSUPP;
+	struct cpucp_packet pkt = {};
+	void *buf;
+	u64 addr;
+	int ret;
+
+	buf = gaudi_cpucp_buf_alloc(gdev, size, &addr);
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0, size);
+	pkt.ctl = cpu_to_le32(opcode << CPUCP_PKT_CTL_OPCODE_SHIFT);
+	pkt.addr = cpu_to_le64(addr);
+	pkt.data_max_size = cpu_to_le32(size);
+	pkt.nonce = cpu_to_le32(nonce);
+	ret = info_cpucp_send(gdev, &pkt, GAUDI_CPUCP_INFO_TIMEOUT_US, NULL);
+	if (!ret)
+		memcpy(data, buf, size);
+	gaudi_cpucp_buf_free(gdev, size, buf);
+	return ret;
 }
 
+/* Attestation report of the boot, as the firmware signs it. */
+static int info_secured_attestation(struct gaudi_info_call *c)
+{
+	struct cpucp_sec_attest_info *fw;
+	struct hl_info_sec_attest *out;
+	int ret = -ENOMEM;
+
+	fw = kzalloc(sizeof(*fw), GFP_KERNEL);
+	out = kzalloc(sizeof(*out), GFP_KERNEL);
+	if (!fw || !out)
+		goto out;
+	ret = info_fw_buf_request(c->gdev, CPUCP_PACKET_SEC_ATTEST_GET, fw,
+				  sizeof(*fw), c->args->sec_attest_nonce);
+	if (ret)
+		goto out;
+	out->nonce = le32_to_cpu(fw->nonce);
+	out->pcr_quote_len = le16_to_cpu(fw->pcr_quote_len);
+	out->pub_data_len = le16_to_cpu(fw->pub_data_len);
+	out->certificate_len = le16_to_cpu(fw->certificate_len);
+	out->pcr_num_reg = fw->pcr_num_reg;
+	out->pcr_reg_len = fw->pcr_reg_len;
+	out->quote_sig_len = fw->quote_sig_len;
+	memcpy(out->pcr_data, fw->pcr_data, sizeof(out->pcr_data));
+	memcpy(out->pcr_quote, fw->pcr_quote, sizeof(out->pcr_quote));
+	memcpy(out->quote_sig, fw->quote_sig, sizeof(out->quote_sig));
+	memcpy(out->public_data, fw->public_data, sizeof(out->public_data));
+	memcpy(out->certificate, fw->certificate, sizeof(out->certificate));
+	ret = info_copy(c, out, sizeof(*out));
+out:
+	kfree(out);
+	kfree(fw);
+	return ret;
+}
+
+/* The CPU-CP info block, signed by the firmware. */
+static int info_dev_signed(struct gaudi_info_call *c)
+{
+	struct cpucp_dev_info_signed *fw;
+	struct hl_info_signed *out;
+	int ret = -ENOMEM;
+
+	BUILD_BUG_ON(sizeof(fw->info) > sizeof(out->dev_info));
+	fw = kzalloc(sizeof(*fw), GFP_KERNEL);
+	out = kzalloc(sizeof(*out), GFP_KERNEL);
+	if (!fw || !out)
+		goto out;
+	ret = info_fw_buf_request(c->gdev, CPUCP_PACKET_INFO_SIGNED_GET, fw,
+				  sizeof(*fw), c->args->sec_attest_nonce);
+	if (ret)
+		goto out;
+	out->nonce = le32_to_cpu(fw->nonce);
+	out->info_sig_len = fw->info_sig_len;
+	out->pub_data_len = le16_to_cpu(fw->pub_data_len);
+	out->certificate_len = le16_to_cpu(fw->certificate_len);
+	out->dev_info_len = sizeof(fw->info);
+	memcpy(out->info_sig, fw->info_sig, sizeof(out->info_sig));
+	memcpy(out->public_data, fw->public_data, sizeof(out->public_data));
+	memcpy(out->certificate, fw->certificate, sizeof(out->certificate));
+	memcpy(out->dev_info, &fw->info, sizeof(fw->info));
+	ret = info_copy(c, out, sizeof(*out));
+out:
+	kfree(out);
+	kfree(fw);
+	return ret;
+}
+
+/*
+ * A generic firmware request (only HL_PASSTHROUGH_VERSIONS is defined):
+ * the firmware fills up to return_size bytes and says how many.
+ */
 static int info_fw_generic_req(struct gaudi_info_call *c)
 {
+	struct gaudi_device *gdev = c->gdev;
+	struct cpucp_packet pkt = {};
+	u64 addr, res = 0;
+	void *buf;
+	int ret;
+
 	if (c->args->fw_sub_opcode != HL_PASSTHROUGH_VERSIONS ||
 	    c->size > SZ_1M)
 		return -EINVAL;
-	return -EOPNOTSUPP;
+	buf = c->size ? gaudi_cpucp_buf_alloc(gdev, c->size, &addr) : NULL;
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0, c->size);
+	pkt.ctl = cpu_to_le32(CPUCP_PACKET_GENERIC_PASSTHROUGH <<
+			      CPUCP_PKT_CTL_OPCODE_SHIFT);
+	pkt.addr = cpu_to_le64(addr);
+	pkt.data_max_size = cpu_to_le32(c->size);
+	pkt.pkt_subidx = cpu_to_le32(c->args->fw_sub_opcode);
+	ret = info_cpucp_send(gdev, &pkt, GAUDI_CPUCP_INFO_TIMEOUT_US, &res);
+	if (!ret && copy_to_user(c->out, buf,
+				 min_t(u64, lower_32_bits(res), c->size)))
+		ret = -EFAULT;
+	gaudi_cpucp_buf_free(gdev, c->size, buf);
+	return ret;
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
@@ -886,13 +997,13 @@ static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP_HW(HL_INFO_POWER, info_power, BUF_SIZED),
 	OP_HW(HL_INFO_DRAM_REPLACED_ROWS, info_dram_replaced_rows, BUF_SIZED),
 	OP_HW(HL_INFO_DRAM_PENDING_ROWS, info_dram_pending_rows, BUF_SIZED),
-	OP_HW(HL_INFO_SECURED_ATTESTATION, info_secured, BUF_SIZED),
+	OP_HW(HL_INFO_SECURED_ATTESTATION, info_secured_attestation, BUF_SIZED),
 	[HL_INFO_REGISTER_EVENTFD] = { .fn = info_register_eventfd,
 				       .buf = BUF_NONE, .hw = true,
 				       .no_ctrl = true },
 	OP_HW(HL_INFO_ENGINE_STATUS, info_engine_status, BUF_ENGINES),
 	OP_HW(HL_INFO_FW_GENERIC_REQ, info_fw_generic_req, BUF_NONE),
-	OP_HW(HL_INFO_DEV_SIGNED, info_secured, BUF_SIZED),
+	OP_HW(HL_INFO_DEV_SIGNED, info_dev_signed, BUF_SIZED),
 };
 
 /* Ops that give an answer (bit set in drm_gaudi_query_caps.info_ops). */
@@ -904,8 +1015,7 @@ u64 gaudi_info_ops_mask(bool control)
 	for (op = 0; op < ARRAY_SIZE(gaudi_info_ops) && op < 64; op++) {
 		const struct gaudi_info_op *d = &gaudi_info_ops[op];
 
-		if (!d->fn || d->fn == info_secured ||
-		    d->fn == info_fw_generic_req)
+		if (!d->fn)
 			continue;
 		if (control && d->no_ctrl)
 			continue;
@@ -969,14 +1079,15 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	const struct gaudi_info_op *d = NULL;
 	int ret, idx;
 
+	if (args->op < ARRAY_SIZE(gaudi_info_ops) && gaudi_info_ops[args->op].fn)
+		d = &gaudi_info_ops[args->op];
+	/* The control node refuses notifier ops before looking further. */
+	if (d && d->no_ctrl && gfile->control)
+		return -EOPNOTSUPP;
 	if (args->pad) {
 		gaudi_dbg(gdev, IOCTL, "INFO: pad is not zero\n");
 		return -EINVAL;
 	}
-	if (args->op < ARRAY_SIZE(gaudi_info_ops) && gaudi_info_ops[args->op].fn)
-		d = &gaudi_info_ops[args->op];
-	if (d && d->no_ctrl && gfile->control)
-		return -EOPNOTSUPP;
 
 	if (!drm_dev_enter(&gdev->drm, &idx))
 		return -ENODEV;
