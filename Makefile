@@ -12,7 +12,7 @@ TOP := $(CURDIR)
 B := $(TOP)/build
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help
+.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help kernel install
 
 help:
 	@sed -n '2,12p' Makefile
@@ -31,6 +31,19 @@ qemu: deps
 
 firmware: deps
 	@$(MAKE) -s -C firmware O=$(B)/firmware
+
+# gaudi.ko, out of tree against the installed headers (kernel/gaudi.ko).
+# The target kernel: Linux 6.12 (Debian's), else the running one.
+KVER ?= $(or $(patsubst /lib/modules/%/build,%,$(firstword $(wildcard /lib/modules/6.12.*/build))),$(shell uname -r))
+KDIR ?= /lib/modules/$(KVER)/build
+kernel:
+	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
+
+# Installs gaudi.ko into /lib/modules/$(KVER)/updates and runs depmod.
+install: kernel
+	@$(SUDO) install -D -m 644 $(TOP)/kernel/gaudi.ko \
+		/lib/modules/$(KVER)/updates/gaudi.ko
+	@$(SUDO) depmod -a $(KVER)
 
 peer: deps
 	@$(TOP)/tools/host/build-upstream-peer.sh | tail -n 1

@@ -412,14 +412,15 @@ static void gaudi_cpucp_heartbeat_work(struct work_struct *work)
 	ret = gaudi_cpucp_simple(gdev, CPUCP_PACKET_TEST, value, 0, &res);
 	up_read(&gdev->reset.rwsem);
 
-	if (ret != -ETIMEDOUT && (ret || res != value)) {
+	/* -ENODEV: the channel was lost earlier, recovery is scheduled. */
+	if (ret == -ENODEV)
+		return;
+	if (ret || res != value) {
 		gaudi_err(gdev, "heartbeat lost: TEST %d, answered 0x%llx for 0x%llx\n",
 			  ret, res, value);
 		gaudi_reset_schedule(gdev, "heartbeat lost");
 		return;
 	}
-	if (ret)	/* timeout: gaudi_cpucp_send scheduled the recovery */
-		return;
 	schedule_delayed_work(&cp->heartbeat,
 			      msecs_to_jiffies(gaudi_heartbeat_ms));
 }

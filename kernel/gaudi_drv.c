@@ -304,7 +304,7 @@ static struct pci_driver gaudi_pci_driver = {
 	.id_table = gaudi_pci_ids,
 	.probe = gaudi_probe,
 	.remove = gaudi_remove,
-	.driver.dev_groups = gaudi_sysfs_groups,
+	.dev_groups = gaudi_sysfs_groups,
 };
 
 static int __init gaudi_init(void)

@@ -313,6 +313,8 @@ struct gaudi_device {
 	struct gaudi_reset reset;
 
 	struct device *hwmon;
+	void *hwmon_priv;		/* gaudi_hwmon.c channel tables */
+	u64 dbg_addr;			/* debugfs: register address */
 	gaudi_irq_hook_t cq_irq_hook;	/* NULL until issue 4 */
 
 	void *file_priv;		/* gaudi_file.c state (compute node) */
