@@ -9,6 +9,9 @@
 #
 # Environment: GAUDI_QEMU (qemu-system-x86_64 with -device gaudi; required),
 # CARDS (default 8), TIMEOUT (host-side seconds, default 1800).
+# Suite driver: GAUDI_KO (a built gaudi.ko; default: build kernel/ with
+# Kbuild, exit 77 when there is nothing to build), GAUDI_KVER (guest kernel),
+# and DUT, HEARTBEAT_MS, CYCLES, CYCLE_CARDS passed on to the guest suite.
 # The suite's TAP and closing "N passed, N failed" line go to stdout; the
 # exit status is the suite's (or gaudi-vm's: 124 timeout, 125 no status,
 # 99 kernel problems in dmesg).
@@ -48,6 +51,45 @@ upstream)
 	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	;;
+driver)
+	# gaudi.ko: GAUDI_KO, or built from kernel/ against the guest's kernel
+	# headers. DUT=peer runs the suite against the peer in its place.
+	for p in gaudi_driver_test gaudi_model_ctl; do
+		"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+			-I "$repo/uapi" -o "$out/$p" "$suite_dir/$p.c"
+	done
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/hl_upstream_test" \
+		"$repo/tests/guest/upstream/hl_upstream_test.c"
+	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
+	[ -f "$peer" ] || die "peer module build failed"
+	ko=${GAUDI_KO:-}
+	if [ -z "$ko" ] && [ "${DUT:-gaudi}" != peer ]; then
+		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
+		if [ ! -f "$repo/Kbuild" ] && [ ! -f "$repo/kernel/Kbuild" ]; then
+			echo "run-suite: no gaudi.ko to test (no Kbuild in $repo)" >&2
+			exit 77
+		fi
+		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
+			die "gaudi.ko build failed"
+		ko=$repo/kernel/gaudi.ko
+	fi
+	if [ -n "$ko" ]; then
+		[ -f "$ko" ] || die "no $ko"
+		set -- --add "$ko:/suite/ko/gaudi.ko" "$@"
+	fi
+	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--add "$out/gaudi_driver_test:/suite/bin/gaudi_driver_test" \
+		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
+		--add "$peer:/suite/peer/habanalabs-peer.ko" \
+		--device-opts test-hooks=on "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	for v in DUT HEARTBEAT_MS CYCLES CYCLE_CARDS; do
+		eval "val=\${$v:-}"
+		# shellcheck disable=SC2154
+		[ -z "$val" ] || env="$env $v=$val"
+	done
 	;;
 esac
 
