@@ -187,7 +187,8 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 	u32 opcode = FIELD_GET(CPUCP_PKT_CTL_OPCODE_MASK, le32_to_cpu(pkt->ctl));
 	struct cpucp_packet *p;
 	struct gaudi_bd *bd;
-	u32 fence, rc, pi;
+	__le32 fence;
+	u32 rc, pi;
 	u64 pkt_addr;
 	int ret;
 
@@ -408,7 +409,8 @@ static void gaudi_cpucp_heartbeat_work(struct work_struct *work)
 		up_read(&gdev->reset.rwsem);
 		return;
 	}
-	value = ((u64)++cp->hb_seq << 32) | 0xBEA7;
+	cp->hb_seq++;
+	value = ((u64)cp->hb_seq << 32) | 0xBEA7;
 	ret = gaudi_cpucp_simple(gdev, CPUCP_PACKET_TEST, value, 0, &res);
 	up_read(&gdev->reset.rwsem);
 

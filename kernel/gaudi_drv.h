@@ -151,10 +151,10 @@ struct gen_pool;
 struct gaudi_cpucp {
 	struct mutex lock;		/* one request at a time */
 	bool ready;			/* queues up, device CPU answers */
-	bool lost;			/* a request timed out: no more until
-					 * the next reset */
-	struct cpucp_info *info;	/* INFO_GET answer at init (from
-					 * <linux/habanalabs/cpucp_if.h>) */
+	/* A request timed out: no more until the next reset. */
+	bool lost;
+	/* INFO_GET answer at init (<linux/habanalabs/cpucp_if.h>). */
+	struct cpucp_info *info;
 
 	void *mem;			/* CPU-accessible memory */
 	dma_addr_t mem_dma;

@@ -50,15 +50,15 @@ int gaudi_hw_reset(struct gaudi_device *gdev)
 
 static void gaudi_reset_uevent(struct gaudi_device *gdev, bool in_reset)
 {
-	char status[48];
-	char *envp[] = {
-		in_reset ? "GAUDI_RESET=1" : "GAUDI_RESET=0",
-		status,
-		NULL,
-	};
+	char reset[16], status[48];
+	char *envp[3];
 
+	snprintf(reset, sizeof(reset), "GAUDI_RESET=%d", in_reset);
 	snprintf(status, sizeof(status), "GAUDI_STATUS=%s",
 		 gaudi_status_str(READ_ONCE(gdev->status)));
+	envp[0] = reset;
+	envp[1] = status;
+	envp[2] = NULL;
 	kobject_uevent_env(&gdev->pdev->dev.kobj, KOBJ_CHANGE, envp);
 }
 

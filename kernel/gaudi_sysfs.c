@@ -64,22 +64,40 @@ static ssize_t module_id_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(module_id);
 
-#define GAUDI_INFO_STR_ATTR(_name, _field)                                   \
-static ssize_t _name##_show(struct device *dev,                              \
-			    struct device_attribute *attr, char *buf)        \
-{                                                                            \
-	return sysfs_emit(buf, "%s\n",                                       \
-			  dev_to_gaudi(dev)->cpucp.info->_field);            \
-}                                                                            \
-static DEVICE_ATTR_RO(_name)
+static ssize_t info_str_show(struct device *dev, struct device_attribute *attr,
+			     char *buf);
 
-GAUDI_INFO_STR_ATTR(armcp_ver, cpucp_version);
-GAUDI_INFO_STR_ATTR(cpucp_ver, cpucp_version);
-GAUDI_INFO_STR_ATTR(armcp_kernel_ver, kernel_version);
-GAUDI_INFO_STR_ATTR(cpucp_kernel_ver, kernel_version);
-GAUDI_INFO_STR_ATTR(fuse_ver, fuse_version);
-GAUDI_INFO_STR_ATTR(thermal_ver, thermal_version);
-GAUDI_INFO_STR_ATTR(fw_os_ver, fw_os_version);
+/* Version strings of the CPU-CP info block. */
+static struct device_attribute dev_attr_armcp_ver = __ATTR(armcp_ver, 0444, info_str_show, NULL);
+static struct device_attribute dev_attr_cpucp_ver = __ATTR(cpucp_ver, 0444, info_str_show, NULL);
+static struct device_attribute dev_attr_armcp_kernel_ver =
+	__ATTR(armcp_kernel_ver, 0444, info_str_show, NULL);
+static struct device_attribute dev_attr_cpucp_kernel_ver =
+	__ATTR(cpucp_kernel_ver, 0444, info_str_show, NULL);
+static struct device_attribute dev_attr_fuse_ver = __ATTR(fuse_ver, 0444, info_str_show, NULL);
+static struct device_attribute dev_attr_thermal_ver =
+	__ATTR(thermal_ver, 0444, info_str_show, NULL);
+static struct device_attribute dev_attr_fw_os_ver = __ATTR(fw_os_ver, 0444, info_str_show, NULL);
+
+static ssize_t info_str_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	const struct cpucp_info *info = dev_to_gaudi(dev)->cpucp.info;
+	const char *s;
+
+	if (attr == &dev_attr_armcp_ver || attr == &dev_attr_cpucp_ver)
+		s = info->cpucp_version;
+	else if (attr == &dev_attr_armcp_kernel_ver ||
+		 attr == &dev_attr_cpucp_kernel_ver)
+		s = info->kernel_version;
+	else if (attr == &dev_attr_fuse_ver)
+		s = info->fuse_version;
+	else if (attr == &dev_attr_thermal_ver)
+		s = info->thermal_version;
+	else
+		s = info->fw_os_version;
+	return sysfs_emit(buf, "%s\n", s);
+}
 
 static ssize_t preboot_btl_ver_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
