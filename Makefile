@@ -60,6 +60,7 @@ vmtest: all
 
 # The suites, in order; each prints TAP and "N passed, N failed".
 SUITES := unit 'make -s -C tests/emulator run' \
+	model 'tests/guest/model/flash-persist.sh' \
 	upstream 'tests/guest/run-suite.sh upstream'
 
 check: deps
