@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libgaudi: kernel command buffers, host memory mappings, command
+ * submission and completion.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "gaudi_int.h"
+
+/* LIN_DMA transfers of gaudi_dma_copy() are cut at this size. */
+#define DMA_PIECE		(1ULL << 30)
+#define DMA_PKT_SIZE		24
+
+/* ---- command buffers -------------------------------------------------------- */
+
+static int cb_ioctl(struct gaudi_dev *dev, union hl_cb_args *a)
+{
+	return dev->sys->ioctl(dev->sys, dev->fd, DRM_IOCTL_HL_CB, a);
+}
+
+static int cb_destroy_handle(struct gaudi_dev *dev, uint64_t handle)
+{
+	union hl_cb_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_CB_OP_DESTROY;
+	a.in.cb_handle = handle;
+	return cb_ioctl(dev, &a);
+}
+
+GAUDI_EXPORT int gaudi_cb_create(struct gaudi_dev *dev, uint32_t size,
+				 struct gaudi_cb **out)
+{
+	struct gaudi_cb *cb;
+	union hl_cb_args a;
+	long page = sysconf(_SC_PAGESIZE);
+	int ret;
+
+	if (!dev || !out || !size || size > HL_MAX_CB_SIZE)
+		return -EINVAL;
+	if (dev->control)
+		return -ENOTTY;
+	cb = calloc(1, sizeof(*cb));
+	if (!cb)
+		return -ENOMEM;
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_CB_OP_CREATE;
+	a.in.cb_size = size;
+	ret = cb_ioctl(dev, &a);
+	if (ret)
+		goto err_free;
+	cb->dev = dev;
+	cb->handle = a.out.cb_handle;
+	cb->size = size;
+	cb->map_len = ((size_t)size + page - 1) & ~((size_t)page - 1);
+	/* The handle is also the CB's mmap offset. */
+	cb->map = dev->sys->mmap(dev->sys, cb->map_len, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, dev->fd, (off_t)cb->handle);
+	if (cb->map == MAP_FAILED) {
+		ret = errno ? -errno : -ENOMEM;
+		goto err_destroy;
+	}
+	cb->builder.buf = cb->map;
+	cb->builder.cap = size;
+	cb->builder.max = size;
+	cb->builder.embedded = true;
+	*out = cb;
+	return 0;
+
+err_destroy:
+	cb_destroy_handle(dev, cb->handle);
+err_free:
+	free(cb);
+	return ret;
+}
+
+GAUDI_EXPORT int gaudi_cb_destroy(struct gaudi_cb *cb)
+{
+	struct gaudi_dev *dev;
+	int ret;
+
+	if (!cb)
+		return 0;
+	dev = cb->dev;
+	dev->sys->munmap(dev->sys, cb->map, cb->map_len);
+	ret = cb_destroy_handle(dev, cb->handle);
+	free(cb);
+	return ret;
+}
+
+GAUDI_EXPORT uint64_t gaudi_cb_handle(const struct gaudi_cb *cb)
+{
+	return cb->handle;
+}
+
+GAUDI_EXPORT uint32_t gaudi_cb_size(const struct gaudi_cb *cb)
+{
+	return cb->size;
+}
+
+GAUDI_EXPORT void *gaudi_cb_ptr(const struct gaudi_cb *cb)
+{
+	return cb->map;
+}
+
+GAUDI_EXPORT struct gaudi_cmdbuf *gaudi_cb_cmdbuf(struct gaudi_cb *cb)
+{
+	return &cb->builder;
+}
+
+GAUDI_EXPORT int gaudi_cb_load(struct gaudi_cb *cb,
+			       const struct gaudi_cmdbuf *src)
+{
+	if (!cb || !src)
+		return -EINVAL;
+	if (src->len > cb->size)
+		return -ENOSPC;
+	if (src->len)
+		memcpy(cb->map, src->buf, src->len);
+	cb->builder.len = src->len;
+	return 0;
+}
+
+/* ---- host memory ----------------------------------------------------------------- */
+
+static int mem_ioctl(struct gaudi_dev *dev, union hl_mem_args *a)
+{
+	return dev->sys->ioctl(dev->sys, dev->fd, DRM_IOCTL_HL_MEMORY, a);
+}
+
+GAUDI_EXPORT int gaudi_map_host(struct gaudi_dev *dev, void *ptr,
+				uint64_t size, struct gaudi_mapping **out)
+{
+	struct gaudi_mapping *m;
+	union hl_mem_args a;
+	int ret;
+
+	if (!dev || !ptr || !size || !out)
+		return -EINVAL;
+	if (dev->control)
+		return -ENOTTY;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_MAP;
+	a.in.flags = HL_MEM_USERPTR;
+	a.in.map_host.host_virt_addr = (uintptr_t)ptr;
+	a.in.map_host.mem_size = size;
+	ret = mem_ioctl(dev, &a);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	m->dev = dev;
+	m->ptr = ptr;
+	m->size = size;
+	m->va = a.out.device_virt_addr;
+	*out = m;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_unmap(struct gaudi_mapping *m)
+{
+	union hl_mem_args a;
+	int ret;
+
+	if (!m)
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_UNMAP;
+	a.in.unmap.device_virt_addr = m->va;
+	ret = mem_ioctl(m->dev, &a);
+	free(m);
+	return ret;
+}
+
+GAUDI_EXPORT uint64_t gaudi_mapping_va(const struct gaudi_mapping *m)
+{
+	return m->va;
+}
+
+GAUDI_EXPORT uint64_t gaudi_mapping_size(const struct gaudi_mapping *m)
+{
+	return m->size;
+}
+
+GAUDI_EXPORT int gaudi_mapping_addr(const struct gaudi_mapping *m,
+				    const void *p, uint64_t *va)
+{
+	uintptr_t base = (uintptr_t)m->ptr, q = (uintptr_t)p;
+
+	if (!va || q < base || q - base >= m->size)
+		return -ERANGE;
+	*va = m->va + (q - base);
+	return 0;
+}
+
+/* ---- submission ----------------------------------------------------------------- */
+
+static int cs_ioctl(struct gaudi_dev *dev, union hl_cs_args *a, uint64_t *seq)
+{
+	int ret;
+
+	if (dev->control)
+		return -ENOTTY;
+	ret = dev->sys->ioctl(dev->sys, dev->fd, DRM_IOCTL_HL_CS, a);
+	if (ret)
+		return ret;
+	if (a->out.status != HL_CS_STATUS_SUCCESS)
+		return -EIO;
+	if (seq)
+		*seq = a->out.seq;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_submit(struct gaudi_dev *dev,
+			      const struct gaudi_chunk *chunks, unsigned int n,
+			      uint32_t flags, uint64_t *seq)
+{
+	struct hl_cs_chunk stack[8], *hc = stack;
+	union hl_cs_args a;
+	unsigned int i;
+	int ret;
+
+	if (!dev || !chunks || !n || n > HL_MAX_JOBS_PER_CS || !seq ||
+	    (flags & ~GAUDI_SUBMIT_RESTORE))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (chunks[i].flags || chunks[i].reserved[0] ||
+		    chunks[i].reserved[1] || chunks[i].reserved[2])
+			return -EINVAL;
+	if (n > sizeof(stack) / sizeof(stack[0])) {
+		hc = calloc(n, sizeof(*hc));
+		if (!hc)
+			return -ENOMEM;
+	} else {
+		memset(stack, 0, sizeof(stack));
+	}
+	for (i = 0; i < n; i++) {
+		hc[i].cb_handle = chunks[i].cb_handle;
+		hc[i].queue_index = chunks[i].queue;
+		hc[i].cb_size = chunks[i].size;
+	}
+	memset(&a, 0, sizeof(a));
+	if (flags & GAUDI_SUBMIT_RESTORE) {
+		a.in.chunks_restore = (uintptr_t)hc;
+		a.in.num_chunks_restore = n;
+		a.in.cs_flags = HL_CS_FLAGS_FORCE_RESTORE;
+	} else {
+		a.in.chunks_execute = (uintptr_t)hc;
+		a.in.num_chunks_execute = n;
+	}
+	ret = cs_ioctl(dev, &a, seq);
+	if (hc != stack)
+		free(hc);
+	return ret;
+}
+
+GAUDI_EXPORT int gaudi_submit_cb(struct gaudi_cb *cb, uint32_t queue,
+				 uint64_t *seq)
+{
+	struct gaudi_chunk c;
+
+	if (!cb)
+		return -EINVAL;
+	if (!cb->builder.len)
+		return -ENODATA;
+	memset(&c, 0, sizeof(c));
+	c.cb_handle = cb->handle;
+	c.queue = queue;
+	c.size = (uint32_t)cb->builder.len;
+	return gaudi_submit(cb->dev, &c, 1, 0, seq);
+}
+
+GAUDI_EXPORT int gaudi_wait(struct gaudi_dev *dev, uint64_t seq,
+			    uint64_t timeout_us, uint32_t *status)
+{
+	union hl_wait_cs_args a;
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+	if (dev->control)
+		return -ENOTTY;
+	memset(&a, 0, sizeof(a));
+	a.in.seq = seq;
+	a.in.timeout_us = timeout_us;
+	ret = dev->sys->ioctl(dev->sys, dev->fd, DRM_IOCTL_HL_WAIT_CS, &a);
+	/* The driver reports timeouts and aborts in out.status, rc or both. */
+	if (ret && ret != -ETIMEDOUT && ret != -EIO)
+		return ret;
+	if (status)
+		*status = a.out.status;
+	switch (a.out.status) {
+	case HL_WAIT_CS_STATUS_COMPLETED:
+		return ret;
+	case HL_WAIT_CS_STATUS_BUSY:
+		return ret ? ret : -EBUSY;
+	case HL_WAIT_CS_STATUS_TIMEDOUT:
+		return -ETIMEDOUT;
+	case HL_WAIT_CS_STATUS_ABORTED:
+		return -EIO;
+	default:
+		return ret ? ret : -EPROTO;
+	}
+}
+
+GAUDI_EXPORT int gaudi_submit_signal(struct gaudi_dev *dev, uint32_t queue,
+				     uint64_t *seq)
+{
+	struct hl_cs_chunk c;
+	union hl_cs_args a;
+
+	if (!dev || !seq)
+		return -EINVAL;
+	memset(&c, 0, sizeof(c));
+	c.queue_index = queue;
+	memset(&a, 0, sizeof(a));
+	a.in.chunks_execute = (uintptr_t)&c;
+	a.in.num_chunks_execute = 1;
+	a.in.cs_flags = HL_CS_FLAGS_SIGNAL;
+	return cs_ioctl(dev, &a, seq);
+}
+
+GAUDI_EXPORT int gaudi_submit_wait(struct gaudi_dev *dev, uint32_t queue,
+				   uint64_t signal_seq, uint64_t *seq)
+{
+	uint64_t sigs[1] = { signal_seq };
+	struct hl_cs_chunk c;
+	union hl_cs_args a;
+
+	if (!dev || !seq)
+		return -EINVAL;
+	memset(&c, 0, sizeof(c));
+	c.signal_seq_arr = (uintptr_t)sigs;
+	c.num_signal_seq_arr = 1;
+	c.queue_index = queue;
+	memset(&a, 0, sizeof(a));
+	a.in.chunks_execute = (uintptr_t)&c;
+	a.in.num_chunks_execute = 1;
+	a.in.cs_flags = HL_CS_FLAGS_WAIT;
+	return cs_ioctl(dev, &a, seq);
+}
+
+/* One CB of LIN_DMA packets (copy or memset), submitted and waited for. */
+static int dma_run(struct gaudi_dev *dev, uint32_t queue, uint64_t dst,
+		   uint64_t src, uint64_t size, bool is_memset,
+		   uint64_t timeout_us)
+{
+	uint64_t pieces, done, seq;
+	struct gaudi_cb *cb;
+	uint32_t cb_size;
+	int ret;
+
+	if (!dev || !size)
+		return -EINVAL;
+	if (queue >= GAUDI_NUM_EXT_QUEUES)
+		return -EINVAL;
+	if (dst + size < dst || (!is_memset && src + size < src))
+		return -EINVAL;
+	pieces = (size + DMA_PIECE - 1) / DMA_PIECE;
+	if (pieces * DMA_PKT_SIZE > HL_MAX_CB_SIZE)
+		return -E2BIG;
+	cb_size = (uint32_t)(pieces * DMA_PKT_SIZE);
+	ret = gaudi_cb_create(dev, cb_size, &cb);
+	if (ret)
+		return ret;
+	for (done = 0; done < size && !ret; done += DMA_PIECE) {
+		uint64_t n = size - done < DMA_PIECE ? size - done : DMA_PIECE;
+
+		if (is_memset)
+			ret = gaudi_pkt_memset(&cb->builder, dst + done, src,
+					       (uint32_t)n, 0, 0);
+		else
+			ret = gaudi_pkt_lin_dma(&cb->builder, dst + done,
+						src + done, (uint32_t)n, 0, 0);
+	}
+	if (!ret)
+		ret = gaudi_submit_cb(cb, queue, &seq);
+	if (!ret)
+		ret = gaudi_wait(dev, seq, timeout_us, NULL);
+	gaudi_cb_destroy(cb);
+	return ret;
+}
+
+GAUDI_EXPORT int gaudi_dma_copy(struct gaudi_dev *dev, uint32_t queue,
+				uint64_t dst, uint64_t src, uint64_t size,
+				uint64_t timeout_us)
+{
+	return dma_run(dev, queue, dst, src, size, false, timeout_us);
+}
+
+GAUDI_EXPORT int gaudi_dma_memset(struct gaudi_dev *dev, uint32_t queue,
+				  uint64_t dst, uint64_t pattern, uint64_t size,
+				  uint64_t timeout_us)
+{
+	return dma_run(dev, queue, dst, pattern, size, true, timeout_us);
+}

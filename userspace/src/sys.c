@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libgaudi: the real system layer (syscalls, libdrm, libudev, libkmod).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+#include <libudev.h>
+#include <xf86drm.h>
+
+#include "gaudi_int.h"
+
+static int sys_open(const struct gaudi_sys *sys, const char *path, int flags)
+{
+	int fd;
+
+	(void)sys;
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int sys_close(const struct gaudi_sys *sys, int fd)
+{
+	(void)sys;
+	return close(fd) ? -errno : 0;
+}
+
+/* drmIoctl() restarts on EINTR and EAGAIN. */
+static int sys_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
+		     void *arg)
+{
+	(void)sys;
+	return drmIoctl(fd, req, arg) ? -errno : 0;
+}
+
+static void *sys_mmap(const struct gaudi_sys *sys, size_t len, int prot,
+		      int flags, int fd, off_t off)
+{
+	(void)sys;
+	return mmap(NULL, len, prot, flags, fd, off);
+}
+
+static int sys_munmap(const struct gaudi_sys *sys, void *p, size_t len)
+{
+	(void)sys;
+	return munmap(p, len) ? -errno : 0;
+}
+
+static int sys_drm_version(const struct gaudi_sys *sys, int fd, char *name,
+			   size_t len)
+{
+	drmVersionPtr v;
+
+	(void)sys;
+	v = drmGetVersion(fd);
+	if (!v)
+		return errno ? -errno : -ENOTTY;
+	gaudi__strcpy(name, v->name ? v->name : "", len);
+	drmFreeVersion(v);
+	return 0;
+}
+
+static int attr_hex(struct udev_device *d, const char *attr, unsigned int *out)
+{
+	const char *s = udev_device_get_sysattr_value(d, attr);
+	char *end;
+	unsigned long v;
+
+	if (!s)
+		return -ENOENT;
+	errno = 0;
+	v = strtoul(s, &end, 16);
+	if (errno || end == s)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int sys_enumerate(const struct gaudi_sys *sys, gaudi_node_fn fn,
+			 void *arg)
+{
+	struct udev_list_entry *e;
+	struct udev_enumerate *en;
+	struct udev *udev;
+	int ret;
+
+	(void)sys;
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	en = udev_enumerate_new(udev);
+	if (!en) {
+		ret = -ENOMEM;
+		goto out_udev;
+	}
+	ret = udev_enumerate_add_match_subsystem(en, "accel");
+	if (!ret)
+		ret = udev_enumerate_scan_devices(en);
+	if (ret < 0)
+		goto out_enum;
+	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en)) {
+		struct udev_device *d, *pci;
+		struct gaudi_sys_node n;
+		const char *mid;
+
+		d = udev_device_new_from_syspath(udev,
+						 udev_list_entry_get_name(e));
+		if (!d)
+			continue;
+		pci = udev_device_get_parent_with_subsystem_devtype(d, "pci",
+								    NULL);
+		memset(&n, 0, sizeof(n));
+		n.module_id = -1;
+		n.sysname = udev_device_get_sysname(d);
+		n.devnode = udev_device_get_devnode(d);
+		if (pci) {
+			n.pci_syspath = udev_device_get_syspath(pci);
+			n.pci_slot = udev_device_get_sysname(pci);
+			n.driver = udev_device_get_driver(pci);
+			attr_hex(pci, "vendor", &n.vendor);
+			attr_hex(pci, "device", &n.device);
+			mid = udev_device_get_sysattr_value(pci, "module_id");
+			if (mid && *mid >= '0' && *mid <= '9')
+				n.module_id = atoi(mid);
+		}
+		ret = fn(arg, &n);
+		udev_device_unref(d);
+		if (ret)
+			break;
+	}
+out_enum:
+	udev_enumerate_unref(en);
+out_udev:
+	udev_unref(udev);
+	return ret;
+}
+
+static int sys_pci_count(const struct gaudi_sys *sys)
+{
+	struct udev_list_entry *e;
+	struct udev_enumerate *en;
+	struct udev *udev;
+	char vendor[8], device[8];
+	int ret, n = 0;
+
+	(void)sys;
+	snprintf(vendor, sizeof(vendor), "0x%04x", GAUDI_PCI_VENDOR);
+	snprintf(device, sizeof(device), "0x%04x", GAUDI_PCI_DEVICE);
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	en = udev_enumerate_new(udev);
+	if (!en) {
+		udev_unref(udev);
+		return -ENOMEM;
+	}
+	ret = udev_enumerate_add_match_subsystem(en, "pci");
+	if (!ret)
+		ret = udev_enumerate_add_match_sysattr(en, "vendor", vendor);
+	if (!ret)
+		ret = udev_enumerate_add_match_sysattr(en, "device", device);
+	if (!ret)
+		ret = udev_enumerate_scan_devices(en);
+	if (!ret)
+		udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
+			n++;
+	udev_enumerate_unref(en);
+	udev_unref(udev);
+	return ret < 0 ? ret : n;
+}
+
+static int sys_module_loaded(const struct gaudi_sys *sys, const char *name)
+{
+	struct kmod_module *mod = NULL;
+	struct kmod_ctx *ctx;
+	int ret, state;
+
+	(void)sys;
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx)
+		return -ENOMEM;
+	ret = kmod_module_new_from_name(ctx, name, &mod);
+	if (ret >= 0) {
+		state = kmod_module_get_initstate(mod);
+		ret = state == KMOD_MODULE_LIVE || state == KMOD_MODULE_COMING;
+		kmod_module_unref(mod);
+	}
+	kmod_unref(ctx);
+	return ret;
+}
+
+static int sys_module_load(const struct gaudi_sys *sys, const char *name)
+{
+	struct kmod_list *list = NULL, *l;
+	struct kmod_ctx *ctx;
+	int ret;
+
+	(void)sys;
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx)
+		return -ENOMEM;
+	ret = kmod_load_resources(ctx);
+	if (ret < 0)
+		goto out;
+	ret = kmod_module_new_from_lookup(ctx, name, &list);
+	if (ret < 0)
+		goto out;
+	if (!list) {
+		ret = -ENOENT;
+		goto out;
+	}
+	kmod_list_foreach(l, list) {
+		struct kmod_module *mod = kmod_module_get_module(l);
+
+		ret = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL,
+						      NULL);
+		kmod_module_unref(mod);
+		if (ret > 0)	/* blacklisted: a positive KMOD_PROBE_* code */
+			ret = -EPERM;
+		if (ret < 0)
+			break;
+	}
+	kmod_module_unref_list(list);
+out:
+	kmod_unref(ctx);
+	return ret;
+}
+
+const struct gaudi_sys gaudi_sys_default = {
+	.open = sys_open,
+	.close = sys_close,
+	.ioctl = sys_ioctl,
+	.mmap = sys_mmap,
+	.munmap = sys_munmap,
+	.drm_version = sys_drm_version,
+	.enumerate = sys_enumerate,
+	.pci_count = sys_pci_count,
+	.module_loaded = sys_module_loaded,
+	.module_load = sys_module_load,
+};
