@@ -17,6 +17,8 @@
  *   --flood N               N bad calls of many kinds (the suite counts the
  *                           dmesg lines they add); exit 1 if one succeeds
  *   --card N                accel minor of the card (default 0)
+ *   --ctl-card N            its accel_controlD minor (default: --card; the
+ *                           two differ on upstream's driver)
  *
  * Expected errnos are upstream's where upstream has the call (the uapi is
  * binary-compatible) and the ones uapi/drm/gaudi_accel.h documents for ours.
@@ -58,6 +60,7 @@
 #define HOLDER_COMM	"gaudi_holder"
 
 static int card;
+static int ctl_card = -1;	/* control node minor; default: card */
 static long page_size;
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -146,24 +149,24 @@ static uint64_t fnv1a(const void *p, size_t n)
 	return h;
 }
 
-static int open_path(const char *fmt, int flags)
+static int open_path(const char *fmt, int minor, int flags)
 {
 	char path[64];
 	int fd;
 
-	snprintf(path, sizeof(path), fmt, card);
+	snprintf(path, sizeof(path), fmt, minor);
 	fd = open(path, flags | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
 static int open_compute(void)
 {
-	return open_path("/dev/accel/accel%d", O_RDWR);
+	return open_path("/dev/accel/accel%d", card, O_RDWR);
 }
 
 static int open_control(void)
 {
-	return open_path("/dev/accel/accel_controlD%d", O_RDWR);
+	return open_path("/dev/accel/accel_controlD%d", ctl_card, O_RDWR);
 }
 
 /* Two pages: the first read-write, the second PROT_NONE. */
@@ -250,10 +253,12 @@ static int owner_query(int fd, uint32_t *state, int32_t *pid, char *comm,
 /* One field of an extension struct set to 1 must fail with EINVAL. */
 #define EXT_BAD_FIELD(fd, ioc, type, field, node)                            \
 	do {                                                                 \
-		type _a;                                                     \
-		memset(&_a, 0, sizeof(_a));                                  \
-		_a.field = 1;                                                \
-		ok_eq(xioctl(fd, ioc, &_a), -EINVAL,                         \
+		type ext_arg;                                                \
+		int ext_rc;                                                  \
+		memset(&ext_arg, 0, sizeof(ext_arg));                        \
+		ext_arg.field = 1;                                           \
+		ext_rc = xioctl(fd, ioc, &ext_arg);                          \
+		ok_eq(ext_rc, -EINVAL,                                       \
 		      "%s: " #ioc " with " #field " = 1 fails with EINVAL",  \
 		      node);                                                 \
 	} while (0)
@@ -498,6 +503,68 @@ static void dump_hw_ip(int fd, uint32_t *num_events)
 			*num_events = BIG_BUF / 4;
 	}
 	putchar('\n');
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * ENGINE_STATUS answers free text (a table per engine class, formatted by
+ * each driver its own way; upstream's even holds NUL bytes). Compared here
+ * by content: how many engines read idle ("Y") or busy ("N") and the
+ * multiset of the register values shown (hex numbers, compared as numbers).
+ * The raw text follows as comment lines ("# ..."), which the suite does not
+ * diff.
+ */
+static void dump_engine_status(uint32_t len)
+{
+	static uint64_t vals[1024];
+	unsigned int nv = 0, yes = 0, no = 0;
+	char *text, *tok, *save;
+
+	if (len > BIG_BUF - 1)
+		len = BIG_BUF - 1;
+	text = malloc(len + 1);
+	if (!text)
+		exit(1);
+	for (uint32_t i = 0; i < len; i++)	/* NULs become blanks */
+		text[i] = dump_buf[i] ? (char)dump_buf[i] : ' ';
+	text[len] = 0;
+	printf(" text=%s", len ? "yes" : "empty");
+	for (tok = strtok_r(text, " \t\n|", &save); tok;
+	     tok = strtok_r(NULL, " \t\n|", &save)) {
+		if (!strcmp(tok, "Y"))
+			yes++;
+		else if (!strcmp(tok, "N"))
+			no++;
+		else if (!strncmp(tok, "0x", 2) && nv < 1024)
+			vals[nv++] = strtoull(tok, NULL, 16);
+	}
+	qsort(vals, nv, sizeof(vals[0]), cmp_u64);
+	printf(" idle=%u busy=%u values:", yes, no);
+	for (unsigned int i = 0, j; i < nv; i = j) {
+		for (j = i; j < nv && vals[j] == vals[i]; j++)
+			;
+		printf(" 0x%llx*%u", (unsigned long long)vals[i], j - i);
+	}
+	putchar('\n');
+	fputs("# ENGINE_STATUS| ", stdout);
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t ch = dump_buf[i];
+
+		if (ch == '\n')
+			fputs("\n# ENGINE_STATUS| ", stdout);
+		else if (ch < 0x20 || ch > 0x7e)
+			printf("\\x%02x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('\n');
+	free(text);
 }
 
 /* Ops whose answer is one struct, printed field by field. */
@@ -782,23 +849,7 @@ static void dump_struct_op(int fd, uint32_t op)
 		rc = xioctl(fd, DRM_IOCTL_HL_INFO, &a);
 		printf("%s: rc=%s", op_name(op), errname(rc));
 		if (!rc) {
-			printf(" actual_size=%u", a.user_buffer_actual_size);
-			dump_bytes(BIG_BUF);
-			putchar('\n');
-			/* the text, line by line, control bytes shown */
-			fputs("ENGINE_STATUS| ", stdout);
-			for (uint32_t i = 0; i < a.user_buffer_actual_size &&
-			     i < BIG_BUF; i++) {
-				uint8_t ch = dump_buf[i];
-
-				if (ch == '\n')
-					fputs("\nENGINE_STATUS| ", stdout);
-				else if (ch < 0x20 || ch > 0x7e)
-					printf("\\x%02x", ch);
-				else
-					putchar(ch);
-			}
-			putchar('\n');
+			dump_engine_status(a.user_buffer_actual_size);
 			return;
 		}
 		break;
@@ -858,8 +909,8 @@ static void run_dump(const char *node)
 
 	fd = strcmp(node, "compute") ? open_control() : open_compute();
 	if (fd < 0) {
-		fprintf(stderr, "gaudi_driver_test: open %s node of card %d: %s\n",
-			node, card, strerror(-fd));
+		fprintf(stderr, "gaudi_driver_test: open %s node of card %d/%d: %s\n",
+			node, card, ctl_card, strerror(-fd));
 		exit(1);
 	}
 	dump_buf = malloc(BIG_BUF);
@@ -1208,8 +1259,8 @@ static void run_negative(void)
 {
 	int fd_ctl, fd;
 
-	tap_diag("negative uapi tests, card %d, uapi extensions header %s",
-		 card, HAVE_GAUDI_UAPI ? "present" : "missing");
+	tap_diag("negative uapi tests, accel%d and accel_controlD%d, uapi extensions header %s",
+		 card, ctl_card, HAVE_GAUDI_UAPI ? "present" : "missing");
 	fd_ctl = open_control();
 	if (!ok(fd_ctl >= 0, "open control node (%s)",
 		fd_ctl >= 0 ? "ok" : errname(fd_ctl)))
@@ -1324,6 +1375,7 @@ static void usage(FILE *f)
 		"  --negative    negative uapi tests (TAP)\n"
 		"  --flood N     N bad calls; exit 1 if any succeeds\n"
 		"  --card N      accel minor (default 0)\n"
+		"  --ctl-card N  accel_controlD minor of the same card (default --card)\n"
 		"  --klog-lines  print the number of kernel log lines\n");
 }
 
@@ -1331,6 +1383,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "card", required_argument, NULL, 'n' },
+		{ "ctl-card", required_argument, NULL, 'c' },
 		{ "dump", required_argument, NULL, 'd' },
 		{ "negative", no_argument, NULL, 'N' },
 		{ "flood", required_argument, NULL, 'f' },
@@ -1349,6 +1402,11 @@ int main(int argc, char **argv)
 		case 'n':
 			card = (int)strtol(optarg, &end, 0);
 			if (*end || card < 0)
+				goto bad;
+			break;
+		case 'c':
+			ctl_card = (int)strtol(optarg, &end, 0);
+			if (*end || ctl_card < 0)
 				goto bad;
 			break;
 		case 'd':
@@ -1376,6 +1434,8 @@ int main(int argc, char **argv)
 	}
 	if (!mode || optind != argc)
 		goto bad;
+	if (ctl_card < 0)
+		ctl_card = card;
 
 	switch (mode) {
 	case 'd':
