@@ -23,6 +23,8 @@
 #include <linux/slab.h>
 #include <linux/habanalabs/cpucp_if.h>
 
+#include <uapi/drm/habanalabs_accel.h>
+
 #include "gaudi_drv.h"
 
 #define GAUDI_CPU_WINDOW_SHIFT	39
@@ -32,6 +34,9 @@
 #define GAUDI_EQ_SIZE		(GAUDI_EQ_ENTRIES * GAUDI_EQ_ENTRY_SIZE)
 #define GAUDI_QUEUE_INIT_TIMEOUT_US	(30 * USEC_PER_SEC)
 #define GAUDI_ALLOC_TRIES	3
+#define GAUDI_MAX_CLK_HZ	2200000000ULL	/* MME PLL maximum */
+#define GAUDI_MAX_POWER_PMC_MW	350000
+#define GAUDI_MAX_POWER_PCI_MW	200000
 
 static void gaudi_cpucp_heartbeat_work(struct work_struct *work);
 
@@ -375,6 +380,25 @@ int gaudi_cpucp_init(struct gaudi_device *gdev)
 		gaudi_err(gdev, "CPU-CP TEST failed: %d\n", ret);
 		goto err_not_ready;
 	}
+	/*
+	 * As the reference driver does at init: run the MME PLL at its
+	 * maximum and give the firmware the power cap (the card type's
+	 * default, or what the administrator set before a reset).
+	 */
+	ret = gaudi_cpucp_simple(gdev, CPUCP_PACKET_FREQUENCY_SET,
+				 GAUDI_MAX_CLK_HZ, HL_GAUDI_MME_PLL, NULL);
+	if (ret) {
+		gaudi_err(gdev, "CPU-CP FREQUENCY_SET failed: %d\n", ret);
+		goto err_not_ready;
+	}
+	if (!cp->max_power_mw)
+		cp->max_power_mw = gaudi_cpucp_default_max_power_mw(gdev);
+	ret = gaudi_cpucp_simple(gdev, CPUCP_PACKET_MAX_POWER_SET,
+				 cp->max_power_mw, 0, NULL);
+	if (ret) {
+		gaudi_err(gdev, "CPU-CP MAX_POWER_SET failed: %d\n", ret);
+		goto err_not_ready;
+	}
 	gaudi_dbg(gdev, CPUCP, "device CPU ready: %s, card \"%s\"\n",
 		  cp->info->cpucp_version, cp->info->card_name);
 	return 0;
@@ -382,6 +406,15 @@ int gaudi_cpucp_init(struct gaudi_device *gdev)
 err_not_ready:
 	cp->ready = false;
 	return ret;
+}
+
+u64 gaudi_cpucp_default_max_power_mw(struct gaudi_device *gdev)
+{
+	const struct cpucp_info *ci = gdev->cpucp.info;
+
+	if (ci && le32_to_cpu(ci->card_type) == cpucp_card_type_pmc)
+		return GAUDI_MAX_POWER_PMC_MW;
+	return GAUDI_MAX_POWER_PCI_MW;
 }
 
 void gaudi_cpucp_fini(struct gaudi_device *gdev)

@@ -168,6 +168,9 @@ struct gaudi_cpucp {
 	void *stale_pkt;		/* a timed-out packet, freed at fini */
 	size_t stale_size;
 
+	/* Power cap in mW given to the firmware (sysfs max_power). */
+	u64 max_power_mw;
+
 	struct delayed_work heartbeat;
 	u32 hb_seq;
 	u64 packets;			/* requests sent */
@@ -201,6 +204,8 @@ int gaudi_cpucp_simple(struct gaudi_device *gdev, u32 opcode, u64 value,
 void *gaudi_cpucp_buf_alloc(struct gaudi_device *gdev, size_t size,
 			    u64 *dev_addr);
 void gaudi_cpucp_buf_free(struct gaudi_device *gdev, size_t size, void *buf);
+/* The card type's power cap in mW: 350 W mezzanine (OAM), 200 W PCI. */
+u64 gaudi_cpucp_default_max_power_mw(struct gaudi_device *gdev);
 
 /* ---- gaudi_eq.c -------------------------------------------------------- */
 #define GAUDI_EVENT_COUNT	663	/* upstream's GAUDI_EVENT_SIZE */

@@ -44,8 +44,6 @@
 #define GAUDI_WS_FIRST_USER_MON		72
 #define GAUDI_MAX_DCORES		8
 /* Power envelope for DEVICE_UTILIZATION, mW (PCI card / mezzanine). */
-#define GAUDI_MAX_POWER_PCI_MW		200000
-#define GAUDI_MAX_POWER_PMC_MW		350000
 #define GAUDI_DC_POWER_MW		60000
 /* ENGINE_STATUS buffer limits. */
 #define GAUDI_ENGINES_DATA_MIN		SZ_1K
@@ -574,11 +572,8 @@ static int info_hw_idle(struct gaudi_info_call *c)
 
 static u64 info_max_power_mw(struct gaudi_device *gdev)
 {
-	const struct cpucp_info *ci = info_cpucp(gdev);
-
-	if (ci && le32_to_cpu(ci->card_type) == cpucp_card_type_pmc)
-		return GAUDI_MAX_POWER_PMC_MW;
-	return GAUDI_MAX_POWER_PCI_MW;
+	return gdev->cpucp.max_power_mw ?:
+	       gaudi_cpucp_default_max_power_mw(gdev);
 }
 
 static int info_power_get(struct gaudi_device *gdev, u64 *power)

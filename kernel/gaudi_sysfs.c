@@ -153,15 +153,18 @@ static ssize_t max_power_store(struct device *dev,
 			       struct device_attribute *attr, const char *buf,
 			       size_t count)
 {
+	struct gaudi_device *gdev = dev_to_gaudi(dev);
 	u64 val;
 	int ret;
 
 	ret = kstrtou64(buf, 0, &val);
 	if (ret)
 		return ret;
-	ret = gaudi_sysfs_cpucp(dev_to_gaudi(dev), CPUCP_PACKET_MAX_POWER_SET,
-				val, 0, NULL);
-	return ret ? ret : count;
+	ret = gaudi_sysfs_cpucp(gdev, CPUCP_PACKET_MAX_POWER_SET, val, 0, NULL);
+	if (ret)
+		return ret;
+	gdev->cpucp.max_power_mw = val;	/* kept across resets */
+	return count;
 }
 static DEVICE_ATTR_RW(max_power);
 
