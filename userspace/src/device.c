@@ -200,19 +200,43 @@ GAUDI_EXPORT const char *gaudi_card_syspath(const struct gaudi_card *card)
 	return card->syspath;
 }
 
+/* Hex digits of @s up to @stop, at most @max of them; NULL on error. */
+static const char *hex_field(const char *s, char stop, unsigned int max,
+			     unsigned int *out)
+{
+	unsigned int v = 0, n = 0;
+
+	for (; *s && *s != stop; s++, n++) {
+		if (!isxdigit((unsigned char)*s) || n == max)
+			return NULL;
+		v = v * 16 + (isdigit((unsigned char)*s) ? *s - '0' :
+			      tolower((unsigned char)*s) - 'a' + 10);
+	}
+	if (!n || *s != stop)
+		return NULL;
+	*out = v;
+	return stop ? s + 1 : s;
+}
+
 int gaudi__parse_bus_id(const char *in, char *out, size_t len)
 {
 	unsigned int dom = 0, bus, dev, fn;
-	char tail;
+	const char *p = in;
 
 	if (!in)
 		return -EINVAL;
-	if (sscanf(in, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4) {
-		dom = 0;
-		if (sscanf(in, "%x:%x.%x%c", &bus, &dev, &fn, &tail) != 3)
+	/* "DDDD:BB:DD.F" has two colons, "BB:DD.F" one. */
+	if (strchr(in, ':') != strrchr(in, ':')) {
+		p = hex_field(p, ':', 4, &dom);
+		if (!p)
 			return -EINVAL;
 	}
-	if (dom > 0xFFFF || bus > 0xFF || dev > 0x1F || fn > 7)
+	p = hex_field(p, ':', 2, &bus);
+	if (p)
+		p = hex_field(p, '.', 2, &dev);
+	if (p)
+		p = hex_field(p, '\0', 1, &fn);
+	if (!p || dev > 0x1F || fn > 7)
 		return -EINVAL;
 	snprintf(out, len, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
 	return 0;

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fake system layer of the libgaudi unit tests (see fake.h).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <drm/gaudi_accel.h>
+
+#include "fake.h"
+
+#define FAKE(sys) ((struct fake *)(sys)->priv)
+
+static int f_open(const struct gaudi_sys *sys, const char *path, int flags)
+{
+	struct fake *f = FAKE(sys);
+	int i, ret = -ENOENT;
+
+	pthread_mutex_lock(&f->lock);
+	gaudi__strcpy(f->last_open, path, sizeof(f->last_open));
+	f->last_open_flags = flags;
+	for (i = 0; i < f->n_nodes; i++) {
+		if (!f->nodes[i].devnode || strcmp(f->nodes[i].devnode, path))
+			continue;
+		if (f->open_err && !strstr(path, "control"))
+			ret = f->open_err;
+		else
+			ret = FAKE_FD_BASE + i;
+		break;
+	}
+	if (ret >= 0)
+		f->open_count++;
+	pthread_mutex_unlock(&f->lock);
+	return ret;
+}
+
+static int f_close(const struct gaudi_sys *sys, int fd)
+{
+	struct fake *f = FAKE(sys);
+
+	if (fd < FAKE_FD_BASE || fd >= FAKE_FD_BASE + f->n_nodes)
+		return -EBADF;
+	pthread_mutex_lock(&f->lock);
+	f->close_count++;
+	pthread_mutex_unlock(&f->lock);
+	return 0;
+}
+
+static bool is_control_fd(struct fake *f, int fd)
+{
+	return strstr(f->nodes[fd - FAKE_FD_BASE].sysname, "control") != NULL;
+}
+
+/* Host pointer of @len bytes at device address @addr, or NULL. */
+static uint8_t *dev_ptr(struct fake *f, uint64_t addr, uint64_t len)
+{
+	int i;
+
+	if (addr >= FAKE_HBM_BASE && addr + len <= FAKE_HBM_BASE + FAKE_HBM_SIZE)
+		return f->hbm + (addr - FAKE_HBM_BASE);
+	if (addr >= FAKE_SRAM_BASE &&
+	    addr + len <= FAKE_SRAM_BASE + FAKE_SRAM_SIZE)
+		return f->sram + (addr - FAKE_SRAM_BASE);
+	for (i = 0; i < FAKE_MAX_MAPS; i++) {
+		struct fake_map *m = &f->maps[i];
+
+		if (m->live && addr >= m->va && addr + len <= m->va + m->size)
+			return m->host + (addr - m->va);
+	}
+	return NULL;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return le32toh(v);
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return le64toh(v);
+}
+
+/* Parses (and with !cs_no_exec runs) a user CB the way a driver would. */
+static int exec_cb(struct fake *f, const uint8_t *cb, uint32_t len,
+		   uint32_t queue)
+{
+	static const uint8_t size[16] = {
+		[1] = 8, [2] = 8, [3] = 16, [4] = 8, [5] = 16, [6] = 8,
+		[7] = 16, [8] = 8, [9] = 24, [10] = 8, [11] = 8, [12] = 8,
+		[13] = 8, [15] = 16,
+	};
+	uint32_t off = 0;
+
+	while (off < len) {
+		uint32_t w0, ctl, op, n;
+
+		if (len - off < 8)
+			return -EINVAL;
+		w0 = rd32(cb + off);
+		ctl = rd32(cb + off + 4);
+		op = (ctl >> 24) & 0x1F;
+		if (op > 15 || !size[op])
+			return -EINVAL;
+		n = size[op];
+		if (op == 2)
+			n += 8 * (w0 & 0xFFFF);
+		if (len - off < n)
+			return -EINVAL;
+		/* external queues: what upstream's parser refuses */
+		if (queue < 8 && (op == 2 || op == 7 || op == 5 || op == 11))
+			return -EPERM;
+		if (op == 9 && !f->cs_no_exec) {
+			uint64_t src = rd64(cb + off + 8);
+			uint64_t dst = rd64(cb + off + 16) & GAUDI_LIN_DMA_DST_MAX;
+			uint8_t *d = dev_ptr(f, dst, w0), *s;
+
+			if (!d)
+				return -EFAULT;
+			if (ctl & (1U << 4)) {
+				uint64_t i;
+
+				for (i = 0; i < w0; i++)
+					d[i] = (uint8_t)(src >> (8 * (i % 8)));
+			} else {
+				s = dev_ptr(f, src, w0);
+				if (!s)
+					return -EFAULT;
+				memmove(d, s, w0);
+			}
+		}
+		off += n;
+	}
+	return 0;
+}
+
+static int do_cs(struct fake *f, union hl_cs_args *a)
+{
+	struct hl_cs_chunk *c;
+	uint32_t i, n;
+	int ret;
+
+	f->last_cs_flags = a->in.cs_flags;
+	f->cs_restore = a->in.num_chunks_restore != 0;
+	n = f->cs_restore ? a->in.num_chunks_restore : a->in.num_chunks_execute;
+	c = (struct hl_cs_chunk *)(uintptr_t)(f->cs_restore ?
+			a->in.chunks_restore : a->in.chunks_execute);
+	f->last_cs_nchunks = n;
+	if (!n || n > HL_MAX_JOBS_PER_CS || !c)
+		return -EINVAL;
+	f->last_cs_queue = c[0].queue_index;
+	if (a->in.cs_flags & HL_CS_FLAGS_WAIT) {
+		f->last_signal_seq =
+			*(uint64_t *)(uintptr_t)c[0].signal_seq_arr;
+		if (c[0].num_signal_seq_arr != 1 ||
+		    f->last_signal_seq > f->seq)
+			return -EINVAL;
+	}
+	if (!(a->in.cs_flags & (HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT))) {
+		for (i = 0; i < n; i++) {
+			struct fake_cb *cb = NULL;
+			int k;
+
+			for (k = 0; k < FAKE_MAX_CBS; k++)
+				if (f->cbs[k].live &&
+				    f->cbs[k].handle == c[i].cb_handle)
+					cb = &f->cbs[k];
+			if (!cb || c[i].cb_size > cb->size ||
+			    c[i].queue_index >= GAUDI_QUEUE_ID_SIZE)
+				return -EINVAL;
+			f->last_cb_len = c[i].cb_size;
+			memcpy(f->last_cb, cb->mem,
+			       c[i].cb_size < sizeof(f->last_cb) ?
+			       c[i].cb_size : sizeof(f->last_cb));
+			ret = exec_cb(f, cb->mem, c[i].cb_size,
+				      c[i].queue_index);
+			if (ret)
+				return ret;
+		}
+	}
+	memset(&a->out, 0, sizeof(a->out));
+	a->out.seq = ++f->seq;
+	a->out.status = f->cs_status;
+	if (!f->cs_hang)
+		f->done_seq = f->seq;
+	return 0;
+}
+
+static int do_wait(struct fake *f, union hl_wait_cs_args *a)
+{
+	uint64_t seq = a->in.seq, timeout = a->in.timeout_us;
+
+	memset(&a->out, 0, sizeof(a->out));
+	if (!seq || seq > f->seq)
+		return -EINVAL;
+	if (seq <= f->done_seq) {
+		a->out.status = HL_WAIT_CS_STATUS_COMPLETED;
+		return 0;
+	}
+	/* as upstream: polling answers BUSY, a real wait times out */
+	if (!timeout) {
+		a->out.status = HL_WAIT_CS_STATUS_BUSY;
+		return 0;
+	}
+	a->out.status = HL_WAIT_CS_STATUS_TIMEDOUT;
+	return -ETIMEDOUT;
+}
+
+static int do_cb(struct fake *f, union hl_cb_args *a)
+{
+	int i;
+
+	if (a->in.op == HL_CB_OP_CREATE) {
+		if (!a->in.cb_size || a->in.cb_size > HL_MAX_CB_SIZE)
+			return -EINVAL;
+		for (i = 0; i < FAKE_MAX_CBS; i++) {
+			struct fake_cb *cb = &f->cbs[i];
+			size_t sz = (a->in.cb_size + 4095) & ~4095UL;
+
+			if (cb->live)
+				continue;
+			cb->mem = aligned_alloc(4096, sz);
+			if (!cb->mem)
+				return -ENOMEM;
+			memset(cb->mem, 0xCC, sz);
+			cb->size = a->in.cb_size;
+			/* handles are page-aligned mmap offsets, as upstream */
+			cb->handle = (++f->next_handle) << 12;
+			cb->live = true;
+			memset(&a->out, 0, sizeof(a->out));
+			a->out.cb_handle = cb->handle;
+			return 0;
+		}
+		return -ENOMEM;
+	}
+	if (a->in.op == HL_CB_OP_DESTROY) {
+		for (i = 0; i < FAKE_MAX_CBS; i++) {
+			struct fake_cb *cb = &f->cbs[i];
+
+			if (cb->live && cb->handle == a->in.cb_handle) {
+				free(cb->mem);
+				cb->mem = NULL;
+				cb->live = false;
+				return 0;
+			}
+		}
+	}
+	return -EINVAL;
+}
+
+static int do_mem(struct fake *f, union hl_mem_args *a)
+{
+	int i;
+
+	if (a->in.op == HL_MEM_OP_MAP) {
+		uint64_t size = a->in.map_host.mem_size;
+
+		if (a->in.flags != HL_MEM_USERPTR || !size ||
+		    !a->in.map_host.host_virt_addr)
+			return -EINVAL;
+		for (i = 0; i < FAKE_MAX_MAPS; i++) {
+			struct fake_map *m = &f->maps[i];
+
+			if (m->live)
+				continue;
+			m->host = (uint8_t *)(uintptr_t)
+				  a->in.map_host.host_virt_addr;
+			m->size = size;
+			m->va = f->next_va +
+				(a->in.map_host.host_virt_addr & 4095);
+			f->next_va += (size + 8191) & ~4095ULL;
+			m->live = true;
+			memset(&a->out, 0, sizeof(a->out));
+			a->out.device_virt_addr = m->va;
+			return 0;
+		}
+		return -ENOMEM;
+	}
+	if (a->in.op == HL_MEM_OP_UNMAP) {
+		for (i = 0; i < FAKE_MAX_MAPS; i++) {
+			struct fake_map *m = &f->maps[i];
+
+			if (m->live && m->va == a->in.unmap.device_virt_addr) {
+				m->live = false;
+				return 0;
+			}
+		}
+	}
+	return -EINVAL;
+}
+
+/* INFO answers: fixed values the tests check. */
+static int do_info(struct fake *f, int fd, struct hl_info_args *a)
+{
+	union {
+		struct hl_info_hw_ip_info hw;
+		struct hl_info_device_status st;
+		struct hl_info_clk_rate clk;
+		struct hl_info_energy e;
+		struct hl_power_info pw;
+		struct hl_info_reset_count rc;
+		struct hl_info_device_utilization u;
+		struct hl_info_dram_usage du;
+		struct hl_info_hw_idle idle;
+		uint64_t events;
+		uint32_t counts[64];
+		uint8_t raw[512];
+	} r;
+	uint32_t n = 0, i;
+	bool control = is_control_fd(f, fd);
+
+	f->last_info_op = a->op;
+	f->last_info_arg = a->dcore_id;
+	f->last_info_size = a->return_size;
+	if (a->pad)
+		return -EINVAL;
+	memset(&r, 0, sizeof(r));
+	switch (a->op) {
+	case HL_INFO_HW_IP_INFO:
+		r.hw.device_id = 0x1000;
+		r.hw.sram_base_address = FAKE_SRAM_BASE;
+		r.hw.dram_base_address = FAKE_HBM_BASE;
+		r.hw.module_id = 5;
+		snprintf((char *)r.hw.card_name, sizeof(r.hw.card_name),
+			 "HL205");
+		n = sizeof(r.hw);
+		break;
+	case HL_INFO_DEVICE_STATUS:
+		r.st.status = HL_DEVICE_STATUS_OPERATIONAL;
+		n = sizeof(r.st);
+		break;
+	case HL_INFO_CLK_RATE:
+		r.clk.cur_clk_rate_mhz = 1600;
+		r.clk.max_clk_rate_mhz = 2200;
+		n = sizeof(r.clk);
+		break;
+	case HL_INFO_TOTAL_ENERGY:
+		r.e.total_energy_consumption = 123456789;
+		n = sizeof(r.e);
+		break;
+	case HL_INFO_POWER:
+		r.pw.power = 98765;
+		n = sizeof(r.pw);
+		break;
+	case HL_INFO_RESET_COUNT:
+		r.rc.hard_reset_cnt = 3;
+		r.rc.soft_reset_cnt = 4;
+		n = sizeof(r.rc);
+		break;
+	case HL_INFO_DEVICE_UTILIZATION:
+		if (a->period_ms < 100 || a->period_ms > 1000)
+			return -EINVAL;
+		r.u.utilization = 42;
+		n = sizeof(r.u);
+		break;
+	case HL_INFO_DRAM_USAGE:
+		r.du.dram_free_mem = FAKE_HBM_SIZE;
+		n = sizeof(r.du);
+		break;
+	case HL_INFO_HW_IDLE:
+		r.idle.is_idle = 1;
+		n = sizeof(r.idle);
+		break;
+	case HL_INFO_HW_EVENTS:
+	case HL_INFO_HW_EVENTS_AGGREGATE:
+		for (i = 0; i < 64; i++)
+			r.counts[i] = i + (a->op == HL_INFO_HW_EVENTS ? 0 : 100);
+		n = sizeof(r.counts);
+		break;
+	case HL_INFO_REGISTER_EVENTFD:
+		if (control)
+			return -EOPNOTSUPP;
+		if (f->eventfd >= 0)
+			return -EINVAL;
+		f->eventfd = (int)a->eventfd;
+		return 0;
+	case HL_INFO_UNREGISTER_EVENTFD:
+		if (control)
+			return -EOPNOTSUPP;
+		if (f->eventfd < 0)
+			return -EINVAL;
+		f->eventfd = -1;
+		return 0;
+	case HL_INFO_GET_EVENTS:
+		if (control)
+			return -EOPNOTSUPP;
+		r.events = f->events;
+		f->events = 0;
+		n = sizeof(r.events);
+		break;
+	case HL_INFO_OPEN_STATS:
+	case HL_INFO_PCI_COUNTERS:
+	case HL_INFO_TIME_SYNC:
+	case HL_INFO_CS_COUNTERS:
+		memset(&r, 0x11, sizeof(r));
+		n = sizeof(r.raw);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!a->return_pointer || !a->return_size)
+		return -EINVAL;
+	memcpy((void *)(uintptr_t)a->return_pointer, &r,
+	       a->return_size < n ? a->return_size : n);
+	return 0;
+}
+
+static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
+		   void *arg)
+{
+	struct fake *f = FAKE(sys);
+	int ret;
+
+	if (fd < FAKE_FD_BASE || fd >= FAKE_FD_BASE + f->n_nodes)
+		return -EBADF;
+	pthread_mutex_lock(&f->lock);
+	f->last_req = req;
+	if (f->fail_req_err && f->fail_req == req) {
+		ret = f->fail_req_err;
+		f->fail_req_err = 0;
+		goto out;
+	}
+	if (req == DRM_IOCTL_GAUDI_QUERY_CAPS) {
+		struct drm_gaudi_query_caps *q = arg;
+
+		if (!f->has_caps) {
+			ret = is_control_fd(f, fd) ? -ENOTTY : -EINVAL;
+			goto out;
+		}
+		q->abi_major = 1;
+		q->abi_minor = 0;
+		q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE;
+		q->info_ops = 0x7FFFFFFFFFULL;
+		ret = 0;
+	} else if (req == DRM_IOCTL_GAUDI_OWNER) {
+		struct drm_gaudi_owner *o = arg;
+
+		if (!f->has_caps) {
+			ret = -EINVAL;
+			goto out;
+		}
+		o->state = GAUDI_OWNER_HELD;
+		o->pid = 4242;
+		o->uid = 1000;
+		memset(o->comm, 'x', sizeof(o->comm));	/* unterminated */
+		o->open_time_ns = 11;
+		o->held_ns = 22;
+		o->open_counter = 33;
+		ret = 0;
+	} else if (req == DRM_IOCTL_HL_INFO) {
+		ret = do_info(f, fd, arg);
+	} else if (is_control_fd(f, fd)) {
+		ret = -ENOTTY;
+	} else if (req == DRM_IOCTL_HL_CB) {
+		ret = do_cb(f, arg);
+	} else if (req == DRM_IOCTL_HL_MEMORY) {
+		ret = do_mem(f, arg);
+	} else if (req == DRM_IOCTL_HL_CS) {
+		ret = do_cs(f, arg);
+	} else if (req == DRM_IOCTL_HL_WAIT_CS) {
+		ret = do_wait(f, arg);
+	} else {
+		ret = -ENOTTY;
+	}
+out:
+	pthread_mutex_unlock(&f->lock);
+	return ret;
+}
+
+static void *f_mmap(const struct gaudi_sys *sys, size_t len, int prot,
+		    int flags, int fd, off_t off)
+{
+	struct fake *f = FAKE(sys);
+	void *p = MAP_FAILED;
+	int i;
+
+	(void)prot;
+	(void)flags;
+	(void)fd;
+	pthread_mutex_lock(&f->lock);
+	errno = EINVAL;
+	if (f->mmap_fail) {
+		errno = ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < FAKE_MAX_CBS; i++)
+		if (f->cbs[i].live && f->cbs[i].handle == (uint64_t)off &&
+		    len >= f->cbs[i].size)
+			p = f->cbs[i].mem;
+out:
+	pthread_mutex_unlock(&f->lock);
+	return p;
+}
+
+static int f_munmap(const struct gaudi_sys *sys, void *p, size_t len)
+{
+	(void)sys;
+	(void)len;
+	return p ? 0 : -EINVAL;
+}
+
+static int f_drm_version(const struct gaudi_sys *sys, int fd, char *name,
+			 size_t len)
+{
+	struct fake *f = FAKE(sys);
+
+	(void)fd;
+	if (!f->drm_name)
+		return -ENOTTY;
+	gaudi__strcpy(name, f->drm_name, len);
+	return 0;
+}
+
+static int f_enumerate(const struct gaudi_sys *sys, gaudi_node_fn fn,
+		       void *arg)
+{
+	struct fake *f = FAKE(sys);
+	int i, ret;
+
+	if (f->enum_err)
+		return f->enum_err;
+	for (i = 0; i < f->n_nodes; i++) {
+		ret = fn(arg, &f->nodes[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int f_pci_count(const struct gaudi_sys *sys)
+{
+	return FAKE(sys)->pci_count;
+}
+
+static int f_module_loaded(const struct gaudi_sys *sys, const char *name)
+{
+	struct fake *f = FAKE(sys);
+
+	if (!strcmp(name, "gaudi"))
+		return f->gaudi_loaded;
+	if (!strcmp(name, "habanalabs"))
+		return f->hl_loaded;
+	return 0;
+}
+
+static int f_module_load(const struct gaudi_sys *sys, const char *name)
+{
+	struct fake *f = FAKE(sys);
+
+	gaudi__strcpy(f->loaded_request, name, sizeof(f->loaded_request));
+	if (!strcmp(name, "gaudi"))
+		f->gaudi_loaded = true;
+	else if (!strcmp(name, "habanalabs"))
+		f->hl_loaded = true;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+void fake_init(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	pthread_mutex_init(&f->lock, NULL);
+	f->sys.open = f_open;
+	f->sys.close = f_close;
+	f->sys.ioctl = f_ioctl;
+	f->sys.mmap = f_mmap;
+	f->sys.munmap = f_munmap;
+	f->sys.drm_version = f_drm_version;
+	f->sys.enumerate = f_enumerate;
+	f->sys.pci_count = f_pci_count;
+	f->sys.module_loaded = f_module_loaded;
+	f->sys.module_load = f_module_load;
+	f->sys.priv = f;
+	f->drm_name = "gaudi";
+	f->has_caps = true;
+	f->eventfd = -1;
+	f->next_va = FAKE_VA_BASE;
+	f->hbm = calloc(1, FAKE_HBM_SIZE);
+	f->sram = calloc(1, FAKE_SRAM_SIZE);
+	if (!f->hbm || !f->sram)
+		abort();
+}
+
+void fake_fini(struct fake *f)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_CBS; i++)
+		free(f->cbs[i].mem);
+	free(f->hbm);
+	free(f->sram);
+	pthread_mutex_destroy(&f->lock);
+}
+
+void fake_add_node(struct fake *f, const char *sysname, const char *slot,
+		   const char *driver, int module_id)
+{
+	struct gaudi_sys_node *n = &f->nodes[f->n_nodes];
+	char (*s)[GAUDI_PATH_LEN] = f->strs[f->n_nodes];
+
+	if (f->n_nodes == FAKE_MAX_NODES)
+		abort();
+	f->n_nodes++;
+	snprintf(s[0], GAUDI_PATH_LEN, "%s", sysname);
+	snprintf(s[1], GAUDI_PATH_LEN, "/dev/accel/%s", sysname);
+	snprintf(s[2], GAUDI_PATH_LEN, "/sys/devices/pci0000:00/%s", slot);
+	snprintf(s[3], GAUDI_PATH_LEN, "%s", slot);
+	snprintf(s[4], GAUDI_PATH_LEN, "%s", driver ? driver : "");
+	n->sysname = s[0];
+	n->devnode = s[1];
+	n->pci_syspath = s[2];
+	n->pci_slot = s[3];
+	n->driver = driver ? s[4] : NULL;
+	n->vendor = GAUDI_PCI_VENDOR;
+	n->device = GAUDI_PCI_DEVICE;
+	n->module_id = module_id;
+}
+
+void fake_add_cards(struct fake *f, int n, const char *driver)
+{
+	char name[32], slot[32];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(slot, sizeof(slot), "0000:%02x:00.0", i + 1);
+		snprintf(name, sizeof(name), "accel%d", i);
+		fake_add_node(f, name, slot, driver, i);
+		snprintf(name, sizeof(name), "accel_controlD%d", i);
+		fake_add_node(f, name, slot, driver, i);
+	}
+	f->pci_count = n;
+	if (driver && !strcmp(driver, "gaudi"))
+		f->gaudi_loaded = true;
+	if (driver && !strcmp(driver, "habanalabs"))
+		f->hl_loaded = true;
+}

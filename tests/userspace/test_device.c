@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libgaudi discovery, open by index / PCI bus id / module id, control
+ * nodes, driver identification, capabilities and owner, and why no card
+ * can be opened, on a fake system layer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+#include "fake.h"
+#include "tap.h"
+
+static void test_scan(void)
+{
+	struct gaudi_card_list *l;
+	const struct gaudi_card *c;
+	struct fake f;
+	int n;
+
+	fake_init(&f);
+	/* Upstream numbers control nodes apart from accelN: pair by PCI. */
+	fake_add_node(&f, "accel_controlD0", "0000:03:00.0", "habanalabs", 2);
+	fake_add_node(&f, "accel1", "0000:03:00.0", "habanalabs", 2);
+	fake_add_node(&f, "accel0", "0000:01:00.0", "habanalabs", 0);
+	fake_add_node(&f, "accel_controlD1", "0000:01:00.0", "habanalabs", 0);
+	/* Not Gaudi: another vendor's accel device; names that are no node. */
+	fake_add_node(&f, "accel2", "0000:05:00.0", "ivpu", -1);
+	f.nodes[f.n_nodes - 1].vendor = 0x8086;
+	fake_add_node(&f, "accel_foo", "0000:01:00.0", "habanalabs", 0);
+	fake_add_node(&f, "accel3x", "0000:01:00.0", "habanalabs", 0);
+	/* A card with only a compute node, no devnode known, no driver. */
+	fake_add_node(&f, "accel7", "0000:02:00.0", NULL, -1);
+	f.nodes[f.n_nodes - 1].devnode = NULL;
+
+	n = gaudi__cards_scan_sys(&f.sys, &l);
+	ok_eq(n, 3, "3 Gaudi cards from 8 nodes");
+	if (n != 3)
+		goto out;
+	ok_eq(gaudi_cards_count(l), 3, "count");
+	ok(gaudi_cards_get(l, 3) == NULL, "get past the end is NULL");
+	c = gaudi_cards_get(l, 0);
+	ok(!strcmp(gaudi_card_pci_bus_id(c), "0000:01:00.0"),
+	   "sorted by bus id: first 0000:01:00.0");
+	ok(gaudi_card_accel_index(c) == 0 &&
+	   gaudi_card_control_index(c) == 1, "card 0: accel0 + controlD1");
+	ok(!strcmp(gaudi_card_compute_node(c), "/dev/accel/accel0") &&
+	   !strcmp(gaudi_card_control_node(c), "/dev/accel/accel_controlD1"),
+	   "card 0 node paths");
+	ok(!strcmp(gaudi_card_driver(c), "habanalabs"), "driver habanalabs");
+	ok_eq(gaudi_card_module_id(c), 0, "module id 0");
+	ok(!strcmp(gaudi_card_syspath(c), "/sys/devices/pci0000:00/0000:01:00.0"),
+	   "syspath of the PCI function");
+	c = gaudi_cards_get(l, 1);
+	ok(!strcmp(gaudi_card_pci_bus_id(c), "0000:02:00.0") &&
+	   gaudi_card_accel_index(c) == 7 &&
+	   gaudi_card_control_index(c) == -1 &&
+	   gaudi_card_control_node(c) == NULL,
+	   "card 1: compute node only");
+	ok(!strcmp(gaudi_card_compute_node(c), "/dev/accel/accel7"),
+	   "no devnode from udev: /dev/accel/<sysname>");
+	ok(!strcmp(gaudi_card_driver(c), "") && gaudi_card_module_id(c) == -1,
+	   "unknown driver is \"\", unknown module id -1");
+	c = gaudi_cards_get(l, 2);
+	ok(gaudi_card_accel_index(c) == 1 && gaudi_card_control_index(c) == 0 &&
+	   gaudi_card_module_id(c) == 2, "card 2: accel1 + controlD0, module 2");
+	gaudi_cards_free(l);
+
+	f.enum_err = -EACCES;
+	ok_eq(gaudi__cards_scan_sys(&f.sys, &l), -EACCES,
+	      "enumeration errors are returned");
+out:
+	fake_fini(&f);
+}
+
+static void test_open(void)
+{
+	struct gaudi_dev *dev = NULL;
+	struct gaudi_owner own;
+	struct gaudi_caps caps;
+	struct fake f;
+
+	fake_init(&f);
+	fake_add_cards(&f, 4, "gaudi");
+
+	ok_eq(gaudi__open_sys(&f.sys, 2, 0, &dev), 0, "open index 2");
+	if (dev) {
+		ok(!strcmp(f.last_open, "/dev/accel/accel2") &&
+		   (f.last_open_flags & O_ACCMODE) == O_RDWR,
+		   "opened /dev/accel/accel2 read-write");
+		ok(!gaudi_is_control(dev), "compute node");
+		ok_eq(gaudi_driver(dev), GAUDI_DRIVER_GAUDI,
+		      "drmGetVersion \"gaudi\": GAUDI_DRIVER_GAUDI");
+		ok(!strcmp(gaudi_pci_bus_id(dev), "0000:03:00.0"), "bus id");
+		ok_eq(gaudi_fd(dev), FAKE_FD_BASE + 4, "fd of the node");
+		ok_eq(gaudi_query_caps(dev, &caps), 0, "caps on gaudi.ko");
+		ok(caps.abi_major == 1 && (caps.caps & GAUDI_CAPS_OWNER),
+		   "ABI 1.x with GAUDI_CAPS_OWNER");
+		ok_eq(gaudi_owner(dev, &own), 0, "owner");
+		ok(own.state == GAUDI_OWNER_STATE_HELD && own.pid == 4242 &&
+		   own.uid == 1000 && own.open_counter == 33,
+		   "owner fields copied");
+		ok(strlen(own.comm) == 15, "unterminated comm is terminated");
+		gaudi_close(dev);
+		ok_eq(f.close_count, 1, "close closes the fd");
+	}
+	ok_eq(gaudi__open_sys(&f.sys, 9, 0, &dev), -ENOENT,
+	      "open index 9 of 4: -ENOENT");
+	ok_eq(gaudi__open_sys(&f.sys, 0, 0x10, &dev), -EINVAL,
+	      "unknown flags: -EINVAL");
+
+	ok_eq(gaudi__open_pci_sys(&f.sys, "04:00.0", GAUDI_OPEN_CONTROL, &dev),
+	      0, "open control node by short bus id 04:00.0");
+	if (dev) {
+		ok(!strcmp(f.last_open, "/dev/accel/accel_controlD3"),
+		   "opened accel_controlD3");
+		ok(gaudi_is_control(dev), "control node");
+		ok_eq(gaudi_driver(dev), GAUDI_DRIVER_GAUDI,
+		      "control node: driver from sysfs");
+		ok_eq(gaudi_cb_create(dev, 4096, &(struct gaudi_cb *){ NULL }),
+		      -ENOTTY, "CB create on a control node: -ENOTTY");
+		gaudi_close(dev);
+	}
+	ok_eq(gaudi__open_pci_sys(&f.sys, "0000:0A:00.0", 0, &dev), -ENOENT,
+	      "unknown bus id: -ENOENT");
+	ok_eq(gaudi__open_pci_sys(&f.sys, "0000:01:00.0", 0, &dev), 0,
+	      "full bus id, upper case hex accepted");
+	gaudi_close(dev);
+	ok_eq(gaudi__open_pci_sys(&f.sys, "garbage", 0, &dev), -EINVAL,
+	      "malformed bus id: -EINVAL");
+	ok_eq(gaudi__open_pci_sys(&f.sys, "0000:01:00.0x", 0, &dev), -EINVAL,
+	      "trailing junk: -EINVAL");
+	ok_eq(gaudi__open_pci_sys(&f.sys, NULL, 0, &dev), -EINVAL,
+	      "NULL bus id: -EINVAL");
+
+	ok_eq(gaudi__open_module_sys(&f.sys, 3, 0, &dev), 0, "open module 3");
+	if (dev) {
+		ok(!strcmp(f.last_open, "/dev/accel/accel3"), "module 3 = accel3");
+		gaudi_close(dev);
+	}
+	ok_eq(gaudi__open_module_sys(&f.sys, 7, 0, &dev), -ENOENT,
+	      "module 7 absent: -ENOENT");
+
+	f.open_err = -EBUSY;
+	ok_eq(gaudi__open_sys(&f.sys, 0, 0, &dev), -EBUSY,
+	      "compute node held elsewhere: -EBUSY");
+	ok_eq(gaudi__open_sys(&f.sys, 0, GAUDI_OPEN_CONTROL, &dev), 0,
+	      "the control node opens while the compute node is held");
+	if (dev) {
+		ok_eq(gaudi_owner(dev, &own), 0,
+		      "and tells who holds the card");
+		gaudi_close(dev);
+	}
+	fake_fini(&f);
+}
+
+static void test_upstream(void)
+{
+	struct gaudi_dev *dev;
+	struct gaudi_owner own;
+	struct gaudi_caps caps;
+	struct fake f;
+
+	fake_init(&f);
+	fake_add_cards(&f, 1, "habanalabs");
+	f.drm_name = "habanalabs";
+	f.has_caps = false;
+	if (ok_eq(gaudi__open_sys(&f.sys, 0, 0, &dev), 0, "open on upstream")) {
+		ok_eq(gaudi_driver(dev), GAUDI_DRIVER_HABANALABS,
+		      "drmGetVersion \"habanalabs\"");
+		ok(!strcmp(gaudi_driver_name(dev), "habanalabs"), "name");
+		ok_eq(gaudi_query_caps(dev, &caps), -EOPNOTSUPP,
+		      "no capability query (EINVAL): -EOPNOTSUPP");
+		ok_eq(gaudi_owner(dev, &own), -EOPNOTSUPP,
+		      "no owner query: -EOPNOTSUPP, no ioctl sent");
+		gaudi_close(dev);
+	}
+	if (ok_eq(gaudi__open_sys(&f.sys, 0, GAUDI_OPEN_CONTROL, &dev), 0,
+		  "control node on upstream")) {
+		ok_eq(gaudi_query_caps(dev, &caps), -EOPNOTSUPP,
+		      "ENOTTY on its control node: -EOPNOTSUPP");
+		ok_eq(gaudi_driver(dev), GAUDI_DRIVER_HABANALABS,
+		      "driver from sysfs");
+		gaudi_close(dev);
+	}
+	/* drmGetVersion failing: the sysfs name stays. */
+	f.drm_name = NULL;
+	if (ok_eq(gaudi__open_sys(&f.sys, 0, 0, &dev), 0, "open")) {
+		ok_eq(gaudi_driver(dev), GAUDI_DRIVER_HABANALABS,
+		      "no DRM version: the driver from sysfs");
+		gaudi_close(dev);
+	}
+	fake_fini(&f);
+}
+
+static void test_check_driver(void)
+{
+	struct gaudi_dev *dev;
+	struct fake f;
+
+	fake_init(&f);
+	ok_eq(gaudi__check_driver_sys(&f.sys), -ENODEV,
+	      "no PCI function: -ENODEV");
+	ok_eq(gaudi__open_sys(&f.sys, 0, 0, &dev), -ENODEV,
+	      "open says the same");
+	f.pci_count = 8;
+	ok_eq(gaudi__check_driver_sys(&f.sys), -ENOPKG,
+	      "PCI functions, no module loaded: -ENOPKG");
+	ok_eq(gaudi__open_sys(&f.sys, 0, 0, &dev), -ENOPKG,
+	      "open: -ENOPKG");
+	ok_eq(gaudi__driver_loaded_sys(&f.sys, "gaudi"), 0, "gaudi not loaded");
+	ok_eq(gaudi__driver_load_sys(&f.sys, NULL), 0,
+	      "driver_load(NULL) loads...");
+	ok(!strcmp(f.loaded_request, "gaudi"), "... the gaudi module");
+	ok_eq(gaudi__driver_loaded_sys(&f.sys, "gaudi"), 1, "gaudi loaded");
+	ok_eq(gaudi__driver_loaded_sys(&f.sys, ""), -EINVAL, "empty name");
+	ok_eq(gaudi__check_driver_sys(&f.sys), -ENXIO,
+	      "module loaded, no node: -ENXIO");
+	fake_add_cards(&f, 1, "gaudi");
+	ok_eq(gaudi__check_driver_sys(&f.sys), 0, "a node: 0");
+	ok_eq(gaudi__driver_load_sys(&f.sys, "nosuch"), -ENOENT,
+	      "unknown module: -ENOENT");
+	fake_fini(&f);
+}
+
+static void test_strerror(void)
+{
+	ok(strstr(gaudi_strerror(-ENOPKG), "not loaded") != NULL,
+	   "-ENOPKG: driver not loaded");
+	ok(strstr(gaudi_strerror(-ENODEV), "no Gaudi device") != NULL,
+	   "-ENODEV: no device");
+	ok(!strcmp(gaudi_strerror(ENOSPC), gaudi_strerror(-ENOSPC)),
+	   "positive codes are accepted");
+	ok(!strcmp(gaudi_strerror(-EMLINK), strerror(EMLINK)),
+	   "other codes: strerror()");
+	ok(gaudi_strerror(-100000) != NULL && gaudi_strerror(0) != NULL,
+	   "never NULL");
+	ok(!strcmp(gaudi_version(), "0.1.0"), "version 0.1.0");
+}
+
+int main(void)
+{
+	test_scan();
+	test_open();
+	test_upstream();
+	test_check_driver();
+	test_strerror();
+	return tap_done();
+}
