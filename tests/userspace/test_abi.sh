@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# libgaudi as shipped: SONAME, symbol versions against libgaudi.map, no
+# stray exports, `make install DESTDIR=...` layout, pkg-config, a program
+# built from the installed header (C and C++) and linked against the
+# installed library, and the real libudev/libkmod paths on this host
+# (which has no Gaudi card).  Man pages are checked with groff -ww.
+# Prints TAP and "N passed, N failed".
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/build/tests/userspace/abi
+n=0
+failed=0
+
+ok() {
+	st=$1
+	shift
+	n=$((n + 1))
+	if [ "$st" -eq 0 ]; then
+		echo "ok $n - $*"
+	else
+		echo "not ok $n - $*"
+		failed=$((failed + 1))
+	fi
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+lib=$top/build/userspace/libgaudi.so.0.1.0
+
+make -s -C "$top/userspace" >"$out/build.log" 2>&1
+ok $? "make -C userspace"
+soname=$(readelf -d "$lib" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[ "$soname" = libgaudi.so.0 ]
+ok $? "SONAME is libgaudi.so.0 ($soname)"
+make -s -C "$top/userspace" check-abi >"$out/abi.log" 2>&1
+ok $? "every exported symbol is in libgaudi.map as LIBGAUDI_0.1 and vice versa"
+nm -D --defined-only "$lib" | awk '$2 == "T" || $2 == "D" || $2 == "B" { print $3 }' |
+	grep -v '^gaudi_' | grep -v '^LIBGAUDI' >"$out/stray"
+[ ! -s "$out/stray" ]
+ok $? "no symbol outside the gaudi_ prefix exported ($(wc -l <"$out/stray") stray)"
+undoc=$(awk '/^\/\*\*/ { doc = 1 } /^[a-z].*gaudi_[a-z0-9_]*\(/ { if (!doc) print; doc = 0 } /^}/ { doc = 0 }' \
+	"$top/userspace/include/gaudi/gaudi.h" | grep -v '^typedef' | wc -l)
+[ "$undoc" -eq 0 ]
+ok $? "every function in gaudi.h has a kernel-doc comment ($undoc without)"
+
+dest=$out/root
+make -s -C "$top/userspace" install DESTDIR="$dest" PREFIX=/usr \
+	>"$out/install.log" 2>&1
+ok $? "make install DESTDIR=... PREFIX=/usr"
+for f in usr/lib/libgaudi.so.0.1.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
+	usr/include/gaudi/gaudi.h usr/lib/pkgconfig/gaudi.pc \
+	usr/share/man/man3/gaudi.3 usr/share/man/man3/gaudi_open.3 \
+	usr/share/man/man3/gaudi_submit.3 usr/share/man/man3/gaudi_wait.3; do
+	[ -e "$dest/$f" ]
+	ok $? "installed $f"
+done
+[ "$(readlink "$dest/usr/lib/libgaudi.so.0")" = libgaudi.so.0.1.0 ]
+ok $? "libgaudi.so.0 -> libgaudi.so.0.1.0"
+
+export PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_PATH=$dest/usr/lib/pkgconfig
+[ "$(pkg-config --modversion gaudi)" = 0.1.0 ]
+ok $? "pkg-config --modversion gaudi is 0.1.0"
+cflags=$(pkg-config --cflags gaudi)
+libs=$(pkg-config --libs gaudi)
+ok $? "pkg-config --cflags --libs gaudi ($cflags $libs)"
+
+cat >"$out/prog.c" <<'PROG'
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <gaudi/gaudi.h>
+
+int main(void)
+{
+	struct gaudi_card_list *l = NULL;
+	struct gaudi_cmdbuf *b;
+	struct gaudi_dev *d;
+	int n, chk, op;
+
+	if (strcmp(gaudi_version(), "0.1.0"))
+		return 10;
+	if (gaudi_cmdbuf_new(0, 64, &b) || gaudi_pkt_nop(b, 0) ||
+	    gaudi_cmdbuf_len(b) != 8)
+		return 11;
+	gaudi_cmdbuf_free(b);
+	n = gaudi_cards_scan(&l);
+	chk = gaudi_check_driver();
+	op = gaudi_open(0, 0, &d);
+	printf("cards %d check %d (%s) open %d loaded %d\n", n, chk,
+	       gaudi_strerror(chk), op, gaudi_driver_loaded("habanalabs"));
+	gaudi_cards_free(l);
+	if (n != 0 || op != chk)
+		return 12;
+	return chk == -ENODEV || chk == -ENOPKG || chk == -ENXIO ? 0 : 13;
+}
+PROG
+# shellcheck disable=SC2086
+gcc -std=c99 -Wall -Wextra -Werror -pedantic -o "$out/prog" "$out/prog.c" \
+	$cflags $libs >"$out/cc.log" 2>&1
+ok $? "a C99 -pedantic program builds against the installed header and library"
+cp "$out/prog.c" "$out/prog.cc"
+# shellcheck disable=SC2086
+g++ -Wall -Wextra -Werror -o "$out/prog++" "$out/prog.cc" $cflags $libs \
+	>"$out/cxx.log" 2>&1
+ok $? "the header works from C++"
+res=$(LD_LIBRARY_PATH=$dest/usr/lib "$out/prog" 2>&1)
+ok $? "it runs with the real libudev/libkmod on this host: $res"
+ldd "$out/prog" | grep -q 'libgaudi.so.0 =>'
+ok $? "the program needs libgaudi.so.0 (the SONAME)"
+objdump -T "$out/prog" | grep -q '(LIBGAUDI_0.1) *gaudi_cards_scan$'
+ok $? "and binds gaudi_cards_scan@LIBGAUDI_0.1"
+
+for m in "$top"/userspace/man/*.3; do
+	w=$(groff -man -ww -z "$m" 2>&1)
+	[ -z "$w" ]
+	ok $? "man page $(basename "$m") renders without warnings"
+done
+
+make -s -C "$top/userspace" uninstall DESTDIR="$dest" PREFIX=/usr \
+	>"$out/uninstall.log" 2>&1
+left=$(find "$dest" -type f -o -type l | wc -l)
+[ "$left" -eq 0 ]
+ok $? "make uninstall removes every file ($left left)"
+
+echo "1..$n"
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
