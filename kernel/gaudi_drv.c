@@ -20,6 +20,7 @@
 #include <drm/drm_managed.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cs.h"
 #include "gaudi_file.h"
 #include "gaudi_info.h"
 
@@ -131,6 +132,13 @@ int gaudi_hw_init(struct gaudi_device *gdev)
 		gaudi_eq_fini(gdev);
 		return ret;
 	}
+
+	ret = gaudi_dp_hw_init(gdev);
+	if (ret) {
+		gaudi_cpucp_fini(gdev);
+		gaudi_eq_fini(gdev);
+		return ret;
+	}
 	/* From now on the device CPU may post events. */
 	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_INTS_REGISTER);
 	return 0;
@@ -139,6 +147,7 @@ int gaudi_hw_init(struct gaudi_device *gdev)
 /* Quiesce the device CPU and reset the device (unload, reset). */
 void gaudi_hw_fini(struct gaudi_device *gdev)
 {
+	gaudi_dp_hw_fini(gdev);
 	gaudi_cpucp_fini(gdev);
 	gaudi_eq_fini(gdev);
 	gaudi_hw_reset(gdev);
@@ -155,9 +164,21 @@ static void gaudi_drm_postclose(struct drm_device *drm, struct drm_file *file)
 }
 
 /* The accel defaults plus DRM fdinfo (drm-driver, drm-pdev, drm-client-id). */
+/*
+ * DRM_ACCEL_FOPS spelled out: mmap maps command buffers by handle
+ * (gaudi_cb.c) instead of GEM objects.
+ */
 static const struct file_operations gaudi_fops = {
 	.owner = THIS_MODULE,
-	DRM_ACCEL_FOPS,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = drm_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = gaudi_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
 	.show_fdinfo = drm_show_fdinfo,
 };
 
@@ -219,10 +240,16 @@ static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_fw_fini;
 	}
 
+	ret = gaudi_dp_sw_init(gdev);
+	if (ret) {
+		gaudi_err(gdev, "probe: queue and MMU set-up failed: %d\n", ret);
+		goto err_cpucp_sw_fini;
+	}
+
 	ret = gaudi_irq_init(gdev);
 	if (ret) {
 		gaudi_err(gdev, "probe: interrupt set-up failed: %d\n", ret);
-		goto err_cpucp_sw_fini;
+		goto err_dp_sw_fini;
 	}
 
 	ret = gaudi_hw_init(gdev);
@@ -271,6 +298,8 @@ err_hw_fini:
 	gaudi_hw_fini(gdev);
 err_irq_fini:
 	gaudi_irq_fini(gdev);
+err_dp_sw_fini:
+	gaudi_dp_sw_fini(gdev);
 err_cpucp_sw_fini:
 	gaudi_cpucp_sw_fini(gdev);
 err_fw_fini:
@@ -289,6 +318,7 @@ static void gaudi_remove(struct pci_dev *pdev)
 	gaudi_hwmon_fini(gdev);
 	gaudi_hw_fini(gdev);
 	gaudi_irq_fini(gdev);
+	gaudi_dp_sw_fini(gdev);
 	gaudi_cpucp_sw_fini(gdev);
 	gaudi_fw_fini(gdev);
 }

@@ -82,6 +82,7 @@ enum gaudi_status {
 };
 
 struct gaudi_device;
+struct gaudi_dp;
 
 /* ---- register access (CFG offsets, see regs/gaudi_regs.h) ----------- */
 u32 gaudi_rreg_traced(struct gaudi_device *gdev, u32 reg, const char *name,
@@ -321,6 +322,7 @@ struct gaudi_device {
 	void *hwmon_priv;		/* gaudi_hwmon.c channel tables */
 	u64 dbg_addr;			/* debugfs: register address */
 	gaudi_irq_hook_t cq_irq_hook;	/* NULL until issue 4 */
+	struct gaudi_dp *dp;		/* data plane (gaudi_cs.h) */
 
 	void *file_priv;		/* gaudi_file.c state (compute node) */
 	void *ctrl_priv;		/* gaudi_ctrl.c state (control node) */

@@ -22,6 +22,7 @@
 #include <drm/drm_print.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cs.h"
 #include "gaudi_file.h"
 #include "gaudi_info.h"
 
@@ -113,6 +114,18 @@ int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
 
 	/* A new holder starts with a clean slate of captured errors. */
 	gaudi_eq_clear_captures(gdev);
+	ret = gaudi_ctx_open(gdev, gfile);
+	if (ret) {
+		mutex_lock(&u->lock);
+		spin_lock_irq(&u->notify_lock);
+		u->compute = NULL;
+		spin_unlock_irq(&u->notify_lock);
+		put_pid(u->owner.pid);
+		memset(&u->owner, 0, sizeof(u->owner));
+		mutex_unlock(&u->lock);
+		kfree(gfile);
+		return ret;
+	}
 	file->driver_priv = gfile;
 	gaudi_dbg(gdev, IOCTL, "compute node opened by pid %d (%s)\n",
 		  pid_nr(u->owner.pid), u->owner.comm);
@@ -134,6 +147,9 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 
 	if (!gfile)
 		return;
+
+	/* Work in flight ends (or is reset away), CBs and mappings go. */
+	gaudi_ctx_close(gfile);
 
 	/*
 	 * Everything the file owns is torn down before the node is marked

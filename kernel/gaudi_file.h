@@ -24,6 +24,7 @@ struct drm_device;
 struct drm_file;
 struct drm_printer;
 struct eventfd_ctx;
+struct gaudi_ctx;
 struct gaudi_device;
 struct pid;
 
@@ -36,6 +37,7 @@ struct gaudi_file {
 	struct eventfd_ctx *eventfd;	/* users->notify_lock */
 	/* fdinfo drm-total-host: memory this file pins or allocates */
 	atomic64_t host_bytes;
+	struct gaudi_ctx *ctx;		/* CBs, CSs, mappings (gaudi_cs.h) */
 };
 
 /* Who opened the compute node. */

@@ -26,6 +26,7 @@
 #include <drm/drm_ioctl.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cs.h"
 #include "gaudi_file.h"
 #include "gaudi_info.h"
 #include "regs/gaudi_psoc_regs.h"
@@ -328,12 +329,9 @@ static int info_hw_events_aggregate(struct gaudi_info_call *c)
 
 static int info_cs_counters(struct gaudi_info_call *c)
 {
-	struct hl_info_cs_counters cnt = {};
+	struct hl_info_cs_counters cnt;
 
-	/*
-	 * No command submission in this driver part yet: nothing was ever
-	 * dropped.  The submission code fills these when it lands.
-	 */
+	gaudi_cs_counters(c->gdev, c->gfile, &cnt);
 	return info_copy(c, &cnt, sizeof(cnt));
 }
 
@@ -392,7 +390,9 @@ static int info_cs_timeout_event(struct gaudi_info_call *c)
 {
 	struct hl_info_cs_timeout_event ev = {};
 
-	/* No command submission yet, hence never a CS timeout. */
+	/* Nothing captured: success, the buffer is left untouched. */
+	if (!gaudi_cs_timeout_event(c->gdev, &ev))
+		return 0;
 	return info_copy(c, &ev, sizeof(ev));
 }
 
@@ -519,14 +519,10 @@ static int info_engine_err_event(struct gaudi_info_call *c)
 
 static int info_dram_usage(struct gaudi_info_call *c)
 {
-	struct hl_info_dram_usage du = {};
+	struct hl_info_dram_usage du;
 
-	/*
-	 * HBM is addressed physically on Gaudi 1 and never allocated by the
-	 * driver for users: all of the user part is free.
-	 */
-	du.dram_free_mem = GAUDI_HBM_SIZE - GAUDI_DRAM_USER_BASE;
-	du.ctx_dram_mem = 0;
+	/* All user HBM is free unless the ALLOC extension took some. */
+	gaudi_mem_dram_usage(c->gdev, c->gfile, &du);
 	return info_copy(c, &du, sizeof(du));
 }
 
@@ -1138,6 +1134,10 @@ static int gaudi_owner_ioctl(struct drm_device *drm, void *data,
  */
 const struct drm_ioctl_desc gaudi_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(HL_INFO, gaudi_info_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_CB, gaudi_cb_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_CS, gaudi_cs_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_WAIT_CS, gaudi_wait_cs_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_MEMORY, gaudi_mem_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(GAUDI_QUERY_CAPS, gaudi_query_caps_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(GAUDI_OWNER, gaudi_owner_ioctl, 0),
 };

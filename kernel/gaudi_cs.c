@@ -1,0 +1,1104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: command submission (DRM_IOCTL_HL_CS) and completion
+ * (DRM_IOCTL_HL_WAIT_CS).
+ *
+ * A CS is a list of chunks, each naming a queue and a command buffer.  The
+ * driver never lets a queue execute a buffer a user can still change: every
+ * chunk is copied into a kernel CB, and the copy is parsed packet by packet
+ * (forbidden packets -EPERM, malformed or out-of-range ones -EINVAL).  Jobs
+ * on the external queues get the two completion packets appended.  A CS
+ * ends when all of its external jobs have written their completion entries;
+ * a CS with no external job is refused, as upstream does, since nothing
+ * would tell its end.
+ *
+ * Each CS carries one dma_fence whose seqno is the CS sequence number.  The
+ * context keeps the last GAUDI_MAX_PENDING_CS fences in a ring indexed by
+ * sequence: a new CS whose ring slot is still in flight waits for it
+ * (back-pressure), as does a CS for which a queue has no room.
+ *
+ * A CS that does not end within its timeout (module parameter
+ * timeout_locked, or the CS's own with HL_CS_FLAGS_CUSTOM_TIMEOUT) is
+ * reported (HL_INFO_CS_TIMEOUT_EVENT, HL_NOTIFIER_EVENT_CS_TIMEOUT) and the
+ * device is hard reset; the reset ends every CS in flight: the timed-out
+ * one with -ETIMEDOUT (WAIT_CS status TIMEDOUT), the others with -EIO
+ * (ABORTED).
+ */
+#include <linux/bitfield.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_file.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cs.h"
+#include "gaudi_file.h"
+
+#define GAUDI_CQ_PKTS_SIZE	32	/* two MSG_PROT */
+#define GAUDI_CLOSE_WAIT	(10 * HZ)
+
+static const u8 gaudi_pkt_size[32] = {
+	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
+	[PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
+	[PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
+	[PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
+	[PKT_LOAD_AND_EXE] = 16,
+};
+
+static const char * const gaudi_pkt_name[32] = {
+	[PKT_WREG_32] = "WREG_32", [PKT_WREG_BULK] = "WREG_BULK",
+	[PKT_MSG_LONG] = "MSG_LONG", [PKT_MSG_SHORT] = "MSG_SHORT",
+	[PKT_CP_DMA] = "CP_DMA", [PKT_REPEAT] = "REPEAT",
+	[PKT_MSG_PROT] = "MSG_PROT", [PKT_FENCE] = "FENCE",
+	[PKT_LIN_DMA] = "LIN_DMA", [PKT_NOP] = "NOP", [PKT_STOP] = "STOP",
+	[PKT_ARB_POINT] = "ARB_POINT", [PKT_WAIT] = "WAIT",
+	[PKT_LOAD_AND_EXE] = "LOAD_AND_EXE",
+};
+
+/* The MSG_SHORT bases the driver programs (gaudi_queue.c). */
+static const u32 gaudi_msg_short_base[4] = {
+	mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
+	mmSYNC_MNGR_E_N_SOB_OBJ_0,
+	mmSYNC_MNGR_W_S_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
+	mmSYNC_MNGR_W_S_SOB_OBJ_0,
+};
+
+static const u32 gaudi_sm_blocks[4] = {
+	mmSYNC_MNGR_E_N_SOB_OBJ_0, mmSYNC_MNGR_W_N_SOB_OBJ_0,
+	mmSYNC_MNGR_E_S_SOB_OBJ_0, mmSYNC_MNGR_W_S_SOB_OBJ_0,
+};
+
+/* ---- fences --------------------------------------------------------------- */
+
+static const char *gaudi_fence_driver_name(struct dma_fence *f)
+{
+	return GAUDI_DRV_NAME;
+}
+
+static const char *gaudi_fence_timeline_name(struct dma_fence *f)
+{
+	return "cs";
+}
+
+static void gaudi_fence_release(struct dma_fence *f)
+{
+	/* The fence is the first member: this frees the CS after RCU. */
+	dma_fence_free(f);
+}
+
+static const struct dma_fence_ops gaudi_fence_ops = {
+	.get_driver_name = gaudi_fence_driver_name,
+	.get_timeline_name = gaudi_fence_timeline_name,
+	.release = gaudi_fence_release,
+};
+
+static struct gaudi_ctx *file_ctx(struct drm_file *file)
+{
+	struct gaudi_file *gfile = file->driver_priv;
+
+	return gfile ? gfile->ctx : NULL;
+}
+
+/* ---- the parser ------------------------------------------------------------ */
+
+static bool gaudi_in_range(u64 a, u64 len, u64 start, u64 end)
+{
+	return a >= start && a < end && len <= end - a;
+}
+
+/* Device memory a user may name physically: user SRAM and user HBM. */
+static bool gaudi_phys_user(u64 a, u64 len)
+{
+	return gaudi_in_range(a, len, GAUDI_SRAM_USER_START, GAUDI_SRAM_END) ||
+	       gaudi_in_range(a, len, GAUDI_DRAM_USER_START, GAUDI_HBM_SIZE);
+}
+
+static bool gaudi_data_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
+{
+	if (gaudi_phys_user(a, len))
+		return true;
+	if (gaudi_in_range(a, len, GAUDI_VA_HOST_START, GAUDI_VA_HOST_END))
+		return gaudi_mem_range_mapped(ctx, a, len);
+	return false;
+}
+
+/* Messages may also update sync objects (not monitors). */
+static bool gaudi_msg_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gaudi_sm_blocks); i++) {
+		u64 sob0 = GAUDI_CFG_BASE + gaudi_sm_blocks[i];
+
+		if (gaudi_in_range(a, len, sob0, sob0 + SM_SOBS_SIZE))
+			return true;
+	}
+	return gaudi_data_addr_ok(ctx, a, len);
+}
+
+/*
+ * WREG_32 reaches the 64 KiB register window of the queue's engine.
+ * Allowed: the engine's own registers below its QMAN, except the
+ * protection and ASID registers of a DMA core, and the QMAN's fence
+ * counters.  (Upstream relies on the hardware's security bits here, which
+ * the model does not have: refusing is the safe choice.)
+ */
+static bool gaudi_wreg_ok(u32 qm_base, u32 reg)
+{
+	bool dma = qm_base >= mmDMA0_QM_BASE &&
+		   qm_base < mmDMA0_QM_BASE + GAUDI_NUM_DMA * GAUDI_DMA_STRIDE;
+
+	if (reg & 3)
+		return false;
+	if (reg >= DMA_QM_OFFSET + QM_CP_FENCE_FIRST &&
+	    reg < DMA_QM_OFFSET + QM_CP_FENCE_END)
+		return true;
+	if (dma)
+		return reg < DMA_CORE_BLOCK_SIZE && reg != DMA_CORE_PROT &&
+		       reg != DMA_CORE_SECURE_PROPS &&
+		       reg != DMA_CORE_NON_SECURE_PROPS;
+	return reg < DMA_QM_OFFSET;
+}
+
+#define parse_err(gdev, qid, off, op, fmt, ...)                              \
+	gaudi_dbg(gdev, CS, "queue %u: %s at offset 0x%x: " fmt, qid,       \
+		  gaudi_pkt_name[op], off, ##__VA_ARGS__)
+
+/*
+ * Validate the kernel copy @cb (@size bytes) of a user CB for queue @qid.
+ * Everything is checked on the copy, which the user cannot change.
+ */
+static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			  u32 qid, const u8 *cb, u32 size)
+{
+	u32 qm_base = gdev->dp->q[qid].qm_base;
+	u32 off = 0, w[6], op, psize, len;
+	u64 a, b;
+
+	if (size % 8) {
+		gaudi_dbg(gdev, CS, "queue %u: CB size %u is not a multiple of 8\n",
+			  qid, size);
+		return -EINVAL;
+	}
+	while (off < size) {
+		memcpy(w, cb + off, 8);
+		w[0] = le32_to_cpu((__force __le32)w[0]);
+		w[1] = le32_to_cpu((__force __le32)w[1]);
+		op = FIELD_GET(PKT_CTL_OPCODE, w[1]);
+		psize = gaudi_pkt_size[op];
+		if (!psize) {
+			gaudi_dbg(gdev, CS, "queue %u: undefined opcode 0x%x at offset 0x%x\n",
+				  qid, op, off);
+			return -EINVAL;
+		}
+		switch (op) {
+		case PKT_WREG_BULK:
+		case PKT_MSG_PROT:
+		case PKT_CP_DMA:
+		case PKT_STOP:
+			parse_err(gdev, qid, off, op, "not allowed from users\n");
+			return -EPERM;
+		default:
+			break;
+		}
+		if (psize > size - off) {
+			parse_err(gdev, qid, off, op, "truncated (%u of %u bytes)\n",
+				  size - off, psize);
+			return -EINVAL;
+		}
+		if (psize > 8) {
+			memcpy(w + 2, cb + off + 8, psize - 8);
+			w[2] = le32_to_cpu((__force __le32)w[2]);
+			w[3] = le32_to_cpu((__force __le32)w[3]);
+			w[4] = le32_to_cpu((__force __le32)w[4]);
+			w[5] = le32_to_cpu((__force __le32)w[5]);
+		}
+		a = (u64)w[3] << 32 | w[2];
+
+		switch (op) {
+		case PKT_WREG_32:
+			if (!gaudi_wreg_ok(qm_base,
+					   FIELD_GET(PKT_WREG_REG_OFFSET, w[1]))) {
+				parse_err(gdev, qid, off, op, "register 0x%lx not allowed\n",
+					  FIELD_GET(PKT_WREG_REG_OFFSET, w[1]));
+				return -EPERM;
+			}
+			break;
+		case PKT_MSG_LONG:
+		case PKT_MSG_SHORT:
+			len = FIELD_GET(PKT_MSG_OP, w[1]) == 1 ? 8 : 4;
+			if (op == PKT_MSG_SHORT)
+				a = GAUDI_CFG_BASE +
+				    gaudi_msg_short_base[FIELD_GET(PKT_MSG_SHORT_BASE, w[1])] +
+				    FIELD_GET(PKT_MSG_SHORT_OFFSET, w[1]);
+			if (!gaudi_msg_addr_ok(ctx, a, len)) {
+				parse_err(gdev, qid, off, op, "address 0x%llx not allowed\n",
+					  a);
+				return -EINVAL;
+			}
+			break;
+		case PKT_LIN_DMA:
+			b = ((u64)w[5] << 32 | w[4]) & PKT_LIN_DMA_DST_ADDR;
+			if (!w[0])
+				break;
+			if (!(w[1] & PKT_LIN_DMA_MEMSET) &&
+			    !gaudi_data_addr_ok(ctx, a, w[0])) {
+				parse_err(gdev, qid, off, op, "source 0x%llx + 0x%x not mapped or not user memory\n",
+					  a, w[0]);
+				return -EINVAL;
+			}
+			if (!gaudi_data_addr_ok(ctx, b, w[0])) {
+				parse_err(gdev, qid, off, op, "destination 0x%llx + 0x%x not mapped or not user memory\n",
+					  b, w[0]);
+				return -EINVAL;
+			}
+			break;
+		case PKT_LOAD_AND_EXE:
+			if (w[0] & PKT_LOAD_AND_EXE_DST) {
+				parse_err(gdev, qid, off, op, "scalar load not allowed from users\n");
+				return -EPERM;
+			}
+			if ((w[0] & PKT_LOAD_AND_EXE_LOAD) &&
+			    !gaudi_data_addr_ok(ctx, a, 4)) {
+				parse_err(gdev, qid, off, op, "source 0x%llx not allowed\n",
+					  a);
+				return -EINVAL;
+			}
+			break;
+		default:	/* REPEAT, FENCE, NOP, ARB_POINT, WAIT */
+			break;
+		}
+		off += psize;
+	}
+	return 0;
+}
+
+/* ---- jobs and CS life cycle -------------------------------------------- */
+
+static void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
+{
+	if (job->kcb)
+		dma_free_coherent(&gdev->pdev->dev, job->kcb_alloc, job->kcb,
+				  job->kcb_dma);
+	kfree(job);
+}
+
+static void gaudi_cs_free_jobs(struct gaudi_device *gdev, struct gaudi_cs *cs)
+{
+	struct gaudi_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &cs->jobs, node) {
+		list_del(&job->node);
+		gaudi_job_free(gdev, job);
+	}
+}
+
+static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
+{
+	struct gaudi_cs *cs;
+	long delay;
+
+	cs = list_first_entry_or_null(&dp->pending, struct gaudi_cs, node);
+	if (!cs || !gaudi_timeout_locked || cs->timed_out)
+		return;
+	delay = (long)(cs->deadline - jiffies);
+	mod_delayed_work(system_wq, &dp->tdr, max(delay, 0L));
+}
+
+/* End @cs (dp->lock held): signal its fence, release internal slots. */
+static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
+				     struct gaudi_cs *cs, int error,
+				     struct list_head *done)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_job *job;
+	bool head = list_first_entry(&dp->pending, struct gaudi_cs, node) == cs;
+
+	list_move_tail(&cs->node, done);
+	cs->queued = false;
+	dp->space_gen++;
+	list_for_each_entry(job, &cs->jobs, node) {
+		struct gaudi_hw_queue *q = &dp->q[job->queue];
+
+		if (!q->external)
+			q->ci = (q->ci + 1) & (2 * q->entries - 1);
+	}
+	if (error) {
+		dma_fence_set_error(&cs->fence, error);
+		dp->aborted++;
+	} else {
+		dp->completed++;
+	}
+	dma_fence_signal(&cs->fence);
+	if (head)
+		gaudi_tdr_arm_locked(dp);
+}
+
+static void gaudi_cs_cleanup(struct gaudi_device *gdev, struct list_head *done)
+{
+	struct gaudi_cs *cs, *tmp;
+
+	list_for_each_entry_safe(cs, tmp, done, node) {
+		list_del(&cs->node);
+		gaudi_cs_free_jobs(gdev, cs);
+		dma_fence_put(&cs->fence);	/* the in-flight reference */
+	}
+}
+
+/* A completion entry for @job arrived (dp->lock held, IRQ thread). */
+void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
+{
+	struct gaudi_cs *cs = job->cs;
+
+	if (job->done || !cs->queued)
+		return;
+	job->done = true;
+	if (--cs->ext_pending)
+		return;
+	/* Freeing may not happen under the spinlock: gaudi_cs_reap() does. */
+	gaudi_cs_complete_locked(gdev, cs, 0, &gdev->dp->done);
+}
+
+void gaudi_cs_reap(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	LIST_HEAD(done);
+
+	spin_lock(&dp->lock);
+	list_splice_init(&dp->done, &done);
+	spin_unlock(&dp->lock);
+	gaudi_cs_cleanup(gdev, &done);
+}
+
+void gaudi_cs_abort_all(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_cs *cs, *tmp;
+	unsigned int i;
+	LIST_HEAD(done);
+
+	cancel_delayed_work(&dp->tdr);
+	spin_lock(&dp->lock);
+	list_for_each_entry_safe(cs, tmp, &dp->pending, node)
+		gaudi_cs_complete_locked(gdev, cs,
+					 cs->timed_out ? -ETIMEDOUT : -EIO,
+					 &done);
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		struct gaudi_hw_queue *q = &dp->q[i];
+
+		q->pi = 0;
+		q->ci = 0;
+		if (q->slot)
+			memset(q->slot, 0, q->entries * sizeof(*q->slot));
+	}
+	list_splice_init(&dp->done, &done);
+	spin_unlock(&dp->lock);
+	gaudi_cs_cleanup(gdev, &done);
+	wake_up_all(&dp->space_wq);
+}
+
+void gaudi_cs_tdr_work(struct work_struct *work)
+{
+	struct gaudi_dp *dp = container_of(to_delayed_work(work),
+					   struct gaudi_dp, tdr);
+	struct gaudi_device *gdev = dp->gdev;
+	struct gaudi_cs *cs;
+	bool skip;
+	u64 seq;
+
+	spin_lock(&dp->lock);
+	cs = list_first_entry_or_null(&dp->pending, struct gaudi_cs, node);
+	if (!cs || cs->timed_out) {
+		spin_unlock(&dp->lock);
+		return;
+	}
+	if (time_before(jiffies, cs->deadline)) {
+		gaudi_tdr_arm_locked(dp);
+		spin_unlock(&dp->lock);
+		return;
+	}
+	cs->timed_out = true;
+	seq = cs->seq;
+	skip = cs->skip_reset;
+	dp->timeouts++;
+	dp->timeout_valid = true;
+	dp->timeout_ev.timestamp = ktime_to_ns(ktime_get());
+	dp->timeout_ev.seq = seq;
+	spin_unlock(&dp->lock);
+
+	gaudi_user_err(gdev, "CS %llu timed out%s\n", seq,
+		       skip ? " (no reset requested)" : ", resetting the device");
+	gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_CS_TIMEOUT);
+	if (!skip)
+		gaudi_reset_schedule(gdev, "command submission timed out");
+}
+
+/* ---- CS ioctl ------------------------------------------------------------ */
+
+#define GAUDI_CS_FLAGS_SUPPORTED (HL_CS_FLAGS_FORCE_RESTORE |                \
+				  HL_CS_FLAGS_TIMESTAMP |                    \
+				  HL_CS_FLAGS_CUSTOM_TIMEOUT |               \
+				  HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT)
+
+static void gaudi_cs_count(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   int ret, bool parsing)
+{
+	struct gaudi_dp *dp = gdev->dp;
+
+	if (ret == -ENOMEM) {
+		atomic64_inc(&dp->out_of_mem_drop);
+		atomic64_inc(&ctx->out_of_mem_drop);
+	} else if (parsing) {
+		atomic64_inc(&dp->parsing_drop);
+		atomic64_inc(&ctx->parsing_drop);
+	} else {
+		atomic64_inc(&dp->validation_drop);
+		atomic64_inc(&ctx->validation_drop);
+	}
+}
+
+/* Copy and parse one chunk into a new job of @cs. */
+static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			    struct gaudi_cs *cs, const struct hl_cs_chunk *ch,
+			    bool *parse_fail)
+{
+	struct gaudi_hw_queue *q;
+	struct gaudi_job *job;
+	struct gaudi_cb *cb;
+	u32 qid = ch->queue_index, cb_len;
+	u64 off = 0;
+	void *src;
+	int ret;
+
+	if (qid >= GAUDI_NUM_QUEUES || !gdev->dp->q[qid].valid) {
+		gaudi_dbg(gdev, CS, "CS: queue %u does not exist or is not a user queue\n",
+			  qid);
+		return -EINVAL;
+	}
+	q = &gdev->dp->q[qid];
+	if (ch->cs_chunk_flags) {
+		gaudi_dbg(gdev, CS, "CS: chunk flags 0x%x not supported\n",
+			  ch->cs_chunk_flags);
+		return -EINVAL;
+	}
+	if (ch->cb_size > HL_MAX_CB_SIZE) {
+		gaudi_dbg(gdev, CS, "CS: chunk of %u bytes is too large\n",
+			  ch->cb_size);
+		return -EINVAL;
+	}
+	/*
+	 * External queues name a CB handle, internal ones (as upstream) the
+	 * device address of the CB: here a CB of this file mapped into the
+	 * device MMU (HL_CB_FLAGS_MAP).
+	 */
+	if (q->external)
+		cb = gaudi_cb_get(ctx, ch->cb_handle);
+	else
+		cb = gaudi_cb_get_by_va(ctx, ch->cb_handle, ch->cb_size, &off);
+	if (!cb) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: no CB 0x%llx of this file\n",
+			  qid, ch->cb_handle);
+		return -EINVAL;
+	}
+	src = gaudi_cb_vaddr(cb, &cb_len);
+	if (ch->cb_size > cb_len - off) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: %u bytes do not fit the CB (%u)\n",
+			  qid, ch->cb_size, cb_len);
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	job->cs = cs;
+	job->queue = qid;
+	job->kcb_size = ch->cb_size + (q->external ? GAUDI_CQ_PKTS_SIZE : 0);
+	job->kcb_alloc = max_t(u32, job->kcb_size, 8);
+	job->kcb = dma_alloc_coherent(&gdev->pdev->dev, job->kcb_alloc,
+				      &job->kcb_dma, GFP_KERNEL);
+	if (!job->kcb) {
+		kfree(job);
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	memcpy(job->kcb, src + off, ch->cb_size);
+	list_add_tail(&job->node, &cs->jobs);
+	if (q->external)
+		cs->ext_pending++;
+	else
+		cs->int_jobs++;
+
+	ret = gaudi_parse_cb(gdev, ctx, qid, job->kcb, ch->cb_size);
+	if (ret)
+		*parse_fail = true;
+out_put:
+	gaudi_cb_put(cb);
+	return ret;
+}
+
+static void gaudi_job_add_cq_pkts(struct gaudi_device *gdev,
+				  struct gaudi_job *job, u32 idx)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	__le32 *p = job->kcb + job->kcb_size - GAUDI_CQ_PKTS_SIZE;
+	u64 cq = gaudi_host_dev_addr(dp->cq[job->queue].dma) + 4 * idx;
+	u64 msi = GAUDI_CFG_BASE + mmPCIE_CORE_MSI_REQ;
+
+	p[0] = cpu_to_le32(CQ_ENTRY_READY | CQ_ENTRY_SHADOW_VALID |
+			   FIELD_PREP(CQ_ENTRY_SHADOW_INDEX, idx));
+	p[1] = cpu_to_le32(FIELD_PREP(PKT_CTL_OPCODE, PKT_MSG_PROT) |
+			   PKT_CTL_EB | PKT_CTL_MB);
+	p[2] = cpu_to_le32(lower_32_bits(cq));
+	p[3] = cpu_to_le32(upper_32_bits(cq));
+	p[4] = cpu_to_le32(1);
+	p[5] = cpu_to_le32(FIELD_PREP(PKT_CTL_OPCODE, PKT_MSG_PROT) |
+			   PKT_CTL_MB);
+	p[6] = cpu_to_le32(lower_32_bits(msi));
+	p[7] = cpu_to_le32(upper_32_bits(msi));
+}
+
+/* Room on every queue @cs uses (dp->lock held). */
+static bool gaudi_cs_fits(struct gaudi_dp *dp, struct gaudi_cs *cs)
+{
+	u16 need[GAUDI_NUM_QUEUES] = {};
+	struct gaudi_job *job;
+
+	list_for_each_entry(job, &cs->jobs, node) {
+		need[job->queue]++;
+		if (need[job->queue] > gaudi_queue_free_slots(&dp->q[job->queue]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Put @cs on the queues.  Waits (interruptibly) while the context has
+ * GAUDI_MAX_PENDING_CS in flight or a queue is full; never holds the reset
+ * lock while waiting.
+ */
+static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   struct gaudi_cs *cs, u64 *seq_out)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned long touched[BITS_TO_LONGS(GAUDI_NUM_QUEUES)] = {};
+	struct dma_fence *old = NULL;
+	struct gaudi_cs *prev;
+	struct gaudi_job *job;
+	unsigned int i;
+	int idx, ret;
+	u64 seq, gen;
+
+	for (;;) {
+		ret = gaudi_hw_enter(gdev, &idx);
+		if (ret) {
+			atomic64_inc(&dp->in_reset_drop);
+			atomic64_inc(&ctx->in_reset_drop);
+			return ret == -ENODEV ? ret : -EBUSY;
+		}
+		mutex_lock(&dp->submit_lock);
+		spin_lock(&dp->lock);
+		seq = ctx->next_seq;
+		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
+		if (prev && !dma_fence_is_signaled(&prev->fence)) {
+			old = dma_fence_get(&prev->fence);
+			spin_unlock(&dp->lock);
+			mutex_unlock(&dp->submit_lock);
+			gaudi_hw_exit(gdev, idx);
+			ret = dma_fence_wait(old, true);
+			dma_fence_put(old);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!gaudi_cs_fits(dp, cs)) {
+			gen = dp->space_gen;
+			spin_unlock(&dp->lock);
+			mutex_unlock(&dp->submit_lock);
+			gaudi_hw_exit(gdev, idx);
+			ret = wait_event_interruptible_timeout(dp->space_wq,
+							       READ_ONCE(dp->space_gen) != gen,
+							       HZ);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		break;
+	}
+
+	/* Under dp->lock: sequence, fence, descriptors. */
+	ctx->next_seq++;
+	cs->seq = seq;
+	dma_fence_init(&cs->fence, &gaudi_fence_ops, &ctx->fence_lock,
+		       ctx->fence_context, seq);
+	old = prev ? &prev->fence : NULL;
+	ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)] = cs;
+	dma_fence_get(&cs->fence);	/* the ring's */
+	dma_fence_get(&cs->fence);	/* in flight, dropped at the end */
+	cs->deadline = jiffies + cs->deadline;
+	cs->queued = true;
+	list_add_tail(&cs->node, &dp->pending);
+	if (list_is_singular(&dp->pending))
+		gaudi_tdr_arm_locked(dp);
+	dp->submitted++;
+
+	list_for_each_entry(job, &cs->jobs, node) {
+		struct gaudi_hw_queue *q = &dp->q[job->queue];
+
+		if (q->external)
+			gaudi_job_add_cq_pkts(gdev, job,
+					      q->pi & (q->entries - 1));
+		gaudi_queue_push(gdev, job->queue,
+				 gaudi_host_dev_addr(job->kcb_dma),
+				 job->kcb_size, job);
+		__set_bit(job->queue, touched);
+	}
+	spin_unlock(&dp->lock);
+
+	for_each_set_bit(i, touched, GAUDI_NUM_QUEUES)
+		gaudi_queue_ring(gdev, i);
+
+	mutex_unlock(&dp->submit_lock);
+	gaudi_hw_exit(gdev, idx);
+	if (old)
+		dma_fence_put(old);
+	/* The model completes inside the doorbell: reap at once. */
+	gaudi_cs_reap(gdev);
+	*seq_out = seq;
+	return 0;
+}
+
+int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_ctx *ctx = file_ctx(file);
+	union hl_cs_args *args = data;
+	struct hl_cs_chunk *chunks = NULL;
+	u32 flags = args->in.cs_flags;
+	u32 n_exec = args->in.num_chunks_execute;
+	u32 n_rest = args->in.num_chunks_restore;
+	bool restore, parse_fail = false;
+	struct gaudi_cs *cs;
+	unsigned int i, n;
+	u64 seq = 0;
+	int ret;
+
+	if (!ctx)
+		return -EINVAL;
+	if (flags & (HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT))
+		return gaudi_sync_cs_ioctl(gdev, ctx, args);
+	if (flags & ~GAUDI_CS_FLAGS_SUPPORTED) {
+		gaudi_dbg(gdev, CS, "CS: flags 0x%x not supported\n", flags);
+		ret = -EINVAL;
+		goto out_count;
+	}
+	if (!n_exec || n_exec > HL_MAX_JOBS_PER_CS ||
+	    n_rest > HL_MAX_JOBS_PER_CS) {
+		gaudi_dbg(gdev, CS, "CS: %u execute / %u restore chunks (1..%u / 0..%u)\n",
+			  n_exec, n_rest, HL_MAX_JOBS_PER_CS,
+			  HL_MAX_JOBS_PER_CS);
+		ret = -EINVAL;
+		goto out_count;
+	}
+	restore = n_rest && (!ctx->restored ||
+			     (flags & HL_CS_FLAGS_FORCE_RESTORE));
+	n = n_exec + (restore ? n_rest : 0);
+	chunks = kvmalloc_array(n, sizeof(*chunks), GFP_KERNEL);
+	if (!chunks) {
+		ret = -ENOMEM;
+		goto out_count;
+	}
+	if (restore &&
+	    copy_from_user(chunks, u64_to_user_ptr(args->in.chunks_restore),
+			   n_rest * sizeof(*chunks))) {
+		ret = -EFAULT;
+		goto out_free_chunks;
+	}
+	if (copy_from_user(chunks + (restore ? n_rest : 0),
+			   u64_to_user_ptr(args->in.chunks_execute),
+			   n_exec * sizeof(*chunks))) {
+		ret = -EFAULT;
+		goto out_free_chunks;
+	}
+
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	if (!cs) {
+		ret = -ENOMEM;
+		goto out_free_chunks;
+	}
+	cs->gdev = gdev;
+	INIT_LIST_HEAD(&cs->jobs);
+	INIT_LIST_HEAD(&cs->node);
+	cs->timestamp = flags & HL_CS_FLAGS_TIMESTAMP;
+	cs->skip_reset = flags & HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT;
+	/* Relative timeout for now; made absolute at submission. */
+	if ((flags & HL_CS_FLAGS_CUSTOM_TIMEOUT) && args->in.timeout)
+		cs->deadline = msecs_to_jiffies(min_t(u32, args->in.timeout,
+						      24 * 3600) * 1000);
+	else
+		cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) *
+						1000);
+
+	for (i = 0; i < n; i++) {
+		ret = gaudi_cs_add_job(gdev, ctx, cs, &chunks[i], &parse_fail);
+		if (ret)
+			goto out_free_cs;
+	}
+	if (!cs->ext_pending) {
+		gaudi_dbg(gdev, CS, "CS: only internal queues: nothing would complete it\n");
+		ret = -EINVAL;
+		goto out_free_cs;
+	}
+
+	ret = gaudi_cs_submit(gdev, ctx, cs, &seq);
+	if (ret)
+		goto out_free_cs;
+	if (restore)
+		ctx->restored = true;
+	dma_fence_put(&cs->fence);	/* the ioctl's reference */
+	kvfree(chunks);
+	memset(args, 0, sizeof(*args));
+	args->out.seq = seq;
+	args->out.status = HL_CS_STATUS_SUCCESS;
+	return 0;
+
+out_free_cs:
+	gaudi_cs_free_jobs(gdev, cs);
+	kfree(cs);
+out_free_chunks:
+	kvfree(chunks);
+out_count:
+	if (ret != -ERESTARTSYS && ret != -EINTR && ret != -EBUSY &&
+	    ret != -ENODEV && ret != -EFAULT)
+		gaudi_cs_count(gdev, ctx, ret, parse_fail);
+	if (ret == -ERESTARTSYS)
+		ret = -EINTR;
+	return ret;
+}
+
+/* ---- WAIT_CS ----------------------------------------------------------- */
+
+static long gaudi_us_to_jiffies(u64 us)
+{
+	u64 j = DIV_ROUND_UP_ULL(us, jiffies_to_usecs(1));
+
+	return j >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT : (long)j;
+}
+
+/*
+ * The fence of @seq with a reference, NULL if it is so old it is gone
+ * (it completed), ERR_PTR(-EINVAL) for a sequence not submitted yet.
+ */
+static struct dma_fence *gaudi_ctx_fence(struct gaudi_device *gdev,
+					 struct gaudi_ctx *ctx, u64 seq)
+{
+	struct dma_fence *f = NULL;
+	struct gaudi_cs *cs;
+
+	spin_lock(&gdev->dp->lock);
+	if (seq >= ctx->next_seq) {
+		spin_unlock(&gdev->dp->lock);
+		return ERR_PTR(-EINVAL);
+	}
+	cs = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
+	if (cs && cs->seq == seq)
+		f = dma_fence_get(&cs->fence);
+	spin_unlock(&gdev->dp->lock);
+	return f;
+}
+
+static int gaudi_wait_one(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			  union hl_wait_cs_args *args)
+{
+	u64 seq = args->in.seq, us = args->in.timeout_us;
+	struct dma_fence *f;
+	s64 ts = 0;
+	bool ts_valid = false;
+	long r;
+	int err;
+
+	f = gaudi_ctx_fence(gdev, ctx, seq);
+	if (IS_ERR(f)) {
+		gaudi_dbg(gdev, CS, "WAIT_CS: sequence %llu not submitted (next %llu)\n",
+			  seq, ctx->next_seq);
+		return PTR_ERR(f);
+	}
+	memset(args, 0, sizeof(*args));
+	if (!f) {
+		args->out.status = HL_WAIT_CS_STATUS_COMPLETED;
+		args->out.flags = HL_WAIT_CS_STATUS_FLAG_GONE;
+		return 0;
+	}
+	if (!us) {
+		r = dma_fence_is_signaled(f);
+	} else {
+		r = dma_fence_wait_timeout(f, true, gaudi_us_to_jiffies(us));
+		if (r < 0) {
+			dma_fence_put(f);
+			return -EINTR;
+		}
+	}
+	if (!r) {
+		dma_fence_put(f);
+		args->out.status = HL_WAIT_CS_STATUS_BUSY;
+		return 0;
+	}
+	err = f->error;
+	if (container_of(f, struct gaudi_cs, fence)->timestamp) {
+		ts = ktime_to_ns(f->timestamp);
+		ts_valid = true;
+	}
+	dma_fence_put(f);
+	if (err == -ETIMEDOUT) {
+		args->out.status = HL_WAIT_CS_STATUS_TIMEDOUT;
+		return -ETIMEDOUT;
+	}
+	if (err) {
+		args->out.status = HL_WAIT_CS_STATUS_ABORTED;
+		return -EIO;
+	}
+	args->out.status = HL_WAIT_CS_STATUS_COMPLETED;
+	if (ts_valid) {
+		args->out.flags = HL_WAIT_CS_STATUS_FLAG_TIMESTAMP_VLD;
+		args->out.timestamp_nsec = ts;
+	}
+	return 0;
+}
+
+/*
+ * Multi-CS wait: up to HL_WAIT_MULTI_CS_LIST_MAX_LEN sequences, returns
+ * when at least one has completed (bit i of cs_completion_map for each
+ * one that has) or the timeout expires (status BUSY).
+ */
+static int gaudi_wait_multi(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			    union hl_wait_cs_args *args)
+{
+	u32 n = args->in.seq_arr_len, map = 0, i, live = 0;
+	struct dma_fence *f[HL_WAIT_MULTI_CS_LIST_MAX_LEN];
+	u64 seqs[HL_WAIT_MULTI_CS_LIST_MAX_LEN];
+	u64 us = args->in.timeout_us;
+	s64 first_ts = 0;
+	bool gone = false;
+	long r;
+	int ret = 0;
+
+	if (!n || n > HL_WAIT_MULTI_CS_LIST_MAX_LEN)
+		return -EINVAL;
+	if (copy_from_user(seqs, u64_to_user_ptr(args->in.seq),
+			   n * sizeof(u64)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		f[i] = gaudi_ctx_fence(gdev, ctx, seqs[i]);
+		if (IS_ERR(f[i])) {
+			ret = PTR_ERR(f[i]);
+			while (i--)
+				if (f[i])
+					dma_fence_put(f[i]);
+			return ret;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (f[i])
+			f[live++] = f[i];
+		else
+			gone = true;
+	if (!gone && live && us) {
+		r = dma_fence_wait_any_timeout(f, live, true,
+					       gaudi_us_to_jiffies(us), NULL);
+		if (r < 0) {
+			ret = -EINTR;
+			goto out_put;
+		}
+	}
+	/* Map bits follow the caller's order; collect after the wait. */
+	for (i = 0; i < n; i++) {
+		struct dma_fence *fi = gaudi_ctx_fence(gdev, ctx, seqs[i]);
+
+		if (!fi) {
+			map |= BIT(i);
+			continue;
+		}
+		if (dma_fence_is_signaled(fi)) {
+			if (fi->error)
+				ret = fi->error == -ETIMEDOUT ? -ETIMEDOUT :
+								-EIO;
+			map |= BIT(i);
+			if (!first_ts || ktime_to_ns(fi->timestamp) < first_ts)
+				first_ts = ktime_to_ns(fi->timestamp);
+		}
+		dma_fence_put(fi);
+	}
+out_put:
+	for (i = 0; i < live; i++)
+		dma_fence_put(f[i]);
+	memset(args, 0, sizeof(*args));
+	if (ret == -ETIMEDOUT) {
+		args->out.status = HL_WAIT_CS_STATUS_TIMEDOUT;
+		return ret;
+	}
+	if (ret == -EIO) {
+		args->out.status = HL_WAIT_CS_STATUS_ABORTED;
+		return ret;
+	}
+	if (ret)
+		return ret;
+	args->out.cs_completion_map = map;
+	args->out.status = map ? HL_WAIT_CS_STATUS_COMPLETED :
+				 HL_WAIT_CS_STATUS_BUSY;
+	if (map && first_ts) {
+		args->out.flags = HL_WAIT_CS_STATUS_FLAG_TIMESTAMP_VLD;
+		args->out.timestamp_nsec = first_ts;
+	}
+	return 0;
+}
+
+int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_ctx *ctx = file_ctx(file);
+	union hl_wait_cs_args *args = data;
+	u32 flags = args->in.flags;
+
+	if (!ctx)
+		return -EINVAL;
+	if (flags & (HL_WAIT_CS_FLAGS_INTERRUPT |
+		     HL_WAIT_CS_FLAGS_INTERRUPT_KERNEL_CQ |
+		     HL_WAIT_CS_FLAGS_REGISTER_INTERRUPT)) {
+		/* Gaudi 1 has no user interrupts (as upstream). */
+		gaudi_dbg(gdev, CS, "WAIT_CS: interrupt waits not supported\n");
+		return -EINVAL;
+	}
+	if (flags & HL_WAIT_CS_FLAGS_MULTI_CS)
+		return gaudi_wait_multi(gdev, ctx, args);
+	return gaudi_wait_one(gdev, ctx, args);
+}
+
+/* ---- INFO helpers ------------------------------------------------------ */
+
+void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
+		       struct hl_info_cs_counters *c)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
+
+	memset(c, 0, sizeof(*c));
+	if (!dp)
+		return;
+	c->total_out_of_mem_drop_cnt = atomic64_read(&dp->out_of_mem_drop);
+	c->total_parsing_drop_cnt = atomic64_read(&dp->parsing_drop);
+	c->total_queue_full_drop_cnt = atomic64_read(&dp->queue_full_drop);
+	c->total_device_in_reset_drop_cnt = atomic64_read(&dp->in_reset_drop);
+	c->total_max_cs_in_flight_drop_cnt = atomic64_read(&dp->max_cs_drop);
+	c->total_validation_drop_cnt = atomic64_read(&dp->validation_drop);
+	if (!ctx)
+		return;
+	c->ctx_out_of_mem_drop_cnt = atomic64_read(&ctx->out_of_mem_drop);
+	c->ctx_parsing_drop_cnt = atomic64_read(&ctx->parsing_drop);
+	c->ctx_queue_full_drop_cnt = atomic64_read(&ctx->queue_full_drop);
+	c->ctx_device_in_reset_drop_cnt = atomic64_read(&ctx->in_reset_drop);
+	c->ctx_max_cs_in_flight_drop_cnt = atomic64_read(&ctx->max_cs_drop);
+	c->ctx_validation_drop_cnt = atomic64_read(&ctx->validation_drop);
+}
+
+bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
+			    struct hl_info_cs_timeout_event *ev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	bool valid;
+
+	if (!dp)
+		return false;
+	spin_lock(&dp->lock);
+	valid = dp->timeout_valid;
+	*ev = dp->timeout_ev;
+	spin_unlock(&dp->lock);
+	return valid;
+}
+
+/* ---- per-file context ------------------------------------------------------ */
+
+int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
+{
+	struct gaudi_ctx *ctx;
+
+	if (!gdev->dp)
+		return 0;
+	ctx = kvzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->gdev = gdev;
+	ctx->gfile = gfile;
+	mutex_init(&ctx->lock);
+	xa_init_flags(&ctx->cbs, XA_FLAGS_ALLOC1);
+	xa_init(&ctx->maps);
+	xa_init_flags(&ctx->dram, XA_FLAGS_ALLOC1);
+	drm_mm_init(&ctx->va, GAUDI_VA_USER_START,
+		    GAUDI_VA_HOST_END - GAUDI_VA_USER_START);
+	drm_mm_init(&ctx->cb_va, GAUDI_VA_CB_START,
+		    GAUDI_VA_CB_END - GAUDI_VA_CB_START);
+	ctx->fence_context = dma_fence_context_alloc(1);
+	spin_lock_init(&ctx->fence_lock);
+	ctx->next_seq = 1;
+	gaudi_sync_ctx_init(ctx);
+	gfile->ctx = ctx;
+
+	spin_lock(&gdev->dp->lock);
+	gdev->dp->ctx = ctx;
+	gdev->dp->timeout_valid = false;
+	spin_unlock(&gdev->dp->lock);
+	return 0;
+}
+
+/* Wait for the file's CSs (resetting the device if they hang), free all. */
+void gaudi_ctx_close(struct gaudi_file *gfile)
+{
+	struct gaudi_ctx *ctx = gfile->ctx;
+	struct gaudi_device *gdev;
+	struct dma_fence *f;
+	bool reset = false;
+	unsigned int i;
+
+	if (!ctx)
+		return;
+	gdev = ctx->gdev;
+	for (i = 0; i < GAUDI_MAX_PENDING_CS; i++) {
+		spin_lock(&gdev->dp->lock);
+		f = ctx->ring[i] ? &ctx->ring[i]->fence : NULL;
+		ctx->ring[i] = NULL;
+		spin_unlock(&gdev->dp->lock);
+		if (!f)
+			continue;
+		if (!reset && dma_fence_wait_timeout(f, false,
+						     GAUDI_CLOSE_WAIT) == 0) {
+			gaudi_warn(gdev, "close: CS %llu still running, resetting the device\n",
+				   f->seqno);
+			reset = true;
+			gaudi_reset_now(gdev, "close with a hung command submission");
+		}
+		dma_fence_wait(f, false);
+		dma_fence_put(f);
+	}
+
+	gaudi_sync_ctx_fini(ctx);
+	gaudi_cb_ctx_fini(ctx);
+	gaudi_mem_ctx_fini(ctx);
+
+	spin_lock(&gdev->dp->lock);
+	if (gdev->dp->ctx == ctx)
+		gdev->dp->ctx = NULL;
+	spin_unlock(&gdev->dp->lock);
+
+	drm_mm_takedown(&ctx->cb_va);
+	drm_mm_takedown(&ctx->va);
+	xa_destroy(&ctx->cbs);
+	xa_destroy(&ctx->maps);
+	xa_destroy(&ctx->dram);
+	mutex_destroy(&ctx->lock);
+	gfile->ctx = NULL;
+	kvfree(ctx);
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gaudi.ko: the data plane (issue 4).
+ *
+ *   gaudi_queue.c   hardware queues (PQs), completion queues, QMAN set-up
+ *   gaudi_cb.c      command buffers: CB ioctl, mmap, handles
+ *   gaudi_cs.c      CS ioctl, the packet parser, fences, WAIT_CS, timeouts
+ *   gaudi_mmu.c     device MMU page tables (ASID 1 for the user context)
+ *   gaudi_mem.c     MEMORY ioctl: userptr map/unmap, HBM allocation
+ *   gaudi_sync.c    sync objects and monitors of the user context
+ *
+ * One struct gaudi_dp per device (gdev->dp), one struct gaudi_ctx per open
+ * of the compute node (gaudi_file->ctx).  The compute node is exclusive, so
+ * there is at most one user context and it always runs with ASID 1.
+ *
+ * Locking order: ctx->lock (CB/mapping tables) and dp->submit_lock (one
+ * submitter at a time) -> dp->lock (spinlock: indices, job slots, CS lists,
+ * fences).  dp->submit_lock is never held across a reset: submitters that
+ * must wait for queue space drop it and gaudi_hw_exit() first.
+ */
+#ifndef GAUDI_CS_H
+#define GAUDI_CS_H
+
+#include <linux/dma-fence.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <drm/drm_mm.h>
+#include <drm/habanalabs_accel.h>
+
+#include "regs/gaudi_cs_regs.h"
+
+struct gaudi_device;
+struct gaudi_file;
+struct gaudi_ctx;
+struct gaudi_cs;
+struct vm_area_struct;
+struct file;
+
+#define GAUDI_NUM_EXT_QUEUES	8
+#define GAUDI_NUM_QUEUES	GAUDI_QUEUE_ID_SIZE
+#define GAUDI_EXT_PQ_ENTRIES	4096
+#define GAUDI_INT_PQ_ENTRIES	1024
+#define GAUDI_CQ_ENTRIES	GAUDI_EXT_PQ_ENTRIES
+#define GAUDI_MAX_PENDING_CS	1024	/* power of 2, like upstream */
+#define GAUDI_USER_ASID		1
+#define GAUDI_KERNEL_ASID	0
+
+/* Device address map facts used by the parser and the MMU. */
+#define GAUDI_SRAM_USER_START	(GAUDI_SRAM_BASE + 0x80)
+#define GAUDI_SRAM_END		(GAUDI_SRAM_BASE + 20 * SZ_1M)
+#define GAUDI_DRAM_USER_START	0x20000000ULL
+#define GAUDI_VA_HOST_START	0x1000000000000ULL
+#define GAUDI_VA_HOST_END	0x3FF8000000000ULL
+/* The first 4 GiB of the host range hold mapped CBs (HL_CB_FLAGS_MAP). */
+#define GAUDI_VA_CB_START	GAUDI_VA_HOST_START
+#define GAUDI_VA_CB_END		(GAUDI_VA_HOST_START + SZ_4G)
+#define GAUDI_VA_USER_START	GAUDI_VA_CB_END
+
+/* A 16-byte PQ entry. */
+struct gaudi_bd {
+	__le64 ptr;
+	__le32 len;
+	__le32 ctl;
+};
+
+/* One stream of a QMAN = one upstream queue id. */
+struct gaudi_hw_queue {
+	bool valid;		/* DMA, MME or TPC (not CPU, not NIC) */
+	bool external;		/* DMA_0_x / DMA_1_x: completion via CQ */
+	u32 qm_base;		/* CFG offset of the QMAN */
+	u32 stream;
+	u32 entries;		/* power of 2 */
+	struct gaudi_bd *pq;
+	dma_addr_t pq_dma;
+	u32 pi;			/* next free slot, mod 2 * entries */
+	u32 ci;			/* oldest busy slot, mod 2 * entries */
+	struct gaudi_job **slot;	/* external: job per PQ slot */
+};
+
+struct gaudi_cq {
+	__le32 *ring;
+	dma_addr_t dma;
+	u32 ci;
+};
+
+/* Kernel copy of one chunk, on one queue. */
+struct gaudi_job {
+	struct list_head node;	/* in cs->jobs */
+	struct gaudi_cs *cs;
+	u32 queue;
+	void *kcb;		/* parsed copy (+ completion packets) */
+	dma_addr_t kcb_dma;
+	u32 kcb_size;		/* bytes the device executes */
+	u32 kcb_alloc;
+	bool done;
+};
+
+struct gaudi_cs {
+	struct dma_fence fence;	/* seqno = sequence number */
+	struct gaudi_device *gdev;
+	u64 seq;
+	struct list_head node;	/* dp->pending, submission order */
+	struct list_head jobs;
+	u32 ext_pending;	/* external jobs not yet completed */
+	u32 int_jobs;
+	unsigned long deadline;	/* jiffies */
+	bool timestamp;		/* HL_CS_FLAGS_TIMESTAMP */
+	bool skip_reset;	/* HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT */
+	bool timed_out;
+	bool queued;		/* on dp->pending */
+	/* Signal CS: the SOB it increments and the value it reaches. */
+	bool signal;
+	u32 sob;
+	u32 sob_value;
+	u32 signal_queue;
+};
+
+struct gaudi_sob_slot {
+	u32 sob;		/* W_S SOB index */
+	u32 value;		/* value after the last signal submitted */
+};
+
+/* Per open file of the compute node. */
+struct gaudi_ctx {
+	struct gaudi_device *gdev;
+	struct gaudi_file *gfile;
+	struct mutex lock;	/* cbs, maps, va, cb_va */
+	struct xarray cbs;	/* id -> struct gaudi_cb */
+	struct xarray maps;	/* device VA >> 12 -> struct gaudi_map */
+	struct drm_mm va;	/* host VA range of the device MMU */
+	struct drm_mm cb_va;	/* CB part of it */
+	u64 fence_context;
+	spinlock_t fence_lock;	/* of the fences of this context */
+	u64 next_seq;		/* dp->lock */
+	struct gaudi_cs *ring[GAUDI_MAX_PENDING_CS];	/* dp->lock */
+	bool restored;		/* restore chunks ran once */
+	u64 dram_bytes;		/* HBM allocated (extension) */
+	struct xarray dram;	/* handle -> struct gaudi_dram */
+	/* Counters of HL_INFO_CS_COUNTERS (ctx_*) */
+	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
+		   in_reset_drop, max_cs_drop, validation_drop;
+	/* Signal/wait: SOB per queue for signal CSs. */
+	struct gaudi_sob_slot sob[GAUDI_NUM_QUEUES];
+	u32 next_sob;
+	unsigned long mon_used[BITS_TO_LONGS(SM_NUM_MONS)];
+};
+
+/* Per device (gdev->dp). */
+struct gaudi_dp {
+	struct gaudi_device *gdev;
+	bool enabled;		/* queues programmed, IRQ hook may run */
+	spinlock_t lock;		/* queue indices, job slots, CS lists */
+	struct mutex submit_lock;	/* one submitter at a time */
+	wait_queue_head_t space_wq;
+	struct gaudi_hw_queue q[GAUDI_NUM_QUEUES];
+	struct gaudi_cq cq[GAUDI_NUM_EXT_QUEUES];
+	struct list_head pending;	/* CSs in flight, oldest first */
+	struct list_head done;		/* ended, to be freed (gaudi_cs_reap) */
+	u64 space_gen;			/* bumped when queue room frees up */
+	struct delayed_work tdr;
+	struct gaudi_ctx *ctx;	/* the user context, if any */
+	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
+	bool timeout_valid;
+	struct hl_info_cs_timeout_event timeout_ev;
+	/* total_* counters of HL_INFO_CS_COUNTERS */
+	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
+		   in_reset_drop, max_cs_drop, validation_drop;
+	u64 submitted, completed, aborted, timeouts;
+
+	/* gaudi_mmu.c */
+	struct gaudi_mmu *mmu;
+	/* gaudi_mem.c: physical HBM allocator (extension) */
+	struct gen_pool *dram_pool;
+	u64 dram_used;
+};
+
+/* gaudi_queue.c */
+int gaudi_dp_sw_init(struct gaudi_device *gdev);
+void gaudi_dp_sw_fini(struct gaudi_device *gdev);
+int gaudi_dp_hw_init(struct gaudi_device *gdev);
+void gaudi_dp_hw_fini(struct gaudi_device *gdev);
+u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q);
+void gaudi_queue_push(struct gaudi_device *gdev, u32 id, u64 addr, u32 len,
+		      struct gaudi_job *job);
+void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
+void gaudi_cq_irq(struct gaudi_device *gdev);
+u64 gaudi_host_dev_addr(dma_addr_t dma);
+
+/* gaudi_cs.c */
+int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job);
+void gaudi_cs_abort_all(struct gaudi_device *gdev);
+void gaudi_cs_reap(struct gaudi_device *gdev);
+void gaudi_cs_tdr_work(struct work_struct *work);
+void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
+		       struct hl_info_cs_counters *c);
+bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
+			    struct hl_info_cs_timeout_event *ev);
+
+/* gaudi_cb.c */
+int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int gaudi_mmap(struct file *filp, struct vm_area_struct *vma);
+struct gaudi_cb *gaudi_cb_get(struct gaudi_ctx *ctx, u64 handle);
+struct gaudi_cb *gaudi_cb_get_by_va(struct gaudi_ctx *ctx, u64 va, u32 len,
+				    u64 *offset);
+void gaudi_cb_put(struct gaudi_cb *cb);
+void *gaudi_cb_vaddr(struct gaudi_cb *cb, u32 *size);
+void gaudi_cb_ctx_fini(struct gaudi_ctx *ctx);
+
+/* gaudi_mmu.c */
+int gaudi_mmu_sw_init(struct gaudi_device *gdev);
+void gaudi_mmu_sw_fini(struct gaudi_device *gdev);
+int gaudi_mmu_hw_init(struct gaudi_device *gdev);
+int gaudi_mmu_map(struct gaudi_device *gdev, u64 va, u64 pa, u64 size,
+		  u64 page_size);
+void gaudi_mmu_unmap(struct gaudi_device *gdev, u64 va, u64 size,
+		     u64 page_size);
+void gaudi_mmu_invalidate(struct gaudi_device *gdev);
+u64 gaudi_mmu_tables(struct gaudi_device *gdev);
+
+/* gaudi_mem.c */
+int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+void gaudi_mem_ctx_fini(struct gaudi_ctx *ctx);
+int gaudi_mem_sw_init(struct gaudi_device *gdev);
+void gaudi_mem_sw_fini(struct gaudi_device *gdev);
+void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			  struct hl_info_dram_usage *du);
+bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len);
+u32 gaudi_mem_user_mappings(struct gaudi_ctx *ctx, struct hl_user_mapping *m,
+			    u32 max);
+
+/* gaudi_sync.c */
+void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);
+void gaudi_sync_hw_init(struct gaudi_device *gdev);
+void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx);
+int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			union hl_cs_args *args);
+
+/* Per-file context (gaudi_cs.c), called by gaudi_file.c. */
+int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile);
+void gaudi_ctx_close(struct gaudi_file *gfile);
+
+#endif /* GAUDI_CS_H */

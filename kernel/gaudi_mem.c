@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: DRM_IOCTL_HL_MEMORY.
+ *
+ * MAP with HL_MEM_USERPTR pins the user's pages, maps them for DMA and
+ * puts them in the device MMU under ASID 1 at a device VA of the host
+ * range (from 0x1_0001_0000_0000; the hint is honoured when it is free and
+ * page aligned, HL_MEM_FORCE_HINT makes it mandatory).  Runs of DMA
+ * addresses that are 2 MiB aligned on both sides get 2 MiB pages, the rest
+ * 4 KiB pages.  The returned address keeps the host address's offset in
+ * its page, as upstream.  UNMAP takes that address back.
+ *
+ * Extension (upstream refuses HL_MEM_OP_ALLOC on Gaudi 1): ALLOC reserves
+ * physical HBM in 2 MiB units from the user part (0x2000_0000..32 GiB) and
+ * returns a handle; MAP of that handle (no USERPTR flag) returns the
+ * physical HBM address (Gaudi 1 has no MMU in front of HBM), FREE releases
+ * it.  The allocations show in INFO DRAM_USAGE and in fdinfo
+ * (drm-total-vram / drm-resident-vram).
+ */
+#include <linux/dma-mapping.h>
+#include <linux/genalloc.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_file.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cs.h"
+#include "gaudi_file.h"
+
+struct gaudi_map {
+	struct drm_mm_node node;	/* device VA, page aligned */
+	u32 offset;			/* of the host address in its page */
+	u64 size;			/* as asked */
+	struct page **pages;
+	unsigned long npages;
+	struct sg_table sgt;
+};
+
+struct gaudi_dram {
+	u64 addr;
+	u64 size;
+};
+
+static struct gaudi_ctx *file_ctx(struct drm_file *file)
+{
+	struct gaudi_file *gfile = file->driver_priv;
+
+	return gfile ? gfile->ctx : NULL;
+}
+
+bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len)
+{
+	struct drm_mm_node *node;
+	bool ok = false;
+
+	mutex_lock(&ctx->lock);
+	drm_mm_for_each_node_in_range(node, &ctx->va, va, va + 1) {
+		ok = va >= node->start &&
+		     len <= node->start + node->size - va;
+		break;
+	}
+	mutex_unlock(&ctx->lock);
+	return ok;
+}
+
+u32 gaudi_mem_user_mappings(struct gaudi_ctx *ctx, struct hl_user_mapping *m,
+			    u32 max)
+{
+	struct drm_mm_node *node;
+	u32 n = 0;
+
+	mutex_lock(&ctx->lock);
+	drm_mm_for_each_node(node, &ctx->va) {
+		if (n < max) {
+			m[n].dev_va = node->start;
+			m[n].size = node->size;
+		}
+		n++;
+	}
+	mutex_unlock(&ctx->lock);
+	return n;
+}
+
+/* Put the DMA segments of @map into the MMU at its VA. */
+static int gaudi_map_mmu(struct gaudi_device *gdev, struct gaudi_map *map)
+{
+	u64 va = map->node.start, start = va, pa, len, step;
+	struct scatterlist *sg;
+	unsigned int i;
+	int ret;
+
+	for_each_sgtable_dma_sg(&map->sgt, sg, i) {
+		pa = gaudi_host_dev_addr(sg_dma_address(sg));
+		len = sg_dma_len(sg);
+		while (len) {
+			step = (IS_ALIGNED(va | pa, SZ_2M) && len >= SZ_2M) ?
+			       SZ_2M : SZ_4K;
+			ret = gaudi_mmu_map(gdev, va, pa, step, step);
+			if (ret) {
+				gaudi_mmu_unmap(gdev, start, va - start, 0);
+				return ret;
+			}
+			va += step;
+			pa += step;
+			len -= step;
+		}
+	}
+	return 0;
+}
+
+static void gaudi_map_release(struct gaudi_ctx *ctx, struct gaudi_map *map)
+{
+	struct gaudi_device *gdev = ctx->gdev;
+
+	gaudi_mmu_unmap(gdev, map->node.start, map->node.size, 0);
+	gaudi_mmu_invalidate(gdev);
+	dma_unmap_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL, 0);
+	sg_free_table(&map->sgt);
+	unpin_user_pages_dirty_lock(map->pages, map->npages, true);
+	atomic64_sub(map->npages << PAGE_SHIFT, &ctx->gfile->host_bytes);
+	kvfree(map->pages);
+	drm_mm_remove_node(&map->node);
+	kfree(map);
+}
+
+static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			     union hl_mem_args *args)
+{
+	u64 addr = args->in.map_host.host_virt_addr;
+	u64 size = args->in.map_host.mem_size;
+	u64 hint = args->in.map_host.hint_addr;
+	bool force = args->in.flags & HL_MEM_FORCE_HINT;
+	unsigned long start, npages;
+	struct gaudi_map *map;
+	long pinned = 0, n;
+	u64 align;
+	int ret;
+
+	if (!size || !addr || addr + size < addr ||
+	    size > GAUDI_VA_HOST_END - GAUDI_VA_USER_START) {
+		gaudi_dbg(gdev, MMU, "MAP: bad host range 0x%llx + 0x%llx\n",
+			  addr, size);
+		return -EINVAL;
+	}
+	start = addr & PAGE_MASK;
+	npages = (PAGE_ALIGN(addr + size) - start) >> PAGE_SHIFT;
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return -ENOMEM;
+	map->offset = addr & ~PAGE_MASK;
+	map->size = size;
+	map->npages = npages;
+	map->pages = kvmalloc_array(npages, sizeof(*map->pages), GFP_KERNEL);
+	if (!map->pages) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	while (pinned < npages) {
+		n = pin_user_pages_fast(start + (pinned << PAGE_SHIFT),
+					min_t(long, npages - pinned, SZ_64K),
+					FOLL_WRITE | FOLL_LONGTERM,
+					map->pages + pinned);
+		if (n <= 0) {
+			ret = n ? n : -EFAULT;
+			gaudi_dbg(gdev, MMU, "MAP: cannot pin 0x%lx: %d\n",
+				  start + (pinned << PAGE_SHIFT), ret);
+			goto err_unpin;
+		}
+		pinned += n;
+	}
+	ret = sg_alloc_table_from_pages_segment(&map->sgt, map->pages, npages,
+						0, npages << PAGE_SHIFT,
+						SZ_2M, GFP_KERNEL);
+	if (ret)
+		goto err_unpin;
+	ret = dma_map_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL,
+			      0);
+	if (ret)
+		goto err_sgt;
+
+	align = (npages << PAGE_SHIFT) >= SZ_2M ? SZ_2M : PAGE_SIZE;
+	mutex_lock(&ctx->lock);
+	ret = -ENOSPC;
+	if (hint && IS_ALIGNED(hint, PAGE_SIZE)) {
+		map->node.start = hint;
+		map->node.size = npages << PAGE_SHIFT;
+		ret = drm_mm_reserve_node(&ctx->va, &map->node);
+	} else if (hint && force) {
+		ret = -EINVAL;
+	}
+	if (ret && force) {
+		mutex_unlock(&ctx->lock);
+		gaudi_dbg(gdev, MMU, "MAP: hint 0x%llx cannot be used: %d\n",
+			  hint, ret);
+		ret = ret == -EINVAL ? -EINVAL : -ENOMEM;
+		goto err_dma;
+	}
+	if (ret)
+		ret = drm_mm_insert_node_in_range(&ctx->va, &map->node,
+						  npages << PAGE_SHIFT, align,
+						  0, GAUDI_VA_USER_START,
+						  GAUDI_VA_HOST_END,
+						  DRM_MM_INSERT_LOW);
+	if (ret) {
+		mutex_unlock(&ctx->lock);
+		ret = -ENOMEM;
+		goto err_dma;
+	}
+	ret = gaudi_map_mmu(gdev, map);
+	if (!ret)
+		ret = xa_insert(&ctx->maps, map->node.start >> PAGE_SHIFT, map,
+				GFP_KERNEL);
+	if (ret) {
+		gaudi_mmu_unmap(gdev, map->node.start, map->node.size, 0);
+		drm_mm_remove_node(&map->node);
+		mutex_unlock(&ctx->lock);
+		goto err_dma;
+	}
+	mutex_unlock(&ctx->lock);
+	gaudi_mmu_invalidate(gdev);
+	atomic64_add(npages << PAGE_SHIFT, &ctx->gfile->host_bytes);
+
+	gaudi_dbg(gdev, MMU, "MAP: 0x%llx + 0x%llx at device VA 0x%llx\n",
+		  addr, size, map->node.start + map->offset);
+	memset(args, 0, sizeof(*args));
+	args->out.device_virt_addr = map->node.start + map->offset;
+	return 0;
+
+err_dma:
+	dma_unmap_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL, 0);
+err_sgt:
+	sg_free_table(&map->sgt);
+err_unpin:
+	if (pinned > 0)
+		unpin_user_pages(map->pages, pinned);
+	kvfree(map->pages);
+err_free:
+	kfree(map);
+	return ret;
+}
+
+static int gaudi_unmap(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		       u64 va)
+{
+	struct gaudi_map *map;
+
+	mutex_lock(&ctx->lock);
+	map = xa_load(&ctx->maps, (va & PAGE_MASK) >> PAGE_SHIFT);
+	if (map && va - map->node.start != map->offset)
+		map = NULL;
+	if (map)
+		xa_erase(&ctx->maps, map->node.start >> PAGE_SHIFT);
+	mutex_unlock(&ctx->lock);
+	if (!map) {
+		gaudi_dbg(gdev, MMU, "UNMAP: nothing mapped at 0x%llx\n", va);
+		return -EINVAL;
+	}
+	mutex_lock(&ctx->lock);
+	gaudi_map_release(ctx, map);
+	mutex_unlock(&ctx->lock);
+	return 0;
+}
+
+/* ---- HBM allocation (extension) ---------------------------------------- */
+
+static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			    union hl_mem_args *args)
+{
+	u64 size = args->in.alloc.mem_size;
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_dram *d;
+	unsigned long addr;
+	u32 id;
+	int ret;
+
+	if (!size || size > GAUDI_HBM_SIZE ||
+	    (args->in.alloc.page_size && args->in.alloc.page_size != SZ_2M) ||
+	    (args->in.flags & ~(HL_MEM_CONTIGUOUS | HL_MEM_SHARED))) {
+		gaudi_dbg(gdev, MMU, "ALLOC: bad size 0x%llx or flags 0x%x\n",
+			  size, args->in.flags);
+		return -EINVAL;
+	}
+	size = ALIGN(size, SZ_2M);
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	addr = gen_pool_alloc(dp->dram_pool, size);
+	if (!addr) {
+		kfree(d);
+		return -ENOMEM;
+	}
+	d->addr = addr;
+	d->size = size;
+	ret = xa_alloc(&ctx->dram, &id, d, XA_LIMIT(1, INT_MAX), GFP_KERNEL);
+	if (ret) {
+		gen_pool_free(dp->dram_pool, addr, size);
+		kfree(d);
+		return ret;
+	}
+	mutex_lock(&ctx->lock);
+	ctx->dram_bytes += size;
+	mutex_unlock(&ctx->lock);
+	memset(args, 0, sizeof(*args));
+	args->out.handle = id;
+	return 0;
+}
+
+static struct gaudi_dram *gaudi_dram_get(struct gaudi_ctx *ctx, u64 handle)
+{
+	return handle && handle <= INT_MAX ? xa_load(&ctx->dram, handle) : NULL;
+}
+
+static int gaudi_dram_free(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   u64 handle)
+{
+	struct gaudi_dram *d;
+
+	if (!handle || handle > INT_MAX)
+		return -EINVAL;
+	d = xa_erase(&ctx->dram, handle);
+	if (!d)
+		return -EINVAL;
+	gen_pool_free(gdev->dp->dram_pool, d->addr, d->size);
+	mutex_lock(&ctx->lock);
+	ctx->dram_bytes -= d->size;
+	mutex_unlock(&ctx->lock);
+	kfree(d);
+	return 0;
+}
+
+void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			  struct hl_info_dram_usage *du)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
+
+	memset(du, 0, sizeof(*du));
+	du->dram_free_mem = GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START;
+	if (!dp || !dp->dram_pool)
+		return;
+	du->dram_free_mem = gen_pool_avail(dp->dram_pool);
+	du->ctx_dram_mem = ctx ? ctx->dram_bytes : 0;
+}
+
+/* ---- the ioctl ----------------------------------------------------------- */
+
+int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_ctx *ctx = file_ctx(file);
+	union hl_mem_args *args = data;
+	struct gaudi_dram *d;
+
+	if (!ctx)
+		return -EINVAL;
+	switch (args->in.op) {
+	case HL_MEM_OP_MAP:
+		if (args->in.flags & HL_MEM_USERPTR)
+			return gaudi_map_userptr(gdev, ctx, args);
+		d = gaudi_dram_get(ctx, args->in.map_device.handle);
+		if (!d)
+			return -EINVAL;
+		memset(args, 0, sizeof(*args));
+		args->out.device_virt_addr = d->addr;
+		return 0;
+	case HL_MEM_OP_UNMAP:
+		return gaudi_unmap(gdev, ctx, args->in.unmap.device_virt_addr);
+	case HL_MEM_OP_ALLOC:
+		return gaudi_dram_alloc(gdev, ctx, args);
+	case HL_MEM_OP_FREE:
+		return gaudi_dram_free(gdev, ctx, args->in.free.handle);
+	default:
+		gaudi_dbg(gdev, MMU, "MEMORY: op %u not supported\n",
+			  args->in.op);
+		return -EINVAL;
+	}
+}
+
+void gaudi_mem_ctx_fini(struct gaudi_ctx *ctx)
+{
+	struct gaudi_map *map;
+	struct gaudi_dram *d;
+	unsigned long i;
+
+	mutex_lock(&ctx->lock);
+	xa_for_each(&ctx->maps, i, map) {
+		xa_erase(&ctx->maps, i);
+		gaudi_map_release(ctx, map);
+	}
+	mutex_unlock(&ctx->lock);
+	xa_for_each(&ctx->dram, i, d)
+		gaudi_dram_free(ctx->gdev, ctx, i);
+}
+
+int gaudi_mem_sw_init(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	int ret;
+
+	dp->dram_pool = gen_pool_create(ilog2(SZ_2M), -1);
+	if (!dp->dram_pool)
+		return -ENOMEM;
+	ret = gen_pool_add(dp->dram_pool, GAUDI_DRAM_USER_START,
+			   GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START, -1);
+	if (ret) {
+		gen_pool_destroy(dp->dram_pool);
+		dp->dram_pool = NULL;
+	}
+	return ret;
+}
+
+void gaudi_mem_sw_fini(struct gaudi_device *gdev)
+{
+	if (gdev->dp->dram_pool)
+		gen_pool_destroy(gdev->dp->dram_pool);
+	gdev->dp->dram_pool = NULL;
+}

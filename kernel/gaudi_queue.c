@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: hardware queues and completion queues.
+ *
+ * Every QMAN has four streams; each stream is one queue id of the uapi and
+ * has a primary queue (PQ) of 16-byte buffer descriptors in host memory
+ * that the QMAN fetches through PCIe (device address = DMA address +
+ * HOST_PHYS_BASE).  PQ_PI is the doorbell; both indices count modulo twice
+ * the ring size, so a full ring and an empty one differ.
+ *
+ * The eight streams of DMA 0 and DMA 1 are the external queues: the driver
+ * appends two MSG_PROT packets to every job on them, one writing an entry
+ * into the queue's completion queue (CQ) in host memory, one raising the
+ * MSI.  The threaded interrupt handler walks the CQs and completes the jobs
+ * whose entries are ready.  Jobs on internal queues (DMA 2..7, MME, TPC)
+ * complete with the CS they belong to, whose external jobs end it.
+ */
+#include <linux/bitfield.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cs.h"
+
+u64 gaudi_host_dev_addr(dma_addr_t dma)
+{
+	return (u64)dma + GAUDI_HOST_PHYS_BASE;
+}
+
+/* The QMAN block of queue @id, or 0 if the driver does not run it. */
+static u32 gaudi_queue_qm(u32 id, u32 *stream, bool *external)
+{
+	u32 dma;
+
+	*external = id < GAUDI_NUM_EXT_QUEUES;
+	if (id < GAUDI_NUM_EXT_QUEUES) {
+		*stream = id % 4;
+		return mmDMA0_QM_BASE + (id / 4) * GAUDI_DMA_STRIDE;
+	}
+	if (id >= GAUDI_QUEUE_ID_DMA_2_0 && id <= GAUDI_QUEUE_ID_DMA_7_3) {
+		dma = 2 + (id - GAUDI_QUEUE_ID_DMA_2_0) / 4;
+		*stream = (id - GAUDI_QUEUE_ID_DMA_2_0) % 4;
+		return mmDMA0_QM_BASE + dma * GAUDI_DMA_STRIDE;
+	}
+	if (id >= GAUDI_QUEUE_ID_MME_0_0 && id <= GAUDI_QUEUE_ID_MME_1_3) {
+		*stream = (id - GAUDI_QUEUE_ID_MME_0_0) % 4;
+		return id <= GAUDI_QUEUE_ID_MME_0_3 ? mmMME0_QM_BASE :
+						      mmMME2_QM_BASE;
+	}
+	if (id >= GAUDI_QUEUE_ID_TPC_0_0 && id <= GAUDI_QUEUE_ID_TPC_7_3) {
+		*stream = (id - GAUDI_QUEUE_ID_TPC_0_0) % 4;
+		return mmTPC0_QM_BASE +
+		       ((id - GAUDI_QUEUE_ID_TPC_0_0) / 4) * GAUDI_TPC_STRIDE;
+	}
+	return 0;
+}
+
+u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q)
+{
+	u32 used = (q->pi - q->ci) & (2 * q->entries - 1);
+
+	return q->entries - used;
+}
+
+/*
+ * Write one descriptor at PI (caller holds dp->lock and checked space).
+ * External queues remember the job of the slot: its CQ entry names it.
+ */
+void gaudi_queue_push(struct gaudi_device *gdev, u32 id, u64 addr, u32 len,
+		      struct gaudi_job *job)
+{
+	struct gaudi_hw_queue *q = &gdev->dp->q[id];
+	u32 idx = q->pi & (q->entries - 1);
+	struct gaudi_bd *bd = &q->pq[idx];
+
+	bd->ptr = cpu_to_le64(addr);
+	bd->len = cpu_to_le32(len);
+	bd->ctl = 0;
+	if (q->external)
+		q->slot[idx] = job;
+	q->pi = (q->pi + 1) & (2 * q->entries - 1);
+}
+
+void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
+{
+	struct gaudi_hw_queue *q = &gdev->dp->q[id];
+
+	/* Descriptors and CBs are visible before the doorbell. */
+	wmb();
+	WREG32(gdev, q->qm_base + QM_PQ_PI(q->stream), q->pi);
+}
+
+/* Threaded IRQ hook: complete the jobs whose CQ entries are ready. */
+void gaudi_cq_irq(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_job *job;
+	unsigned int i;
+	u32 e, idx;
+
+	if (!READ_ONCE(dp->enabled))
+		return;
+	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
+		struct gaudi_hw_queue *q = &dp->q[i];
+		struct gaudi_cq *cq = &dp->cq[i];
+
+		for (;;) {
+			__le32 *entry = &cq->ring[cq->ci & (GAUDI_CQ_ENTRIES - 1)];
+
+			e = le32_to_cpu(READ_ONCE(*entry));
+			if (!(e & CQ_ENTRY_READY))
+				break;
+			dma_rmb();
+			WRITE_ONCE(*entry, 0);
+			cq->ci = (cq->ci + 1) & (2 * GAUDI_CQ_ENTRIES - 1);
+			idx = FIELD_GET(CQ_ENTRY_SHADOW_INDEX, e) &
+			      (q->entries - 1);
+
+			spin_lock(&dp->lock);
+			job = q->slot[idx];
+			q->slot[idx] = NULL;
+			q->ci = (q->ci + 1) & (2 * q->entries - 1);
+			if (job)
+				gaudi_cs_job_done(gdev, job);
+			spin_unlock(&dp->lock);
+			if (!job)
+				gaudi_user_err(gdev, "queue %u: completion for empty slot %u\n",
+					       i, idx);
+		}
+	}
+	gaudi_cs_reap(gdev);
+	wake_up_all(&dp->space_wq);
+}
+
+static void gaudi_queue_program(struct gaudi_device *gdev,
+				struct gaudi_hw_queue *q)
+{
+	u64 pq = gaudi_host_dev_addr(q->pq_dma);
+	u32 b = q->qm_base, s = q->stream;
+	/*
+	 * MSG_SHORT bases as upstream sets them: 0 E_N monitors, 1 E_N SOBs,
+	 * 2 W_S monitors, 3 W_S SOBs.
+	 */
+	static const u32 msg_base[4] = {
+		mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
+		mmSYNC_MNGR_E_N_SOB_OBJ_0,
+		mmSYNC_MNGR_W_S_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
+		mmSYNC_MNGR_W_S_SOB_OBJ_0,
+	};
+	unsigned int i;
+
+	memset(q->pq, 0, q->entries * sizeof(*q->pq));
+	q->pi = 0;
+	q->ci = 0;
+	WREG32(gdev, b + QM_PQ_BASE_LO(s), lower_32_bits(pq));
+	WREG32(gdev, b + QM_PQ_BASE_HI(s), upper_32_bits(pq));
+	WREG32(gdev, b + QM_PQ_SIZE(s), ilog2(q->entries));
+	WREG32(gdev, b + QM_PQ_PI(s), 0);
+	WREG32(gdev, b + QM_PQ_CI(s), 0);
+	for (i = 0; i < ARRAY_SIZE(msg_base); i++) {
+		u64 a = GAUDI_CFG_BASE + msg_base[i];
+
+		WREG32(gdev, b + QM_CP_MSG_BASE_LO(i, s), lower_32_bits(a));
+		WREG32(gdev, b + QM_CP_MSG_BASE_HI(i, s), upper_32_bits(a));
+	}
+	/* The command processor runs non-secure, in the user's ASID. */
+	WREG32(gdev, b + QM_GLBL_NON_SECURE_PROPS(s), GAUDI_USER_ASID);
+	WREG32(gdev, b + QM_GLBL_SECURE_PROPS(s), GAUDI_KERNEL_ASID);
+}
+
+int gaudi_dp_hw_init(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i;
+	u32 core;
+	int ret;
+
+	ret = gaudi_mmu_hw_init(gdev);
+	if (ret)
+		return ret;
+
+	/* DMA cores translate user addresses with the user ASID. */
+	for (i = 0; i < GAUDI_NUM_DMA; i++) {
+		core = mmDMA0_CORE_BASE + i * GAUDI_DMA_STRIDE;
+		WREG32(gdev, core + DMA_CORE_PROT, 0);
+		WREG32(gdev, core + DMA_CORE_NON_SECURE_PROPS, GAUDI_USER_ASID);
+		WREG32(gdev, core + DMA_CORE_SECURE_PROPS, GAUDI_KERNEL_ASID);
+	}
+
+	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
+		memset(dp->cq[i].ring, 0, GAUDI_CQ_ENTRIES * sizeof(u32));
+		dp->cq[i].ci = 0;
+		memset(dp->q[i].slot, 0,
+		       dp->q[i].entries * sizeof(*dp->q[i].slot));
+	}
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
+		if (dp->q[i].valid)
+			gaudi_queue_program(gdev, &dp->q[i]);
+
+	gaudi_sync_hw_init(gdev);
+
+	WRITE_ONCE(dp->enabled, true);
+	/* Enable each QMAN once its four streams are set. */
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		if (!dp->q[i].valid || dp->q[i].stream != 3)
+			continue;
+		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG1, 0);
+		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_PROT, 0);
+		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG0,
+		       QM_GLBL_CFG0_ENABLE_ALL);
+	}
+	gaudi_dbg(gdev, CS, "queues enabled\n");
+	return 0;
+}
+
+/*
+ * Stop the queues and end every CS in flight (ABORTED, or TIMEDOUT for
+ * the one that timed out).  Called before a hard reset and at removal.
+ */
+void gaudi_dp_hw_fini(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i;
+
+	if (!dp)
+		return;
+	WRITE_ONCE(dp->enabled, false);
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		if (!dp->q[i].valid || dp->q[i].stream != 3)
+			continue;
+		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG1,
+		       QM_GLBL_CFG1_STOP_ALL);
+		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG0, 0);
+	}
+	synchronize_irq(gdev->pci.irq);
+	gaudi_cs_abort_all(gdev);
+}
+
+static void gaudi_queues_free(struct gaudi_device *gdev)
+{
+	struct device *dev = &gdev->pdev->dev;
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i;
+
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		struct gaudi_hw_queue *q = &dp->q[i];
+
+		if (q->pq)
+			dma_free_coherent(dev, q->entries * sizeof(*q->pq),
+					  q->pq, q->pq_dma);
+		kvfree(q->slot);
+		q->pq = NULL;
+		q->slot = NULL;
+	}
+	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
+		if (dp->cq[i].ring)
+			dma_free_coherent(dev, GAUDI_CQ_ENTRIES * sizeof(u32),
+					  dp->cq[i].ring, dp->cq[i].dma);
+		dp->cq[i].ring = NULL;
+	}
+}
+
+int gaudi_dp_sw_init(struct gaudi_device *gdev)
+{
+	struct device *dev = &gdev->pdev->dev;
+	struct gaudi_dp *dp;
+	unsigned int i;
+	int ret;
+
+	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
+	if (!dp)
+		return -ENOMEM;
+	dp->gdev = gdev;
+	spin_lock_init(&dp->lock);
+	mutex_init(&dp->submit_lock);
+	init_waitqueue_head(&dp->space_wq);
+	INIT_LIST_HEAD(&dp->pending);
+	INIT_LIST_HEAD(&dp->done);
+	INIT_DELAYED_WORK(&dp->tdr, gaudi_cs_tdr_work);
+	gdev->dp = dp;
+
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		struct gaudi_hw_queue *q = &dp->q[i];
+
+		q->qm_base = gaudi_queue_qm(i, &q->stream, &q->external);
+		if (!q->qm_base)
+			continue;
+		q->valid = true;
+		q->entries = q->external ? GAUDI_EXT_PQ_ENTRIES :
+					   GAUDI_INT_PQ_ENTRIES;
+		q->pq = dma_alloc_coherent(dev, q->entries * sizeof(*q->pq),
+					   &q->pq_dma, GFP_KERNEL);
+		if (!q->pq)
+			goto err_nomem;
+		if (q->external) {
+			q->slot = kvcalloc(q->entries, sizeof(*q->slot),
+					   GFP_KERNEL);
+			if (!q->slot)
+				goto err_nomem;
+		}
+	}
+	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
+		dp->cq[i].ring = dma_alloc_coherent(dev,
+						    GAUDI_CQ_ENTRIES * sizeof(u32),
+						    &dp->cq[i].dma, GFP_KERNEL);
+		if (!dp->cq[i].ring)
+			goto err_nomem;
+	}
+
+	ret = gaudi_mmu_sw_init(gdev);
+	if (ret)
+		goto err_free;
+	ret = gaudi_mem_sw_init(gdev);
+	if (ret)
+		goto err_mmu;
+
+	WRITE_ONCE(gdev->cq_irq_hook, gaudi_cq_irq);
+	return 0;
+
+err_nomem:
+	ret = -ENOMEM;
+	goto err_free;
+err_mmu:
+	gaudi_mmu_sw_fini(gdev);
+err_free:
+	gaudi_queues_free(gdev);
+	mutex_destroy(&dp->submit_lock);
+	kfree(dp);
+	gdev->dp = NULL;
+	return ret;
+}
+
+void gaudi_dp_sw_fini(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+
+	if (!dp)
+		return;
+	WRITE_ONCE(gdev->cq_irq_hook, NULL);
+	cancel_delayed_work_sync(&dp->tdr);
+	gaudi_mem_sw_fini(gdev);
+	gaudi_mmu_sw_fini(gdev);
+	gaudi_queues_free(gdev);
+	mutex_destroy(&dp->submit_lock);
+	kfree(dp);
+	gdev->dp = NULL;
+}
