@@ -60,7 +60,8 @@ static uint8_t *dev_ptr(struct fake *f, uint64_t addr, uint64_t len)
 {
 	int i;
 
-	if (addr >= FAKE_HBM_BASE && addr + len <= FAKE_HBM_BASE + FAKE_HBM_SIZE)
+	if (addr >= FAKE_HBM_BASE &&
+	    addr + len <= FAKE_HBM_BASE + FAKE_HBM_SIZE)
 		return f->hbm + (addr - FAKE_HBM_BASE);
 	if (addr >= FAKE_SRAM_BASE &&
 	    addr + len <= FAKE_SRAM_BASE + FAKE_SRAM_SIZE)
@@ -121,7 +122,8 @@ static int exec_cb(struct fake *f, const uint8_t *cb, uint32_t len,
 			return -EPERM;
 		if (op == 9 && !f->cs_no_exec) {
 			uint64_t src = rd64(cb + off + 8);
-			uint64_t dst = rd64(cb + off + 16) & GAUDI_LIN_DMA_DST_MAX;
+			uint64_t dst = rd64(cb + off + 16) &
+				       GAUDI_LIN_DMA_DST_MAX;
 			uint8_t *d = dev_ptr(f, dst, w0), *s;
 
 			if (!d)
@@ -373,7 +375,8 @@ static int do_info(struct fake *f, int fd, struct hl_info_args *a)
 	case HL_INFO_HW_EVENTS:
 	case HL_INFO_HW_EVENTS_AGGREGATE:
 		for (i = 0; i < 64; i++)
-			r.counts[i] = i + (a->op == HL_INFO_HW_EVENTS ? 0 : 100);
+			r.counts[i] = i + (a->op == HL_INFO_HW_EVENTS ?
+					   0 : 100);
 		n = sizeof(r.counts);
 		break;
 	case HL_INFO_REGISTER_EVENTFD:

@@ -49,7 +49,8 @@ static void test_scan(void)
 	   "card 0 node paths");
 	ok(!strcmp(gaudi_card_driver(c), "habanalabs"), "driver habanalabs");
 	ok_eq(gaudi_card_module_id(c), 0, "module id 0");
-	ok(!strcmp(gaudi_card_syspath(c), "/sys/devices/pci0000:00/0000:01:00.0"),
+	ok(!strcmp(gaudi_card_syspath(c),
+		   "/sys/devices/pci0000:00/0000:01:00.0"),
 	   "syspath of the PCI function");
 	c = gaudi_cards_get(l, 1);
 	ok(!strcmp(gaudi_card_pci_bus_id(c), "0000:02:00.0") &&
@@ -63,7 +64,8 @@ static void test_scan(void)
 	   "unknown driver is \"\", unknown module id -1");
 	c = gaudi_cards_get(l, 2);
 	ok(gaudi_card_accel_index(c) == 1 && gaudi_card_control_index(c) == 0 &&
-	   gaudi_card_module_id(c) == 2, "card 2: accel1 + controlD0, module 2");
+	   gaudi_card_module_id(c) == 2,
+	   "card 2: accel1 + controlD0, module 2");
 	gaudi_cards_free(l);
 
 	f.enum_err = -EACCES;
@@ -135,7 +137,8 @@ static void test_open(void)
 
 	ok_eq(gaudi__open_module_sys(&f.sys, 3, 0, &dev), 0, "open module 3");
 	if (dev) {
-		ok(!strcmp(f.last_open, "/dev/accel/accel3"), "module 3 = accel3");
+		ok(!strcmp(f.last_open, "/dev/accel/accel3"),
+		   "module 3 = accel3");
 		gaudi_close(dev);
 	}
 	ok_eq(gaudi__open_module_sys(&f.sys, 7, 0, &dev), -ENOENT,

@@ -26,7 +26,7 @@ void gaudi__strcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
-/* ---- discovery ----------------------------------------------------------- */
+/* ---- discovery ---------------------------------------------------------- */
 
 /* "accel12" -> 12 for @prefix "accel"; -1 when @name is not prefix+digits. */
 static int node_index(const char *name, const char *prefix)
@@ -242,7 +242,7 @@ int gaudi__parse_bus_id(const char *in, char *out, size_t len)
 	return 0;
 }
 
-/* ---- kernel module --------------------------------------------------------- */
+/* ---- kernel module ------------------------------------------------------ */
 
 int gaudi__driver_loaded_sys(const struct gaudi_sys *sys, const char *module)
 {
@@ -293,7 +293,7 @@ GAUDI_EXPORT int gaudi_check_driver(void)
 	return gaudi__check_driver_sys(&gaudi_sys_default);
 }
 
-/* ---- open / close ------------------------------------------------------------ */
+/* ---- open / close ------------------------------------------------------- */
 
 static enum gaudi_driver_kind driver_kind(const char *name)
 {
@@ -369,7 +369,8 @@ int gaudi__open_card_sys(const struct gaudi_sys *sys,
 
 /* Opens the first card @match accepts; @key is its argument. */
 static int open_match(const struct gaudi_sys *sys,
-		      bool (*match)(const struct gaudi_card *c, const void *key),
+		      bool (*match)(const struct gaudi_card *c,
+				    const void *key),
 		      const void *key, unsigned int flags,
 		      struct gaudi_dev **out)
 {
@@ -498,9 +499,10 @@ GAUDI_EXPORT const char *gaudi_pci_bus_id(const struct gaudi_dev *dev)
 	return dev->pci_slot;
 }
 
-/* ---- capabilities and owner ----------------------------------------------------- */
+/* ---- capabilities and owner --------------------------------------------- */
 
-GAUDI_EXPORT int gaudi_query_caps(struct gaudi_dev *dev, struct gaudi_caps *caps)
+GAUDI_EXPORT int gaudi_query_caps(struct gaudi_dev *dev,
+				  struct gaudi_caps *caps)
 {
 	if (!dev || !caps)
 		return -EINVAL;

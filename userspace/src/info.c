@@ -212,7 +212,7 @@ GAUDI_EXPORT int gaudi_info_hw_events(struct gaudi_dev *dev, bool aggregate,
 		    0, counts, n * sizeof(*counts), NULL);
 }
 
-/* ---- events ------------------------------------------------------------------ */
+/* ---- events ------------------------------------------------------------- */
 
 GAUDI_EXPORT int gaudi_events_register(struct gaudi_dev *dev, int efd)
 {

@@ -21,17 +21,17 @@ static const struct {
 } gaudi_errors[] = {
 	{ ENODEV, "no Gaudi device on this host" },
 	{ ENOPKG, "Gaudi driver not loaded (modprobe gaudi or habanalabs)" },
-	{ ENXIO, "Gaudi driver loaded but no card has a device node (probe failed or in progress)" },
+	{ ENXIO, "Gaudi driver loaded, but no card has a node" },
 	{ ENOENT, "no such Gaudi card or node" },
-	{ EBUSY, "device or resource busy (compute node held by another process, queue full, or CS not yet complete)" },
-	{ EAGAIN, "device in reset or still releasing its previous user; try again" },
+	{ EBUSY, "busy (card held by another process, or work pending)" },
+	{ EAGAIN, "device in reset or being released; try again" },
 	{ ENOSPC, "command buffer full" },
 	{ ENODATA, "command buffer is empty" },
 	{ ETIMEDOUT, "timed out waiting for the device" },
 	{ EIO, "command submission aborted or failed (device reset or error)" },
 	{ EOPNOTSUPP, "not supported by this driver or node" },
-	{ ENOTTY, "not available on this node (control nodes only answer queries)" },
-	{ EPERM, "operation not permitted (refused packet or missing privilege)" },
+	{ ENOTTY, "not available on a control node" },
+	{ EPERM, "not permitted (refused packet or missing privilege)" },
 	{ EPROTO, "unexpected answer from the driver" },
 };
 
@@ -57,7 +57,7 @@ GAUDI_EXPORT const char *gaudi_version(void)
 	return GAUDI_LIB_VERSION;
 }
 
-/* ---- hotplug monitor --------------------------------------------------------- */
+/* ---- hotplug monitor ---------------------------------------------------- */
 
 struct gaudi_monitor {
 	struct udev *udev;

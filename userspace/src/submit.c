@@ -15,7 +15,7 @@
 #define DMA_PIECE		(1ULL << 30)
 #define DMA_PKT_SIZE		24
 
-/* ---- command buffers -------------------------------------------------------- */
+/* ---- command buffers ---------------------------------------------------- */
 
 static int cb_ioctl(struct gaudi_dev *dev, union hl_cb_args *a)
 {
@@ -125,7 +125,7 @@ GAUDI_EXPORT int gaudi_cb_load(struct gaudi_cb *cb,
 	return 0;
 }
 
-/* ---- host memory ----------------------------------------------------------------- */
+/* ---- host memory -------------------------------------------------------- */
 
 static int mem_ioctl(struct gaudi_dev *dev, union hl_mem_args *a)
 {
@@ -200,7 +200,7 @@ GAUDI_EXPORT int gaudi_mapping_addr(const struct gaudi_mapping *m,
 	return 0;
 }
 
-/* ---- submission ----------------------------------------------------------------- */
+/* ---- submission --------------------------------------------------------- */
 
 static int cs_ioctl(struct gaudi_dev *dev, union hl_cs_args *a, uint64_t *seq)
 {

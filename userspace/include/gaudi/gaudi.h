@@ -47,7 +47,7 @@ extern "C" {
  * must outlive its CBs and mappings.
  */
 
-/* ---- errors ---------------------------------------------------------- */
+/* ---- errors ------------------------------------------------------------- */
 
 /**
  * gaudi_strerror() - describe an error code of this library
@@ -60,7 +60,7 @@ extern "C" {
  */
 const char *gaudi_strerror(int err);
 
-/* ---- discovery ------------------------------------------------------- */
+/* ---- discovery ---------------------------------------------------------- */
 
 /**
  * DOC: Discovery
@@ -178,7 +178,7 @@ int gaudi_card_module_id(const struct gaudi_card *card);
  */
 const char *gaudi_card_syspath(const struct gaudi_card *card);
 
-/* ---- kernel driver (libkmod) ------------------------------------------ */
+/* ---- kernel driver (libkmod) -------------------------------------------- */
 
 /**
  * gaudi_driver_loaded() - whether a kernel module is loaded
@@ -210,7 +210,7 @@ int gaudi_driver_load(const char *module);
  */
 int gaudi_check_driver(void);
 
-/* ---- devices ---------------------------------------------------------- */
+/* ---- devices ------------------------------------------------------------ */
 
 struct gaudi_dev;
 
@@ -335,7 +335,7 @@ const char *gaudi_driver_name(const struct gaudi_dev *dev);
  */
 const char *gaudi_pci_bus_id(const struct gaudi_dev *dev);
 
-/* ---- capabilities and owner (gaudi.ko extensions) --------------------- */
+/* ---- capabilities and owner (gaudi.ko extensions) ----------------------- */
 
 /* Bits of &gaudi_caps.caps (values of uapi GAUDI_CAP_*). */
 #define GAUDI_CAPS_OWNER		(1ULL << 0)
@@ -401,7 +401,7 @@ struct gaudi_owner {
  */
 int gaudi_owner(struct gaudi_dev *dev, struct gaudi_owner *owner);
 
-/* ---- INFO ------------------------------------------------------------- */
+/* ---- INFO --------------------------------------------------------------- */
 
 /**
  * gaudi_info() - raw DRM_IOCTL_HL_INFO
@@ -989,7 +989,7 @@ struct gaudi_cmdbuf *gaudi_cb_cmdbuf(struct gaudi_cb *cb);
  */
 int gaudi_cb_load(struct gaudi_cb *cb, const struct gaudi_cmdbuf *src);
 
-/* ---- host memory mappings ------------------------------------------------- */
+/* ---- host memory mappings ----------------------------------------------- */
 
 struct gaudi_mapping;
 
@@ -1162,7 +1162,7 @@ int gaudi_dma_copy(struct gaudi_dev *dev, uint32_t queue, uint64_t dst,
 int gaudi_dma_memset(struct gaudi_dev *dev, uint32_t queue, uint64_t dst,
 		     uint64_t pattern, uint64_t size, uint64_t timeout_us);
 
-/* ---- hotplug -------------------------------------------------------------- */
+/* ---- hotplug ------------------------------------------------------------ */
 
 struct gaudi_monitor;
 
@@ -1214,7 +1214,7 @@ int gaudi_monitor_fd(const struct gaudi_monitor *mon);
 int gaudi_monitor_receive(struct gaudi_monitor *mon, int *action, char *node,
 			  size_t len);
 
-/* ---- version --------------------------------------------------------------- */
+/* ---- version ------------------------------------------------------------ */
 
 /**
  * gaudi_version() - version of the library
