@@ -215,6 +215,7 @@ all_operational() {
 
 # ---- start ------------------------------------------------------------------
 
+T_START=$(now)
 BDFS=$(all_bdfs)
 # shellcheck disable=SC2086
 set -- $BDFS
@@ -584,6 +585,7 @@ ok $? "final: $(count_nodes) compute nodes ($(since "$t0") s)"
 all_operational "final"
 no_problems "$m0" "final load"
 no_problems 0 "whole suite"
+diag "suite took $(since "$T_START") s of guest time"
 
 echo "1..$n"
 echo "$((n - failed)) passed, $failed failed"
