@@ -569,6 +569,21 @@ static int f_module_load(const struct gaudi_sys *sys, const char *name)
 	return 0;
 }
 
+static int f_control_module_id(const struct gaudi_sys *sys,
+			       const char *devnode)
+{
+	struct fake *f = FAKE(sys);
+	int i;
+
+	f->virt_queries++;
+	if (f->virt_err)
+		return f->virt_err;
+	for (i = 0; i < f->n_nodes; i++)
+		if (f->nodes[i].devnode && !strcmp(f->nodes[i].devnode, devnode))
+			return f->nodes[i].module_id;
+	return -ENOENT;
+}
+
 void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -583,6 +598,7 @@ void fake_init(struct fake *f)
 	f->sys.pci_count = f_pci_count;
 	f->sys.module_loaded = f_module_loaded;
 	f->sys.module_load = f_module_load;
+	f->sys.control_module_id = f_control_module_id;
 	f->sys.priv = f;
 	f->drm_name = "gaudi";
 	f->has_caps = true;
@@ -616,13 +632,14 @@ void fake_add_node(struct fake *f, const char *sysname, const char *slot,
 	f->n_nodes++;
 	snprintf(s[0], GAUDI_PATH_LEN, "%s", sysname);
 	snprintf(s[1], GAUDI_PATH_LEN, "/dev/accel/%s", sysname);
-	snprintf(s[2], GAUDI_PATH_LEN, "/sys/devices/pci0000:00/%s", slot);
-	snprintf(s[3], GAUDI_PATH_LEN, "%s", slot);
+	snprintf(s[2], GAUDI_PATH_LEN, "/sys/devices/pci0000:00/%s",
+		 slot ? slot : "");
+	snprintf(s[3], GAUDI_PATH_LEN, "%s", slot ? slot : "");
 	snprintf(s[4], GAUDI_PATH_LEN, "%s", driver ? driver : "");
 	n->sysname = s[0];
 	n->devnode = s[1];
-	n->pci_syspath = s[2];
-	n->pci_slot = s[3];
+	n->pci_syspath = slot ? s[2] : NULL;
+	n->pci_slot = slot ? s[3] : NULL;
 	n->driver = driver ? s[4] : NULL;
 	n->vendor = GAUDI_PCI_VENDOR;
 	n->device = GAUDI_PCI_DEVICE;

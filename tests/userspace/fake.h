@@ -50,6 +50,8 @@ struct fake {
 	int pci_count;
 	bool gaudi_loaded, hl_loaded;
 	char loaded_request[32];	/* last module_load() name */
+	int virt_err;		/* control_module_id() fails with this */
+	int virt_queries;
 
 	/* the device */
 	const char *drm_name;	/* drmGetVersion name; NULL: fails */
@@ -87,7 +89,11 @@ struct fake {
 
 void fake_init(struct fake *f);
 void fake_fini(struct fake *f);
-/* Adds an accel-class node of card @slot (a PCI function 1da3:1000). */
+/*
+ * Adds an accel-class node of card @slot (a PCI function 1da3:1000); a
+ * NULL @slot makes a virtual node (upstream's control nodes) that reports
+ * @module_id through HW_IP_INFO.
+ */
 void fake_add_node(struct fake *f, const char *sysname, const char *slot,
 		   const char *driver, int module_id);
 /* Two nodes per card, cards 0..n-1 at 0000:0X:00.0, accelN/controlDN. */

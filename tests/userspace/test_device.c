@@ -75,6 +75,55 @@ out:
 	fake_fini(&f);
 }
 
+/* Upstream: control nodes are virtual devices, paired by module id. */
+static void test_virtual_control(void)
+{
+	struct gaudi_card_list *l;
+	const struct gaudi_card *c;
+	struct gaudi_dev *dev;
+	struct fake f;
+
+	fake_init(&f);
+	fake_add_node(&f, "accel0", "0000:02:00.0", "habanalabs", 1);
+	fake_add_node(&f, "accel1", "0000:01:00.0", "habanalabs", 0);
+	fake_add_node(&f, "accel_controlD0", NULL, NULL, 1);
+	fake_add_node(&f, "accel_controlD1", NULL, NULL, 0);
+	fake_add_node(&f, "accel_controlD2", NULL, NULL, 6);	/* no card */
+	f.nodes[0].vendor = GAUDI_PCI_VENDOR;
+	if (ok_eq(gaudi__cards_scan_sys(&f.sys, &l), 2,
+		  "2 cards, 3 virtual control nodes")) {
+		c = gaudi_cards_get(l, 0);
+		ok(gaudi_card_accel_index(c) == 1 &&
+		   gaudi_card_control_index(c) == 1 &&
+		   !strcmp(gaudi_card_control_node(c),
+			   "/dev/accel/accel_controlD1"),
+		   "0000:01:00.0 (module 0): accel1 + controlD1");
+		c = gaudi_cards_get(l, 1);
+		ok(gaudi_card_accel_index(c) == 0 &&
+		   gaudi_card_control_index(c) == 0,
+		   "0000:02:00.0 (module 1): accel0 + controlD0");
+		ok_eq(f.virt_queries, 3, "each virtual node asked once");
+		gaudi_cards_free(l);
+	}
+	ok_eq(gaudi__open_pci_sys(&f.sys, "01:00.0", GAUDI_OPEN_CONTROL, &dev),
+	      0, "open its control node by bus id");
+	if (dev) {
+		ok(!strcmp(f.last_open, "/dev/accel/accel_controlD1"),
+		   "accel_controlD1 opened");
+		gaudi_close(dev);
+	}
+	f.virt_err = -EACCES;
+	if (ok_eq(gaudi__cards_scan_sys(&f.sys, &l), 2,
+		  "control nodes not readable: cards still listed")) {
+		ok(gaudi_card_control_node(gaudi_cards_get(l, 0)) == NULL,
+		   "without a control node");
+		gaudi_cards_free(l);
+	}
+	ok_eq(gaudi__open_sys(&f.sys, 1, GAUDI_OPEN_CONTROL, &dev), -ENOENT,
+	      "then opening it: -ENOENT");
+	fake_fini(&f);
+}
+
 static void test_open(void)
 {
 	struct gaudi_dev *dev = NULL;
@@ -244,6 +293,7 @@ static void test_strerror(void)
 int main(void)
 {
 	test_scan();
+	test_virtual_control();
 	test_open();
 	test_upstream();
 	test_check_driver();

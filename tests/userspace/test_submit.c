@@ -207,6 +207,11 @@ static void test_submit_wait(void)
 	ok(f.last_cs_flags == HL_CS_FLAGS_WAIT && f.last_cs_queue == 5 &&
 	   f.last_signal_seq == seq && s2 == seq + 1,
 	   "HL_CS_FLAGS_WAIT on queue 5 for the signal's sequence");
+	status = 99;
+	ok(gaudi_wait(dev, GAUDI_SEQ_NONE, 0, &status) == 0 &&
+	   status == HL_WAIT_CS_STATUS_COMPLETED && f.last_req != 0 &&
+	   f.last_req != DRM_IOCTL_HL_WAIT_CS,
+	   "GAUDI_SEQ_NONE (no wait CS queued): completed, no ioctl");
 	ok_eq(gaudi_submit_wait(dev, 5, seq + 100, &s2), -EINVAL,
 	      "wait for an unknown signal: the driver's -EINVAL");
 	gaudi_cb_destroy(cb);

@@ -76,35 +76,95 @@ static struct gaudi_card *card_get(struct gaudi_card_list *l,
 	return c;
 }
 
+/* Control nodes without a PCI parent, paired after the enumeration. */
+#define MAX_VIRTUAL	64
+
+struct scan {
+	struct gaudi_card_list *l;
+	unsigned int n_virt;
+	struct {
+		int index;
+		char path[GAUDI_PATH_LEN];
+	} virt[MAX_VIRTUAL];
+};
+
+static void node_path(char *path, const struct gaudi_sys_node *n)
+{
+	if (n->devnode)
+		gaudi__strcpy(path, n->devnode, GAUDI_PATH_LEN);
+	else
+		snprintf(path, GAUDI_PATH_LEN, "/dev/accel/%s", n->sysname);
+}
+
 static int scan_node(void *arg, const struct gaudi_sys_node *n)
 {
-	struct gaudi_card_list *l = arg;
+	struct scan *sc = arg;
 	struct gaudi_card *c;
 	int compute, control;
-	char *path;
 
-	if (!n->sysname || !n->pci_syspath || !n->pci_slot ||
-	    n->vendor != GAUDI_PCI_VENDOR || n->device != GAUDI_PCI_DEVICE)
+	if (!n->sysname)
 		return 0;
 	compute = node_index(n->sysname, "accel");
 	control = node_index(n->sysname, "accel_controlD");
 	if (compute < 0 && control < 0)
 		return 0;
-	c = card_get(l, n);
+	/* upstream's control nodes are virtual devices */
+	if (control >= 0 && !n->pci_syspath) {
+		if (sc->n_virt < MAX_VIRTUAL) {
+			sc->virt[sc->n_virt].index = control;
+			node_path(sc->virt[sc->n_virt].path, n);
+			sc->n_virt++;
+		}
+		return 0;
+	}
+	if (!n->pci_syspath || !n->pci_slot ||
+	    n->vendor != GAUDI_PCI_VENDOR || n->device != GAUDI_PCI_DEVICE)
+		return 0;
+	c = card_get(sc->l, n);
 	if (!c)
 		return -ENOMEM;
 	if (compute >= 0) {
 		c->accel_index = compute;
-		path = c->compute;
+		node_path(c->compute, n);
 	} else {
 		c->control_index = control;
-		path = c->control;
+		node_path(c->control, n);
 	}
-	if (n->devnode)
-		gaudi__strcpy(path, n->devnode, GAUDI_PATH_LEN);
-	else
-		snprintf(path, GAUDI_PATH_LEN, "/dev/accel/%s", n->sysname);
 	return 0;
+}
+
+/*
+ * A virtual control node names no card: it belongs to the card whose
+ * module id it reports.  Nodes that cannot be opened (upstream creates them
+ * 0600) or match no card, or more than one, stay unpaired.
+ */
+static void pair_virtual(const struct gaudi_sys *sys, struct scan *sc)
+{
+	struct gaudi_card_list *l = sc->l;
+	struct gaudi_card *match;
+	unsigned int i, k;
+	int mid;
+
+	for (i = 0; i < sc->n_virt; i++) {
+		mid = sys->control_module_id(sys, sc->virt[i].path);
+		if (mid < 0)
+			continue;
+		match = NULL;
+		for (k = 0; k < l->count; k++) {
+			if (l->cards[k].module_id != mid)
+				continue;
+			if (match) {
+				match = NULL;
+				break;
+			}
+			match = &l->cards[k];
+		}
+		if (match && match->control_index < 0) {
+			match->control_index = sc->virt[i].index;
+			gaudi__strcpy(match->control, sc->virt[i].path,
+				      sizeof(match->control));
+		}
+	}
 }
 
 static int card_cmp(const void *a, const void *b)
@@ -118,18 +178,27 @@ int gaudi__cards_scan_sys(const struct gaudi_sys *sys,
 			  struct gaudi_card_list **out)
 {
 	struct gaudi_card_list *l;
+	struct scan *sc;
 	int ret;
 
 	if (!out)
 		return -EINVAL;
+	sc = calloc(1, sizeof(*sc));
 	l = calloc(1, sizeof(*l));
-	if (!l)
+	if (!sc || !l) {
+		free(sc);
+		free(l);
 		return -ENOMEM;
-	ret = sys->enumerate(sys, scan_node, l);
+	}
+	sc->l = l;
+	ret = sys->enumerate(sys, scan_node, sc);
 	if (ret < 0) {
+		free(sc);
 		gaudi_cards_free(l);
 		return ret;
 	}
+	pair_virtual(sys, sc);
+	free(sc);
 	if (l->count)
 		qsort(l->cards, l->count, sizeof(*l->cards), card_cmp);
 	*out = l;

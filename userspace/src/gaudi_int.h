@@ -61,6 +61,9 @@ typedef int (*gaudi_node_fn)(void *arg, const struct gaudi_sys_node *node);
  * @pci_count: number of PCI functions 1da3:1000, or -errno
  * @module_loaded: 1 loaded, 0 not, -errno
  * @module_load: load a module with its dependencies; 0 or -errno
+ * @control_module_id: module id a control node reports (HW_IP_INFO), for
+ *	control nodes without a PCI parent (upstream's are virtual devices);
+ *	-errno when it cannot be opened or is no Gaudi 1
  * @priv: for the implementation
  */
 struct gaudi_sys {
@@ -78,6 +81,8 @@ struct gaudi_sys {
 	int (*pci_count)(const struct gaudi_sys *sys);
 	int (*module_loaded)(const struct gaudi_sys *sys, const char *name);
 	int (*module_load)(const struct gaudi_sys *sys, const char *name);
+	int (*control_module_id)(const struct gaudi_sys *sys,
+				 const char *devnode);
 	void *priv;
 };
 

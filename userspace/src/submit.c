@@ -287,6 +287,11 @@ GAUDI_EXPORT int gaudi_wait(struct gaudi_dev *dev, uint64_t seq,
 		return -EINVAL;
 	if (dev->control)
 		return -ENOTTY;
+	if (seq == GAUDI_SEQ_NONE) {
+		if (status)
+			*status = HL_WAIT_CS_STATUS_COMPLETED;
+		return 0;
+	}
 	memset(&a, 0, sizeof(a));
 	a.in.seq = seq;
 	a.in.timeout_us = timeout_us;

@@ -232,6 +232,30 @@ out:
 	return ret;
 }
 
+static int sys_control_module_id(const struct gaudi_sys *sys,
+				 const char *devnode)
+{
+	struct hl_info_hw_ip_info hw;
+	struct hl_info_args a;
+	int fd, ret;
+
+	fd = sys_open(sys, devnode, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	memset(&hw, 0, sizeof(hw));
+	memset(&a, 0, sizeof(a));
+	a.op = HL_INFO_HW_IP_INFO;
+	a.return_pointer = (uintptr_t)&hw;
+	a.return_size = sizeof(hw);
+	ret = sys_ioctl(sys, fd, DRM_IOCTL_HL_INFO, &a);
+	close(fd);
+	if (ret)
+		return ret;
+	if (hw.device_id != GAUDI_PCI_DEVICE)
+		return -ENODEV;
+	return (int)hw.module_id;
+}
+
 const struct gaudi_sys gaudi_sys_default = {
 	.open = sys_open,
 	.close = sys_close,
@@ -243,4 +267,5 @@ const struct gaudi_sys gaudi_sys_default = {
 	.pci_count = sys_pci_count,
 	.module_loaded = sys_module_loaded,
 	.module_load = sys_module_load,
+	.control_module_id = sys_control_module_id,
 };

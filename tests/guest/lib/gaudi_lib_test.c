@@ -280,6 +280,9 @@ static void check_dma(struct gaudi_dev *dev)
 		  "signal CS on DMA_0_1")) {
 		ok_eq(gaudi_submit_wait(dev, 2, seq, &s2), 0,
 		      "wait CS on DMA_0_2 for it");
+		tap_diag("signal seq %llu, wait seq %llu%s",
+			 (unsigned long long)seq, (unsigned long long)s2,
+			 s2 == GAUDI_SEQ_NONE ? " (signal done already)" : "");
 		ok_eq(gaudi_wait(dev, s2, WAIT_US, NULL), 0,
 		      "the wait CS completes");
 		memset(host + DST_OFF, STALE, 4096);

@@ -81,6 +81,9 @@ struct gaudi_card;
  * @out: receives the list; free it with gaudi_cards_free()
  *
  * A card is listed when a driver bound to it created at least one node.
+ * Upstream's control nodes are virtual devices without a PCI parent: each
+ * is paired with the card whose module id it reports, which needs read
+ * access to it (upstream creates them 0600); unpaired ones are left out.
  *
  * Return: the number of cards (0 or more), or -ENOMEM, or another negative
  * errno from libudev.
@@ -1097,7 +1100,7 @@ int gaudi_submit_cb(struct gaudi_cb *cb, uint32_t queue, uint64_t *seq);
 /**
  * gaudi_wait() - wait for a CS
  * @dev: the device
- * @seq: its sequence number
+ * @seq: its sequence number (GAUDI_SEQ_NONE: returns 0 at once)
  * @timeout_us: how long, in microseconds (0: poll)
  * @status: receives the driver's HL_WAIT_CS_STATUS_* (may be NULL); also
  *	written on -EBUSY, -ETIMEDOUT and -EIO
@@ -1119,12 +1122,20 @@ int gaudi_wait(struct gaudi_dev *dev, uint64_t seq, uint64_t timeout_us,
  */
 int gaudi_submit_signal(struct gaudi_dev *dev, uint32_t queue, uint64_t *seq);
 
+/*
+ * Sequence number of a CS that needs no waiting: upstream's driver submits
+ * no wait CS when the signal CS has completed already, and answers this.
+ */
+#define GAUDI_SEQ_NONE	(~0ULL)
+
 /**
  * gaudi_submit_wait() - a CS that makes a queue wait for a signal CS
  * @dev: the device
  * @queue: the queue that waits (later work on it runs after the signal)
  * @signal_seq: sequence number of a gaudi_submit_signal() CS
- * @seq: receives the wait CS's sequence number
+ * @seq: receives the wait CS's sequence number, or GAUDI_SEQ_NONE when the
+ *	signal had completed and the driver queued nothing (gaudi_wait()
+ *	accepts it)
  *
  * Return: as gaudi_submit().
  */
