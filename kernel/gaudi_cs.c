@@ -659,7 +659,14 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	spin_unlock(&dp->lock);
 
-	for_each_set_bit(i, touched, GAUDI_NUM_QUEUES)
+	/*
+	 * Internal queues first: the external jobs that end the CS are
+	 * started last.
+	 */
+	i = GAUDI_NUM_EXT_QUEUES;
+	for_each_set_bit_from(i, touched, GAUDI_NUM_QUEUES)
+		gaudi_queue_ring(gdev, i);
+	for_each_set_bit(i, touched, GAUDI_NUM_EXT_QUEUES)
 		gaudi_queue_ring(gdev, i);
 
 	mutex_unlock(&dp->submit_lock);

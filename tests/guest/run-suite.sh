@@ -52,6 +52,26 @@ upstream)
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
 	;;
+lib)
+	# libgaudi and its integration test, linked with an rpath so that
+	# gaudi-vm copies the library to the same path in the guest.
+	make -s -C "$repo/userspace" >&2 || die "libgaudi build failed"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
+		-o "$out/gaudi_lib_test" "$suite_dir/gaudi_lib_test.c" \
+		-L "$repo/build/userspace" -lgaudi \
+		-Wl,-rpath,"$repo/build/userspace"
+	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
+	[ -f "$peer" ] || die "peer module build failed"
+	set -- --add "$out/gaudi_lib_test:/suite/bin/gaudi_lib_test" \
+		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
+	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	if [ "${DUT:-peer}" = gaudi ]; then
+		ko=${GAUDI_KO:-$repo/kernel/gaudi.ko}
+		[ -f "$ko" ] || die "no $ko"
+		set -- --add "$ko:/suite/ko/gaudi.ko" "$@"
+		env="$env GAUDI_KO=/suite/ko/gaudi.ko DUT=gaudi"
+	fi
+	;;
 driver)
 	# gaudi.ko: GAUDI_KO, or built from kernel/ against the guest's kernel
 	# headers. DUT=peer runs the suite against the peer in its place.
@@ -90,6 +110,35 @@ driver)
 		# shellcheck disable=SC2154
 		[ -z "$val" ] || env="$env $v=$val"
 	done
+	;;
+cs)
+	# gaudi.ko (GAUDI_KO or built from kernel/) and, as the ABI reference,
+	# the upstream peer; queue hangs need the model's test hooks.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_cs_test" "$suite_dir/gaudi_cs_test.c" -lpthread
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/hl_upstream_test" \
+		"$repo/tests/guest/upstream/hl_upstream_test.c"
+	ko=${GAUDI_KO:-}
+	if [ -z "$ko" ]; then
+		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
+		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
+			die "gaudi.ko build failed"
+		ko=$repo/kernel/gaudi.ko
+	fi
+	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1) || peer=
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_cs_test:/suite/bin/gaudi_cs_test" \
+		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
+		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--device-opts test-hooks=on "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	if [ -f "$peer" ]; then
+		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
+		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
+	fi
 	;;
 esac
 

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest suite "cs": command submission, completion, MMU and memory of
+# gaudi.ko (issue 4), through upstream's uapi.  Runs inside the gaudi-vm
+# guest started with --driver none and --device-opts test-hooks=on; loads
+# gaudi.ko itself (GAUDI_KO) with a short lockup timeout.
+#
+#   1  insmod gaudi.ko
+#   2  hl_upstream_test --compute (the upstream program, unchanged)
+#   3  gaudi_cs_test: integrity on the 8 external queues, internal queues,
+#      3000 CSs in flight, multi-CS wait, timestamps, negative tests,
+#      handles of another file, 10,000 map/unmap cycles, close with work in
+#      flight, 2 processes x 2 threads taking turns
+#   4  gaudi_cs_test hang: injected queue hang -> TIMEDOUT -> hard reset ->
+#      the next CS and the next process work
+#   5  the same data-integrity tests on the upstream peer (PEER_KO), if given
+#   6  no kernel problem in dmesg
+#
+# Environment: GAUDI_KO, PEER_KO, BIN (test programs).  Prints TAP and ends
+# with "N passed, N failed"; exit status 1 on any failure.
+
+BIN=${BIN:-$(dirname "$0")}
+GAUDI_KO=${GAUDI_KO:-}
+PEER_KO=${PEER_KO:-}
+
+n=0
+failed=0
+
+ok() {
+	st=$1
+	shift
+	n=$((n + 1))
+	if [ "$st" -eq 0 ]; then
+		echo "ok $n - $*"
+	else
+		echo "not ok $n - $*"
+		failed=$((failed + 1))
+	fi
+}
+
+diag() { echo "# $*"; }
+
+# sub PROGRAM ARGS...: run a TAP program, show its output indented.
+sub() {
+	out=$("$@" 2>&1)
+	st=$?
+	echo "$out" | sed 's/^/    /'
+	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	ok "$st" "$(basename "$1") ${2:-} ... (${summary:-no summary})"
+}
+
+wait_node() {
+	t=0
+	while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	[ -e /dev/accel/accel0 ]
+}
+
+load() {
+	ko=$1
+	shift
+	deps=$(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' ')
+	[ -z "$deps" ] || modprobe -a $deps || return 1
+	insmod "$ko" "$@" && wait_node
+}
+
+unload() {
+	rmmod "$1" 2>/dev/null
+	t=0
+	while grep -q "^$1 " /proc/modules && [ "$t" -lt 60 ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	! grep -q "^$1 " /proc/modules
+}
+
+if [ -n "$GAUDI_KO" ]; then
+	load "$GAUDI_KO" timeout_locked=10
+	ok $? "insmod gaudi.ko timeout_locked=10"
+fi
+sub "$BIN/hl_upstream_test" --compute --card 0
+sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
+	negative handles mapcycles close turns
+sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" hang
+if [ -n "$GAUDI_KO" ]; then
+	unload gaudi
+	ok $? "rmmod gaudi"
+fi
+
+if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
+	load "$PEER_KO"
+	ok $? "insmod the upstream peer"
+	sub "$BIN/gaudi_cs_test" --card 0 --peer integrity inflight negative \
+		handles mapcycles
+	unload habanalabs
+	ok $? "rmmod the peer"
+fi
+
+problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption' | head -5)
+[ -z "$problems" ]
+ok $? "no kernel problem in dmesg"
+[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
+
+echo "1..$n"
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
