@@ -641,6 +641,11 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	dma_fence_get(&cs->fence);	/* in flight, dropped at the end */
 	cs->deadline = jiffies + cs->deadline;
 	cs->queued = true;
+	if (cs->signal) {
+		cs->sob_value = ctx->sob[cs->signal_queue].value;
+		ctx->sob[cs->signal_queue].value =
+			(cs->sob_value + 1) & SM_SOB_VAL;
+	}
 	list_add_tail(&cs->node, &dp->pending);
 	if (list_is_singular(&dp->pending))
 		gaudi_tdr_arm_locked(dp);
@@ -677,6 +682,84 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	gaudi_cs_reap(gdev);
 	*seq_out = seq;
 	return 0;
+}
+
+/*
+ * A CS of one job the driver built itself (signal/wait, gaudi_sync.c):
+ * not parsed.  @tmpl gives the signal fields; returns the sequence.
+ */
+int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   u32 qid, const void *pkts, u32 size,
+			   const struct gaudi_cs *tmpl, u64 *seq,
+			   u32 *sob_before)
+{
+	struct gaudi_job *job;
+	struct gaudi_cs *cs;
+	int ret;
+
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!cs || !job)
+		goto err_nomem;
+	cs->gdev = gdev;
+	INIT_LIST_HEAD(&cs->jobs);
+	INIT_LIST_HEAD(&cs->node);
+	cs->signal = tmpl->signal;
+	cs->signal_queue = tmpl->signal_queue;
+	cs->sob = tmpl->sob;
+	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
+	job->cs = cs;
+	job->queue = qid;
+	job->kcb_size = size + GAUDI_CQ_PKTS_SIZE;
+	job->kcb_alloc = job->kcb_size;
+	job->kcb = dma_alloc_coherent(&gdev->pdev->dev, job->kcb_alloc,
+				      &job->kcb_dma, GFP_KERNEL);
+	if (!job->kcb)
+		goto err_nomem;
+	memcpy(job->kcb, pkts, size);
+	list_add_tail(&job->node, &cs->jobs);
+	cs->ext_pending = 1;
+	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
+	if (ret) {
+		gaudi_cs_free_jobs(gdev, cs);
+		kfree(cs);
+		return ret;
+	}
+	if (sob_before)
+		*sob_before = cs->sob_value;
+	dma_fence_put(&cs->fence);
+	return 0;
+
+err_nomem:
+	kfree(job);
+	kfree(cs);
+	return -ENOMEM;
+}
+
+/* The signal CS @seq: 0 and its SOB and value, 1 if gone, or -EINVAL. */
+int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			 u64 seq, u32 *sob, u32 *value)
+{
+	struct gaudi_cs *cs;
+	int ret = 1;
+
+	spin_lock(&gdev->dp->lock);
+	if (!seq || seq >= ctx->next_seq) {
+		ret = -EINVAL;
+	} else {
+		cs = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
+		if (cs && cs->seq == seq) {
+			if (!cs->signal) {
+				ret = -EINVAL;
+			} else {
+				*sob = cs->sob;
+				*value = (cs->sob_value + 1) & SM_SOB_VAL;
+				ret = 0;
+			}
+		}
+	}
+	spin_unlock(&gdev->dp->lock);
+	return ret;
 }
 
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)

@@ -241,6 +241,12 @@ u32 gaudi_mem_user_mappings(struct gaudi_ctx *ctx, struct hl_user_mapping *m,
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);
 void gaudi_sync_hw_init(struct gaudi_device *gdev);
 void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx);
+int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   u32 qid, const void *pkts, u32 size,
+			   const struct gaudi_cs *tmpl, u64 *seq,
+			   u32 *sob_before);
+int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			 u64 seq, u32 *sob, u32 *value);
 int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args);
 

@@ -1046,6 +1046,61 @@ out:
 	sess_close(&s);
 }
 
+/* ---- signal/wait ordering, checked by data ------------------------------- */
+
+static int sync_cs(int fd, uint32_t flags, uint32_t q, uint64_t *sig,
+		   uint64_t *seq)
+{
+	struct hl_cs_chunk ch;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.queue_index = q;
+	if (sig) {
+		ch.signal_seq_arr = (uintptr_t)sig;
+		ch.num_signal_seq_arr = 1;
+	}
+	return submit(fd, &ch, 1, flags, 0, seq);
+}
+
+static void t_signal(void)
+{
+	uint64_t sig, wseq, dseq, sig2, w2;
+	uint32_t st = ~0U;
+	struct sess s;
+
+	if (!ok(sess_open(&s), "signal: open"))
+		return;
+	ok(sync_cs(s.fd, HL_CS_FLAGS_SIGNAL, 1, NULL, &sig) == 0 &&
+	   sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &sig, &wseq) == 0 &&
+	   wait_cs(s.fd, wseq, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED,
+	   "signal on DMA_0_1, wait on DMA_0_0: both complete");
+	if (!ok(model_ctl("qm_hang", 1) == 0, "model: hang DMA_0_1"))
+		goto out;
+	memset(s.buf, 0, 4096);
+	ok(sync_cs(s.fd, HL_CS_FLAGS_SIGNAL, 1, NULL, &sig2) == 0,
+	   "signal CS on the stalled DMA_0_1");
+	ok(sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &sig2, &w2) == 0,
+	   "wait CS on DMA_0_0 for it");
+	lin_dma(s.cbp, 0, 0x2929292929292929ULL, s.va, 4096, true);
+	ok(submit1(s.fd, s.cb, 24, 0, &dseq) == 0,
+	   "a memset CS on DMA_0_0 behind the wait");
+	usleep(300000);
+	ok(wait_cs(s.fd, dseq, 0, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
+	   "the memset has not run before the signal (status %u, byte 0x%02x)",
+	   st, s.buf[0]);
+	model_ctl("qm_unhang", 1);
+	ok(wait_cs(s.fd, dseq, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && s.buf[0] == 0x29 &&
+	   s.buf[4095] == 0x29,
+	   "after the signal ran, the wait and the memset complete");
+	ok(sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &dseq, &w2) == -EINVAL,
+	   "a wait CS on a sequence that is not a signal CS: EINVAL");
+out:
+	sess_close(&s);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1096,6 +1151,8 @@ int main(int argc, char **argv)
 			t_close();
 		else if (!strcmp(t, "hang"))
 			t_hang();
+		else if (!strcmp(t, "signal"))
+			t_signal();
 		else
 			ok(0, "unknown test %s", t);
 	}

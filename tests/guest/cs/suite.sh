@@ -84,7 +84,7 @@ fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
 	negative handles mapcycles close turns
-sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" hang
+sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal hang
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
 	ok $? "rmmod gaudi"
