@@ -275,7 +275,16 @@ static void check_dma(struct gaudi_dev *dev)
 	ok_eq(first_diff(host, host + DST_OFF, XFER), XFER,
 	      "helper round trip exact");
 
-	/* Signal on one queue, wait on another, then work after the wait. */
+	/*
+	 * Signal on one queue behind a transfer still running there, so that
+	 * the driver queues a real wait CS on another; then work after it.
+	 */
+	gaudi_cb_create(dev, 4096, &cb);
+	b = gaudi_cb_cmdbuf(cb);
+	for (int i = 0; i < 32; i++)
+		gaudi_pkt_lin_dma(b, hbm + XFER, va, HOST_SIZE, 0, 0);
+	ok_eq(gaudi_submit_cb(cb, 1, &s2), 0,
+	      "32 x 2 MiB LIN_DMA on DMA_0_1, not waited for");
 	if (ok_eq(gaudi_submit_signal(dev, 1, &seq), 0,
 		  "signal CS on DMA_0_1")) {
 		ok_eq(gaudi_submit_wait(dev, 2, seq, &s2), 0,
@@ -291,6 +300,7 @@ static void check_dma(struct gaudi_dev *dev)
 		   all(host + DST_OFF, 4096, 0x11),
 		   "DMA_0_2 runs work after the wait");
 	}
+	gaudi_cb_destroy(cb);
 	ok(gaudi_wait(dev, seq + 1000, 1000, NULL) < 0,
 	   "wait on an unknown sequence fails");
 out_unmap:
