@@ -12,12 +12,12 @@ TOP := $(CURDIR)
 B := $(TOP)/build
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help kernel install
+.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help kernel userspace install
 
 help:
 	@sed -n '2,12p' Makefile
 
-all: qemu firmware
+all: qemu firmware kernel userspace
 
 # Idempotent: returns at once when everything is installed.
 deps:
@@ -39,6 +39,10 @@ KDIR ?= /lib/modules/$(KVER)/build
 kernel:
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
 
+# libgaudi (build/userspace).
+userspace:
+	@$(MAKE) -s -C userspace
+
 # Installs gaudi.ko into /lib/modules/$(KVER)/updates and runs depmod.
 install: kernel
 	@$(SUDO) install -D -m 644 $(TOP)/kernel/gaudi.ko \
@@ -59,9 +63,15 @@ vmtest: all
 	@$(TOP)/tests/guest/run-suite.sh $(SUITE)
 
 # The suites, in order; each prints TAP and "N passed, N failed".
-SUITES := unit 'make -s -C tests/emulator run' \
+SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
+	unit 'make -s -C tests/emulator run' \
+	userspace 'make -s -C tests/userspace run' \
 	model 'tests/guest/model/flash-persist.sh' \
-	upstream 'tests/guest/run-suite.sh upstream'
+	upstream 'tests/guest/run-suite.sh upstream' \
+	driver 'tests/guest/run-suite.sh driver' \
+	cs 'tests/guest/run-suite.sh cs' \
+	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
+	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib'
 
 check: deps
 	@$(MAKE) -s all
