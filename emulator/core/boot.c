@@ -202,25 +202,15 @@ static uint32_t btm_fsm_read(struct gaudi_core *g, uint32_t off)
 }
 
 /*
- * The preboot version comes from the flash: when the flash holds a valid
- * boot-fit image, its gaudi,preboot-version string, else a built-in one.
+ * The preboot runs from the flash: the boot slot the active-slot record
+ * names (or the other valid slot, flash.c) supplies its
+ * gaudi,preboot-version string; with no valid slot a built-in one.
  */
 static void read_preboot_version(struct gaudi_core *g)
 {
-    struct gaudi_fit_info *info = NULL;
-
     snprintf(g->boot.preboot_ver, sizeof(g->boot.preboot_ver), "%s",
              DEFAULT_PREBOOT_VER);
-    if (!g->flash) {
-        return;
-    }
-    info = malloc(sizeof(*info));
-    if (info && !gaudi_fit_check(g->flash, GAUDI_FW_FILE_MAX,
-                                 GAUDI_FIT_BOOT, info, NULL, 0)) {
-        memcpy(g->boot.preboot_ver, info->preboot_version,
-               sizeof(g->boot.preboot_ver));
-    }
-    free(info);
+    gaudi_flash_boot(g, g->boot.preboot_ver, sizeof(g->boot.preboot_ver));
 }
 
 void gaudi_boot_reset(struct gaudi_core *g)

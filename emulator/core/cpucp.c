@@ -151,6 +151,12 @@ static bool host_range(struct gaudi_core *g, uint64_t cpu_addr, uint64_t len,
     return true;
 }
 
+bool gaudi_cpu_host_range(struct gaudi_core *g, uint64_t cpu_addr,
+                          uint64_t len, uint64_t *dev)
+{
+    return host_range(g, cpu_addr, len, dev);
+}
+
 /* --- sensors ------------------------------------------------------------ */
 
 /*
@@ -801,6 +807,12 @@ static int handle(struct gaudi_core *g, uint32_t opcode, struct cpucp_req *r)
         c->active = r->value;
         return RC_SUCCESS;
     default:
+        if (opcode >= GAUDI_CPUCP_FLASH_FIRST &&
+            opcode <= GAUDI_CPUCP_FLASH_LAST) {
+            r->has_result = true;
+            return gaudi_flash_cpucp(g, opcode, r->value, r->index, r->port,
+                                     &r->result);
+        }
         gaudi_log(g, GAUDI_LOG_UNIMP, "cpucp: opcode %u unsupported",
                   opcode);
         return RC_INVALID;

@@ -63,6 +63,13 @@ struct gaudi_cpu {
 /* True while the device CPU runs its application and is not stopped. */
 bool gaudi_cpu_serving(struct gaudi_core *g);
 
+/*
+ * A host buffer given to the device CPU as a "CPU-accessible" address:
+ * true and its device address in *dev if [cpu_addr, +len) is host memory.
+ */
+bool gaudi_cpu_host_range(struct gaudi_core *g, uint64_t cpu_addr,
+                          uint64_t len, uint64_t *dev);
+
 /* Injected hang (heartbeat loss) and resume. */
 void gaudi_cpu_set_hung(struct gaudi_core *g, bool hung);
 

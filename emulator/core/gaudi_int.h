@@ -5,6 +5,7 @@
  * Module map (one file per engine, each with its own header):
  *   core.c   register file, register dispatch, device address decode, ELBI
  *   boot.c   boot state machine, hard reset; fit.c firmware (FIT) check
+ *   flash.c  SPI flash boot slots, active-slot records, CPU-CP flash ops
  *   cpucp.c  device-CPU queues and CPU-CP responder, sensors
  *   eq.c     event queue towards the driver
  *   qman.c   queue managers and the packet executor
@@ -21,6 +22,7 @@
 #include "gaudi_regs.h"
 #include "boot.h"
 #include "cpucp.h"
+#include "flash.h"
 #include "eq.h"
 #include "qman.h"
 #include "sync.h"
@@ -60,6 +62,7 @@ struct gaudi_core {
     uint64_t stat_pcie_rx, stat_pcie_tx; /* host DMA bytes */
 
     struct gaudi_boot boot;
+    struct gaudi_flash_state fl;
     struct gaudi_cpu cpu;
     struct gaudi_eq eq;
     struct gaudi_qmans qm;
