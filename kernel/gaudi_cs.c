@@ -65,11 +65,6 @@ static const u32 gaudi_msg_short_base[4] = {
 	mmSYNC_MNGR_W_S_SOB_OBJ_0,
 };
 
-static const u32 gaudi_sm_blocks[4] = {
-	mmSYNC_MNGR_E_N_SOB_OBJ_0, mmSYNC_MNGR_W_N_SOB_OBJ_0,
-	mmSYNC_MNGR_E_S_SOB_OBJ_0, mmSYNC_MNGR_W_S_SOB_OBJ_0,
-};
-
 /* ---- fences --------------------------------------------------------------- */
 
 static const char *gaudi_fence_driver_name(struct dma_fence *f)
@@ -124,17 +119,79 @@ static bool gaudi_data_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
 	return false;
 }
 
-/* Messages may also update sync objects (not monitors). */
-static bool gaudi_msg_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
+#define GAUDI_WS_BASE	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0)
+
+/* A user SOB of the W_S block (upstream's user range, from SOB 144). */
+static bool gaudi_user_sob(u64 a, u64 len)
+{
+	return gaudi_in_range(a, len, GAUDI_WS_BASE + 4 * GAUDI_FIRST_USER_SOB,
+			      GAUDI_WS_BASE + SM_SOBS_SIZE);
+}
+
+/* Where a user monitor's payload may go: a user SOB or a fence counter. */
+static bool gaudi_mon_target_ok(struct gaudi_device *gdev, u64 a)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(gaudi_sm_blocks); i++) {
-		u64 sob0 = GAUDI_CFG_BASE + gaudi_sm_blocks[i];
+	if (a & 3)
+		return false;
+	if (gaudi_user_sob(a, 4))
+		return true;
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		u64 qm = GAUDI_CFG_BASE + gdev->dp->q[i].qm_base;
 
-		if (gaudi_in_range(a, len, sob0, sob0 + SM_SOBS_SIZE))
+		if (gdev->dp->q[i].valid && gdev->dp->q[i].stream == 0 &&
+		    gaudi_in_range(a, 4, qm + QM_CP_FENCE_FIRST,
+				   qm + QM_CP_FENCE_END))
 			return true;
 	}
+	return false;
+}
+
+/*
+ * A message to a monitor register of the W_S block.  Users own monitors
+ * from 72 on; their payload address is checked half by half: the high
+ * word can only be that of the CFG space and the low word only that of a
+ * user SOB or a QMAN fence counter, so that whatever order the halves are
+ * written in, the monitor can only write there (gaudi_sync.c starts every
+ * user monitor pointing at a user SOB).  Timestamp messages (op 1) would
+ * write an uncontrolled value: refused.
+ */
+static bool gaudi_msg_mon_ok(struct gaudi_device *gdev, u64 a, u32 op,
+			     u32 value)
+{
+	u32 rel = a - GAUDI_WS_BASE, reg, mon;
+
+	if (op != 0 || (rel & 3) || rel < SM_MON_PAY_ADDRL(0) ||
+	    rel >= SM_MON_STATUS(SM_NUM_MONS))
+		return false;
+	reg = (rel - SM_MON_PAY_ADDRL(0)) / (4 * SM_NUM_MONS);
+	mon = (rel - SM_MON_PAY_ADDRL(0)) / 4 % SM_NUM_MONS;
+	if (mon < GAUDI_FIRST_USER_MON)
+		return false;
+	switch (reg) {
+	case 0:		/* PAY_ADDRL */
+		return gaudi_mon_target_ok(gdev, (GAUDI_CFG_BASE &
+						  ~(u64)U32_MAX) | value);
+	case 1:		/* PAY_ADDRH */
+		return value == upper_32_bits(GAUDI_CFG_BASE);
+	default:	/* PAY_DATA, ARM, STATUS */
+		return true;
+	}
+}
+
+/*
+ * Messages write user memory, user SOBs or user monitors (W_S block);
+ * every other sync object and monitor belongs to the driver.
+ */
+static bool gaudi_msg_addr_ok(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			      u64 a, u64 len, u32 op, u32 value)
+{
+	if (gaudi_user_sob(a, len))
+		return true;
+	if (gaudi_in_range(a, len, GAUDI_WS_BASE,
+			   GAUDI_WS_BASE + SM_MON_STATUS(SM_NUM_MONS)))
+		return gaudi_msg_mon_ok(gdev, a, op, value);
 	return gaudi_data_addr_ok(ctx, a, len);
 }
 
@@ -228,12 +285,19 @@ static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			break;
 		case PKT_MSG_LONG:
 		case PKT_MSG_SHORT:
+			if (FIELD_GET(PKT_MSG_OP, w[1]) > 1) {
+				parse_err(gdev, qid, off, op, "undefined op %lu\n",
+					  FIELD_GET(PKT_MSG_OP, w[1]));
+				return -EINVAL;
+			}
 			len = FIELD_GET(PKT_MSG_OP, w[1]) == 1 ? 8 : 4;
 			if (op == PKT_MSG_SHORT)
 				a = GAUDI_CFG_BASE +
 				    gaudi_msg_short_base[FIELD_GET(PKT_MSG_SHORT_BASE, w[1])] +
 				    FIELD_GET(PKT_MSG_SHORT_OFFSET, w[1]);
-			if (!gaudi_msg_addr_ok(ctx, a, len)) {
+			if (!gaudi_msg_addr_ok(gdev, ctx, a, len,
+					       FIELD_GET(PKT_MSG_OP, w[1]),
+					       w[0])) {
 				parse_err(gdev, qid, off, op, "address 0x%llx not allowed\n",
 					  a);
 				return -EINVAL;
@@ -319,6 +383,8 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
 	dp->space_gen++;
+	gaudi_sync_put_locked(cs->ctx, cs->sob_ref);
+	cs->sob_ref = -1;
 	list_for_each_entry(job, &cs->jobs, node) {
 		struct gaudi_hw_queue *q = &dp->q[job->queue];
 
@@ -615,7 +681,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				return ret;
 			continue;
 		}
-		if (!gaudi_cs_fits(dp, cs)) {
+		if (!gaudi_cs_fits(dp, cs) ||
+		    !gaudi_sync_signal_ready_locked(ctx, cs)) {
 			gen = dp->space_gen;
 			spin_unlock(&dp->lock);
 			mutex_unlock(&dp->submit_lock);
@@ -641,11 +708,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	dma_fence_get(&cs->fence);	/* in flight, dropped at the end */
 	cs->deadline = jiffies + cs->deadline;
 	cs->queued = true;
-	if (cs->signal) {
-		cs->sob_value = ctx->sob[cs->signal_queue].value;
-		ctx->sob[cs->signal_queue].value =
-			(cs->sob_value + 1) & SM_SOB_VAL;
-	}
+	cs->ctx = ctx;
+	if (cs->signal)
+		gaudi_sync_signal_locked(gdev, ctx, cs);
 	list_add_tail(&cs->node, &dp->pending);
 	if (list_is_singular(&dp->pending))
 		gaudi_tdr_arm_locked(dp);
@@ -691,7 +756,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   u32 qid, const void *pkts, u32 size,
 			   const struct gaudi_cs *tmpl, u64 *seq,
-			   u32 *sob_before)
+			   u32 *sob_before, u32 *sob)
 {
 	struct gaudi_job *job;
 	struct gaudi_cs *cs;
@@ -706,7 +771,7 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	INIT_LIST_HEAD(&cs->node);
 	cs->signal = tmpl->signal;
 	cs->signal_queue = tmpl->signal_queue;
-	cs->sob = tmpl->sob;
+	cs->sob_ref = -1;
 	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
 	job->cs = cs;
 	job->queue = qid;
@@ -719,26 +784,38 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	memcpy(job->kcb, pkts, size);
 	list_add_tail(&job->node, &cs->jobs);
 	cs->ext_pending = 1;
+	/* A wait CS's reference on the SOB it watches passes to the CS. */
+	cs->sob_ref = tmpl->sob_ref;
 	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
 	if (ret) {
 		gaudi_cs_free_jobs(gdev, cs);
 		kfree(cs);
+		gaudi_sync_put(gdev, ctx, tmpl->sob_ref);
 		return ret;
 	}
+	/* Read under the lock: the CS may already have completed. */
+	spin_lock(&gdev->dp->lock);
 	if (sob_before)
 		*sob_before = cs->sob_value;
+	if (cs->signal && sob)
+		*sob = cs->sob;
+	spin_unlock(&gdev->dp->lock);
 	dma_fence_put(&cs->fence);
 	return 0;
 
 err_nomem:
 	kfree(job);
 	kfree(cs);
+	gaudi_sync_put(gdev, ctx, tmpl->sob_ref);
 	return -ENOMEM;
 }
 
-/* The signal CS @seq: 0 and its SOB and value, 1 if gone, or -EINVAL. */
+/*
+ * The signal CS @seq: 0 and its SOB and value, with a reference on the SOB
+ * (*@ref, for gaudi_sync_put()), 1 if gone, or -EINVAL.
+ */
 int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, u32 *sob, u32 *value)
+			 u64 seq, u32 *sob, u32 *value, int *ref)
 {
 	struct gaudi_cs *cs;
 	int ret = 1;
@@ -753,7 +830,10 @@ int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				ret = -EINVAL;
 			} else {
 				*sob = cs->sob;
-				*value = (cs->sob_value + 1) & SM_SOB_VAL;
+				*value = cs->sob_value + 1;
+				*ref = 2 * cs->signal_queue +
+				       (cs->sob - GAUDI_SIG_FIRST_SOB) % 2;
+				ctx->sob[cs->signal_queue].users[*ref % 2]++;
 				ret = 0;
 			}
 		}
@@ -823,6 +903,7 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	cs->gdev = gdev;
 	INIT_LIST_HEAD(&cs->jobs);
 	INIT_LIST_HEAD(&cs->node);
+	cs->sob_ref = -1;
 	cs->timestamp = flags & HL_CS_FLAGS_TIMESTAMP;
 	cs->skip_reset = flags & HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT;
 	/* Relative timeout for now; made absolute at submission. */

@@ -119,11 +119,22 @@ struct gaudi_cs {
 	u32 sob;
 	u32 sob_value;
 	u32 signal_queue;
+	/* Signal or wait CS: the SOB it holds (gaudi_sob_slot.users), or -1. */
+	int sob_ref;
+	struct gaudi_ctx *ctx;
 };
 
+/*
+ * The two SOBs of an external queue for signal CSs: signals count up on
+ * one until its 15-bit value is full, then move to the other, which is
+ * cleared first; the switch waits until no CS in flight still signals or
+ * watches the other one (dp->lock).
+ */
 struct gaudi_sob_slot {
-	u32 sob;		/* W_S SOB index */
-	u32 value;		/* value after the last signal submitted */
+	u32 cur;		/* 0 or 1: the SOB signals go to */
+	u32 value;		/* its value after the last signal submitted */
+	u32 users[2];		/* CSs in flight that signal or watch each */
+	u64 switches;		/* times signals moved to the other SOB */
 };
 
 /* Per open file of the compute node. */
@@ -145,10 +156,8 @@ struct gaudi_ctx {
 	/* Counters of HL_INFO_CS_COUNTERS (ctx_*) */
 	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
 		   in_reset_drop, max_cs_drop, validation_drop;
-	/* Signal/wait: SOB per queue for signal CSs. */
-	struct gaudi_sob_slot sob[GAUDI_NUM_QUEUES];
-	u32 next_sob;
-	unsigned long mon_used[BITS_TO_LONGS(SM_NUM_MONS)];
+	/* Signal/wait: the SOBs of each external queue (dp->lock). */
+	struct gaudi_sob_slot sob[GAUDI_NUM_EXT_QUEUES];
 };
 
 /* Per device (gdev->dp). */
@@ -244,9 +253,17 @@ void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx);
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   u32 qid, const void *pkts, u32 size,
 			   const struct gaudi_cs *tmpl, u64 *seq,
-			   u32 *sob_before);
+			   u32 *sob_before, u32 *sob);
 int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, u32 *sob, u32 *value);
+			 u64 seq, u32 *sob, u32 *value, int *ref);
+u32 gaudi_sync_sob(u32 queue, u32 k);
+bool gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx,
+				    struct gaudi_cs *cs);
+void gaudi_sync_signal_locked(struct gaudi_device *gdev,
+			      struct gaudi_ctx *ctx, struct gaudi_cs *cs);
+void gaudi_sync_put_locked(struct gaudi_ctx *ctx, int ref);
+void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		    int ref);
 int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args);
 

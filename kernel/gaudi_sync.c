@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gaudi.ko: sync objects and monitors of the user context.
+ * gaudi.ko: sync objects and monitors.
  *
- * Users own the W_S block from SOB 144 and monitor 72 on (upstream's
- * split); the driver clears them when a context opens and closes, so no
- * state leaks from one process to the next.
+ * The W_S block is split as upstream splits it: SOBs from 144 and monitors
+ * from 72 belong to users (the parser lets CBs write them), those below to
+ * the driver.  Signal/wait CSs use two SOBs per external queue (64 + 2 *
+ * queue + 0/1) and one monitor per queue (64 + queue).  A SOB is 15 bits
+ * wide: when the current SOB of a queue is full the next signal moves to
+ * the queue's other SOB, cleared first, once no CS in flight signals or
+ * watches it any more; a wait's target therefore never wraps.  The driver
+ * clears all of them when a context opens and closes and after a reset, so
+ * no state leaks from one process to the next.
  */
 #include <linux/bitfield.h>
 #include <linux/uaccess.h>
@@ -12,15 +18,50 @@
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 
+#define GAUDI_SIG_SOBS	(2 * GAUDI_NUM_EXT_QUEUES)
+
+u32 gaudi_sync_sob(u32 queue, u32 k)
+{
+	return GAUDI_SIG_FIRST_SOB + 2 * queue + k;
+}
+
 static void gaudi_sync_clear(struct gaudi_device *gdev)
 {
 	u32 base = mmSYNC_MNGR_W_S_SOB_OBJ_0;
 	unsigned int i;
 
-	for (i = GAUDI_FIRST_USER_MON; i < SM_NUM_MONS; i++)
+	for (i = GAUDI_SIG_FIRST_MON;
+	     i < GAUDI_SIG_FIRST_MON + GAUDI_NUM_EXT_QUEUES; i++)
 		WREG32(gdev, base + SM_MON_STATUS(i), 0);
+	for (i = GAUDI_FIRST_USER_MON; i < SM_NUM_MONS; i++) {
+		WREG32(gdev, base + SM_MON_STATUS(i), 0);
+		/*
+		 * A user monitor's payload goes to the user's first SOB until
+		 * the user points it elsewhere (the parser only lets it name
+		 * user SOBs and fence counters).
+		 */
+		WREG32(gdev, base + SM_MON_PAY_ADDRL(i),
+		       lower_32_bits(GAUDI_CFG_BASE + base +
+				     4 * GAUDI_FIRST_USER_SOB));
+		WREG32(gdev, base + SM_MON_PAY_ADDRH(i),
+		       upper_32_bits(GAUDI_CFG_BASE));
+		WREG32(gdev, base + SM_MON_PAY_DATA(i), 0);
+	}
+	for (i = GAUDI_SIG_FIRST_SOB; i < GAUDI_SIG_FIRST_SOB + GAUDI_SIG_SOBS;
+	     i++)
+		WREG32(gdev, base + 4 * i, 0);
 	for (i = GAUDI_FIRST_USER_SOB; i < SM_NUM_SOBS; i++)
 		WREG32(gdev, base + 4 * i, 0);
+}
+
+static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)
+{
+	unsigned int q;
+
+	for (q = 0; q < GAUDI_NUM_EXT_QUEUES; q++) {
+		ctx->sob[q].cur = 0;
+		ctx->sob[q].value = 0;
+	}
 }
 
 void gaudi_sync_hw_init(struct gaudi_device *gdev)
@@ -28,16 +69,21 @@ void gaudi_sync_hw_init(struct gaudi_device *gdev)
 	struct gaudi_ctx *ctx = gdev->dp->ctx;
 
 	gaudi_sync_clear(gdev);
-	/* After a reset the SOBs restart from 0 (no submitter runs now). */
+	/*
+	 * After a reset the SOBs restart from 0 (no submitter runs now and
+	 * every CS was ended, so no SOB has users).
+	 */
+	spin_lock(&gdev->dp->lock);
 	if (ctx)
-		memset(ctx->sob, 0, sizeof(ctx->sob));
+		gaudi_sync_reset_slots(ctx);
+	spin_unlock(&gdev->dp->lock);
 }
 
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
 {
 	int idx;
 
-	ctx->next_sob = GAUDI_FIRST_USER_SOB;
+	gaudi_sync_reset_slots(ctx);
 	if (gaudi_hw_enter(ctx->gdev, &idx))
 		return;
 	gaudi_sync_clear(ctx->gdev);
@@ -54,6 +100,81 @@ void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx)
 	gaudi_hw_exit(ctx->gdev, idx);
 }
 
+/* Release a SOB reference (dp->lock held). */
+void gaudi_sync_put_locked(struct gaudi_ctx *ctx, int ref)
+{
+	u32 *users;
+
+	if (ref < 0 || !ctx)
+		return;
+	users = &ctx->sob[ref / 2].users[ref % 2];
+	if (!WARN_ON_ONCE(!*users))
+		(*users)--;
+}
+
+void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		    int ref)
+{
+	if (ref < 0)
+		return;
+	spin_lock(&gdev->dp->lock);
+	gaudi_sync_put_locked(ctx, ref);
+	spin_unlock(&gdev->dp->lock);
+	wake_up_all(&gdev->dp->space_wq);
+}
+
+/*
+ * May signal CS @cs be submitted now (dp->lock held)?  Not while its
+ * queue's SOB is full and the other one still has users.
+ */
+bool gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx,
+				    struct gaudi_cs *cs)
+{
+	struct gaudi_sob_slot *sl;
+
+	if (!cs->signal)
+		return true;
+	sl = &ctx->sob[cs->signal_queue];
+	return sl->value < SM_SOB_VAL || !sl->users[!sl->cur];
+}
+
+/*
+ * Give signal CS @cs its SOB and value (dp->lock held, inside
+ * gaudi_hw_enter(), after gaudi_sync_signal_ready_locked()): switch SOBs
+ * when the current one is full, take a reference, and point the CS's
+ * MSG_LONG at the SOB.
+ */
+void gaudi_sync_signal_locked(struct gaudi_device *gdev,
+			      struct gaudi_ctx *ctx, struct gaudi_cs *cs)
+{
+	struct gaudi_sob_slot *sl = &ctx->sob[cs->signal_queue];
+	struct gaudi_job *job;
+	__le32 *p;
+	u64 addr;
+
+	if (sl->value >= SM_SOB_VAL) {
+		sl->cur = !sl->cur;
+		sl->value = 0;
+		sl->switches++;
+		WREG32(gdev, mmSYNC_MNGR_W_S_SOB_OBJ_0 +
+		       4 * gaudi_sync_sob(cs->signal_queue, sl->cur), 0);
+		gaudi_dbg(gdev, CS, "queue %u: signals move to SOB %u\n",
+			  cs->signal_queue,
+			  gaudi_sync_sob(cs->signal_queue, sl->cur));
+	}
+	cs->sob = gaudi_sync_sob(cs->signal_queue, sl->cur);
+	cs->sob_value = sl->value;
+	cs->sob_ref = 2 * cs->signal_queue + sl->cur;
+	sl->users[sl->cur]++;
+	sl->value++;
+
+	addr = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * cs->sob;
+	job = list_first_entry(&cs->jobs, struct gaudi_job, node);
+	p = job->kcb;
+	p[2] = cpu_to_le32(lower_32_bits(addr));
+	p[3] = cpu_to_le32(upper_32_bits(addr));
+}
+
 static u32 *msg_long(u32 *p, u64 addr, u32 value)
 {
 	p[0] = value;
@@ -64,12 +185,12 @@ static u32 *msg_long(u32 *p, u64 addr, u32 value)
 }
 
 /*
- * Signal CS: one job on the queue that adds 1 to the queue's SOB (W_S
- * block, SOB 144 + queue).  Wait CS: one job on the queue that arms the
- * queue's monitor (W_S, 72 + queue) on the signal's SOB reaching the value
- * the signal CS gives it, with a payload that adds 1 to the stream's fence
- * counter 2, then FENCEs on it.  A wait CS for a signal CS that is gone
- * (long completed) is a NOP.  The SOB value wraps at 15 bits.
+ * Signal CS: one job on the queue that adds 1 to the queue's current SOB
+ * (chosen at submission, gaudi_sync_signal_locked()).  Wait CS: one job on
+ * the queue that arms the queue's monitor on the signal's SOB reaching the
+ * value the signal CS gives it, with a payload that adds 1 to the stream's
+ * fence counter 2, then FENCEs on it.  A wait CS for a signal CS that is
+ * gone (long completed) is a NOP.
  */
 int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args)
@@ -80,7 +201,7 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct hl_cs_chunk ch;
 	u32 sob, value, mon, before = 0;
 	u64 seq, sig_seq, fence;
-	int ret;
+	int ret, ref = -1;
 
 	if ((flags & HL_CS_FLAGS_SIGNAL) && (flags & HL_CS_FLAGS_WAIT))
 		return -EINVAL;
@@ -97,13 +218,13 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  ch.queue_index);
 		return -EINVAL;
 	}
-	sob = GAUDI_FIRST_USER_SOB + ch.queue_index;
+	tmpl.sob_ref = -1;
 
 	if (flags & HL_CS_FLAGS_SIGNAL) {
 		tmpl.signal = true;
 		tmpl.signal_queue = ch.queue_index;
-		tmpl.sob = sob;
-		p = msg_long(p, sm + 4 * sob, SM_SOB_INC | 1);
+		/* The SOB address is filled in at submission. */
+		p = msg_long(p, 0, SM_SOB_INC | 1);
 	} else {
 		if (ch.num_signal_seq_arr != 1)
 			return -EINVAL;
@@ -111,14 +232,15 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				   u64_to_user_ptr(ch.signal_seq_arr),
 				   sizeof(sig_seq)))
 			return -EFAULT;
-		ret = gaudi_cs_signal_info(gdev, ctx, sig_seq, &sob, &value);
+		ret = gaudi_cs_signal_info(gdev, ctx, sig_seq, &sob, &value,
+					   &ref);
 		if (ret < 0) {
 			gaudi_dbg(gdev, CS, "wait: %llu is not a signal CS\n",
 				  sig_seq);
 			return ret;
 		}
 		if (ret == 0) {
-			mon = GAUDI_FIRST_USER_MON + ch.queue_index;
+			mon = GAUDI_SIG_FIRST_MON + ch.queue_index;
 			fence = GAUDI_CFG_BASE +
 				gdev->dp->q[ch.queue_index].qm_base +
 				QM_CP_FENCE_RDATA(2, ch.queue_index % 4);
@@ -145,8 +267,11 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	for (value = 0; value < p - pkts; value++)
 		pkts[value] = (__force u32)cpu_to_le32(pkts[value]);
 
+	/* The wait CS holds the SOB it watches from here on. */
+	tmpl.sob_ref = ref;
 	ret = gaudi_cs_submit_kernel(gdev, ctx, ch.queue_index, pkts,
-				     (p - pkts) * 4, &tmpl, &seq, &before);
+				     (p - pkts) * 4, &tmpl, &seq, &before,
+				     &sob);
 	if (ret)
 		return ret == -ERESTARTSYS ? -EINTR : ret;
 	memset(args, 0, sizeof(*args));

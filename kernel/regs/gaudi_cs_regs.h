@@ -65,6 +65,9 @@
 /* First SOB and monitor of the W_S block that belong to users. */
 #define GAUDI_FIRST_USER_SOB		144
 #define GAUDI_FIRST_USER_MON		72
+/* The driver's signal/wait CSs: 2 SOBs and 1 monitor per external queue. */
+#define GAUDI_SIG_FIRST_SOB		64
+#define GAUDI_SIG_FIRST_MON		64
 
 /* MMU block. */
 #define mmMMU_UP_MMU_ASID		0xC12004

@@ -7,8 +7,9 @@
  *   gaudi_cs_test [--card N] [--peer] TEST...
  *
  * TEST: integrity internal inflight turns negative handles wait
- *       mapcycles close hang (hang needs --device-opts test-hooks=on and
- *       gaudi_model_ctl next to this program or in $BIN).
+ *       mapcycles close signal monitors wrap hang (signal, wrap and hang
+ *       need --device-opts test-hooks=on and gaudi_model_ctl next to this
+ *       program or in $BIN).
  * --peer skips what upstream does not do on Gaudi 1 (our stricter parser
  * checks and extensions).
  * Prints TAP ending in "N passed, N failed"; exit status 1 on failure.
@@ -1101,6 +1102,219 @@ out:
 	sess_close(&s);
 }
 
+
+/* ---- user sync objects and monitors (parser policy) -------------------- */
+
+#define PKT_FENCE	0x8
+#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
+#define MON_ADDRL	0x2000
+#define MON_ADDRH	0x2800
+#define MON_DATA	0x3000
+#define MON_ARM		0x3800
+#define EN_SOB(i)	(CFG_BASE + 0x4F2000ULL + 4 * (i))
+/* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
+#define DMA0_FENCE0	(CFG_BASE + 0x508000ULL + 0x308)
+
+static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
+		       uint32_t op)
+{
+	put32(cb + off, val);
+	put32(cb + off + 4, CTL(PKT_MSG_LONG) | op << 20 | CTL_MB);
+	put64(cb + off + 8, addr);
+	return off + 16;
+}
+
+static void t_monitors(void)
+{
+	uint64_t seq, seq2;
+	uint32_t st = ~0U;
+	struct sess s;
+	size_t len;
+
+	if (!ok(sess_open(&s), "monitors: open"))
+		return;
+	/* Refused: the driver's SOBs and monitors, other blocks, bad payloads. */
+	len = msg_long(s.cbp, 0, WS_SOB(143), 1, 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "MSG_LONG to W_S SOB 143 (driver's): EINVAL");
+	len = msg_long(s.cbp, 0, WS_SOB(64), 1, 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "MSG_LONG to W_S SOB 64 (signal CSs'): EINVAL");
+	len = msg_long(s.cbp, 0, EN_SOB(200), 1, 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "MSG_LONG to an E_N SOB: EINVAL");
+	len = msg_long(s.cbp, 0, WS_MON(MON_ARM, 71), 1, 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "MSG_LONG to monitor 71 (driver's) ARM: EINVAL");
+	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72),
+		       (uint32_t)(CFG_BASE + 0xC12004), 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "monitor 72 payload low word naming an MMU register: EINVAL");
+	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72), (uint32_t)WS_SOB(100),
+		       0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "monitor 72 payload naming driver SOB 100: EINVAL");
+	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRH, 72), 0, 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "monitor 72 payload high word 0 (HBM/host): EINVAL");
+	len = msg_long(s.cbp, 0, WS_MON(MON_DATA, 72), 0, 1);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "timestamp message to a monitor: EINVAL");
+	len = msg_long(s.cbp, 0, WS_SOB(150), 1, 2);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "message with undefined op 2: EINVAL");
+	len = msg_long(s.cbp, 0, WS_MON(0x4000, 512), 0, 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "message past the last monitor: EINVAL");
+
+	/* Allowed: the user's own monitor gates a memset on DMA_0_0. */
+	memset(s.buf, 0, 4096);
+	len = msg_long(s.cbp, 0, WS_SOB(144), 0, 0);
+	len = msg_long(s.cbp, len, WS_MON(MON_ADDRL, 72), (uint32_t)DMA0_FENCE0,
+		       0);
+	len = msg_long(s.cbp, len, WS_MON(MON_ADDRH, 72),
+		       (uint32_t)(DMA0_FENCE0 >> 32), 0);
+	len = msg_long(s.cbp, len, WS_MON(MON_DATA, 72), 1, 0);
+	/* group 18 = SOBs 144..151, watch 144 only, >= 5 */
+	len = msg_long(s.cbp, len, WS_MON(MON_ARM, 72),
+		       18 | 0xFEU << 8 | 5U << 17, 0);
+	len = pkt(s.cbp, len, PKT_FENCE, 1 | 1U << 16 | 0U << 30, 0, 8);
+	len = lin_dma(s.cbp, len, 0x5A5A5A5A5A5A5A5AULL, s.va, 4096, true);
+	if (!ok(submit1(s.fd, s.cb, len, 0, &seq) == 0,
+		"CS arming user monitor 72 on user SOB 144 (fence counter payload) accepted"))
+		goto out;
+	usleep(200000);
+	ok(wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
+	   "the memset waits for the user's SOB (status %u)", st);
+	len = msg_long(s.cbp, 0, WS_SOB(144), 4, 0);
+	ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
+	   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 && usleep(100000) == 0 &&
+	   wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY,
+	   "SOB 144 set to 4 from DMA_0_1: still waiting");
+	len = msg_long(s.cbp, 0, WS_SOB(144), 0x80000001U, 0);
+	ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0,
+	   "SOB 144 += 1 from DMA_0_1 (MSG_LONG to a user SOB accepted)");
+	ok(wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && s.buf[0] == 0x5A &&
+	   s.buf[4095] == 0x5A,
+	   "the monitor fired: the memset ran (status %u)", st);
+out:
+	sess_close(&s);
+}
+
+/* ---- 15-bit SOB wrap: 40,000 signal/wait pairs --------------------------- */
+
+static int signal_cs(int fd, uint32_t q, uint64_t *seq, uint32_t *sob,
+		     uint32_t *before)
+{
+	struct hl_cs_chunk ch;
+	union hl_cs_args a;
+	int rc;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.queue_index = q;
+	memset(&a, 0, sizeof(a));
+	a.in.chunks_execute = (uintptr_t)&ch;
+	a.in.num_chunks_execute = 1;
+	a.in.cs_flags = HL_CS_FLAGS_SIGNAL;
+	rc = xioctl(fd, DRM_IOCTL_HL_CS, &a);
+	*seq = a.out.seq;
+	*sob = a.out.sob_base_addr_offset;
+	*before = a.out.sob_count_before_submission;
+	return rc;
+}
+
+/* Pair @k with the signal queue stalled: the memset must wait for it. */
+static bool ordered_pair(struct sess *s, unsigned int k, uint32_t *sob,
+			 uint32_t *before)
+{
+	uint64_t sig, w, d;
+	uint32_t st = ~0U, st2 = ~0U;
+	uint8_t pat = 0x30 + k % 64;
+	bool held, ran;
+
+	memset(s->buf, 0, 4096);
+	if (model_ctl("qm_hang", 1))
+		return false;
+	if (signal_cs(s->fd, 1, &sig, sob, before) ||
+	    sync_cs(s->fd, HL_CS_FLAGS_WAIT, 0, &sig, &w)) {
+		model_ctl("qm_unhang", 1);
+		return false;
+	}
+	lin_dma(s->cbp, 0, 0x0101010101010101ULL * pat, s->va, 4096, true);
+	if (submit1(s->fd, s->cb, 24, 0, &d)) {
+		model_ctl("qm_unhang", 1);
+		return false;
+	}
+	usleep(100000);
+	held = wait_cs(s->fd, d, 0, &st, NULL) == 0 &&
+	       st == HL_WAIT_CS_STATUS_BUSY && s->buf[0] == 0;
+	model_ctl("qm_unhang", 1);
+	ran = wait_cs(s->fd, d, WAIT_US, &st2, NULL) == 0 &&
+	      st2 == HL_WAIT_CS_STATUS_COMPLETED && s->buf[0] == pat &&
+	      s->buf[4095] == pat;
+	if (!held || !ran)
+		tap_diag("pair %u: held %d (status %u byte 0x%02x) ran %d (status %u)",
+			 k, held, st, s->buf[0], ran, st2);
+	return held && ran;
+}
+
+static void t_wrap(void)
+{
+	static const unsigned int checks[] = { 1, 32766, 32767, 32768, 32769,
+					       40000 };
+	unsigned int k, c = 0, fail = 0, bad_order = 0;
+	uint32_t st = ~0U, sob = 0, before = 0, sob1 = 0, sob_at[6] = {};
+	uint32_t before_at[6] = {};
+	uint64_t sig, w = 0;
+	struct sess s;
+
+	if (!ok(sess_open(&s), "wrap: open"))
+		return;
+	for (k = 1; k <= 40000; k++) {
+		if (c < 6 && k == checks[c]) {
+			if (w && (wait_cs(s.fd, w, WAIT_US, &st, NULL) ||
+				  st != HL_WAIT_CS_STATUS_COMPLETED))
+				fail++;
+			if (!ordered_pair(&s, k, &sob_at[c], &before_at[c]))
+				bad_order++;
+			c++;
+			w = 0;
+			continue;
+		}
+		if (signal_cs(s.fd, 1, &sig, &sob, &before) ||
+		    sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &sig, &w)) {
+			fail++;
+			break;
+		}
+		if (k == 2)
+			sob1 = sob;
+		if (k % 1000 == 0 &&
+		    (wait_cs(s.fd, w, WAIT_US, &st, NULL) ||
+		     st != HL_WAIT_CS_STATUS_COMPLETED))
+			fail++;
+	}
+	ok(!fail, "40,000 signal (DMA_0_1) / wait (DMA_0_0) pairs complete (%u failed)",
+	   fail);
+	ok(!bad_order,
+	   "with the signal queue stalled, the wait holds the next CS back at pairs 1, 32766..32769, 40000 (%u out of order)",
+	   bad_order);
+	ok(sob_at[0] == sob1 && sob_at[1] == sob1 && sob_at[2] == sob1 &&
+	   before_at[0] == 0 && before_at[2] == 32766,
+	   "signals 1..32767 on one SOB (0x%x), counting 0..32766 before", sob1);
+	ok(sob_at[3] != sob1 && sob_at[4] == sob_at[3] && before_at[3] == 0 &&
+	   before_at[4] == 1,
+	   "signal 32768 moves to the queue's other SOB (0x%x), cleared (before %u, %u)",
+	   sob_at[3], before_at[3], before_at[4]);
+	ok(sob1 < 0x492000 + 4 * 144 && sob_at[3] < 0x492000 + 4 * 144,
+	   "the signal SOBs are below the user range (SOB 144)");
+	sess_close(&s);
+}
+
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1153,6 +1367,10 @@ int main(int argc, char **argv)
 			t_hang();
 		else if (!strcmp(t, "signal"))
 			t_signal();
+		else if (!strcmp(t, "monitors"))
+			t_monitors();
+		else if (!strcmp(t, "wrap"))
+			t_wrap();
 		else
 			ok(0, "unknown test %s", t);
 	}
