@@ -16,13 +16,22 @@
  * physical HBM address (Gaudi 1 has no MMU in front of HBM), FREE releases
  * it.  The allocations show in INFO DRAM_USAGE and in fdinfo
  * (drm-total-vram / drm-resident-vram).
+ *
+ * EXPORT_DMABUF_FD (upstream's Gaudi 1 semantics): a page-aligned range of
+ * the user part of HBM, named by its physical address, becomes a dma-buf
+ * whose importers reach it through BAR4 (dma_map_resource of the BAR
+ * range; peer-to-peer importers only).  The dma-buf holds a reference on
+ * the DRM device, not on the file: it may outlive the context.
  */
+#include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
+#include <linux/fcntl.h>
 #include <linux/genalloc.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "gaudi_drv.h"
@@ -345,6 +354,154 @@ void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	du->ctx_dram_mem = ctx ? ctx->dram_bytes : 0;
 }
 
+/* ---- dma-buf export of HBM ---------------------------------------------- */
+
+MODULE_IMPORT_NS(DMA_BUF);
+
+struct gaudi_dmabuf {
+	struct gaudi_device *gdev;
+	u64 addr;		/* HBM physical address = BAR4 offset */
+	u64 size;
+};
+
+/* BAR4 shows HBM from address 0; importers must reach it peer to peer. */
+static int gaudi_dmabuf_attach(struct dma_buf *dmabuf,
+			       struct dma_buf_attachment *attach)
+{
+	return attach->peer2peer ? 0 : -EOPNOTSUPP;
+}
+
+static struct sg_table *gaudi_dmabuf_map(struct dma_buf_attachment *attach,
+					 enum dma_data_direction dir)
+{
+	struct gaudi_dmabuf *gb = attach->dmabuf->priv;
+	phys_addr_t bar = pci_resource_start(gb->gdev->pdev, 4) + gb->addr;
+	unsigned int i, n = DIV_ROUND_UP_ULL(gb->size, SZ_1G);
+	struct scatterlist *sg;
+	struct sg_table *sgt;
+	u64 off = 0, len;
+	dma_addr_t dma;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	ret = sg_alloc_table(sgt, n, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		len = min_t(u64, gb->size - off, SZ_1G);
+		dma = dma_map_resource(attach->dev, bar + off, len, dir,
+				       DMA_ATTR_SKIP_CPU_SYNC);
+		ret = dma_mapping_error(attach->dev, dma);
+		if (ret) {
+			sgt->nents = i;
+			goto err_unmap;
+		}
+		sg_set_page(sg, NULL, len, 0);
+		sg_dma_address(sg) = dma;
+		sg_dma_len(sg) = len;
+		off += len;
+	}
+	return sgt;
+
+err_unmap:
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		dma_unmap_resource(attach->dev, sg_dma_address(sg),
+				   sg_dma_len(sg), dir, DMA_ATTR_SKIP_CPU_SYNC);
+	sg_free_table(sgt);
+err_free:
+	kfree(sgt);
+	return ERR_PTR(ret);
+}
+
+static void gaudi_dmabuf_unmap(struct dma_buf_attachment *attach,
+			       struct sg_table *sgt,
+			       enum dma_data_direction dir)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		dma_unmap_resource(attach->dev, sg_dma_address(sg),
+				   sg_dma_len(sg), dir, DMA_ATTR_SKIP_CPU_SYNC);
+	sg_free_table(sgt);
+	kfree(sgt);
+}
+
+static void gaudi_dmabuf_release(struct dma_buf *dmabuf)
+{
+	struct gaudi_dmabuf *gb = dmabuf->priv;
+
+	drm_dev_put(&gb->gdev->drm);
+	kfree(gb);
+}
+
+static const struct dma_buf_ops gaudi_dmabuf_ops = {
+	.attach = gaudi_dmabuf_attach,
+	.map_dma_buf = gaudi_dmabuf_map,
+	.unmap_dma_buf = gaudi_dmabuf_unmap,
+	.release = gaudi_dmabuf_release,
+};
+
+/*
+ * Gaudi 1 has no MMU in front of HBM: @addr is physical and @offset must
+ * be 0.  Address and size page aligned, size not 0, the range inside the
+ * user part of HBM and inside BAR4; flags are the file flags of the new
+ * descriptor (access mode and O_CLOEXEC; upstream ignores the others, we
+ * refuse them).
+ */
+static int gaudi_export_dmabuf(struct gaudi_device *gdev,
+			       union hl_mem_args *args)
+{
+	u64 addr = args->in.export_dmabuf_fd.addr;
+	u64 size = args->in.export_dmabuf_fd.mem_size;
+	u32 flags = args->in.flags;
+	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct gaudi_dmabuf *gb;
+	struct dma_buf *dmabuf;
+	int fd;
+
+	if (flags & ~(O_ACCMODE | O_CLOEXEC) ||
+	    args->in.export_dmabuf_fd.offset || !size ||
+	    !PAGE_ALIGNED(addr) || !PAGE_ALIGNED(size) ||
+	    addr < GAUDI_DRAM_USER_START || addr + size < addr ||
+	    addr + size > GAUDI_HBM_SIZE ||
+	    addr + size > gdev->pci.hbm_bar_size) {
+		gaudi_dbg(gdev, MMU, "EXPORT_DMABUF_FD: bad range 0x%llx + 0x%llx (offset 0x%llx, flags 0x%x)\n",
+			  addr, size, args->in.export_dmabuf_fd.offset, flags);
+		return -EINVAL;
+	}
+	gb = kzalloc(sizeof(*gb), GFP_KERNEL);
+	if (!gb)
+		return -ENOMEM;
+	gb->gdev = gdev;
+	gb->addr = addr;
+	gb->size = size;
+	info.exp_name = GAUDI_DRV_NAME;
+	info.owner = THIS_MODULE;
+	info.ops = &gaudi_dmabuf_ops;
+	info.size = size;
+	info.flags = O_RDWR;
+	info.priv = gb;
+	dmabuf = dma_buf_export(&info);
+	if (IS_ERR(dmabuf)) {
+		kfree(gb);
+		return PTR_ERR(dmabuf);
+	}
+	drm_dev_get(&gdev->drm);
+	fd = dma_buf_fd(dmabuf, flags & O_CLOEXEC);
+	if (fd < 0) {
+		dma_buf_put(dmabuf);	/* releases gb and the reference */
+		return fd;
+	}
+	gaudi_dbg(gdev, MMU, "EXPORT_DMABUF_FD: HBM 0x%llx + 0x%llx as fd %d\n",
+		  addr, size, fd);
+	memset(args, 0, sizeof(*args));
+	args->out.fd = fd;
+	return 0;
+}
+
 /* ---- the ioctl ----------------------------------------------------------- */
 
 int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
@@ -372,6 +529,8 @@ int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		return gaudi_dram_alloc(gdev, ctx, args);
 	case HL_MEM_OP_FREE:
 		return gaudi_dram_free(gdev, ctx, args->in.free.handle);
+	case HL_MEM_OP_EXPORT_DMABUF_FD:
+		return gaudi_export_dmabuf(gdev, args);
 	default:
 		gaudi_dbg(gdev, MMU, "MEMORY: op %u not supported\n",
 			  args->in.op);

@@ -781,8 +781,8 @@ static void t_negative(void)
 	memset(&w, 0, sizeof(w));
 	w.in.flags = HL_WAIT_CS_FLAGS_INTERRUPT | HL_WAIT_CS_FLAGS_ANY_CQ_INTERRUPT;
 	w.in.interrupt_timeout_us = 1000;
-	ok(xioctl(s.fd, DRM_IOCTL_HL_WAIT_CS, &w) != 0,
-	   "WAIT_CS on a user interrupt (none on Gaudi 1) fails");
+	ok(xioctl(s.fd, DRM_IOCTL_HL_WAIT_CS, &w) == -EPERM,
+	   "WAIT_CS on a user interrupt (none on Gaudi 1): EPERM");
 	memset(&w, 0, sizeof(w));
 	w.in.flags = HL_WAIT_CS_FLAGS_MULTI_CS;
 	w.in.seq_arr_len = 33;
@@ -1315,6 +1315,105 @@ static void t_wrap(void)
 }
 
 
+/* ---- EXPORT_DMABUF_FD of HBM ---------------------------------------------- */
+
+static int export_fd(int fd, uint64_t addr, uint64_t size, uint64_t off,
+		     uint32_t flags, int *out)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
+	a.in.flags = flags;
+	a.in.export_dmabuf_fd.addr = addr;
+	a.in.export_dmabuf_fd.mem_size = size;
+	a.in.export_dmabuf_fd.offset = off;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	*out = rc ? -1 : (int)a.out.fd;
+	return rc;
+}
+
+/* fdinfo key of any descriptor as a number (dma-buf "size:", ...). */
+static long long fdinfo_num(int fd, const char *key)
+{
+	char p[64], line[256], fmt[80];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
+	snprintf(fmt, sizeof(fmt), "%s %%lld", key);
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static void t_dmabuf(void)
+{
+	static const struct { uint64_t addr, size, off; const char *what; }
+	bad[] = {
+		{ DRAM_USER, 2 << 20, 4096, "offset not 0" },
+		{ DRAM_USER, 0, 0, "size 0" },
+		{ DRAM_USER, 2048, 0, "size not page aligned" },
+		{ DRAM_USER + 2048, 4096, 0, "address not page aligned" },
+		{ 0x10000000ULL, 4096, 0, "below the user part of HBM" },
+		{ DRAM_USER - 4096, 8192, 0, "straddling the user base" },
+		{ 32ULL << 30, 4096, 0, "past the end of HBM" },
+		{ (32ULL << 30) - 4096, 8192, 0, "crossing the end of HBM" },
+		{ DRAM_USER, 0xFFFFFFFFFFFFF000ULL, 0, "size wrapping around" },
+	};
+	char link[64], target[128];
+	long long sz;
+	struct sess s;
+	unsigned int i;
+	int dfd, dfd2;
+	ssize_t n;
+
+	if (!ok(sess_open(&s), "dmabuf: open"))
+		return;
+	if (ok(export_fd(s.fd, DRAM_USER, 2 << 20, 0, O_RDWR | O_CLOEXEC,
+			 &dfd) == 0 && dfd >= 0,
+	       "EXPORT_DMABUF_FD of 2 MiB at the user HBM base: fd %d", dfd)) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
+		n = readlink(link, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = 0;
+		ok(!strcmp(target, "anon_inode:dmabuf") ||
+		   !strncmp(target, "/dmabuf:", 8),
+		   "the fd is a dma-buf (%s)", target);
+		sz = fdinfo_num(dfd, "size:");
+		ok(sz == 2 << 20, "its fdinfo size is 2 MiB (%lld)", sz);
+		ok(fcntl(dfd, F_GETFD) & FD_CLOEXEC, "O_CLOEXEC honoured");
+		ok(close(dfd) == 0, "close the dma-buf");
+	}
+	ok(export_fd(s.fd, (32ULL << 30) - 4096, 4096, 0, O_RDWR, &dfd) == 0 &&
+	   !(fcntl(dfd, F_GETFD) & FD_CLOEXEC),
+	   "the last page of HBM exports (no O_CLOEXEC)");
+	ok(export_fd(s.fd, DRAM_USER, 4096, 0, O_RDWR, &dfd2) == 0 &&
+	   dfd2 != dfd, "a second export of overlapping HBM: another dma-buf");
+	if (dfd >= 0)
+		close(dfd);
+	if (dfd2 >= 0)
+		close(dfd2);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(export_fd(s.fd, bad[i].addr, bad[i].size, bad[i].off,
+			     O_RDWR, &dfd) == -EINVAL,
+		   "EXPORT_DMABUF_FD %s: EINVAL", bad[i].what);
+	if (!peer)
+		ok(export_fd(s.fd, DRAM_USER, 4096, 0, 0x40, &dfd) == -EINVAL,
+		   "EXPORT_DMABUF_FD with O_CREAT in flags: EINVAL (upstream ignores it)");
+	/* A dma-buf outlives the file that exported it. */
+	ok(export_fd(s.fd, DRAM_USER, 4096, 0, O_RDWR, &dfd) == 0,
+	   "export, then close the device");
+	sess_close(&s);
+	ok(dfd >= 0 && fdinfo_num(dfd, "size:") == 4096 && close(dfd) == 0,
+	   "the dma-buf stays valid after the device file closed");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1367,6 +1466,8 @@ int main(int argc, char **argv)
 			t_hang();
 		else if (!strcmp(t, "signal"))
 			t_signal();
+		else if (!strcmp(t, "dmabuf"))
+			t_dmabuf();
 		else if (!strcmp(t, "monitors"))
 			t_monitors();
 		else if (!strcmp(t, "wrap"))

@@ -85,7 +85,7 @@ if [ -n "$GAUDI_KO" ]; then
 fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
-	negative handles mapcycles close turns
+	negative handles mapcycles dmabuf close turns
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap hang
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
@@ -96,7 +96,7 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	load "$PEER_KO"
 	ok $? "insmod the upstream peer"
 	sub "$BIN/gaudi_cs_test" --card 0 --peer integrity inflight negative \
-		handles mapcycles
+		handles mapcycles dmabuf
 	unload habanalabs
 	ok $? "rmmod the peer"
 fi
