@@ -1137,11 +1137,14 @@ int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
 
 	if (!ctx)
 		return -EINVAL;
-	if (flags & (HL_WAIT_CS_FLAGS_INTERRUPT |
-		     HL_WAIT_CS_FLAGS_INTERRUPT_KERNEL_CQ |
+	if (flags & HL_WAIT_CS_FLAGS_INTERRUPT) {
+		/* Gaudi 1 has no user interrupts: EPERM, as upstream. */
+		gaudi_dbg(gdev, CS, "WAIT_CS: no user interrupts on Gaudi 1\n");
+		return -EPERM;
+	}
+	if (flags & (HL_WAIT_CS_FLAGS_INTERRUPT_KERNEL_CQ |
 		     HL_WAIT_CS_FLAGS_REGISTER_INTERRUPT)) {
-		/* Gaudi 1 has no user interrupts (as upstream). */
-		gaudi_dbg(gdev, CS, "WAIT_CS: interrupt waits not supported\n");
+		gaudi_dbg(gdev, CS, "WAIT_CS: interrupt flags without INTERRUPT\n");
 		return -EINVAL;
 	}
 	if (flags & HL_WAIT_CS_FLAGS_MULTI_CS)
