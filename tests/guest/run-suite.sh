@@ -103,6 +103,8 @@ driver)
 		--add "$out/gaudi_driver_test:/suite/bin/gaudi_driver_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" \
+		--add /usr/bin/sensors:/usr/bin/sensors \
+		--add /etc/sensors3.conf:/etc/sensors3.conf \
 		--device-opts test-hooks=on "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
 	for v in DUT HEARTBEAT_MS CYCLES CYCLE_CARDS; do
@@ -139,6 +141,30 @@ cs)
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
+	;;
+tools)
+	# gaudi-smi on libgaudi (both linked with an rpath, so that gaudi-vm
+	# copies the library to the same path in the guest), the suite's
+	# helpers, gaudi.ko (GAUDI_KO or built from kernel/); the model's test
+	# hooks inject the events of the --health checks.
+	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/gaudi_tools_test" \
+		"$suite_dir/gaudi_tools_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
+	ko=${GAUDI_KO:-}
+	if [ -z "$ko" ]; then
+		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
+		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
+			die "gaudi.ko build failed"
+		ko=$repo/kernel/gaudi.ko
+	fi
+	set -- --add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" \
+		--add "$out/gaudi_tools_test:/suite/bin/gaudi_tools_test" \
+		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
+		--add "$ko:/suite/ko/gaudi.ko" \
+		--device-opts test-hooks=on "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin${UPDATE_GOLDEN:+ UPDATE_GOLDEN=1}"
 	;;
 esac
 

@@ -26,7 +26,11 @@ mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
-mount -t tmpfs tmpfs /tmp
+# /tmp stays on the (writable) initramfs root rather than a tmpfs of its
+# own: files --add'ed under a host /tmp path (a clone in /tmp, and the
+# shared libraries its programs need) must stay visible.
+mkdir -p /tmp
+chmod 1777 /tmp
 mkdir -p /root /run /var/log
 hostname gaudi-vm
 

@@ -123,16 +123,23 @@ minor_of() {
 	done
 }
 
-# accel_controlD minor of the card at BDF. Upstream numbers its control
-# nodes independently of the compute nodes; without a device link, the
-# compute minor.
+# accel_controlD minor of the card at BDF.  gaudi.ko parents its control
+# nodes to the PCI device.  Upstream's are virtual devices numbered
+# independently of the compute nodes, so they are paired with the card by
+# the module-id they report (module_id_of, below).
 ctl_minor_of() {
 	for a in /sys/class/accel/accel_controlD*; do
 		[ -e "$a/device" ] || continue
 		[ "$(basename "$(readlink -f "$a/device")")" = "$1" ] &&
 			echo "${a##*/accel_controlD}" && return
 	done
-	minor_of "$1"
+	want=$(module_id_of "$1")
+	for a in /dev/accel/accel_controlD*; do
+		m=${a##*/accel_controlD}
+		id=$("$UPSTREAM_TEST" --control --card "$m" 2>/dev/null |
+			sed -n 's/.*hw_ip.module_id \([0-9]*\) is 0\.\.7.*/\1/p')
+		[ "$id" = "$want" ] && echo "$m" && return
+	done
 }
 
 # module-id the launcher gave the card at BDF: gaudi-vm puts card i behind
@@ -245,8 +252,17 @@ fi
 diag "check 1: insmod $DUT_KO brings all cards to operational"
 m0=$(mark)
 t0=$(now)
-load_dut
-ok $? "insmod $DUT_KO"
+if [ "$DUT_MOD" = gaudi ]; then
+	# As on a host after `make install`: the module in updates/, depmod,
+	# then modprobe resolves its dependencies by itself.
+	upd=/lib/modules/$(uname -r)/updates
+	mkdir -p "$upd" && cp "$DUT_KO" "$upd/gaudi.ko" && depmod -a &&
+		modprobe gaudi
+	ok $? "modprobe gaudi (installed in updates/, depmod -a)"
+else
+	load_dut
+	ok $? "insmod $DUT_KO"
+fi
 wait_nodes "$CARDS"
 ok $? "$(count_nodes) compute nodes /dev/accel/accelN, want $CARDS"
 diag "probe of $CARDS cards: $(since "$t0") s"
@@ -256,6 +272,20 @@ for f in /dev/accel/accel_controlD*; do [ -c "$f" ] && c=$((c + 1)); done
 [ "$c" -eq "$CARDS" ]
 ok $? "$c control nodes /dev/accel/accel_controlDN, want $CARDS"
 no_problems "$m0" "first load"
+
+# hwmon: lm-sensors lists every card with the firmware's sensor table.
+if command -v sensors >/dev/null 2>&1; then
+	sensors >"$WORK/sensors" 2>&1
+	st=$?
+	chips=$(grep -c -- '-pci-' "$WORK/sensors")
+	temps=$(grep -c '^temp1:' "$WORK/sensors")
+	[ "$st" -eq 0 ] && [ "$chips" -eq "$CARDS" ] && [ "$temps" -eq "$CARDS" ]
+	ok $? "sensors (lm-sensors) lists $chips chips with temp1, want $CARDS"
+	grep -q '^power1:' "$WORK/sensors" && grep -q '^in0:' "$WORK/sensors"
+	ok $? "sensors shows power and voltage channels"
+else
+	ok 1 "sensors (lm-sensors) present in the guest"
+fi
 
 # ---- 2: hl_upstream_test and INFO dumps on both drivers ------------------------
 diag "check 2: hl_upstream_test and INFO dumps, $DUT_MOD vs the upstream peer"
