@@ -8,7 +8,8 @@
  * compute node.  It serves DRM_IOCTL_HL_INFO with the control node's rules
  * (no event notification) and the extension queries of gaudi_accel.h;
  * every other ioctl fails with ENOTTY.  Unlike upstream (0600, root) the
- * node is created 0666: it only reads device state.
+ * node is created 0666: it only reads device state, except
+ * DRM_IOCTL_GAUDI_FLASH, whose writing ops check CAP_SYS_ADMIN.
  *
  * The struct device and the cdev are allocated apart from gaudi_device: an
  * open file keeps them (and, through a DRM reference, the gaudi_device)
@@ -27,6 +28,7 @@
 
 #include "gaudi_drv.h"
 #include "gaudi_file.h"
+#include "gaudi_flash.h"
 #include "gaudi_info.h"
 
 #define GAUDI_CTRL_MINORS	ACCEL_MAX_MINORS
@@ -76,6 +78,7 @@ union gaudi_ctrl_args {
 	struct hl_info_args info;
 	struct drm_gaudi_query_caps caps;
 	struct drm_gaudi_owner owner;
+	struct drm_gaudi_flash flash;
 };
 
 /*
@@ -106,6 +109,9 @@ static long gaudi_ctrl_ioctl(struct file *filp, unsigned int cmd,
 	case DRM_COMMAND_BASE + DRM_GAUDI_OWNER:
 		kcmd = DRM_IOCTL_GAUDI_OWNER;
 		break;
+	case DRM_COMMAND_BASE + DRM_GAUDI_FLASH:
+		kcmd = DRM_IOCTL_GAUDI_FLASH;
+		break;
 	default:
 		goto not_here;
 	}
@@ -126,6 +132,9 @@ static long gaudi_ctrl_ioctl(struct file *filp, unsigned int cmd,
 		break;
 	case DRM_IOCTL_GAUDI_QUERY_CAPS:
 		ret = gaudi_file_query_caps(gdev, true, &k.caps);
+		break;
+	case DRM_IOCTL_GAUDI_FLASH:
+		ret = gaudi_flash_op(gdev, &k.flash);
 		break;
 	default:
 		ret = gaudi_file_owner(gdev, &k.owner);

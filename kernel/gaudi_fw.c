@@ -9,9 +9,18 @@
  * firmware starts the device CPU's application (CPU-CP) and reports
  * SRAM_AVAIL.  Every status and error bit the device reports along the way
  * is decoded into a line that names the cause.
+ *
+ * With fw_fallback=1 a file that is not in /lib/firmware is waited for
+ * (GAUDI_FW_FALLBACK_TIMEOUT_S) through the kernel's sysfs fallback without
+ * a uevent: /sys/class/firmware/habanalabs!gaudi!<file>/{loading,data},
+ * which `gaudi-fw load` feeds.
  */
 #include <linux/firmware.h>
 #include <linux/io.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/habanalabs/hl_boot_if.h>
 
@@ -29,6 +38,12 @@
 #define GAUDI_PREBOOT_TIMEOUT_US	(GAUDI_PREBOOT_TIMEOUT_S * USEC_PER_SEC)
 #define GAUDI_BOOT_FIT_TIMEOUT_US	(GAUDI_BOOT_FIT_TIMEOUT_S * USEC_PER_SEC)
 #define GAUDI_FIT_TIMEOUT_US		(GAUDI_FIT_TIMEOUT_S * USEC_PER_SEC)
+
+#define GAUDI_FW_FALLBACK_TIMEOUT_S	60U
+
+static bool gaudi_fw_fallback;
+module_param_named(fw_fallback, gaudi_fw_fallback, bool, 0644);
+MODULE_PARM_DESC(fw_fallback, "Wait up to 60 s for a missing firmware file to be written to /sys/class/firmware/<name>/ (gaudi-fw load) (default false)");
 
 static const char * const boot_status_names[] = {
 	[CPU_BOOT_STATUS_NA] = "not available (preboot not running)",
@@ -182,6 +197,69 @@ void gaudi_fw_read_preboot(struct gaudi_device *gdev)
 		  fw->preboot_ver, fw->dev_sts0, fw->dev_sts1);
 }
 
+/*
+ * A request through the sysfs fallback.  The firmware loader calls back
+ * whenever userspace answers, also after we gave up waiting, so the wait
+ * state is shared and freed by whoever lets go of it last.
+ */
+struct gaudi_fw_wait {
+	struct completion done;
+	const struct firmware *fw;
+	refcount_t ref;
+};
+
+static void gaudi_fw_wait_put(struct gaudi_fw_wait *w)
+{
+	if (refcount_dec_and_test(&w->ref)) {
+		release_firmware(w->fw);
+		kfree(w);
+	}
+}
+
+static void gaudi_fw_fallback_done(const struct firmware *f, void *ctx)
+{
+	struct gaudi_fw_wait *w = ctx;
+
+	w->fw = f;
+	complete(&w->done);
+	gaudi_fw_wait_put(w);
+}
+
+static int gaudi_fw_request_fallback(struct gaudi_device *gdev,
+				     const char *name,
+				     const struct firmware **out)
+{
+	struct gaudi_fw_wait *w;
+	long left;
+	int ret;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	init_completion(&w->done);
+	refcount_set(&w->ref, 2);
+	gaudi_note(gdev, "firmware %s: waiting up to %u s for userspace (gaudi-fw load)\n",
+		   name, GAUDI_FW_FALLBACK_TIMEOUT_S);
+	ret = request_firmware_nowait(THIS_MODULE, FW_ACTION_NOUEVENT, name,
+				      &gdev->pdev->dev, GFP_KERNEL, w,
+				      gaudi_fw_fallback_done);
+	if (ret) {
+		kfree(w);
+		return ret;
+	}
+	left = wait_for_completion_killable_timeout(&w->done,
+						    GAUDI_FW_FALLBACK_TIMEOUT_S * HZ);
+	if (left > 0 && w->fw) {
+		*out = w->fw;
+		w->fw = NULL;
+		ret = 0;
+	} else {
+		ret = left < 0 ? left : left ? -ENOENT : -ETIMEDOUT;
+	}
+	gaudi_fw_wait_put(w);
+	return ret;
+}
+
 /* Fetch one image; a missing or malformed file is a clear error. */
 static int gaudi_fw_request(struct gaudi_device *gdev, const char *name,
 			    const struct firmware **out)
@@ -190,6 +268,8 @@ static int gaudi_fw_request(struct gaudi_device *gdev, const char *name,
 	int ret;
 
 	ret = firmware_request_nowarn(&f, name, &gdev->pdev->dev);
+	if (ret == -ENOENT && gaudi_fw_fallback)
+		ret = gaudi_fw_request_fallback(gdev, name, &f);
 	if (ret) {
 		gaudi_err(gdev, "firmware file %s not available (in /lib/firmware): %d\n",
 			  name, ret);

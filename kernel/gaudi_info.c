@@ -28,6 +28,7 @@
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
+#include "gaudi_flash.h"
 #include "gaudi_info.h"
 #include "regs/gaudi_psoc_regs.h"
 
@@ -1140,6 +1141,7 @@ const struct drm_ioctl_desc gaudi_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(HL_MEMORY, gaudi_mem_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(GAUDI_QUERY_CAPS, gaudi_query_caps_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(GAUDI_OWNER, gaudi_owner_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(GAUDI_FLASH, gaudi_flash_ioctl, 0),
 };
 
 const unsigned int gaudi_num_ioctls = ARRAY_SIZE(gaudi_ioctls);

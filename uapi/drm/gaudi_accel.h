@@ -54,11 +54,12 @@ extern "C" {
  */
 
 #define GAUDI_ABI_VERSION_MAJOR		1
-#define GAUDI_ABI_VERSION_MINOR		0
+#define GAUDI_ABI_VERSION_MINOR		1
 
 /* Ioctl numbers, relative to DRM_COMMAND_BASE. */
 #define DRM_GAUDI_QUERY_CAPS		0x20
 #define DRM_GAUDI_OWNER			0x21
+#define DRM_GAUDI_FLASH			0x22
 
 /**
  * DOC: Capabilities
@@ -77,10 +78,14 @@ extern "C" {
  *	A refused open of the compute node logs (rate limited) the pid and
  *	command of the holder, and the PCI device has an ``owner`` sysfs
  *	directory (``pid``, ``comm``, ``open_time``).
+ * GAUDI_CAP_FLASH
+ *	DRM_IOCTL_GAUDI_FLASH is served, on both nodes: the card's SPI flash
+ *	with two boot slots, updated through the device CPU (ABI 1.1).
  */
 #define GAUDI_CAP_OWNER			_BITULL(0)
 #define GAUDI_CAP_SYNC_RELEASE		_BITULL(1)
 #define GAUDI_CAP_OPEN_BUSY_OWNER	_BITULL(2)
+#define GAUDI_CAP_FLASH			_BITULL(3)
 
 /**
  * struct drm_gaudi_query_caps - ABI version and extensions of the driver
@@ -162,6 +167,143 @@ struct drm_gaudi_owner {
 };
 
 /**
+ * DOC: Flash
+ *
+ * The card's 64 MiB SPI flash holds the preboot firmware in two boot slots
+ * and a small record, kept by the device CPU, that names the active slot
+ * (Documentation/firmware/flash.rst).  The host never writes the flash
+ * itself: DRM_IOCTL_GAUDI_FLASH asks the device CPU to read, erase and
+ * program ranges of a slot and finally to activate a slot, which it does
+ * only after checking the image in it.  An update writes the inactive
+ * slot, reads it back and activates it last, so an update interrupted at
+ * any point leaves the card booting the previous image.  The new preboot
+ * runs from the next reset of the card.
+ *
+ * Ops (&drm_gaudi_flash.op):
+ *
+ * GAUDI_FLASH_OP_INFO
+ *	Writes &struct drm_gaudi_flash_info (at most @size bytes) to @data.
+ *	Any user.
+ * GAUDI_FLASH_OP_READ
+ *	Copies flash [@offset, @offset + @size) to @data; @size at most
+ *	GAUDI_FLASH_XFER_MAX.  CAP_SYS_ADMIN.
+ * GAUDI_FLASH_OP_ERASE
+ *	Erases [@offset, @offset + @size) to 0xFF: whole erase sectors of one
+ *	slot.  CAP_SYS_ADMIN; EBUSY while the compute node is held unless
+ *	GAUDI_FLASH_FORCE.
+ * GAUDI_FLASH_OP_WRITE
+ *	Programs @size bytes (at most GAUDI_FLASH_XFER_MAX) from @data at
+ *	@offset, inside one slot.  Programming only clears bits: the range
+ *	must have been erased (else EIO, status NOT_ERASED).  CAP_SYS_ADMIN,
+ *	EBUSY as ERASE.
+ * GAUDI_FLASH_OP_ACTIVATE
+ *	Makes slot @offset active for the next reset if it holds a valid
+ *	boot-fit image whose first @size bytes have CRC-32 @crc (IEEE 802.3,
+ *	as zlib's crc32()).  Out: @result the new record's sequence number.
+ *	ENOEXEC (status BAD_IMAGE, @detail the device's reason) or EBADMSG
+ *	(status CRC) when refused.  CAP_SYS_ADMIN, EBUSY as ERASE.
+ */
+
+/* &drm_gaudi_flash.op */
+#define GAUDI_FLASH_OP_INFO		0
+#define GAUDI_FLASH_OP_READ		1
+#define GAUDI_FLASH_OP_ERASE		2
+#define GAUDI_FLASH_OP_WRITE		3
+#define GAUDI_FLASH_OP_ACTIVATE		4
+
+/* &drm_gaudi_flash.flags */
+#define GAUDI_FLASH_FORCE		_BITUL(0)
+
+/* &drm_gaudi_flash.status: the device CPU's answer */
+#define GAUDI_FLASH_STATUS_OK		0
+#define GAUDI_FLASH_STATUS_NOT_ERASED	1
+#define GAUDI_FLASH_STATUS_BAD_IMAGE	2
+#define GAUDI_FLASH_STATUS_CRC		3
+
+#define GAUDI_FLASH_XFER_MAX		0x100000U	/* 1 MiB */
+#define GAUDI_FLASH_NO_SLOT		0xFFFFFFFFU
+#define GAUDI_FLASH_NR_SLOTS		2
+#define GAUDI_FLASH_VER_LEN		128
+
+/**
+ * struct drm_gaudi_flash_info - flash layout and boot slots
+ *
+ * All members are Out.  Slots are 0 and 1; GAUDI_FLASH_NO_SLOT means none.
+ */
+struct drm_gaudi_flash_info {
+	/** @version: Out: layout of this struct, 1. */
+	__u32 version;
+	/** @flash_size: Out: bytes of the flash window. */
+	__u32 flash_size;
+	/** @erase_size: Out: erase sector size in bytes. */
+	__u32 erase_size;
+	/** @nr_slots: Out: boot slots, 2. */
+	__u32 nr_slots;
+	/** @slot_offset: Out: flash offset of each slot. */
+	__u32 slot_offset[GAUDI_FLASH_NR_SLOTS];
+	/** @slot_size: Out: bytes of each slot. */
+	__u32 slot_size;
+	/** @record_offset: Out: flash offsets of the two record copies. */
+	__u32 record_offset[2];
+	/** @record_seq: Out: sequence of the newest valid record; 0: none. */
+	__u32 record_seq;
+	/** @record_active: Out: the slot that record names. */
+	__u32 record_active;
+	/** @boot_slot: Out: slot the running preboot came from. */
+	__u32 boot_slot;
+	/** @next_slot: Out: slot the next reset boots, as the flash is now. */
+	__u32 next_slot;
+	/**
+	 * @slot_state: Out: 0 when the slot holds a valid boot-fit, else the
+	 * reason (Documentation/firmware/format.rst: 1 bad magic, 2
+	 * truncated, 3 malformed, 4 missing node, 5 hash mismatch, 6 bad hash,
+	 * 7 wrong target, 8 wrong kind).
+	 */
+	__u32 slot_state[GAUDI_FLASH_NR_SLOTS];
+	/** @slot_image_size: Out: bytes of each valid slot's image. */
+	__u32 slot_image_size[GAUDI_FLASH_NR_SLOTS];
+	/** @reserved: Out: 0. */
+	__u32 reserved[15];
+	/** @boot_version: Out: the running preboot version string. */
+	char boot_version[GAUDI_FLASH_VER_LEN];
+	/** @slot_version: Out: each valid slot's preboot version string. */
+	char slot_version[GAUDI_FLASH_NR_SLOTS][GAUDI_FLASH_VER_LEN];
+};
+
+/**
+ * struct drm_gaudi_flash - one flash operation
+ *
+ * Served on the compute and the control node.  See DOC: Flash.
+ */
+struct drm_gaudi_flash {
+	/** @op: In: GAUDI_FLASH_OP_*. */
+	__u32 op;
+	/** @flags: In: GAUDI_FLASH_FORCE or 0; other bits must be 0. */
+	__u32 flags;
+	/** @data: In: user pointer: READ and INFO destination, WRITE source. */
+	__u64 data;
+	/** @offset: In: flash offset; ACTIVATE: the slot. */
+	__u32 offset;
+	/** @size: In: bytes (INFO: of the buffer; ACTIVATE: of the image). */
+	__u32 size;
+	/** @crc: In: ACTIVATE: CRC-32 of the image's @size bytes. */
+	__u32 crc;
+	/** @status: Out: GAUDI_FLASH_STATUS_* of the device CPU. */
+	__u32 status;
+	/** @detail: Out: BAD_IMAGE: why the device refused the image. */
+	__u32 detail;
+	/** @pad: In: must be 0. */
+	__u32 pad;
+	/**
+	 * @result: Out: READ, WRITE, ERASE: bytes done (also when
+	 * interrupted); INFO: bytes written; ACTIVATE: record sequence.
+	 */
+	__u64 result;
+	/** @reserved: In: must be 0; Out: 0. */
+	__u64 reserved[4];
+};
+
+/**
  * DOC: Extension ioctls
  *
  * DRM_IOCTL_GAUDI_QUERY_CAPS
@@ -171,12 +313,21 @@ struct drm_gaudi_owner {
  *	Fills &struct drm_gaudi_owner.  Errors: EINVAL (a flags or reserved
  *	member is not zero), EFAULT.  Answers in every device state, also
  *	while the device is in reset.
+ * DRM_IOCTL_GAUDI_FLASH
+ *	One &struct drm_gaudi_flash operation (DOC: Flash).  Errors: EINVAL
+ *	(unknown op or flag, pad or reserved not zero, a size or range the
+ *	op does not allow), EPERM (no CAP_SYS_ADMIN), EBUSY (compute node
+ *	held, no GAUDI_FLASH_FORCE), EFAULT, EINTR (fatal signal; @result
+ *	tells how far it got), EIO (device CPU refused, NOT_ERASED, or the
+ *	device is not operational), ENOEXEC, EBADMSG, ETIMEDOUT, ENODEV.
  */
 #define DRM_IOCTL_GAUDI_QUERY_CAPS					\
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_QUERY_CAPS,		\
 		 struct drm_gaudi_query_caps)
 #define DRM_IOCTL_GAUDI_OWNER						\
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_OWNER, struct drm_gaudi_owner)
+#define DRM_IOCTL_GAUDI_FLASH						\
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_FLASH, struct drm_gaudi_flash)
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: the SPI flash, through the device CPU (DRM_IOCTL_GAUDI_FLASH).
+ *
+ * The flash holds the preboot firmware in two boot slots and a record that
+ * names the active one (Documentation/firmware/flash.rst).  The driver never
+ * writes the flash window in BAR2: each operation is a CPU-CP request of
+ * the gaudi-open flash extension (opcodes 0x1F00..0x1F04) that points the
+ * device CPU at a bounce buffer in the CPU-accessible memory.  Transfers
+ * move GAUDI_FLASH_CHUNK bytes per request and stop between requests on a
+ * fatal signal, so a killed updater never waits for a whole megabyte.
+ */
+#include <linux/bitfield.h>
+#include <linux/capability.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/habanalabs/cpucp_if.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_file.h"
+#include "gaudi_flash.h"
+#include "gaudi_info.h"
+
+/* CPU-CP opcodes of the flash extension (flash.rst, emulator/core/flash.h). */
+#define GAUDI_CPUCP_FLASH_INFO		0x1F00
+#define GAUDI_CPUCP_FLASH_READ		0x1F01
+#define GAUDI_CPUCP_FLASH_ERASE		0x1F02
+#define GAUDI_CPUCP_FLASH_PROGRAM	0x1F03
+#define GAUDI_CPUCP_FLASH_ACTIVATE	0x1F04
+
+/* Result word: status bits 7:0, detail 15:8, value 63:32. */
+#define GAUDI_FLASH_RES_STATUS		GENMASK_ULL(7, 0)
+#define GAUDI_FLASH_RES_DETAIL		GENMASK_ULL(15, 8)
+#define GAUDI_FLASH_RES_VALUE		GENMASK_ULL(63, 32)
+
+#define GAUDI_FLASH_CHUNK		SZ_64K
+#define GAUDI_FLASH_WINDOW		SZ_64M
+#define GAUDI_FLASH_ERASE_SIZE		SZ_64K
+/* Erasing a whole 24 MiB slot in the model takes well under a second. */
+#define GAUDI_FLASH_TIMEOUT_US		(10 * USEC_PER_SEC)
+
+static int gaudi_flash_send(struct gaudi_device *gdev, u32 opcode, u64 addr,
+			    u32 index, u32 subidx, u64 *result)
+{
+	struct cpucp_packet pkt = {};
+
+	pkt.ctl = cpu_to_le32(FIELD_PREP(CPUCP_PKT_CTL_OPCODE_MASK, opcode));
+	pkt.addr = cpu_to_le64(addr);
+	pkt.index = cpu_to_le32(index);
+	pkt.pkt_subidx = cpu_to_le32(subidx);
+	return gaudi_cpucp_send(gdev, &pkt, GAUDI_FLASH_TIMEOUT_US, result);
+}
+
+static void gaudi_flash_answer(struct drm_gaudi_flash *f, u64 res)
+{
+	f->status = FIELD_GET(GAUDI_FLASH_RES_STATUS, res);
+	f->detail = FIELD_GET(GAUDI_FLASH_RES_DETAIL, res);
+}
+
+static bool gaudi_flash_held(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u = gaudi_users(gdev);
+	bool held;
+
+	if (!u)
+		return false;
+	mutex_lock(&u->lock);
+	held = u->compute;
+	mutex_unlock(&u->lock);
+	return held;
+}
+
+static int gaudi_flash_info(struct gaudi_device *gdev,
+			    struct drm_gaudi_flash *f)
+{
+	u32 len = min_t(u32, f->size, sizeof(struct drm_gaudi_flash_info));
+	u64 dev_addr, res;
+	void *buf;
+	int ret;
+
+	if (!f->size)
+		return -EINVAL;
+	buf = gaudi_cpucp_buf_alloc(gdev, sizeof(struct drm_gaudi_flash_info),
+				    &dev_addr);
+	if (!buf)
+		return -ENOMEM;
+	ret = gaudi_flash_send(gdev, GAUDI_CPUCP_FLASH_INFO, dev_addr, len, 0,
+			       &res);
+	if (!ret) {
+		gaudi_flash_answer(f, res);
+		len = min_t(u32, len, FIELD_GET(GAUDI_FLASH_RES_VALUE, res));
+		/* The device writes it little endian, like the uapi on x86. */
+		if (copy_to_user(u64_to_user_ptr(f->data), buf, len))
+			ret = -EFAULT;
+		f->result = len;
+	}
+	gaudi_cpucp_buf_free(gdev, sizeof(struct drm_gaudi_flash_info), buf);
+	return ret;
+}
+
+/* READ and WRITE: chunk by chunk through a bounce buffer. */
+static int gaudi_flash_xfer(struct gaudi_device *gdev,
+			    struct drm_gaudi_flash *f, bool write)
+{
+	void __user *user = u64_to_user_ptr(f->data);
+	u32 done = 0, n;
+	u64 dev_addr, res;
+	void *buf;
+	int ret = 0;
+
+	if (!f->size || f->size > GAUDI_FLASH_XFER_MAX ||
+	    f->offset > GAUDI_FLASH_WINDOW ||
+	    f->size > GAUDI_FLASH_WINDOW - f->offset)
+		return -EINVAL;
+	buf = gaudi_cpucp_buf_alloc(gdev, GAUDI_FLASH_CHUNK, &dev_addr);
+	if (!buf)
+		return -ENOMEM;
+	while (done < f->size) {
+		if (done && fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		n = min_t(u32, f->size - done, GAUDI_FLASH_CHUNK);
+		if (write && copy_from_user(buf, user + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		ret = gaudi_flash_send(gdev, write ? GAUDI_CPUCP_FLASH_PROGRAM :
+				       GAUDI_CPUCP_FLASH_READ, dev_addr,
+				       f->offset + done, n, &res);
+		if (ret)
+			break;
+		gaudi_flash_answer(f, res);
+		if (f->status != GAUDI_FLASH_STATUS_OK) {
+			gaudi_user_err(gdev, "flash: program at 0x%x: bits not erased\n",
+				       f->offset + done);
+			ret = -EIO;
+			break;
+		}
+		if (!write && copy_to_user(user + done, buf, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		done += n;
+	}
+	f->result = done;
+	gaudi_cpucp_buf_free(gdev, GAUDI_FLASH_CHUNK, buf);
+	return ret;
+}
+
+static int gaudi_flash_erase(struct gaudi_device *gdev,
+			     struct drm_gaudi_flash *f)
+{
+	u64 res;
+	int ret;
+
+	if (!f->size || (f->offset | f->size) % GAUDI_FLASH_ERASE_SIZE ||
+	    f->offset > GAUDI_FLASH_WINDOW ||
+	    f->size > GAUDI_FLASH_WINDOW - f->offset)
+		return -EINVAL;
+	ret = gaudi_flash_send(gdev, GAUDI_CPUCP_FLASH_ERASE, 0, f->offset,
+			       f->size, &res);
+	if (!ret) {
+		gaudi_flash_answer(f, res);
+		f->result = f->size;
+	}
+	return ret;
+}
+
+static int gaudi_flash_activate(struct gaudi_device *gdev,
+				struct drm_gaudi_flash *f)
+{
+	u64 res;
+	int ret;
+
+	if (f->offset >= GAUDI_FLASH_NR_SLOTS || !f->size)
+		return -EINVAL;
+	ret = gaudi_flash_send(gdev, GAUDI_CPUCP_FLASH_ACTIVATE,
+			       (u64)f->crc << 32 | f->size, f->offset, 0, &res);
+	if (ret)
+		return ret;
+	gaudi_flash_answer(f, res);
+	switch (f->status) {
+	case GAUDI_FLASH_STATUS_OK:
+		f->result = FIELD_GET(GAUDI_FLASH_RES_VALUE, res);
+		gaudi_note(gdev, "flash: boot slot %u activated (record %llu) by pid %d\n",
+			   f->offset, f->result, task_tgid_nr(current));
+		return 0;
+	case GAUDI_FLASH_STATUS_BAD_IMAGE:
+		return -ENOEXEC;
+	case GAUDI_FLASH_STATUS_CRC:
+		return -EBADMSG;
+	default:
+		return -EIO;
+	}
+}
+
+int gaudi_flash_op(struct gaudi_device *gdev, struct drm_gaudi_flash *f)
+{
+	bool modify = f->op == GAUDI_FLASH_OP_ERASE ||
+		      f->op == GAUDI_FLASH_OP_WRITE ||
+		      f->op == GAUDI_FLASH_OP_ACTIVATE;
+	int ret, idx;
+
+	if ((f->flags & ~GAUDI_FLASH_FORCE) || f->pad ||
+	    memchr_inv(f->reserved, 0, sizeof(f->reserved)) ||
+	    f->op > GAUDI_FLASH_OP_ACTIVATE) {
+		gaudi_dbg(gdev, IOCTL, "FLASH: bad op %u or reserved bits set\n",
+			  f->op);
+		return -EINVAL;
+	}
+	f->status = 0;
+	f->detail = 0;
+	f->result = 0;
+	if (f->op != GAUDI_FLASH_OP_INFO && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (modify && !(f->flags & GAUDI_FLASH_FORCE) &&
+	    gaudi_flash_held(gdev)) {
+		gaudi_dbg(gdev, IOCTL, "FLASH: compute node held, refused\n");
+		return -EBUSY;
+	}
+
+	ret = gaudi_hw_enter(gdev, &idx);
+	if (ret)
+		return ret;
+	switch (f->op) {
+	case GAUDI_FLASH_OP_INFO:
+		ret = gaudi_flash_info(gdev, f);
+		break;
+	case GAUDI_FLASH_OP_READ:
+		ret = gaudi_flash_xfer(gdev, f, false);
+		break;
+	case GAUDI_FLASH_OP_WRITE:
+		ret = gaudi_flash_xfer(gdev, f, true);
+		break;
+	case GAUDI_FLASH_OP_ERASE:
+		ret = gaudi_flash_erase(gdev, f);
+		break;
+	default:
+		ret = gaudi_flash_activate(gdev, f);
+		break;
+	}
+	gaudi_hw_exit(gdev, idx);
+	return ret;
+}
+
+int gaudi_flash_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	return gaudi_flash_op(to_gaudi(drm), data);
+}
