@@ -17,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 help:
 	@sed -n '2,12p' Makefile
 
-all: qemu firmware kernel userspace
+all: qemu firmware kernel userspace tools
 
 # Idempotent: returns at once when everything is installed.
 deps:
@@ -42,6 +42,11 @@ kernel:
 # libgaudi (build/userspace).
 userspace:
 	@$(MAKE) -s -C userspace
+
+# gaudi-smi (build/tools), on libgaudi.
+.PHONY: tools
+tools: userspace
+	@$(MAKE) -s -C tools/smi
 
 # Installs gaudi.ko into /lib/modules/$(KVER)/updates and runs depmod.
 install: kernel
