@@ -465,6 +465,33 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 	wake_up_all(&dp->space_wq);
 }
 
+/*
+ * An engine stopped on an error: an MMU page fault, a DMA core error or a
+ * queue error (gaudi_eq.c).  The stream dropped the CB it ran, completion
+ * packets included, so its CS would end only by its timeout.  With work in
+ * flight the device is reset at once instead, as upstream resets on a
+ * fatal engine error: every CS in flight ends with -EIO (ABORTED) within
+ * the reset's first milliseconds.  A page fault also records the mappings
+ * the context had (HL_INFO_USER_MAPPINGS).
+ */
+void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	bool busy;
+
+	if (!dp || !READ_ONCE(dp->enabled))
+		return;
+	if (page_fault)
+		queue_work(system_wq, &dp->pf_work);
+	spin_lock(&dp->lock);
+	busy = !list_empty(&dp->pending);
+	spin_unlock(&dp->lock);
+	if (!busy)
+		return;
+	gaudi_user_err(gdev, "engine error with work in flight: resetting the device\n");
+	gaudi_reset_schedule(gdev, "engine error with work in flight");
+}
+
 void gaudi_cs_tdr_work(struct work_struct *work)
 {
 	struct gaudi_dp *dp = container_of(to_delayed_work(work),
@@ -1221,6 +1248,7 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	gaudi_sync_ctx_init(ctx);
 	gfile->ctx = ctx;
 
+	gaudi_mem_pf_clear(gdev);
 	spin_lock(&gdev->dp->lock);
 	gdev->dp->ctx = ctx;
 	gdev->dp->timeout_valid = false;
@@ -1266,6 +1294,8 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 	if (gdev->dp->ctx == ctx)
 		gdev->dp->ctx = NULL;
 	spin_unlock(&gdev->dp->lock);
+	/* A page-fault capture may still be looking at the context. */
+	flush_work(&gdev->dp->pf_work);
 
 	drm_mm_takedown(&ctx->cb_va);
 	drm_mm_takedown(&ctx->va);

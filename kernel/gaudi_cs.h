@@ -176,6 +176,14 @@ struct gaudi_dp {
 	struct gaudi_ctx *ctx;	/* the user context, if any */
 	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
 	bool timeout_valid;
+	/*
+	 * HL_INFO_USER_MAPPINGS: the context's mappings at its first page
+	 * fault (dp->lock; taken by pf_work, cleared at open).
+	 */
+	struct work_struct pf_work;
+	bool pf_captured;
+	u32 pf_nmaps;
+	struct hl_user_mapping *pf_maps;
 	struct hl_info_cs_timeout_event timeout_ev;
 	/* total_* counters of HL_INFO_CS_COUNTERS */
 	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
@@ -208,6 +216,7 @@ int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
 void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job);
 void gaudi_cs_abort_all(struct gaudi_device *gdev);
 void gaudi_cs_reap(struct gaudi_device *gdev);
+void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault);
 void gaudi_cs_tdr_work(struct work_struct *work);
 void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		       struct hl_info_cs_counters *c);
@@ -243,8 +252,10 @@ void gaudi_mem_sw_fini(struct gaudi_device *gdev);
 void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 			  struct hl_info_dram_usage *du);
 bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len);
-u32 gaudi_mem_user_mappings(struct gaudi_ctx *ctx, struct hl_user_mapping *m,
-			    u32 max);
+void gaudi_mem_pf_work(struct work_struct *work);
+void gaudi_mem_pf_clear(struct gaudi_device *gdev);
+int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
+			  u32 size, u32 *array_size);
 
 /* gaudi_sync.c */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);

@@ -15,6 +15,7 @@
 #include <linux/habanalabs/cpucp_if.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cs.h"
 #include "gaudi_file.h"
 
 enum gaudi_ev_class {
@@ -271,7 +272,7 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 	struct gaudi_captures *cap = &gdev->eq.cap;
 	struct gaudi_eq *eq = &gdev->eq;
 	s64 now = ktime_get_real_ns();
-	bool fatal = false;
+	bool fatal = false, engine = false, pf = false;
 	u64 notify = 0;
 	char name[96];
 
@@ -320,14 +321,19 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		break;
 	case EV_PAGE_FAULT:
 		notify |= gaudi_eq_page_fault(gdev, now);
+		engine = true;
+		pf = true;
 		break;
 	case EV_QM:
 		gaudi_user_err(gdev, "event %u: %s\n", type, name);
 		notify |= gaudi_eq_qm_error(gdev, type, now);
+		engine = true;
 		break;
 	case EV_ENGINE:
 		gaudi_user_err(gdev, "event %u: %s\n", type, name);
 		notify |= HL_NOTIFIER_EVENT_USER_ENGINE_ERR;
+		/* A DMA core error stops the stream that drove it. */
+		engine = type >= GAUDI_EV_DMA0_CORE && type <= GAUDI_EV_DMA7_CORE;
 		break;
 	case EV_THROTTLE:
 		gaudi_eq_throttle(gdev, type);
@@ -342,6 +348,8 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 	}
 	if (fatal)
 		gaudi_reset_schedule(gdev, "fatal event");
+	else if (engine)
+		gaudi_cs_engine_error(gdev, pf);
 }
 
 void gaudi_eq_handle(struct gaudi_device *gdev)

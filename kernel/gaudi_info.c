@@ -427,14 +427,11 @@ static int info_page_fault_event(struct gaudi_info_call *c)
 	return valid ? info_copy(c, &ev, sizeof(ev)) : 0;
 }
 
+/* The mappings the context had at the captured page fault (gaudi_mem.c). */
 static int info_user_mappings(struct gaudi_info_call *c)
 {
-	/*
-	 * The driver records no user mappings with a page fault: the array
-	 * is empty whether a fault was captured or not.
-	 */
-	c->args->array_size = 0;
-	return 0;
+	return gaudi_mem_pf_mappings(c->gdev, c->out, c->size,
+				     &c->args->array_size);
 }
 
 static int info_undefined_opcode_event(struct gaudi_info_call *c)
@@ -971,7 +968,7 @@ static const struct gaudi_info_op gaudi_info_ops[] = {
 	[HL_INFO_GET_EVENTS] = { .fn = info_get_events, .buf = BUF_U64,
 				 .no_ctrl = true },
 	OP(HL_INFO_PAGE_FAULT_EVENT, info_page_fault_event, BUF_SIZED),
-	OP(HL_INFO_USER_MAPPINGS, info_user_mappings, BUF_PTR),
+	OP(HL_INFO_USER_MAPPINGS, info_user_mappings, BUF_SIZED),
 	[HL_INFO_UNREGISTER_EVENTFD] = { .fn = info_unregister_eventfd,
 					 .buf = BUF_NONE, .no_ctrl = true },
 	OP(HL_INFO_HW_ERR_EVENT, info_hw_err_event, BUF_PTR),

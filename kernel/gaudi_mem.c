@@ -74,23 +74,108 @@ bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len)
 	return ok;
 }
 
-u32 gaudi_mem_user_mappings(struct gaudi_ctx *ctx, struct hl_user_mapping *m,
-			    u32 max)
+/* ---- user mappings at a page fault (HL_INFO_USER_MAPPINGS) -------------- */
+
+#define GAUDI_PF_MAX_MAPS	65536
+
+/*
+ * The first page fault since the context opened: record its userptr
+ * mappings (device VA as MAP returned it, size as asked).  Runs from a
+ * work item: the IRQ thread may not wait for ctx->lock.  gaudi_ctx_close()
+ * flushes it after unpublishing the context.
+ */
+void gaudi_mem_pf_work(struct work_struct *work)
 {
-	struct drm_mm_node *node;
+	struct gaudi_dp *dp = container_of(work, struct gaudi_dp, pf_work);
+	struct hl_user_mapping *m;
+	struct gaudi_ctx *ctx;
+	struct gaudi_map *map;
+	unsigned long i;
 	u32 n = 0;
 
+	spin_lock(&dp->lock);
+	ctx = dp->pf_captured ? NULL : dp->ctx;
+	spin_unlock(&dp->lock);
+	if (!ctx)
+		return;
+	m = kvcalloc(GAUDI_PF_MAX_MAPS, sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return;
 	mutex_lock(&ctx->lock);
-	drm_mm_for_each_node(node, &ctx->va) {
-		if (n < max) {
-			m[n].dev_va = node->start;
-			m[n].size = node->size;
-		}
+	xa_for_each(&ctx->maps, i, map) {
+		if (n == GAUDI_PF_MAX_MAPS)
+			break;
+		m[n].dev_va = map->node.start + map->offset;
+		m[n].size = map->size;
 		n++;
 	}
 	mutex_unlock(&ctx->lock);
-	return n;
+	spin_lock(&dp->lock);
+	if (!dp->pf_captured && dp->ctx == ctx) {
+		dp->pf_captured = true;
+		dp->pf_nmaps = n;
+		dp->pf_maps = m;
+		m = NULL;
+	}
+	spin_unlock(&dp->lock);
+	kvfree(m);
 }
+
+void gaudi_mem_pf_clear(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct hl_user_mapping *m;
+
+	spin_lock(&dp->lock);
+	m = dp->pf_maps;
+	dp->pf_maps = NULL;
+	dp->pf_nmaps = 0;
+	dp->pf_captured = false;
+	spin_unlock(&dp->lock);
+	kvfree(m);
+}
+
+/*
+ * As upstream: nothing captured is success with no entries; a buffer too
+ * small for all of them is -ENOMEM (array_size tells how many there are).
+ */
+int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
+			  u32 size, u32 *array_size)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct hl_user_mapping *m;
+	size_t len;
+	u32 n;
+	int ret = 0;
+
+	*array_size = 0;
+	if (!dp)
+		return 0;
+	flush_work(&dp->pf_work);
+	spin_lock(&dp->lock);
+	n = dp->pf_captured ? dp->pf_nmaps : 0;
+	spin_unlock(&dp->lock);
+	*array_size = n;
+	len = (size_t)n * sizeof(*m);
+	if (!n)
+		return 0;
+	if (size < len)
+		return -ENOMEM;
+	m = kvmalloc(len, GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	spin_lock(&dp->lock);
+	if (dp->pf_captured && dp->pf_nmaps == n)
+		memcpy(m, dp->pf_maps, len);
+	else
+		ret = -EAGAIN;
+	spin_unlock(&dp->lock);
+	if (!ret && copy_to_user(out, m, len))
+		ret = -EFAULT;
+	kvfree(m);
+	return ret;
+}
+
 
 /* Put the DMA segments of @map into the MMU at its VA. */
 static int gaudi_map_mmu(struct gaudi_device *gdev, struct gaudi_map *map)

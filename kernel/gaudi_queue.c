@@ -279,6 +279,7 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	INIT_LIST_HEAD(&dp->pending);
 	INIT_LIST_HEAD(&dp->done);
 	INIT_DELAYED_WORK(&dp->tdr, gaudi_cs_tdr_work);
+	INIT_WORK(&dp->pf_work, gaudi_mem_pf_work);
 	gdev->dp = dp;
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
@@ -340,6 +341,8 @@ void gaudi_dp_sw_fini(struct gaudi_device *gdev)
 		return;
 	WRITE_ONCE(gdev->cq_irq_hook, NULL);
 	cancel_delayed_work_sync(&dp->tdr);
+	cancel_work_sync(&dp->pf_work);
+	gaudi_mem_pf_clear(gdev);
 	gaudi_mem_sw_fini(gdev);
 	gaudi_mmu_sw_fini(gdev);
 	gaudi_queues_free(gdev);

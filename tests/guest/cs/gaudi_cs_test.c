@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -1414,6 +1415,106 @@ static void t_dmabuf(void)
 	   "the dma-buf stays valid after the device file closed");
 }
 
+/* ---- page fault: fast abort, capture, user mappings --------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void t_fault(void)
+{
+	struct hl_user_mapping um[8];
+	struct hl_page_fault_info pf;
+	struct hl_info_args ia;
+	uint64_t sig, w, d, va2 = 0, ev = 0, cnt = 0;
+	uint32_t st = ~0U;
+	struct sess s;
+	uint8_t *buf2 = NULL;
+	double t0, dt;
+	unsigned int i;
+	bool found = false;
+	int efd, rc;
+
+	if (!ok(sess_open(&s), "fault: open"))
+		return;
+	memset(&ia, 0, sizeof(ia));
+	ia.op = HL_INFO_USER_MAPPINGS;
+	ia.return_pointer = (uintptr_t)um;
+	ia.return_size = sizeof(um);
+	ia.array_size = 77;
+	ok(xioctl(s.fd, DRM_IOCTL_HL_INFO, &ia) == 0 && ia.array_size == 0,
+	   "USER_MAPPINGS before a page fault: no entries");
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	memset(&ia, 0, sizeof(ia));
+	ia.op = HL_INFO_REGISTER_EVENTFD;
+	ia.eventfd = efd;
+	ok(xioctl(s.fd, DRM_IOCTL_HL_INFO, &ia) == 0, "register an eventfd");
+	if (posix_memalign((void **)&buf2, 2 << 20, 2 << 20) ||
+	    map_host(s.fd, buf2, 2 << 20, &va2)) {
+		ok(0, "map a second 2 MiB buffer");
+		goto out;
+	}
+	if (!ok(model_ctl("qm_hang", 1) == 0, "model: hang DMA_0_1"))
+		goto out;
+	lin_dma(s.cbp, 0, 0x4444444444444444ULL, va2, 2 << 20, true);
+	ok(sync_cs(s.fd, HL_CS_FLAGS_SIGNAL, 1, NULL, &sig) == 0 &&
+	   sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &sig, &w) == 0 &&
+	   submit1(s.fd, s.cb, 24, 0, &d) == 0,
+	   "a memset of the buffer queued on DMA_0_0 behind a wait for a stalled signal");
+	ok(unmap_host(s.fd, va2) == 0, "UNMAP the buffer while the CS is queued");
+	t0 = now_s();
+	model_ctl("qm_unhang", 1);
+	rc = wait_cs(s.fd, d, WAIT_US, &st, NULL);
+	dt = now_s() - t0;
+	ok(rc == -EIO && st == HL_WAIT_CS_STATUS_ABORTED,
+	   "the CS faults: WAIT_CS EIO, ABORTED (rc %d, status %u)", rc, st);
+	ok(dt < 3.0, "in %.2f s (CS timeout 10 s)", dt);
+	memset(&pf, 0, sizeof(pf));
+	ok(hl_info(s.fd, HL_INFO_PAGE_FAULT_EVENT, &pf, sizeof(pf)) == 0 &&
+	   pf.addr == va2 && pf.timestamp,
+	   "PAGE_FAULT_EVENT captured VA 0x%llx (buffer at 0x%llx)",
+	   (unsigned long long)pf.addr, (unsigned long long)va2);
+	hl_info(s.fd, HL_INFO_GET_EVENTS, &ev, sizeof(ev));
+	ok((ev & HL_NOTIFIER_EVENT_PAGE_FAULT) &&
+	   read(efd, &cnt, sizeof(cnt)) == sizeof(cnt) && cnt,
+	   "GET_EVENTS has PAGE_FAULT (0x%llx), the eventfd fired",
+	   (unsigned long long)ev);
+	memset(&ia, 0, sizeof(ia));
+	memset(um, 0, sizeof(um));
+	ia.op = HL_INFO_USER_MAPPINGS;
+	ia.return_pointer = (uintptr_t)um;
+	ia.return_size = sizeof(um);
+	rc = xioctl(s.fd, DRM_IOCTL_HL_INFO, &ia);
+	for (i = 0; !rc && i < ia.array_size && i < 8; i++) {
+		found |= um[i].dev_va == s.va && um[i].size == BUF_SIZE;
+		if (um[i].dev_va == va2)
+			found = false, i = 8;
+	}
+	ok(rc == 0 && ia.array_size == 1 && found,
+	   "USER_MAPPINGS: the mapping the context had at the fault, not the unmapped one (rc %d, %u entries)",
+	   rc, ia.array_size);
+	ia.return_size = 8;
+	ok(xioctl(s.fd, DRM_IOCTL_HL_INFO, &ia) == -ENOMEM && ia.array_size == 1,
+	   "USER_MAPPINGS into a buffer too small: ENOMEM, array_size 1");
+	ia.return_pointer = 0;
+	ia.return_size = 0;
+	ok(xioctl(s.fd, DRM_IOCTL_HL_INFO, &ia) == -EINVAL,
+	   "USER_MAPPINGS without a buffer: EINVAL");
+	ok(wait_operational(s.fd, 60), "the device is operational again");
+	memset(s.buf, 0, 4096);
+	lin_dma(s.cbp, 0, 0x6161616161616161ULL, s.va, 4096, true);
+	ok(run_cb(&s, 24, 0) == 0 && s.buf[0] == 0x61 && s.buf[4095] == 0x61,
+	   "the next CS works");
+out:
+	close(efd);
+	sess_close(&s);
+	free(buf2);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1466,6 +1567,8 @@ int main(int argc, char **argv)
 			t_hang();
 		else if (!strcmp(t, "signal"))
 			t_signal();
+		else if (!strcmp(t, "fault"))
+			t_fault();
 		else if (!strcmp(t, "dmabuf"))
 			t_dmabuf();
 		else if (!strcmp(t, "monitors"))

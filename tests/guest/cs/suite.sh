@@ -12,7 +12,7 @@
 #      3000 CSs in flight, multi-CS wait, timestamps, negative tests,
 #      handles of another file, 10,000 map/unmap cycles, close with work in
 #      flight, 2 processes x 2 threads taking turns
-#   4  gaudi_cs_test signal monitors wrap hang: signal/wait ordering by
+#   4  gaudi_cs_test signal monitors wrap fault hang: signal/wait ordering by
 #      data, user SOBs and monitors (allowed and refused), 40,000 signal/wait
 #      pairs across the 15-bit SOB wrap, injected queue hang -> TIMEDOUT ->
 #      hard reset -> the next CS and the next process work
@@ -86,7 +86,7 @@ fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
 	negative handles mapcycles dmabuf close turns
-sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap hang
+sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap fault hang
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
 	ok $? "rmmod gaudi"
