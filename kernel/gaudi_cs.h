@@ -256,6 +256,7 @@ void gaudi_mem_pf_work(struct work_struct *work);
 void gaudi_mem_pf_clear(struct gaudi_device *gdev);
 int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 			  u32 size, u32 *array_size);
+u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile);
 
 /* gaudi_sync.c */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);

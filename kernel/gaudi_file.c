@@ -209,6 +209,10 @@ void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	stats.private = atomic64_read(&gfile->host_bytes);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "host");
+	/* HBM allocated with HL_MEM_OP_ALLOC (extension), always resident. */
+	stats.private = gaudi_mem_ctx_dram_bytes(gfile);
+	stats.resident = stats.private;
+	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
 
 	drm_printf(p, "gaudi-node:\tcompute\n");
 	mutex_lock(&u->lock);

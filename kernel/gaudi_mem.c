@@ -176,6 +176,11 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	return ret;
 }
 
+/* fdinfo drm-total-vram: HBM the file allocated (extension). */
+u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile)
+{
+	return gfile->ctx ? READ_ONCE(gfile->ctx->dram_bytes) : 0;
+}
 
 /* Put the DMA segments of @map into the MMU at its VA. */
 static int gaudi_map_mmu(struct gaudi_device *gdev, struct gaudi_map *map)

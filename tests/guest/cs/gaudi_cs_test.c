@@ -1415,6 +1415,156 @@ static void t_dmabuf(void)
 	   "the dma-buf stays valid after the device file closed");
 }
 
+/* ---- HBM allocation (extension): DRAM_USAGE, fdinfo, leaks ------------- */
+
+static int mem_alloc(int fd, uint64_t size, uint64_t page, uint32_t flags,
+		     uint64_t *h)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_ALLOC;
+	a.in.flags = flags;
+	a.in.alloc.mem_size = size;
+	a.in.alloc.page_size = page;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	*h = rc ? 0 : a.out.handle;
+	return rc;
+}
+
+static int mem_free(int fd, uint64_t h)
+{
+	union hl_mem_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_FREE;
+	a.in.free.handle = h;
+	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+}
+
+static int mem_map_handle(int fd, uint64_t h, uint64_t *addr)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_MAP;
+	a.in.map_device.handle = h;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	*addr = rc ? 0 : a.out.device_virt_addr;
+	return rc;
+}
+
+/* drm-total-vram / drm-resident-vram in bytes (units KiB/MiB), -1 if absent. */
+static long long fdinfo_vram(int fd, const char *key)
+{
+	char p[64], line[256], unit[8];
+	long long v = -1, n;
+	FILE *f;
+	size_t kl = strlen(key);
+
+	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, kl) || line[kl] != ':')
+			continue;
+		unit[0] = 0;
+		if (sscanf(line + kl + 1, "%lld %7s", &n, unit) < 1)
+			break;
+		v = !strcmp(unit, "MiB") ? n << 20 :
+		    !strcmp(unit, "KiB") ? n << 10 : n;
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+static bool dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
+{
+	struct hl_info_dram_usage du;
+
+	memset(&du, 0, sizeof(du));
+	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
+		return false;
+	*free_mem = du.dram_free_mem;
+	*ctx_mem = du.ctx_dram_mem;
+	return true;
+}
+
+static void t_hbm(void)
+{
+	uint64_t free0, c0, f1, c1, h1, h2, h, addr, old;
+	unsigned int i, fail = 0;
+	long long tv, rv;
+	struct sess s;
+
+	if (!ok(sess_open(&s), "hbm: open"))
+		return;
+	ok(dram_usage(s.fd, &free0, &c0) && c0 == 0 &&
+	   free0 == (32ULL << 30) - DRAM_USER,
+	   "DRAM_USAGE at open: %llu MiB free, 0 for the context",
+	   (unsigned long long)(free0 >> 20));
+	ok(fdinfo_vram(s.fd, "drm-total-vram") == 0,
+	   "fdinfo drm-total-vram 0 at open");
+	ok(mem_alloc(s.fd, 4 << 20, 0, 0, &h1) == 0 && h1,
+	   "ALLOC 4 MiB: handle %llu", (unsigned long long)h1);
+	ok(mem_alloc(s.fd, 3 << 20, 2 << 20, HL_MEM_CONTIGUOUS, &h2) == 0 &&
+	   h2 && h2 != h1, "ALLOC 3 MiB (2 MiB pages, contiguous)");
+	ok(dram_usage(s.fd, &f1, &c1) && c1 == 8 << 20 &&
+	   f1 == free0 - (8 << 20),
+	   "DRAM_USAGE: context 8 MiB (3 MiB rounds to 4), free down by 8 MiB (%llu)",
+	   (unsigned long long)c1);
+	tv = fdinfo_vram(s.fd, "drm-total-vram");
+	rv = fdinfo_vram(s.fd, "drm-resident-vram");
+	ok(tv == 8 << 20 && rv == 8 << 20,
+	   "fdinfo drm-total-vram and drm-resident-vram 8 MiB (%lld, %lld)", tv,
+	   rv);
+	ok(mem_map_handle(s.fd, h1, &addr) == 0 && addr >= DRAM_USER &&
+	   addr + (4 << 20) <= 32ULL << 30 && !(addr & ((2 << 20) - 1)),
+	   "MAP of the handle: HBM 0x%llx, 2 MiB aligned", (unsigned long long)addr);
+	ok(mem_alloc(s.fd, 0, 0, 0, &h) == -EINVAL, "ALLOC of 0 bytes: EINVAL");
+	ok(mem_alloc(s.fd, 33ULL << 30, 0, 0, &h) == -EINVAL,
+	   "ALLOC of 33 GiB: EINVAL");
+	ok(mem_alloc(s.fd, free0, 0, 0, &h) == -ENOMEM,
+	   "ALLOC of the whole user HBM while 8 MiB are taken: ENOMEM");
+	ok(mem_alloc(s.fd, 2 << 20, 4096, 0, &h) == -EINVAL,
+	   "ALLOC with 4 KiB pages: EINVAL");
+	ok(mem_alloc(s.fd, 2 << 20, 0, HL_MEM_USERPTR, &h) == -EINVAL,
+	   "ALLOC with USERPTR: EINVAL");
+	ok(mem_free(s.fd, 0) == -EINVAL, "FREE of handle 0: EINVAL");
+	ok(mem_free(s.fd, 12345) == -EINVAL, "FREE of an unknown handle: EINVAL");
+	ok(mem_free(s.fd, 1ULL << 40) == -EINVAL, "FREE of a huge handle: EINVAL");
+	ok(mem_map_handle(s.fd, 12345, &addr) == -EINVAL,
+	   "MAP of an unknown handle: EINVAL");
+	ok(mem_free(s.fd, h1) == 0 && mem_free(s.fd, h1) == -EINVAL,
+	   "FREE, then FREE again: EINVAL");
+	ok(mem_free(s.fd, h2) == 0 && dram_usage(s.fd, &f1, &c1) && c1 == 0 &&
+	   f1 == free0 && fdinfo_vram(s.fd, "drm-total-vram") == 0,
+	   "after FREE: DRAM_USAGE and fdinfo back to 0");
+	for (i = 0; i < 1000; i++) {
+		uint64_t sz = (1 + rnd() % 32) << 20;
+
+		if (mem_alloc(s.fd, sz, 0, 0, &h) || mem_free(s.fd, h))
+			fail++;
+	}
+	ok(!fail && dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0 &&
+	   fdinfo_vram(s.fd, "drm-total-vram") == 0,
+	   "1000 ALLOC/FREE cycles of 1..32 MiB: no leak (%u failed)", fail);
+	ok(mem_alloc(s.fd, 64 << 20, 0, 0, &old) == 0,
+	   "ALLOC 64 MiB, then close without FREE");
+	sess_close(&s);
+	if (!ok(sess_open(&s), "hbm: reopen"))
+		return;
+	ok(dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0,
+	   "close freed it: %llu MiB free", (unsigned long long)(f1 >> 20));
+	ok(mem_free(s.fd, old) == -EINVAL,
+	   "FREE of the previous file's handle: EINVAL");
+	sess_close(&s);
+}
+
 /* ---- page fault: fast abort, capture, user mappings --------------------- */
 
 static double now_s(void)
@@ -1567,6 +1717,8 @@ int main(int argc, char **argv)
 			t_hang();
 		else if (!strcmp(t, "signal"))
 			t_signal();
+		else if (!strcmp(t, "hbm"))
+			t_hbm();
 		else if (!strcmp(t, "fault"))
 			t_fault();
 		else if (!strcmp(t, "dmabuf"))

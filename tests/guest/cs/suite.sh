@@ -85,7 +85,7 @@ if [ -n "$GAUDI_KO" ]; then
 fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
-	negative handles mapcycles dmabuf close turns
+	negative handles mapcycles dmabuf hbm close turns
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap fault hang
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
