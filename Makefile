@@ -89,5 +89,10 @@ run-suites:
 demo: all peer
 	@$(TOP)/tools/vm/demo.sh
 
+# Benchmarks, not tests (not part of check): gaudi.ko against the upstream
+# peer in one VM; prints medians, ours/upstream ratios, PASS/MISS.
+bench: all peer
+	@$(TOP)/tests/bench/run-bench.sh
+
 clean:
 	rm -rf $(B)
