@@ -585,10 +585,14 @@ static int info_device_utilization(struct gaudi_info_call *c)
 	struct hl_info_device_utilization du = {};
 	u64 max = info_max_power_mw(c->gdev), dc = GAUDI_DC_POWER_MW, power;
 
-	/* Share of the power envelope above the idle (DC) power, in %. */
+	/*
+	 * Share of the power envelope above the idle (DC) power, in %.  The
+	 * device CPU reports power in uW (the hwmon unit it also serves to
+	 * power1_input); the envelope is in mW.
+	 */
 	if (info_power_get(c->gdev, &power))
 		return -EINVAL;
-	power = clamp(power, dc, max);
+	power = clamp(div_u64(power, 1000), dc, max);
 	du.utilization = div64_u64((power - dc) * 100, max - dc);
 	return info_copy(c, &du, sizeof(du));
 }
