@@ -492,7 +492,8 @@ int gaudi_info_energy(struct gaudi_dev *dev, uint64_t *energy);
 /**
  * gaudi_info_power() - HL_INFO_POWER
  * @dev: the device
- * @power: receives the input power (firmware units, mW on Gaudi 1)
+ * @power: receives the input power as the firmware reports it: microwatts
+ *         (the hwmon unit) on Gaudi 1
  *
  * Return: 0 or a negative errno.
  */
