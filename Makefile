@@ -12,7 +12,8 @@ TOP := $(CURDIR)
 B := $(TOP)/build
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help kernel userspace install
+.PHONY: all deps qemu firmware peer unit vmtest check run-suites demo clean help kernel userspace install uninstall \
+	dkms-source dkms-install dkms-uninstall
 
 help:
 	@sed -n '2,12p' Makefile
@@ -48,11 +49,45 @@ userspace:
 tools: userspace
 	@$(MAKE) -s -C tools/smi
 
-# Installs gaudi.ko into /lib/modules/$(KVER)/updates and runs depmod.
-install: kernel
-	@$(SUDO) install -D -m 644 $(TOP)/kernel/gaudi.ko \
-		/lib/modules/$(KVER)/updates/gaudi.ko
-	@$(SUDO) depmod -a $(KVER)
+# Installation (Documentation/howto/install.rst): module, uapi header,
+# libgaudi, tools, firmware, udev rule, modprobe.d example, with a manifest
+# that uninstall follows.  DESTDIR, PREFIX (/usr/local), KVER, FIRMWARE
+# (auto|force|no) are honoured; root is needed only without DESTDIR.
+PREFIX ?= /usr/local
+FIRMWARE ?= auto
+GAUDI_VERSION := $(shell cat $(TOP)/VERSION)
+INSTALL_SUDO = $(if $(DESTDIR),,$(SUDO))
+INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' KVER='$(KVER)' \
+	FIRMWARE='$(FIRMWARE)' KO='$(TOP)/kernel/gaudi.ko' \
+	FWSRC='$(B)/firmware/habanalabs/gaudi' MAKE='$(MAKE)'
+install: kernel userspace firmware
+	@$(INSTALL_SUDO) env $(INSTALL_ENV) $(TOP)/tools/install/gaudi-install.sh install
+
+uninstall:
+	@$(INSTALL_SUDO) env $(INSTALL_ENV) $(TOP)/tools/install/gaudi-install.sh uninstall
+
+# DKMS (dkms.conf): the module sources in /usr/src/gaudi-$(GAUDI_VERSION),
+# built and installed for every kernel that has headers; rebuilt by dkms
+# for kernels installed later.  dkms-source DKMS_SRC=DIR only copies them.
+DKMS_SRC ?= /usr/src/gaudi-$(GAUDI_VERSION)
+DKMS_FILES = dkms.conf VERSION Kbuild kernel/Kbuild uapi/drm/gaudi_accel.h \
+	$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/regs/*.h))
+dkms-source:
+	@$(SUDO) sh -c 'rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC) && \
+		cd $(TOP) && cp --parents $(DKMS_FILES) $(DKMS_SRC)/'
+
+dkms-install: dkms-source
+	@if $(SUDO) dkms status gaudi/$(GAUDI_VERSION) | grep -q .; then \
+		$(SUDO) dkms remove gaudi/$(GAUDI_VERSION) --all; fi
+	@$(SUDO) dkms add gaudi/$(GAUDI_VERSION)
+	@for k in $(patsubst /lib/modules/%/build,%,$(wildcard /lib/modules/*/build)); do \
+		$(SUDO) dkms install gaudi/$(GAUDI_VERSION) -k $$k || exit 1; done
+	@$(SUDO) dkms status gaudi
+
+dkms-uninstall:
+	@if $(SUDO) dkms status gaudi/$(GAUDI_VERSION) | grep -q .; then \
+		$(SUDO) dkms remove gaudi/$(GAUDI_VERSION) --all; fi
+	@$(SUDO) rm -rf $(DKMS_SRC)
 
 peer: deps
 	@$(TOP)/tools/host/build-upstream-peer.sh | tail -n 1

@@ -15,6 +15,7 @@ PKGS=(
 	busybox-static kmod u-boot-tools device-tree-compiler libfdt-dev clang
 	libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev
 	seabios qemu-system-data
+	dkms
 	libdrm-dev libudev-dev libkmod-dev lm-sensors
 )
 
