@@ -166,6 +166,23 @@ tools)
 		--device-opts test-hooks=on "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin${UPDATE_GOLDEN:+ UPDATE_GOLDEN=1}"
 	;;
+fw)
+	# gaudi-fw (static libgaudi), the test images and gaudi.ko (GAUDI_KO
+	# or built from kernel/).  VM reboots: tests/guest/fw/reboot.sh.
+	make -s -C "$repo/tools/fw" >&2 || die "gaudi-fw build failed"
+	"$suite_dir/mkimages.sh" "$out/img" >&2 || die "test images failed"
+	ko=${GAUDI_KO:-}
+	if [ -z "$ko" ]; then
+		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
+		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
+			die "gaudi.ko build failed"
+		ko=$repo/kernel/gaudi.ko
+	fi
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$repo/build/tools/fw/gaudi-fw:/suite/bin/gaudi-fw" \
+		--add "$out/img:/suite/img" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin IMG=/suite/img"
+	;;
 esac
 
 exec "$repo/tools/vm/gaudi-vm" --driver none --cards "$cards" \
