@@ -171,6 +171,8 @@ fw)
 	# or built from kernel/).  VM reboots: tests/guest/fw/reboot.sh.
 	make -s -C "$repo/tools/fw" >&2 || die "gaudi-fw build failed"
 	"$suite_dir/mkimages.sh" "$out/img" >&2 || die "test images failed"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/flash_ioctl_test" "$suite_dir/flash_ioctl_test.c"
 	ko=${GAUDI_KO:-}
 	if [ -z "$ko" ]; then
 		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
@@ -180,6 +182,7 @@ fw)
 	fi
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$repo/build/tools/fw/gaudi-fw:/suite/bin/gaudi-fw" \
+		--add "$out/flash_ioctl_test:/suite/bin/flash_ioctl_test" \
 		--add "$out/img:/suite/img" "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin IMG=/suite/img"
 	;;

@@ -7,7 +7,8 @@
 #   2  install and rollback in /lib/firmware: a driver reload boots the
 #      installed boot-fit, rollback brings the previous one back
 #   3  flash: refused while the compute node is held (names the holder),
-#      allowed with --force
+#      allowed with --force; flash_ioctl_test: the ioctl's negative cases
+#      (reserved fields, ranges, pointers, EBUSY, EPERM), NOR semantics
 #   4  flash killed (kill -9) while writing: the record and the next boot
 #      slot are unchanged and a hard reset still boots the old preboot;
 #      a complete flash and a hard reset report the new preboot
@@ -143,6 +144,15 @@ kill $holder
 wait $holder 2>/dev/null
 run 9 "not confirmed" "flash without --yes and no terminal: exit 9" -- \
 	flash -i 0 $IMG/v2/habanalabs/gaudi/gaudi-boot-fit.itb </dev/null
+
+# ---- uapi ---------------------------------------------------------------------
+diag "3b: DRM_IOCTL_GAUDI_FLASH negative cases (flash_ioctl_test, card 0)"
+ctl=$(ls /sys/bus/pci/devices/$b0/accel 2>/dev/null | grep control | head -n 1)
+${BIN:-/suite/bin}/flash_ioctl_test /dev/accel/$ctl /dev/accel/$node > $T/uapi.log 2>&1
+st=$?
+sed -n 's/^\(not \)\{0,1\}ok [0-9]* - /&/p' $T/uapi.log | sed 's/^/# uapi: /'
+grep -q "^not ok\|Bail out" $T/uapi.log && st=1
+ok $st "flash ioctl: $(tail -n 1 $T/uapi.log)"
 
 # ---- 4 kill -9 while writing -------------------------------------------------
 diag "4: flash killed while writing"
