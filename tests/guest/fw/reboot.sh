@@ -84,7 +84,7 @@ ok $? "boot 3: the killed flash left 0.2.0 booting: $(preboot "$dir/b3.log")"
 grep -q "marker=writing" "$dir/b3.log" && ! grep -q "not-powered-off" "$dir/b3.log"
 ok $? "boot 3: VM powered off while gaudi-fw was writing (status $st)"
 
-boot "$dir/b4.log" 20 "$pre; DELAY=2000; $slow; sleep 300"
+boot "$dir/b4.log" 40 "$pre; DELAY=4000; $slow; sleep 300"
 st=$?
 grep -q "0.2.0 Preboot" <<<"$(preboot "$dir/b4.log")"
 ok $? "boot 4: the powered-off flash left 0.2.0 booting: $(preboot "$dir/b4.log")"
