@@ -203,7 +203,7 @@ mv $FWDIR/gaudi-fit.itb $T/saved-fit.itb
 load fw_fallback=1 &
 ins=$!
 run 0 "loaded gaudi-fit.itb" "load answers the driver's request for gaudi-fit.itb" -- \
-	load --wait 8 $T/saved-fit.itb
+	load --wait 15 $T/saved-fit.itb
 wait $ins
 ok $? "insmod with fw_fallback=1 returned"
 wait_nodes "$CARDS" 20
