@@ -111,7 +111,12 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	driver 'tests/guest/run-suite.sh driver' \
 	cs 'tests/guest/run-suite.sh cs' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
-	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib'
+	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
+	tools 'tests/guest/run-suite.sh tools' \
+	fw-host 'make -s -C tests/fw run' \
+	fw 'tests/guest/run-suite.sh fw' \
+	fw-reboot 'tests/guest/fw/reboot.sh' \
+	install 'tests/install/test-install.sh'
 
 check: deps
 	@$(MAKE) -s all
