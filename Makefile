@@ -48,6 +48,7 @@ userspace:
 .PHONY: tools
 tools: userspace
 	@$(MAKE) -s -C tools/smi
+	@$(MAKE) -s -C tools/fw
 
 # Installation (Documentation/howto/install.rst): module, uapi header,
 # libgaudi, tools, firmware, udev rule, modprobe.d example, with a manifest
@@ -114,7 +115,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \
 	fw-host 'make -s -C tests/fw run' \
-	fw 'tests/guest/run-suite.sh fw' \
+	fw 'CARDS=2 tests/guest/run-suite.sh fw' \
 	fw-reboot 'tests/guest/fw/reboot.sh' \
 	install 'tests/install/test-install.sh'
 
