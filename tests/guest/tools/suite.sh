@@ -64,6 +64,7 @@ show() { sed 's/^/#   /' "$@"; }
 norm() {
 	sed -E \
 	    -e 's/[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]/BUS/g' \
+	    -e 's/(fw-[0-9]+\.[0-9]+\.[0-9]+)-(local|g[0-9a-f]*~?)/\1-TAG/g' \
 	    -e '/^gaudi-smi [0-9]/s/(driver [a-z]+( \(gaudi extensions\))?)  .*$/\1  DATE/' \
 	    -e 's#/dev/accel/accel_controlD[0-9]+#/dev/accel/accel_controlD#g' \
 	    -e 's#/dev/accel/accel[0-9]+#/dev/accel/accel#g' \
