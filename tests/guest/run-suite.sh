@@ -40,6 +40,18 @@ export GAUDI_QEMU
 [ -n "${GAUDI_QEMU:-}" ] || die "GAUDI_QEMU is not set (path printed by tools/host/build-qemu.sh)"
 mkdir -p "$out"
 
+# gaudi.ko to test: GAUDI_KO, else built from kernel/ against the guest's
+# kernel headers (GAUDI_KVER).
+gaudi_ko() {
+	if [ -n "${GAUDI_KO:-}" ]; then
+		echo "$GAUDI_KO"
+		return
+	fi
+	make -C "/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build" \
+		M="$repo" modules >&2 || die "gaudi.ko build failed"
+	echo "$repo/kernel/gaudi.ko"
+}
+
 # Per-suite build steps and guest environment.
 env=
 case $suite in
@@ -123,13 +135,7 @@ cs)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/hl_upstream_test" \
 		"$repo/tests/guest/upstream/hl_upstream_test.c"
-	ko=${GAUDI_KO:-}
-	if [ -z "$ko" ]; then
-		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
-		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
-			die "gaudi.ko build failed"
-		ko=$repo/kernel/gaudi.ko
-	fi
+	ko=$(gaudi_ko) || exit 2
 	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1) || peer=
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$out/gaudi_cs_test:/suite/bin/gaudi_cs_test" \
@@ -152,13 +158,7 @@ tools)
 		"$suite_dir/gaudi_tools_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
-	ko=${GAUDI_KO:-}
-	if [ -z "$ko" ]; then
-		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
-		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
-			die "gaudi.ko build failed"
-		ko=$repo/kernel/gaudi.ko
-	fi
+	ko=$(gaudi_ko) || exit 2
 	set -- --add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" \
 		--add "$out/gaudi_tools_test:/suite/bin/gaudi_tools_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
@@ -173,13 +173,7 @@ fw)
 	"$suite_dir/mkimages.sh" "$out/img" >&2 || die "test images failed"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/flash_ioctl_test" "$suite_dir/flash_ioctl_test.c"
-	ko=${GAUDI_KO:-}
-	if [ -z "$ko" ]; then
-		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
-		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
-			die "gaudi.ko build failed"
-		ko=$repo/kernel/gaudi.ko
-	fi
+	ko=$(gaudi_ko) || exit 2
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$repo/build/tools/fw/gaudi-fw:/suite/bin/gaudi-fw" \
 		--add "$out/flash_ioctl_test:/suite/bin/flash_ioctl_test" \
