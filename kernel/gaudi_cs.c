@@ -344,8 +344,7 @@ static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 static void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
 {
 	if (job->kcb)
-		dma_free_coherent(&gdev->pdev->dev, job->kcb_alloc, job->kcb,
-				  job->kcb_dma);
+		gaudi_kcb_free(gdev, job->kcb_alloc, job->kcb, job->kcb_dma);
 	kfree(job);
 }
 
@@ -413,7 +412,7 @@ static void gaudi_cs_cleanup(struct gaudi_device *gdev, struct list_head *done)
 	}
 }
 
-/* A completion entry for @job arrived (dp->lock held, IRQ thread). */
+/* A completion entry for @job arrived (dp->lock held, hard IRQ). */
 void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
 {
 	struct gaudi_cs *cs = job->cs;
@@ -432,9 +431,9 @@ void gaudi_cs_reap(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	LIST_HEAD(done);
 
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	list_splice_init(&dp->done, &done);
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	gaudi_cs_cleanup(gdev, &done);
 }
 
@@ -446,7 +445,7 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 	LIST_HEAD(done);
 
 	cancel_delayed_work(&dp->tdr);
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	list_for_each_entry_safe(cs, tmp, &dp->pending, node)
 		gaudi_cs_complete_locked(gdev, cs,
 					 cs->timed_out ? -ETIMEDOUT : -EIO,
@@ -460,7 +459,7 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 			memset(q->slot, 0, q->entries * sizeof(*q->slot));
 	}
 	list_splice_init(&dp->done, &done);
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	gaudi_cs_cleanup(gdev, &done);
 	wake_up_all(&dp->space_wq);
 }
@@ -483,9 +482,9 @@ void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
 		return;
 	if (page_fault)
 		queue_work(system_wq, &dp->pf_work);
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	busy = !list_empty(&dp->pending);
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	if (!busy)
 		return;
 	gaudi_user_err(gdev, "engine error with work in flight: resetting the device\n");
@@ -501,15 +500,15 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 	bool skip;
 	u64 seq;
 
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	cs = list_first_entry_or_null(&dp->pending, struct gaudi_cs, node);
 	if (!cs || cs->timed_out) {
-		spin_unlock(&dp->lock);
+		spin_unlock_irq(&dp->lock);
 		return;
 	}
 	if (time_before(jiffies, cs->deadline)) {
 		gaudi_tdr_arm_locked(dp);
-		spin_unlock(&dp->lock);
+		spin_unlock_irq(&dp->lock);
 		return;
 	}
 	cs->timed_out = true;
@@ -519,7 +518,7 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 	dp->timeout_valid = true;
 	dp->timeout_ev.timestamp = ktime_to_ns(ktime_get());
 	dp->timeout_ev.seq = seq;
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 
 	gaudi_user_err(gdev, "CS %llu timed out%s\n", seq,
 		       skip ? " (no reset requested)" : ", resetting the device");
@@ -612,8 +611,7 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	job->queue = qid;
 	job->kcb_size = ch->cb_size + (q->external ? GAUDI_CQ_PKTS_SIZE : 0);
 	job->kcb_alloc = max_t(u32, job->kcb_size, 8);
-	job->kcb = dma_alloc_coherent(&gdev->pdev->dev, job->kcb_alloc,
-				      &job->kcb_dma, GFP_KERNEL);
+	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
 	if (!job->kcb) {
 		kfree(job);
 		ret = -ENOMEM;
@@ -694,12 +692,12 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			return ret == -ENODEV ? ret : -EBUSY;
 		}
 		mutex_lock(&dp->submit_lock);
-		spin_lock(&dp->lock);
+		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
 		if (prev && !dma_fence_is_signaled(&prev->fence)) {
 			old = dma_fence_get(&prev->fence);
-			spin_unlock(&dp->lock);
+			spin_unlock_irq(&dp->lock);
 			mutex_unlock(&dp->submit_lock);
 			gaudi_hw_exit(gdev, idx);
 			ret = dma_fence_wait(old, true);
@@ -711,7 +709,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		if (!gaudi_cs_fits(dp, cs) ||
 		    !gaudi_sync_signal_ready_locked(ctx, cs)) {
 			gen = dp->space_gen;
-			spin_unlock(&dp->lock);
+			spin_unlock_irq(&dp->lock);
 			mutex_unlock(&dp->submit_lock);
 			gaudi_hw_exit(gdev, idx);
 			ret = wait_event_interruptible_timeout(dp->space_wq,
@@ -754,7 +752,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				 job->kcb_size, job);
 		__set_bit(job->queue, touched);
 	}
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 
 	/*
 	 * Internal queues first: the external jobs that end the CS are
@@ -804,8 +802,7 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	job->queue = qid;
 	job->kcb_size = size + GAUDI_CQ_PKTS_SIZE;
 	job->kcb_alloc = job->kcb_size;
-	job->kcb = dma_alloc_coherent(&gdev->pdev->dev, job->kcb_alloc,
-				      &job->kcb_dma, GFP_KERNEL);
+	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
 	if (!job->kcb)
 		goto err_nomem;
 	memcpy(job->kcb, pkts, size);
@@ -821,12 +818,12 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		return ret;
 	}
 	/* Read under the lock: the CS may already have completed. */
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	if (sob_before)
 		*sob_before = cs->sob_value;
 	if (cs->signal && sob)
 		*sob = cs->sob;
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 	dma_fence_put(&cs->fence);
 	return 0;
 
@@ -847,7 +844,7 @@ int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct gaudi_cs *cs;
 	int ret = 1;
 
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	if (!seq || seq >= ctx->next_seq) {
 		ret = -EINVAL;
 	} else {
@@ -865,7 +862,7 @@ int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			}
 		}
 	}
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 	return ret;
 }
 
@@ -997,15 +994,15 @@ static struct dma_fence *gaudi_ctx_fence(struct gaudi_device *gdev,
 	struct dma_fence *f = NULL;
 	struct gaudi_cs *cs;
 
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	if (seq >= ctx->next_seq) {
-		spin_unlock(&gdev->dp->lock);
+		spin_unlock_irq(&gdev->dp->lock);
 		return ERR_PTR(-EINVAL);
 	}
 	cs = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
 	if (cs && cs->seq == seq)
 		f = dma_fence_get(&cs->fence);
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 	return f;
 }
 
@@ -1214,10 +1211,10 @@ bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 
 	if (!dp)
 		return false;
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	valid = dp->timeout_valid;
 	*ev = dp->timeout_ev;
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	return valid;
 }
 
@@ -1249,10 +1246,10 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	gfile->ctx = ctx;
 
 	gaudi_mem_pf_clear(gdev);
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	gdev->dp->ctx = ctx;
 	gdev->dp->timeout_valid = false;
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 	return 0;
 }
 
@@ -1269,10 +1266,10 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 		return;
 	gdev = ctx->gdev;
 	for (i = 0; i < GAUDI_MAX_PENDING_CS; i++) {
-		spin_lock(&gdev->dp->lock);
+		spin_lock_irq(&gdev->dp->lock);
 		f = ctx->ring[i] ? &ctx->ring[i]->fence : NULL;
 		ctx->ring[i] = NULL;
-		spin_unlock(&gdev->dp->lock);
+		spin_unlock_irq(&gdev->dp->lock);
 		if (!f)
 			continue;
 		if (!reset && dma_fence_wait_timeout(f, false,
@@ -1290,10 +1287,10 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 	gaudi_cb_ctx_fini(ctx);
 	gaudi_mem_ctx_fini(ctx);
 
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	if (gdev->dp->ctx == ctx)
 		gdev->dp->ctx = NULL;
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 	/* A page-fault capture may still be looking at the context. */
 	flush_work(&gdev->dp->pf_work);
 

@@ -15,7 +15,8 @@
  *
  * Locking order: ctx->lock (CB/mapping tables) and dp->submit_lock (one
  * submitter at a time) -> dp->lock (spinlock: indices, job slots, CS lists,
- * fences).  dp->submit_lock is never held across a reset: submitters that
+ * fences).  The hard IRQ handler completes CSs under dp->lock, so process
+ * context takes it with interrupts off (spin_lock_irq).  dp->submit_lock is never held across a reset: submitters that
  * must wait for queue space drop it and gaudi_hw_exit() first.
  */
 #ifndef GAUDI_CS_H
@@ -40,6 +41,7 @@ struct gaudi_file;
 struct gaudi_ctx;
 struct gaudi_cs;
 struct vm_area_struct;
+struct dma_pool;
 struct file;
 
 #define GAUDI_NUM_EXT_QUEUES	8
@@ -50,6 +52,9 @@ struct file;
 #define GAUDI_MAX_PENDING_CS	1024	/* power of 2, like upstream */
 #define GAUDI_USER_ASID		1
 #define GAUDI_KERNEL_ASID	0
+#define GAUDI_KCB_POOLS		2
+/* Ended CSs not freed by a submitter are freed this much later. */
+#define GAUDI_REAP_DELAY	1	/* jiffies */
 
 /* Device address map facts used by the parser and the MMU. */
 #define GAUDI_SRAM_USER_START	(GAUDI_SRAM_BASE + 0x80)
@@ -173,6 +178,8 @@ struct gaudi_dp {
 	struct list_head done;		/* ended, to be freed (gaudi_cs_reap) */
 	u64 space_gen;			/* bumped when queue room frees up */
 	struct delayed_work tdr;
+	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
+	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
 	struct gaudi_ctx *ctx;	/* the user context, if any */
 	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
 	bool timeout_valid;
@@ -208,6 +215,9 @@ void gaudi_queue_push(struct gaudi_device *gdev, u32 id, u64 addr, u32 len,
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
 void gaudi_cq_irq(struct gaudi_device *gdev);
 u64 gaudi_host_dev_addr(dma_addr_t dma);
+void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
+void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
+		    dma_addr_t dma);
 
 /* gaudi_cs.c */
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

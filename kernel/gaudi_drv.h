@@ -261,6 +261,7 @@ int gaudi_eq_init(struct gaudi_device *gdev);	/* ring cleared, enabled */
 void gaudi_eq_fini(struct gaudi_device *gdev);
 /* Threaded IRQ: consume the event queue. */
 void gaudi_eq_handle(struct gaudi_device *gdev);
+bool gaudi_eq_pending(struct gaudi_device *gdev);
 void gaudi_eq_reset_counters(struct gaudi_device *gdev);
 void gaudi_eq_clear_captures(struct gaudi_device *gdev);
 const char *gaudi_event_name(u32 type, char *buf, size_t len);
@@ -297,8 +298,9 @@ int gaudi_ctrl_init(struct gaudi_device *gdev);
 void gaudi_ctrl_fini(struct gaudi_device *gdev);
 
 /*
- * Completion-queue hook for command submission (issue 4): called from the
- * threaded IRQ handler after the event queue, inside drm_dev_enter/exit.
+ * Completion-queue hook of the data plane (gaudi_queue.c): called from the
+ * hard IRQ handler, before it decides whether the event thread must run.
+ * Set while gdev->dp exists; the IRQ is freed before dp.
  */
 typedef void (*gaudi_irq_hook_t)(struct gaudi_device *gdev);
 
@@ -321,7 +323,7 @@ struct gaudi_device {
 	struct device *hwmon;
 	void *hwmon_priv;		/* gaudi_hwmon.c channel tables */
 	u64 dbg_addr;			/* debugfs: register address */
-	gaudi_irq_hook_t cq_irq_hook;	/* NULL until issue 4 */
+	gaudi_irq_hook_t cq_irq_hook;	/* NULL without a data plane */
 	struct gaudi_dp *dp;		/* data plane (gaudi_cs.h) */
 
 	void *file_priv;		/* gaudi_file.c state (compute node) */

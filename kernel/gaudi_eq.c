@@ -352,6 +352,22 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		gaudi_cs_engine_error(gdev, pf);
 }
 
+/*
+ * Whether the entry at the consumer index is ready (hard IRQ): the thread
+ * is woken only then.  A thread already running re-reads the ring itself.
+ */
+bool gaudi_eq_pending(struct gaudi_device *gdev)
+{
+	struct gaudi_eq *eq = &gdev->eq;
+	struct hl_eq_entry *ring = gdev->cpucp.eq;
+	u32 ctl;
+
+	if (!READ_ONCE(eq->enabled) || !ring)
+		return false;
+	ctl = le32_to_cpu(READ_ONCE(ring[READ_ONCE(eq->ci)].hdr.ctl));
+	return ctl & EQ_CTL_READY_MASK;
+}
+
 void gaudi_eq_handle(struct gaudi_device *gdev)
 {
 	struct gaudi_eq *eq = &gdev->eq;
@@ -370,7 +386,7 @@ void gaudi_eq_handle(struct gaudi_device *gdev)
 		dma_rmb();
 		memcpy(&copy, e, sizeof(copy));
 		WRITE_ONCE(e->hdr.ctl, 0);
-		eq->ci = (eq->ci + 1) % GAUDI_EQ_ENTRIES;
+		WRITE_ONCE(eq->ci, (eq->ci + 1) % GAUDI_EQ_ENTRIES);
 		WREG32(gdev, mmCPU_IF_EQ_RD_OFFS, eq->ci);
 		gaudi_eq_dispatch(gdev, FIELD_GET(EQ_CTL_EVENT_TYPE_MASK, ctl),
 				  &copy);

@@ -93,9 +93,9 @@ void gaudi_mem_pf_work(struct work_struct *work)
 	unsigned long i;
 	u32 n = 0;
 
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	ctx = dp->pf_captured ? NULL : dp->ctx;
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	if (!ctx)
 		return;
 	m = kvcalloc(GAUDI_PF_MAX_MAPS, sizeof(*m), GFP_KERNEL);
@@ -110,14 +110,14 @@ void gaudi_mem_pf_work(struct work_struct *work)
 		n++;
 	}
 	mutex_unlock(&ctx->lock);
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	if (!dp->pf_captured && dp->ctx == ctx) {
 		dp->pf_captured = true;
 		dp->pf_nmaps = n;
 		dp->pf_maps = m;
 		m = NULL;
 	}
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	kvfree(m);
 }
 
@@ -126,12 +126,12 @@ void gaudi_mem_pf_clear(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	struct hl_user_mapping *m;
 
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	m = dp->pf_maps;
 	dp->pf_maps = NULL;
 	dp->pf_nmaps = 0;
 	dp->pf_captured = false;
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	kvfree(m);
 }
 
@@ -152,9 +152,9 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	if (!dp)
 		return 0;
 	flush_work(&dp->pf_work);
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	n = dp->pf_captured ? dp->pf_nmaps : 0;
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	*array_size = n;
 	len = (size_t)n * sizeof(*m);
 	if (!n)
@@ -164,12 +164,12 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	m = kvmalloc(len, GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	spin_lock(&dp->lock);
+	spin_lock_irq(&dp->lock);
 	if (dp->pf_captured && dp->pf_nmaps == n)
 		memcpy(m, dp->pf_maps, len);
 	else
 		ret = -EAGAIN;
-	spin_unlock(&dp->lock);
+	spin_unlock_irq(&dp->lock);
 	if (!ret && copy_to_user(out, m, len))
 		ret = -EFAULT;
 	kvfree(m);

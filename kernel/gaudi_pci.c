@@ -154,28 +154,34 @@ bool gaudi_reg_addr_valid(u64 addr, u32 size)
 	return addr < GAUDI_CFG_REGS_SIZE;
 }
 
+/*
+ * One MSI serves the completion queues and the event queue.  Completions
+ * are handled here, in hard interrupt context: the fences of the CSs that
+ * ended are signalled at once, without waking a thread (on the model a CS
+ * completes inside its doorbell write, so a thread would preempt the
+ * submitter on every CS).  Freeing their jobs is left to process context
+ * (gaudi_cs_reap()).  Events need process context: the thread handles them.
+ * MSI is edge-triggered and the device has nothing to acknowledge.
+ */
 static irqreturn_t gaudi_irq_hard(int irq, void *arg)
 {
-	/* MSI is edge: nothing to acknowledge, the thread reads the rings. */
-	return IRQ_WAKE_THREAD;
+	struct gaudi_device *gdev = arg;
+	gaudi_irq_hook_t hook;
+
+	hook = READ_ONCE(gdev->cq_irq_hook);
+	if (hook)
+		hook(gdev);
+	return gaudi_eq_pending(gdev) ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
 static irqreturn_t gaudi_irq_thread(int irq, void *arg)
 {
 	struct gaudi_device *gdev = arg;
-	gaudi_irq_hook_t hook;
 	int idx;
 
 	if (!drm_dev_enter(&gdev->drm, &idx))
 		return IRQ_HANDLED;
-
 	gaudi_eq_handle(gdev);
-
-	/* Completion queues of command submission (issue 4). */
-	hook = READ_ONCE(gdev->cq_irq_hook);
-	if (hook)
-		hook(gdev);
-
 	drm_dev_exit(idx);
 	return IRQ_HANDLED;
 }
@@ -192,7 +198,7 @@ int gaudi_irq_init(struct gaudi_device *gdev)
 	}
 	gdev->pci.irq = pci_irq_vector(pdev, 0);
 	ret = request_threaded_irq(gdev->pci.irq, gaudi_irq_hard,
-				   gaudi_irq_thread, IRQF_ONESHOT,
+				   gaudi_irq_thread, 0,
 				   GAUDI_DRV_NAME, gdev);
 	if (ret) {
 		gaudi_err(gdev, "cannot request IRQ %d: %d\n", gdev->pci.irq,

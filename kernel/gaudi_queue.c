@@ -11,12 +11,13 @@
  * The eight streams of DMA 0 and DMA 1 are the external queues: the driver
  * appends two MSG_PROT packets to every job on them, one writing an entry
  * into the queue's completion queue (CQ) in host memory, one raising the
- * MSI.  The threaded interrupt handler walks the CQs and completes the jobs
+ * MSI.  The hard interrupt handler walks the CQs and completes the jobs
  * whose entries are ready.  Jobs on internal queues (DMA 2..7, MME, TPC)
  * complete with the CS they belong to, whose external jobs end it.
  */
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
 #include <linux/interrupt.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -27,6 +28,40 @@
 u64 gaudi_host_dev_addr(dma_addr_t dma)
 {
 	return (u64)dma + GAUDI_HOST_PHYS_BASE;
+}
+
+/*
+ * Kernel CBs (the parsed copies the queues execute) come from two DMA
+ * pools when small, which is nearly always (a NOP or a LIN_DMA plus the
+ * completion packets is under 64 bytes), and from dma_alloc_coherent()
+ * otherwise.  The size alone tells which.
+ */
+static const u32 gaudi_kcb_pool_size[GAUDI_KCB_POOLS] = { 256, SZ_4K };
+
+void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i;
+
+	for (i = 0; i < GAUDI_KCB_POOLS; i++)
+		if (size <= gaudi_kcb_pool_size[i])
+			return dma_pool_alloc(dp->kcb_pool[i], GFP_KERNEL, dma);
+	return dma_alloc_coherent(&gdev->pdev->dev, size, dma, GFP_KERNEL);
+}
+
+void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
+		    dma_addr_t dma)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i;
+
+	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
+		if (size <= gaudi_kcb_pool_size[i]) {
+			dma_pool_free(dp->kcb_pool[i], kcb, dma);
+			return;
+		}
+	}
+	dma_free_coherent(&gdev->pdev->dev, size, kcb, dma);
 }
 
 /* The QMAN block of queue @id, or 0 if the driver does not run it. */
@@ -92,11 +127,16 @@ void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
 	WREG32(gdev, q->qm_base + QM_PQ_PI(q->stream), q->pi);
 }
 
-/* Threaded IRQ hook: complete the jobs whose CQ entries are ready. */
+/*
+ * Hard IRQ hook: complete the jobs whose CQ entries are ready.  Fences are
+ * signalled here; the ended CSs wait on dp->done for gaudi_cs_reap(), run
+ * by the next submitter or, a little later, by dp->reap_work.
+ */
 void gaudi_cq_irq(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	struct gaudi_job *job;
+	bool reap = false;
 	unsigned int i;
 	u32 e, idx;
 
@@ -124,14 +164,25 @@ void gaudi_cq_irq(struct gaudi_device *gdev)
 			q->ci = (q->ci + 1) & (2 * q->entries - 1);
 			if (job)
 				gaudi_cs_job_done(gdev, job);
+			reap |= !list_empty(&dp->done);
 			spin_unlock(&dp->lock);
 			if (!job)
 				gaudi_user_err(gdev, "queue %u: completion for empty slot %u\n",
 					       i, idx);
 		}
 	}
-	gaudi_cs_reap(gdev);
+	if (reap)
+		queue_delayed_work(system_wq, &dp->reap_work,
+				   GAUDI_REAP_DELAY);
 	wake_up_all(&dp->space_wq);
+}
+
+static void gaudi_reap_work(struct work_struct *work)
+{
+	struct gaudi_dp *dp = container_of(to_delayed_work(work),
+					   struct gaudi_dp, reap_work);
+
+	gaudi_cs_reap(dp->gdev);
 }
 
 static void gaudi_queue_program(struct gaudi_device *gdev,
@@ -254,6 +305,10 @@ static void gaudi_queues_free(struct gaudi_device *gdev)
 		q->pq = NULL;
 		q->slot = NULL;
 	}
+	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
+		dma_pool_destroy(dp->kcb_pool[i]);
+		dp->kcb_pool[i] = NULL;
+	}
 	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
 		if (dp->cq[i].ring)
 			dma_free_coherent(dev, GAUDI_CQ_ENTRIES * sizeof(u32),
@@ -279,6 +334,7 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	INIT_LIST_HEAD(&dp->pending);
 	INIT_LIST_HEAD(&dp->done);
 	INIT_DELAYED_WORK(&dp->tdr, gaudi_cs_tdr_work);
+	INIT_DELAYED_WORK(&dp->reap_work, gaudi_reap_work);
 	INIT_WORK(&dp->pf_work, gaudi_mem_pf_work);
 	gdev->dp = dp;
 
@@ -307,6 +363,13 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 						    GAUDI_CQ_ENTRIES * sizeof(u32),
 						    &dp->cq[i].dma, GFP_KERNEL);
 		if (!dp->cq[i].ring)
+			goto err_nomem;
+	}
+
+	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
+		dp->kcb_pool[i] = dma_pool_create("gaudi-kcb", dev,
+						  gaudi_kcb_pool_size[i], 64, 0);
+		if (!dp->kcb_pool[i])
 			goto err_nomem;
 	}
 
@@ -341,6 +404,8 @@ void gaudi_dp_sw_fini(struct gaudi_device *gdev)
 		return;
 	WRITE_ONCE(gdev->cq_irq_hook, NULL);
 	cancel_delayed_work_sync(&dp->tdr);
+	cancel_delayed_work_sync(&dp->reap_work);
+	gaudi_cs_reap(gdev);
 	cancel_work_sync(&dp->pf_work);
 	gaudi_mem_pf_clear(gdev);
 	gaudi_mem_sw_fini(gdev);

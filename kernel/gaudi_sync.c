@@ -73,10 +73,10 @@ void gaudi_sync_hw_init(struct gaudi_device *gdev)
 	 * After a reset the SOBs restart from 0 (no submitter runs now and
 	 * every CS was ended, so no SOB has users).
 	 */
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	if (ctx)
 		gaudi_sync_reset_slots(ctx);
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 }
 
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
@@ -117,9 +117,9 @@ void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 {
 	if (ref < 0)
 		return;
-	spin_lock(&gdev->dp->lock);
+	spin_lock_irq(&gdev->dp->lock);
 	gaudi_sync_put_locked(ctx, ref);
-	spin_unlock(&gdev->dp->lock);
+	spin_unlock_irq(&gdev->dp->lock);
 	wake_up_all(&gdev->dp->space_wq);
 }
 
