@@ -135,14 +135,23 @@ cs)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/hl_upstream_test" \
 		"$repo/tests/guest/upstream/hl_upstream_test.c"
+	# The test dma-buf importer (module built in its source folder; the
+	# outputs are git-ignored) and its test program.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/dmabuf_import_test" "$suite_dir/dmabuf_import_test.c"
+	make -C "/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build" \
+		M="$suite_dir/dmabuf_import" W=1 modules >&2 ||
+		die "gaudi_dmabuf_import.ko build failed"
 	ko=$(gaudi_ko) || exit 2
 	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1) || peer=
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$suite_dir/dmabuf_import/gaudi_dmabuf_import.ko:/suite/ko/gaudi_dmabuf_import.ko" \
+		--add "$out/dmabuf_import_test:/suite/bin/dmabuf_import_test" \
 		--add "$out/gaudi_cs_test:/suite/bin/gaudi_cs_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--device-opts test-hooks=on "$@"
-	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	env="GAUDI_KO=/suite/ko/gaudi.ko IMPORT_KO=/suite/ko/gaudi_dmabuf_import.ko BIN=/suite/bin"
 	if [ -f "$peer" ]; then
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
