@@ -465,17 +465,23 @@ static struct sg_table *gaudi_dmabuf_map(struct dma_buf_attachment *attach,
 					 enum dma_data_direction dir)
 {
 	struct gaudi_dmabuf *gb = attach->dmabuf->priv;
-	phys_addr_t bar = pci_resource_start(gb->gdev->pdev, 4) + gb->addr;
 	unsigned int i, n = DIV_ROUND_UP_ULL(gb->size, SZ_1G);
 	struct scatterlist *sg;
 	struct sg_table *sgt;
 	u64 off = 0, len;
+	phys_addr_t bar;
 	dma_addr_t dma;
-	int ret;
+	int ret, idx;
 
+	/* A dma-buf can outlive its device: no BAR after an unplug. */
+	if (!drm_dev_enter(&gb->gdev->drm, &idx))
+		return ERR_PTR(-ENODEV);
+	bar = pci_resource_start(gb->gdev->pdev, 4) + gb->addr;
 	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
-	if (!sgt)
-		return ERR_PTR(-ENOMEM);
+	if (!sgt) {
+		ret = -ENOMEM;
+		goto err_exit;
+	}
 	ret = sg_alloc_table(sgt, n, GFP_KERNEL);
 	if (ret)
 		goto err_free;
@@ -493,6 +499,7 @@ static struct sg_table *gaudi_dmabuf_map(struct dma_buf_attachment *attach,
 		sg_dma_len(sg) = len;
 		off += len;
 	}
+	drm_dev_exit(idx);
 	return sgt;
 
 err_unmap:
@@ -502,6 +509,8 @@ err_unmap:
 	sg_free_table(sgt);
 err_free:
 	kfree(sgt);
+err_exit:
+	drm_dev_exit(idx);
 	return ERR_PTR(ret);
 }
 
