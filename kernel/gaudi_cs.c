@@ -182,13 +182,19 @@ static bool gaudi_msg_mon_ok(struct gaudi_device *gdev, u64 a, u32 op,
 
 /*
  * Messages write user memory, user SOBs or user monitors (W_S block);
- * every other sync object and monitor belongs to the driver.
+ * every other sync object and monitor belongs to the driver, except the
+ * SOB of a staged submission's encapsulated signals (@encaps_sob, 0 if
+ * none), which its CBs may only add to.
  */
 static bool gaudi_msg_addr_ok(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			      u64 a, u64 len, u32 op, u32 value)
+			      u64 a, u64 len, u32 op, u32 value,
+			      u32 encaps_sob)
 {
 	if (gaudi_user_sob(a, len))
 		return true;
+	/* A staged submission's encapsulated signals: add to its SOB. */
+	if (encaps_sob && a == GAUDI_WS_BASE + 4 * encaps_sob && len == 4)
+		return op == 0 && (value & SM_SOB_INC);
 	if (gaudi_in_range(a, len, GAUDI_WS_BASE,
 			   GAUDI_WS_BASE + SM_MON_STATUS(SM_NUM_MONS)))
 		return gaudi_msg_mon_ok(gdev, a, op, value);
@@ -228,7 +234,7 @@ static bool gaudi_wreg_ok(u32 qm_base, u32 reg)
  * Everything is checked on the copy, which the user cannot change.
  */
 static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			  u32 qid, const u8 *cb, u32 size)
+			  u32 qid, const u8 *cb, u32 size, u32 encaps_sob)
 {
 	u32 qm_base = gdev->dp->q[qid].qm_base;
 	u32 off = 0, w[6], op, psize, len;
@@ -297,7 +303,7 @@ static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				    FIELD_GET(PKT_MSG_SHORT_OFFSET, w[1]);
 			if (!gaudi_msg_addr_ok(gdev, ctx, a, len,
 					       FIELD_GET(PKT_MSG_OP, w[1]),
-					       w[0])) {
+					       w[0], encaps_sob)) {
 				parse_err(gdev, qid, off, op, "address 0x%llx not allowed\n",
 					  a);
 				return -EINVAL;
@@ -384,11 +390,16 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	dp->space_gen++;
 	gaudi_sync_put_locked(cs->ctx, cs->sob_ref);
 	cs->sob_ref = -1;
+	/* Slots that no completion entry frees. */
 	list_for_each_entry(job, &cs->jobs, node) {
 		struct gaudi_hw_queue *q = &dp->q[job->queue];
 
-		if (!q->external)
+		if (!job->cq)
 			q->ci = (q->ci + 1) & (2 * q->entries - 1);
+	}
+	if (cs->encaps) {
+		gaudi_encaps_release_locked(cs->ctx, cs->encaps);
+		cs->encaps = NULL;
 	}
 	if (error) {
 		dma_fence_set_error(&cs->fence, error);
@@ -415,7 +426,7 @@ static void gaudi_cs_cleanup(struct gaudi_device *gdev, struct list_head *done)
 /* A completion entry for @job arrived (dp->lock held, hard IRQ). */
 void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
 {
-	struct gaudi_cs *cs = job->cs;
+	struct gaudi_cs *cs = job->cs, *first, *part, *tmp;
 
 	if (job->done || !cs->queued)
 		return;
@@ -423,7 +434,18 @@ void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
 	if (--cs->ext_pending)
 		return;
 	/* Freeing may not happen under the spinlock: gaudi_cs_reap() does. */
-	gaudi_cs_complete_locked(gdev, cs, 0, &gdev->dp->done);
+	if (!cs->staged) {
+		gaudi_cs_complete_locked(gdev, cs, 0, &gdev->dp->done);
+		return;
+	}
+	/* The LAST part of a staged submission ends every part. */
+	first = cs->first;
+	list_for_each_entry_safe(part, tmp, &first->parts, part_node) {
+		list_del_init(&part->part_node);
+		if (part->queued)
+			gaudi_cs_complete_locked(gdev, part, 0,
+						 &gdev->dp->done);
+	}
 }
 
 void gaudi_cs_reap(struct gaudi_device *gdev)
@@ -455,6 +477,7 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 
 		q->pi = 0;
 		q->ci = 0;
+		q->cq_pi = 0;
 		if (q->slot)
 			memset(q->slot, 0, q->entries * sizeof(*q->slot));
 	}
@@ -532,7 +555,15 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 #define GAUDI_CS_FLAGS_SUPPORTED (HL_CS_FLAGS_FORCE_RESTORE |                \
 				  HL_CS_FLAGS_TIMESTAMP |                    \
 				  HL_CS_FLAGS_CUSTOM_TIMEOUT |               \
-				  HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT)
+				  HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT |        \
+				  HL_CS_FLAGS_STAGED_SUBMISSION |            \
+				  HL_CS_FLAGS_STAGED_SUBMISSION_FIRST |      \
+				  HL_CS_FLAGS_STAGED_SUBMISSION_LAST |       \
+				  HL_CS_FLAGS_ENCAP_SIGNALS)
+#define GAUDI_CS_FLAGS_TYPE (HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT |          \
+			     HL_CS_FLAGS_COLLECTIVE_WAIT |                    \
+			     HL_CS_FLAGS_RESERVE_SIGNALS_ONLY |               \
+			     HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY)
 
 static void gaudi_cs_count(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   int ret, bool parsing)
@@ -554,7 +585,7 @@ static void gaudi_cs_count(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 /* Copy and parse one chunk into a new job of @cs. */
 static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			    struct gaudi_cs *cs, const struct hl_cs_chunk *ch,
-			    bool *parse_fail)
+			    u32 encaps_sob, bool *parse_fail)
 {
 	struct gaudi_hw_queue *q;
 	struct gaudi_job *job;
@@ -609,7 +640,9 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	job->cs = cs;
 	job->queue = qid;
-	job->kcb_size = ch->cb_size + (q->external ? GAUDI_CQ_PKTS_SIZE : 0);
+	/* Of a staged submission, only the LAST part's jobs complete. */
+	job->cq = q->external && (!cs->staged || cs->staged_last);
+	job->kcb_size = ch->cb_size + (job->cq ? GAUDI_CQ_PKTS_SIZE : 0);
 	job->kcb_alloc = max_t(u32, job->kcb_size, 8);
 	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
 	if (!job->kcb) {
@@ -619,12 +652,13 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	memcpy(job->kcb, src + off, ch->cb_size);
 	list_add_tail(&job->node, &cs->jobs);
-	if (q->external)
+	if (job->cq)
 		cs->ext_pending++;
 	else
 		cs->int_jobs++;
 
-	ret = gaudi_parse_cb(gdev, ctx, qid, job->kcb, ch->cb_size);
+	ret = gaudi_parse_cb(gdev, ctx, qid, job->kcb, ch->cb_size,
+			     encaps_sob);
 	if (ret)
 		*parse_fail = true;
 out_put:
@@ -632,12 +666,19 @@ out_put:
 	return ret;
 }
 
+/*
+ * The completion packets of @job, in PQ slot @idx: the CQ entry names the
+ * slot; entries are written in order, one per job with completion (jobs
+ * of staged parts before the LAST have none), at the queue's cq_pi.
+ */
 static void gaudi_job_add_cq_pkts(struct gaudi_device *gdev,
 				  struct gaudi_job *job, u32 idx)
 {
 	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_hw_queue *q = &dp->q[job->queue];
 	__le32 *p = job->kcb + job->kcb_size - GAUDI_CQ_PKTS_SIZE;
-	u64 cq = gaudi_host_dev_addr(dp->cq[job->queue].dma) + 4 * idx;
+	u64 cq = gaudi_host_dev_addr(dp->cq[job->queue].dma) +
+		 4 * (q->cq_pi & (GAUDI_CQ_ENTRIES - 1));
 	u64 msi = GAUDI_CFG_BASE + mmPCIE_CORE_MSI_REQ;
 
 	p[0] = cpu_to_le32(CQ_ENTRY_READY | CQ_ENTRY_SHADOW_VALID |
@@ -651,6 +692,7 @@ static void gaudi_job_add_cq_pkts(struct gaudi_device *gdev,
 			   PKT_CTL_MB);
 	p[6] = cpu_to_le32(lower_32_bits(msi));
 	p[7] = cpu_to_le32(upper_32_bits(msi));
+	q->cq_pi = (q->cq_pi + 1) & (2 * GAUDI_CQ_ENTRIES - 1);
 }
 
 /* Room on every queue @cs uses (dp->lock held). */
@@ -668,6 +710,90 @@ static bool gaudi_cs_fits(struct gaudi_dp *dp, struct gaudi_cs *cs)
 }
 
 /*
+ * Where staged part @cs belongs (dp->lock held): a later part needs its
+ * first part in flight and not closed (*@first); a first part with
+ * encapsulated signals needs its reservation, not taken by another CS
+ * (*@e).  -EINVAL otherwise.
+ */
+static int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
+					struct gaudi_ctx *ctx,
+					struct gaudi_cs *cs,
+					struct gaudi_cs **first,
+					struct gaudi_encaps **e)
+{
+	u64 seq = cs->staged_seq;
+	struct gaudi_cs *f = NULL;
+
+	*first = NULL;
+	*e = NULL;
+	if (!cs->staged)
+		return 0;
+	if (cs->staged_first) {
+		if (!cs->encaps_id)
+			return 0;
+		*e = gaudi_encaps_find_locked(ctx, cs->encaps_id);
+		if (!*e || (*e)->cs_seq) {
+			gaudi_dbg(gdev, CS, "CS: no free signal reservation %u\n",
+				  cs->encaps_id);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (seq && seq < ctx->next_seq)
+		f = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
+	if (!f || f->seq != seq || !f->queued || !f->staged_first ||
+	    f->staged_closed) {
+		gaudi_dbg(gdev, CS, "CS: staged submission %llu is not open\n",
+			  seq);
+		return -EINVAL;
+	}
+	*first = f;
+	return 0;
+}
+
+/* The SOB staged part @cs may signal (0: none), or -EINVAL. */
+static int gaudi_cs_staged_sob(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, struct gaudi_cs *cs,
+			       u32 *sob)
+{
+	struct gaudi_encaps *e;
+	struct gaudi_cs *first;
+	int ret;
+
+	spin_lock_irq(&gdev->dp->lock);
+	ret = gaudi_cs_staged_check_locked(gdev, ctx, cs, &first, &e);
+	if (!ret && first)
+		e = first->encaps;
+	*sob = e ? e->sob : 0;
+	spin_unlock_irq(&gdev->dp->lock);
+	return ret;
+}
+
+/* Link staged part @cs into its submission (dp->lock held, committed). */
+static void gaudi_cs_staged_bind_locked(struct gaudi_ctx *ctx,
+					struct gaudi_cs *cs,
+					struct gaudi_cs *first,
+					struct gaudi_encaps *e)
+{
+	if (cs->staged_first) {
+		first = cs;
+		INIT_LIST_HEAD(&cs->parts);
+		if (e) {
+			e->cs_seq = cs->seq;
+			ctx->sob[e->queue].unbound[e->ref % 2]--;
+			cs->encaps = e;
+		}
+	} else {
+		/* The first part's timeout covers the submission. */
+		cs->deadline = first->deadline;
+	}
+	cs->first = first;
+	list_add_tail(&cs->part_node, &first->parts);
+	if (cs->staged_last)
+		first->staged_closed = true;
+}
+
+/*
  * Put @cs on the queues.  Waits (interruptibly) while the context has
  * GAUDI_MAX_PENDING_CS in flight or a queue is full; never holds the reset
  * lock while waiting.
@@ -677,8 +803,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned long touched[BITS_TO_LONGS(GAUDI_NUM_QUEUES)] = {};
+	struct gaudi_cs *prev, *first = NULL;
 	struct dma_fence *old = NULL;
-	struct gaudi_cs *prev;
+	struct gaudi_encaps *e = NULL;
 	struct gaudi_job *job;
 	unsigned int i;
 	int idx, ret;
@@ -695,6 +822,18 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
+		if (prev && !dma_fence_is_signaled(&prev->fence) &&
+		    prev->staged && !prev->first->staged_closed) {
+			/* Waiting for an open staged submission may not end. */
+			spin_unlock_irq(&dp->lock);
+			mutex_unlock(&dp->submit_lock);
+			gaudi_hw_exit(gdev, idx);
+			gaudi_dbg(gdev, CS, "CS: %u CSs in flight, the oldest of an open staged submission\n",
+				  GAUDI_MAX_PENDING_CS);
+			atomic64_inc(&dp->max_cs_drop);
+			atomic64_inc(&ctx->max_cs_drop);
+			return -EAGAIN;
+		}
 		if (prev && !dma_fence_is_signaled(&prev->fence)) {
 			old = dma_fence_get(&prev->fence);
 			spin_unlock_irq(&dp->lock);
@@ -706,8 +845,22 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				return ret;
 			continue;
 		}
-		if (!gaudi_cs_fits(dp, cs) ||
-		    !gaudi_sync_signal_ready_locked(ctx, cs)) {
+		ret = gaudi_sync_signal_ready_locked(ctx, cs);
+		if (ret > 0 && !gaudi_cs_fits(dp, cs))
+			ret = 0;
+		if (ret > 0)
+			ret = gaudi_cs_staged_check_locked(gdev, ctx, cs,
+							   &first, &e) ?: 1;
+		if (ret < 0) {
+			spin_unlock_irq(&dp->lock);
+			mutex_unlock(&dp->submit_lock);
+			gaudi_hw_exit(gdev, idx);
+			if (ret == -EBUSY)
+				gaudi_dbg(gdev, CS, "signal: queue %u's other SOB is held by a signal reservation\n",
+					  cs->signal_queue);
+			return ret;
+		}
+		if (!ret) {
 			gen = dp->space_gen;
 			spin_unlock_irq(&dp->lock);
 			mutex_unlock(&dp->submit_lock);
@@ -736,6 +889,10 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	cs->ctx = ctx;
 	if (cs->signal)
 		gaudi_sync_signal_locked(gdev, ctx, cs);
+	if (cs->staged)
+		gaudi_cs_staged_bind_locked(ctx, cs, first, e);
+	/* A staged submission is known by its first part's sequence. */
+	*seq_out = cs->staged ? cs->first->seq : seq;
 	list_add_tail(&cs->node, &dp->pending);
 	if (list_is_singular(&dp->pending))
 		gaudi_tdr_arm_locked(dp);
@@ -744,12 +901,12 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	list_for_each_entry(job, &cs->jobs, node) {
 		struct gaudi_hw_queue *q = &dp->q[job->queue];
 
-		if (q->external)
+		if (job->cq)
 			gaudi_job_add_cq_pkts(gdev, job,
 					      q->pi & (q->entries - 1));
 		gaudi_queue_push(gdev, job->queue,
 				 gaudi_host_dev_addr(job->kcb_dma),
-				 job->kcb_size, job);
+				 job->kcb_size, job->cq ? job : NULL);
 		__set_bit(job->queue, touched);
 	}
 	spin_unlock_irq(&dp->lock);
@@ -770,7 +927,6 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		dma_fence_put(old);
 	/* The model completes inside the doorbell: reap at once. */
 	gaudi_cs_reap(gdev);
-	*seq_out = seq;
 	return 0;
 }
 
@@ -800,6 +956,7 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
 	job->cs = cs;
 	job->queue = qid;
+	job->cq = true;
 	job->kcb_size = size + GAUDI_CQ_PKTS_SIZE;
 	job->kcb_alloc = job->kcb_size;
 	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
@@ -875,7 +1032,8 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	u32 flags = args->in.cs_flags;
 	u32 n_exec = args->in.num_chunks_execute;
 	u32 n_rest = args->in.num_chunks_restore;
-	bool restore, parse_fail = false;
+	bool restore, staged, parse_fail = false;
+	u32 type, encaps_sob = 0;
 	struct gaudi_cs *cs;
 	unsigned int i, n;
 	u64 seq = 0;
@@ -883,10 +1041,44 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 
 	if (!ctx)
 		return -EINVAL;
-	if (flags & (HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT))
+	type = flags & GAUDI_CS_FLAGS_TYPE;
+	if (type & (type - 1)) {
+		gaudi_dbg(gdev, CS, "CS: type flags 0x%x are exclusive\n", type);
+		ret = -EINVAL;
+		goto out_count;
+	}
+	switch (type) {
+	case HL_CS_FLAGS_SIGNAL:
+	case HL_CS_FLAGS_WAIT:
 		return gaudi_sync_cs_ioctl(gdev, ctx, args);
+	case HL_CS_FLAGS_RESERVE_SIGNALS_ONLY:
+		return gaudi_encaps_reserve_ioctl(gdev, ctx, args);
+	case HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY:
+		return gaudi_encaps_unreserve_ioctl(gdev, ctx, args);
+	case HL_CS_FLAGS_COLLECTIVE_WAIT:
+		/* As upstream on a device whose NIC ports are off. */
+		gaudi_dbg(gdev, CS, "CS: collective waits need the NIC ports, which are disabled\n");
+		ret = -EINVAL;
+		goto out_count;
+	default:
+		break;
+	}
 	if (flags & ~GAUDI_CS_FLAGS_SUPPORTED) {
 		gaudi_dbg(gdev, CS, "CS: flags 0x%x not supported\n", flags);
+		ret = -EINVAL;
+		goto out_count;
+	}
+	staged = flags & HL_CS_FLAGS_STAGED_SUBMISSION;
+	if (!staged && (flags & (HL_CS_FLAGS_STAGED_SUBMISSION_FIRST |
+				 HL_CS_FLAGS_STAGED_SUBMISSION_LAST))) {
+		gaudi_dbg(gdev, CS, "CS: FIRST/LAST without STAGED_SUBMISSION\n");
+		ret = -EINVAL;
+		goto out_count;
+	}
+	if ((flags & HL_CS_FLAGS_ENCAP_SIGNALS) &&
+	    (!staged || !(flags & HL_CS_FLAGS_STAGED_SUBMISSION_FIRST) ||
+	     !args->in.encaps_sig_handle_id)) {
+		gaudi_dbg(gdev, CS, "CS: encapsulated signals need the first part of a staged submission and a reservation\n");
 		ret = -EINVAL;
 		goto out_count;
 	}
@@ -930,6 +1122,19 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	cs->sob_ref = -1;
 	cs->timestamp = flags & HL_CS_FLAGS_TIMESTAMP;
 	cs->skip_reset = flags & HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT;
+	INIT_LIST_HEAD(&cs->part_node);
+	if (staged) {
+		cs->staged = true;
+		cs->staged_first = flags & HL_CS_FLAGS_STAGED_SUBMISSION_FIRST;
+		cs->staged_last = flags & HL_CS_FLAGS_STAGED_SUBMISSION_LAST;
+		if (!cs->staged_first)
+			cs->staged_seq = args->in.seq;
+		else if (flags & HL_CS_FLAGS_ENCAP_SIGNALS)
+			cs->encaps_id = args->in.encaps_sig_handle_id;
+		ret = gaudi_cs_staged_sob(gdev, ctx, cs, &encaps_sob);
+		if (ret)
+			goto out_free_cs;
+	}
 	/* Relative timeout for now; made absolute at submission. */
 	if ((flags & HL_CS_FLAGS_CUSTOM_TIMEOUT) && args->in.timeout)
 		cs->deadline = msecs_to_jiffies(min_t(u32, args->in.timeout,
@@ -939,11 +1144,12 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 						1000);
 
 	for (i = 0; i < n; i++) {
-		ret = gaudi_cs_add_job(gdev, ctx, cs, &chunks[i], &parse_fail);
+		ret = gaudi_cs_add_job(gdev, ctx, cs, &chunks[i], encaps_sob,
+				       &parse_fail);
 		if (ret)
 			goto out_free_cs;
 	}
-	if (!cs->ext_pending) {
+	if (!cs->ext_pending && (!cs->staged || cs->staged_last)) {
 		gaudi_dbg(gdev, CS, "CS: only internal queues: nothing would complete it\n");
 		ret = -EINVAL;
 		goto out_free_cs;
@@ -968,7 +1174,7 @@ out_free_chunks:
 	kvfree(chunks);
 out_count:
 	if (ret != -ERESTARTSYS && ret != -EINTR && ret != -EBUSY &&
-	    ret != -ENODEV && ret != -EFAULT)
+	    ret != -ENODEV && ret != -EFAULT && ret != -EAGAIN)
 		gaudi_cs_count(gdev, ctx, ret, parse_fail);
 	if (ret == -ERESTARTSYS)
 		ret = -EINTR;
@@ -1283,6 +1489,7 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 		dma_fence_put(f);
 	}
 
+	gaudi_encaps_release_all(gdev, ctx);
 	gaudi_sync_ctx_fini(ctx);
 	gaudi_cb_ctx_fini(ctx);
 	gaudi_mem_ctx_fini(ctx);

@@ -16,8 +16,9 @@
  * Locking order: ctx->lock (CB/mapping tables) and dp->submit_lock (one
  * submitter at a time) -> dp->lock (spinlock: indices, job slots, CS lists,
  * fences).  The hard IRQ handler completes CSs under dp->lock, so process
- * context takes it with interrupts off (spin_lock_irq).  dp->submit_lock is never held across a reset: submitters that
- * must wait for queue space drop it and gaudi_hw_exit() first.
+ * context takes it with interrupts off (spin_lock_irq).  dp->submit_lock
+ * is never held across a reset: submitters that must wait for queue space
+ * drop it and gaudi_hw_exit() first.
  */
 #ifndef GAUDI_CS_H
 #define GAUDI_CS_H
@@ -85,6 +86,7 @@ struct gaudi_hw_queue {
 	dma_addr_t pq_dma;
 	u32 pi;			/* next free slot, mod 2 * entries */
 	u32 ci;			/* oldest busy slot, mod 2 * entries */
+	u32 cq_pi;		/* external: next CQ entry a job writes */
 	struct gaudi_job **slot;	/* external: job per PQ slot */
 };
 
@@ -103,7 +105,27 @@ struct gaudi_job {
 	dma_addr_t kcb_dma;
 	u32 kcb_size;		/* bytes the device executes */
 	u32 kcb_alloc;
+	bool cq;		/* external, with the completion packets */
 	bool done;
+};
+
+/*
+ * Encapsulated signals (HL_CS_FLAGS_RESERVE_SIGNALS_ONLY): @count values
+ * of an external queue's signal SOB, reserved for the packets of a staged
+ * submission to add 1 each.  @pre is the SOB's value after the first of
+ * them.  Bound to the staged submission that raises them (@cs_seq, its
+ * first CS) and freed when it ends, at unreserve, at a reset or at close.
+ * On ctx->encaps, under dp->lock.
+ */
+struct gaudi_encaps {
+	struct list_head node;
+	u32 id;
+	u32 queue;
+	u32 sob;
+	u32 pre;
+	u32 count;
+	int ref;		/* on the SOB, gaudi_sync_put_locked() */
+	u64 cs_seq;		/* 0 until a staged submission takes it */
 };
 
 struct gaudi_cs {
@@ -127,6 +149,23 @@ struct gaudi_cs {
 	/* Signal or wait CS: the SOB it holds (gaudi_sob_slot.users), or -1. */
 	int sob_ref;
 	struct gaudi_ctx *ctx;
+	/*
+	 * Staged submission: the parts of one submission end together, when
+	 * the LAST part's external jobs have completed; only those carry
+	 * completion packets.  The first part's sequence names the whole
+	 * submission.  The first part keeps the list of parts (itself
+	 * included) while in flight; @staged_closed once LAST is in.
+	 */
+	bool staged;
+	bool staged_first;
+	bool staged_last;
+	bool staged_closed;
+	u64 staged_seq;		/* later parts: the first part's sequence */
+	u32 encaps_id;		/* first part with HL_CS_FLAGS_ENCAP_SIGNALS */
+	struct gaudi_cs *first;	/* staged: the first part (dp->lock) */
+	struct list_head parts;	/* first part: every part, in order */
+	struct list_head part_node;
+	struct gaudi_encaps *encaps;	/* first part: the signals it raises */
 };
 
 /*
@@ -138,7 +177,9 @@ struct gaudi_cs {
 struct gaudi_sob_slot {
 	u32 cur;		/* 0 or 1: the SOB signals go to */
 	u32 value;		/* its value after the last signal submitted */
-	u32 users[2];		/* CSs in flight that signal or watch each */
+	/* CSs in flight that signal or watch each, and reservations */
+	u32 users[2];
+	u32 unbound[2];		/* of which reservations no CS took yet */
 	u64 switches;		/* times signals moved to the other SOB */
 };
 
@@ -163,6 +204,10 @@ struct gaudi_ctx {
 		   in_reset_drop, max_cs_drop, validation_drop;
 	/* Signal/wait: the SOBs of each external queue (dp->lock). */
 	struct gaudi_sob_slot sob[GAUDI_NUM_EXT_QUEUES];
+	/* Encapsulated signal reservations (dp->lock). */
+	struct list_head encaps;
+	u32 encaps_next_id;
+	u32 encaps_num;
 };
 
 /* Per device (gdev->dp). */
@@ -279,8 +324,7 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			 u64 seq, u32 *sob, u32 *value, int *ref);
 u32 gaudi_sync_sob(u32 queue, u32 k);
-bool gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx,
-				    struct gaudi_cs *cs);
+int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, struct gaudi_cs *cs);
 void gaudi_sync_signal_locked(struct gaudi_device *gdev,
 			      struct gaudi_ctx *ctx, struct gaudi_cs *cs);
 void gaudi_sync_put_locked(struct gaudi_ctx *ctx, int ref);
@@ -288,6 +332,15 @@ void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		    int ref);
 int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args);
+int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, union hl_cs_args *args);
+int gaudi_encaps_unreserve_ioctl(struct gaudi_device *gdev,
+				 struct gaudi_ctx *ctx, union hl_cs_args *args);
+struct gaudi_encaps *gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id);
+void gaudi_encaps_release_locked(struct gaudi_ctx *ctx,
+				 struct gaudi_encaps *e);
+void gaudi_encaps_release_all(struct gaudi_device *gdev,
+			      struct gaudi_ctx *ctx);
 
 /* Per-file context (gaudi_cs.c), called by gaudi_file.c. */
 int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile);

@@ -205,6 +205,7 @@ static void gaudi_queue_program(struct gaudi_device *gdev,
 	memset(q->pq, 0, q->entries * sizeof(*q->pq));
 	q->pi = 0;
 	q->ci = 0;
+	q->cq_pi = 0;
 	WREG32(gdev, b + QM_PQ_BASE_LO(s), lower_32_bits(pq));
 	WREG32(gdev, b + QM_PQ_BASE_HI(s), upper_32_bits(pq));
 	WREG32(gdev, b + QM_PQ_SIZE(s), ilog2(q->entries));

@@ -11,14 +11,27 @@
  * watches it any more; a wait's target therefore never wraps.  The driver
  * clears all of them when a context opens and closes and after a reset, so
  * no state leaks from one process to the next.
+ *
+ * Encapsulated signals: a reservation takes @count values of a queue's
+ * current signal SOB at once (switching SOBs first if they do not fit) and
+ * holds a reference on that SOB like a CS in flight, so the SOB is neither
+ * cleared nor reused under it.  A staged submission naming the reservation
+ * may add 1 to that SOB from its own CBs (the parser allows exactly that),
+ * and wait CSs with HL_CS_FLAGS_ENCAP_SIGNALS wait for any of the reserved
+ * values.  A reservation no CS took blocks the SOB switch of its queue:
+ * a signal or reservation that would need the switch fails with EBUSY
+ * instead of waiting for ever.
  */
 #include <linux/bitfield.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 
 #define GAUDI_SIG_SOBS	(2 * GAUDI_NUM_EXT_QUEUES)
+/* Reservations a context may hold at once. */
+#define GAUDI_MAX_ENCAPS	4096
 
 u32 gaudi_sync_sob(u32 queue, u32 k)
 {
@@ -67,15 +80,19 @@ static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)
 void gaudi_sync_hw_init(struct gaudi_device *gdev)
 {
 	struct gaudi_ctx *ctx = gdev->dp->ctx;
+	struct gaudi_encaps *e, *tmp;
 
 	gaudi_sync_clear(gdev);
 	/*
 	 * After a reset the SOBs restart from 0 (no submitter runs now and
-	 * every CS was ended, so no SOB has users).
+	 * every CS was ended); reservations name values that are gone.
 	 */
 	spin_lock_irq(&gdev->dp->lock);
-	if (ctx)
+	if (ctx) {
+		list_for_each_entry_safe(e, tmp, &ctx->encaps, node)
+			gaudi_encaps_release_locked(ctx, e);
 		gaudi_sync_reset_slots(ctx);
+	}
 	spin_unlock_irq(&gdev->dp->lock);
 }
 
@@ -83,6 +100,7 @@ void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
 {
 	int idx;
 
+	INIT_LIST_HEAD(&ctx->encaps);
 	gaudi_sync_reset_slots(ctx);
 	if (gaudi_hw_enter(ctx->gdev, &idx))
 		return;
@@ -98,6 +116,251 @@ void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx)
 		return;
 	gaudi_sync_clear(ctx->gdev);
 	gaudi_hw_exit(ctx->gdev, idx);
+}
+
+/*
+ * Can @count more signals go to queue @q's SOBs (dp->lock held)?  1 if
+ * they fit the current SOB or the other one is free, 0 while CSs in
+ * flight still use the other one (wait for them), -EBUSY if a reservation
+ * no CS took holds it.
+ */
+static int gaudi_sync_room_locked(struct gaudi_ctx *ctx, u32 q, u32 count)
+{
+	struct gaudi_sob_slot *sl = &ctx->sob[q];
+
+	if (sl->value + count <= SM_SOB_VAL || !sl->users[!sl->cur])
+		return 1;
+	return sl->unbound[!sl->cur] ? -EBUSY : 0;
+}
+
+/* Move queue @q's signals to its other SOB, cleared (dp->lock held). */
+static void gaudi_sync_switch_locked(struct gaudi_device *gdev,
+				     struct gaudi_ctx *ctx, u32 q)
+{
+	struct gaudi_sob_slot *sl = &ctx->sob[q];
+
+	sl->cur = !sl->cur;
+	sl->value = 0;
+	sl->switches++;
+	WREG32(gdev, mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * gaudi_sync_sob(q, sl->cur),
+	       0);
+	gaudi_dbg(gdev, CS, "queue %u: signals move to SOB %u\n", q,
+		  gaudi_sync_sob(q, sl->cur));
+}
+
+/* ---- encapsulated signals ------------------------------------------------ */
+
+struct gaudi_encaps *gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id)
+{
+	struct gaudi_encaps *e;
+
+	list_for_each_entry(e, &ctx->encaps, node)
+		if (e->id == id)
+			return e;
+	return NULL;
+}
+
+/* Drop reservation @e and its SOB reference (dp->lock held; any context). */
+void gaudi_encaps_release_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e)
+{
+	if (!e->cs_seq)
+		ctx->sob[e->queue].unbound[e->ref % 2]--;
+	gaudi_sync_put_locked(ctx, e->ref);
+	list_del(&e->node);
+	ctx->encaps_num--;
+	kfree(e);
+}
+
+void gaudi_encaps_release_all(struct gaudi_device *gdev, struct gaudi_ctx *ctx)
+{
+	struct gaudi_encaps *e, *tmp;
+
+	spin_lock_irq(&gdev->dp->lock);
+	list_for_each_entry_safe(e, tmp, &ctx->encaps, node)
+		gaudi_encaps_release_locked(ctx, e);
+	spin_unlock_irq(&gdev->dp->lock);
+	wake_up_all(&gdev->dp->space_wq);
+}
+
+/*
+ * HL_CS_FLAGS_RESERVE_SIGNALS_ONLY: reserve encaps_signals_count values of
+ * queue encaps_signals_q_idx's signal SOB.  Returns, as upstream, the
+ * handle, the SOB's offset in the configuration space and the SOB value
+ * that follows the reservation (the next signal's).
+ */
+int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, union hl_cs_args *args)
+{
+	u32 q = args->in.encaps_signals_q_idx;
+	u32 count = args->in.encaps_signals_count;
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_sob_slot *sl;
+	struct gaudi_encaps *e;
+	u32 id, sob, next;
+	int ret, idx;
+	u64 gen;
+
+	if (q >= GAUDI_NUM_EXT_QUEUES) {
+		gaudi_dbg(gdev, CS, "reserve: queue %u is not external\n", q);
+		return -EINVAL;
+	}
+	if (count > SM_SOB_VAL) {
+		gaudi_dbg(gdev, CS, "reserve: %u signals exceed a SOB (%lu)\n",
+			  count, SM_SOB_VAL);
+		return -EINVAL;
+	}
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+
+	for (;;) {
+		ret = gaudi_hw_enter(gdev, &idx);
+		if (ret) {
+			kfree(e);
+			return ret == -ENODEV ? ret : -EBUSY;
+		}
+		spin_lock_irq(&dp->lock);
+		if (ctx->encaps_num >= GAUDI_MAX_ENCAPS) {
+			ret = -ENOSPC;
+			gaudi_dbg(gdev, CS, "reserve: %u reservations already\n",
+				  ctx->encaps_num);
+			break;
+		}
+		ret = gaudi_sync_room_locked(ctx, q, count);
+		if (ret)
+			break;
+		gen = dp->space_gen;
+		spin_unlock_irq(&dp->lock);
+		gaudi_hw_exit(gdev, idx);
+		ret = wait_event_interruptible_timeout(dp->space_wq,
+						       READ_ONCE(dp->space_gen) != gen,
+						       HZ);
+		if (ret < 0) {
+			kfree(e);
+			return -EINTR;
+		}
+	}
+	if (ret < 0) {
+		spin_unlock_irq(&dp->lock);
+		gaudi_hw_exit(gdev, idx);
+		if (ret == -EBUSY)
+			gaudi_dbg(gdev, CS, "reserve: queue %u's other SOB is held by a reservation\n",
+				  q);
+		kfree(e);
+		return ret;
+	}
+
+	sl = &ctx->sob[q];
+	if (sl->value + count > SM_SOB_VAL)
+		gaudi_sync_switch_locked(gdev, ctx, q);
+	do {
+		id = ++ctx->encaps_next_id;
+	} while (!id || gaudi_encaps_find_locked(ctx, id));
+	sob = gaudi_sync_sob(q, sl->cur);
+	e->id = id;
+	e->queue = q;
+	e->sob = sob;
+	e->pre = sl->value + 1;
+	e->count = count;
+	e->ref = 2 * q + sl->cur;
+	sl->users[sl->cur]++;
+	sl->unbound[sl->cur]++;
+	sl->value += count;
+	next = sl->value + 1;
+	list_add_tail(&e->node, &ctx->encaps);
+	ctx->encaps_num++;
+	spin_unlock_irq(&dp->lock);
+	gaudi_hw_exit(gdev, idx);
+
+	gaudi_dbg(gdev, CS, "reserved %u signals on SOB %u (values %u..%u), handle %u\n",
+		  count, sob, e->pre, next - 1, id);
+	memset(args, 0, sizeof(*args));
+	args->out.handle_id = id;
+	args->out.count = next;
+	args->out.sob_base_addr_offset = mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * sob;
+	args->out.status = HL_CS_STATUS_SUCCESS;
+	return 0;
+}
+
+/*
+ * HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY: give back a reservation no CS took.
+ * As upstream, only while nothing was signalled or reserved on its queue
+ * since (EINVAL otherwise: the reservation stays until a staged submission
+ * uses it, a reset or close).
+ */
+int gaudi_encaps_unreserve_ioctl(struct gaudi_device *gdev,
+				 struct gaudi_ctx *ctx, union hl_cs_args *args)
+{
+	u32 id = args->in.encaps_sig_handle_id;
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_sob_slot *sl;
+	struct gaudi_encaps *e;
+	int ret = 0;
+
+	spin_lock_irq(&dp->lock);
+	e = gaudi_encaps_find_locked(ctx, id);
+	if (!e) {
+		gaudi_dbg(gdev, CS, "unreserve: no reservation %u\n", id);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (e->cs_seq) {
+		gaudi_dbg(gdev, CS, "unreserve: reservation %u belongs to CS %llu\n",
+			  id, e->cs_seq);
+		ret = -EINVAL;
+		goto out;
+	}
+	sl = &ctx->sob[e->queue];
+	if (e->ref % 2 != sl->cur || e->pre + e->count != sl->value + 1) {
+		gaudi_dbg(gdev, CS, "unreserve: SOB %u moved on since reservation %u\n",
+			  e->sob, id);
+		ret = -EINVAL;
+		goto out;
+	}
+	sl->value -= e->count;
+	gaudi_encaps_release_locked(ctx, e);
+out:
+	spin_unlock_irq(&dp->lock);
+	wake_up_all(&dp->space_wq);
+	return ret;
+}
+
+/*
+ * A wait on the encapsulated signals of staged submission @seq: 0 and the
+ * SOB and value to wait for, with a reference on the SOB (*@ref), 1 if no
+ * reservation belongs to @seq (it ended, or never had one: nothing to
+ * wait for), -EINVAL for an offset beyond the reservation.  Offset k > 0
+ * waits for the k-th reserved signal, 0 for the first.
+ */
+static int gaudi_encaps_wait_info(struct gaudi_device *gdev,
+				  struct gaudi_ctx *ctx, u64 seq, u32 offset,
+				  u32 *sob, u32 *value, int *ref)
+{
+	struct gaudi_encaps *e, *found = NULL;
+	int ret = 1;
+
+	spin_lock_irq(&gdev->dp->lock);
+	list_for_each_entry(e, &ctx->encaps, node) {
+		if (e->cs_seq == seq) {
+			found = e;
+			break;
+		}
+	}
+	if (!seq || !found) {
+		ret = 1;
+	} else if (offset > found->count) {
+		gaudi_dbg(gdev, CS, "wait: offset %u beyond the %u reserved signals\n",
+			  offset, found->count);
+		ret = -EINVAL;
+	} else {
+		*sob = found->sob;
+		*value = found->pre + (offset ? offset - 1 : 0);
+		*ref = found->ref;
+		ctx->sob[found->queue].users[found->ref % 2]++;
+		ret = 0;
+	}
+	spin_unlock_irq(&gdev->dp->lock);
+	return ret;
 }
 
 /* Release a SOB reference (dp->lock held). */
@@ -124,18 +387,15 @@ void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 }
 
 /*
- * May signal CS @cs be submitted now (dp->lock held)?  Not while its
- * queue's SOB is full and the other one still has users.
+ * May signal CS @cs be submitted now (dp->lock held)?  1 yes, 0 not yet
+ * (its queue's SOB is full and the other one still has users), -EBUSY
+ * never (a reservation holds the other one).
  */
-bool gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx,
-				    struct gaudi_cs *cs)
+int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, struct gaudi_cs *cs)
 {
-	struct gaudi_sob_slot *sl;
-
 	if (!cs->signal)
-		return true;
-	sl = &ctx->sob[cs->signal_queue];
-	return sl->value < SM_SOB_VAL || !sl->users[!sl->cur];
+		return 1;
+	return gaudi_sync_room_locked(ctx, cs->signal_queue, 1);
 }
 
 /*
@@ -152,16 +412,8 @@ void gaudi_sync_signal_locked(struct gaudi_device *gdev,
 	__le32 *p;
 	u64 addr;
 
-	if (sl->value >= SM_SOB_VAL) {
-		sl->cur = !sl->cur;
-		sl->value = 0;
-		sl->switches++;
-		WREG32(gdev, mmSYNC_MNGR_W_S_SOB_OBJ_0 +
-		       4 * gaudi_sync_sob(cs->signal_queue, sl->cur), 0);
-		gaudi_dbg(gdev, CS, "queue %u: signals move to SOB %u\n",
-			  cs->signal_queue,
-			  gaudi_sync_sob(cs->signal_queue, sl->cur));
-	}
+	if (sl->value >= SM_SOB_VAL)
+		gaudi_sync_switch_locked(gdev, ctx, cs->signal_queue);
 	cs->sob = gaudi_sync_sob(cs->signal_queue, sl->cur);
 	cs->sob_value = sl->value;
 	cs->sob_ref = 2 * cs->signal_queue + sl->cur;
@@ -190,7 +442,9 @@ static u32 *msg_long(u32 *p, u64 addr, u32 value)
  * the queue that arms the queue's monitor on the signal's SOB reaching the
  * value the signal CS gives it, with a payload that adds 1 to the stream's
  * fence counter 2, then FENCEs on it.  A wait CS for a signal CS that is
- * gone (long completed) is a NOP.
+ * gone (long completed) is a NOP.  With HL_CS_FLAGS_ENCAP_SIGNALS the wait
+ * is for one of the signals reserved for staged submission
+ * encaps_signal_seq (a NOP once that has ended).
  */
 int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args)
@@ -206,8 +460,15 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	if ((flags & HL_CS_FLAGS_SIGNAL) && (flags & HL_CS_FLAGS_WAIT))
 		return -EINVAL;
 	if (flags & ~(HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT |
-		      HL_CS_FLAGS_TIMESTAMP))
+		      HL_CS_FLAGS_TIMESTAMP | HL_CS_FLAGS_ENCAP_SIGNALS)) {
+		gaudi_dbg(gdev, CS, "signal/wait: flags 0x%x not supported\n",
+			  flags);
 		return -EINVAL;
+	}
+	if ((flags & HL_CS_FLAGS_ENCAP_SIGNALS) && !(flags & HL_CS_FLAGS_WAIT)) {
+		gaudi_dbg(gdev, CS, "signal: encapsulated signals are for waits\n");
+		return -EINVAL;
+	}
 	if (args->in.num_chunks_execute != 1)
 		return -EINVAL;
 	if (copy_from_user(&ch, u64_to_user_ptr(args->in.chunks_execute),
@@ -226,18 +487,27 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		/* The SOB address is filled in at submission. */
 		p = msg_long(p, 0, SM_SOB_INC | 1);
 	} else {
-		if (ch.num_signal_seq_arr != 1)
-			return -EINVAL;
-		if (copy_from_user(&sig_seq,
-				   u64_to_user_ptr(ch.signal_seq_arr),
-				   sizeof(sig_seq)))
-			return -EFAULT;
-		ret = gaudi_cs_signal_info(gdev, ctx, sig_seq, &sob, &value,
-					   &ref);
-		if (ret < 0) {
-			gaudi_dbg(gdev, CS, "wait: %llu is not a signal CS\n",
-				  sig_seq);
-			return ret;
+		if (flags & HL_CS_FLAGS_ENCAP_SIGNALS) {
+			ret = gaudi_encaps_wait_info(gdev, ctx,
+						     ch.encaps_signal_seq,
+						     ch.encaps_signal_offset,
+						     &sob, &value, &ref);
+			if (ret < 0)
+				return ret;
+		} else {
+			if (ch.num_signal_seq_arr != 1)
+				return -EINVAL;
+			if (copy_from_user(&sig_seq,
+					   u64_to_user_ptr(ch.signal_seq_arr),
+					   sizeof(sig_seq)))
+				return -EFAULT;
+			ret = gaudi_cs_signal_info(gdev, ctx, sig_seq, &sob,
+						   &value, &ref);
+			if (ret < 0) {
+				gaudi_dbg(gdev, CS, "wait: %llu is not a signal CS\n",
+					  sig_seq);
+				return ret;
+			}
 		}
 		if (ret == 0) {
 			mon = GAUDI_SIG_FIRST_MON + ch.queue_index;

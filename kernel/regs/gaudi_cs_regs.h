@@ -65,8 +65,12 @@
 /* First SOB and monitor of the W_S block that belong to users. */
 #define GAUDI_FIRST_USER_SOB		144
 #define GAUDI_FIRST_USER_MON		72
-/* The driver's signal/wait CSs: 2 SOBs and 1 monitor per external queue. */
-#define GAUDI_SIG_FIRST_SOB		64
+/*
+ * The driver's signal/wait CSs: 2 SOBs and 1 monitor per external queue,
+ * at upstream's numbers (SOBs 0..127 and monitors 0..63 are upstream's for
+ * collective waits, which need NIC ports).
+ */
+#define GAUDI_SIG_FIRST_SOB		128
 #define GAUDI_SIG_FIRST_MON		64
 
 /* MMU block. */

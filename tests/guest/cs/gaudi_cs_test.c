@@ -1316,6 +1316,298 @@ static void t_wrap(void)
 }
 
 
+/* ---- staged submission ------------------------------------------------------ */
+
+#define STAGED		HL_CS_FLAGS_STAGED_SUBMISSION
+#define STAGED_FIRST	HL_CS_FLAGS_STAGED_SUBMISSION_FIRST
+#define STAGED_LAST	HL_CS_FLAGS_STAGED_SUBMISSION_LAST
+
+/*
+ * One CS of the CB's first @len bytes on queue @q with @flags; @in_u64 goes
+ * to in.seq (a staged submission's later parts) or, with ENCAP_SIGNALS, its
+ * low half to in.encaps_sig_handle_id.  The CB is copied at submission, so
+ * it may be rewritten right after.
+ */
+static int submit_staged(struct sess *s, uint32_t len, uint32_t q,
+			 uint32_t flags, uint64_t in_u64, uint64_t *seq)
+{
+	struct hl_cs_chunk ch;
+	union hl_cs_args a;
+	int rc;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.cb_handle = s->cb;
+	ch.queue_index = q;
+	ch.cb_size = len;
+	memset(&a, 0, sizeof(a));
+	a.in.chunks_execute = (uintptr_t)&ch;
+	a.in.num_chunks_execute = 1;
+	a.in.cs_flags = flags;
+	if (flags & HL_CS_FLAGS_ENCAP_SIGNALS)
+		a.in.encaps_sig_handle_id = (uint32_t)in_u64;
+	else
+		a.in.seq = in_u64;
+	rc = xioctl(s->fd, DRM_IOCTL_HL_CS, &a);
+	if (seq)
+		*seq = rc ? 0 : a.out.seq;
+	return rc;
+}
+
+/* A memset of 4 KiB block @blk of the session's buffer to @v on queue @q. */
+static int staged_memset(struct sess *s, unsigned int blk, uint8_t v,
+			 uint32_t q, uint32_t flags, uint64_t in_u64,
+			 uint64_t *seq)
+{
+	lin_dma(s->cbp, 0, 0x0101010101010101ULL * v, s->va + 4096ULL * blk,
+		4096, true);
+	return submit_staged(s, 24, q, flags, in_u64, seq);
+}
+
+static bool block_is(struct sess *s, unsigned int blk, uint8_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4096; i++)
+		if (s->buf[4096 * blk + i] != v)
+			return false;
+	return true;
+}
+
+static void t_staged(void)
+{
+	uint64_t first = 0, seq = 0, seq2 = 0, many = 0;
+	uint32_t st = ~0U;
+	unsigned int k, bad = 0;
+	struct sess s;
+	int rc;
+
+	if (!ok(sess_open(&s), "staged: open"))
+		return;
+	ok(staged_memset(&s, 0, 0x11, 0, STAGED | STAGED_FIRST, 0, &first) == 0,
+	   "staged: FIRST part (memset on DMA_0_0), sequence %llu",
+	   (unsigned long long)first);
+	ok(wait_cs(s.fd, first, 0, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY,
+	   "staged: the submission is not complete before its LAST part (status %u)",
+	   st);
+	ok(staged_memset(&s, 1, 0x22, 1, STAGED, first, &seq) == 0 &&
+	   seq == first,
+	   "staged: a middle part on DMA_0_1 returns the first part's sequence (%llu)",
+	   (unsigned long long)seq);
+	ok(wait_cs(s.fd, first, 0, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY, "staged: still busy after the middle part");
+	ok(staged_memset(&s, 2, 0x33, 0, STAGED | STAGED_LAST, first, &seq) == 0 &&
+	   seq == first, "staged: LAST part on DMA_0_0");
+	ok(wait_cs(s.fd, first, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && block_is(&s, 0, 0x11) &&
+	   block_is(&s, 1, 0x22) && block_is(&s, 2, 0x33),
+	   "staged: WAIT_CS on the sequence completes with all three parts' data");
+	ok(staged_memset(&s, 3, 0x44, 0, STAGED, first, &seq) == -EINVAL,
+	   "staged: a part for a submission that ended: EINVAL");
+	ok(staged_memset(&s, 3, 0x44, 0, STAGED, first + 100000, &seq) == -EINVAL,
+	   "staged: a part for a sequence never submitted: EINVAL");
+
+	/* 200 parts on the 8 external queues, LAST closes them all. */
+	memset(s.buf, 0, 256 * 4096);
+	rc = staged_memset(&s, 0, 0x50, 0, STAGED | STAGED_FIRST, 0, &many);
+	for (k = 1; !rc && k < 200; k++) {
+		rc = staged_memset(&s, k, 0x50 + k % 64, k % 8,
+				   STAGED | (k == 199 ? STAGED_LAST : 0), many,
+				   &seq);
+		if (!rc && seq != many)
+			bad++;
+	}
+	ok(!rc && !bad, "staged: 200 parts in one submission (rc %d, %u wrong sequences)",
+	   rc, bad);
+	for (k = 0, bad = 0; k < 200; k++)
+		if (!block_is(&s, k, k ? 0x50 + k % 64 : 0x50))
+			bad++;
+	ok(wait_cs(s.fd, many, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && !bad,
+	   "staged: the 200-part submission completes, every block right (%u bad)",
+	   bad);
+	ok(staged_memset(&s, 0, 0x61, 3, STAGED | STAGED_FIRST | STAGED_LAST, 0,
+			 &seq2) == 0 &&
+	   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && block_is(&s, 0, 0x61),
+	   "staged: FIRST|LAST in one CS is a whole submission");
+	if (!peer) {
+		/* Upstream ignores these flags without STAGED_SUBMISSION. */
+		ok(staged_memset(&s, 0, 0x62, 0, STAGED_FIRST, 0, &seq) == -EINVAL,
+		   "staged: FIRST without STAGED_SUBMISSION: EINVAL");
+		ok(staged_memset(&s, 0, 0x62, 0, STAGED_LAST, first, &seq) == -EINVAL,
+		   "staged: LAST without STAGED_SUBMISSION: EINVAL");
+	}
+	sess_close(&s);
+}
+
+/* ---- encapsulated signals ---------------------------------------------------- */
+
+static int reserve_sigs(int fd, uint32_t q, uint32_t count, uint32_t *handle,
+			uint32_t *sob, uint32_t *next)
+{
+	union hl_cs_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.cs_flags = HL_CS_FLAGS_RESERVE_SIGNALS_ONLY;
+	a.in.encaps_signals_q_idx = q;
+	a.in.encaps_signals_count = count;
+	rc = xioctl(fd, DRM_IOCTL_HL_CS, &a);
+	if (handle)
+		*handle = a.out.handle_id;
+	if (sob)
+		*sob = a.out.sob_base_addr_offset;
+	if (next)
+		*next = a.out.count;
+	return rc;
+}
+
+static int unreserve_sigs(int fd, uint32_t handle)
+{
+	union hl_cs_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.in.cs_flags = HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY;
+	a.in.encaps_sig_handle_id = handle;
+	return xioctl(fd, DRM_IOCTL_HL_CS, &a);
+}
+
+static int encaps_wait(int fd, uint32_t q, uint64_t sig_seq, uint32_t offset,
+		       uint64_t *seq)
+{
+	struct hl_cs_chunk ch;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.queue_index = q;
+	ch.encaps_signal_seq = sig_seq;
+	ch.encaps_signal_offset = offset;
+	return submit(fd, &ch, 1, HL_CS_FLAGS_WAIT | HL_CS_FLAGS_ENCAP_SIGNALS,
+		      0, seq);
+}
+
+/* @n MSG_LONGs adding 1 to the SOB at CFG offset @sob (@op_set: set it). */
+static uint32_t sob_incs(struct sess *s, uint32_t sob, unsigned int n,
+			 bool op_set)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		off = msg_long(s->cbp, off, CFG_BASE + sob,
+			       op_set ? 1 : (1U << 31) | 1, 0);
+	return off;
+}
+
+static void t_encaps(void)
+{
+	uint32_t h1 = 0, h2 = 0, h0 = 0, sob = 0, sob2 = 0, next = 0, next2 = 0;
+	uint64_t e = 0, w1, d1, w2, d2, w3, seq;
+	uint32_t st = ~0U, len;
+	struct sess s;
+
+	if (!ok(sess_open(&s), "encaps: open"))
+		return;
+	ok(reserve_sigs(s.fd, 0, 4, &h1, &sob, &next) == 0 && h1 &&
+	   sob == 0x492000 + 4 * 128 && next == 5,
+	   "encaps: reserve 4 on DMA_0_0: handle %u, SOB 0x%x (128), next value %u",
+	   h1, sob, next);
+	ok(reserve_sigs(s.fd, 0, 4, &h2, &sob2, &next2) == 0 && h2 != h1 &&
+	   sob2 == sob && next2 == 9,
+	   "encaps: reserve 4 more: handle %u, next value %u", h2, next2);
+	ok(unreserve_sigs(s.fd, h2) == 0, "encaps: unreserve the last reservation");
+	ok(unreserve_sigs(s.fd, h2) == -EINVAL, "encaps: unreserve it again: EINVAL");
+	ok(unreserve_sigs(s.fd, 12345) == -EINVAL,
+	   "encaps: unreserve an unknown handle: EINVAL");
+	ok(reserve_sigs(s.fd, 0, 40000, NULL, NULL, NULL) == -EINVAL,
+	   "encaps: reserve 40000 (more than a SOB holds): EINVAL");
+	ok(reserve_sigs(s.fd, 8, 4, NULL, NULL, NULL) == -EINVAL,
+	   "encaps: reserve on internal queue DMA_2_0: EINVAL");
+	ok(reserve_sigs(s.fd, 0, 0, &h0, NULL, &next) == 0 && next == 5 &&
+	   unreserve_sigs(s.fd, h0) == 0,
+	   "encaps: reserve 0 and unreserve it (next value %u)", next);
+
+	/* Signals 1-2 of 4 from the FIRST part on DMA_0_1. */
+	len = sob_incs(&s, sob, 2, false);
+	ok(submit_staged(&s, len, 1,
+			 STAGED | STAGED_FIRST | HL_CS_FLAGS_ENCAP_SIGNALS, h1,
+			 &e) == 0,
+	   "encaps: FIRST part with the reservation adds 2 to its SOB (seq %llu)",
+	   (unsigned long long)e);
+	memset(s.buf, 0, 3 * 4096);
+	ok(encaps_wait(s.fd, 0, e, 2, &w1) == 0 &&
+	   staged_memset(&s, 0, 0x71, 0, 0, 0, &d1) == 0 &&
+	   wait_cs(s.fd, d1, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && block_is(&s, 0, 0x71),
+	   "encaps: a wait for signal 2 on DMA_0_0 passes, the memset behind it runs");
+	ok(encaps_wait(s.fd, 2, e, 4, &w2) == 0 &&
+	   staged_memset(&s, 1, 0x72, 2, 0, 0, &d2) == 0,
+	   "encaps: a wait for signal 4 on DMA_0_2 and a memset behind it");
+	usleep(200000);
+	ok(wait_cs(s.fd, d2, 0, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY && block_is(&s, 1, 0),
+	   "encaps: the memset waits for signals 3-4 (status %u)", st);
+	ok(encaps_wait(s.fd, 3, e, 5, &w3) == -EINVAL,
+	   "encaps: a wait for signal 5 of 4: EINVAL");
+	if (!peer) {
+		len = sob_incs(&s, sob, 1, true);
+		ok(submit_staged(&s, len, 1, STAGED, e, &seq) == -EINVAL,
+		   "encaps: a part that sets (not adds to) the SOB: EINVAL");
+		len = sob_incs(&s, sob, 1, false);
+		ok(submit1(s.fd, s.cb, len, 1, &seq) == -EINVAL,
+		   "encaps: a CS outside the submission adding to its SOB: EINVAL");
+		ok(unreserve_sigs(s.fd, h1) == -EINVAL,
+		   "encaps: unreserve while a submission uses it: EINVAL");
+	}
+	len = sob_incs(&s, sob, 2, false);
+	ok(submit_staged(&s, len, 1, STAGED | STAGED_LAST, e, &seq) == 0 &&
+	   seq == e, "encaps: LAST part adds signals 3-4");
+	ok(wait_cs(s.fd, d2, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED && block_is(&s, 1, 0x72),
+	   "encaps: after signal 4 the waiting memset runs");
+	ok(wait_cs(s.fd, e, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED,
+	   "encaps: the signalling submission completes");
+	ok(encaps_wait(s.fd, 3, e, 1, &w3) == 0,
+	   "encaps: a wait on the ended submission succeeds (nothing to wait for)");
+	ok(unreserve_sigs(s.fd, h1) == -EINVAL,
+	   "encaps: the reservation ended with its submission: unreserve EINVAL");
+	ok(signal_cs(s.fd, 0, &seq, &sob2, &next2) == 0 && sob2 == sob &&
+	   wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED,
+	   "encaps: a signal CS on DMA_0_0 goes on after the reserved values (SOB 0x%x, %u before)",
+	   sob2, next2);
+	if (!peer) {
+		ok(next2 == 4, "encaps: 4 signals counted before it (%u)", next2);
+		lin_dma(s.cbp, 0, 0, s.va, 4096, true);
+		ok(submit_staged(&s, 24, 0, HL_CS_FLAGS_ENCAP_SIGNALS, 1, &seq) ==
+		   -EINVAL,
+		   "encaps: ENCAP_SIGNALS on a CS that is not staged: EINVAL");
+		ok(submit(s.fd, NULL, 0, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &seq) ==
+		   -EINVAL,
+		   "collective wait (needs NIC ports): EINVAL");
+	}
+	/*
+	 * A reservation left behind is released at close.  (Upstream's
+	 * reservation holds a reference on its context: the device cannot
+	 * be opened again, so the peer skips this.)
+	 */
+	if (peer) {
+		sess_close(&s);
+		return;
+	}
+	ok(reserve_sigs(s.fd, 5, 100, &h2, NULL, NULL) == 0,
+	   "encaps: a reservation left for close to release");
+	sess_close(&s);
+	if (ok(sess_open(&s), "encaps: reopen")) {
+		ok(reserve_sigs(s.fd, 5, 4, &h2, &sob2, &next2) == 0 &&
+		   next2 == 5,
+		   "encaps: after close the SOBs start over (next value %u)",
+		   next2);
+		sess_close(&s);
+	}
+}
+
 /* ---- EXPORT_DMABUF_FD of HBM ---------------------------------------------- */
 
 static int export_fd(int fd, uint64_t addr, uint64_t size, uint64_t off,
@@ -1727,6 +2019,10 @@ int main(int argc, char **argv)
 			t_monitors();
 		else if (!strcmp(t, "wrap"))
 			t_wrap();
+		else if (!strcmp(t, "staged"))
+			t_staged();
+		else if (!strcmp(t, "encaps"))
+			t_encaps();
 		else
 			ok(0, "unknown test %s", t);
 	}

@@ -12,9 +12,12 @@
 #      3000 CSs in flight, multi-CS wait, timestamps, negative tests,
 #      handles of another file, 10,000 map/unmap cycles, close with work in
 #      flight, 2 processes x 2 threads taking turns
-#   4  gaudi_cs_test signal monitors wrap fault hang: signal/wait ordering by
-#      data, user SOBs and monitors (allowed and refused), 40,000 signal/wait
-#      pairs across the 15-bit SOB wrap, injected queue hang -> TIMEDOUT ->
+#   4  gaudi_cs_test signal monitors wrap staged encaps fault hang:
+#      signal/wait ordering by data, user SOBs and monitors (allowed and
+#      refused), 40,000 signal/wait pairs across the 15-bit SOB wrap, staged
+#      submissions (one to 200 parts), encapsulated signals (reserve,
+#      unreserve, signals from a staged submission, waits for the k-th
+#      signal held back by data), injected queue hang -> TIMEDOUT ->
 #      hard reset -> the next CS and the next process work
 #   5  dma-buf import (IMPORT_KO, gaudi_dmabuf_import.ko, a test importer):
 #      insmod it, dmabuf_import_test exports HBM ranges and has the module
@@ -93,7 +96,8 @@ fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
 	negative handles mapcycles dmabuf hbm close turns
-sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap fault hang
+sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap staged \
+	encaps fault hang
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"
@@ -109,8 +113,8 @@ fi
 if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	load "$PEER_KO"
 	ok $? "insmod the upstream peer"
-	sub "$BIN/gaudi_cs_test" --card 0 --peer integrity inflight negative \
-		handles mapcycles dmabuf
+	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" --peer integrity \
+		inflight negative handles mapcycles dmabuf staged encaps
 	# No dmabuf_import_test on the peer: its attach accepts the importer
 	# but clears peer2peer, as pci_p2pdma_distance() finds no PCI path
 	# to a platform device, and its map then fails with EPERM (tried:
