@@ -530,7 +530,8 @@ static void check_encaps(struct gaudi_dev *dev)
 	c = cb_chunk(sig, 1);
 	ret = gaudi_submit_staged_encaps(dev, &c, 1, GAUDI_STAGED_LAST,
 					 r.handle, &e);
-	if (!ok_eq(ret, 0, "encaps: FIRST|LAST staged CS on DMA_0_1 takes it")) {
+	if (!ok_eq(ret, 0,
+		   "encaps: FIRST|LAST staged CS on DMA_0_1 takes it")) {
 		gaudi_signals_unreserve(dev, r.handle);
 		goto out_wait;
 	}
