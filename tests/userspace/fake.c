@@ -145,13 +145,122 @@ static int exec_cb(struct fake *f, const uint8_t *cb, uint32_t len,
 	return 0;
 }
 
+static struct fake_resv *find_resv(struct fake *f, uint32_t handle)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_RESV; i++)
+		if (f->resv[i].live && f->resv[i].handle == handle)
+			return &f->resv[i];
+	return NULL;
+}
+
+/* RESERVE_SIGNALS_ONLY / UNRESERVE_SIGNALS_ONLY, as the drivers answer. */
+static int do_resv(struct fake *f, union hl_cs_args *a)
+{
+	struct fake_resv *r;
+	uint32_t q = a->in.encaps_signals_q_idx;
+	uint32_t count = a->in.encaps_signals_count;
+	int i;
+
+	if (a->in.cs_flags & HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY) {
+		r = find_resv(f, a->in.encaps_sig_handle_id);
+		if (!r || r->cs_seq)
+			return -EINVAL;
+		f->sob_val[r->queue] -= r->count;
+		r->live = false;
+		return 0;
+	}
+	if (q >= 8 || count > 0x7FFF)
+		return -EINVAL;
+	for (i = 0; i < FAKE_MAX_RESV && f->resv[i].live; i++)
+		;
+	if (i == FAKE_MAX_RESV)
+		return -ENOSPC;
+	r = &f->resv[i];
+	memset(r, 0, sizeof(*r));
+	r->live = true;
+	r->handle = ++f->next_resv;
+	r->queue = q;
+	r->count = count;
+	f->sob_val[q] += count;
+	memset(&a->out, 0, sizeof(a->out));
+	a->out.handle_id = r->handle;
+	a->out.count = f->sob_val[q] + 1;
+	a->out.sob_base_addr_offset = FAKE_SOB_OFFSET(q);
+	a->out.status = f->cs_status;
+	return 0;
+}
+
+/* Staged submission parts: 0, or -EINVAL as the drivers refuse them. */
+static int staged_check(struct fake *f, union hl_cs_args *a)
+{
+	uint32_t fl = a->in.cs_flags;
+	struct fake_resv *r;
+
+	if (fl & HL_CS_FLAGS_WAIT)	/* ENCAP_SIGNALS: an encaps wait */
+		return fl & (HL_CS_FLAGS_STAGED_SUBMISSION |
+			     HL_CS_FLAGS_STAGED_SUBMISSION_FIRST |
+			     HL_CS_FLAGS_STAGED_SUBMISSION_LAST) ? -EINVAL : 0;
+	if (!(fl & HL_CS_FLAGS_STAGED_SUBMISSION))
+		return fl & (HL_CS_FLAGS_STAGED_SUBMISSION_FIRST |
+			     HL_CS_FLAGS_STAGED_SUBMISSION_LAST |
+			     HL_CS_FLAGS_ENCAP_SIGNALS) ? -EINVAL : 0;
+	if (fl & HL_CS_FLAGS_STAGED_SUBMISSION_FIRST) {
+		if (f->staged_open)
+			return -EBUSY;	/* the fake keeps one open */
+		if (!(fl & HL_CS_FLAGS_ENCAP_SIGNALS))
+			return 0;
+		r = find_resv(f, a->in.encaps_sig_handle_id);
+		return r && !r->cs_seq ? 0 : -EINVAL;
+	}
+	if (fl & HL_CS_FLAGS_ENCAP_SIGNALS)
+		return -EINVAL;
+	return f->staged_open && a->in.seq == f->staged_open ? 0 : -EINVAL;
+}
+
+/* Sequence number of an accepted staged part; opens/closes the staged CS. */
+static uint64_t staged_seq(struct fake *f, const struct hl_cs_in *in)
+{
+	uint32_t fl = in->cs_flags;
+	uint64_t seq = f->staged_open;
+	struct fake_resv *r;
+
+	if (fl & HL_CS_FLAGS_STAGED_SUBMISSION_FIRST) {
+		seq = ++f->seq;
+		f->staged_open = seq;
+		if (fl & HL_CS_FLAGS_ENCAP_SIGNALS) {
+			r = find_resv(f, in->encaps_sig_handle_id);
+			r->cs_seq = seq;
+		}
+	}
+	if (fl & HL_CS_FLAGS_STAGED_SUBMISSION_LAST) {
+		f->staged_open = 0;
+		/* The reservations of the submission end with it. */
+		for (int i = 0; i < FAKE_MAX_RESV; i++)
+			if (f->resv[i].live && f->resv[i].cs_seq == seq)
+				f->resv[i].live = false;
+	}
+	return seq;
+}
+
 static int do_cs(struct fake *f, union hl_cs_args *a)
 {
+	bool staged = a->in.cs_flags & HL_CS_FLAGS_STAGED_SUBMISSION;
 	struct hl_cs_chunk *c;
 	uint32_t i, n;
 	int ret;
 
+	f->cs_calls++;
+	f->last_cs_in = a->in;
+	memset(&f->last_chunk, 0, sizeof(f->last_chunk));
 	f->last_cs_flags = a->in.cs_flags;
+	if (a->in.cs_flags & (HL_CS_FLAGS_RESERVE_SIGNALS_ONLY |
+			      HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY))
+		return do_resv(f, a);
+	ret = staged_check(f, a);
+	if (ret)
+		return ret;
 	f->cs_restore = a->in.num_chunks_restore != 0;
 	n = f->cs_restore ? a->in.num_chunks_restore : a->in.num_chunks_execute;
 	c = (struct hl_cs_chunk *)(uintptr_t)(f->cs_restore ?
@@ -160,7 +269,18 @@ static int do_cs(struct fake *f, union hl_cs_args *a)
 	if (!n || n > HL_MAX_JOBS_PER_CS || !c)
 		return -EINVAL;
 	f->last_cs_queue = c[0].queue_index;
-	if (a->in.cs_flags & HL_CS_FLAGS_WAIT) {
+	f->last_chunk = c[0];
+	if ((a->in.cs_flags & HL_CS_FLAGS_WAIT) &&
+	    (a->in.cs_flags & HL_CS_FLAGS_ENCAP_SIGNALS)) {
+		for (i = 0; i < FAKE_MAX_RESV; i++) {
+			struct fake_resv *r = &f->resv[i];
+
+			if (r->live && r->cs_seq &&
+			    r->cs_seq == c[0].encaps_signal_seq &&
+			    c[0].encaps_signal_offset > r->count)
+				return -EINVAL;
+		}
+	} else if (a->in.cs_flags & HL_CS_FLAGS_WAIT) {
 		f->last_signal_seq =
 			*(uint64_t *)(uintptr_t)c[0].signal_seq_arr;
 		if (c[0].num_signal_seq_arr != 1 ||
@@ -190,8 +310,15 @@ static int do_cs(struct fake *f, union hl_cs_args *a)
 		}
 	}
 	memset(&a->out, 0, sizeof(a->out));
-	a->out.seq = ++f->seq;
 	a->out.status = f->cs_status;
+	if (staged) {
+		/* (out overlays in: the input as it was passed) */
+		a->out.seq = staged_seq(f, &f->last_cs_in);
+		if (!f->staged_open && !f->cs_hang)
+			f->done_seq = f->seq;
+		return 0;
+	}
+	a->out.seq = ++f->seq;
 	if (!f->cs_hang)
 		f->done_seq = f->seq;
 	return 0;
@@ -204,7 +331,7 @@ static int do_wait(struct fake *f, union hl_wait_cs_args *a)
 	memset(&a->out, 0, sizeof(a->out));
 	if (!seq || seq > f->seq)
 		return -EINVAL;
-	if (seq <= f->done_seq) {
+	if (seq <= f->done_seq && seq != f->staged_open) {
 		a->out.status = HL_WAIT_CS_STATUS_COMPLETED;
 		return 0;
 	}

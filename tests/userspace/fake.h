@@ -17,6 +17,8 @@
 #define FAKE_MAX_NODES		16
 #define FAKE_MAX_CBS		256
 #define FAKE_MAX_MAPS		64
+#define FAKE_MAX_RESV		16
+#define FAKE_SOB_OFFSET(q)	(0x492000U + 4 * (128 + 2 * (q)))
 #define FAKE_HBM_BASE		0x20000000ULL
 #define FAKE_HBM_SIZE		(1U << 20)
 #define FAKE_SRAM_BASE		0x7FF0000080ULL
@@ -68,6 +70,9 @@ struct fake {
 	uint32_t last_info_op, last_info_arg, last_info_size;
 	uint32_t last_cs_flags, last_cs_nchunks, last_cs_queue;
 	uint64_t last_signal_seq;
+	int cs_calls;		/* CS ioctls that reached the fake */
+	struct hl_cs_in last_cs_in;	/* the last CS's input, as passed */
+	struct hl_cs_chunk last_chunk;	/* and its first chunk */
 	bool cs_restore;
 	bool cs_hang;		/* CSs never complete */
 	bool cs_no_exec;	/* CSs are recorded, not executed */
@@ -75,6 +80,20 @@ struct fake {
 	bool mmap_fail;
 	int eventfd;
 	uint64_t events;
+
+	/*
+	 * Staged submission: one open at a time (its sequence number, 0 when
+	 * none), busy until its LAST part.  Encapsulated-signal reservations
+	 * on the queues' SOBs (128 + 2 * queue), upstream's numbers.
+	 */
+	uint64_t staged_open;
+	struct fake_resv {
+		uint32_t handle, queue, count;
+		uint64_t cs_seq;	/* the staged submission that took it */
+		bool live;
+	} resv[FAKE_MAX_RESV];
+	uint32_t next_resv;
+	uint32_t sob_val[8];
 
 	struct fake_cb cbs[FAKE_MAX_CBS];
 	uint64_t next_handle;

@@ -36,7 +36,18 @@ soname=$(readelf -d "$lib" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ "$soname" = libgaudi.so.0 ]
 ok $? "SONAME is libgaudi.so.0 ($soname)"
 make -s -C "$top/userspace" check-abi >"$out/abi.log" 2>&1
-ok $? "every exported symbol is in libgaudi.map as LIBGAUDI_0.1 and vice versa"
+ok $? "every exported symbol is in libgaudi.map with its node's version and vice versa"
+exported=$top/build/userspace/abi.exported
+for node in LIBGAUDI_0.1 LIBGAUDI_0.2; do
+	c=$(grep -c "@@$node\$" "$exported")
+	[ "$c" -gt 0 ]
+	ok $? "$c symbols exported as $node"
+done
+grep -q '^} LIBGAUDI_0.1;$' "$top/userspace/libgaudi.map"
+ok $? "LIBGAUDI_0.2 inherits LIBGAUDI_0.1"
+grep -qx 'gaudi_submit@@LIBGAUDI_0.1' "$exported" &&
+	grep -qx 'gaudi_submit_staged@@LIBGAUDI_0.2' "$exported"
+ok $? "gaudi_submit stays at LIBGAUDI_0.1, gaudi_submit_staged is LIBGAUDI_0.2"
 nm -D --defined-only "$lib" | awk '$2 == "T" || $2 == "D" || $2 == "B" { print $3 }' |
 	grep -v '^gaudi_' | grep -v '^LIBGAUDI' >"$out/stray"
 [ ! -s "$out/stray" ]
@@ -53,7 +64,10 @@ ok $? "make install DESTDIR=... PREFIX=/usr"
 for f in usr/lib/libgaudi.so.0.1.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
 	usr/include/gaudi/gaudi.h usr/lib/pkgconfig/gaudi.pc \
 	usr/share/man/man3/gaudi.3 usr/share/man/man3/gaudi_open.3 \
-	usr/share/man/man3/gaudi_submit.3 usr/share/man/man3/gaudi_wait.3; do
+	usr/share/man/man3/gaudi_submit.3 usr/share/man/man3/gaudi_wait.3 \
+	usr/share/man/man3/gaudi_submit_staged.3 \
+	usr/share/man/man3/gaudi_signals_reserve.3 \
+	usr/share/man/man3/gaudi_submit_wait_encaps.3; do
 	[ -e "$dest/$f" ]
 	ok $? "installed $f"
 done
@@ -86,6 +100,9 @@ int main(void)
 	    gaudi_cmdbuf_len(b) != 8)
 		return 11;
 	gaudi_cmdbuf_free(b);
+	if (gaudi_submit_staged(NULL, NULL, 1, GAUDI_STAGED_FIRST, NULL) !=
+	    -EINVAL)
+		return 14;
 	n = gaudi_cards_scan(&l);
 	chk = gaudi_check_driver();
 	op = gaudi_open(0, 0, &d);
@@ -112,6 +129,8 @@ ldd "$out/prog" | grep -q 'libgaudi.so.0 =>'
 ok $? "the program needs libgaudi.so.0 (the SONAME)"
 objdump -T "$out/prog" | grep -q '(LIBGAUDI_0.1) *gaudi_cards_scan$'
 ok $? "and binds gaudi_cards_scan@LIBGAUDI_0.1"
+objdump -T "$out/prog" | grep -q '(LIBGAUDI_0.2) *gaudi_submit_staged$'
+ok $? "and gaudi_submit_staged@LIBGAUDI_0.2"
 
 for m in "$top"/userspace/man/*.3; do
 	w=$(groff -man -ww -z "$m" 2>&1)

@@ -88,6 +88,11 @@ static void test_encodings(struct gaudi_cmdbuf *cb)
 	EXPECT(cb, "MSG_SHORT {SOB add 5; addr 15:0, base 23:22, op 4}",
 	       0x80000005, 0x048001A4);
 
+	ok_eq(gaudi_pkt_sob_inc(cb, GAUDI_CFG_BASE + 0x492000 + 4 * 128,
+				GAUDI_PKT_EB), 0, "SOB increment");
+	EXPECT(cb, "SOB +1: MSG_LONG {add 1 (bit 31); op 3, EB; SOB 128}",
+	       0x80000001, 0x23000000, 0xFC492200, 0x7F);
+
 	ok_eq(gaudi_sob_value(0x7FFF, false), 0x7FFF, "SOB set value 14:0");
 	ok_eq(gaudi_sob_value(0x8001, false), 1, "SOB value masked to 15 bits");
 	ok_eq(gaudi_mon_arm_value(18, 0xFB, 1, false), 0x2FB12,
@@ -164,6 +169,12 @@ static void test_bad_args(struct gaudi_cmdbuf *cb)
 		  "WREG_BULK count > 0xFFFF" },
 		{ gaudi_pkt_msg_long(cb, 0, 0, 2, 0), "MSG_LONG op 2" },
 		{ gaudi_pkt_msg_prot(cb, 0, 0, 3, 0), "MSG_PROT op 3" },
+		{ gaudi_pkt_sob_inc(cb, GAUDI_CFG_BASE + 0x492002, 0),
+		  "SOB increment at an unaligned address" },
+		{ gaudi_pkt_sob_inc(cb, GAUDI_CFG_BASE + 0x492200, 1),
+		  "SOB increment ctl bit 0" },
+		{ gaudi_pkt_sob_inc(NULL, GAUDI_CFG_BASE + 0x492200, 0),
+		  "SOB increment, NULL builder" },
 		{ gaudi_pkt_msg_short(cb, 4, 0, 0, 0, 0), "MSG_SHORT base 4" },
 		{ gaudi_pkt_msg_short(cb, 0, 0x10000, 0, 0, 0),
 		  "MSG_SHORT offset > 0xFFFF" },

@@ -227,6 +227,15 @@ GAUDI_EXPORT uint32_t gaudi_mon_arm_value(uint32_t group, uint32_t mask,
 	       (value & 0x7FFF) << 17;
 }
 
+GAUDI_EXPORT int gaudi_pkt_sob_inc(struct gaudi_cmdbuf *cb, uint64_t sob_addr,
+				   uint32_t ctl)
+{
+	if (sob_addr & 3)
+		return -EINVAL;
+	return msg_addr(cb, GAUDI_PKT_MSG_LONG, sob_addr,
+			gaudi_sob_value(1, true), GAUDI_MSG_OP_WRITE, ctl);
+}
+
 GAUDI_EXPORT int gaudi_pkt_cp_dma(struct gaudi_cmdbuf *cb, uint64_t src,
 				  uint32_t size, uint32_t ctl)
 {

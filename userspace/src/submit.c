@@ -218,22 +218,32 @@ static int cs_ioctl(struct gaudi_dev *dev, union hl_cs_args *a, uint64_t *seq)
 	return 0;
 }
 
-GAUDI_EXPORT int gaudi_submit(struct gaudi_dev *dev,
-			      const struct gaudi_chunk *chunks, unsigned int n,
-			      uint32_t flags, uint64_t *seq)
+/* The chunks of a CS: 1..HL_MAX_JOBS_PER_CS, flags and reserved 0. */
+static int check_chunks(const struct gaudi_chunk *chunks, unsigned int n)
 {
-	struct hl_cs_chunk stack[8], *hc = stack;
-	union hl_cs_args a;
 	unsigned int i;
-	int ret;
 
-	if (!dev || !chunks || !n || n > HL_MAX_JOBS_PER_CS || !seq ||
-	    (flags & ~GAUDI_SUBMIT_RESTORE))
+	if (!chunks || !n || n > HL_MAX_JOBS_PER_CS)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		if (chunks[i].flags || chunks[i].reserved[0] ||
 		    chunks[i].reserved[1] || chunks[i].reserved[2])
 			return -EINVAL;
+	return 0;
+}
+
+/*
+ * Submits @a (flags and fields set by the caller) with @chunks, checked
+ * already, as its execute chunks or, with @restore, its restore chunks.
+ */
+static int submit_chunks(struct gaudi_dev *dev,
+			 const struct gaudi_chunk *chunks, unsigned int n,
+			 bool restore, union hl_cs_args *a, uint64_t *seq)
+{
+	struct hl_cs_chunk stack[8], *hc = stack;
+	unsigned int i;
+	int ret;
+
 	if (n > sizeof(stack) / sizeof(stack[0])) {
 		hc = calloc(n, sizeof(*hc));
 		if (!hc)
@@ -246,19 +256,36 @@ GAUDI_EXPORT int gaudi_submit(struct gaudi_dev *dev,
 		hc[i].queue_index = chunks[i].queue;
 		hc[i].cb_size = chunks[i].size;
 	}
-	memset(&a, 0, sizeof(a));
-	if (flags & GAUDI_SUBMIT_RESTORE) {
-		a.in.chunks_restore = (uintptr_t)hc;
-		a.in.num_chunks_restore = n;
-		a.in.cs_flags = HL_CS_FLAGS_FORCE_RESTORE;
+	if (restore) {
+		a->in.chunks_restore = (uintptr_t)hc;
+		a->in.num_chunks_restore = n;
 	} else {
-		a.in.chunks_execute = (uintptr_t)hc;
-		a.in.num_chunks_execute = n;
+		a->in.chunks_execute = (uintptr_t)hc;
+		a->in.num_chunks_execute = n;
 	}
-	ret = cs_ioctl(dev, &a, seq);
+	ret = cs_ioctl(dev, a, seq);
 	if (hc != stack)
 		free(hc);
 	return ret;
+}
+
+GAUDI_EXPORT int gaudi_submit(struct gaudi_dev *dev,
+			      const struct gaudi_chunk *chunks, unsigned int n,
+			      uint32_t flags, uint64_t *seq)
+{
+	union hl_cs_args a;
+	int ret;
+
+	if (!dev || !seq || (flags & ~GAUDI_SUBMIT_RESTORE))
+		return -EINVAL;
+	ret = check_chunks(chunks, n);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	if (flags & GAUDI_SUBMIT_RESTORE)
+		a.in.cs_flags = HL_CS_FLAGS_FORCE_RESTORE;
+	return submit_chunks(dev, chunks, n, flags & GAUDI_SUBMIT_RESTORE, &a,
+			     seq);
 }
 
 GAUDI_EXPORT int gaudi_submit_cb(struct gaudi_cb *cb, uint32_t queue,
@@ -405,4 +432,124 @@ GAUDI_EXPORT int gaudi_dma_memset(struct gaudi_dev *dev, uint32_t queue,
 				  uint64_t timeout_us)
 {
 	return dma_run(dev, queue, dst, pattern, size, true, timeout_us);
+}
+
+/* ---- staged submission and encapsulated signals ------------------------- */
+
+#define STAGED_FLAGS	(GAUDI_STAGED_FIRST | GAUDI_STAGED_LAST)
+
+static uint32_t staged_cs_flags(uint32_t flags)
+{
+	uint32_t f = HL_CS_FLAGS_STAGED_SUBMISSION;
+
+	if (flags & GAUDI_STAGED_FIRST)
+		f |= HL_CS_FLAGS_STAGED_SUBMISSION_FIRST;
+	if (flags & GAUDI_STAGED_LAST)
+		f |= HL_CS_FLAGS_STAGED_SUBMISSION_LAST;
+	return f;
+}
+
+GAUDI_EXPORT int gaudi_submit_staged(struct gaudi_dev *dev,
+				     const struct gaudi_chunk *chunks,
+				     unsigned int n, uint32_t flags,
+				     uint64_t *staged_seq)
+{
+	union hl_cs_args a;
+	int ret;
+
+	if (!dev || !staged_seq || (flags & ~STAGED_FLAGS))
+		return -EINVAL;
+	ret = check_chunks(chunks, n);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.in.cs_flags = staged_cs_flags(flags);
+	if (!(flags & GAUDI_STAGED_FIRST)) {
+		if (!*staged_seq || *staged_seq == GAUDI_SEQ_NONE)
+			return -EINVAL;
+		a.in.seq = *staged_seq;
+	}
+	return submit_chunks(dev, chunks, n, false, &a, staged_seq);
+}
+
+GAUDI_EXPORT int gaudi_submit_staged_encaps(struct gaudi_dev *dev,
+					    const struct gaudi_chunk *chunks,
+					    unsigned int n, uint32_t flags,
+					    uint32_t handle,
+					    uint64_t *staged_seq)
+{
+	union hl_cs_args a;
+	int ret;
+
+	if (!dev || !staged_seq || !handle || (flags & ~STAGED_FLAGS))
+		return -EINVAL;
+	ret = check_chunks(chunks, n);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.in.cs_flags = staged_cs_flags(flags | GAUDI_STAGED_FIRST) |
+			HL_CS_FLAGS_ENCAP_SIGNALS;
+	a.in.encaps_sig_handle_id = handle;
+	return submit_chunks(dev, chunks, n, false, &a, staged_seq);
+}
+
+GAUDI_EXPORT int gaudi_signals_reserve(struct gaudi_dev *dev, uint32_t queue,
+				       uint32_t count,
+				       struct gaudi_signal_reservation *out)
+{
+	union hl_cs_args a;
+	int ret;
+
+	if (!dev || !out || queue >= GAUDI_NUM_EXT_QUEUES ||
+	    count > GAUDI_SIGNALS_MAX)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.in.cs_flags = HL_CS_FLAGS_RESERVE_SIGNALS_ONLY;
+	a.in.encaps_signals_q_idx = queue;
+	a.in.encaps_signals_count = count;
+	ret = cs_ioctl(dev, &a, NULL);
+	if (ret)
+		return ret;
+	memset(out, 0, sizeof(*out));
+	out->handle = a.out.handle_id;
+	out->queue = queue;
+	out->count = count;
+	out->sob_offset = a.out.sob_base_addr_offset;
+	out->sob_addr = GAUDI_CFG_BASE + a.out.sob_base_addr_offset;
+	out->next_value = a.out.count;
+	out->first_value = a.out.count >= count ? a.out.count - count : 0;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_signals_unreserve(struct gaudi_dev *dev, uint32_t handle)
+{
+	union hl_cs_args a;
+
+	if (!dev || !handle)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.in.cs_flags = HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY;
+	a.in.encaps_sig_handle_id = handle;
+	return cs_ioctl(dev, &a, NULL);
+}
+
+GAUDI_EXPORT int gaudi_submit_wait_encaps(struct gaudi_dev *dev, uint32_t queue,
+					  uint64_t staged_seq, uint32_t offset,
+					  uint64_t *seq)
+{
+	struct hl_cs_chunk c;
+	union hl_cs_args a;
+
+	if (!dev || !seq || queue >= GAUDI_NUM_EXT_QUEUES || !staged_seq ||
+	    staged_seq == GAUDI_SEQ_NONE)
+		return -EINVAL;
+	memset(&c, 0, sizeof(c));
+	c.queue_index = queue;
+	c.encaps_signal_seq = staged_seq;
+	c.encaps_signal_offset = offset;
+	memset(&a, 0, sizeof(a));
+	a.in.chunks_execute = (uintptr_t)&c;
+	a.in.num_chunks_execute = 1;
+	a.in.cs_flags = HL_CS_FLAGS_WAIT | HL_CS_FLAGS_ENCAP_SIGNALS;
+	return cs_ioctl(dev, &a, seq);
 }

@@ -4,7 +4,8 @@
  * open by index / bus id / module id, the control node next to a held
  * compute node, INFO, a CB + CS + WAIT_CS DMA round trip host -> SRAM ->
  * HBM -> host checked byte for byte, gaudi_dma_copy/memset, signal/wait,
- * events, and the gaudi.ko extensions when the driver has them.  The same
+ * staged submission and encapsulated signals, events, and the gaudi.ko
+ * extensions when the driver has them.  The same
  * binary runs on upstream's habanalabs (the peer) and on gaudi.ko.
  *
  *   gaudi_lib_test --no-driver         nothing loaded: -ENOPKG everywhere
@@ -309,6 +310,267 @@ out_free:
 	free(host);
 }
 
+/* A chunk of the packets a CB's builder holds, on @queue. */
+static struct gaudi_chunk cb_chunk(struct gaudi_cb *cb, uint32_t queue)
+{
+	struct gaudi_chunk c;
+
+	memset(&c, 0, sizeof(c));
+	c.cb_handle = gaudi_cb_handle(cb);
+	c.queue = queue;
+	c.size = (uint32_t)gaudi_cmdbuf_len(gaudi_cb_cmdbuf(cb));
+	return c;
+}
+
+/*
+ * Staged submission: three parts (DMA_0_0 FIRST, DMA_0_1, DMA_0_0 LAST),
+ * each a memset of its own 4 KiB of host memory; the submission is busy
+ * until its LAST part and then complete with all three blocks written.
+ */
+static void check_staged(struct gaudi_dev *dev)
+{
+	static const uint32_t queue[3] = { 0, 1, 0 };
+	static const uint32_t flags[3] = { GAUDI_STAGED_FIRST, 0,
+					   GAUDI_STAGED_LAST };
+	struct gaudi_cb *cb[3] = { NULL, NULL, NULL };
+	struct gaudi_chunk c[3];
+	struct gaudi_mapping *m;
+	uint64_t va, first = 0, s = 0;
+	uint8_t *host = NULL;
+	int i, ret = 0;
+
+	if (!ok_eq(posix_memalign((void **)&host, 4096, 4 * 4096), 0,
+		   "staged: host buffer"))
+		return;
+	memset(host, STALE, 4 * 4096);
+	if (!ok_eq(gaudi_map_host(dev, host, 4 * 4096, &m), 0,
+		   "staged: map host"))
+		goto out_free;
+	va = gaudi_mapping_va(m);
+	for (i = 0; i < 3 && !ret; i++) {
+		ret = gaudi_cb_create(dev, 4096, &cb[i]);
+		if (!ret)
+			ret = gaudi_pkt_memset(gaudi_cb_cmdbuf(cb[i]),
+					       va + 4096 * i,
+					       0x0101010101010101ULL *
+						       (0x31 + i),
+					       4096, 0, 0);
+		if (!ret)
+			c[i] = cb_chunk(cb[i], queue[i]);
+	}
+	if (!ok_eq(ret, 0, "staged: 3 CBs, a memset in each"))
+		goto out_cbs;
+	if (!ok_eq(gaudi_submit_staged(dev, &c[0], 1, flags[0], &first), 0,
+		   "staged: FIRST part on DMA_0_0"))
+		goto out_cbs;
+	tap_diag("staged submission %llu", (unsigned long long)first);
+	ok_eq(gaudi_wait(dev, first, 0, NULL), -EBUSY,
+	      "staged: busy before its LAST part");
+	s = first;
+	ok(gaudi_submit_staged(dev, &c[1], 1, flags[1], &s) == 0 && s == first,
+	   "staged: middle part on DMA_0_1, same sequence");
+	ok_eq(gaudi_wait(dev, first, 0, NULL), -EBUSY,
+	      "staged: still busy after the middle part");
+	s = first;
+	ok(gaudi_submit_staged(dev, &c[2], 1, flags[2], &s) == 0 && s == first,
+	   "staged: LAST part on DMA_0_0, same sequence");
+	ok_eq(gaudi_wait(dev, first, WAIT_US, NULL), 0,
+	      "staged: the submission completes");
+	ok(all(host, 4096, 0x31) && all(host + 4096, 4096, 0x32) &&
+	   all(host + 2 * 4096, 4096, 0x33) &&
+	   all(host + 3 * 4096, 4096, STALE),
+	   "staged: every part's data, nothing else written");
+	s = first;
+	ok_eq(gaudi_submit_staged(dev, &c[0], 1, 0, &s), -EINVAL,
+	      "staged: a part for a submission that ended: -EINVAL");
+	s = 0;
+	ok_eq(gaudi_submit_staged(dev, &c[0], 1, 0, &s), -EINVAL,
+	      "staged: a later part for sequence 0: -EINVAL");
+out_cbs:
+	for (i = 0; i < 3; i++)
+		gaudi_cb_destroy(cb[i]);
+	ok_eq(gaudi_unmap(m), 0, "staged: unmap");
+out_free:
+	free(host);
+}
+
+/*
+ * A wait for an encapsulated signal of a submission still open: its FIRST
+ * part on DMA_0_1 gives signals 1-2 of 4, DMA_0_0 waits for signal 4 and
+ * then fills block D, which waits until the LAST part gives signals 3-4.
+ */
+static void check_encaps_open(struct gaudi_dev *dev, uint8_t *host,
+			      uint64_t va)
+{
+	struct gaudi_cb *p1 = NULL, *p2 = NULL, *after = NULL;
+	uint8_t *blk_d = host + 4 * 4096;
+	struct gaudi_signal_reservation r;
+	struct gaudi_chunk c;
+	uint64_t e = 0, s, w = 0, d = 0;
+	int i, ret;
+
+	ret = gaudi_cb_create(dev, 4096, &p1);
+	if (!ret)
+		ret = gaudi_cb_create(dev, 4096, &p2);
+	if (!ret)
+		ret = gaudi_cb_create(dev, 4096, &after);
+	if (!ok_eq(ret, 0, "encaps (open): 3 CBs"))
+		goto out;
+	if (!ok_eq(gaudi_signals_reserve(dev, GAUDI_QUEUE_DMA_0_0, 4, &r), 0,
+		   "encaps (open): reserve 4 more on DMA_0_0"))
+		goto out;
+	tap_diag("reservation %u: values %u..%u", r.handle, r.first_value,
+		 r.next_value - 1);
+	for (i = 0; i < 2; i++) {
+		gaudi_pkt_sob_inc(gaudi_cb_cmdbuf(p1), r.sob_addr, 0);
+		gaudi_pkt_sob_inc(gaudi_cb_cmdbuf(p2), r.sob_addr, 0);
+	}
+	c = cb_chunk(p1, 1);
+	if (!ok_eq(gaudi_submit_staged_encaps(dev, &c, 1, 0, r.handle, &e), 0,
+		   "encaps (open): FIRST part on DMA_0_1 gives signals 1-2")) {
+		gaudi_signals_unreserve(dev, r.handle);
+		goto out;
+	}
+	ok(gaudi_submit_wait_encaps(dev, GAUDI_QUEUE_DMA_0_0, e, 4, &w) == 0 &&
+	   w != GAUDI_SEQ_NONE,
+	   "encaps (open): DMA_0_0 waits for signal 4 (a wait CS, %llu)",
+	   (unsigned long long)w);
+	memset(blk_d, STALE, 4096);
+	ok(gaudi_pkt_memset(gaudi_cb_cmdbuf(after), va + 4 * 4096,
+			    0x6666666666666666ULL, 4096, 0, 0) == 0 &&
+	   gaudi_submit_cb(after, GAUDI_QUEUE_DMA_0_0, &d) == 0,
+	   "encaps (open): behind it on DMA_0_0: memset D");
+	usleep(200 * 1000);
+	ok(gaudi_wait(dev, d, 0, NULL) == -EBUSY && all(blk_d, 4096, STALE),
+	   "encaps (open): the memset waits for signals 3-4");
+	s = e;
+	c = cb_chunk(p2, 1);
+	ok(gaudi_submit_staged(dev, &c, 1, GAUDI_STAGED_LAST, &s) == 0 &&
+	   s == e, "encaps (open): LAST part gives signals 3-4");
+	ok(gaudi_wait(dev, d, WAIT_US, NULL) == 0 && all(blk_d, 4096, 0x66),
+	   "encaps (open): then the memset runs");
+	ok(gaudi_wait(dev, w, WAIT_US, NULL) == 0 &&
+	   gaudi_wait(dev, e, WAIT_US, NULL) == 0,
+	   "encaps (open): the wait CS and the submission complete");
+out:
+	gaudi_cb_destroy(after);
+	gaudi_cb_destroy(p2);
+	gaudi_cb_destroy(p1);
+}
+
+/*
+ * Encapsulated signals: 4 signals of DMA_0_0's SOB reserved, given by a
+ * one-part staged submission on DMA_0_1 (behind 64 MiB of DMA there) after
+ * it wrote block A; DMA_0_0 waits for signal 4, then copies A to B and
+ * fills C.  Every reservation is used or given back: upstream keeps the
+ * device context of one left behind.
+ */
+static void check_encaps(struct gaudi_dev *dev)
+{
+	struct gaudi_signal_reservation r, r2;
+	struct hl_info_hw_ip_info hw;
+	struct gaudi_cb *load = NULL, *sig = NULL, *after = NULL;
+	struct gaudi_cmdbuf *b;
+	struct gaudi_mapping *m;
+	struct gaudi_chunk c;
+	uint64_t va, hbm, l = 0, e = 0, w = 0, d = 0;
+	uint8_t *host = NULL;
+	int i, ret;
+
+	if (!ok_eq(gaudi_info_hw_ip(dev, &hw), 0, "encaps: hw_ip"))
+		return;
+	hbm = hw.dram_base_address + HBM_OFF;
+	if (!ok_eq(posix_memalign((void **)&host, HOST_SIZE, HOST_SIZE), 0,
+		   "encaps: 2 MiB host buffer"))
+		return;
+	memset(host, STALE, HOST_SIZE);
+	if (!ok_eq(gaudi_map_host(dev, host, HOST_SIZE, &m), 0,
+		   "encaps: map host"))
+		goto out_free;
+	va = gaudi_mapping_va(m);
+
+	/* A reservation given back. */
+	if (ok_eq(gaudi_signals_reserve(dev, 3, 2, &r2), 0,
+		  "encaps: reserve 2 on DMA_0_3")) {
+		ok_eq(gaudi_signals_unreserve(dev, r2.handle), 0,
+		      "encaps: and give them back");
+		ok_eq(gaudi_signals_unreserve(dev, r2.handle), -EINVAL,
+		      "encaps: again: -EINVAL");
+	}
+
+	ret = gaudi_cb_create(dev, 4096, &load);
+	if (!ret)
+		ret = gaudi_cb_create(dev, 4096, &sig);
+	if (!ret)
+		ret = gaudi_cb_create(dev, 4096, &after);
+	if (!ok_eq(ret, 0, "encaps: 3 CBs"))
+		goto out_cbs;
+	b = gaudi_cb_cmdbuf(load);
+	for (i = 0; i < 32; i++)
+		gaudi_pkt_lin_dma(b, hbm, va, HOST_SIZE, 0, 0);
+	ok_eq(gaudi_submit_cb(load, 1, &l), 0,
+	      "encaps: 32 x 2 MiB LIN_DMA on DMA_0_1, not waited for");
+
+	if (!ok_eq(gaudi_signals_reserve(dev, GAUDI_QUEUE_DMA_0_0, 4, &r), 0,
+		   "encaps: reserve 4 on DMA_0_0"))
+		goto out_wait;
+	tap_diag("reservation %u: SOB offset 0x%x (0x%llx), values %u..%u, next %u",
+		 r.handle, r.sob_offset, (unsigned long long)r.sob_addr,
+		 r.first_value, r.next_value - 1, r.next_value);
+	ok(r.handle && r.queue == 0 && r.count == 4 &&
+	   r.sob_addr == GAUDI_CFG_BASE + r.sob_offset &&
+	   r.first_value >= 1 && r.next_value == r.first_value + 4,
+	   "encaps: handle, SOB address, 4 values");
+
+	b = gaudi_cb_cmdbuf(sig);
+	ret = gaudi_pkt_memset(b, va, 0x5C5C5C5C5C5C5C5CULL, 4096, 0, 0);
+	for (i = 0; i < 4 && !ret; i++)
+		ret = gaudi_pkt_sob_inc(b, r.sob_addr, GAUDI_PKT_EB);
+	ok_eq(ret, 0, "encaps: CB: memset block A, then 4 SOB increments");
+	c = cb_chunk(sig, 1);
+	ret = gaudi_submit_staged_encaps(dev, &c, 1, GAUDI_STAGED_LAST,
+					 r.handle, &e);
+	if (!ok_eq(ret, 0,
+		   "encaps: FIRST|LAST staged CS on DMA_0_1 takes it")) {
+		gaudi_signals_unreserve(dev, r.handle);
+		goto out_wait;
+	}
+	ok_eq(gaudi_submit_wait_encaps(dev, GAUDI_QUEUE_DMA_0_0, e, 4, &w), 0,
+	      "encaps: DMA_0_0 waits for signal 4");
+	tap_diag("staged %llu, wait %llu%s", (unsigned long long)e,
+		 (unsigned long long)w,
+		 w == GAUDI_SEQ_NONE ? " (nothing queued)" : "");
+	b = gaudi_cb_cmdbuf(after);
+	ok(gaudi_pkt_lin_dma(b, va + 4096, va, 4096, 0, 0) == 0 &&
+	   gaudi_pkt_memset(b, va + 8192, 0x7777777777777777ULL, 4096, 0,
+			    GAUDI_PKT_EB) == 0 &&
+	   gaudi_submit_cb(after, GAUDI_QUEUE_DMA_0_0, &d) == 0,
+	   "encaps: behind it on DMA_0_0: copy A to B, memset C");
+	ok_eq(gaudi_wait(dev, d, WAIT_US, NULL), 0, "encaps: that completes");
+	ok_eq(gaudi_wait(dev, w, WAIT_US, NULL), 0, "encaps: the wait CS too");
+	ok_eq(gaudi_wait(dev, e, WAIT_US, NULL), 0,
+	      "encaps: the signalling submission too");
+	ok(all(host, 4096, 0x5C), "encaps: block A written by the staged CS");
+	ok(all(host + 4096, 4096, 0x5C),
+	   "encaps: B, copied after signal 4, holds A's new data");
+	ok(all(host + 8192, 4096, 0x77) && all(host + 3 * 4096, 4096, STALE),
+	   "encaps: C filled after the wait, nothing else written");
+	ok_eq(gaudi_signals_unreserve(dev, r.handle), -EINVAL,
+	      "encaps: the reservation ended with its submission");
+	check_encaps_open(dev, host, va);
+out_wait:
+	if (l)
+		ok_eq(gaudi_wait(dev, l, WAIT_US, NULL), 0,
+		      "encaps: the DMA load completes");
+out_cbs:
+	gaudi_cb_destroy(after);
+	gaudi_cb_destroy(sig);
+	gaudi_cb_destroy(load);
+	ok_eq(gaudi_unmap(m), 0, "encaps: unmap");
+out_free:
+	free(host);
+}
+
 static void check_events(struct gaudi_dev *dev)
 {
 	uint64_t ev = ~0ULL;
@@ -366,6 +628,8 @@ static void check_compute(const struct gaudi_card_list *l)
 	}
 	check_info(dev);
 	check_dma(dev);
+	check_staged(dev);
+	check_encaps(dev);
 	check_events(dev);
 	gaudi_close(dev);
 }

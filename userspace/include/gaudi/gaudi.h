@@ -786,6 +786,32 @@ uint32_t gaudi_sob_value(uint32_t value, bool add);
 uint32_t gaudi_mon_arm_value(uint32_t group, uint32_t mask, uint32_t value,
 			     bool mode_eq);
 
+/*
+ * Device address of the configuration space, where the sync objects are:
+ * a SOB's address is GAUDI_CFG_BASE plus the offset a driver reports
+ * (&gaudi_signal_reservation.sob_offset).
+ */
+#define GAUDI_CFG_BASE	0x7FFC000000ULL
+
+/**
+ * gaudi_pkt_sob_inc() - MSG_LONG that adds 1 to a sync object
+ * @cb: the builder
+ * @sob_addr: device address of the SOB (4-byte aligned), e.g.
+ *	&gaudi_signal_reservation.sob_addr
+ * @ctl: barrier bits; GAUDI_PKT_EB makes the signal wait until the
+ *	engine's earlier work (a LIN_DMA before it) has completed
+ *
+ * One encapsulated signal: a staged submission that took a reservation
+ * (gaudi_submit_staged_encaps()) adds 1 to the reservation's SOB per
+ * signal it gives.  The same as gaudi_pkt_msg_long() of
+ * gaudi_sob_value(1, true) with GAUDI_MSG_OP_WRITE.  Drivers refuse CBs
+ * that write a SOB they do not own: gaudi.ko allows only adding to the SOB
+ * of the submission's own reservation.
+ *
+ * Return: 0, -EINVAL (bad @ctl, unaligned @sob_addr), -ENOSPC, -ENOMEM.
+ */
+int gaudi_pkt_sob_inc(struct gaudi_cmdbuf *cb, uint64_t sob_addr, uint32_t ctl);
+
 /**
  * gaudi_pkt_cp_dma() - CP_DMA: fetch and execute packets from memory
  * @cb: the builder
@@ -1173,6 +1199,164 @@ int gaudi_dma_copy(struct gaudi_dev *dev, uint32_t queue, uint64_t dst,
  */
 int gaudi_dma_memset(struct gaudi_dev *dev, uint32_t queue, uint64_t dst,
 		     uint64_t pattern, uint64_t size, uint64_t timeout_us);
+
+/* ---- staged submission and encapsulated signals -------------------------- */
+
+/**
+ * DOC: Staged submission and encapsulated signals
+ *
+ * A staged submission is one CS submitted in parts: the first part
+ * (GAUDI_STAGED_FIRST) gets the sequence number, every later part names
+ * it, the last part (GAUDI_STAGED_LAST) closes the submission.  Every part
+ * runs as soon as it is submitted; the submission completes when its parts
+ * have, and gaudi_wait() on its sequence number waits for all of them.
+ * Drivers complete a staged submission through its last part's external
+ * queues: earlier parts on internal queues are the usual pattern.
+ *
+ * Encapsulated signals let such a submission signal from inside its own
+ * CBs: gaudi_signals_reserve() reserves values of an external queue's sync
+ * object (SOB), the first part takes the reservation
+ * (gaudi_submit_staged_encaps()), its CBs add 1 to the SOB per signal
+ * (gaudi_pkt_sob_inc()), and gaudi_submit_wait_encaps() makes any
+ * external queue wait for the k-th of them.  A reservation ends with the
+ * submission that took it; one no submission took is given back with
+ * gaudi_signals_unreserve() (upstream's driver keeps the device context
+ * alive for a reservation left behind at close, so that the device cannot
+ * be opened again until its module is reloaded).
+ */
+
+/* Flags of gaudi_submit_staged() and gaudi_submit_staged_encaps(). */
+/* The first part: it receives the submission's sequence number. */
+#define GAUDI_STAGED_FIRST	(1U << 0)
+/* The last part: it closes the submission. */
+#define GAUDI_STAGED_LAST	(1U << 1)
+
+/* Largest number of signals one reservation can hold (a SOB's 15 bits). */
+#define GAUDI_SIGNALS_MAX	0x7FFFU
+
+/**
+ * gaudi_submit_staged() - submit one part of a staged submission
+ * @dev: the device (compute node)
+ * @chunks: the part's chunks, as for gaudi_submit()
+ * @n: how many (1..HL_MAX_JOBS_PER_CS)
+ * @flags: GAUDI_STAGED_FIRST on the first part, GAUDI_STAGED_LAST on the
+ *	last, both on a submission of one part, neither in between
+ * @staged_seq: the submission's sequence number: with GAUDI_STAGED_FIRST
+ *	it receives it; on the other parts it is read (the first part's
+ *	number; 0 and GAUDI_SEQ_NONE are -EINVAL) and written back with the
+ *	driver's answer, the same number
+ *
+ * Return: as gaudi_submit(); -EINVAL also for a part of a submission that
+ * ended, was closed by its last part, or was never submitted.
+ */
+int gaudi_submit_staged(struct gaudi_dev *dev, const struct gaudi_chunk *chunks,
+			unsigned int n, uint32_t flags, uint64_t *staged_seq);
+
+/**
+ * struct gaudi_signal_reservation - encapsulated signals reserved on a queue
+ * @handle: the driver's handle (never 0), for gaudi_submit_staged_encaps()
+ *	and gaudi_signals_unreserve()
+ * @queue: the external queue whose signal SOB was reserved
+ * @count: how many signals were reserved
+ * @sob_offset: the SOB's offset in the configuration space
+ * @sob_addr: its device address, GAUDI_CFG_BASE + @sob_offset, for
+ *	gaudi_pkt_sob_inc()
+ * @first_value: the value the SOB reaches with the first reserved signal
+ *	(@next_value - @count)
+ * @next_value: the value it reaches with the next signal after the
+ *	reservation (the driver's count: 5 after reserving 4 on a fresh queue)
+ */
+struct gaudi_signal_reservation {
+	uint32_t handle;
+	uint32_t queue;
+	uint32_t count;
+	uint32_t sob_offset;
+	uint64_t sob_addr;
+	uint32_t first_value;
+	uint32_t next_value;
+};
+
+/**
+ * gaudi_signals_reserve() - reserve encapsulated signals on a queue
+ * @dev: the device (compute node)
+ * @queue: an external queue (GAUDI_QUEUE_DMA_0_0..GAUDI_QUEUE_DMA_1_3)
+ * @count: how many signals (0..GAUDI_SIGNALS_MAX)
+ * @out: receives the reservation
+ *
+ * Signal CSs and reservations on @queue submitted later go on after the
+ * reserved values.  Hand the reservation to a staged submission with
+ * gaudi_submit_staged_encaps() or give it back with
+ * gaudi_signals_unreserve().
+ *
+ * Return: 0; -EINVAL (NULL @dev or @out, @queue not external, @count too
+ * large); -EBUSY (gaudi.ko: the queue's other SOB is held by a reservation
+ * no CS took); -ENOSPC (too many reservations); -ENOTTY on a control node;
+ * or the driver's negative errno.
+ */
+int gaudi_signals_reserve(struct gaudi_dev *dev, uint32_t queue, uint32_t count,
+			  struct gaudi_signal_reservation *out);
+
+/**
+ * gaudi_signals_unreserve() - give back a reservation no submission took
+ * @dev: the device
+ * @handle: &gaudi_signal_reservation.handle
+ *
+ * Drivers accept it only while nothing was signalled or reserved on the
+ * queue since the reservation.
+ *
+ * Return: 0; -EINVAL (handle 0, unknown handle, a reservation a
+ * submission took or one signals were submitted after); -ENOTTY on a
+ * control node.
+ */
+int gaudi_signals_unreserve(struct gaudi_dev *dev, uint32_t handle);
+
+/**
+ * gaudi_submit_staged_encaps() - submit the first part of a staged
+ *	submission that gives a reservation's signals
+ * @dev: the device (compute node)
+ * @chunks: the part's chunks, as for gaudi_submit(); their CBs may add to
+ *	the reservation's SOB (gaudi_pkt_sob_inc())
+ * @n: how many (1..HL_MAX_JOBS_PER_CS)
+ * @flags: 0, or GAUDI_STAGED_LAST for a submission of one part;
+ *	GAUDI_STAGED_FIRST is implied and may be given
+ * @handle: &gaudi_signal_reservation.handle of a reservation no
+ *	submission took yet
+ * @staged_seq: receives the submission's sequence number, for the later
+ *	parts (gaudi_submit_staged()), gaudi_submit_wait_encaps() and
+ *	gaudi_wait()
+ *
+ * Return: as gaudi_submit(); -EINVAL also for handle 0 or a handle the
+ * driver does not know.
+ */
+int gaudi_submit_staged_encaps(struct gaudi_dev *dev,
+			       const struct gaudi_chunk *chunks, unsigned int n,
+			       uint32_t flags, uint32_t handle,
+			       uint64_t *staged_seq);
+
+/**
+ * gaudi_submit_wait_encaps() - a CS that makes a queue wait for an
+ *	encapsulated signal
+ * @dev: the device
+ * @queue: the external queue that waits (later work on it runs after the
+ *	signal)
+ * @staged_seq: sequence number of the staged submission that took the
+ *	reservation
+ * @offset: which of its signals, 1..count (0 also means the first)
+ * @seq: receives the wait CS's sequence number, or GAUDI_SEQ_NONE when the
+ *	driver queued nothing (gaudi_wait() accepts it)
+ *
+ * Once the submission has ended (or for a sequence number that had no
+ * reservation) there is nothing to wait for: gaudi.ko queues a CS that
+ * completes at once, upstream's driver queues nothing and answers
+ * GAUDI_SEQ_NONE.
+ *
+ * Return: as gaudi_submit(); -EINVAL also for @staged_seq 0 or
+ * GAUDI_SEQ_NONE, a @queue that is not external (checked before any
+ * ioctl), or an @offset beyond the reservation.
+ */
+int gaudi_submit_wait_encaps(struct gaudi_dev *dev, uint32_t queue,
+			     uint64_t staged_seq, uint32_t offset,
+			     uint64_t *seq);
 
 /* ---- hotplug ------------------------------------------------------------ */
 
