@@ -28,7 +28,7 @@ ok() {
 
 rm -rf "$out"
 mkdir -p "$out"
-lib=$top/build/userspace/libgaudi.so.0.1.0
+lib=$top/build/userspace/libgaudi.so.0.2.0
 
 make -s -C "$top/userspace" >"$out/build.log" 2>&1
 ok $? "make -C userspace"
@@ -61,7 +61,7 @@ dest=$out/root
 make -s -C "$top/userspace" install DESTDIR="$dest" PREFIX=/usr \
 	>"$out/install.log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
-for f in usr/lib/libgaudi.so.0.1.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
+for f in usr/lib/libgaudi.so.0.2.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
 	usr/include/gaudi/gaudi.h usr/lib/pkgconfig/gaudi.pc \
 	usr/share/man/man3/gaudi.3 usr/share/man/man3/gaudi_open.3 \
 	usr/share/man/man3/gaudi_submit.3 usr/share/man/man3/gaudi_wait.3 \
@@ -71,12 +71,12 @@ for f in usr/lib/libgaudi.so.0.1.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
 	[ -e "$dest/$f" ]
 	ok $? "installed $f"
 done
-[ "$(readlink "$dest/usr/lib/libgaudi.so.0")" = libgaudi.so.0.1.0 ]
-ok $? "libgaudi.so.0 -> libgaudi.so.0.1.0"
+[ "$(readlink "$dest/usr/lib/libgaudi.so.0")" = libgaudi.so.0.2.0 ]
+ok $? "libgaudi.so.0 -> libgaudi.so.0.2.0"
 
 export PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_PATH=$dest/usr/lib/pkgconfig
-[ "$(pkg-config --modversion gaudi)" = 0.1.0 ]
-ok $? "pkg-config --modversion gaudi is 0.1.0"
+[ "$(pkg-config --modversion gaudi)" = 0.2.0 ]
+ok $? "pkg-config --modversion gaudi is 0.2.0"
 cflags=$(pkg-config --cflags gaudi)
 libs=$(pkg-config --libs gaudi)
 ok $? "pkg-config --cflags --libs gaudi ($cflags $libs)"
@@ -94,7 +94,7 @@ int main(void)
 	struct gaudi_dev *d;
 	int n, chk, op;
 
-	if (strcmp(gaudi_version(), "0.1.0"))
+	if (strcmp(gaudi_version(), "0.2.0"))
 		return 10;
 	if (gaudi_cmdbuf_new(0, 64, &b) || gaudi_pkt_nop(b, 0) ||
 	    gaudi_cmdbuf_len(b) != 8)

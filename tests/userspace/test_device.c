@@ -287,7 +287,7 @@ static void test_strerror(void)
 	   "other codes: strerror()");
 	ok(gaudi_strerror(-100000) != NULL && gaudi_strerror(0) != NULL,
 	   "never NULL");
-	ok(!strcmp(gaudi_version(), "0.1.0"), "version 0.1.0");
+	ok(!strcmp(gaudi_version(), "0.2.0"), "version 0.2.0");
 }
 
 int main(void)

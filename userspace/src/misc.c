@@ -12,7 +12,7 @@
 #include "gaudi_int.h"
 
 #ifndef GAUDI_LIB_VERSION
-#define GAUDI_LIB_VERSION "0.1.0"
+#define GAUDI_LIB_VERSION "0.2.0"
 #endif
 
 static const struct {
