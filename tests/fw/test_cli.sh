@@ -10,13 +10,7 @@ fw=${GAUDI_FW:-$repo/build/tools/fw/gaudi-fw}
 img=$repo/build/firmware/habanalabs/gaudi
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-n=0 failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+. "$repo/tests/lib/tap.sh"
 
 # run EXPECTED_STATUS PATTERN DESCRIPTION -- ARGS: status and message
 run() {
@@ -69,6 +63,4 @@ run 2 "exactly one FILE" "flash without a file: exit 2" -- flash
 run 11 "not flashed" "flash refuses a bad image before looking for cards" -- \
 	flash --yes "$t/magic.itb"
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

@@ -11,20 +11,7 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/tests/userspace/abi
-n=0
-failed=0
-
-ok() {
-	st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		failed=$((failed + 1))
-	fi
-}
+. "$top/tests/lib/tap.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -144,6 +131,4 @@ left=$(find "$dest" -type f -o -type l | wc -l)
 [ "$left" -eq 0 ]
 ok $? "make uninstall removes every file ($left left)"
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

@@ -31,6 +31,7 @@
 
 #include <drm/habanalabs_accel.h>
 
+#include "hl_ioctl.h"
 #include "tap.h"
 
 #define DRAM_USER	0x20000000ULL
@@ -55,24 +56,9 @@ struct imp {
 	int moves;
 };
 
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int rc;
-
-	do {
-		rc = ioctl(fd, req, arg);
-	} while (rc < 0 && errno == EINTR);
-	return rc < 0 ? -errno : 0;
-}
-
 static int open_dev(void)
 {
-	int fd, tries = 0;
-
-	while ((fd = open(dev_path, O_RDWR | O_CLOEXEC)) < 0 &&
-	       errno == EBUSY && tries++ < 20000)
-		usleep(1000);
-	return fd;
+	return hl_open_retry(dev_path);
 }
 
 static int export_fd(int fd, uint64_t addr, uint64_t size, int *out)

@@ -15,7 +15,6 @@
  * Prints TAP ending in "N passed, N failed"; exit status 1 on failure.
  */
 #define _GNU_SOURCE
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -35,6 +34,7 @@
 
 #include <drm/habanalabs_accel.h>
 
+#include "hl_ioctl.h"
 #include "tap.h"
 
 #define SRAM_BASE	0x7FF0000000ULL
@@ -57,8 +57,6 @@
 #define CTL_EB		(1U << 29)
 #define CTL_RB		(1U << 30)
 #define CTL_MB		(1U << 31)
-#define LIN_LIN		(1U << 3)
-#define LIN_MEMSET	(1U << 4)
 
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(8U << 20)
@@ -77,16 +75,6 @@ static uint64_t rnd(void)
 	return rng * 0x2545F4914F6CDD1DULL;
 }
 
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int rc;
-
-	do {
-		rc = ioctl(fd, req, arg);
-	} while (rc < 0 && errno == EINTR);
-	return rc < 0 ? -errno : 0;
-}
-
 /* ---- a device session: fd, one mapped CB, one mapped host buffer ------- */
 
 struct sess {
@@ -99,61 +87,7 @@ struct sess {
 
 static int open_dev(void)
 {
-	int fd, tries = 0;
-
-	while ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EBUSY &&
-	       tries++ < 20000)
-		usleep(1000);
-	return fd;
-}
-
-static int cb_create(int fd, uint32_t size, uint32_t flags, uint64_t *h)
-{
-	union hl_cb_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_CB_OP_CREATE;
-	a.in.cb_size = size;
-	a.in.flags = flags;
-	rc = xioctl(fd, DRM_IOCTL_HL_CB, &a);
-	*h = rc ? 0 : a.out.cb_handle;
-	return rc;
-}
-
-static int cb_destroy(int fd, uint64_t h)
-{
-	union hl_cb_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_CB_OP_DESTROY;
-	a.in.cb_handle = h;
-	return xioctl(fd, DRM_IOCTL_HL_CB, &a);
-}
-
-static int map_host(int fd, void *p, uint64_t size, uint64_t *va)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_MAP;
-	a.in.flags = HL_MEM_USERPTR;
-	a.in.map_host.host_virt_addr = (uintptr_t)p;
-	a.in.map_host.mem_size = size;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*va = rc ? 0 : a.out.device_virt_addr;
-	return rc;
-}
-
-static int unmap_host(int fd, uint64_t va)
-{
-	union hl_mem_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_UNMAP;
-	a.in.unmap.device_virt_addr = va;
-	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	return hl_open_retry(path);
 }
 
 static int submit(int fd, struct hl_cs_chunk *ch, uint32_t n, uint32_t flags,
@@ -185,55 +119,11 @@ static int submit1(int fd, uint64_t cb, uint32_t len, uint32_t q,
 	return submit(fd, &ch, 1, 0, 0, seq);
 }
 
-static int wait_cs(int fd, uint64_t seq, uint64_t us, uint32_t *status,
-		   uint32_t *flags)
-{
-	union hl_wait_cs_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.seq = seq;
-	a.in.timeout_us = us;
-	rc = xioctl(fd, DRM_IOCTL_HL_WAIT_CS, &a);
-	if (status)
-		*status = a.out.status;
-	if (flags)
-		*flags = a.out.flags;
-	return rc;
-}
-
-static int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
-{
-	struct hl_info_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.return_pointer = (uintptr_t)buf;
-	a.return_size = size;
-	a.op = op;
-	return xioctl(fd, DRM_IOCTL_HL_INFO, &a);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htole32(v);
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	v = htole64(v);
-	memcpy(p, &v, 8);
-}
-
+/* LIN_DMA with EB: after the previous transfer of the queue. */
 static size_t lin_dma(uint8_t *cb, size_t off, uint64_t src, uint64_t dst,
 		      uint32_t size, bool memset_op)
 {
-	put32(cb + off, size);
-	put32(cb + off + 4, CTL(PKT_LIN_DMA) | LIN_LIN | CTL_EB | CTL_RB |
-	      CTL_MB | (memset_op ? LIN_MEMSET : 0));
-	put64(cb + off + 8, src);
-	put64(cb + off + 16, dst & 0x00FFFFFFFFFFFFFFULL);
-	return off + 24;
+	return pkt_lin_dma(cb, off, src, dst, size, memset_op, true);
 }
 
 static size_t pkt(uint8_t *cb, size_t off, uint32_t op, uint32_t w0,

@@ -36,31 +36,11 @@ GAUDI_KO=${GAUDI_KO:-}
 IMPORT_KO=${IMPORT_KO:-}
 PEER_KO=${PEER_KO:-}
 
-n=0
-failed=0
-
-ok() {
-	st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() { echo "# $*"; }
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 
 # sub PROGRAM ARGS...: run a TAP program, show its output indented.
-sub() {
-	out=$("$@" 2>&1)
-	st=$?
-	echo "$out" | sed 's/^/    /'
-	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	ok "$st" "$(basename "$1") ${2:-} ... (${summary:-no summary})"
-}
+sub() { tap_sub "$(basename "$1") ${2:-} ..." "$@"; }
 
 wait_node() {
 	t=0
@@ -130,6 +110,4 @@ problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|re
 ok $? "no kernel problem in dmesg"
 [ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

@@ -51,6 +51,7 @@
 #define HAVE_GAUDI_UAPI 0
 #endif
 
+#include "hl_ioctl.h"
 #include "tap.h"
 
 #define CANARY		0xA5
@@ -64,16 +65,6 @@ static int ctl_card = -1;	/* control node minor; default: card */
 static long page_size;
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int rc;
-
-	do {
-		rc = ioctl(fd, req, arg);
-	} while (rc < 0 && errno == EINTR);
-	return rc < 0 ? -errno : 0;
-}
 
 static const char *errname(int rc)
 {

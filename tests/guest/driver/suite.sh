@@ -56,24 +56,10 @@ fi
 DRV_DIR=/sys/bus/pci/drivers/$DUT_MOD
 PROBLEMS='WARNING|\<BUG\>|Oops|KASAN|NOT usable|Call Trace'
 
-n=0
-failed=0
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 mkdir -p "$WORK"
 
-# ok STATUS DESCRIPTION: one TAP line; STATUS 0 passes.
-ok() {
-	st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() { echo "# $*"; }
 now() { cut -d' ' -f1 /proc/uptime; }
 since() { awk "BEGIN{printf \"%.1f\", $(now) - $1}"; }
 
@@ -92,17 +78,6 @@ no_problems() {
 
 # logged MARK STRING: dmesg since MARK has STRING (fixed, any case).
 logged() { dmesg_since "$1" | grep -qiF "$2"; }
-
-# sub WHAT CMD...: run a TAP program, show its output indented, one test.
-sub() {
-	what=$1
-	shift
-	out=$("$@" 2>&1)
-	st=$?
-	echo "$out" | sed 's/^/    /'
-	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	ok "$st" "$what (${summary:-no summary})"
-}
 
 # ---- cards ------------------------------------------------------------------
 
@@ -306,12 +281,12 @@ dump() {
 # node and on one compute node.
 upstream_tests() {
 	for b in $BDFS; do
-		sub "$1: hl_upstream_test --control $b" "$UPSTREAM_TEST" \
+		tap_sub "$1: hl_upstream_test --control $b" "$UPSTREAM_TEST" \
 			--control --card "$(ctl_minor_of "$b")" \
 			--module-id "$(module_id_of "$b")"
 	done
 	mn=$(minor_of "$B0")
-	sub "$1: hl_upstream_test --compute $B0" "$UPSTREAM_TEST" \
+	tap_sub "$1: hl_upstream_test --compute $B0" "$UPSTREAM_TEST" \
 		--compute --card "$mn" --module-id "$(module_id_of "$B0")"
 }
 m0=$(mark)
@@ -368,7 +343,7 @@ no_problems "$m0" "reload"
 # ---- 3: negative uapi tests ---------------------------------------------------
 diag "check 3: negative uapi tests on $B0"
 m0=$(mark)
-sub "gaudi_driver_test --negative $B0" "$TEST" --card "$(minor_of "$B0")" \
+tap_sub "gaudi_driver_test --negative $B0" "$TEST" --card "$(minor_of "$B0")" \
 	--ctl-card "$(ctl_minor_of "$B0")" --negative
 m1=$(mark)
 "$TEST" --card "$(minor_of "$B0")" --ctl-card "$(ctl_minor_of "$B0")" \
@@ -400,7 +375,7 @@ ok $? "$b operational again after the sysfs hard reset ($(since "$t0") s)"
 c1=$(attr "$b" hard_reset_cnt)
 [ -n "$c0" ] && [ "$c1" = $((c0 + 1)) ]
 ok $? "$b hard_reset_cnt $c0 -> $c1 (+1)"
-sub "hl_upstream_test --control $b after the hard reset" "$UPSTREAM_TEST" \
+tap_sub "hl_upstream_test --control $b after the hard reset" "$UPSTREAM_TEST" \
 	--control --card "$(ctl_minor_of "$b")" --module-id "$(module_id_of "$b")"
 no_problems "$m0" "sysfs hard reset"
 
@@ -432,7 +407,7 @@ logged "$m0" "$MSG_HEARTBEAT"
 ok $? "dmesg has the documented '$MSG_HEARTBEAT' message"
 [ "$("$CTL" "$b" get cpu_hang)" = 0 ]
 ok $? "the reset revived the device CPU (CPU_HANG reads 0)"
-sub "hl_upstream_test --control $b after the recovery" "$UPSTREAM_TEST" \
+tap_sub "hl_upstream_test --control $b after the recovery" "$UPSTREAM_TEST" \
 	--control --card "$(ctl_minor_of "$b")" --module-id "$(module_id_of "$b")"
 dmesg_since "$m0" | grep -iE "heartbeat|reset|lost" | head -n 6 | sed 's/^/#   /'
 no_problems "$m0" "heartbeat loss"
@@ -463,7 +438,7 @@ bind "$b"
 ok $? "bind $b to $DUT_MOD"
 wait_operational "$b" 60
 ok $? "$b operational after bind ($(since "$t0") s), $(count_nodes) nodes"
-sub "hl_upstream_test --control $b after bind" "$UPSTREAM_TEST" \
+tap_sub "hl_upstream_test --control $b after bind" "$UPSTREAM_TEST" \
 	--control --card "$(ctl_minor_of "$b")" --module-id "$(module_id_of "$b")"
 no_problems "$m0" "unbind/bind"
 
@@ -617,6 +592,4 @@ no_problems "$m0" "final load"
 no_problems 0 "whole suite"
 diag "suite took $(since "$T_START") s of guest time"
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

@@ -20,13 +20,7 @@ export GAUDI_QEMU
 out=$repo/build/tests/guest/fw
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-n=0 failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+. "$repo/tests/lib/tap.sh"
 
 make -s -C "$repo/tools/fw" >&2 || { echo "Bail out! gaudi-fw build"; exit 1; }
 "$repo/tests/guest/fw/mkimages.sh" "$out/img" >&2 ||
@@ -110,6 +104,4 @@ if [ "$failed" -ne 0 ]; then
 		grep -v "^\[ *[0-9]" "$f" | sed 's/^/# /' | tail -n 25
 	done
 fi
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

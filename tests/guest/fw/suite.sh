@@ -26,14 +26,8 @@ CARDS=${CARDS:-2}
 FWDIR=/lib/firmware/habanalabs/gaudi
 T=/tmp/fwsuite
 mkdir -p $T
-n=0 failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-diag() { echo "# $*"; }
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 
 count_nodes() {
 	c=0
@@ -230,6 +224,4 @@ load && wait_nodes "$CARDS"
 ok $? "with the file back every card comes up"
 unload
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

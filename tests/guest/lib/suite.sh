@@ -22,28 +22,11 @@ CARDS=${CARDS:-2}
 DUT=${DUT:-peer}
 BIN=${BIN:-$(dirname "$0")}
 T=$BIN/gaudi_lib_test
-n=0
-failed=0
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 
-ok() {
-	st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		failed=$((failed + 1))
-	fi
-}
-
-sub() {
-	out=$("$T" "$@" 2>&1)
-	st=$?
-	echo "$out" | sed 's/^/    /'
-	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	ok "$st" "gaudi_lib_test $* (${summary:-no summary})"
-}
+# sub ARGS...: run gaudi_lib_test, show its TAP indented, one test here.
+sub() { tap_sub "gaudi_lib_test $*" "$T" "$@"; }
 
 echo "# suite lib: $CARDS cards, DUT $DUT, kernel $(uname -r)"
 [ -x "$T" ]
@@ -88,6 +71,4 @@ else
 	ok 1 "module of DUT '$DUT' present ('$ko')"
 fi
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

@@ -13,17 +13,7 @@ repo=$(cd "$(dirname "$0")/../../.." && pwd)
 export GAUDI_QEMU
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-n=0 failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$repo/tests/lib/tap.sh"
 
 # Word 0x100 of the flash window; the argument is written after the read.
 guest='d=$(for x in /sys/bus/pci/devices/*; do
@@ -57,6 +47,4 @@ st=$?
 [ "$st" -ne 0 ] && grep -q "flash file must be" "$dir/bad.log"
 ok $? "a flash file of the wrong size is refused with a clear error (status $st)"
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

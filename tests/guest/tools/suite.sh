@@ -39,25 +39,9 @@ GOLDEN=$HERE/golden
 WORK=/tmp/tools-suite
 NOBODY="65534 65534"
 mkdir -p "$WORK"
-n=0
-failed=0
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 
-ok() {
-	st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		failed=$((failed + 1))
-	fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-diag() { echo "# $*"; }
 show() { sed 's/^/#   /' "$@"; }
 
 # The masks of the golden comparison.
@@ -535,6 +519,4 @@ run gone
 [ $st -eq 3 ] && grep -q "no driver is loaded" "$WORK/gone.err"
 ok $? "after rmmod: exit $st (3), $(cat "$WORK/gone.err")"
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

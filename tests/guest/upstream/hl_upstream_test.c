@@ -16,7 +16,6 @@
  * bytes belong to the driver, ...), not whatever the device reports.
  */
 #define _GNU_SOURCE
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -32,6 +31,7 @@
 
 #include <drm/habanalabs_accel.h>
 
+#include "../../lib/hl_ioctl.h"
 #include "../../lib/tap.h"
 
 /* Upstream Gaudi 1 facts (see shared/gaudi1/INTERFACE.md). */
@@ -47,14 +47,8 @@
 /* Packet format (INTERFACE.md section 7): opcode in ctl bits 28:24. */
 #define PKT_WREG_BULK		0x2
 #define PKT_MSG_PROT		0x7
-#define PKT_LIN_DMA		0x9
 #define PKT_CTL_OPCODE(op)	((uint32_t)(op) << 24)
-#define PKT_CTL_EB		(1U << 29)
-#define PKT_CTL_RB		(1U << 30)
 #define PKT_CTL_MB		(1U << 31)
-#define LIN_DMA_CTL_LIN		(1U << 3)
-#define LIN_DMA_CTL_MEMSET	(1U << 4)
-#define LIN_DMA_DST_MASK	0x00FFFFFFFFFFFFFFULL
 
 #define CB_SIZE			4096
 #define HOST_BUF_SIZE		(2U << 20)
@@ -73,76 +67,7 @@
 static int card;
 static long expect_module_id = -1;
 
-/* ---- ioctl wrappers: 0 or -errno ------------------------------------- */
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int rc;
-
-	do {
-		rc = ioctl(fd, req, arg);
-	} while (rc < 0 && errno == EINTR);
-	return rc < 0 ? -errno : 0;
-}
-
-static int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
-{
-	struct hl_info_args args;
-
-	memset(&args, 0, sizeof(args));
-	args.return_pointer = (uintptr_t)buf;
-	args.return_size = size;
-	args.op = op;
-	return xioctl(fd, DRM_IOCTL_HL_INFO, &args);
-}
-
-static int cb_create(int fd, uint32_t size, uint64_t *handle)
-{
-	union hl_cb_args args;
-	int rc;
-
-	memset(&args, 0, sizeof(args));
-	args.in.op = HL_CB_OP_CREATE;
-	args.in.cb_size = size;
-	rc = xioctl(fd, DRM_IOCTL_HL_CB, &args);
-	*handle = rc ? 0 : args.out.cb_handle;
-	return rc;
-}
-
-static int cb_destroy(int fd, uint64_t handle)
-{
-	union hl_cb_args args;
-
-	memset(&args, 0, sizeof(args));
-	args.in.op = HL_CB_OP_DESTROY;
-	args.in.cb_handle = handle;
-	return xioctl(fd, DRM_IOCTL_HL_CB, &args);
-}
-
-static int mem_map_userptr(int fd, void *ptr, uint64_t size, uint64_t *va)
-{
-	union hl_mem_args args;
-	int rc;
-
-	memset(&args, 0, sizeof(args));
-	args.in.op = HL_MEM_OP_MAP;
-	args.in.flags = HL_MEM_USERPTR;
-	args.in.map_host.host_virt_addr = (uintptr_t)ptr;
-	args.in.map_host.mem_size = size;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &args);
-	*va = rc ? 0 : args.out.device_virt_addr;
-	return rc;
-}
-
-static int mem_unmap(int fd, uint64_t va)
-{
-	union hl_mem_args args;
-
-	memset(&args, 0, sizeof(args));
-	args.in.op = HL_MEM_OP_UNMAP;
-	args.in.unmap.device_virt_addr = va;
-	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &args);
-}
+/* ---- ioctl wrappers (and tests/lib/hl_ioctl.h): 0 or -errno ---------- */
 
 /* Submits one CB on one queue; returns 0 and the sequence, or -errno. */
 static int cs_submit(int fd, uint64_t cb_handle, uint32_t cb_len,
@@ -168,48 +93,10 @@ static int cs_submit(int fd, uint64_t cb_handle, uint32_t cb_len,
 
 static int cs_wait(int fd, uint64_t seq, uint32_t *status)
 {
-	union hl_wait_cs_args args;
-	int rc;
-
-	memset(&args, 0, sizeof(args));
-	args.in.seq = seq;
-	args.in.timeout_us = WAIT_US;
-	rc = xioctl(fd, DRM_IOCTL_HL_WAIT_CS, &args);
-	*status = args.out.status;
-	return rc;
+	return wait_cs(fd, seq, WAIT_US, status, NULL);
 }
 
 /* ---- packet encoding -------------------------------------------------- */
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htole32(v);
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	v = htole64(v);
-	memcpy(p, &v, 8);
-}
-
-/* LIN_DMA {u32 tsize; u32 ctl; u64 src; u64 dst}: 24 bytes. */
-static size_t pkt_lin_dma(uint8_t *cb, size_t off, uint64_t src, uint64_t dst,
-			  uint32_t size, bool memset_op, bool barrier)
-{
-	uint32_t ctl = PKT_CTL_OPCODE(PKT_LIN_DMA) | LIN_DMA_CTL_LIN |
-		       PKT_CTL_RB | PKT_CTL_MB;
-
-	if (memset_op)
-		ctl |= LIN_DMA_CTL_MEMSET;
-	if (barrier)	/* wait for the previous transfer to land */
-		ctl |= PKT_CTL_EB;
-	put32(cb + off, size);
-	put32(cb + off + 4, ctl);
-	put64(cb + off + 8, src);
-	put64(cb + off + 16, dst & LIN_DMA_DST_MASK);
-	return off + 24;
-}
 
 /* MSG_PROT {u32 value; u32 ctl; u64 addr}: 16 bytes, kernel-only. */
 static size_t pkt_msg_prot(uint8_t *cb, size_t off, uint32_t value,
@@ -568,7 +455,7 @@ static void run_dma_rate(int fd, const struct hl_info_hw_ip_info *hw,
 	for (i = 0; i < RATE_SIZE; i++)
 		buf[i] = rng_byte();
 	memset(copy, STALE_BYTE, RATE_SIZE);
-	if (!ok_eq(mem_map_userptr(fd, buf, 2 * RATE_SIZE, &va), 0,
+	if (!ok_eq(map_host(fd, buf, 2 * RATE_SIZE, &va), 0,
 		   "MEMORY MAP of the throughput buffers"))
 		goto out;
 	/* The first touch of sparse HBM allocates it: warm up once. */
@@ -580,7 +467,7 @@ static void run_dma_rate(int fd, const struct hl_info_hw_ip_info *hw,
 	   RATE_SIZE >> 20);
 	ok_eq(first_diff(buf, copy, RATE_SIZE), RATE_SIZE,
 	      "%u MiB round trip through HBM is exact", RATE_SIZE >> 20);
-	ok_eq(mem_unmap(fd, va), 0, "MEMORY UNMAP of the throughput buffers");
+	ok_eq(unmap_host(fd, va), 0, "MEMORY UNMAP of the throughput buffers");
 
 	memset(copy, 0, RATE_SIZE);
 	t_cpy = now_s();
@@ -631,7 +518,7 @@ static void run_compute(void)
 		ok_eq(os.is_compute_ctx_active, 1, "compute context is active");
 
 	/* Command buffer, mapped into this process. */
-	if (!ok_eq(cb_create(fd, CB_SIZE, &cb_handle), 0, "CB create (4 KiB)"))
+	if (!ok_eq(cb_create(fd, CB_SIZE, 0, &cb_handle), 0, "CB create (4 KiB)"))
 		goto out_close;
 	ok(cb_handle != 0, "CB handle is non-zero");
 	cb = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -646,7 +533,7 @@ static void run_compute(void)
 		   "allocate a 2 MiB aligned host buffer"))
 		goto out_munmap;
 	memset(host, 0, HOST_BUF_SIZE);
-	if (!ok_eq(mem_map_userptr(fd, host, HOST_BUF_SIZE, &va), 0,
+	if (!ok_eq(map_host(fd, host, HOST_BUF_SIZE, &va), 0,
 		   "MEMORY MAP of the host userptr buffer"))
 		goto out_free;
 	ok(va >= GAUDI_VA_HOST_START && va + HOST_BUF_SIZE <= GAUDI_VA_HOST_END,
@@ -659,8 +546,8 @@ static void run_compute(void)
 	run_dma_rate(fd, &hw, cb, cb_handle);
 	check_status(fd);
 
-	ok_eq(mem_unmap(fd, va), 0, "MEMORY UNMAP");
-	ok_eq(mem_unmap(fd, va), -EINVAL, "second UNMAP fails with EINVAL");
+	ok_eq(unmap_host(fd, va), 0, "MEMORY UNMAP");
+	ok_eq(unmap_host(fd, va), -EINVAL, "second UNMAP fails with EINVAL");
 out_free:
 	free(host);
 out_munmap:

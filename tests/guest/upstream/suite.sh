@@ -22,23 +22,8 @@ BIN=${BIN:-$(dirname "$0")}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-300}
 TEST=$BIN/hl_upstream_test
 
-n=0
-failed=0
-
-# ok STATUS DESCRIPTION: one TAP line; STATUS 0 passes.
-ok() {
-	st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() { echo "# $*"; }
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 
 # Lines of dmesg matching a fixed string.
 dmesg_count() { dmesg | grep -cF "$1"; }
@@ -54,13 +39,7 @@ wait_count() {
 }
 
 # sub ARGS...: run hl_upstream_test, show its TAP indented, one test here.
-sub() {
-	out=$("$TEST" "$@" 2>&1)
-	st=$?
-	echo "$out" | sed 's/^/    /'
-	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	ok "$st" "hl_upstream_test $* (${summary:-no summary})"
-}
+sub() { tap_sub "hl_upstream_test $*" "$TEST" "$@"; }
 
 # The module-id the launcher gave card accel$1: gaudi-vm puts card i behind
 # a root port at 00:(0x10 + i).0 and gives it module-id i. (accelN numbering
@@ -193,6 +172,4 @@ else
 	ok 1 "peer module present (PEER_KO='$PEER_KO')"
 fi
 
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Raw ioctl helpers of upstream's habanalabs uapi (<drm/habanalabs_accel.h>)
+ * shared by the in-guest test programs, which drive gaudi.ko and the
+ * upstream peer without libgaudi.  The ioctl wrappers return 0 or -errno.
+ */
+#ifndef GAUDI_HL_IOCTL_H
+#define GAUDI_HL_IOCTL_H
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <drm/habanalabs_accel.h>
+
+/* ioctl(), restarted on EINTR: 0 or -errno. */
+static inline int xioctl(int fd, unsigned long req, void *arg)
+{
+	int rc;
+
+	do {
+		rc = ioctl(fd, req, arg);
+	} while (rc < 0 && errno == EINTR);
+	return rc < 0 ? -errno : 0;
+}
+
+/*
+ * Open a device node read-write (close-on-exec), retrying every 1 ms for
+ * up to 20 s while it is EBUSY (held by another process); the fd or -1.
+ */
+static inline int hl_open_retry(const char *path)
+{
+	int fd, tries = 0;
+
+	while ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EBUSY &&
+	       tries++ < 20000)
+		usleep(1000);
+	return fd;
+}
+
+/* INFO query @op into @buf of @size bytes. */
+static inline int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
+{
+	struct hl_info_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.return_pointer = (uintptr_t)buf;
+	a.return_size = size;
+	a.op = op;
+	return xioctl(fd, DRM_IOCTL_HL_INFO, &a);
+}
+
+/* Create a command buffer of @size bytes; its handle in *@h (0 on error). */
+static inline int cb_create(int fd, uint32_t size, uint32_t flags, uint64_t *h)
+{
+	union hl_cb_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_CB_OP_CREATE;
+	a.in.cb_size = size;
+	a.in.flags = flags;
+	rc = xioctl(fd, DRM_IOCTL_HL_CB, &a);
+	*h = rc ? 0 : a.out.cb_handle;
+	return rc;
+}
+
+/* Destroy the command buffer of handle @h. */
+static inline int cb_destroy(int fd, uint64_t h)
+{
+	union hl_cb_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_CB_OP_DESTROY;
+	a.in.cb_handle = h;
+	return xioctl(fd, DRM_IOCTL_HL_CB, &a);
+}
+
+/* Map @size bytes of host memory at @p (userptr); device VA in *@va. */
+static inline int map_host(int fd, void *p, uint64_t size, uint64_t *va)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_MAP;
+	a.in.flags = HL_MEM_USERPTR;
+	a.in.map_host.host_virt_addr = (uintptr_t)p;
+	a.in.map_host.mem_size = size;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	*va = rc ? 0 : a.out.device_virt_addr;
+	return rc;
+}
+
+/* Unmap the host mapping at device VA @va. */
+static inline int unmap_host(int fd, uint64_t va)
+{
+	union hl_mem_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_UNMAP;
+	a.in.unmap.device_virt_addr = va;
+	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+}
+
+/*
+ * Wait up to @us microseconds for the CS of sequence @seq; its status and
+ * flags in *@status and *@flags when those are not NULL.
+ */
+static inline int wait_cs(int fd, uint64_t seq, uint64_t us, uint32_t *status,
+			  uint32_t *flags)
+{
+	union hl_wait_cs_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.seq = seq;
+	a.in.timeout_us = us;
+	rc = xioctl(fd, DRM_IOCTL_HL_WAIT_CS, &a);
+	if (status)
+		*status = a.out.status;
+	if (flags)
+		*flags = a.out.flags;
+	return rc;
+}
+
+/* ---- packet encoding (little endian) ------------------------------------ */
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	v = htole32(v);
+	memcpy(p, &v, 4);
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(p, &v, 8);
+}
+
+/*
+ * LIN_DMA {u32 tsize; u32 ctl; u64 src; u64 dst} at @cb + @off, 24 bytes:
+ * linear, RB and MB set, MEMSET when @memset_op (@src is then the value),
+ * EB (wait for the previous transfer to land) when @barrier.  Returns the
+ * offset after the packet.
+ */
+static inline size_t pkt_lin_dma(uint8_t *cb, size_t off, uint64_t src,
+				 uint64_t dst, uint32_t size, bool memset_op,
+				 bool barrier)
+{
+	uint32_t ctl = (0x9U << 24) /* opcode LIN_DMA */ | (1U << 3) /* LIN */ |
+		       (1U << 30) /* RB */ | (1U << 31) /* MB */;
+
+	if (memset_op)
+		ctl |= 1U << 4;		/* MEMSET */
+	if (barrier)
+		ctl |= 1U << 29;	/* EB */
+	put32(cb + off, size);
+	put32(cb + off + 4, ctl);
+	put64(cb + off + 8, src);
+	put64(cb + off + 16, dst & 0x00FFFFFFFFFFFFFFULL);
+	return off + 24;
+}
+
+#endif /* GAUDI_HL_IOCTL_H */
