@@ -1496,6 +1496,37 @@ static void t_encaps(void)
 		   next2);
 		sess_close(&s);
 	}
+	if (!ok(sess_open(&s), "encaps: SOB switch: open"))
+		return;
+	/*
+	 * Values 1..32767 fill queue 6's first SOB, the next reservation
+	 * moves to the other one; with both held by reservations no CS took,
+	 * a third reservation or a signal that needs a switch gets EBUSY.
+	 */
+	ok(reserve_sigs(s.fd, 6, 32767, &h1, &sob, &next) == 0 && next == 32768,
+	   "encaps: reserve a whole SOB (32767 values, SOB 0x%x)", sob);
+	ok(reserve_sigs(s.fd, 6, 10, &h2, &sob2, &next2) == 0 && sob2 == sob + 4 &&
+	   next2 == 11,
+	   "encaps: the next reservation moves to the queue's other SOB (0x%x, next %u)",
+	   sob2, next2);
+	ok(reserve_sigs(s.fd, 6, 32767 - 10, &h0, NULL, NULL) == 0,
+	   "encaps: fill the other SOB too");
+	ok(reserve_sigs(s.fd, 6, 1, NULL, NULL, NULL) == -EBUSY,
+	   "encaps: a reservation needing a third switch while both SOBs are reserved: EBUSY");
+	ok(signal_cs(s.fd, 6, &seq, &sob2, &next2) == -EBUSY,
+	   "encaps: a signal CS needing the switch: EBUSY, not a hang");
+	ok(unreserve_sigs(s.fd, h1) == -EINVAL,
+	   "encaps: the first SOB's reservation cannot be given back (values moved on)");
+	ok(unreserve_sigs(s.fd, h0) == 0 && unreserve_sigs(s.fd, h2) == 0,
+	   "encaps: the other SOB's reservations, newest first, can");
+	ok(reserve_sigs(s.fd, 6, 5, NULL, &sob2, &next2) == 0 && sob2 == sob + 4 &&
+	   next2 == 6,
+	   "encaps: reserving again starts the other SOB over (next %u)", next2);
+	lin_dma(s.cbp, 0, 0, s.va, 4096, true);
+	ok(submit1(s.fd, s.cb, 24, 0, &seq) == 0 &&
+	   submit_staged(&s, 24, 0, STAGED, seq, &e) == -EINVAL,
+	   "staged: a part naming a CS that is not a staged first part: EINVAL");
+	sess_close(&s);
 }
 
 /* ---- EXPORT_DMABUF_FD of HBM ---------------------------------------------- */
