@@ -248,22 +248,30 @@ static int write_at(int dirfd, const char *name, const char *val)
 
 /* ---- collection ------------------------------------------------------------ */
 
+/* Directory @name below the open directory @dirfd, or NULL. */
+static DIR *opendir_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d)
+		close(fd);
+	return d;
+}
+
 static void find_hwmon(struct card *c)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
-	int fd;
 
 	c->hwmon[0] = '\0';
-	fd = openat(c->sysfd, "hwmon", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	d = opendir_at(c->sysfd, "hwmon");
+	if (!d)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "hwmon", 5))
 			continue;
@@ -324,17 +332,11 @@ static void collect_nic(struct card *c)
 	struct dirent *de;
 	size_t len = 0;
 	DIR *d;
-	int fd;
 
 	c->nic[0] = '\0';
-	fd = openat(c->sysfd, "net", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	d = opendir_at(c->sysfd, "net");
+	if (!d)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
