@@ -822,57 +822,51 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
-		if (prev && !dma_fence_is_signaled(&prev->fence) &&
-		    prev->staged && !prev->first->staged_closed) {
+		/* ret > 0: go; 0: wait for @old or for room; < 0: fail. */
+		if (prev && !dma_fence_is_signaled(&prev->fence)) {
 			/* Waiting for an open staged submission may not end. */
-			spin_unlock_irq(&dp->lock);
-			mutex_unlock(&dp->submit_lock);
-			gaudi_hw_exit(gdev, idx);
+			if (prev->staged && !prev->first->staged_closed) {
+				ret = -EAGAIN;
+			} else {
+				old = dma_fence_get(&prev->fence);
+				ret = 0;
+			}
+		} else {
+			ret = gaudi_sync_signal_ready_locked(ctx, cs);
+			if (ret > 0 && !gaudi_cs_fits(dp, cs))
+				ret = 0;
+			if (ret > 0)
+				ret = gaudi_cs_staged_check_locked(gdev, ctx, cs,
+								   &first, &e) ?: 1;
+		}
+		if (ret > 0)
+			break;
+		gen = dp->space_gen;
+		spin_unlock_irq(&dp->lock);
+		mutex_unlock(&dp->submit_lock);
+		gaudi_hw_exit(gdev, idx);
+		if (ret == -EAGAIN) {
 			gaudi_dbg(gdev, CS, "CS: %u CSs in flight, the oldest of an open staged submission\n",
 				  GAUDI_MAX_PENDING_CS);
 			atomic64_inc(&dp->max_cs_drop);
 			atomic64_inc(&ctx->max_cs_drop);
-			return -EAGAIN;
+		} else if (ret == -EBUSY) {
+			gaudi_dbg(gdev, CS, "signal: queue %u's other SOB is held by a signal reservation\n",
+				  cs->signal_queue);
 		}
-		if (prev && !dma_fence_is_signaled(&prev->fence)) {
-			old = dma_fence_get(&prev->fence);
-			spin_unlock_irq(&dp->lock);
-			mutex_unlock(&dp->submit_lock);
-			gaudi_hw_exit(gdev, idx);
+		if (ret < 0)
+			return ret;
+		if (old) {
 			ret = dma_fence_wait(old, true);
 			dma_fence_put(old);
-			if (ret)
-				return ret;
-			continue;
-		}
-		ret = gaudi_sync_signal_ready_locked(ctx, cs);
-		if (ret > 0 && !gaudi_cs_fits(dp, cs))
-			ret = 0;
-		if (ret > 0)
-			ret = gaudi_cs_staged_check_locked(gdev, ctx, cs,
-							   &first, &e) ?: 1;
-		if (ret < 0) {
-			spin_unlock_irq(&dp->lock);
-			mutex_unlock(&dp->submit_lock);
-			gaudi_hw_exit(gdev, idx);
-			if (ret == -EBUSY)
-				gaudi_dbg(gdev, CS, "signal: queue %u's other SOB is held by a signal reservation\n",
-					  cs->signal_queue);
-			return ret;
-		}
-		if (!ret) {
-			gen = dp->space_gen;
-			spin_unlock_irq(&dp->lock);
-			mutex_unlock(&dp->submit_lock);
-			gaudi_hw_exit(gdev, idx);
+			old = NULL;
+		} else {
 			ret = wait_event_interruptible_timeout(dp->space_wq,
 							       READ_ONCE(dp->space_gen) != gen,
 							       HZ);
-			if (ret < 0)
-				return ret;
-			continue;
 		}
-		break;
+		if (ret < 0)
+			return ret;
 	}
 
 	/* Under dp->lock: sequence, fence, descriptors. */

@@ -341,12 +341,12 @@ static int gaudi_encaps_wait_info(struct gaudi_device *gdev,
 
 	spin_lock_irq(&gdev->dp->lock);
 	list_for_each_entry(e, &ctx->encaps, node) {
-		if (e->cs_seq == seq) {
+		if (seq && e->cs_seq == seq) {
 			found = e;
 			break;
 		}
 	}
-	if (!seq || !found) {
+	if (!found) {
 		ret = 1;
 	} else if (offset > found->count) {
 		gaudi_dbg(gdev, CS, "wait: offset %u beyond the %u reserved signals\n",
