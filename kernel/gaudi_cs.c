@@ -38,6 +38,10 @@
 
 #define GAUDI_CQ_PKTS_SIZE	32	/* two MSG_PROT */
 #define GAUDI_CLOSE_WAIT	(10 * HZ)
+/* How long a stream may take to drain after its CSs ended, at close. */
+#define GAUDI_QUIESCE_WAIT	(HZ / 5)
+/* How long a submitter waits for room on a full internal queue. */
+#define GAUDI_INT_FULL_WAIT	(HZ / 10)
 
 static const u8 gaudi_pkt_size[32] = {
 	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
@@ -112,8 +116,11 @@ static bool gaudi_phys_user(u64 a, u64 len)
 
 static bool gaudi_data_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
 {
-	if (gaudi_phys_user(a, len))
+	if (gaudi_phys_user(a, len)) {
+		/* Cleared before the next holder (gaudi_scrub.c). */
+		gaudi_scrub_mark(ctx->gdev, a, len);
 		return true;
+	}
 	if (gaudi_in_range(a, len, GAUDI_VA_HOST_START, GAUDI_VA_HOST_END))
 		return gaudi_mem_range_mapped(ctx, a, len);
 	return false;
@@ -347,21 +354,30 @@ static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 /* ---- jobs and CS life cycle -------------------------------------------- */
 
-static void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
-{
-	if (job->kcb)
-		gaudi_kcb_free(gdev, job->kcb_alloc, job->kcb, job->kcb_dma);
-	kfree(job);
-}
-
+/*
+ * Free the jobs of @cs, except those whose kernel CB a queue may still
+ * read: they become orphans, freed once their queue's done word passes
+ * them (gaudi_queue.c).  A CS ending does not mean its internal jobs, or
+ * the parts of a staged submission without completion packets, are done.
+ */
 static void gaudi_cs_free_jobs(struct gaudi_device *gdev, struct gaudi_cs *cs)
 {
+	struct gaudi_dp *dp = gdev->dp;
 	struct gaudi_job *job, *tmp;
+	LIST_HEAD(free);
 
+	spin_lock_irq(&dp->lock);
 	list_for_each_entry_safe(job, tmp, &cs->jobs, node) {
 		list_del(&job->node);
-		gaudi_job_free(gdev, job);
+		job->cs = NULL;
+		if (job->on_hw)
+			job->orphan = true;
+		else
+			list_add_tail(&job->node, &free);
 	}
+	spin_unlock_irq(&dp->lock);
+	list_for_each_entry_safe(job, tmp, &free, node)
+		gaudi_job_free(gdev, job);
 }
 
 static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
@@ -382,7 +398,6 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 				     struct list_head *done)
 {
 	struct gaudi_dp *dp = gdev->dp;
-	struct gaudi_job *job;
 	bool head = list_first_entry(&dp->pending, struct gaudi_cs, node) == cs;
 
 	list_move_tail(&cs->node, done);
@@ -390,13 +405,7 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	dp->space_gen++;
 	gaudi_sync_put_locked(cs->ctx, cs->sob_ref);
 	cs->sob_ref = -1;
-	/* Slots that no completion entry frees. */
-	list_for_each_entry(job, &cs->jobs, node) {
-		struct gaudi_hw_queue *q = &dp->q[job->queue];
-
-		if (!job->cq)
-			q->ci = (q->ci + 1) & (2 * q->entries - 1);
-	}
+	/* PQ slots are freed by the done words, not here (gaudi_queue.c). */
 	if (cs->encaps) {
 		gaudi_encaps_release_locked(cs->ctx, cs->encaps);
 		cs->encaps = NULL;
@@ -457,6 +466,11 @@ void gaudi_cs_reap(struct gaudi_device *gdev)
 	list_splice_init(&dp->done, &done);
 	spin_unlock_irq(&dp->lock);
 	gaudi_cs_cleanup(gdev, &done);
+	/* Kernel CBs of internal queues are consumed without an interrupt. */
+	spin_lock_irq(&dp->lock);
+	gaudi_queue_retire_all_locked(gdev);
+	spin_unlock_irq(&dp->lock);
+	gaudi_queue_free_retired(gdev);
 }
 
 void gaudi_cs_abort_all(struct gaudi_device *gdev)
@@ -508,6 +522,8 @@ void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
 	spin_lock_irq(&dp->lock);
 	busy = !list_empty(&dp->pending);
 	spin_unlock_irq(&dp->lock);
+	/* A stream that dropped a CB never writes its done word. */
+	busy = busy || !gaudi_queues_idle(gdev);
 	if (!busy)
 		return;
 	gaudi_user_err(gdev, "engine error with work in flight: resetting the device\n");
@@ -642,8 +658,10 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	job->queue = qid;
 	/* Of a staged submission, only the LAST part's jobs complete. */
 	job->cq = q->external && (!cs->staged || cs->staged_last);
-	job->kcb_size = ch->cb_size + (job->cq ? GAUDI_CQ_PKTS_SIZE : 0);
-	job->kcb_alloc = max_t(u32, job->kcb_size, 8);
+	job->len = ch->cb_size;
+	job->kcb_size = ch->cb_size + GAUDI_DONE_PKT_SIZE +
+			(job->cq ? GAUDI_CQ_PKTS_SIZE : 0);
+	job->kcb_alloc = job->kcb_size;
 	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
 	if (!job->kcb) {
 		kfree(job);
@@ -695,18 +713,28 @@ static void gaudi_job_add_cq_pkts(struct gaudi_device *gdev,
 	q->cq_pi = (q->cq_pi + 1) & (2 * GAUDI_CQ_ENTRIES - 1);
 }
 
-/* Room on every queue @cs uses (dp->lock held). */
-static bool gaudi_cs_fits(struct gaudi_dp *dp, struct gaudi_cs *cs)
+/*
+ * Room on every queue @cs uses (dp->lock held)?  1 yes; 0 not on an
+ * external queue (its completions will make room); -EAGAIN not on an
+ * internal queue, whose stream may be held in a FENCE for as long as the
+ * user likes and frees slots without an interrupt.  PQ space counts from
+ * the done words, so a PQ never overruns.
+ */
+static int gaudi_cs_fits(struct gaudi_device *gdev, struct gaudi_cs *cs)
 {
+	struct gaudi_dp *dp = gdev->dp;
 	u16 need[GAUDI_NUM_QUEUES] = {};
 	struct gaudi_job *job;
 
 	list_for_each_entry(job, &cs->jobs, node) {
-		need[job->queue]++;
-		if (need[job->queue] > gaudi_queue_free_slots(&dp->q[job->queue]))
-			return false;
+		struct gaudi_hw_queue *q = &dp->q[job->queue];
+
+		if (!need[job->queue]++)
+			gaudi_queue_retire_locked(gdev, job->queue);
+		if (need[job->queue] > gaudi_queue_free_slots(q))
+			return q->external ? 0 : -EAGAIN;
 	}
-	return true;
+	return 1;
 }
 
 /*
@@ -807,11 +835,14 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct dma_fence *old = NULL;
 	struct gaudi_encaps *e = NULL;
 	struct gaudi_job *job;
+	unsigned long full_until = 0;
 	unsigned int i;
 	int idx, ret;
+	bool full;
 	u64 seq, gen;
 
 	for (;;) {
+		full = false;
 		ret = gaudi_hw_enter(gdev, &idx);
 		if (ret) {
 			atomic64_inc(&dp->in_reset_drop);
@@ -833,8 +864,12 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			}
 		} else {
 			ret = gaudi_sync_signal_ready_locked(ctx, cs);
-			if (ret > 0 && !gaudi_cs_fits(dp, cs))
-				ret = 0;
+			if (ret > 0) {
+				ret = gaudi_cs_fits(gdev, cs);
+				full = ret == -EAGAIN;
+				if (full)
+					ret = 0;
+			}
 			if (ret > 0)
 				ret = gaudi_cs_staged_check_locked(gdev, ctx, cs,
 								   &first, &e) ?: 1;
@@ -856,7 +891,23 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		if (ret < 0)
 			return ret;
-		if (old) {
+		/*
+		 * An internal queue is full: give its stream a moment (it
+		 * frees slots without an interrupt, so poll), then fail with
+		 * EAGAIN as upstream does at once.
+		 */
+		if (full && !full_until)
+			full_until = jiffies + GAUDI_INT_FULL_WAIT;
+		if (full && time_after(jiffies, full_until)) {
+			gaudi_dbg(gdev, CS, "CS: an internal queue has no room (its stream is not consuming)\n");
+			atomic64_inc(&dp->queue_full_drop);
+			atomic64_inc(&ctx->queue_full_drop);
+			return -EAGAIN;
+		}
+		if (full) {
+			schedule_timeout_interruptible(1);
+			ret = signal_pending(current) ? -ERESTARTSYS : 0;
+		} else if (old) {
 			ret = dma_fence_wait(old, true);
 			dma_fence_put(old);
 			old = NULL;
@@ -898,9 +949,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		if (job->cq)
 			gaudi_job_add_cq_pkts(gdev, job,
 					      q->pi & (q->entries - 1));
-		gaudi_queue_push(gdev, job->queue,
-				 gaudi_host_dev_addr(job->kcb_dma),
-				 job->kcb_size, job->cq ? job : NULL);
+		gaudi_queue_push(gdev, job);
 		__set_bit(job->queue, touched);
 	}
 	spin_unlock_irq(&dp->lock);
@@ -951,7 +1000,8 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	job->cs = cs;
 	job->queue = qid;
 	job->cq = true;
-	job->kcb_size = size + GAUDI_CQ_PKTS_SIZE;
+	job->len = size;
+	job->kcb_size = size + GAUDI_DONE_PKT_SIZE + GAUDI_CQ_PKTS_SIZE;
 	job->kcb_alloc = job->kcb_size;
 	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
 	if (!job->kcb)
@@ -1423,9 +1473,25 @@ bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 {
 	struct gaudi_ctx *ctx;
+	int ret;
 
 	if (!gdev->dp)
 		return 0;
+	/*
+	 * The previous holder's dma-bufs still expose HBM its importers use,
+	 * and any holder can name any user HBM: wait for them (as upstream,
+	 * where they keep the device in use).
+	 */
+	if (atomic_read(&gdev->dp->dmabufs)) {
+		gaudi_dbg(gdev, IOCTL, "open: dma-bufs of the previous holder are still in use\n");
+		return -EBUSY;
+	}
+	/* What the previous holder left, if close could not clear it. */
+	ret = gaudi_scrub(gdev);
+	if (ret == -ETIMEDOUT)
+		gaudi_reset_schedule(gdev, "device memory scrub timed out");
+	if (ret)
+		return ret == -EBUSY ? -EBUSY : -EIO;
 	ctx = kvzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
@@ -1453,7 +1519,42 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	return 0;
 }
 
-/* Wait for the file's CSs (resetting the device if they hang), free all. */
+/*
+ * Quiesce the queues at close, once every CS of the context has ended: a
+ * stream may still be held in a FENCE inside a kernel CB whose CS ended
+ * (its external jobs completed).  Give the streams a moment, then reset
+ * the device if one still has not consumed everything it was given, as
+ * upstream resets a device that is not idle after a release.  The reset
+ * stops every stream and programs the queues afresh (PI = CI = 0); only
+ * then are the kernel CBs the streams held freed (gaudi_dp_hw_init()).
+ * Without a reset, the fence counters the holder left are cleared.
+ */
+static void gaudi_ctx_quiesce(struct gaudi_device *gdev, bool reset)
+{
+	unsigned long until = jiffies + GAUDI_QUIESCE_WAIT;
+	int idx;
+
+	if (!reset) {
+		while (!gaudi_queues_idle(gdev) && time_before(jiffies, until))
+			usleep_range(1000, 2000);
+		if (!gaudi_queues_idle(gdev)) {
+			gaudi_user_err(gdev, "close: a queue is still held (a FENCE no one releases?), resetting the device\n");
+			gaudi_reset_now(gdev, "close with a stalled stream");
+			reset = true;
+		}
+	}
+	if (!reset && !gaudi_hw_enter(gdev, &idx)) {
+		gaudi_queue_clear_fences(gdev);
+		gaudi_hw_exit(gdev, idx);
+	}
+	gaudi_cs_reap(gdev);
+}
+
+/*
+ * Wait for the file's CSs (resetting the device if they hang), quiesce
+ * the queues, clear the device memory the holder may have written, free
+ * all.
+ */
 void gaudi_ctx_close(struct gaudi_file *gfile)
 {
 	struct gaudi_ctx *ctx = gfile->ctx;
@@ -1482,11 +1583,19 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 		dma_fence_wait(f, false);
 		dma_fence_put(f);
 	}
+	gaudi_ctx_quiesce(gdev, reset);
 
 	gaudi_encaps_release_all(gdev, ctx);
 	gaudi_sync_ctx_fini(ctx);
 	gaudi_cb_ctx_fini(ctx);
 	gaudi_mem_ctx_fini(ctx);
+	/*
+	 * Nothing of the holder runs any more: clear what it may have
+	 * written.  If that cannot be done now (device in reset, dma-bufs
+	 * still exported), the next open does it first.
+	 */
+	if (gaudi_scrub(gdev) == -ETIMEDOUT)
+		gaudi_reset_now(gdev, "device memory scrub timed out");
 
 	spin_lock_irq(&gdev->dp->lock);
 	if (gdev->dp->ctx == ctx)

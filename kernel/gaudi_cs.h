@@ -54,6 +54,10 @@ struct file;
 #define GAUDI_USER_ASID		1
 #define GAUDI_KERNEL_ASID	0
 #define GAUDI_KCB_POOLS		2
+/* The MSG_PROT every kernel CB ends with (gaudi_queue.c, "done words"). */
+#define GAUDI_DONE_PKT_SIZE	16
+/* Scrub granule of user HBM (gaudi_scrub.c). */
+#define GAUDI_SCRUB_CHUNK	SZ_2M
 /* Ended CSs not freed by a submitter are freed this much later. */
 #define GAUDI_REAP_DELAY	1	/* jiffies */
 
@@ -88,6 +92,11 @@ struct gaudi_hw_queue {
 	u32 ci;			/* oldest busy slot, mod 2 * entries */
 	u32 cq_pi;		/* external: next CQ entry a job writes */
 	struct gaudi_job **slot;	/* external: job per PQ slot */
+	/*
+	 * Jobs pushed whose kernel CB the queue may still read, oldest first
+	 * (dp->lock); they leave when the queue's done word passes them.
+	 */
+	struct list_head hw_jobs;
 };
 
 struct gaudi_cq {
@@ -96,17 +105,28 @@ struct gaudi_cq {
 	u32 ci;
 };
 
-/* Kernel copy of one chunk, on one queue. */
+/*
+ * Kernel copy of one chunk, on one queue.  Its kernel CB ends with the
+ * done-word packet (and, with @cq, the completion packets).  The job
+ * belongs to its CS until the CS is freed; if the queue has not consumed
+ * the CB by then (@on_hw), it becomes an orphan that the queue frees when
+ * its done word passes @pos (gaudi_queue_retire_locked()).
+ */
 struct gaudi_job {
-	struct list_head node;	/* in cs->jobs */
-	struct gaudi_cs *cs;
+	struct list_head node;	/* in cs->jobs, then dp->retired */
+	struct list_head hw_node;	/* in q->hw_jobs while @on_hw */
+	struct gaudi_cs *cs;	/* NULL once orphaned */
 	u32 queue;
 	void *kcb;		/* parsed copy (+ completion packets) */
 	dma_addr_t kcb_dma;
+	u32 len;		/* bytes of the user's (or driver's) packets */
 	u32 kcb_size;		/* bytes the device executes */
 	u32 kcb_alloc;
+	u32 pos;		/* PQ position (PI at push), mod 2 * entries */
 	bool cq;		/* external, with the completion packets */
 	bool done;
+	bool on_hw;		/* pushed, not yet consumed (dp->lock) */
+	bool orphan;		/* no CS any more: freed when consumed */
 };
 
 /*
@@ -225,6 +245,13 @@ struct gaudi_dp {
 	struct delayed_work tdr;
 	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
 	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
+	/*
+	 * Done words: one u32 per queue in host memory, where the last
+	 * packet of each kernel CB writes the PQ position after it.
+	 */
+	__le32 *done_words;
+	dma_addr_t done_words_dma;
+	struct list_head retired;	/* consumed orphan jobs, to free */
 	struct gaudi_ctx *ctx;	/* the user context, if any */
 	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
 	bool timeout_valid;
@@ -247,6 +274,13 @@ struct gaudi_dp {
 	/* gaudi_mem.c: physical HBM allocator (extension) */
 	struct gen_pool *dram_pool;
 	u64 dram_used;
+	atomic_t dmabufs;		/* exported dma-bufs alive */
+
+	/* gaudi_scrub.c: device memory a holder may have written */
+	struct mutex scrub_lock;
+	unsigned long *hbm_dirty;	/* GAUDI_SCRUB_CHUNK units of user HBM */
+	bool sram_dirty;
+	u64 scrub_last_ns, scrub_last_bytes, scrub_count;
 };
 
 /* gaudi_queue.c */
@@ -255,14 +289,20 @@ void gaudi_dp_sw_fini(struct gaudi_device *gdev);
 int gaudi_dp_hw_init(struct gaudi_device *gdev);
 void gaudi_dp_hw_fini(struct gaudi_device *gdev);
 u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q);
-void gaudi_queue_push(struct gaudi_device *gdev, u32 id, u64 addr, u32 len,
-		      struct gaudi_job *job);
+void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job);
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
 void gaudi_cq_irq(struct gaudi_device *gdev);
 u64 gaudi_host_dev_addr(dma_addr_t dma);
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 		    dma_addr_t dma);
+void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job);
+void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id);
+void gaudi_queue_retire_all_locked(struct gaudi_device *gdev);
+bool gaudi_queue_consumed_locked(struct gaudi_device *gdev, u32 id, u32 pos);
+bool gaudi_queues_idle(struct gaudi_device *gdev);
+void gaudi_queue_free_retired(struct gaudi_device *gdev);
+void gaudi_queue_clear_fences(struct gaudi_device *gdev);
 
 /* gaudi_cs.c */
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
@@ -312,6 +352,12 @@ void gaudi_mem_pf_clear(struct gaudi_device *gdev);
 int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 			  u32 size, u32 *array_size);
 u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile);
+
+/* gaudi_scrub.c */
+int gaudi_scrub_sw_init(struct gaudi_device *gdev);
+void gaudi_scrub_sw_fini(struct gaudi_device *gdev);
+void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len);
+int gaudi_scrub(struct gaudi_device *gdev);
 
 /* gaudi_sync.c */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);

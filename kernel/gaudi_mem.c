@@ -21,7 +21,14 @@
  * the user part of HBM, named by its physical address, becomes a dma-buf
  * whose importers reach it through BAR4 (dma_map_resource of the BAR
  * range; peer-to-peer importers only).  The dma-buf holds a reference on
- * the DRM device, not on the file: it may outlive the context.
+ * the DRM device, not on the file: it may outlive the context.  It cannot
+ * outlive the memory it exposes: a range inside an allocation of the file
+ * holds that allocation, so FREE (or close) drops the handle but the HBM
+ * goes back to the allocator only with the last dma-buf on it.  And since
+ * any holder can name any user HBM physically, the next holder may not
+ * open while dma-bufs of the previous one are alive (as upstream, whose
+ * dma-bufs hold the context, which keeps the device "in use"); their
+ * ranges are cleared before it opens (gaudi_scrub.c).
  */
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
@@ -47,10 +54,27 @@ struct gaudi_map {
 	struct sg_table sgt;
 };
 
+/* An HBM allocation: the handle's, and each dma-buf's inside it. */
 struct gaudi_dram {
+	struct kref ref;
+	struct gaudi_device *gdev;
 	u64 addr;
 	u64 size;
 };
+
+static void gaudi_dram_release(struct kref *ref)
+{
+	struct gaudi_dram *d = container_of(ref, struct gaudi_dram, ref);
+	struct gaudi_device *gdev = d->gdev;
+	int idx;
+
+	/* After an unplug the allocator is gone with the device. */
+	if (drm_dev_enter(&gdev->drm, &idx)) {
+		gen_pool_free(gdev->dp->dram_pool, d->addr, d->size);
+		drm_dev_exit(idx);
+	}
+	kfree(d);
+}
 
 static struct gaudi_ctx *file_ctx(struct drm_file *file)
 {
@@ -436,6 +460,8 @@ static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		kfree(d);
 		return -ENOMEM;
 	}
+	kref_init(&d->ref);
+	d->gdev = gdev;
 	d->addr = addr;
 	d->size = size;
 	ret = xa_alloc(&ctx->dram, &id, d, XA_LIMIT(1, INT_MAX), GFP_KERNEL);
@@ -464,14 +490,15 @@ static int gaudi_dram_free(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	if (!handle || handle > INT_MAX)
 		return -EINVAL;
+	mutex_lock(&ctx->lock);
 	d = xa_erase(&ctx->dram, handle);
+	if (d)
+		ctx->dram_bytes -= d->size;
+	mutex_unlock(&ctx->lock);
 	if (!d)
 		return -EINVAL;
-	gen_pool_free(gdev->dp->dram_pool, d->addr, d->size);
-	mutex_lock(&ctx->lock);
-	ctx->dram_bytes -= d->size;
-	mutex_unlock(&ctx->lock);
-	kfree(d);
+	/* Exported: the memory stays allocated until the dma-bufs go. */
+	kref_put(&d->ref, gaudi_dram_release);
 	return 0;
 }
 
@@ -497,6 +524,7 @@ struct gaudi_dmabuf {
 	struct gaudi_device *gdev;
 	u64 addr;		/* HBM physical address = BAR4 offset */
 	u64 size;
+	struct gaudi_dram *dram;	/* the allocation it is in, held */
 };
 
 /* BAR4 shows HBM from address 0; importers must reach it peer to peer. */
@@ -576,8 +604,12 @@ static void gaudi_dmabuf_unmap(struct dma_buf_attachment *attach,
 static void gaudi_dmabuf_release(struct dma_buf *dmabuf)
 {
 	struct gaudi_dmabuf *gb = dmabuf->priv;
+	struct gaudi_device *gdev = gb->gdev;
 
-	drm_dev_put(&gb->gdev->drm);
+	if (gb->dram)
+		kref_put(&gb->dram->ref, gaudi_dram_release);
+	atomic_dec(&gdev->dp->dmabufs);
+	drm_dev_put(&gdev->drm);
 	kfree(gb);
 }
 
@@ -595,8 +627,28 @@ static const struct dma_buf_ops gaudi_dmabuf_ops = {
  * descriptor (access mode and O_CLOEXEC; upstream ignores the others, we
  * refuse them).
  */
+/* The allocation of @ctx that holds [@addr, @addr + @size), with a ref. */
+static struct gaudi_dram *gaudi_dram_get_range(struct gaudi_ctx *ctx,
+					       u64 addr, u64 size)
+{
+	struct gaudi_dram *d, *found = NULL;
+	unsigned long i;
+
+	mutex_lock(&ctx->lock);
+	xa_for_each(&ctx->dram, i, d) {
+		if (addr >= d->addr && size <= d->size &&
+		    addr - d->addr <= d->size - size) {
+			kref_get(&d->ref);
+			found = d;
+			break;
+		}
+	}
+	mutex_unlock(&ctx->lock);
+	return found;
+}
+
 static int gaudi_export_dmabuf(struct gaudi_device *gdev,
-			       union hl_mem_args *args)
+			       struct gaudi_ctx *ctx, union hl_mem_args *args)
 {
 	u64 addr = args->in.export_dmabuf_fd.addr;
 	u64 size = args->in.export_dmabuf_fd.mem_size;
@@ -622,6 +674,7 @@ static int gaudi_export_dmabuf(struct gaudi_device *gdev,
 	gb->gdev = gdev;
 	gb->addr = addr;
 	gb->size = size;
+	gb->dram = gaudi_dram_get_range(ctx, addr, size);
 	info.exp_name = GAUDI_DRV_NAME;
 	info.owner = THIS_MODULE;
 	info.ops = &gaudi_dmabuf_ops;
@@ -630,10 +683,15 @@ static int gaudi_export_dmabuf(struct gaudi_device *gdev,
 	info.priv = gb;
 	dmabuf = dma_buf_export(&info);
 	if (IS_ERR(dmabuf)) {
+		if (gb->dram)
+			kref_put(&gb->dram->ref, gaudi_dram_release);
 		kfree(gb);
 		return PTR_ERR(dmabuf);
 	}
 	drm_dev_get(&gdev->drm);
+	atomic_inc(&gdev->dp->dmabufs);
+	/* Importers write it through BAR4: clear it for the next holder. */
+	gaudi_scrub_mark(gdev, addr, size);
 	fd = dma_buf_fd(dmabuf, flags & O_CLOEXEC);
 	if (fd < 0) {
 		dma_buf_put(dmabuf);	/* releases gb and the reference */
@@ -674,7 +732,7 @@ int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	case HL_MEM_OP_FREE:
 		return gaudi_dram_free(gdev, ctx, args->in.free.handle);
 	case HL_MEM_OP_EXPORT_DMABUF_FD:
-		return gaudi_export_dmabuf(gdev, args);
+		return gaudi_export_dmabuf(gdev, ctx, args);
 	default:
 		gaudi_dbg(gdev, MMU, "MEMORY: op %u not supported\n",
 			  args->in.op);
@@ -717,7 +775,16 @@ int gaudi_mem_sw_init(struct gaudi_device *gdev)
 
 void gaudi_mem_sw_fini(struct gaudi_device *gdev)
 {
-	if (gdev->dp->dram_pool)
-		gen_pool_destroy(gdev->dp->dram_pool);
+	struct gen_pool *pool = gdev->dp->dram_pool;
+
+	/*
+	 * An allocation a dma-buf still holds after an unplug is never
+	 * returned (gaudi_dram_release() no longer reaches the device):
+	 * leave the pool rather than destroy it with memory allocated.
+	 */
+	if (pool && gen_pool_avail(pool) == gen_pool_size(pool))
+		gen_pool_destroy(pool);
+	else if (pool)
+		gaudi_warn(gdev, "HBM still exported at removal: allocator left behind\n");
 	gdev->dp->dram_pool = NULL;
 }

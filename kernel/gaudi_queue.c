@@ -14,6 +14,18 @@
  * MSI.  The hard interrupt handler walks the CQs and completes the jobs
  * whose entries are ready.  Jobs on internal queues (DMA 2..7, MME, TPC)
  * complete with the CS they belong to, whose external jobs end it.
+ *
+ * A CS ending says nothing about its internal jobs, nor about the parts of
+ * a staged submission that have no completion packets: a stream may still
+ * sit in a FENCE inside such a kernel CB and read the rest of it later.
+ * So every kernel CB, on every queue, ends with one more MSG_PROT (with
+ * the engine and message barriers) that writes the PQ position after the
+ * CB into the queue's "done word" in host memory.  Once the done word has
+ * passed a CB, the stream has executed its last packet and will never read
+ * it again: only then is the CB freed (gaudi_queue_retire_locked()), and
+ * only then does its PQ slot count as free.  The queue's hardware PQ_CI is
+ * not used for either: on silicon the PQ fetcher advances it when it has
+ * read a descriptor, before the command processor has read the CB.
  */
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
@@ -99,23 +111,171 @@ u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q)
 	return q->entries - used;
 }
 
-/*
- * Write one descriptor at PI (caller holds dp->lock and checked space).
- * External queues remember the job of the slot: its CQ entry names it.
- */
-void gaudi_queue_push(struct gaudi_device *gdev, u32 id, u64 addr, u32 len,
-		      struct gaudi_job *job)
+void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
 {
-	struct gaudi_hw_queue *q = &gdev->dp->q[id];
+	if (job->kcb)
+		gaudi_kcb_free(gdev, job->kcb_alloc, job->kcb, job->kcb_dma);
+	kfree(job);
+}
+
+/* Is PQ position @pos outside the busy window [ci, pi) of @q? */
+static bool gaudi_queue_past(struct gaudi_hw_queue *q, u32 pos)
+{
+	u32 mask = 2 * q->entries - 1;
+
+	return ((pos - q->ci) & mask) >= ((q->pi - q->ci) & mask);
+}
+
+/*
+ * Take queue @id's done word into its CI and release the jobs it passed
+ * (dp->lock held; any context).  Orphans go to dp->retired, freed by
+ * gaudi_queue_free_retired().  The device writes the word: its value is
+ * only believed when it lies in (ci, pi].
+ */
+void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_hw_queue *q = &dp->q[id];
+	u32 mask = 2 * q->entries - 1, hw, d;
+	struct gaudi_job *job;
+
+	if (!READ_ONCE(dp->enabled) || list_empty(&q->hw_jobs))
+		return;
+	hw = le32_to_cpu(READ_ONCE(dp->done_words[id])) & mask;
+	d = (hw - q->ci) & mask;
+	if (d && d <= ((q->pi - q->ci) & mask))
+		q->ci = hw;
+	while ((job = list_first_entry_or_null(&q->hw_jobs, struct gaudi_job,
+					       hw_node))) {
+		if (!gaudi_queue_past(q, job->pos))
+			break;
+		list_del_init(&job->hw_node);
+		job->on_hw = false;
+		if (job->orphan)
+			list_add_tail(&job->node, &dp->retired);
+	}
+}
+
+void gaudi_queue_retire_all_locked(struct gaudi_device *gdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
+		if (gdev->dp->q[i].valid)
+			gaudi_queue_retire_locked(gdev, i);
+}
+
+/* Has queue @id consumed the CB it was given at position @pos? */
+bool gaudi_queue_consumed_locked(struct gaudi_device *gdev, u32 id, u32 pos)
+{
+	gaudi_queue_retire_locked(gdev, id);
+	return gaudi_queue_past(&gdev->dp->q[id], pos);
+}
+
+/* Every queue has consumed every CB it was given (or the queues are off). */
+bool gaudi_queues_idle(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	bool idle = true;
+	unsigned int i;
+
+	spin_lock_irq(&dp->lock);
+	gaudi_queue_retire_all_locked(gdev);
+	for (i = 0; i < GAUDI_NUM_QUEUES && READ_ONCE(dp->enabled); i++)
+		if (!list_empty(&dp->q[i].hw_jobs))
+			idle = false;
+	spin_unlock_irq(&dp->lock);
+	return idle;
+}
+
+void gaudi_queue_free_retired(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_job *job, *tmp;
+	LIST_HEAD(free);
+
+	spin_lock_irq(&dp->lock);
+	list_splice_init(&dp->retired, &free);
+	spin_unlock_irq(&dp->lock);
+	list_for_each_entry_safe(job, tmp, &free, node)
+		gaudi_job_free(gdev, job);
+}
+
+/*
+ * The device was reset (or is going away after its reset): no queue reads
+ * an old kernel CB any more, every job held for the hardware goes.  Jobs
+ * whose CS still exists (none after gaudi_cs_abort_all()) are left to it.
+ */
+static void gaudi_queue_drop_all(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_job *job, *tmp;
+	unsigned int i;
+
+	spin_lock_irq(&dp->lock);
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		list_for_each_entry_safe(job, tmp, &dp->q[i].hw_jobs, hw_node) {
+			list_del_init(&job->hw_node);
+			job->on_hw = false;
+			if (job->orphan)
+				list_add_tail(&job->node, &dp->retired);
+		}
+	}
+	spin_unlock_irq(&dp->lock);
+	gaudi_queue_free_retired(gdev);
+}
+
+/*
+ * Write @job's descriptor at PI (caller holds dp->lock and checked
+ * space) and end its CB with the done-word packet.  External queues
+ * remember the job of a slot when it has completion packets: its CQ
+ * entry names the slot.
+ */
+void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_hw_queue *q = &dp->q[job->queue];
 	u32 idx = q->pi & (q->entries - 1);
 	struct gaudi_bd *bd = &q->pq[idx];
+	__le32 *p = job->kcb + job->len;
+	u64 done = gaudi_host_dev_addr(dp->done_words_dma) + 4 * job->queue;
 
-	bd->ptr = cpu_to_le64(addr);
-	bd->len = cpu_to_le32(len);
+	job->pos = q->pi;
+	q->pi = (q->pi + 1) & (2 * q->entries - 1);
+	p[0] = cpu_to_le32(q->pi);
+	p[1] = cpu_to_le32(FIELD_PREP(PKT_CTL_OPCODE, PKT_MSG_PROT) |
+			   PKT_CTL_EB | PKT_CTL_MB);
+	p[2] = cpu_to_le32(lower_32_bits(done));
+	p[3] = cpu_to_le32(upper_32_bits(done));
+
+	bd->ptr = cpu_to_le64(gaudi_host_dev_addr(job->kcb_dma));
+	bd->len = cpu_to_le32(job->kcb_size);
 	bd->ctl = 0;
 	if (q->external)
-		q->slot[idx] = job;
-	q->pi = (q->pi + 1) & (2 * q->entries - 1);
+		q->slot[idx] = job->cq ? job : NULL;
+	job->on_hw = true;
+	list_add_tail(&job->hw_node, &q->hw_jobs);
+}
+
+/*
+ * Zero the fence counters of every stream (none may be inside a FENCE:
+ * the queues are idle or were reset), so that counts one holder left do
+ * not release the next holder's fences.
+ */
+void gaudi_queue_clear_fences(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i, f;
+
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		struct gaudi_hw_queue *q = &dp->q[i];
+
+		if (!q->valid)
+			continue;
+		for (f = 0; f < 4; f++)
+			WREG32(gdev, q->qm_base + QM_CP_FENCE_CNT(f, q->stream),
+			       0);
+	}
 }
 
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
@@ -161,10 +321,12 @@ void gaudi_cq_irq(struct gaudi_device *gdev)
 			spin_lock(&dp->lock);
 			job = q->slot[idx];
 			q->slot[idx] = NULL;
-			q->ci = (q->ci + 1) & (2 * q->entries - 1);
+			/* Its done word was written before the entry. */
+			gaudi_queue_retire_locked(gdev, i);
 			if (job)
 				gaudi_cs_job_done(gdev, job);
-			reap |= !list_empty(&dp->done);
+			reap |= !list_empty(&dp->done) ||
+				!list_empty(&dp->retired);
 			spin_unlock(&dp->lock);
 			if (!job)
 				gaudi_user_err(gdev, "queue %u: completion for empty slot %u\n",
@@ -241,6 +403,9 @@ int gaudi_dp_hw_init(struct gaudi_device *gdev)
 		WREG32(gdev, core + DMA_CORE_SECURE_PROPS, GAUDI_KERNEL_ASID);
 	}
 
+	/* The device was reset: no queue reads an old kernel CB any more. */
+	gaudi_queue_drop_all(gdev);
+	memset(dp->done_words, 0, GAUDI_NUM_QUEUES * sizeof(u32));
 	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
 		memset(dp->cq[i].ring, 0, GAUDI_CQ_ENTRIES * sizeof(u32));
 		dp->cq[i].ci = 0;
@@ -306,6 +471,10 @@ static void gaudi_queues_free(struct gaudi_device *gdev)
 		q->pq = NULL;
 		q->slot = NULL;
 	}
+	if (dp->done_words)
+		dma_free_coherent(dev, GAUDI_NUM_QUEUES * sizeof(u32),
+				  dp->done_words, dp->done_words_dma);
+	dp->done_words = NULL;
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
 		dma_pool_destroy(dp->kcb_pool[i]);
 		dp->kcb_pool[i] = NULL;
@@ -334,6 +503,8 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	init_waitqueue_head(&dp->space_wq);
 	INIT_LIST_HEAD(&dp->pending);
 	INIT_LIST_HEAD(&dp->done);
+	INIT_LIST_HEAD(&dp->retired);
+	atomic_set(&dp->dmabufs, 0);
 	INIT_DELAYED_WORK(&dp->tdr, gaudi_cs_tdr_work);
 	INIT_DELAYED_WORK(&dp->reap_work, gaudi_reap_work);
 	INIT_WORK(&dp->pf_work, gaudi_mem_pf_work);
@@ -342,6 +513,7 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
 		struct gaudi_hw_queue *q = &dp->q[i];
 
+		INIT_LIST_HEAD(&q->hw_jobs);
 		q->qm_base = gaudi_queue_qm(i, &q->stream, &q->external);
 		if (!q->qm_base)
 			continue;
@@ -367,6 +539,10 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 			goto err_nomem;
 	}
 
+	dp->done_words = dma_alloc_coherent(dev, GAUDI_NUM_QUEUES * sizeof(u32),
+					    &dp->done_words_dma, GFP_KERNEL);
+	if (!dp->done_words)
+		goto err_nomem;
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
 		dp->kcb_pool[i] = dma_pool_create("gaudi-kcb", dev,
 						  gaudi_kcb_pool_size[i], 64, 0);
@@ -380,6 +556,9 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	ret = gaudi_mem_sw_init(gdev);
 	if (ret)
 		goto err_mmu;
+	ret = gaudi_scrub_sw_init(gdev);
+	if (ret)
+		goto err_mem;
 
 	WRITE_ONCE(gdev->cq_irq_hook, gaudi_cq_irq);
 	return 0;
@@ -387,6 +566,8 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 err_nomem:
 	ret = -ENOMEM;
 	goto err_free;
+err_mem:
+	gaudi_mem_sw_fini(gdev);
 err_mmu:
 	gaudi_mmu_sw_fini(gdev);
 err_free:
@@ -407,8 +588,11 @@ void gaudi_dp_sw_fini(struct gaudi_device *gdev)
 	cancel_delayed_work_sync(&dp->tdr);
 	cancel_delayed_work_sync(&dp->reap_work);
 	gaudi_cs_reap(gdev);
+	/* The device was reset by gaudi_hw_fini(): drop what it held. */
+	gaudi_queue_drop_all(gdev);
 	cancel_work_sync(&dp->pf_work);
 	gaudi_mem_pf_clear(gdev);
+	gaudi_scrub_sw_fini(gdev);
 	gaudi_mem_sw_fini(gdev);
 	gaudi_mmu_sw_fini(gdev);
 	gaudi_queues_free(gdev);

@@ -19,6 +19,14 @@
 #      unreserve, signals from a staged submission, waits for the k-th
 #      signal held back by data), injected queue hang -> TIMEDOUT ->
 #      hard reset -> the next CS and the next process work
+#   4b gaudi_life_test (issue 9, class 4): a kernel CB held by a FENCE
+#      outlives its CS (refused CBs never run in its place), a full
+#      internal PQ fails with EAGAIN instead of overrunning, close with a
+#      stream held in a FENCE (the next holder's CS works, the old job
+#      never runs), the next holder reads zeros where the previous wrote
+#      HBM and SRAM (with a scrub=0 control and the cost of close), FREE
+#      of an exported allocation keeps it for the importer and the next
+#      open waits for the dma-buf
 #   5  dma-buf import (IMPORT_KO, gaudi_dmabuf_import.ko, a test importer):
 #      insmod it, dmabuf_import_test exports HBM ranges and has the module
 #      attach and map them: peer-to-peer attach and map succeed, the sg
@@ -78,6 +86,8 @@ sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
 	negative handles mapcycles dmabuf hbm close turns
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap staged \
 	encaps fault hang
+sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
+	dmabuffree
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: device memory from one holder to the next.
+ *
+ * User SRAM and user HBM are physical on Gaudi 1 (no MMU in front of
+ * them): any holder of the compute node may name any of it in a CB, from
+ * SRAM_BASE + 0x80 and from 0x2000_0000 up to 32 GiB.  So nothing a holder
+ * wrote may still be there when the next one opens.
+ *
+ * The driver clears what a holder could have written, with the device's
+ * own DMA: a kernel CB of LIN_DMA memsets (zero) on queue DMA_0_0, run
+ * when the holder's streams are quiesced at close (upstream clears SRAM
+ * the same way on a context switch, with a memset on DMA 0).  What to
+ * clear is tracked while the holder runs, in 2 MiB units of user HBM plus
+ * one flag for user SRAM: every device-memory range the parser accepts in
+ * a packet (gaudi_cs.c), and every range exported as a dma-buf (an
+ * importer writes through BAR4).  Clearing all 32 GiB at every close would
+ * cost seconds on silicon and on the model; the module parameter scrub=2
+ * does that (for paranoia and to measure it), scrub=0 turns clearing off
+ * (for measurements only).
+ *
+ * When the clear cannot run at close (the device is in reset, or dma-bufs
+ * the holder exported are still alive), the dirty state stays and the next
+ * open runs it first; an open is refused (EBUSY) while a previous holder's
+ * dma-bufs are alive.  A clear that does not finish in time resets the
+ * device, and the state stays dirty for the next open.
+ */
+#include <linux/bitmap.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cs.h"
+
+static unsigned int gaudi_scrub_mode = 1;
+module_param_named(scrub, gaudi_scrub_mode, uint, 0644);
+MODULE_PARM_DESC(scrub, "Clear device memory between holders: 0 off (measurements only), 1 what the holder could write (default), 2 all user HBM and SRAM");
+
+#define GAUDI_SCRUB_BITS \
+	((GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START) / GAUDI_SCRUB_CHUNK)
+/* Bytes per LIN_DMA memset (its size field is 32 bits). */
+#define GAUDI_SCRUB_MAX_PKT	SZ_1G
+#define GAUDI_SCRUB_PKT_SIZE	24
+#define GAUDI_SCRUB_QUEUE	0	/* DMA_0_0 */
+/* Time allowed: a base plus this much per GiB. */
+#define GAUDI_SCRUB_WAIT_MS	10000
+#define GAUDI_SCRUB_MS_PER_GIB	2000
+
+int gaudi_scrub_sw_init(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+
+	mutex_init(&dp->scrub_lock);
+	dp->hbm_dirty = bitmap_zalloc(GAUDI_SCRUB_BITS, GFP_KERNEL);
+	if (!dp->hbm_dirty)
+		return -ENOMEM;
+	/*
+	 * What a previous instance of a driver left: SRAM is cleared before
+	 * the first holder; HBM is not (it takes seconds, and loading a
+	 * driver needs root; scrub=2 clears it all).
+	 */
+	dp->sram_dirty = true;
+	return 0;
+}
+
+void gaudi_scrub_sw_fini(struct gaudi_device *gdev)
+{
+	bitmap_free(gdev->dp->hbm_dirty);
+	gdev->dp->hbm_dirty = NULL;
+	mutex_destroy(&gdev->dp->scrub_lock);
+}
+
+/*
+ * The holder may write device memory [@addr, @addr + @len): clear it
+ * before the next one.  Called from the parser for every accepted range
+ * of user SRAM or HBM; any context.
+ */
+void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	u64 end, first, last;
+
+	if (!len || addr + len < addr)
+		return;
+	end = addr + len;
+	if (addr < GAUDI_SRAM_END && end > GAUDI_SRAM_USER_START) {
+		WRITE_ONCE(dp->sram_dirty, true);
+		return;
+	}
+	if (end <= GAUDI_DRAM_USER_START || addr >= GAUDI_HBM_SIZE)
+		return;
+	addr = max(addr, GAUDI_DRAM_USER_START);
+	end = min(end, GAUDI_HBM_SIZE);
+	first = (addr - GAUDI_DRAM_USER_START) / GAUDI_SCRUB_CHUNK;
+	last = (end - 1 - GAUDI_DRAM_USER_START) / GAUDI_SCRUB_CHUNK;
+	/* A bit already set is not written again: no cache-line bouncing. */
+	for (; first <= last; first++)
+		if (!test_bit(first, dp->hbm_dirty))
+			set_bit(first, dp->hbm_dirty);
+}
+
+static __le32 *gaudi_scrub_pkt(__le32 *p, u64 dst, u32 size)
+{
+	p[0] = cpu_to_le32(size);
+	/* LIN (bit 3) and MEMSET, after the previous transfer (EB). */
+	p[1] = cpu_to_le32(FIELD_PREP(PKT_CTL_OPCODE, PKT_LIN_DMA) | BIT(3) |
+			   PKT_LIN_DMA_MEMSET | PKT_CTL_EB | PKT_CTL_MB);
+	p[2] = 0;		/* the pattern: zero */
+	p[3] = 0;
+	p[4] = cpu_to_le32(lower_32_bits(dst));
+	p[5] = cpu_to_le32(upper_32_bits(dst));
+	return p + GAUDI_SCRUB_PKT_SIZE / 4;
+}
+
+/* The memsets for what is dirty, in a new job; NULL without memory. */
+static struct gaudi_job *gaudi_scrub_job(struct gaudi_device *gdev, bool sram,
+					 u64 *bytes)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int rs, re, n = sram;
+	struct gaudi_job *job;
+	u64 a, end, step;
+	__le32 *p;
+
+	for_each_set_bitrange(rs, re, dp->hbm_dirty, GAUDI_SCRUB_BITS)
+		n += DIV_ROUND_UP((u64)(re - rs) * GAUDI_SCRUB_CHUNK,
+				  GAUDI_SCRUB_MAX_PKT);
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return NULL;
+	INIT_LIST_HEAD(&job->node);
+	INIT_LIST_HEAD(&job->hw_node);
+	job->queue = GAUDI_SCRUB_QUEUE;
+	job->len = n * GAUDI_SCRUB_PKT_SIZE;
+	job->kcb_size = job->len + GAUDI_DONE_PKT_SIZE;
+	job->kcb_alloc = job->kcb_size;
+	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
+	if (!job->kcb) {
+		kfree(job);
+		return NULL;
+	}
+	p = job->kcb;
+	*bytes = 0;
+	if (sram) {
+		p = gaudi_scrub_pkt(p, GAUDI_SRAM_USER_START,
+				    GAUDI_SRAM_END - GAUDI_SRAM_USER_START);
+		*bytes += GAUDI_SRAM_END - GAUDI_SRAM_USER_START;
+	}
+	for_each_set_bitrange(rs, re, dp->hbm_dirty, GAUDI_SCRUB_BITS) {
+		a = GAUDI_DRAM_USER_START + (u64)rs * GAUDI_SCRUB_CHUNK;
+		end = GAUDI_DRAM_USER_START + (u64)re * GAUDI_SCRUB_CHUNK;
+		for (; a < end; a += step) {
+			step = min_t(u64, end - a, GAUDI_SCRUB_MAX_PKT);
+			p = gaudi_scrub_pkt(p, a, step);
+			*bytes += step;
+		}
+	}
+	return job;
+}
+
+/*
+ * Clear the device memory a holder may have written (no holder runs:
+ * called at close after the queues were quiesced, and at open before the
+ * context exists).  0 when clean; -EBUSY while dma-bufs are exported
+ * (their importers still use the memory); -ETIMEDOUT if the memsets did
+ * not finish (the caller resets the device); other errors leave the
+ * state dirty for the next try.
+ */
+int gaudi_scrub(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned long until;
+	struct gaudi_job *job;
+	u64 bytes = 0;
+	ktime_t t0;
+	bool sram, done = false;
+	int idx, ret = 0;
+	u32 pos;
+
+	mutex_lock(&dp->scrub_lock);
+	if (gaudi_scrub_mode == 2) {
+		bitmap_fill(dp->hbm_dirty, GAUDI_SCRUB_BITS);
+		WRITE_ONCE(dp->sram_dirty, true);
+	}
+	sram = READ_ONCE(dp->sram_dirty);
+	/* Off: nothing cleared, but the tracking goes on. */
+	if (!gaudi_scrub_mode)
+		goto out;
+	if (!sram && bitmap_empty(dp->hbm_dirty, GAUDI_SCRUB_BITS))
+		goto out;
+	if (atomic_read(&dp->dmabufs)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	job = gaudi_scrub_job(gdev, sram, &bytes);
+	if (!job) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	t0 = ktime_get();
+	ret = gaudi_hw_enter(gdev, &idx);
+	if (ret) {
+		gaudi_job_free(gdev, job);
+		goto out;
+	}
+	mutex_lock(&dp->submit_lock);
+	spin_lock_irq(&dp->lock);
+	gaudi_queue_retire_locked(gdev, GAUDI_SCRUB_QUEUE);
+	if (!gaudi_queue_free_slots(&dp->q[GAUDI_SCRUB_QUEUE])) {
+		spin_unlock_irq(&dp->lock);
+		mutex_unlock(&dp->submit_lock);
+		gaudi_hw_exit(gdev, idx);
+		gaudi_job_free(gdev, job);
+		ret = -EBUSY;
+		goto out;
+	}
+	/* No CS owns it: the queue frees it once consumed (or reset). */
+	job->orphan = true;
+	gaudi_queue_push(gdev, job);
+	pos = job->pos;
+	spin_unlock_irq(&dp->lock);
+	gaudi_queue_ring(gdev, GAUDI_SCRUB_QUEUE);
+	mutex_unlock(&dp->submit_lock);
+
+	until = jiffies + msecs_to_jiffies(GAUDI_SCRUB_WAIT_MS +
+					   GAUDI_SCRUB_MS_PER_GIB *
+					   (bytes >> 30));
+	for (;;) {
+		spin_lock_irq(&dp->lock);
+		done = gaudi_queue_consumed_locked(gdev, GAUDI_SCRUB_QUEUE,
+						   pos);
+		spin_unlock_irq(&dp->lock);
+		if (done || time_after(jiffies, until))
+			break;
+		usleep_range(200, 1000);
+	}
+	gaudi_hw_exit(gdev, idx);
+	gaudi_queue_free_retired(gdev);
+	if (!done) {
+		gaudi_err(gdev, "device memory scrub (%llu MiB) did not finish\n",
+			  bytes >> 20);
+		ret = -ETIMEDOUT;
+		goto out;
+	}
+	dp->scrub_last_ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	dp->scrub_last_bytes = bytes;
+	dp->scrub_count++;
+	gaudi_dbg(gdev, CS, "scrub: %llu MiB cleared in %llu us\n",
+		  bytes >> 20, dp->scrub_last_ns / NSEC_PER_USEC);
+	bitmap_zero(dp->hbm_dirty, GAUDI_SCRUB_BITS);
+	WRITE_ONCE(dp->sram_dirty, false);
+out:
+	mutex_unlock(&dp->scrub_lock);
+	return ret;
+}
