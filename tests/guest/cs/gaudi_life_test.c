@@ -215,10 +215,18 @@ static int arm_fence(struct sess *s, unsigned int mon, unsigned int sob,
 	return run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0);
 }
 
-/* SOB @sob += 1 from DMA_0_1: fires the monitor armed on it. */
+/*
+ * SOB @sob += 1 from DMA_0_1: fires the monitor armed on it.  NOPs make
+ * the CB large enough that its kernel copy comes from another pool than
+ * small CBs' (a freed small one keeps what was last copied into it).
+ */
 static int release_fence(struct sess *s, unsigned int sob)
 {
-	return run_ext(s, msg_long(s->cbp, 0, WS_SOB(sob), 0x80000001U),
+	size_t len = 0;
+
+	while (len < 512)
+		len = pkt(s->cbp, len, PKT_NOP, 0);
+	return run_ext(s, msg_long(s->cbp, len, WS_SOB(sob), 0x80000001U),
 		       GAUDI_QUEUE_ID_DMA_0_1);
 }
 
@@ -276,7 +284,6 @@ static bool wait_byte(volatile uint8_t *p, uint8_t v, int ms)
 static void t_fencefree(void)
 {
 	unsigned int i, refused = 0;
-	struct hl_cs_chunk ch;
 	struct sess s;
 	uint64_t seq;
 	size_t len;
@@ -285,7 +292,13 @@ static void t_fencefree(void)
 		return;
 	ok(arm_fence(&s, 80, 160, 2) == 0,
 	   "monitor 80 on SOB 160 armed to release DMA_2_0's fence 0");
-	len = fence0(s.ip, 0);
+	/*
+	 * Two NOPs first: a freed pool block starts with the pool's free
+	 * list, the stream resumes at the FENCE, 16 bytes in.
+	 */
+	len = pkt(s.ip, 0, PKT_NOP, 0);
+	len = pkt(s.ip, len, PKT_NOP, 0);
+	len = fence0(s.ip, len);
 	len = pkt_lin_dma(s.ip, len, 0xA1A1A1A1A1A1A1A1ULL, s.va, 4096, true,
 			  true);
 	if (!ok(submit_int(&s, GAUDI_QUEUE_ID_DMA_2_0, 0, len, &seq) == 0 &&
@@ -296,27 +309,38 @@ static void t_fencefree(void)
 	ok(s.buf[0] == 0, "its internal job still waits in the FENCE");
 
 	/*
-	 * CBs the parser refuses: a memset to the host buffer at 4 KiB, then
-	 * a MSG_PROT.  Their kernel copies come from the same pool as the
-	 * held job's; with the job freed at its CS's end they would land
-	 * where the stream reads next.
+	 * CSs the parser refuses: two NOPs and a memset to the host buffer
+	 * at 4 KiB on DMA_2_1, then the same with a MSG_PROT.  Their kernel
+	 * copies come from the same pool as the held job's; were it freed
+	 * when its CS ended, one of them would land where the stream reads
+	 * next.
 	 */
+	len = pkt(s.ip, 8192, PKT_NOP, 0);
+	len = pkt(s.ip, len, PKT_NOP, 0);
+	pkt_lin_dma(s.ip, len, 0xBDBDBDBDBDBDBDBDULL, s.va + 4096, 4096, true,
+		    true);
 	for (i = 0; i < 64; i++) {
+		struct hl_cs_chunk two[2];
 		uint8_t *cb = i % 2 ? s.cbp : s.ip + 4096;
 
-		len = pkt_lin_dma(cb, 0, 0xBDBDBDBDBDBDBDBDULL, s.va + 4096,
+		len = pkt(cb, 0, PKT_NOP, 0);
+		len = pkt(cb, len, PKT_NOP, 0);
+		len = pkt_lin_dma(cb, len, 0xBDBDBDBDBDBDBDBDULL, s.va + 4096,
 				  4096, true, true);
 		len = msg_long(cb, len, s.va + 8192, 1);
 		put32(cb + len - 12, CTL(PKT_MSG_PROT) | CTL_MB);
-		memset(&ch, 0, sizeof(ch));
-		ch.cb_handle = i % 2 ? s.cb : s.dva + 4096;
-		ch.queue_index = i % 2 ? GAUDI_QUEUE_ID_DMA_0_0 :
-					 GAUDI_QUEUE_ID_DMA_2_1;
-		ch.cb_size = len;
-		if (submit(s.fd, &ch, 1, NULL) == -EPERM)
+		memset(two, 0, sizeof(two));
+		two[0].cb_handle = s.dva + 8192;
+		two[0].queue_index = GAUDI_QUEUE_ID_DMA_2_1;
+		two[0].cb_size = 40;
+		two[1].cb_handle = i % 2 ? s.cb : s.dva + 4096;
+		two[1].queue_index = i % 2 ? GAUDI_QUEUE_ID_DMA_0_0 :
+					     GAUDI_QUEUE_ID_DMA_2_1;
+		two[1].cb_size = len;
+		if (submit(s.fd, two, 2, NULL) == -EPERM)
 			refused++;
 	}
-	ok(refused == 64, "64 CBs with a MSG_PROT refused with EPERM (%u)",
+	ok(refused == 64, "64 CSs with a CB holding a MSG_PROT refused with EPERM (%u)",
 	   refused);
 	ok(release_fence(&s, 160) == 0, "SOB 160 += 1: the fence is released");
 	ok(wait_byte(&s.buf[0], 0xA1, 2000) && all_are(s.buf, 4096, 0xA1),
