@@ -39,7 +39,7 @@
 #define GAUDI_CQ_PKTS_SIZE	32	/* two MSG_PROT */
 #define GAUDI_CLOSE_WAIT	(10 * HZ)
 /* How long a stream may take to drain after its CSs ended, at close. */
-#define GAUDI_QUIESCE_WAIT	(HZ / 5)
+#define GAUDI_QUIESCE_WAIT	(HZ / 2)
 /* How long a submitter waits for room on a full internal queue. */
 #define GAUDI_INT_FULL_WAIT	(HZ / 10)
 
@@ -679,6 +679,12 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			     encaps_sob);
 	if (ret)
 		*parse_fail = true;
+	/*
+	 * MME and TPC engines write where their registers point (WREG_32,
+	 * which the parser does not follow): any user HBM.
+	 */
+	else if (qid >= GAUDI_QUEUE_ID_MME_0_0 && qid <= GAUDI_QUEUE_ID_TPC_7_3)
+		gaudi_scrub_mark_all(gdev);
 out_put:
 	gaudi_cb_put(cb);
 	return ret;

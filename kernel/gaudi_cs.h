@@ -280,6 +280,7 @@ struct gaudi_dp {
 	struct mutex scrub_lock;
 	unsigned long *hbm_dirty;	/* GAUDI_SCRUB_CHUNK units of user HBM */
 	bool sram_dirty;
+	bool all_dirty;			/* all user HBM and SRAM */
 	u64 scrub_last_ns, scrub_last_bytes, scrub_count;
 };
 
@@ -357,6 +358,7 @@ u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile);
 int gaudi_scrub_sw_init(struct gaudi_device *gdev);
 void gaudi_scrub_sw_fini(struct gaudi_device *gdev);
 void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len);
+void gaudi_scrub_mark_all(struct gaudi_device *gdev);
 int gaudi_scrub(struct gaudi_device *gdev);
 
 /* gaudi_sync.c */

@@ -14,10 +14,12 @@
  * clear is tracked while the holder runs, in 2 MiB units of user HBM plus
  * one flag for user SRAM: every device-memory range the parser accepts in
  * a packet (gaudi_cs.c), and every range exported as a dma-buf (an
- * importer writes through BAR4).  Clearing all 32 GiB at every close would
- * cost seconds on silicon and on the model; the module parameter scrub=2
- * does that (for paranoia and to measure it), scrub=0 turns clearing off
- * (for measurements only).
+ * importer writes through BAR4).  A holder that ran a job on an MME or TPC
+ * queue gets all of user HBM cleared: those engines write where registers
+ * the user programs point, which the parser does not follow.  Clearing
+ * all 32 GiB at every close would cost 0.6 s on the model (which skips
+ * pages that already read zero) and more on silicon; the module parameter
+ * scrub=2 does that, scrub=0 turns clearing off (measurements only).
  *
  * When the clear cannot run at close (the device is in reset, or dma-bufs
  * the holder exported are still alive), the dirty state stays and the next
@@ -100,6 +102,13 @@ void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len)
 			set_bit(first, dp->hbm_dirty);
 }
 
+/* The holder may have written any user HBM and SRAM. */
+void gaudi_scrub_mark_all(struct gaudi_device *gdev)
+{
+	if (!READ_ONCE(gdev->dp->all_dirty))
+		WRITE_ONCE(gdev->dp->all_dirty, true);
+}
+
 static __le32 *gaudi_scrub_pkt(__le32 *p, u64 dst, u32 size)
 {
 	p[0] = cpu_to_le32(size);
@@ -179,7 +188,7 @@ int gaudi_scrub(struct gaudi_device *gdev)
 	u32 pos;
 
 	mutex_lock(&dp->scrub_lock);
-	if (gaudi_scrub_mode == 2) {
+	if (gaudi_scrub_mode == 2 || READ_ONCE(dp->all_dirty)) {
 		bitmap_fill(dp->hbm_dirty, GAUDI_SCRUB_BITS);
 		WRITE_ONCE(dp->sram_dirty, true);
 	}
@@ -250,6 +259,7 @@ int gaudi_scrub(struct gaudi_device *gdev)
 		  bytes >> 20, dp->scrub_last_ns / NSEC_PER_USEC);
 	bitmap_zero(dp->hbm_dirty, GAUDI_SCRUB_BITS);
 	WRITE_ONCE(dp->sram_dirty, false);
+	WRITE_ONCE(dp->all_dirty, false);
 out:
 	mutex_unlock(&dp->scrub_lock);
 	return ret;

@@ -601,6 +601,25 @@ static void t_scrub(void)
 	sess_close(&s);
 	ok(writer_child(0, false, &cs), "cost: a holder that wrote nothing");
 	tap_diag("close with nothing to clear: %.3f s", cs);
+
+	/* MME/TPC jobs: the engines may write any HBM, all of it is cleared. */
+	if (ok(sess_open(&s), "cost: a holder runs a NOP on TPC_0_0")) {
+		uint64_t seq;
+		double t;
+
+		pkt(s.ip, 0, PKT_NOP, 0);
+		ok(submit_int(&s, GAUDI_QUEUE_ID_TPC_0_0, 0, 8, &seq) == 0 &&
+		   wait_ok(s.fd, seq) == 0, "the TPC NOP completes");
+		munmap(s.cbp, CB_SIZE);
+		munmap(s.ip, CB_SIZE);
+		s.cbp = s.ip = NULL;
+		t = now_s();
+		close(s.fd);
+		s.fd = -1;
+		tap_diag("close after a TPC job (all 32 GiB of user HBM cleared): %.3f s",
+			 now_s() - t);
+		free(s.buf);
+	}
 }
 
 static void t_scrubfull(void)
