@@ -42,6 +42,7 @@ struct gaudi_file;
 struct gaudi_ctx;
 struct gaudi_cs;
 struct vm_area_struct;
+struct seq_file;
 struct dma_pool;
 struct file;
 
@@ -359,6 +360,7 @@ int gaudi_scrub_sw_init(struct gaudi_device *gdev);
 void gaudi_scrub_sw_fini(struct gaudi_device *gdev);
 void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len);
 void gaudi_scrub_mark_all(struct gaudi_device *gdev);
+void gaudi_scrub_show(struct gaudi_device *gdev, struct seq_file *m);
 int gaudi_scrub(struct gaudi_device *gdev);
 
 /* gaudi_sync.c */

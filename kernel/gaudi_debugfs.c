@@ -16,6 +16,7 @@
 #include <drm/drm_drv.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cs.h"
 
 static int gaudi_dbg_addr_get(void *data, u64 *val)
 {
@@ -175,6 +176,18 @@ static int events_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(events);
 
+/* Device memory clears (gaudi_scrub.c) and what waits to be cleared. */
+static int scrub_show(struct seq_file *m, void *unused)
+{
+	struct gaudi_device *gdev = m->private;
+
+	if (!gdev->dp)
+		return -ENODEV;
+	gaudi_scrub_show(gdev, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(scrub);
+
 void gaudi_debugfs_init(struct gaudi_device *gdev)
 {
 	struct dentry *root = gdev->drm.debugfs_root;
@@ -189,4 +202,5 @@ void gaudi_debugfs_init(struct gaudi_device *gdev)
 			    &device_state_fops);
 	debugfs_create_file("engines", 0400, root, gdev, &engines_fops);
 	debugfs_create_file("events", 0400, root, gdev, &events_fops);
+	debugfs_create_file("scrub", 0400, root, gdev, &scrub_fops);
 }

@@ -30,6 +30,7 @@
 #include <linux/bitmap.h>
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "gaudi_drv.h"
@@ -100,6 +101,23 @@ void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len)
 	for (; first <= last; first++)
 		if (!test_bit(first, dp->hbm_dirty))
 			set_bit(first, dp->hbm_dirty);
+}
+
+/* debugfs "scrub": the last clear and what waits to be cleared. */
+void gaudi_scrub_show(struct gaudi_device *gdev, struct seq_file *m)
+{
+	struct gaudi_dp *dp = gdev->dp;
+
+	mutex_lock(&dp->scrub_lock);
+	seq_printf(m, "mode: %u\nclears: %llu\nlast_bytes: %llu\nlast_us: %llu\n",
+		   gaudi_scrub_mode, dp->scrub_count, dp->scrub_last_bytes,
+		   dp->scrub_last_ns / NSEC_PER_USEC);
+	seq_printf(m, "pending_sram: %d\npending_all: %d\npending_hbm_mib: %llu\n",
+		   READ_ONCE(dp->sram_dirty), READ_ONCE(dp->all_dirty),
+		   (u64)bitmap_weight(dp->hbm_dirty, GAUDI_SCRUB_BITS) *
+		   (GAUDI_SCRUB_CHUNK >> 20));
+	seq_printf(m, "dmabufs: %d\n", atomic_read(&dp->dmabufs));
+	mutex_unlock(&dp->scrub_lock);
 }
 
 /* The holder may have written any user HBM and SRAM. */

@@ -515,6 +515,34 @@ static int writer(size_t hbm_len, bool sram, double *close_s)
 	return 0;
 }
 
+/* The driver's own account of its last clear (debugfs "scrub"). */
+static void scrub_debugfs(void)
+{
+	char link[128], target[256], p[320], line[128];
+	unsigned long long bytes = 0, us = 0;
+	const char *bdf;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = 0;
+	bdf = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	snprintf(p, sizeof(p), "/sys/kernel/debug/accel/%s/scrub", bdf);
+	f = fopen(p, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "last_bytes: %llu", &bytes);
+		sscanf(line, "last_us: %llu", &us);
+	}
+	fclose(f);
+	tap_diag("debugfs scrub: last clear %llu MiB in %llu us (submit to done word)",
+		 bytes >> 20, us);
+}
+
 /* Run writer() in a child; its close time in *@close_s. */
 static bool writer_child(size_t hbm_len, bool sram, double *close_s)
 {
@@ -592,12 +620,14 @@ static void t_scrub(void)
 	/* What close costs: SRAM alone, then HBM on top. */
 	ok(writer_child(0, true, &cs) && sess_open(&s), "cost: SRAM only");
 	tap_diag("close clearing 20 MiB of SRAM: %.3f s", cs);
+	scrub_debugfs();
 	sess_close(&s);
 	ok(writer_child(SCRUB_HBM_LEN, false, &cs) && sess_open(&s) &&
 	   reads_zero(&s, SCRUB_HBM_LEN, false),
 	   "cost: %u MiB of HBM cleared, reads zeros", SCRUB_HBM_LEN >> 20);
 	tap_diag("close clearing %u MiB of HBM: %.3f s", SCRUB_HBM_LEN >> 20,
 		 cs);
+	scrub_debugfs();
 	sess_close(&s);
 	ok(writer_child(0, false, &cs), "cost: a holder that wrote nothing");
 	tap_diag("close with nothing to clear: %.3f s", cs);
@@ -618,6 +648,7 @@ static void t_scrub(void)
 		s.fd = -1;
 		tap_diag("close after a TPC job (all 32 GiB of user HBM cleared): %.3f s",
 			 now_s() - t);
+		scrub_debugfs();
 		free(s.buf);
 	}
 }
