@@ -726,7 +726,8 @@ static void gaudi_job_add_cq_pkts(struct gaudi_device *gdev,
  * user likes and frees slots without an interrupt.  PQ space counts from
  * the done words, so a PQ never overruns.
  */
-static int gaudi_cs_fits(struct gaudi_device *gdev, struct gaudi_cs *cs)
+static int gaudi_cs_fits(struct gaudi_device *gdev, struct gaudi_cs *cs,
+			 unsigned int *full)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	u16 need[GAUDI_NUM_QUEUES] = {};
@@ -737,8 +738,10 @@ static int gaudi_cs_fits(struct gaudi_device *gdev, struct gaudi_cs *cs)
 
 		if (!need[job->queue]++)
 			gaudi_queue_retire_locked(gdev, job->queue);
-		if (need[job->queue] > gaudi_queue_free_slots(q))
+		if (need[job->queue] > gaudi_queue_free_slots(q)) {
+			*full = job->queue;
 			return q->external ? 0 : -EAGAIN;
+		}
 	}
 	return 1;
 }
@@ -842,7 +845,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct gaudi_encaps *e = NULL;
 	struct gaudi_job *job;
 	unsigned long full_until = 0;
-	unsigned int i;
+	unsigned int i, fq = 0, blk = 0;
+	u32 blk_ci = 0;
 	int idx, ret;
 	bool full;
 	u64 seq, gen;
@@ -871,10 +875,17 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		} else {
 			ret = gaudi_sync_signal_ready_locked(ctx, cs);
 			if (ret > 0) {
-				ret = gaudi_cs_fits(gdev, cs);
+				ret = gaudi_cs_fits(gdev, cs, &fq);
 				full = ret == -EAGAIN;
 				if (full)
 					ret = 0;
+				/* Progress restarts the wait below. */
+				if (full && (fq != blk ||
+					     dp->q[fq].ci != blk_ci)) {
+					blk = fq;
+					blk_ci = dp->q[fq].ci;
+					full_until = 0;
+				}
 			}
 			if (ret > 0)
 				ret = gaudi_cs_staged_check_locked(gdev, ctx, cs,
@@ -898,9 +909,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		if (ret < 0)
 			return ret;
 		/*
-		 * An internal queue is full: give its stream a moment (it
-		 * frees slots without an interrupt, so poll), then fail with
-		 * EAGAIN as upstream does at once.
+		 * An internal queue is full: poll (it frees slots without an
+		 * interrupt) while it makes progress; after 100 ms without
+		 * any, fail with EAGAIN, as upstream does at once.
 		 */
 		if (full && !full_until)
 			full_until = jiffies + GAUDI_INT_FULL_WAIT;
