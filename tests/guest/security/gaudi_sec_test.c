@@ -299,6 +299,7 @@ static int dev_read(struct sess *s, uint64_t dev, uint32_t off, uint32_t size)
 }
 
 static const char *rc_name(int rc);
+static const char *st_name(uint32_t st);
 
 /* ---- canaries ---------------------------------------------------------------- */
 
@@ -1444,7 +1445,7 @@ static void *mt_thread(void *p)
 	unsigned int t = m->t, i, q = t % 4, f = t / 4, sob = 64 + 8 * t;
 	uint64_t fence = CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(f, q);
 	uint64_t seqs[2], off = (uint64_t)t << 16;
-	uint32_t map, all, st;
+	uint32_t map, all, st = ~0U;
 	size_t len;
 	int rc;
 
@@ -1487,29 +1488,41 @@ static void *mt_thread(void *p)
 				 "iteration %u: submission %s", i, rc_name(rc));
 			break;
 		}
+		/* Wait on the pair, then on what is left, up to 60 s. */
 		all = 0;
-		for (int k = 0; k < 100 && all != 3; k++) {
+		for (time_t t0 = time(NULL); all != 3 && time(NULL) - t0 < 60;) {
+			uint64_t left[2];
+			uint32_t n = 0, idx[2];
+
+			for (unsigned int k = 0; k < 2; k++)
+				if (!(all & (1U << k))) {
+					idx[n] = k;
+					left[n++] = seqs[k];
+				}
 			map = 0;
-			rc = hl_wait_multi(s->fd, seqs, 2, WAIT_US, &map, &st);
+			rc = hl_wait_multi(s->fd, left, n, WAIT_US, &map, &st);
 			/*
 			 * Upstream has two multi-CS waiters per device
 			 * (MULTI_CS_MAX_USER_CTX): ENOMEM, try again.
 			 */
-			if (rc == -ENOMEM && m->enomem < 100000) {
+			if (rc == -ENOMEM) {
 				m->enomem++;
-				k--;
 				usleep(1000);
 				continue;
 			}
-			if (rc || (!map && st != HL_WAIT_CS_STATUS_COMPLETED))
+			if (rc)
 				break;
-			all |= map;
+			for (unsigned int k = 0; k < n; k++)
+				if (map & (1U << k))
+					all |= 1U << idx[k];
+			if (!map)
+				usleep(1000);
 		}
 		if (all != 3) {
 			m->fail++;
 			snprintf(m->why, sizeof(m->why),
-				 "iteration %u: multi-CS wait %s, map 0x%x",
-				 i, rc_name(rc), all);
+				 "iteration %u: multi-CS wait %s, done 0x%x (status %s)",
+				 i, rc_name(rc), all, st_name(st));
 			break;
 		}
 		if (s->buf[off] != v || s->buf[off + 4095] != v)
