@@ -162,6 +162,29 @@ cs)
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
 	;;
+security)
+	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built
+	# from kernel/), the kernel-memory canary (module built in its source
+	# folder; the outputs are git-ignored) and the upstream peer.  The
+	# suite judges dmesg itself after the gaudi.ko phase; what the peer
+	# phase leaves there is reported, hence --keep-going.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_sec_test" "$suite_dir/gaudi_sec_test.c" -lpthread
+	make -C "/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build" \
+		M="$suite_dir/canary" W=1 modules >&2 ||
+		die "gaudi_canary.ko build failed"
+	ko=$(gaudi_ko) || exit 2
+	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1) || peer=
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$suite_dir/canary/gaudi_canary.ko:/suite/ko/gaudi_canary.ko" \
+		--add "$out/gaudi_sec_test:/suite/bin/gaudi_sec_test" \
+		--keep-going "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko CANARY_KO=/suite/ko/gaudi_canary.ko BIN=/suite/bin"
+	if [ -f "$peer" ]; then
+		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
+		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
+	fi
+	;;
 tools)
 	# gaudi-smi on libgaudi (both linked with an rpath, so that gaudi-vm
 	# copies the library to the same path in the guest), the suite's

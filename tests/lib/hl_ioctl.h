@@ -130,6 +130,65 @@ static inline int wait_cs(int fd, uint64_t seq, uint64_t us, uint32_t *status,
 	return rc;
 }
 
+/*
+ * Submit the @n chunks @ch as one CS with @flags (@timeout: seconds, with
+ * HL_CS_FLAGS_CUSTOM_TIMEOUT); its sequence in *@seq (0 on error).
+ */
+static inline int hl_submit(int fd, struct hl_cs_chunk *ch, uint32_t n,
+			    uint32_t flags, uint32_t timeout, uint64_t *seq)
+{
+	union hl_cs_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.chunks_execute = (uintptr_t)ch;
+	a.in.num_chunks_execute = n;
+	a.in.cs_flags = flags;
+	a.in.timeout = timeout;
+	rc = xioctl(fd, DRM_IOCTL_HL_CS, &a);
+	if (seq)
+		*seq = rc ? 0 : a.out.seq;
+	return rc;
+}
+
+/* One chunk: the first @len bytes of CB @cb (a handle or, on an internal
+ * queue, a device address) on queue @q. */
+static inline int hl_submit1(int fd, uint64_t cb, uint32_t len, uint32_t q,
+			     uint64_t *seq)
+{
+	struct hl_cs_chunk ch;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.cb_handle = cb;
+	ch.queue_index = q;
+	ch.cb_size = len;
+	return hl_submit(fd, &ch, 1, 0, 0, seq);
+}
+
+/*
+ * Multi-CS wait (HL_WAIT_CS_FLAGS_MULTI_CS) on the @n (<= 32) sequences
+ * @seqs for up to @us microseconds; the bitmap of those that completed in
+ * *@map and the status in *@status.
+ */
+static inline int hl_wait_multi(int fd, uint64_t *seqs, uint32_t n,
+				uint64_t us, uint32_t *map, uint32_t *status)
+{
+	union hl_wait_cs_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.seq = (uintptr_t)seqs;
+	a.in.seq_arr_len = n;
+	a.in.timeout_us = us;
+	a.in.flags = HL_WAIT_CS_FLAGS_MULTI_CS;
+	rc = xioctl(fd, DRM_IOCTL_HL_WAIT_CS, &a);
+	if (map)
+		*map = a.out.cs_completion_map;
+	if (status)
+		*status = a.out.status;
+	return rc;
+}
+
 /* ---- packet encoding (little endian) ------------------------------------ */
 
 static inline void put32(uint8_t *p, uint32_t v)
@@ -166,6 +225,69 @@ static inline size_t pkt_lin_dma(uint8_t *cb, size_t off, uint64_t src,
 	put64(cb + off + 8, src);
 	put64(cb + off + 16, dst & 0x00FFFFFFFFFFFFFFULL);
 	return off + 24;
+}
+
+/* Packet opcodes (ctl bits 28:24) and ctl barrier bits (INTERFACE.md 7). */
+#define HL_PKT_WREG_32		0x1
+#define HL_PKT_MSG_LONG		0x3
+#define HL_PKT_MSG_SHORT	0x4
+#define HL_PKT_REPEAT		0x6
+#define HL_PKT_MSG_PROT		0x7
+#define HL_PKT_FENCE		0x8
+#define HL_PKT_LIN_DMA		0x9
+#define HL_PKT_NOP		0xA
+#define HL_PKT_CTL(op)		((uint32_t)(op) << 24)
+#define HL_PKT_CTL_EB		(1U << 29)
+#define HL_PKT_CTL_MB		(1U << 31)
+
+/* An 8-byte packet {w0; ctl} at @cb + @off; the offset after it. */
+static inline size_t hl_pkt8(uint8_t *cb, size_t off, uint32_t op,
+			     uint32_t w0, uint32_t ctl_extra)
+{
+	put32(cb + off, w0);
+	put32(cb + off + 4, HL_PKT_CTL(op) | ctl_extra);
+	return off + 8;
+}
+
+/* WREG_32 of @val to register @reg of the queue's engine window. */
+static inline size_t hl_pkt_wreg32(uint8_t *cb, size_t off, uint32_t reg,
+				   uint32_t val)
+{
+	return hl_pkt8(cb, off, HL_PKT_WREG_32, val, (reg & 0xFFFF) << 8);
+}
+
+/*
+ * MSG_LONG {value; ctl: op 21:20; u64 addr}: write @val to @addr (@op 0)
+ * or a timestamp (@op 1); @prot makes it a MSG_PROT.
+ */
+static inline size_t hl_pkt_msg_long(uint8_t *cb, size_t off, uint64_t addr,
+				     uint32_t val, bool prot)
+{
+	put32(cb + off, val);
+	put32(cb + off + 4, HL_PKT_CTL(prot ? HL_PKT_MSG_PROT :
+					   HL_PKT_MSG_LONG) | HL_PKT_CTL_MB);
+	put64(cb + off + 8, addr);
+	return off + 16;
+}
+
+/*
+ * MSG_SHORT {value; ctl: offset 15:0, op 21:20, base 23:22}: write @val to
+ * the queue's CP_MSG_BASE@base + @offset.
+ */
+static inline size_t hl_pkt_msg_short(uint8_t *cb, size_t off, uint32_t base,
+				      uint32_t offset, uint32_t val)
+{
+	return hl_pkt8(cb, off, HL_PKT_MSG_SHORT, val,
+		       (base & 3) << 22 | (offset & 0xFFFF) | HL_PKT_CTL_MB);
+}
+
+/* FENCE on counter @id: wait until it reaches @target, subtract @dec. */
+static inline size_t hl_pkt_fence(uint8_t *cb, size_t off, uint32_t id,
+				  uint32_t target, uint32_t dec)
+{
+	return hl_pkt8(cb, off, HL_PKT_FENCE,
+		       (dec & 0xF) | (target & 0xFF) << 16 | (id & 3) << 30,
+		       0);
 }
 
 #endif /* GAUDI_HL_IOCTL_H */

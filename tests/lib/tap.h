@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tap_n, tap_failed;
+static int tap_n, tap_failed, tap_skipped;
 
 static inline void tap_diag(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -65,10 +65,36 @@ static inline int tap_ok(int cond, const char *fmt, ...)
 		_c;                                                          \
 	})
 
+/*
+ * A check that could not run: "ok N - WHAT # SKIP WHY".  A skip is not a
+ * pass: tap_done() counts it apart ("N passed, N failed, N skipped").
+ */
+static inline void tap_skip(const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void tap_skip(const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_n++;
+	tap_skipped++;
+	printf("ok %d - ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # SKIP %s\n", why);
+	fflush(stdout);
+}
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);
-	printf("%d passed, %d failed\n", tap_n - tap_failed, tap_failed);
+	if (tap_skipped)
+		printf("%d passed, %d failed, %d skipped\n",
+		       tap_n - tap_failed - tap_skipped, tap_failed,
+		       tap_skipped);
+	else
+		printf("%d passed, %d failed\n", tap_n - tap_failed,
+		       tap_failed);
 	fflush(stdout);
 	return tap_failed ? 1 : 0;
 }

@@ -3,7 +3,7 @@
 #
 # TAP helpers shared by the shell test suites (POSIX sh: busybox in the
 # guest, sh or bash on the host).  Source it; it keeps the counters in the
-# globals n (tests so far) and failed, which it sets to 0.
+# globals n (tests so far), failed and skipped, which it sets to 0.
 #
 # In-guest suites (tests/guest/<suite>/suite.sh) find it through TAP_SH,
 # which tests/guest/run-suite.sh sets to the copy it adds to the guest
@@ -15,6 +15,7 @@
 
 n=0
 failed=0
+skipped=0
 
 # ok STATUS DESCRIPTION...: one TAP line, "ok N - DESCRIPTION" when STATUS
 # is 0, else "not ok N - DESCRIPTION" and one more failure.  The words of
@@ -55,10 +56,63 @@ tap_sub() {
 	ok "$st" "$what (${summary:-no summary})"
 }
 
-# tap_done: the plan "1..N" and the closing line "N passed, N failed";
-# returns 1 when anything failed, so that a suite can end with it.
+# tap_sub_each PREFIX COMMAND...: run a program that prints TAP and count
+# each of its results as one test of the suite, renumbered, described as
+# "PREFIX: its description".  Its "# SKIP" results count as skipped, not
+# passed (see tap_done); its comment lines pass through; other output is
+# shown as "# | LINE".  One more failing test when the program exits
+# non-zero without a failure of its own or ends without its closing
+# "N passed, N failed" line (it crashed or was killed).  Leaves the
+# program's status in st.
+tap_sub_each() {
+	pfx=$1
+	shift
+	out=$("$@" 2>&1)
+	st=$?
+	sub_failed=0
+	sub_closed=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*" # SKIP"*)
+			n=$((n + 1))
+			skipped=$((skipped + 1))
+			echo "ok $n - $pfx: ${line#ok * - }"
+			;;
+		"ok "*)
+			n=$((n + 1))
+			echo "ok $n - $pfx: ${line#ok * - }"
+			;;
+		"not ok "*)
+			n=$((n + 1))
+			failed=$((failed + 1))
+			sub_failed=$((sub_failed + 1))
+			echo "not ok $n - $pfx: ${line#not ok * - }"
+			;;
+		"#"*) echo "$line" ;;
+		[0-9]*" passed, "[0-9]*" failed"*) sub_closed=1 ;;
+		"1.."[0-9]*) ;;
+		"") ;;
+		*) echo "# | $line" ;;
+		esac
+	done <<TAP_SUB_EACH_EOF
+$out
+TAP_SUB_EACH_EOF
+	if [ "$sub_closed" -eq 0 ]; then
+		ok 1 "$pfx: $(basename "$1") ended without its closing line (status $st)"
+	elif [ "$st" -ne 0 ] && [ "$sub_failed" -eq 0 ]; then
+		ok 1 "$pfx: $(basename "$1") exited with status $st"
+	fi
+}
+
+# tap_done: the plan "1..N" and the closing line "N passed, N failed"
+# (", N skipped" added when tap_sub_each counted skips, which are not
+# passes); returns 1 when anything failed, so that a suite can end with it.
 tap_done() {
 	echo "1..$n"
-	echo "$((n - failed)) passed, $failed failed"
+	if [ "$skipped" -gt 0 ]; then
+		echo "$((n - failed - skipped)) passed, $failed failed, $skipped skipped"
+	else
+		echo "$((n - failed)) passed, $failed failed"
+	fi
 	[ "$failed" -eq 0 ]
 }

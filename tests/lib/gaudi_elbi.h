@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Root-only oracle for the in-guest tests: read and write one CFG register
+ * of a card through the ELBI window in its PCI config space
+ * (shared/gaudi1/INTERFACE.md section 3: 0xFF0 ADDR, 0xFF4 DATA, 0xFF8
+ * CTRL with bit 31 = write, 0xFFC STS with bit 31 DONE and bit 30 ERR; an
+ * ADDR of 0xFCxx_xxxx names CFG offset ADDR - 0xFC00_0000).  Drivers use
+ * the window only early in probe, so a test may use it while a driver
+ * runs (Debian's kernel refuses to map a BAR a driver holds).  The tests
+ * use it to look at what no user ioctl shows: sync objects, monitors.
+ */
+#ifndef GAUDI_ELBI_H
+#define GAUDI_ELBI_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ELBI_ADDR		0xFF0
+#define ELBI_DATA		0xFF4
+#define ELBI_CTRL		0xFF8
+#define ELBI_STS		0xFFC
+#define ELBI_CTRL_WRITE		(1U << 31)
+#define ELBI_STS_DONE		(1U << 31)
+#define ELBI_STS_ERR		(1U << 30)
+#define ELBI_CFG_BASE32		0xFC000000U
+
+/* The PCI config file of accel@card (O_RDWR), or -1. */
+static inline int elbi_open(int card)
+{
+	char link[128], target[256], path[320];
+	const char *bdf;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = 0;
+	bdf = strrchr(target, '/');
+	bdf = bdf ? bdf + 1 : target;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+static inline int elbi_cfg(int fd, bool wr, unsigned int off, uint32_t *v)
+{
+	ssize_t n = wr ? pwrite(fd, v, 4, off) : pread(fd, v, 4, off);
+
+	return n == 4 ? 0 : -1;
+}
+
+/* Read (@wr false) or write CFG register @reg (an offset); 0 or -1. */
+static inline int elbi_rw(int fd, bool wr, uint32_t reg, uint32_t *v)
+{
+	uint32_t addr = ELBI_CFG_BASE32 + reg, zero = 0, sts = 0;
+	uint32_t ctrl = wr ? ELBI_CTRL_WRITE : 0;
+	int i;
+
+	if (fd < 0 || elbi_cfg(fd, true, ELBI_STS, &zero) ||
+	    elbi_cfg(fd, true, ELBI_ADDR, &addr) ||
+	    (wr && elbi_cfg(fd, true, ELBI_DATA, v)) ||
+	    elbi_cfg(fd, true, ELBI_CTRL, &ctrl))
+		return -1;
+	for (i = 0; i < 1000; i++) {
+		if (elbi_cfg(fd, false, ELBI_STS, &sts))
+			return -1;
+		if (sts & ELBI_STS_DONE)
+			break;
+		usleep(100);
+	}
+	if (!(sts & ELBI_STS_DONE) || (sts & ELBI_STS_ERR))
+		return -1;
+	return wr ? 0 : elbi_cfg(fd, false, ELBI_DATA, v);
+}
+
+#endif /* GAUDI_ELBI_H */
