@@ -116,11 +116,8 @@ static bool gaudi_phys_user(u64 a, u64 len)
 
 static bool gaudi_data_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
 {
-	if (gaudi_phys_user(a, len)) {
-		/* Cleared before the next holder (gaudi_scrub.c). */
-		gaudi_scrub_mark(ctx->gdev, a, len);
+	if (gaudi_phys_user(a, len))
 		return true;
-	}
 	if (gaudi_in_range(a, len, GAUDI_VA_HOST_START, GAUDI_VA_HOST_END))
 		return gaudi_mem_range_mapped(ctx, a, len);
 	return false;
@@ -679,12 +676,8 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			     encaps_sob);
 	if (ret)
 		*parse_fail = true;
-	/*
-	 * MME and TPC engines write where their registers point (WREG_32,
-	 * which the parser does not follow): any user HBM.
-	 */
-	else if (qid >= GAUDI_QUEUE_ID_MME_0_0 && qid <= GAUDI_QUEUE_ID_TPC_7_3)
-		gaudi_scrub_mark_all(gdev);
+	else	/* what it may write is cleared for the next holder */
+		gaudi_scrub_mark_cb(gdev, qid, job->kcb, ch->cb_size);
 out_put:
 	gaudi_cb_put(cb);
 	return ret;

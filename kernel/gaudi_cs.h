@@ -360,6 +360,8 @@ int gaudi_scrub_sw_init(struct gaudi_device *gdev);
 void gaudi_scrub_sw_fini(struct gaudi_device *gdev);
 void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len);
 void gaudi_scrub_mark_all(struct gaudi_device *gdev);
+void gaudi_scrub_mark_cb(struct gaudi_device *gdev, u32 qid, const void *cb,
+			 u32 size);
 void gaudi_scrub_show(struct gaudi_device *gdev, struct seq_file *m);
 int gaudi_scrub(struct gaudi_device *gdev);
 

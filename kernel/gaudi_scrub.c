@@ -12,9 +12,9 @@
  * when the holder's streams are quiesced at close (upstream clears SRAM
  * the same way on a context switch, with a memset on DMA 0).  What to
  * clear is tracked while the holder runs, in 2 MiB units of user HBM plus
- * one flag for user SRAM: every device-memory range the parser accepts in
- * a packet (gaudi_cs.c), and every range exported as a dma-buf (an
- * importer writes through BAR4).  A holder that ran a job on an MME or TPC
+ * one flag for user SRAM: every device-memory range an accepted CB may
+ * write (gaudi_scrub_mark_cb(), after the parser), and every range
+ * exported as a dma-buf (an importer writes through BAR4).  A holder that ran a job on an MME or TPC
  * queue gets all of user HBM cleared: those engines write where registers
  * the user programs point, which the parser does not follow.  Clearing
  * all 32 GiB at every close would cost 0.6 s on the model (which skips
@@ -27,11 +27,13 @@
  * dma-bufs are alive.  A clear that does not finish in time resets the
  * device, and the state stays dirty for the next open.
  */
+#include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/unaligned.h>
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
@@ -101,6 +103,57 @@ void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len)
 	for (; first <= last; first++)
 		if (!test_bit(first, dp->hbm_dirty))
 			set_bit(first, dp->hbm_dirty);
+}
+
+/* Packet sizes (gaudi_packets.h of upstream; WREG_BULK adds its values). */
+static const u8 gaudi_scrub_pkt_size[32] = {
+	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
+	[PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
+	[PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
+	[PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
+	[PKT_LOAD_AND_EXE] = 16,
+};
+
+/*
+ * A CB the parser accepted for queue @qid (its kernel copy, @size bytes)
+ * is about to run: mark the device memory it may write.  Packets write
+ * memory with LIN_DMA (destination) and MSG_LONG (address); the parser
+ * guarantees the stream executes exactly this packet sequence.  MME and
+ * TPC engines also write where registers the user programs point, which
+ * no packet names: a job on their queues marks all of user HBM, as does
+ * anything this walk does not understand.
+ */
+void gaudi_scrub_mark_cb(struct gaudi_device *gdev, u32 qid, const void *cb,
+			 u32 size)
+{
+	const u8 *p = cb;
+	u32 off = 0, w0, w1, op, psize;
+	u64 a;
+
+	if (qid >= GAUDI_QUEUE_ID_MME_0_0 && qid <= GAUDI_QUEUE_ID_TPC_7_3) {
+		gaudi_scrub_mark_all(gdev);
+		return;
+	}
+	while (size - off >= 8) {
+		w0 = get_unaligned_le32(p + off);
+		w1 = get_unaligned_le32(p + off + 4);
+		op = FIELD_GET(PKT_CTL_OPCODE, w1);
+		psize = gaudi_scrub_pkt_size[op];
+		if (op == PKT_WREG_BULK)
+			psize += 8 * FIELD_GET(PKT_WREG_BULK_SIZE64, w0);
+		if (!psize || psize > size - off) {
+			gaudi_scrub_mark_all(gdev);
+			return;
+		}
+		if (op == PKT_LIN_DMA) {
+			a = get_unaligned_le64(p + off + 16) & PKT_LIN_DMA_DST_ADDR;
+			gaudi_scrub_mark(gdev, a, w0);
+		} else if (op == PKT_MSG_LONG) {
+			a = get_unaligned_le64(p + off + 8);
+			gaudi_scrub_mark(gdev, a, 8);
+		}
+		off += psize;
+	}
 }
 
 /* debugfs "scrub": the last clear and what waits to be cleared. */
