@@ -656,7 +656,7 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	/* Of a staged submission, only the LAST part's jobs complete. */
 	job->cq = q->external && (!cs->staged || cs->staged_last);
 	job->len = ch->cb_size;
-	job->kcb_size = ch->cb_size + GAUDI_DONE_PKT_SIZE +
+	job->kcb_size = ch->cb_size + gaudi_done_size(q) +
 			(job->cq ? GAUDI_CQ_PKTS_SIZE : 0);
 	job->kcb_alloc = job->kcb_size;
 	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);

@@ -55,7 +55,7 @@ struct file;
 #define GAUDI_USER_ASID		1
 #define GAUDI_KERNEL_ASID	0
 #define GAUDI_KCB_POOLS		2
-/* The MSG_PROT every kernel CB ends with (gaudi_queue.c, "done words"). */
+/* The MSG_PROT external kernel CBs end with (gaudi_queue.c, done words). */
 #define GAUDI_DONE_PKT_SIZE	16
 /* Scrub granule of user HBM (gaudi_scrub.c). */
 #define GAUDI_SCRUB_CHUNK	SZ_2M
@@ -95,7 +95,8 @@ struct gaudi_hw_queue {
 	struct gaudi_job **slot;	/* external: job per PQ slot */
 	/*
 	 * Jobs pushed whose kernel CB the queue may still read, oldest first
-	 * (dp->lock); they leave when the queue's done word passes them.
+	 * (dp->lock); they leave when the queue's done word (external) or
+	 * PQ_CI (internal) passes them.
 	 */
 	struct list_head hw_jobs;
 };
@@ -107,8 +108,9 @@ struct gaudi_cq {
 };
 
 /*
- * Kernel copy of one chunk, on one queue.  Its kernel CB ends with the
- * done-word packet (and, with @cq, the completion packets).  The job
+ * Kernel copy of one chunk, on one queue.  On an external queue its kernel
+ * CB ends with the done-word packet (and, with @cq, the completion
+ * packets).  The job
  * belongs to its CS until the CS is freed; if the queue has not consumed
  * the CB by then (@on_hw), it becomes an orphan that the queue frees when
  * its done word passes @pos (gaudi_queue_retire_locked()).
@@ -247,8 +249,8 @@ struct gaudi_dp {
 	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
 	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
 	/*
-	 * Done words: one u32 per queue in host memory, where the last
-	 * packet of each kernel CB writes the PQ position after it.
+	 * Done words: one u32 per external queue in host memory, where the
+	 * last packet of each kernel CB writes the PQ position after it.
 	 */
 	__le32 *done_words;
 	dma_addr_t done_words_dma;
@@ -286,6 +288,12 @@ struct gaudi_dp {
 };
 
 /* gaudi_queue.c */
+/* Bytes the driver appends to a kernel CB on @q for its done word. */
+static inline u32 gaudi_done_size(const struct gaudi_hw_queue *q)
+{
+	return q->external ? GAUDI_DONE_PKT_SIZE : 0;
+}
+
 int gaudi_dp_sw_init(struct gaudi_device *gdev);
 void gaudi_dp_sw_fini(struct gaudi_device *gdev);
 int gaudi_dp_hw_init(struct gaudi_device *gdev);

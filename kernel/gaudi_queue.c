@@ -18,14 +18,18 @@
  * A CS ending says nothing about its internal jobs, nor about the parts of
  * a staged submission that have no completion packets: a stream may still
  * sit in a FENCE inside such a kernel CB and read the rest of it later.
- * So every kernel CB, on every queue, ends with one more MSG_PROT (with
- * the engine and message barriers) that writes the PQ position after the
- * CB into the queue's "done word" in host memory.  Once the done word has
- * passed a CB, the stream has executed its last packet and will never read
- * it again: only then is the CB freed (gaudi_queue_retire_locked()), and
- * only then does its PQ slot count as free.  The queue's hardware PQ_CI is
- * not used for either: on silicon the PQ fetcher advances it when it has
- * read a descriptor, before the command processor has read the CB.
+ * A kernel CB is freed, and its PQ slot counts as free, only once the
+ * queue has consumed it (gaudi_queue_retire_locked()):
+ *  - external queues: every kernel CB ends with one more MSG_PROT (engine
+ *    and message barriers) that writes the PQ position after the CB into
+ *    the queue's "done word" in host memory; their CPs are trusted
+ *    (GLBL_PROT), so that write reaches host memory;
+ *  - internal queues, whose CPs run untrusted in the user's ASID and
+ *    cannot write host memory: the QMAN's own PQ_CI, which the model
+ *    advances when a CB has been executed to its end (or dropped on an
+ *    error).  Whether silicon's PQ fetcher advances it earlier (when it
+ *    has read the descriptor) is not known to us; if it does, a job must
+ *    also be older than the fetcher's prefetch depth (to be checked).
  */
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
@@ -141,7 +145,10 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 
 	if (!READ_ONCE(dp->enabled) || list_empty(&q->hw_jobs))
 		return;
-	hw = le32_to_cpu(READ_ONCE(dp->done_words[id])) & mask;
+	if (q->external)
+		hw = le32_to_cpu(READ_ONCE(dp->done_words[id])) & mask;
+	else
+		hw = RREG32(gdev, q->qm_base + QM_PQ_CI(q->stream)) & mask;
 	d = (hw - q->ci) & mask;
 	if (d && d <= ((q->pi - q->ci) & mask))
 		q->ci = hw;
@@ -227,7 +234,7 @@ static void gaudi_queue_drop_all(struct gaudi_device *gdev)
 
 /*
  * Write @job's descriptor at PI (caller holds dp->lock and checked
- * space) and end its CB with the done-word packet.  External queues
+ * space).  External queues end its CB with the done-word packet and
  * remember the job of a slot when it has completion packets: its CQ
  * entry names the slot.
  */
@@ -242,11 +249,13 @@ void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
 
 	job->pos = q->pi;
 	q->pi = (q->pi + 1) & (2 * q->entries - 1);
-	p[0] = cpu_to_le32(q->pi);
-	p[1] = cpu_to_le32(FIELD_PREP(PKT_CTL_OPCODE, PKT_MSG_PROT) |
-			   PKT_CTL_EB | PKT_CTL_MB);
-	p[2] = cpu_to_le32(lower_32_bits(done));
-	p[3] = cpu_to_le32(upper_32_bits(done));
+	if (q->external) {
+		p[0] = cpu_to_le32(q->pi);
+		p[1] = cpu_to_le32(FIELD_PREP(PKT_CTL_OPCODE, PKT_MSG_PROT) |
+				   PKT_CTL_EB | PKT_CTL_MB);
+		p[2] = cpu_to_le32(lower_32_bits(done));
+		p[3] = cpu_to_le32(upper_32_bits(done));
+	}
 
 	bd->ptr = cpu_to_le64(gaudi_host_dev_addr(job->kcb_dma));
 	bd->len = cpu_to_le32(job->kcb_size);

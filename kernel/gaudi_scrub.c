@@ -299,7 +299,8 @@ static int gaudi_scrub_jobs(struct gaudi_device *gdev, bool sram,
 		INIT_LIST_HEAD(&job->hw_node);
 		job->queue = gaudi_scrub_queue(k);
 		job->len = pl.pkts[k] * GAUDI_SCRUB_PKT_SIZE;
-		job->kcb_size = job->len + GAUDI_DONE_PKT_SIZE;
+		job->kcb_size = job->len +
+				gaudi_done_size(&dp->q[job->queue]);
 		job->kcb_alloc = job->kcb_size;
 		job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc,
 					   &job->kcb_dma);
