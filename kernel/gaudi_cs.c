@@ -107,7 +107,11 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		cfg.engine = GAUDI_ENGINE_MME;
 	else
 		cfg.engine = GAUDI_ENGINE_DMA;
-	/* User monitors may release the fences of any queue we run. */
+	/*
+	 * User monitors may release the fences of any queue users run (the
+	 * holder's own streams).  A QMAN whose streams the driver used for
+	 * fenced work of its own would have to be left out.
+	 */
 	for (i = 0; i < GAUDI_NUM_QUEUES && n < ARRAY_SIZE(fence_qm); i++)
 		if (dp->q[i].valid && dp->q[i].stream == 0)
 			fence_qm[n++] = dp->q[i].qm_base;
