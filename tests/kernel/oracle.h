@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gaudi_parser.h"
@@ -80,9 +81,19 @@ static bool o_mapped(const struct oracle_env *env, uint64_t va, uint64_t len)
 	return false;
 }
 
-/* The callback a test passes to the parser. */
+/*
+ * The callback a test passes to the parser.  Its contract: only non-empty
+ * ranges inside the host virtual window, without wrapping (a driver's
+ * lookup may rely on that); anything else aborts the test.
+ */
 static inline bool oracle_mapped_cb(void *priv, u64 va, u64 len)
 {
+	if (!len || va < 0x1000000000000ULL || va >= 0x3FF8000000000ULL ||
+	    len > 0x3FF8000000000ULL - va) {
+		fprintf(stderr, "ORACLE: mapped() called with 0x%llx + 0x%llx\n",
+			(unsigned long long)va, (unsigned long long)len);
+		abort();
+	}
 	return o_mapped(priv, va, len);
 }
 
