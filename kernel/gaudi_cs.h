@@ -57,16 +57,7 @@ struct file;
 /* Ended CSs not freed by a submitter are freed this much later. */
 #define GAUDI_REAP_DELAY	1	/* jiffies */
 
-/* Device address map facts used by the parser and the MMU. */
-#define GAUDI_SRAM_USER_START	(GAUDI_SRAM_BASE + 0x80)
-#define GAUDI_SRAM_END		(GAUDI_SRAM_BASE + 20 * SZ_1M)
-#define GAUDI_DRAM_USER_START	0x20000000ULL
-#define GAUDI_VA_HOST_START	0x1000000000000ULL
-#define GAUDI_VA_HOST_END	0x3FF8000000000ULL
-/* The first 4 GiB of the host range hold mapped CBs (HL_CB_FLAGS_MAP). */
-#define GAUDI_VA_CB_START	GAUDI_VA_HOST_START
-#define GAUDI_VA_CB_END		(GAUDI_VA_HOST_START + SZ_4G)
-#define GAUDI_VA_USER_START	GAUDI_VA_CB_END
+/* The device address map (user ranges): regs/gaudi_cs_regs.h. */
 
 /* A 16-byte PQ entry. */
 struct gaudi_bd {
