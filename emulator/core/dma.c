@@ -333,6 +333,8 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
 {
     struct gaudi_dma_xfer *x = &g->qm.dma[n];
     uint32_t gen = g->qm.gen;
+    /* One unit per 64 KiB to complete, per KiB in a bounded step. */
+    unsigned int shift = g->bus.schedule ? 10 : 16;
     bool moved = false;
     uint64_t len, units;
     int r;
@@ -349,7 +351,7 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
     }
     while (x->done < x->size && gaudi_dma_next_ns(g, n) <= now) {
         len = min64(x->size - x->done, GAUDI_DMA_PIECE);
-        units = (len + 0xFFFF) >> 16;
+        units = (len + (1ULL << shift) - 1) >> shift;
         if (moved && *budget < units) {
             return true;
         }

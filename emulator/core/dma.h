@@ -60,8 +60,9 @@ int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
 
 /*
  * Move core n's transfer forward: every piece that ends at or before now,
- * at most *budget work units (one per started 64 KiB; at least one piece
- * is moved when it is due).  When the transfer ends (or fails: ERR_CAUSE
+ * at most *budget work units (one per started 64 KiB when running to
+ * completion, per KiB in the asynchronous mode; at least one piece is
+ * moved when it is due).  When the transfer ends (or fails: ERR_CAUSE
  * set, event posted) the core goes idle and gaudi_qman_dma_done() is
  * called.  Returns true if anything happened.
  */

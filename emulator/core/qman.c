@@ -94,6 +94,7 @@ enum step {
 };
 
 static void run_all(struct gaudi_core *g);
+static void reschedule(struct gaudi_core *g);
 
 /* Run-to-completion mode: the environment cannot schedule work. */
 static bool qm_sync(struct gaudi_core *g)
@@ -248,7 +249,11 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
  */
 static void poke(struct gaudi_core *g)
 {
-    run_all(g);
+    if (qm_sync(g)) {
+        run_all(g);
+    } else if (!g->qm.running) {
+        reschedule(g);
+    }
 }
 
 /* Mark stream s runnable from now on (an idle CP's clock catches up). */
@@ -415,13 +420,20 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                         "runaway command buffer stopped");
     }
     if (!qm_sync(g)) {
-        /* The packet ends pkt_ns after the previous one. */
-        if (!g->qm.budget || st->time_ns + pkt_ns(g) > g->qm.now) {
+        /*
+         * The packet ends pkt_ns after the previous one; a FENCE or
+         * LIN_DMA that waited is retried at no cost when released.
+         */
+        if (!g->qm.budget ||
+            (!st->retry && st->time_ns + pkt_ns(g) > g->qm.now)) {
             return STEP_YIELD;
         }
-        st->time_ns += pkt_ns(g);
-        g->stat_busy_ns += pkt_ns(g);
+        if (!st->retry) {
+            st->time_ns += pkt_ns(g);
+            g->stat_busy_ns += pkt_ns(g);
+        }
     }
+    st->retry = false;
     st->work++;
     g->qm.budget--;
     if (f->len - f->pos < 8) {
@@ -568,17 +580,19 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
     st->cb.pos = 0;
     st->in_sub = false;
     st->active = true;
+    st->retry = false;
     st->work = 0;
     return true;
 }
 
+/* Stream s can execute now (given time) and has something to execute. */
 static bool stream_ready(struct gaudi_core *g, struct gaudi_qman *q,
                          unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
 
     return !st->stopped && !st->hung && !st->dma_wait &&
-           stream_enabled(g, q, s);
+           stream_enabled(g, q, s) && (st->active || !pq_empty(g, q, s));
 }
 
 /* Run stream s as far as it goes; true if it made progress. */
@@ -610,14 +624,17 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
             break;
         case STEP_BLOCKED:
             st->blocked = true;
+            st->retry = true;
             return progress;
         case STEP_ERROR:
             return true;
         case STEP_YIELD:
             st->pending = true;
             return progress;
-        case STEP_DMA:
         case STEP_DMA_WAIT:
+            st->retry = true;
+            /* fall through */
+        case STEP_DMA:
             st->dma_wait = true;
             return true;
         }
@@ -654,7 +671,7 @@ static void reschedule(struct gaudi_core *g)
     }
     now = gaudi_now_ns(g);
     g->bus.schedule(g->bus.opaque,
-                    !qs->budget || next <= now ? 0 : next - now);
+                    qs->yielded || next <= now ? 0 : next - now);
 }
 
 /*
@@ -693,6 +710,7 @@ static void run_all(struct gaudi_core *g)
         }
     }
     qs->running = false;
+    qs->yielded = !qs->budget;
     if (!sync) {
         reschedule(g);
     }
