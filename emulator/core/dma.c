@@ -6,9 +6,14 @@
  * feeds it.  A LIN_DMA packet on the QMAN, or a direct write of SRC_BASE,
  * DST_BASE, DST_TSIZE_0 and then COMMIT, runs one linear transfer: a copy,
  * or with MEM_SET a fill of the destination with the 64-bit pattern held in
- * SRC_BASE.  Transfers complete inside the triggering write, so STS0 never
- * shows BUSY.  A failed transfer sets ERR_CAUSE (write 1 to clear) and posts
- * the channel's DMA_CORE event.
+ * SRC_BASE.  The transfer is started on the core (gaudi_dma_start) and
+ * moved in pieces of up to 1 MiB by the queue scheduler of qman.c
+ * (gaudi_dma_progress): in the asynchronous mode each piece lands when
+ * size/bandwidth after the start says it ends, and STS0 shows BUSY until
+ * the last one and the write completion are done; running to completion it
+ * ends before the triggering write returns.  A COMMIT while the core is
+ * busy is refused (guest error).  A failed transfer sets ERR_CAUSE (write 1
+ * to clear) and posts the channel's DMA_CORE event.
  *
  * Addresses in the MMU range are translated with the ASID of the core's
  * NON_SECURE_PROPS, or of SECURE_PROPS while PROT bit 0 marks the channel

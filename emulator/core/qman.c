@@ -11,16 +11,45 @@
  * descriptor points at a command buffer (CB) of packets that the stream's
  * command processor (CP) executes.
  *
- * The model executes synchronously: a doorbell write runs the stream until
- * its PQ is empty, it waits in a FENCE, or it stops on an error.  Writes
- * made by the packets themselves (a doorbell, a fence RDATA, a monitor
- * payload) only mark streams pending; one run loop per top-level register
- * write runs them, so execution never recurses.  The work of one CB and of
- * one run loop is bounded: a CB that loops (REPEAT, CP_DMA of itself) or
- * queues that keep waking each other are stopped with an error instead of
- * hanging the host.
+ * Scheduling.  Register writes never execute packets themselves: a
+ * doorbell (PQ_PI), a fence RDATA or CNT write (also a monitor payload or a
+ * packet's own message), a GLBL_CFG0/1 write or a direct DMA COMMIT marks
+ * streams pending and pokes the run loop (run_all), which runs the pending
+ * streams and the DMA cores' transfers; writes made by packets only mark
+ * more streams, so execution never recurses.  Two modes:
  *
- * Approximations (the model has one CP per stream and no timing):
+ *  - Run to completion (struct gaudi_bus without a schedule callback, the
+ *    host unit tests): the poke runs the loop inside the write until every
+ *    stream is empty, blocked or stopped.  One loop is bounded by
+ *    RUN_MAX_WORK: queues that keep waking each other are stopped with an
+ *    error instead of hanging the host.
+ *
+ *  - Asynchronous (QEMU's default): the poke only asks the bus to call
+ *    gaudi_core_run() when the next thing can happen.  Each stream's CP has
+ *    a clock (time_ns): a packet ends packet_latency_ns after the previous
+ *    one (an idle CP starts from the time it is woken), and a step executes
+ *    the packets that end at or before the bus time.  LIN_DMA hands the
+ *    transfer to the QMAN's DMA core and the stream waits for its end (the
+ *    model's CP treats every packet as barriered); the core moves 1 MiB
+ *    pieces, each when size/dma_bandwidth says it ends, so the eight cores
+ *    progress in parallel and streams of one QMAN share their core in turn.
+ *    A step executes at most STEP_MAX_WORK units (a packet, or a KiB of
+ *    DMA), then reschedules at once; otherwise it reschedules for the
+ *    earliest packet or DMA piece end.  Completions (CQ entries, MSI) are
+ *    written by packets in a step, after the doorbell write has returned.
+ *    GLBL_STS0, CGM_STS and the DMA core's STS0 busy bit show the work
+ *    outstanding; the CB work bound (CB_MAX_WORK) still stops runaway CBs,
+ *    streams that keep waking each other keep the device busy (as on
+ *    silicon) in bounded steps.
+ *
+ * In both modes a reset (SW_ALL_RST, PCI reset) clears streams and
+ * transfers in flight: nothing queued before it executes or completes
+ * after it (gen tells a loop in progress that the state went away).
+ * The end of a CB, fetching the next PQ entry and advancing CI cost no time:
+ * CI moves in the step that ran the CB's last packet, so a driver that sees
+ * the completion sees the queue idle.
+ *
+ * Approximations (the model has one CP per stream):
  *  - CP_DMA executes the referenced CB in place, one level deep (the lower
  *    CP of the hardware is folded into the stream); a CP_DMA inside it is an
  *    undefined command.
@@ -32,7 +61,9 @@
  *  - LOAD_AND_EXE only checks that the source is readable: predicates and
  *    scalars do not exist in the model, packet predicates are ignored.
  *  - ARB_POINT and the EB/RB/MB barrier bits need no action: every earlier
- *    packet has completed when the next one starts.
+ *    packet, a LIN_DMA included, has completed when the next one starts.
+ *  - A FENCE that waited, or a LIN_DMA that waited for its core, costs no
+ *    further latency when released.
  *  - WREG_32/WREG_BULK address the 64 KiB register window of the QMAN's
  *    engine (the QMAN base rounded down to 64 KiB) (unverified).
  *  - A timestamp message (op 1) writes 64 bits of nanoseconds.
