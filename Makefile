@@ -132,7 +132,8 @@ demo: all peer
 	@$(TOP)/tools/vm/demo.sh
 
 # Benchmarks, not tests (not part of check): gaudi.ko against the upstream
-# peer in one VM; prints medians, ours/upstream ratios, PASS/MISS.
+# peer, one VM per model mode (asynchronous, then sync=on); prints medians,
+# ours/upstream ratios, PASS/MISS for each mode.
 bench: all peer
 	@$(TOP)/tests/bench/run-bench.sh
 

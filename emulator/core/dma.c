@@ -6,9 +6,14 @@
  * feeds it.  A LIN_DMA packet on the QMAN, or a direct write of SRC_BASE,
  * DST_BASE, DST_TSIZE_0 and then COMMIT, runs one linear transfer: a copy,
  * or with MEM_SET a fill of the destination with the 64-bit pattern held in
- * SRC_BASE.  Transfers complete inside the triggering write, so STS0 never
- * shows BUSY.  A failed transfer sets ERR_CAUSE (write 1 to clear) and posts
- * the channel's DMA_CORE event.
+ * SRC_BASE.  The transfer is started on the core (gaudi_dma_start) and
+ * moved in pieces of up to 1 MiB by the queue scheduler of qman.c
+ * (gaudi_dma_progress): in the asynchronous mode each piece lands when
+ * size/bandwidth after the start says it ends, and STS0 shows BUSY until
+ * the last one and the write completion are done; running to completion it
+ * ends before the triggering write returns.  A COMMIT while the core is
+ * busy is refused (guest error).  A failed transfer sets ERR_CAUSE (write 1
+ * to clear) and posts the channel's DMA_CORE event.
  *
  * Addresses in the MMU range are translated with the ASID of the core's
  * NON_SECURE_PROPS, or of SECURE_PROPS while PROT bit 0 marks the channel
@@ -174,11 +179,13 @@ static void fill_pattern(uint8_t *p, uint64_t len, uint64_t pattern,
     }
 }
 
+/* Bytes [off, off + len) of a memset of dst with pattern. */
 static int do_memset(struct gaudi_core *g, unsigned int n, uint32_t props,
-                     uint64_t dst, uint64_t size, uint64_t pattern)
+                     uint64_t dst, uint64_t off, uint64_t len,
+                     uint64_t pattern)
 {
     uint8_t *bounce = g->qm.bounce;
-    uint64_t done = 0, pa, seg;
+    uint64_t done = off, size = off + len, pa, seg;
     uint8_t *p;
 
     while (done < size) {
@@ -206,10 +213,11 @@ static int do_memset(struct gaudi_core *g, unsigned int n, uint32_t props,
     return 0;
 }
 
+/* Bytes [off, off + piece) of a copy from src to dst. */
 static int do_copy(struct gaudi_core *g, unsigned int n, uint32_t props,
-                   uint64_t src, uint64_t dst, uint64_t size)
+                   uint64_t src, uint64_t dst, uint64_t off, uint64_t piece)
 {
-    uint64_t done = 0, spa, dpa, sseg, dseg, len;
+    uint64_t done = off, size = off + piece, spa, dpa, sseg, dseg, len;
     uint8_t *sp, *dp;
 
     while (done < size) {
@@ -257,44 +265,130 @@ static int do_copy(struct gaudi_core *g, unsigned int n, uint32_t props,
     return 0;
 }
 
-int gaudi_dma_transfer(struct gaudi_core *g, unsigned int n, uint64_t src,
-                       uint64_t dst, uint64_t size, uint32_t commit)
+/* Time core transfers take for bytes (0 in run-to-completion mode). */
+static uint64_t xfer_ns(struct gaudi_core *g, uint64_t bytes)
 {
-    uint32_t base = core_base(n), props = core_props(g, n), data;
-    uint64_t comp;
+    uint32_t bw = g->id.dma_bandwidth_mbps;
+
+    if (!g->bus.schedule || !bw) {
+        return 0;
+    }
+    /* MB/s is bytes per microsecond. */
+    return bytes * 1000 / bw;
+}
+
+int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
+                    uint64_t dst, uint64_t size, uint32_t commit, int owner,
+                    uint64_t start_ns)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+
+    if (x->active) {
+        return -1;
+    }
+    x->active = true;
+    x->owner = owner;
+    x->commit = commit;
+    x->props = core_props(g, n);
+    x->src = src;
+    x->dst = dst;
+    x->size = size;
+    x->done = 0;
+    x->start_ns = start_ns;
+    return 0;
+}
+
+uint64_t gaudi_dma_next_ns(struct gaudi_core *g, unsigned int n)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+
+    if (!x->active) {
+        return UINT64_MAX;
+    }
+    return x->start_ns + xfer_ns(g, min64(x->size, x->done + GAUDI_DMA_PIECE));
+}
+
+/* End the transfer of core n: write completion, then tell the queues. */
+static void xfer_end(struct gaudi_core *g, unsigned int n, bool err)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    uint32_t base = core_base(n), data, gen = g->qm.gen;
+    uint64_t comp, end = x->start_ns + xfer_ns(g, x->size);
+    int owner = x->owner;
+
+    x->active = false;
+    g->stat_busy_ns += xfer_ns(g, x->size);
+    if (!err && (x->commit & DMA_COMMIT_WR_COMP_EN)) {
+        /* Write completion: WR_COMP_WDATA to WR_COMP_ADDR. */
+        data = gaudi_reg_get(g, base + DMA_CORE_WR_COMP_WDATA);
+        comp = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_HI)
+                << 32) | gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_LO);
+        if (gaudi_eng_write(g, x->props, comp, &data, sizeof(data))) {
+            dma_fail(g, n, DMA_ERR_LBW_WR, "write completion", comp);
+            err = true;
+        }
+    }
+    if (g->qm.gen == gen) {  /* not reset by the completion write */
+        gaudi_qman_dma_done(g, n, owner, err, end);
+    }
+}
+
+bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
+                        uint64_t *budget)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    uint32_t gen = g->qm.gen;
+    /* One unit per 64 KiB to complete, per KiB in a bounded step. */
+    unsigned int shift = g->bus.schedule ? 10 : 16;
+    bool moved = false;
+    uint64_t len, units;
     int r;
 
-    if (!(commit & DMA_COMMIT_LIN)) {
+    if (!x->active) {
+        return false;
+    }
+    if (!(x->commit & DMA_COMMIT_LIN)) {
         gaudi_log(g, GAUDI_LOG_UNIMP,
                   "DMA%u: only linear transfers are modelled", n);
-        return dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer",
-                        src);
+        dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer", x->src);
+        xfer_end(g, n, true);
+        return true;
     }
-    if (commit & DMA_COMMIT_MEM_SET) {
-        r = do_memset(g, n, props, dst, size, src);
-    } else {
-        r = do_copy(g, n, props, src, dst, size);
+    while (x->done < x->size && gaudi_dma_next_ns(g, n) <= now) {
+        len = min64(x->size - x->done, GAUDI_DMA_PIECE);
+        units = (len + (1ULL << shift) - 1) >> shift;
+        if (moved && *budget < units) {
+            return true;
+        }
+        if (x->commit & DMA_COMMIT_MEM_SET) {
+            r = do_memset(g, n, x->props, x->dst, x->done, len, x->src);
+        } else {
+            r = do_copy(g, n, x->props, x->src, x->dst, x->done, len);
+        }
+        *budget -= min64(*budget, units);
+        moved = true;
+        if (g->qm.gen != gen) {
+            return true;  /* the transfer reset the device */
+        }
+        if (r) {
+            xfer_end(g, n, true);
+            return true;
+        }
+        x->done += len;
     }
-    if (r || !(commit & DMA_COMMIT_WR_COMP_EN)) {
-        return r;
+    if (x->done == x->size && x->start_ns + xfer_ns(g, x->size) <= now) {
+        xfer_end(g, n, false);
+        return true;
     }
-    /* Write completion: WR_COMP_WDATA to WR_COMP_ADDR. */
-    data = gaudi_reg_get(g, base + DMA_CORE_WR_COMP_WDATA);
-    comp = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_HI)
-            << 32) | gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_LO);
-    if (gaudi_eng_write(g, props, comp, &data, sizeof(data))) {
-        return dma_fail(g, n, DMA_ERR_LBW_WR, "write completion",
-                        comp);
-    }
-    return 0;
+    return moved;
 }
 
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
                              uint32_t rel)
 {
-    /* Transfers finish inside the triggering write: never busy. */
+    /* Busy while a transfer is in flight. */
     if (rel == DMA_CORE_STS0) {
-        return 0;
+        return g->qm.dma[n].active ? DMA_CORE_STS0_BUSY : 0;
     }
     return gaudi_reg_get(g, core_base(n) + rel);
 }
@@ -321,7 +415,13 @@ void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
                           & 0xFFFFFF) << 32) |
               gaudi_reg_get(g, base + DMA_CORE_DST_BASE_LO);
         tsize = gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0);
-        gaudi_dma_transfer(g, n, src, dst, tsize, val);
+        if (gaudi_dma_start(g, n, src, dst, tsize, val, GAUDI_DMA_NO_OWNER,
+                            gaudi_now_ns(g))) {
+            gaudi_guest_error(g, "DMA%u: COMMIT while the core is busy",
+                              n);
+            break;
+        }
+        gaudi_qman_kick_dma(g);
         break;
     default:
         gaudi_reg_set(g, base + rel, val);

@@ -13,9 +13,16 @@
  * (SRAM, HBM, SPI flash).  The QEMU glue (emulator/qemu/) and the host unit
  * tests and fuzzer (tests/emulator/) are the two environments.
  *
- * Everything runs synchronously inside gaudi_cfg_write(): a doorbell write
- * executes the queue until it is empty or blocked, so the short polls of the
- * drivers (2 ms MMU, 100 ms queue test) always see completed work.
+ * The control plane (ELBI, boot, CPU-CP, MMU hop-0 and invalidation) runs
+ * inside gaudi_cfg_write(): the drivers poll it with short timeouts.  The
+ * data plane (queues, command processors, DMA) runs in one of two modes:
+ *  - asynchronous (the bus has a schedule callback): a doorbell only marks
+ *    the stream runnable and asks the bus to call gaudi_core_run() later;
+ *    each call executes a bounded amount of work whose cost is modelled in
+ *    time (packet latency, DMA bandwidth), so a submission completes after
+ *    the doorbell write has returned, as on silicon;
+ *  - run to completion (no schedule callback): a doorbell executes the
+ *    queues until they are empty or blocked before the write returns.
  */
 #ifndef GAUDI_CORE_H
 #define GAUDI_CORE_H
@@ -75,7 +82,18 @@ struct gaudi_bus {
     void (*log)(void *opaque, enum gaudi_log_level level, const char *msg);
     /* The flash bytes [off, off + len) changed: persist them (optional). */
     void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
+    /*
+     * Call gaudi_core_run() once delay_ns from now (optional).  A later
+     * request for an earlier time replaces the pending one; one for a
+     * later time may be ignored (the core asks again when it runs).
+     * NULL selects the run-to-completion mode.
+     */
+    void (*schedule)(void *opaque, uint64_t delay_ns);
 };
+
+/* Default timing of the asynchronous mode (see model.rst). */
+#define GAUDI_DEFAULT_PACKET_LATENCY_NS 50
+#define GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS 25000
 
 /*
  * Per-card configuration from the environment: identity overrides
@@ -87,6 +105,12 @@ struct gaudi_identity {
     bool module_id_set;
     char card_name[16];
     bool test_hooks; /* decode GAUDI_MODEL_CTL_BASE (tests only) */
+    /*
+     * Asynchronous mode only: time a CP spends on one packet, and the
+     * rate of one DMA core in MB/s (10^6 bytes/s); 0 = no time / no limit.
+     */
+    uint32_t packet_latency_ns;
+    uint32_t dma_bandwidth_mbps;
 };
 
 struct gaudi_core;
@@ -123,6 +147,17 @@ int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,
                    uint64_t len);
 int gaudi_dev_write(struct gaudi_core *g, uint64_t addr, const void *buf,
                     uint64_t len);
+
+/*
+ * Asynchronous mode: run the queues and DMA cores up to the bus's current
+ * time, at most a bounded amount of work, then ask the bus to schedule the
+ * next call if work remains.  Harmless to call at any time (also in the
+ * run-to-completion mode, where it finds nothing to do).
+ */
+void gaudi_core_run(struct gaudi_core *g);
+
+/* True while a queue or DMA core has work outstanding. */
+bool gaudi_core_busy(struct gaudi_core *g);
 
 /*
  * Periodic work that is not driven by a register write (sensor drift,

@@ -189,6 +189,7 @@
 #define DMA_CORE_NON_SECURE_PROPS 0x0F4
 #define DMA_CORE_ERR_CAUSE  0x164 /* W1C */
 #define DMA_CORE_STS0   0x190 /* bit 31 busy */
+#define DMA_CORE_STS0_BUSY  (1U << 31)
 #define DMA_CORE_BLOCK_SIZE  0x1000
 #define DMA_QM_OFFSET   0x8000 /* QMAN n = core n + this */
 #define DMA_COMMIT_WR_COMP_EN  (1U << 0)

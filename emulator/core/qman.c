@@ -11,16 +11,45 @@
  * descriptor points at a command buffer (CB) of packets that the stream's
  * command processor (CP) executes.
  *
- * The model executes synchronously: a doorbell write runs the stream until
- * its PQ is empty, it waits in a FENCE, or it stops on an error.  Writes
- * made by the packets themselves (a doorbell, a fence RDATA, a monitor
- * payload) only mark streams pending; one run loop per top-level register
- * write runs them, so execution never recurses.  The work of one CB and of
- * one run loop is bounded: a CB that loops (REPEAT, CP_DMA of itself) or
- * queues that keep waking each other are stopped with an error instead of
- * hanging the host.
+ * Scheduling.  Register writes never execute packets themselves: a
+ * doorbell (PQ_PI), a fence RDATA or CNT write (also a monitor payload or a
+ * packet's own message), a GLBL_CFG0/1 write or a direct DMA COMMIT marks
+ * streams pending and pokes the run loop (run_all), which runs the pending
+ * streams and the DMA cores' transfers; writes made by packets only mark
+ * more streams, so execution never recurses.  Two modes:
  *
- * Approximations (the model has one CP per stream and no timing):
+ *  - Run to completion (struct gaudi_bus without a schedule callback, the
+ *    host unit tests): the poke runs the loop inside the write until every
+ *    stream is empty, blocked or stopped.  One loop is bounded by
+ *    RUN_MAX_WORK: queues that keep waking each other are stopped with an
+ *    error instead of hanging the host.
+ *
+ *  - Asynchronous (QEMU's default): the poke only asks the bus to call
+ *    gaudi_core_run() when the next thing can happen.  Each stream's CP has
+ *    a clock (time_ns): a packet ends packet_latency_ns after the previous
+ *    one (an idle CP starts from the time it is woken), and a step executes
+ *    the packets that end at or before the bus time.  LIN_DMA hands the
+ *    transfer to the QMAN's DMA core and the stream waits for its end (the
+ *    model's CP treats every packet as barriered); the core moves 1 MiB
+ *    pieces, each when size/dma_bandwidth says it ends, so the eight cores
+ *    progress in parallel and streams of one QMAN share their core in turn.
+ *    A step executes at most STEP_MAX_WORK units (a packet, or a KiB of
+ *    DMA), then reschedules at once; otherwise it reschedules for the
+ *    earliest packet or DMA piece end.  Completions (CQ entries, MSI) are
+ *    written by packets in a step, after the doorbell write has returned.
+ *    GLBL_STS0, CGM_STS and the DMA core's STS0 busy bit show the work
+ *    outstanding; the CB work bound (CB_MAX_WORK) still stops runaway CBs,
+ *    streams that keep waking each other keep the device busy (as on
+ *    silicon) in bounded steps.
+ *
+ * In both modes a reset (SW_ALL_RST, PCI reset) clears streams and
+ * transfers in flight: nothing queued before it executes or completes
+ * after it (gen tells a loop in progress that the state went away).
+ * The end of a CB, fetching the next PQ entry and advancing CI cost no time:
+ * CI moves in the step that ran the CB's last packet, so a driver that sees
+ * the completion sees the queue idle.
+ *
+ * Approximations (the model has one CP per stream):
  *  - CP_DMA executes the referenced CB in place, one level deep (the lower
  *    CP of the hardware is folded into the stream); a CP_DMA inside it is an
  *    undefined command.
@@ -32,7 +61,9 @@
  *  - LOAD_AND_EXE only checks that the source is readable: predicates and
  *    scalars do not exist in the model, packet predicates are ignored.
  *  - ARB_POINT and the EB/RB/MB barrier bits need no action: every earlier
- *    packet has completed when the next one starts.
+ *    packet, a LIN_DMA included, has completed when the next one starts.
+ *  - A FENCE that waited, or a LIN_DMA that waited for its core, costs no
+ *    further latency when released.
  *  - WREG_32/WREG_BULK address the 64 KiB register window of the QMAN's
  *    engine (the QMAN base rounded down to 64 KiB) (unverified).
  *  - A timestamp message (op 1) writes 64 bits of nanoseconds.
@@ -43,9 +74,14 @@
 
 #include "gaudi_int.h"
 
-/* Work bounds, in packets (a DMA also costs one unit per 64 KiB). */
+/*
+ * Work bounds, in packets (a DMA also costs one unit per 64 KiB): of one
+ * CB, of one run loop in the run-to-completion mode, of one step in the
+ * asynchronous mode.
+ */
 #define CB_MAX_WORK  (1ULL << 20)
 #define RUN_MAX_WORK  (1ULL << 22)
+#define STEP_MAX_WORK  (1ULL << 13)
 #define DMA_WORK_SHIFT  16
 
 #define PQ_MAX_LOG2  16
@@ -83,9 +119,31 @@ enum step {
     STEP_BLOCKED,  /* waiting in a FENCE */
     STEP_CB_DONE,  /* the PQ entry's CB is finished */
     STEP_ERROR,  /* the stream stopped */
+    STEP_YIELD,  /* out of time or step budget: run it later */
+    STEP_DMA,  /* LIN_DMA started on the core: wait for its end */
+    STEP_DMA_WAIT,  /* the core is busy: retry the LIN_DMA when it ends */
 };
 
 static void run_all(struct gaudi_core *g);
+static void reschedule(struct gaudi_core *g);
+
+/* Run-to-completion mode: the environment cannot schedule work. */
+static bool qm_sync(struct gaudi_core *g)
+{
+    return !g->bus.schedule;
+}
+
+/* Time one packet costs the CP (asynchronous mode). */
+static uint64_t pkt_ns(struct gaudi_core *g)
+{
+    return qm_sync(g) ? 0 : g->id.packet_latency_ns;
+}
+
+/* The current time: the run loop's while it runs, else the bus's. */
+static uint64_t qm_now(struct gaudi_core *g)
+{
+    return g->qm.running ? g->qm.now : gaudi_now_ns(g);
+}
 
 static struct gaudi_stream *qm_stream(struct gaudi_qman *q, unsigned int s)
 {
@@ -215,11 +273,36 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_ERROR;
 }
 
-/* Mark stream s to run and run the loop unless it is already running. */
+/*
+ * New work may be runnable: run it now (run to completion) or make sure a
+ * step is scheduled (asynchronous).  Inside the run loop, nothing: the loop
+ * picks it up.
+ */
+static void poke(struct gaudi_core *g)
+{
+    if (qm_sync(g)) {
+        run_all(g);
+    } else if (!g->qm.running) {
+        reschedule(g);
+    }
+}
+
+/* Mark stream s runnable from now on (an idle CP's clock catches up). */
+static void mark(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+    uint64_t now = qm_now(g);
+
+    st->pending = true;
+    if (!qm_sync(g) && st->time_ns < now) {
+        st->time_ns = now;
+    }
+}
+
 static void kick(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 {
-    qm_stream(q, s)->pending = true;
-    run_all(g);
+    mark(g, q, s);
+    poke(g);
 }
 
 static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
@@ -326,6 +409,9 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "LIN_DMA on a queue without a DMA engine");
     }
+    if (g->qm.dma[q->dma].active) {
+        return STEP_DMA_WAIT;  /* another stream's transfer */
+    }
     /* The CP programs the core's registers, then commits. */
     base = mmDMA0_CORE_BASE + q->dma * GAUDI_DMA_BLOCK_STRIDE;
     gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_LO, (uint32_t)src);
@@ -333,19 +419,14 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
     gaudi_reg_set(g, base + DMA_CORE_DST_BASE_LO, w[4]);
     gaudi_reg_set(g, base + DMA_CORE_DST_BASE_HI, w[5]);
     gaudi_reg_set(g, base + DMA_CORE_DST_TSIZE_0, tsize);
+    /* The run budget is charged as the core moves the data. */
     qm_stream(q, s)->work += (uint64_t)tsize >> DMA_WORK_SHIFT;
-    if (g->qm.budget > ((uint64_t)tsize >> DMA_WORK_SHIFT)) {
-        g->qm.budget -= (uint64_t)tsize >> DMA_WORK_SHIFT;
-    } else {
-        g->qm.budget = 0;
-    }
     if (!tsize) {
         return STEP_NEXT;
     }
-    if (gaudi_dma_transfer(g, q->dma, src, dst, tsize, ctl & 0xFF)) {
-        return qm_error(g, q, s, 0, "LIN_DMA failed");
-    }
-    return STEP_NEXT;
+    gaudi_dma_start(g, q->dma, src, dst, tsize, ctl & 0xFF, (int)s,
+                    qm_stream(q, s)->time_ns);
+    return STEP_DMA;
 }
 
 /* Execute the packet at the current position of stream s. */
@@ -365,10 +446,25 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         st->in_sub = false;
         return STEP_NEXT;
     }
-    if (!g->qm.budget || st->work >= CB_MAX_WORK) {
+    if (st->work >= CB_MAX_WORK || (qm_sync(g) && !g->qm.budget)) {
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "runaway command buffer stopped");
     }
+    if (!qm_sync(g)) {
+        /*
+         * The packet ends pkt_ns after the previous one; a FENCE or
+         * LIN_DMA that waited is retried at no cost when released.
+         */
+        if (!g->qm.budget ||
+            (!st->retry && st->time_ns + pkt_ns(g) > g->qm.now)) {
+            return STEP_YIELD;
+        }
+        if (!st->retry) {
+            st->time_ns += pkt_ns(g);
+            g->stat_busy_ns += pkt_ns(g);
+        }
+    }
+    st->retry = false;
     st->work++;
     g->qm.budget--;
     if (f->len - f->pos < 8) {
@@ -482,7 +578,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         r = STEP_NEXT;
         break;
     }
-    if (r == STEP_NEXT) {
+    if (r == STEP_NEXT || r == STEP_DMA) {
         f->pos += size;
     }
     return r;
@@ -515,65 +611,195 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
     st->cb.pos = 0;
     st->in_sub = false;
     st->active = true;
+    st->retry = false;
     st->work = 0;
     return true;
 }
 
-static void stream_run(struct gaudi_core *g, struct gaudi_qman *q,
+/* Stream s can execute now (given time) and has something to execute. */
+static bool stream_ready(struct gaudi_core *g, struct gaudi_qman *q,
+                         unsigned int s)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+
+    return !st->stopped && !st->hung && !st->dma_wait &&
+           stream_enabled(g, q, s) && (st->active || !pq_empty(g, q, s));
+}
+
+/* Run stream s as far as it goes; true if it made progress. */
+static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
                        unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
     uint32_t gen = g->qm.gen;
+    bool progress = false;
     enum step r;
 
     st->blocked = false;
-    while (!st->stopped && !st->hung && stream_enabled(g, q, s)) {
+    while (stream_ready(g, q, s)) {
         if (!st->active && !fetch_bd(g, q, s)) {
-            return;
+            return progress;
         }
         r = cp_step(g, q, s);
         if (g->qm.gen != gen) {
-            return;  /* a packet reset the device */
+            return true;  /* a packet reset the device */
         }
-        if (r == STEP_BLOCKED) {
-            st->blocked = true;
-            return;
-        }
-        if (r == STEP_ERROR) {
-            return;
-        }
-        if (r == STEP_CB_DONE) {
+        switch (r) {
+        case STEP_NEXT:
+            progress = true;
+            break;
+        case STEP_CB_DONE:
             st->active = false;
             pq_consume(g, q, s);
+            progress = true;
+            break;
+        case STEP_BLOCKED:
+            st->blocked = true;
+            st->retry = true;
+            return progress;
+        case STEP_ERROR:
+            return true;
+        case STEP_YIELD:
+            st->pending = true;
+            return progress;
+        case STEP_DMA_WAIT:
+            st->retry = true;
+            /* fall through */
+        case STEP_DMA:
+            st->dma_wait = true;
+            return true;
         }
     }
+    return progress;
 }
 
+/*
+ * Asynchronous mode: ask the bus for the next step at the earliest time
+ * something can happen (a packet ends, a DMA piece ends); at once if the
+ * last step ran out of budget.
+ */
+static void reschedule(struct gaudi_core *g)
+{
+    struct gaudi_qmans *qs = &g->qm;
+    uint64_t next = UINT64_MAX, now, t;
+    unsigned int i, s;
+
+    for (i = 0; i < GAUDI_NUM_DMA; i++) {
+        t = gaudi_dma_next_ns(g, i);
+        next = t < next ? t : next;
+    }
+    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            if (!qs->qm[i].s[s].pending || !stream_ready(g, &qs->qm[i], s)) {
+                continue;
+            }
+            t = qs->qm[i].s[s].time_ns + pkt_ns(g);
+            next = t < next ? t : next;
+        }
+    }
+    if (next == UINT64_MAX) {
+        return;  /* idle, or everything waits for a register write */
+    }
+    now = gaudi_now_ns(g);
+    g->bus.schedule(g->bus.opaque,
+                    qs->yielded || next <= now ? 0 : next - now);
+}
+
+/*
+ * The run loop.  Run to completion: everything runnable, bounded by
+ * RUN_MAX_WORK (streams that exceed it stop with an error).  Asynchronous:
+ * what is due at the current time, at most STEP_MAX_WORK, then schedule the
+ * next step.  Packets that make more work (doorbells, fence and monitor
+ * writes) only mark streams pending: the loop never recurses.
+ */
 static void run_all(struct gaudi_core *g)
 {
     struct gaudi_qmans *qs = &g->qm;
-    bool again = true;
+    bool sync = qm_sync(g), progress = true;
     unsigned int i, s;
 
     if (qs->running) {
         return;
     }
     qs->running = true;
-    qs->budget = RUN_MAX_WORK;
-    while (again) {
-        again = false;
+    qs->steps++;
+    qs->budget = sync ? RUN_MAX_WORK : STEP_MAX_WORK;
+    qs->now = sync ? UINT64_MAX : gaudi_now_ns(g);
+    while (progress && (sync || qs->budget)) {
+        progress = false;
+        for (i = 0; i < GAUDI_NUM_DMA; i++) {
+            progress |= gaudi_dma_progress(g, i, qs->now, &qs->budget);
+        }
         for (i = 0; i < GAUDI_NUM_QMANS; i++) {
             for (s = 0; s < GAUDI_QM_STREAMS; s++) {
                 if (!qs->qm[i].s[s].pending) {
                     continue;
                 }
                 qs->qm[i].s[s].pending = false;
-                stream_run(g, &qs->qm[i], s);
-                again = true;
+                progress |= stream_run(g, &qs->qm[i], s);
             }
         }
     }
     qs->running = false;
+    qs->yielded = !qs->budget;
+    if (!sync) {
+        reschedule(g);
+    }
+}
+
+void gaudi_core_run(struct gaudi_core *g)
+{
+    run_all(g);
+}
+
+bool gaudi_core_busy(struct gaudi_core *g)
+{
+    unsigned int i, s;
+
+    for (i = 0; i < GAUDI_NUM_DMA; i++) {
+        if (g->qm.dma[i].active) {
+            return true;
+        }
+    }
+    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            if (g->qm.qm[i].s[s].pending &&
+                stream_ready(g, &g->qm.qm[i], s)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void gaudi_qman_kick_dma(struct gaudi_core *g)
+{
+    poke(g);
+}
+
+void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
+                         bool err, uint64_t end_ns)
+{
+    struct gaudi_qman *q = &g->qm.qm[n];
+    unsigned int s;
+
+    /* DMA QMAN n feeds DMA core n; its streams may wait for the core. */
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        struct gaudi_stream *st = qm_stream(q, s);
+
+        if (!st->dma_wait) {
+            continue;
+        }
+        st->dma_wait = false;
+        st->pending = true;
+        if (!qm_sync(g) && st->time_ns < end_ns) {
+            st->time_ns = end_ns;
+        }
+    }
+    if (owner >= 0 && owner < GAUDI_QM_STREAMS && err) {
+        qm_error(g, q, owner, 0, "LIN_DMA failed");
+    }
+    poke(g);
 }
 
 /* --- QMAN registers -------------------------------------------------- */
@@ -596,11 +822,31 @@ static uint32_t qm_sts0(struct gaudi_core *g, struct gaudi_qman *q)
     return v;
 }
 
+/* CGM_STS shows AGENT_IDLE while no stream (and no DMA core) works. */
+static uint32_t qm_cgm_sts(struct gaudi_core *g, struct gaudi_qman *q)
+{
+    uint32_t v = qm_reg(g, q, QM_CGM_STS) & ~QM_CGM_STS_IDLE;
+    unsigned int s;
+
+    if (q->dma >= 0 && g->qm.dma[q->dma].active) {
+        return v;
+    }
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        if (stream_busy(g, q, s)) {
+            return v;
+        }
+    }
+    return v | QM_CGM_STS_IDLE;
+}
+
 static uint32_t qm_read(struct gaudi_core *g, struct gaudi_qman *q,
                         uint32_t rel)
 {
     if (rel == QM_GLBL_STS0) {
         return qm_sts0(g, q);
+    }
+    if (rel == QM_CGM_STS) {
+        return qm_cgm_sts(g, q);
     }
     return qm_reg(g, q, rel);
 }
@@ -610,9 +856,9 @@ static void qm_kick_all(struct gaudi_core *g, struct gaudi_qman *q)
     unsigned int s;
 
     for (s = 0; s < GAUDI_QM_STREAMS; s++) {
-        q->s[s].pending = true;
+        mark(g, q, s);
     }
-    run_all(g);
+    poke(g);
 }
 
 static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
@@ -813,10 +1059,10 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
                     continue;
                 }
                 st->hung = false;
-                st->pending = true;
+                mark(g, &g->qm.qm[i], s);
             }
         }
-        run_all(g);
+        poke(g);
         return;
     default:
         gaudi_guest_error(g, "model control: 0x%x is not writable",
@@ -881,6 +1127,8 @@ void gaudi_qman_reset(struct gaudi_core *g)
      */
     qs->gen++;
     qs->errors = 0;
+    /* Transfers in flight are dropped: no data, no completion after it. */
+    memset(qs->dma, 0, sizeof(qs->dma));
     for (i = 0; i < GAUDI_NUM_QMANS; i++) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
@@ -902,6 +1150,6 @@ void gaudi_qman_reset(struct gaudi_core *g)
 
 void gaudi_qman_tick(struct gaudi_core *g)
 {
-    /* Queues run inside register writes; hangs end only when cleared. */
+    /* Work is driven by register writes and scheduled steps. */
     (void)g;
 }

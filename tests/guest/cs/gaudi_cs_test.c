@@ -244,6 +244,28 @@ static void t_integrity(void)
 	sess_close(&s);
 }
 
+/* User sync objects and monitors: the W_S block from SOB 144, monitor 72. */
+#define PKT_FENCE	0x8
+#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
+#define MON_ADDRL	0x2000
+#define MON_ADDRH	0x2800
+#define MON_DATA	0x3000
+#define MON_ARM		0x3800
+#define EN_SOB(i)	(CFG_BASE + 0x4F2000ULL + 4 * (i))
+#define EN_MON(reg, m)	(CFG_BASE + 0x4F2000ULL + (reg) + 4 * (m))
+/* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
+#define DMA0_FENCE0	(CFG_BASE + 0x508000ULL + 0x308)
+
+static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
+		       uint32_t op)
+{
+	put32(cb + off, val);
+	put32(cb + off + 4, CTL(PKT_MSG_LONG) | op << 20 | CTL_MB);
+	put64(cb + off + 8, addr);
+	return off + 16;
+}
+
 /* ---- internal queues: a CB mapped in the device MMU --------------------- */
 
 static void t_internal(void)
@@ -253,8 +275,9 @@ static void t_internal(void)
 	union hl_cb_args a;
 	uint64_t icb = 0, dva = 0, seq;
 	uint8_t *ip;
-	unsigned int q, bad = 0, fail = 0, n = 0;
+	unsigned int q, bad = 0, fail = 0, n = 0, sig = 0;
 	uint32_t st;
+	size_t elen;
 
 	if (!ok(sess_open(&s), "internal: open"))
 		return;
@@ -272,8 +295,17 @@ static void t_internal(void)
 		  (off_t)icb);
 	if (!ok(ip != MAP_FAILED, "mmap the mapped CB"))
 		goto out;
-	/* A NOP on DMA_0_0 ends each CS. */
-	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
+	/*
+	 * A CS completes when its external job does: the internal job counts
+	 * user SOB 144 up when it is done, and the job on DMA_0_0 waits for
+	 * that through monitor 72 and a FENCE (as on silicon, nothing else
+	 * orders the two queues).
+	 */
+	elen = msg_long(s.cbp, 0, WS_SOB(144), 0, 0);
+	if (!ok(submit1(s.fd, s.cb, elen, 0, &seq) == 0 &&
+		wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
+		st == HL_WAIT_CS_STATUS_COMPLETED, "user SOB 144 cleared"))
+		goto out;
 	for (q = GAUDI_QUEUE_ID_DMA_2_0; q <= GAUDI_QUEUE_ID_TPC_7_3; q++) {
 		bool dma = q <= GAUDI_QUEUE_ID_DMA_7_3;
 		uint32_t size = 1 + rnd() % 65536, k;
@@ -290,15 +322,30 @@ static void t_internal(void)
 		} else {
 			len = pkt(ip, len, PKT_NOP, 0, 0, 8);
 		}
+		len = msg_long(ip, len, WS_SOB(144), 0x80000001U, 0);
+		/* group 18 = SOBs 144..151, watch 144 only, >= sig + 1 */
+		elen = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72),
+				(uint32_t)DMA0_FENCE0, 0);
+		elen = msg_long(s.cbp, elen, WS_MON(MON_ADDRH, 72),
+				(uint32_t)(DMA0_FENCE0 >> 32), 0);
+		elen = msg_long(s.cbp, elen, WS_MON(MON_DATA, 72), 1, 0);
+		elen = msg_long(s.cbp, elen, WS_MON(MON_ARM, 72),
+				18 | 0xFEU << 8 | (sig + 1) << 17, 0);
+		elen = pkt(s.cbp, elen, PKT_FENCE, 1 | 1U << 16, 0, 8);
+		elen = pkt(s.cbp, elen, PKT_NOP, 0, 0, 8);
 		memset(ch, 0, sizeof(ch));
 		ch[0].cb_handle = dva;
 		ch[0].queue_index = q;
 		ch[0].cb_size = len;
 		ch[1].cb_handle = s.cb;
 		ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
-		ch[1].cb_size = 8;
-		if (submit(s.fd, ch, 2, 0, 0, &seq) ||
-		    wait_cs(s.fd, seq, WAIT_US, &st, NULL) ||
+		ch[1].cb_size = elen;
+		if (submit(s.fd, ch, 2, 0, 0, &seq)) {
+			fail++;
+			continue;
+		}
+		sig++;
+		if (wait_cs(s.fd, seq, WAIT_US, &st, NULL) ||
 		    st != HL_WAIT_CS_STATUS_COMPLETED) {
 			fail++;
 			continue;
@@ -311,6 +358,7 @@ static void t_internal(void)
 	   "internal queues DMA_2_0..TPC_7_3: %u CSs (LIN_DMA round trips on DMA2..7, NOPs on MME/TPC), %u failed, %u wrong",
 	   n, fail, bad);
 	memset(ch, 0, sizeof(ch));
+	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
 	ch[0].cb_handle = dva;
 	ch[0].queue_index = GAUDI_QUEUE_ID_DMA_2_0;
 	ch[0].cb_size = 8;
@@ -1023,27 +1071,6 @@ out:
 
 /* ---- user sync objects and monitors (parser policy) -------------------- */
 
-#define PKT_FENCE	0x8
-#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define MON_ADDRL	0x2000
-#define MON_ADDRH	0x2800
-#define MON_DATA	0x3000
-#define MON_ARM		0x3800
-#define EN_SOB(i)	(CFG_BASE + 0x4F2000ULL + 4 * (i))
-#define EN_MON(reg, m)	(CFG_BASE + 0x4F2000ULL + (reg) + 4 * (m))
-/* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
-#define DMA0_FENCE0	(CFG_BASE + 0x508000ULL + 0x308)
-
-static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
-		       uint32_t op)
-{
-	put32(cb + off, val);
-	put32(cb + off + 4, CTL(PKT_MSG_LONG) | op << 20 | CTL_MB);
-	put64(cb + off + 8, addr);
-	return off + 16;
-}
-
 static void t_monitors(void)
 {
 	uint64_t seq, seq2;
@@ -1588,11 +1615,12 @@ static void t_staged(void)
 	}
 	ok(!rc && !bad, "staged: 200 parts in one submission (rc %d, %u wrong sequences)",
 	   rc, bad);
+	/* The data is only there once the submission completed. */
+	rc = wait_cs(s.fd, many, WAIT_US, &st, NULL);
 	for (k = 0, bad = 0; k < 200; k++)
 		if (!block_is(&s, k, k ? 0x50 + k % 64 : 0x50))
 			bad++;
-	ok(wait_cs(s.fd, many, WAIT_US, &st, NULL) == 0 &&
-	   st == HL_WAIT_CS_STATUS_COMPLETED && !bad,
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED && !bad,
 	   "staged: the 200-part submission completes, every block right (%u bad)",
 	   bad);
 	ok(staged_memset(&s, 0, 0x61, 3, STAGED | STAGED_FIRST | STAGED_LAST, 0,
