@@ -9,23 +9,27 @@
 #include <stdint.h>
 
 struct gaudi_core;
+struct gaudi_init;
 
 /* Why an engine access failed. */
 enum gaudi_access_err {
     GAUDI_ACCESS_FAULT = -1, /* no MMU translation (reported) */
     GAUDI_ACCESS_DECODE = -2, /* the address decodes to nothing */
+    GAUDI_ACCESS_RAZWI = -3, /* blocked by the protection (reported) */
 };
 
 /*
- * Read or write device memory as an engine whose {SECURE,NON_SECURE}_PROPS
- * value is props (ASID bits 9:0, MMBP bit 10): addresses in the MMU range
- * are translated with that ASID page by page unless MMBP is set.  Return 0
- * or an enum gaudi_access_err; page faults are already reported.
+ * Read or write device memory as initiator in (prot.h), whose props
+ * (ASID bits 9:0, MMBP bit 10) translate addresses in the MMU range page
+ * by page; MMBP is honoured for secure initiators only.  With the MMU
+ * enabled, an untrusted initiator cannot reach host memory except through
+ * a translation.  Then the protection checks of prot.c.  Return 0 or an
+ * enum gaudi_access_err; faults and RAZWIs are already reported.
  */
-int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                   void *buf, uint64_t len);
-int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                    const void *buf, uint64_t len);
+int gaudi_eng_read(struct gaudi_core *g, const struct gaudi_init *in,
+                   uint64_t addr, void *buf, uint64_t len);
+int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
+                    uint64_t addr, const void *buf, uint64_t len);
 
 /*
  * Run a linear transfer on DMA core n: copy size bytes from src to dst or,
@@ -34,6 +38,9 @@ int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
  */
 int gaudi_dma_transfer(struct gaudi_core *g, unsigned int n, uint64_t src,
                        uint64_t dst, uint64_t size, uint32_t commit);
+
+/* RAZWI initiator id of DMA channel n (its core and its QMAN). */
+uint32_t gaudi_dma_razwi_id(unsigned int n);
 
 /* DMA core n register access; rel is relative to the core base. */
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,

@@ -60,6 +60,46 @@ enum gaudi_log_level {
 };
 
 /*
+ * Transaction monitor (tests only): who issued a device access and what
+ * became of it.  Every access an engine makes (a QMAN fetching a PQ entry
+ * or a CB, a packet's read or write, a register write by WREG_32/WREG_BULK,
+ * a DMA core's source read and destination write, a monitor's payload
+ * write) is reported once per contiguous piece, after translation and the
+ * protection checks, whether it went through or not.  Host MMIO through
+ * the BARs and the device CPU's own traffic are not engine accesses and are
+ * not reported.  See Documentation/emulator/protection.rst.
+ */
+enum gaudi_initiator {
+    GAUDI_INIT_QMAN, /* a QMAN stream; index = upstream queue id */
+    GAUDI_INIT_DMA,  /* a DMA core's transfer; index = core 0..7 */
+    GAUDI_INIT_MON,  /* a monitor; index = block * 512 + monitor */
+};
+
+/* Sync-manager blocks in the monitor index (index / 512). */
+enum { GAUDI_SM_E_N, GAUDI_SM_W_N, GAUDI_SM_E_S, GAUDI_SM_W_S };
+
+enum gaudi_txn_result {
+    GAUDI_TXN_OK,
+    GAUDI_TXN_RAZWI,     /* dropped by a protection bit or range register */
+    GAUDI_TXN_MMU_FAULT, /* no translation (or an untranslated host access) */
+    GAUDI_TXN_DECODE,    /* the address decodes to nothing */
+};
+
+struct gaudi_txn {
+    enum gaudi_initiator kind;
+    uint32_t index;
+    bool secure;    /* issued as a trusted (secure) access */
+    bool write;
+    uint16_t asid;  /* ASID of the props the initiator used */
+    uint64_t addr;  /* address as issued (a VA in the MMU range) */
+    uint64_t pa;    /* device physical address after translation; a
+                     * register is GAUDI_CFG_BASE + its CFG offset; 0
+                     * after an MMU fault */
+    uint64_t len;
+    enum gaudi_txn_result result;
+};
+
+/*
  * What the environment provides.  Host addresses are PCI bus (DMA)
  * addresses, i.e. device address minus GAUDI_HOST_PHYS_BASE.
  */
@@ -75,6 +115,8 @@ struct gaudi_bus {
     void (*log)(void *opaque, enum gaudi_log_level level, const char *msg);
     /* The flash bytes [off, off + len) changed: persist them (optional). */
     void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
+    /* Transaction monitor, optional (NULL under QEMU): see gaudi_txn. */
+    void (*txn)(void *opaque, const struct gaudi_txn *t);
 };
 
 /*
