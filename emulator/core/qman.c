@@ -37,6 +37,10 @@
  *    engine (the QMAN base rounded down to 64 KiB) (unverified).
  *  - A timestamp message (op 1) writes 64 bits of nanoseconds.
  *  - MME and TPC QMANs sequence packets but their engines compute nothing.
+ *
+ * Every access a stream makes carries its initiator (queue id, secure or
+ * not per GLBL_PROT and the kind of access, see qm_init()) and goes
+ * through the protection of prot.c.
  */
 #include <stdio.h>
 #include <string.h>
