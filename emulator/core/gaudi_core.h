@@ -92,9 +92,11 @@ struct gaudi_txn {
     bool write;
     uint16_t asid;  /* ASID of the props the initiator used */
     uint64_t addr;  /* address as issued (a VA in the MMU range) */
-    uint64_t pa;    /* device physical address after translation; a
-                     * register is GAUDI_CFG_BASE + its CFG offset; 0
-                     * after an MMU fault */
+    /*
+     * Device physical address after translation; a register is
+     * GAUDI_CFG_BASE + its CFG offset; 0 after an MMU fault.
+     */
+    uint64_t pa;
     uint64_t len;
     enum gaudi_txn_result result;
 };

@@ -248,8 +248,10 @@
  * (DMA core PROT), mmu_up_regs.h (MMU_ENABLE, RAZWI capture),
  * gaudi_async_events.h (RAZWI_OR_ADC).
  */
-/* Protection bits: the last 128 bytes of every 4 KiB block, one bit per
- * 4-byte register of the block (0 = only secure initiators). */
+/*
+ * Protection bits: the last 128 bytes of every 4 KiB block, one bit per
+ * 4-byte register of the block (0 = only secure initiators).
+ */
 #define PROT_BITS_OFFS   0xF80
 /* GLBL_PROT: PQF 3:0, CQF 8:4, CP 13:9 (bit 13 the lower CP), ERR 14. */
 #define QM_PROT_ERR   (1U << 14)
@@ -261,15 +263,17 @@
 #define mmPB_RAZWI_RDATA_CFG  0xC01B28
 #define PB_RAZWI_RDATA   0xBABA0BADU
 #define GAUDI_EVENT_RAZWI_OR_ADC 548
-/* RAZWI initiator id (RAZWI_{WRITE,READ}_ID): AXI id 23:20, X 27:24, Y 30:28. */
+/* RAZWI initiator id (RAZWI_{WRITE,READ}_ID): AXI 23:20, X 27:24, Y 30:28 */
 #define RAZWI_ID(x, y, axi)  (((uint32_t)(y) << 28) | ((uint32_t)(x) << 24) | \
                               ((uint32_t)(axi) << 20))
 #define AXI_ID_MME   0
 #define AXI_ID_TPC   1
 #define AXI_ID_DMA   2
-/* LBW range registers (16 ranges each, exclusive MIN/MAX CFG offsets):
+/*
+ * LBW range registers (16 ranges each, exclusive MIN/MAX CFG offsets):
  * DMA_IF W_S/E_S/W_N/E_N at 0x480000 + k * 0x20000, masters SOB, DMA0,
- * DMA1; SIF_RTR 0..7 and NIF_RTR 0..7 at 0x300000 + n * 0x10000. */
+ * DMA1; SIF_RTR 0..7 and NIF_RTR 0..7 at 0x300000 + n * 0x10000.
+ */
 #define mmDMA_IF_W_S_BASE  0x480000
 #define GAUDI_DMA_IF_STRIDE  0x20000
 #define DMA_IF_LBW_MIN_AR(m)  (0x100 + 0x200 * (m))
@@ -288,9 +292,11 @@
 #define RTR_LBW_MIN_AR   0x4A0
 #define RTR_LBW_MAX_AR   0x4E0
 #define GAUDI_LBW_RANGES  16
-/* HBW range registers (16 ranges each; hit when (addr ^ base) & mask is
+/*
+ * HBW range registers (16 ranges each; hit when (addr ^ base) & mask is
  * 0 in bits 49:0): DMA_IF k DOWN_CH c at 0x481000 + k * 0x20000 +
- * c * 0x1000, SIF/NIF_RTR_CTRL n at 0x306000 + n * 0x10000. */
+ * c * 0x1000, SIF/NIF_RTR_CTRL n at 0x306000 + n * 0x10000.
+ */
 #define mmDMA_IF_W_S_DOWN_CH0_BASE 0x481000
 #define mmSIF_RTR_CTRL_0_BASE  0x306000
 #define HBW_RR_BASE_LOW_AW  0x5E4

@@ -125,7 +125,7 @@ static void drain(struct gaudi_core *g)
         sm->fired++;
         mon_init(b, i, &in);
         if (gaudi_lbw_write(g, &in, addr, data)) {
-            gaudi_guest_error(g, "SM%u monitor %u: payload write to 0x%llx refused",
+            gaudi_guest_error(g, "SM%u monitor %u: payload to 0x%llx refused",
                               b, i, (unsigned long long)addr);
         }
     }
