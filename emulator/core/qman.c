@@ -135,7 +135,13 @@ static void pqf_init(struct gaudi_core *g, struct gaudi_qman *q,
 static void cp_init(struct gaudi_core *g, struct gaudi_qman *q,
                     unsigned int s, struct gaudi_init *in)
 {
-    qm_init(g, q, s, qm_reg(g, q, QM_GLBL_PROT) & QM_PROT_CP(s), in);
+    /*
+     * A CB started by CP_DMA runs on the lower CP (GLBL_PROT CP bit 4,
+     * i.e. bit 13), folded into the stream here (unverified).
+     */
+    uint32_t bit = q->s[s].in_sub ? QM_PROT_CP(4) : QM_PROT_CP(s);
+
+    qm_init(g, q, s, qm_reg(g, q, QM_GLBL_PROT) & bit, in);
 }
 
 static void user_init(struct gaudi_core *g, struct gaudi_qman *q,

@@ -37,6 +37,7 @@
 /* --- the transaction monitor oracle ----------------------------------- */
 
 static unsigned int violations, txns, blocked;
+static struct gaudi_txn last_mon;	/* the last monitor payload seen */
 
 static bool in(uint64_t a, uint64_t lo, uint64_t hi)
 {
@@ -75,7 +76,8 @@ static bool txn_allowed(const struct gaudi_txn *t)
 	if (t->secure)		/* the kernel's own PQ and CB fetches */
 		return !t->write && a >= fake_host_dev(KPQ_BUS) &&
 		       e <= fake_host_dev(KCB_BUS + 0x100000);
-	if (t->asid != USER_ASID)
+	/* Engines run in the user's ASID; monitors have none (LBW only). */
+	if (t->kind != GAUDI_INIT_MON && t->asid != USER_ASID)
 		return false;
 	if (a >= fake_host_dev(UHOST_BUS) &&
 	    e <= fake_host_dev(UHOST_BUS + UHOST_SIZE))
@@ -103,6 +105,8 @@ static void on_txn(void *opaque, const struct gaudi_txn *t)
 	(void)opaque;
 	txns++;
 	blocked += t->result != GAUDI_TXN_OK;
+	if (t->kind == GAUDI_INIT_MON)
+		last_mon = *t;
 	if (!txn_allowed(t)) {
 		if (violations++ < 8)
 			printf("# VIOLATION: %s %u %s %s addr 0x%llx pa 0x%llx len %llu asid %u\n",
@@ -371,7 +375,7 @@ static void test_mechanisms(void)
 	struct queue q = q_setup(&fb, 9, KPQ_BUS + 0x10000, 4);	/* DMA2 */
 	uint32_t core2 = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_BLOCK_STRIDE;
 	struct cb c;
-	uint32_t v;
+	uint32_t v, ci;
 
 	/* A user CB on an internal queue: fetched through the MMU. */
 	c = cb_at(&fb, UHOST_BUS);
@@ -425,6 +429,29 @@ static void test_mechanisms(void)
 	ok_eq(fb.sram[0x10], 0x5A, "SRAM head not writable");
 	ok(stopped(&fb) >= 1, "RAZWI posted for the write");
 	q_restart(&q);
+
+	/* A user's monitor releasing a fence: reported as the monitor's. */
+	c = cb_at(&fb, UHOST_BUS + 0x4000);
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
+		    SM_MON_PAY_ADDRL_0 + 4 * 9,
+		    (uint32_t)(GAUDI_CFG_BASE + q_fence_rdata(&q, 1)));
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
+		    SM_MON_PAY_ADDRH_0 + 4 * 9, GAUDI_CFG_BASE >> 32);
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
+		    SM_MON_PAY_DATA_0 + 4 * 9, 1);
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
+		    SM_MON_ARM_0 + 4 * 9, 0xFE00 | 1U << 17);
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0, 1);
+	cb_fence(&c, 1, 1, 1);
+	ci = q_ci(&q);
+	q_submit_dev(&q, USER_VA + 0x4000, c.len);
+	ok_eq(q_ci(&q), ci + 1, "a user monitor releases the stream's fence");
+	ok(last_mon.kind == GAUDI_INIT_MON &&
+	   last_mon.index == GAUDI_SM_W_N * 512 + 9 && !last_mon.secure &&
+	   last_mon.write && last_mon.result == GAUDI_TXN_OK &&
+	   last_mon.pa == GAUDI_CFG_BASE + q_fence_rdata(&q, 1),
+	   "txn: monitor W_N 9, untrusted write of the fence register");
+	ok_eq(stopped(&fb), 0, "no RAZWI");
 
 	/* Host MMIO is trusted: the driver may write anything. */
 	gaudi_cfg_write(g, core2 + DMA_CORE_PROT, 3);
@@ -625,6 +652,18 @@ static void test_classes(const struct target *t)
 	ok(stopped(&fb) >= 2 && gaudi_cfg_read(g, qm + QM_GLBL_PROT) == prot,
 	   "%s: monitor payloads to host memory and GLBL_PROT are RAZWIs",
 	   t->name);
+
+	/* CP_DMA: the nested CB runs on the (untrusted) lower CP. */
+	c = attack_cb(&fb, t, n++);
+	{
+		struct cb sub = cb_at(&fb, UHOST_BUS + 0x8000);
+
+		cb_msg_prot(&sub, canary, 0xBAD);
+		cb_cp_dma(&c, USER_VA + 0x8000, sub.len);
+	}
+	run(&fb, &q, t, &c);
+	ok(stopped(&fb) >= 1,
+	   "%s: MSG_PROT in a CP_DMA buffer is untrusted: faults", t->name);
 
 	ok_eq(violations, 0, "%s: oracle: %u accesses (%u blocked), none outside the user's ranges",
 	      t->name, txns, blocked);
