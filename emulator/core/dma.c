@@ -294,16 +294,18 @@ static int do_copy(struct gaudi_core *g, unsigned int n,
                 gaudi_txn_emit(g, in, false, src + done, spa, len,
                                GAUDI_TXN_OK);
             }
+            if (dp) {
+                /* Written even when the read failed (zeros, or part). */
+                gaudi_txn_emit(g, in, true, dst + done, dpa, len,
+                               GAUDI_TXN_OK);
+            }
             if (r) {
                 return dma_fail(g, n, err_cause(r, false),
                                 r == GAUDI_ACCESS_RAZWI ?
                                 "read blocked (RAZWI)" :
                                 "read from unmapped address", spa);
             }
-            if (dp) {
-                gaudi_txn_emit(g, in, true, dst + done, dpa, len,
-                               GAUDI_TXN_OK);
-            } else {
+            if (!dp) {
                 r = gaudi_phys_access(g, in, dst + done, dpa, buf, len,
                                       true);
                 if (r) {
