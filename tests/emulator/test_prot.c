@@ -144,6 +144,8 @@ static const struct prot_range dma_core_prot[] = {
 	{ 0xF80, 0x1000 },
 };
 
+static const struct prot_range all_prot[] = { { 0, 0x1000 } };
+
 static void pb_protect(struct gaudi_core *g, uint32_t block,
 		       const struct prot_range *r, unsigned int n)
 {
@@ -256,6 +258,16 @@ static void protect_like_upstream(struct fakebus *fb)
 		/* External (PCI DMA) QMANs trust PQF, CQF and CP. */
 		gaudi_cfg_write(g, b + DMA_QM_OFFSET + QM_GLBL_PROT,
 				i < 2 ? 0x5EFF : 0x400F);
+	}
+	/* DMA_IF E_S, W_N, E_N (W_S lies in an LBW range): whole blocks. */
+	for (i = 1; i < 4; i++) {
+		static const uint32_t sub[6] = {
+			0, 0x1000, 0x2000, 0x7000, 0x8000, 0x9000,
+		};
+
+		for (m = 0; m < 6; m++)
+			pb_protect(g, mmDMA_IF_W_S_BASE + i * GAUDI_DMA_IF_STRIDE +
+				   sub[m], all_prot, 1);
 	}
 	for (i = 0; i < 4; i++) {
 		b = mmDMA_IF_W_S_BASE + i * GAUDI_DMA_IF_STRIDE;
@@ -452,6 +464,26 @@ static void test_mechanisms(void)
 	   last_mon.pa == GAUDI_CFG_BASE + q_fence_rdata(&q, 1),
 	   "txn: monitor W_N 9, untrusted write of the fence register");
 	ok_eq(stopped(&fb), 0, "no RAZWI");
+
+	/* The range registers and protection bits guard themselves. */
+	c = cb_at(&fb, UHOST_BUS + 0x5000);
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmSIF_RTR_0_BASE + RTR_LBW_HIT_AW, 0);
+	q_submit_dev(&q, USER_VA + 0x5000, c.len);
+	q_restart(&q);
+	c = cb_at(&fb, UHOST_BUS + 0x6000);
+	cb_msg_long(&c, GAUDI_CFG_BASE + mmDMA_IF_W_S_BASE + GAUDI_DMA_IF_STRIDE +
+		    0x704, 0);
+	q_submit_dev(&q, USER_VA + 0x6000, c.len);
+	q_restart(&q);
+	c = cb_at(&fb, UHOST_BUS + 0x7000);
+	cb_msg_long(&c, GAUDI_CFG_BASE + core2 + PROT_BITS_OFFS + 4, ~0U);
+	q_submit_dev(&q, USER_VA + 0x7000, c.len);
+	q_restart(&q);
+	ok(gaudi_cfg_read(g, mmSIF_RTR_0_BASE + RTR_LBW_HIT_AW) == 0x3FF &&
+	   gaudi_cfg_read(g, mmDMA_IF_W_S_BASE + GAUDI_DMA_IF_STRIDE + 0x704) ==
+	   0x3FF && gaudi_cfg_read(g, core2 + PROT_BITS_OFFS + 4) != ~0U,
+	   "range registers and protection bits cannot be rewritten");
+	ok_eq(stopped(&fb), 3, "three RAZWIs");
 
 	/* Host MMIO is trusted: the driver may write anything. */
 	gaudi_cfg_write(g, core2 + DMA_CORE_PROT, 3);
