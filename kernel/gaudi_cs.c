@@ -129,6 +129,8 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 static void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
 {
+	if (job->icb)
+		gaudi_icb_free(gdev, job->icb, job->kcb_alloc);
 	if (job->kcb)
 		gaudi_kcb_free(gdev, job->kcb_alloc, job->kcb, job->kcb_dma);
 	kfree(job);
@@ -441,6 +443,8 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			      encaps_sob);
 	if (ret)
 		*parse_fail = true;
+	else if (!q->external)
+		ret = gaudi_icb_alloc(gdev, job->kcb, job->kcb_alloc, &job->icb);
 out_put:
 	gaudi_cb_put(cb);
 	return ret;
@@ -679,7 +683,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			gaudi_job_add_cq_pkts(gdev, job,
 					      q->pi & (q->entries - 1));
 		gaudi_queue_push(gdev, job->queue,
-				 gaudi_host_dev_addr(job->kcb_dma),
+				 job->icb ?: gaudi_host_dev_addr(job->kcb_dma),
 				 job->kcb_size, job->cq ? job : NULL);
 		__set_bit(job->queue, touched);
 	}

@@ -96,6 +96,7 @@ struct gaudi_job {
 	dma_addr_t kcb_dma;
 	u32 kcb_size;		/* bytes the device executes */
 	u32 kcb_alloc;
+	u64 icb;		/* internal queues: HBM copy of kcb, or 0 */
 	bool cq;		/* external, with the completion packets */
 	bool done;
 };
@@ -216,6 +217,8 @@ struct gaudi_dp {
 	struct delayed_work tdr;
 	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
 	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
+	/* HBM the internal queues' untrusted CPs fetch their CBs from. */
+	struct gen_pool *icb_pool;
 	struct gaudi_ctx *ctx;	/* the user context, if any */
 	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
 	bool timeout_valid;
@@ -254,6 +257,12 @@ u64 gaudi_host_dev_addr(dma_addr_t dma);
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 		    dma_addr_t dma);
+int gaudi_icb_alloc(struct gaudi_device *gdev, const void *kcb, u32 size,
+		    u64 *addr);
+void gaudi_icb_free(struct gaudi_device *gdev, u64 addr, u32 size);
+
+/* gaudi_security.c */
+void gaudi_security_hw_init(struct gaudi_device *gdev);
 
 /* gaudi_cs.c */
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

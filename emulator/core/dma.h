@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "prot.h"
+
 struct gaudi_core;
+struct gaudi_init;
 
 /* No stream owns the transfer (a direct COMMIT). */
 #define GAUDI_DMA_NO_OWNER (-1)
@@ -23,7 +26,8 @@ struct gaudi_core;
 struct gaudi_dma_xfer {
     bool active;
     int owner;  /* qman * GAUDI_QM_STREAMS + stream, or NO_OWNER */
-    uint32_t commit, props;
+    uint32_t commit;
+    struct gaudi_init in; /* the core as initiator, at the start */
     uint64_t src, dst, size, done;
     uint64_t start_ns;
 };
@@ -34,18 +38,21 @@ struct gaudi_dma_xfer {
 enum gaudi_access_err {
     GAUDI_ACCESS_FAULT = -1, /* no MMU translation (reported) */
     GAUDI_ACCESS_DECODE = -2, /* the address decodes to nothing */
+    GAUDI_ACCESS_RAZWI = -3, /* blocked by the protection (reported) */
 };
 
 /*
- * Read or write device memory as an engine whose {SECURE,NON_SECURE}_PROPS
- * value is props (ASID bits 9:0, MMBP bit 10): addresses in the MMU range
- * are translated with that ASID page by page unless MMBP is set.  Return 0
- * or an enum gaudi_access_err; page faults are already reported.
+ * Read or write device memory as initiator in (prot.h), whose props
+ * (ASID bits 9:0, MMBP bit 10) translate addresses in the MMU range page
+ * by page; MMBP is honoured for secure initiators only.  With the MMU
+ * enabled, an untrusted initiator cannot reach host memory except through
+ * a translation.  Then the protection checks of prot.c.  Return 0 or an
+ * enum gaudi_access_err; faults and RAZWIs are already reported.
  */
-int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                   void *buf, uint64_t len);
-int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                    const void *buf, uint64_t len);
+int gaudi_eng_read(struct gaudi_core *g, const struct gaudi_init *in,
+                   uint64_t addr, void *buf, uint64_t len);
+int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
+                    uint64_t addr, const void *buf, uint64_t len);
 
 /*
  * Start a linear transfer on DMA core n at time start_ns: copy size bytes
@@ -78,6 +85,9 @@ void gaudi_qman_kick_dma(struct gaudi_core *g);
 /* The transfer of core n ended at end_ns; err: it failed (qman.c). */
 void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
                          bool err, uint64_t end_ns);
+
+/* RAZWI initiator id of DMA channel n (its core and its QMAN). */
+uint32_t gaudi_dma_razwi_id(unsigned int n);
 
 /* DMA core n register access; rel is relative to the core base. */
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,

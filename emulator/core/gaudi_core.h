@@ -67,6 +67,48 @@ enum gaudi_log_level {
 };
 
 /*
+ * Transaction monitor (tests only): who issued a device access and what
+ * became of it.  Every access an engine makes (a QMAN fetching a PQ entry
+ * or a CB, a packet's read or write, a register write by WREG_32/WREG_BULK,
+ * a DMA core's source read and destination write, a monitor's payload
+ * write) is reported once per contiguous piece, after translation and the
+ * protection checks, whether it went through or not.  Host MMIO through
+ * the BARs and the device CPU's own traffic are not engine accesses and are
+ * not reported.  See Documentation/emulator/protection.rst.
+ */
+enum gaudi_initiator {
+    GAUDI_INIT_QMAN, /* a QMAN stream; index = upstream queue id */
+    GAUDI_INIT_DMA,  /* a DMA core's transfer; index = core 0..7 */
+    GAUDI_INIT_MON,  /* a monitor; index = block * 512 + monitor */
+};
+
+/* Sync-manager blocks in the monitor index (index / 512). */
+enum { GAUDI_SM_E_N, GAUDI_SM_W_N, GAUDI_SM_E_S, GAUDI_SM_W_S };
+
+enum gaudi_txn_result {
+    GAUDI_TXN_OK,
+    GAUDI_TXN_RAZWI,     /* dropped by a protection bit or range register */
+    GAUDI_TXN_MMU_FAULT, /* no translation (or an untranslated host access) */
+    GAUDI_TXN_DECODE,    /* the address decodes to nothing */
+};
+
+struct gaudi_txn {
+    enum gaudi_initiator kind;
+    uint32_t index;
+    bool secure;    /* issued as a trusted (secure) access */
+    bool write;
+    uint16_t asid;  /* ASID of the props the initiator used */
+    uint64_t addr;  /* address as issued (a VA in the MMU range) */
+    /*
+     * Device physical address after translation; a register is
+     * GAUDI_CFG_BASE + its CFG offset; 0 after an MMU fault.
+     */
+    uint64_t pa;
+    uint64_t len;
+    enum gaudi_txn_result result;
+};
+
+/*
  * What the environment provides.  Host addresses are PCI bus (DMA)
  * addresses, i.e. device address minus GAUDI_HOST_PHYS_BASE.
  */
@@ -89,6 +131,8 @@ struct gaudi_bus {
      * NULL selects the run-to-completion mode.
      */
     void (*schedule)(void *opaque, uint64_t delay_ns);
+    /* Transaction monitor, optional (NULL under QEMU): see gaudi_txn. */
+    void (*txn)(void *opaque, const struct gaudi_txn *t);
 };
 
 /* Default timing of the asynchronous mode (see model.rst). */

@@ -68,6 +68,10 @@
  *    engine (the QMAN base rounded down to 64 KiB) (unverified).
  *  - A timestamp message (op 1) writes 64 bits of nanoseconds.
  *  - MME and TPC QMANs sequence packets but their engines compute nothing.
+ *
+ * Every access a stream makes carries its initiator (queue id, secure or
+ * not per GLBL_PROT and the kind of access, see qm_init()) and goes
+ * through the protection of prot.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -161,20 +165,47 @@ static unsigned int queue_id(struct gaudi_qman *q, unsigned int s)
     return q->first_queue + s;
 }
 
-/* Props (ASID, MMBP) the CP of stream s uses; prot_bit picks secure. */
-static uint32_t qm_props(struct gaudi_core *g, struct gaudi_qman *q,
-                         unsigned int s, uint32_t prot_bit)
+/*
+ * Initiators of stream s.  The hardware splits a QMAN into parts that
+ * GLBL_PROT makes trusted one by one: the PQ fetcher (PQF) and the CP
+ * (its CB fetches and MSG_PROT).  Register writes of WREG_32/WREG_BULK
+ * and the writes of MSG_LONG/MSG_SHORT are never trusted (upstream's
+ * gaudi.c: "WREG is always not secured"; its CB check refuses MSG_PROT
+ * alone on trusted streams), see protection.rst.
+ */
+static void qm_init(struct gaudi_core *g, struct gaudi_qman *q,
+                    unsigned int s, bool secure, struct gaudi_init *in)
 {
-    if (qm_reg(g, q, QM_GLBL_PROT) & prot_bit) {
-        return qm_reg(g, q, QM_GLBL_SECURE_PROPS_0 + 4 * s);
-    }
-    return qm_reg(g, q, QM_GLBL_NON_SECURE_PROPS_0 + 4 * s);
+    in->kind = GAUDI_INIT_QMAN;
+    in->index = queue_id(q, s);
+    in->secure = secure;
+    in->props = qm_reg(g, q, (secure ? QM_GLBL_SECURE_PROPS_0 :
+                              QM_GLBL_NON_SECURE_PROPS_0) + 4 * s);
+    in->razwi_id = q->razwi_id;
 }
 
-static uint32_t cp_props(struct gaudi_core *g, struct gaudi_qman *q,
-                         unsigned int s)
+static void pqf_init(struct gaudi_core *g, struct gaudi_qman *q,
+                     unsigned int s, struct gaudi_init *in)
 {
-    return qm_props(g, q, s, QM_PROT_CP(s));
+    qm_init(g, q, s, qm_reg(g, q, QM_GLBL_PROT) & QM_PROT_PQF(s), in);
+}
+
+static void cp_init(struct gaudi_core *g, struct gaudi_qman *q,
+                    unsigned int s, struct gaudi_init *in)
+{
+    /*
+     * A CB started by CP_DMA runs on the lower CP (GLBL_PROT CP bit 4,
+     * i.e. bit 13), folded into the stream here (unverified).
+     */
+    uint32_t bit = q->s[s].in_sub ? QM_PROT_CP(4) : QM_PROT_CP(s);
+
+    qm_init(g, q, s, qm_reg(g, q, QM_GLBL_PROT) & bit, in);
+}
+
+static void user_init(struct gaudi_core *g, struct gaudi_qman *q,
+                      unsigned int s, struct gaudi_init *in)
+{
+    qm_init(g, q, s, false, in);
 }
 
 /* PI and CI count modulo twice the number of entries. */
@@ -307,20 +338,24 @@ static void kick(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 
 static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
                            unsigned int s, uint64_t addr, uint32_t value,
-                           unsigned int op)
+                           unsigned int op, bool prot)
 {
+    struct gaudi_init in;
     uint64_t ts;
     int r;
 
+    if (prot) {
+        cp_init(g, q, s, &in);
+    } else {
+        user_init(g, q, s, &in);
+    }
     switch (op) {
     case 0:
-        r = gaudi_eng_write(g, cp_props(g, q, s), addr, &value,
-                            sizeof(value));
+        r = gaudi_eng_write(g, &in, addr, &value, sizeof(value));
         break;
     case 1:
         ts = gaudi_now_ns(g);
-        r = gaudi_eng_write(g, cp_props(g, q, s), addr, &ts,
-                            sizeof(ts));
+        r = gaudi_eng_write(g, &in, addr, &ts, sizeof(ts));
         break;
     default:
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
@@ -334,6 +369,18 @@ static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_NEXT;
 }
 
+/* Register writes of WREG_32/WREG_BULK: n values from reg on. */
+static int wreg_write(struct gaudi_core *g, struct gaudi_qman *q,
+                      unsigned int s, uint32_t reg, uint32_t *vals,
+                      uint64_t n)
+{
+    struct gaudi_init in;
+    uint64_t a = GAUDI_CFG_BASE + reg;
+
+    user_init(g, q, s, &in);
+    return gaudi_phys_access(g, &in, a, a, vals, 4 * n, true);
+}
+
 static enum step wreg(struct gaudi_core *g, struct gaudi_qman *q,
                       unsigned int s, uint32_t reg, uint32_t value)
 {
@@ -341,7 +388,10 @@ static enum step wreg(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
                         "unaligned register write 0x%x", reg);
     }
-    gaudi_cfg_write(g, reg, value);
+    if (wreg_write(g, q, s, reg, &value, 1)) {
+        return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
+                        "register write 0x%x refused", reg);
+    }
     return STEP_NEXT;
 }
 
@@ -349,26 +399,28 @@ static enum step wreg_bulk(struct gaudi_core *g, struct gaudi_qman *q,
                            unsigned int s, struct gaudi_cb_frame *f,
                            uint32_t reg, uint64_t count)
 {
+    struct gaudi_init in;
     uint32_t vals[64];
-    uint64_t done = 0, n, i;
+    uint64_t done = 0, n;
 
     if (reg & 3) {
         return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
                         "unaligned register write 0x%x", reg);
     }
+    cp_init(g, q, s, &in);
     /* Each 64-bit value carries two consecutive registers. */
     count *= 2;
     while (done < count) {
         n = count - done < 64 ? count - done : 64;
-        if (gaudi_eng_read(g, cp_props(g, q, s),
-                           f->addr + f->pos + 8 + 4 * done, vals,
+        if (gaudi_eng_read(g, &in, f->addr + f->pos + 8 + 4 * done, vals,
                            4 * n)) {
             return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                             "cannot read WREG_BULK values");
         }
-        for (i = 0; i < n; i++) {
-            gaudi_cfg_write(g, (reg + 4 * (done + i)) &
-                            (GAUDI_CFG_SIZE - 1), vals[i]);
+        if (wreg_write(g, q, s, reg + 4 * done, vals, n)) {
+            return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
+                            "register write 0x%llx refused",
+                            (unsigned long long)(reg + 4 * done));
         }
         done += n;
     }
@@ -436,6 +488,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
     struct gaudi_stream *st = qm_stream(q, s);
     struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
     uint32_t w[6], opcode, size, base, jmp;
+    struct gaudi_init in;
     uint64_t addr;
     enum step r;
 
@@ -471,7 +524,8 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "truncated packet at the end of the CB");
     }
-    if (gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos, w, 8)) {
+    cp_init(g, q, s, &in);
+    if (gaudi_eng_read(g, &in, f->addr + f->pos, w, 8)) {
         return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                         "cannot read the CB at 0x%llx",
                         (unsigned long long)(f->addr + f->pos));
@@ -491,8 +545,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                         opcode);
     }
     if (size > 8 && opcode != PKT_WREG_BULK &&
-        gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos + 8, w + 2,
-                       size - 8)) {
+        gaudi_eng_read(g, &in, f->addr + f->pos + 8, w + 2, size - 8)) {
         return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                         "cannot read the CB at 0x%llx",
                         (unsigned long long)(f->addr + f->pos + 8));
@@ -511,7 +564,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
     case PKT_MSG_LONG:
     case PKT_MSG_PROT:
         r = msg_write(g, q, s, w[2] | ((uint64_t)w[3] << 32), w[0],
-                      (w[1] >> 20) & 3);
+                      (w[1] >> 20) & 3, opcode == PKT_MSG_PROT);
         break;
     case PKT_MSG_SHORT:
         base = (w[1] >> 22) & 3;
@@ -521,7 +574,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_LO_0 +
                       base * QM_CP_MSG_BASE_STRIDE + 4 * s);
         r = msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
-                      (w[1] >> 20) & 3);
+                      (w[1] >> 20) & 3, false);
         break;
     case PKT_CP_DMA:
         if (st->in_sub) {
@@ -567,8 +620,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         break;
     case PKT_LOAD_AND_EXE:
         if ((w[0] & (1U << 8)) &&
-            gaudi_eng_read(g, cp_props(g, q, s),
-                           w[2] | ((uint64_t)w[3] << 32), w, 4)) {
+            gaudi_eng_read(g, &in, w[2] | ((uint64_t)w[3] << 32), w, 4)) {
             return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                             "LOAD_AND_EXE source unreadable");
         }
@@ -593,12 +645,13 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
     uint64_t pq = qm_reg(g, q, QM_PQ_BASE_LO_0 + 4 * s) |
               ((uint64_t)qm_reg(g, q, QM_PQ_BASE_HI_0 + 4 * s) << 32);
     uint64_t idx = ci & ((1U << pq_log2(g, q, s)) - 1);
+    struct gaudi_init in;
 
     if (pq_empty(g, q, s)) {
         return false;
     }
-    if (gaudi_eng_read(g, qm_props(g, q, s, QM_PROT_PQF(s)), pq + 16 * idx,
-                       bd, sizeof(bd))) {
+    pqf_init(g, q, s, &in);
+    if (gaudi_eng_read(g, &in, pq + 16 * idx, bd, sizeof(bd))) {
         pq_consume(g, q, s);
         qm_error(g, q, s, QM_STS1_PQF_RD_ERR,
                  "cannot read PQ entry %llu at 0x%llx",
@@ -1075,6 +1128,11 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 
 void gaudi_qman_init(struct gaudi_core *g)
 {
+    /* RAZWI initiator X/Y of the TPCs (gaudi_masks.h). */
+    static const uint8_t tpc_xy[GAUDI_NUM_TPC][2] = {
+        { 1, 1 }, { 2, 1 }, { 7, 1 }, { 8, 1 },
+        { 1, 6 }, { 2, 6 }, { 7, 6 }, { 8, 6 },
+    };
     struct gaudi_qmans *qs = &g->qm;
     unsigned int i;
 
@@ -1082,6 +1140,7 @@ void gaudi_qman_init(struct gaudi_core *g)
         qs->qm[i].base = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
         qs->qm[i].dma = i;
         qs->qm[i].event = GAUDI_EVENT_DMA0_QM + i;
+        qs->qm[i].razwi_id = gaudi_dma_razwi_id(i);
         /* Queue id 8 is the device-CPU queue, between DMA1 and DMA2. */
         qs->qm[i].first_queue = 4 * i + (i >= 2);
     }
@@ -1089,6 +1148,8 @@ void gaudi_qman_init(struct gaudi_core *g)
     qs->qm[8].event = GAUDI_EVENT_MME0_QM;
     qs->qm[9].base = mmMME2_QM_BASE;
     qs->qm[9].event = GAUDI_EVENT_MME2_QM;
+    qs->qm[8].razwi_id = RAZWI_ID(3, 1, AXI_ID_MME);
+    qs->qm[9].razwi_id = RAZWI_ID(3, 6, AXI_ID_MME);
     for (i = 0; i < 2; i++) {
         qs->qm[8 + i].dma = -1;
         qs->qm[8 + i].first_queue = 33 + 4 * i;
@@ -1102,6 +1163,7 @@ void gaudi_qman_init(struct gaudi_core *g)
         q->base = mmTPC0_QM_BASE + i * GAUDI_TPC_STRIDE;
         q->dma = -1;
         q->event = GAUDI_EVENT_TPC0_QM + i;
+        q->razwi_id = RAZWI_ID(tpc_xy[i][0], tpc_xy[i][1], AXI_ID_TPC);
         q->first_queue = 41 + 4 * i;
         gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE,
                         qm_range_read, qm_range_write);

@@ -39,6 +39,7 @@ struct gaudi_qman {
     int dma;  /* DMA core fed by this QMAN, or -1 */
     uint16_t event;  /* the QMAN's error event */
     uint8_t first_queue; /* upstream queue id of stream 0 */
+    uint32_t razwi_id; /* RAZWI initiator id (X/Y/AXI id) */
     struct gaudi_stream s[GAUDI_QM_STREAMS];
 };
 
