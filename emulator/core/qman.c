@@ -169,9 +169,10 @@ static unsigned int queue_id(struct gaudi_qman *q, unsigned int s)
  * Initiators of stream s.  The hardware splits a QMAN into parts that
  * GLBL_PROT makes trusted one by one: the PQ fetcher (PQF) and the CP
  * (its CB fetches and MSG_PROT).  Register writes of WREG_32/WREG_BULK
- * and the writes of MSG_LONG/MSG_SHORT are never trusted (upstream's
- * gaudi.c: "WREG is always not secured"; its CB check refuses MSG_PROT
- * alone on trusted streams), see protection.rst.
+ * the writes of MSG_LONG/MSG_SHORT and the loads of LOAD_AND_EXE are
+ * never trusted (upstream's gaudi.c: "WREG is always not secured"; its CB
+ * check refuses MSG_PROT alone on trusted streams and leaves message and
+ * load addresses unchecked under the MMU), see protection.rst.
  */
 static void qm_init(struct gaudi_core *g, struct gaudi_qman *q,
                     unsigned int s, bool secure, struct gaudi_init *in)
@@ -619,6 +620,8 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         r = STEP_NEXT;
         break;
     case PKT_LOAD_AND_EXE:
+        /* The load is the user's, never trusted (see qm_init). */
+        user_init(g, q, s, &in);
         if ((w[0] & (1U << 8)) &&
             gaudi_eng_read(g, &in, w[2] | ((uint64_t)w[3] << 32), w, 4)) {
             return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
