@@ -4,6 +4,7 @@
 #   make check     install what is missing, build, run every test
 #   make vmtest SUITE=<name>   one in-guest suite in one VM boot
 #   make unit      host unit tests of the device model only
+#   make fuzz FUZZ_S=N   the isolation fuzzers for N seconds (default 600)
 #
 # Everything built goes to build/ (QEMU is cached outside the clone, see
 # tools/host/build-qemu.sh).
@@ -16,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 	dkms-source dkms-install dkms-uninstall
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 all: qemu firmware kernel userspace tools
 
@@ -107,6 +108,9 @@ vmtest: all
 SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \
+	parser 'make -s -C tests/kernel run' \
+	isolation 'make -s -C tests/isolation run' \
+	fuzz 'make -s -C tests/isolation fuzz FUZZ_S=60' \
 	model 'tests/guest/model/flash-persist.sh' \
 	upstream 'tests/guest/run-suite.sh upstream' \
 	driver 'tests/guest/run-suite.sh driver' \
@@ -132,9 +136,20 @@ demo: all peer
 	@$(TOP)/tools/vm/demo.sh
 
 # Benchmarks, not tests (not part of check): gaudi.ko against the upstream
-# peer in one VM; prints medians, ours/upstream ratios, PASS/MISS.
+# peer, one VM per model mode (asynchronous, then sync=on); prints medians,
+# ours/upstream ratios, PASS/MISS for each mode.
 bench: all peer
 	@$(TOP)/tests/bench/run-bench.sh
+
+# The isolation fuzzers (Documentation/security.rst), not part of check
+# beyond its 60 s run: the pure parser against its independent decoder,
+# then the parser in front of the device model with the transaction
+# monitor's oracle (through the parser, then with it bypassed).
+FUZZ_S ?= 600
+.PHONY: fuzz
+fuzz: deps
+	@$(MAKE) -s -C tests/kernel fuzz FUZZ_S=$$(($(FUZZ_S) / 3))
+	@$(MAKE) -s -C tests/isolation fuzz FUZZ_S=$$(($(FUZZ_S) - $(FUZZ_S) / 3))
 
 clean:
 	rm -rf $(B)

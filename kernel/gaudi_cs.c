@@ -35,6 +35,7 @@
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
+#include "gaudi_parser.h"
 
 #define GAUDI_CQ_PKTS_SIZE	32	/* two MSG_PROT */
 #define GAUDI_CLOSE_WAIT	(10 * HZ)
@@ -42,32 +43,6 @@
 #define GAUDI_QUIESCE_WAIT	(HZ / 2)
 /* How long a submitter waits for room on a full internal queue. */
 #define GAUDI_INT_FULL_WAIT	(HZ / 10)
-
-static const u8 gaudi_pkt_size[32] = {
-	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
-	[PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
-	[PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
-	[PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
-	[PKT_LOAD_AND_EXE] = 16,
-};
-
-static const char * const gaudi_pkt_name[32] = {
-	[PKT_WREG_32] = "WREG_32", [PKT_WREG_BULK] = "WREG_BULK",
-	[PKT_MSG_LONG] = "MSG_LONG", [PKT_MSG_SHORT] = "MSG_SHORT",
-	[PKT_CP_DMA] = "CP_DMA", [PKT_REPEAT] = "REPEAT",
-	[PKT_MSG_PROT] = "MSG_PROT", [PKT_FENCE] = "FENCE",
-	[PKT_LIN_DMA] = "LIN_DMA", [PKT_NOP] = "NOP", [PKT_STOP] = "STOP",
-	[PKT_ARB_POINT] = "ARB_POINT", [PKT_WAIT] = "WAIT",
-	[PKT_LOAD_AND_EXE] = "LOAD_AND_EXE",
-};
-
-/* The MSG_SHORT bases the driver programs (gaudi_queue.c). */
-static const u32 gaudi_msg_short_base[4] = {
-	mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
-	mmSYNC_MNGR_E_N_SOB_OBJ_0,
-	mmSYNC_MNGR_W_S_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
-	mmSYNC_MNGR_W_S_SOB_OBJ_0,
-};
 
 /* ---- fences --------------------------------------------------------------- */
 
@@ -100,253 +75,58 @@ static struct gaudi_ctx *file_ctx(struct drm_file *file)
 	return gfile ? gfile->ctx : NULL;
 }
 
-/* ---- the parser ------------------------------------------------------------ */
+/* ---- the parser (gaudi_parser.c) ---------------------------------------- */
 
-static bool gaudi_in_range(u64 a, u64 len, u64 start, u64 end)
+static bool gaudi_cs_mapped(void *priv, u64 va, u64 len)
 {
-	return a >= start && a < end && len <= end - a;
-}
-
-/* Device memory a user may name physically: user SRAM and user HBM. */
-static bool gaudi_phys_user(u64 a, u64 len)
-{
-	return gaudi_in_range(a, len, GAUDI_SRAM_USER_START, GAUDI_SRAM_END) ||
-	       gaudi_in_range(a, len, GAUDI_DRAM_USER_START, GAUDI_HBM_SIZE);
-}
-
-static bool gaudi_data_addr_ok(struct gaudi_ctx *ctx, u64 a, u64 len)
-{
-	if (gaudi_phys_user(a, len))
-		return true;
-	if (gaudi_in_range(a, len, GAUDI_VA_HOST_START, GAUDI_VA_HOST_END))
-		return gaudi_mem_range_mapped(ctx, a, len);
-	return false;
-}
-
-#define GAUDI_WS_BASE	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0)
-
-/* A user SOB of the W_S block (upstream's user range, from SOB 144). */
-static bool gaudi_user_sob(u64 a, u64 len)
-{
-	return gaudi_in_range(a, len, GAUDI_WS_BASE + 4 * GAUDI_FIRST_USER_SOB,
-			      GAUDI_WS_BASE + SM_SOBS_SIZE);
-}
-
-/* Where a user monitor's payload may go: a user SOB or a fence counter. */
-static bool gaudi_mon_target_ok(struct gaudi_device *gdev, u64 a)
-{
-	unsigned int i;
-
-	if (a & 3)
-		return false;
-	if (gaudi_user_sob(a, 4))
-		return true;
-	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		u64 qm = GAUDI_CFG_BASE + gdev->dp->q[i].qm_base;
-
-		if (gdev->dp->q[i].valid && gdev->dp->q[i].stream == 0 &&
-		    gaudi_in_range(a, 4, qm + QM_CP_FENCE_FIRST,
-				   qm + QM_CP_FENCE_END))
-			return true;
-	}
-	return false;
+	return gaudi_mem_range_mapped(priv, va, len);
 }
 
 /*
- * A message to a monitor register of the W_S block.  Users own monitors
- * from 72 on; their payload address is checked half by half: the high
- * word can only be that of the CFG space and the low word only that of a
- * user SOB or a QMAN fence counter, so that whatever order the halves are
- * written in, the monitor can only write there (gaudi_sync.c starts every
- * user monitor pointing at a user SOB).  Timestamp messages (op 1) would
- * write an uncontrolled value: refused.
+ * Check the kernel copy @cb (@size bytes) of a user CB for queue @qid with
+ * the allowlist parser; refusals are logged here.
  */
-static bool gaudi_msg_mon_ok(struct gaudi_device *gdev, u64 a, u32 op,
-			     u32 value)
+static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   u32 qid, const void *cb, u32 size, u32 encaps_sob)
 {
-	u32 rel = a - GAUDI_WS_BASE, reg, mon;
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_hw_queue *q = &dp->q[qid];
+	u32 fence_qm[GAUDI_NUM_QUEUES / 4], n = 0, i;
+	struct gaudi_parser_cfg cfg = {
+		.queue = qid,
+		.qm_base = q->qm_base,
+		.stream = q->stream,
+		.external = q->external,
+		.encaps_sob = encaps_sob,
+		.fence_qm = fence_qm,
+		.mapped = gaudi_cs_mapped,
+		.priv = ctx,
+	};
+	struct gaudi_parser_err err;
+	int ret;
 
-	if (op != 0 || (rel & 3) || rel < SM_MON_PAY_ADDRL(0) ||
-	    rel >= SM_MON_STATUS(SM_NUM_MONS))
-		return false;
-	reg = (rel - SM_MON_PAY_ADDRL(0)) / (4 * SM_NUM_MONS);
-	mon = (rel - SM_MON_PAY_ADDRL(0)) / 4 % SM_NUM_MONS;
-	if (mon < GAUDI_FIRST_USER_MON)
-		return false;
-	switch (reg) {
-	case 0:		/* PAY_ADDRL */
-		return gaudi_mon_target_ok(gdev, (GAUDI_CFG_BASE &
-						  ~(u64)U32_MAX) | value);
-	case 1:		/* PAY_ADDRH */
-		return value == upper_32_bits(GAUDI_CFG_BASE);
-	default:	/* PAY_DATA, ARM, STATUS */
-		return true;
-	}
-}
+	if (qid >= GAUDI_QUEUE_ID_TPC_0_0 && qid <= GAUDI_QUEUE_ID_TPC_7_3)
+		cfg.engine = GAUDI_ENGINE_TPC;
+	else if (qid >= GAUDI_QUEUE_ID_MME_0_0 && qid <= GAUDI_QUEUE_ID_MME_1_3)
+		cfg.engine = GAUDI_ENGINE_MME;
+	else
+		cfg.engine = GAUDI_ENGINE_DMA;
+	/*
+	 * User monitors may release the fences of any queue users run (the
+	 * holder's own streams).  A QMAN whose streams the driver used for
+	 * fenced work of its own would have to be left out.
+	 */
+	for (i = 0; i < GAUDI_NUM_QUEUES && n < ARRAY_SIZE(fence_qm); i++)
+		if (dp->q[i].valid && dp->q[i].stream == 0)
+			fence_qm[n++] = dp->q[i].qm_base;
+	cfg.num_fence_qm = n;
 
-/*
- * Messages write user memory, user SOBs or user monitors (W_S block);
- * every other sync object and monitor belongs to the driver, except the
- * SOB of a staged submission's encapsulated signals (@encaps_sob, 0 if
- * none), which its CBs may only add to.
- */
-static bool gaudi_msg_addr_ok(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			      u64 a, u64 len, u32 op, u32 value,
-			      u32 encaps_sob)
-{
-	if (gaudi_user_sob(a, len))
-		return true;
-	/* A staged submission's encapsulated signals: add to its SOB. */
-	if (encaps_sob && a == GAUDI_WS_BASE + 4 * encaps_sob && len == 4)
-		return op == 0 && (value & SM_SOB_INC);
-	if (gaudi_in_range(a, len, GAUDI_WS_BASE,
-			   GAUDI_WS_BASE + SM_MON_STATUS(SM_NUM_MONS)))
-		return gaudi_msg_mon_ok(gdev, a, op, value);
-	return gaudi_data_addr_ok(ctx, a, len);
-}
-
-/*
- * WREG_32 reaches the 64 KiB register window of the queue's engine.
- * Allowed: the engine's own registers below its QMAN, except the
- * protection and ASID registers of a DMA core, and the QMAN's fence
- * counters.  (Upstream relies on the hardware's security bits here, which
- * the model does not have: refusing is the safe choice.)
- */
-static bool gaudi_wreg_ok(u32 qm_base, u32 reg)
-{
-	bool dma = qm_base >= mmDMA0_QM_BASE &&
-		   qm_base < mmDMA0_QM_BASE + GAUDI_NUM_DMA * GAUDI_DMA_STRIDE;
-
-	if (reg & 3)
-		return false;
-	if (reg >= DMA_QM_OFFSET + QM_CP_FENCE_FIRST &&
-	    reg < DMA_QM_OFFSET + QM_CP_FENCE_END)
-		return true;
-	if (dma)
-		return reg < DMA_CORE_BLOCK_SIZE && reg != DMA_CORE_PROT &&
-		       reg != DMA_CORE_SECURE_PROPS &&
-		       reg != DMA_CORE_NON_SECURE_PROPS;
-	return reg < DMA_QM_OFFSET;
-}
-
-#define parse_err(gdev, qid, off, op, fmt, ...)                              \
-	gaudi_dbg(gdev, CS, "queue %u: %s at offset 0x%x: " fmt, qid,       \
-		  gaudi_pkt_name[op], off, ##__VA_ARGS__)
-
-/*
- * Validate the kernel copy @cb (@size bytes) of a user CB for queue @qid.
- * Everything is checked on the copy, which the user cannot change.
- */
-static int gaudi_parse_cb(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			  u32 qid, const u8 *cb, u32 size, u32 encaps_sob)
-{
-	u32 qm_base = gdev->dp->q[qid].qm_base;
-	u32 off = 0, w[6], op, psize, len;
-	u64 a, b;
-
-	if (size % 8) {
-		gaudi_dbg(gdev, CS, "queue %u: CB size %u is not a multiple of 8\n",
-			  qid, size);
-		return -EINVAL;
-	}
-	while (off < size) {
-		memcpy(w, cb + off, 8);
-		w[0] = le32_to_cpu((__force __le32)w[0]);
-		w[1] = le32_to_cpu((__force __le32)w[1]);
-		op = FIELD_GET(PKT_CTL_OPCODE, w[1]);
-		psize = gaudi_pkt_size[op];
-		if (!psize) {
-			gaudi_dbg(gdev, CS, "queue %u: undefined opcode 0x%x at offset 0x%x\n",
-				  qid, op, off);
-			return -EINVAL;
-		}
-		switch (op) {
-		case PKT_WREG_BULK:
-		case PKT_MSG_PROT:
-		case PKT_CP_DMA:
-		case PKT_STOP:
-			parse_err(gdev, qid, off, op, "not allowed from users\n");
-			return -EPERM;
-		default:
-			break;
-		}
-		if (psize > size - off) {
-			parse_err(gdev, qid, off, op, "truncated (%u of %u bytes)\n",
-				  size - off, psize);
-			return -EINVAL;
-		}
-		if (psize > 8) {
-			memcpy(w + 2, cb + off + 8, psize - 8);
-			w[2] = le32_to_cpu((__force __le32)w[2]);
-			w[3] = le32_to_cpu((__force __le32)w[3]);
-			w[4] = le32_to_cpu((__force __le32)w[4]);
-			w[5] = le32_to_cpu((__force __le32)w[5]);
-		}
-		a = (u64)w[3] << 32 | w[2];
-
-		switch (op) {
-		case PKT_WREG_32:
-			if (!gaudi_wreg_ok(qm_base,
-					   FIELD_GET(PKT_WREG_REG_OFFSET, w[1]))) {
-				parse_err(gdev, qid, off, op, "register 0x%lx not allowed\n",
-					  FIELD_GET(PKT_WREG_REG_OFFSET, w[1]));
-				return -EPERM;
-			}
-			break;
-		case PKT_MSG_LONG:
-		case PKT_MSG_SHORT:
-			if (FIELD_GET(PKT_MSG_OP, w[1]) > 1) {
-				parse_err(gdev, qid, off, op, "undefined op %lu\n",
-					  FIELD_GET(PKT_MSG_OP, w[1]));
-				return -EINVAL;
-			}
-			len = FIELD_GET(PKT_MSG_OP, w[1]) == 1 ? 8 : 4;
-			if (op == PKT_MSG_SHORT)
-				a = GAUDI_CFG_BASE +
-				    gaudi_msg_short_base[FIELD_GET(PKT_MSG_SHORT_BASE, w[1])] +
-				    FIELD_GET(PKT_MSG_SHORT_OFFSET, w[1]);
-			if (!gaudi_msg_addr_ok(gdev, ctx, a, len,
-					       FIELD_GET(PKT_MSG_OP, w[1]),
-					       w[0], encaps_sob)) {
-				parse_err(gdev, qid, off, op, "address 0x%llx not allowed\n",
-					  a);
-				return -EINVAL;
-			}
-			break;
-		case PKT_LIN_DMA:
-			b = ((u64)w[5] << 32 | w[4]) & PKT_LIN_DMA_DST_ADDR;
-			if (!w[0])
-				break;
-			if (!(w[1] & PKT_LIN_DMA_MEMSET) &&
-			    !gaudi_data_addr_ok(ctx, a, w[0])) {
-				parse_err(gdev, qid, off, op, "source 0x%llx + 0x%x not mapped or not user memory\n",
-					  a, w[0]);
-				return -EINVAL;
-			}
-			if (!gaudi_data_addr_ok(ctx, b, w[0])) {
-				parse_err(gdev, qid, off, op, "destination 0x%llx + 0x%x not mapped or not user memory\n",
-					  b, w[0]);
-				return -EINVAL;
-			}
-			break;
-		case PKT_LOAD_AND_EXE:
-			if (w[0] & PKT_LOAD_AND_EXE_DST) {
-				parse_err(gdev, qid, off, op, "scalar load not allowed from users\n");
-				return -EPERM;
-			}
-			if ((w[0] & PKT_LOAD_AND_EXE_LOAD) &&
-			    !gaudi_data_addr_ok(ctx, a, 4)) {
-				parse_err(gdev, qid, off, op, "source 0x%llx not allowed\n",
-					  a);
-				return -EINVAL;
-			}
-			break;
-		default:	/* REPEAT, FENCE, NOP, ARB_POINT, WAIT */
-			break;
-		}
-		off += psize;
-	}
-	return 0;
+	ret = gaudi_parse_cb(&cfg, cb, size, &err);
+	if (ret)
+		gaudi_dbg(gdev, CS, "queue %u: %s at offset 0x%x: %s (0x%llx)\n",
+			  qid, gaudi_parser_pkt_name(err.opcode), err.offset,
+			  err.reason, err.value);
+	return ret;
 }
 
 /* ---- jobs and CS life cycle -------------------------------------------- */
@@ -672,12 +452,16 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	else
 		cs->int_jobs++;
 
-	ret = gaudi_parse_cb(gdev, ctx, qid, job->kcb, ch->cb_size,
-			     encaps_sob);
+	ret = gaudi_parse_job(gdev, ctx, qid, job->kcb, ch->cb_size,
+			      encaps_sob);
 	if (ret)
 		*parse_fail = true;
-	else	/* what it may write is cleared for the next holder */
+	else {	/* what it may write is cleared for the next holder */
 		gaudi_scrub_mark_cb(gdev, qid, job->kcb, ch->cb_size);
+		if (!q->external)
+			ret = gaudi_icb_alloc(gdev, job->kcb, job->kcb_alloc,
+					      &job->icb);
+	}
 out_put:
 	gaudi_cb_put(cb);
 	return ret;

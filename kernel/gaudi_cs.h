@@ -62,16 +62,7 @@ struct file;
 /* Ended CSs not freed by a submitter are freed this much later. */
 #define GAUDI_REAP_DELAY	1	/* jiffies */
 
-/* Device address map facts used by the parser and the MMU. */
-#define GAUDI_SRAM_USER_START	(GAUDI_SRAM_BASE + 0x80)
-#define GAUDI_SRAM_END		(GAUDI_SRAM_BASE + 20 * SZ_1M)
-#define GAUDI_DRAM_USER_START	0x20000000ULL
-#define GAUDI_VA_HOST_START	0x1000000000000ULL
-#define GAUDI_VA_HOST_END	0x3FF8000000000ULL
-/* The first 4 GiB of the host range hold mapped CBs (HL_CB_FLAGS_MAP). */
-#define GAUDI_VA_CB_START	GAUDI_VA_HOST_START
-#define GAUDI_VA_CB_END		(GAUDI_VA_HOST_START + SZ_4G)
-#define GAUDI_VA_USER_START	GAUDI_VA_CB_END
+/* The device address map (user ranges): regs/gaudi_cs_regs.h. */
 
 /* A 16-byte PQ entry. */
 struct gaudi_bd {
@@ -126,6 +117,7 @@ struct gaudi_job {
 	u32 kcb_size;		/* bytes the device executes */
 	u32 kcb_alloc;
 	u32 pos;		/* PQ position (PI at push), mod 2 * entries */
+	u64 icb;		/* internal queues: HBM copy of kcb, or 0 */
 	bool cq;		/* external, with the completion packets */
 	bool done;
 	bool on_hw;		/* pushed, not yet consumed (dp->lock) */
@@ -255,6 +247,8 @@ struct gaudi_dp {
 	__le32 *done_words;
 	dma_addr_t done_words_dma;
 	struct list_head retired;	/* consumed orphan jobs, to free */
+	/* HBM the internal queues' untrusted CPs fetch their CBs from. */
+	struct gen_pool *icb_pool;
 	struct gaudi_ctx *ctx;	/* the user context, if any */
 	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
 	bool timeout_valid;
@@ -313,6 +307,12 @@ bool gaudi_queue_consumed_locked(struct gaudi_device *gdev, u32 id, u32 pos);
 bool gaudi_queues_idle(struct gaudi_device *gdev);
 void gaudi_queue_free_retired(struct gaudi_device *gdev);
 void gaudi_queue_clear_fences(struct gaudi_device *gdev);
+int gaudi_icb_alloc(struct gaudi_device *gdev, const void *kcb, u32 size,
+		    u64 *addr);
+void gaudi_icb_free(struct gaudi_device *gdev, u64 addr, u32 size);
+
+/* gaudi_security.c */
+void gaudi_security_hw_init(struct gaudi_device *gdev);
 
 /* gaudi_cs.c */
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

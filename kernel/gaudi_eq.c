@@ -15,6 +15,7 @@
 #include <linux/habanalabs/cpucp_if.h>
 
 #include "gaudi_drv.h"
+#include "regs/gaudi_prot_regs.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
 
@@ -226,11 +227,25 @@ static u64 gaudi_eq_razwi(struct gaudi_device *gdev, u32 type, s64 now,
 	struct gaudi_captures *cap = &gdev->eq.cap;
 	u32 wr = RREG32(gdev, mmMMU_UP_RAZWI_WRITE_VLD);
 	u32 rd = RREG32(gdev, mmMMU_UP_RAZWI_READ_VLD);
+	u32 id;
 
-	if (wr)
+	/* The capture: the initiator's place on the die and its AXI id. */
+	if (wr) {
+		id = RREG32(gdev, mmMMU_UP_RAZWI_WRITE_ID);
+		gaudi_user_err(gdev, "RAZWI: illegal write at 0x%llx by initiator x %lu y %lu axi %lu\n",
+			       le64_to_cpu(e->data[0]), FIELD_GET(RAZWI_ID_X, id),
+			       FIELD_GET(RAZWI_ID_Y, id),
+			       FIELD_GET(RAZWI_ID_AXI, id));
 		WREG32(gdev, mmMMU_UP_RAZWI_WRITE_VLD, 0);
-	if (rd)
+	}
+	if (rd) {
+		id = RREG32(gdev, mmMMU_UP_RAZWI_READ_ID);
+		gaudi_user_err(gdev, "RAZWI: illegal read at 0x%llx by initiator x %lu y %lu axi %lu\n",
+			       le64_to_cpu(e->data[0]), FIELD_GET(RAZWI_ID_X, id),
+			       FIELD_GET(RAZWI_ID_Y, id),
+			       FIELD_GET(RAZWI_ID_AXI, id));
 		WREG32(gdev, mmMMU_UP_RAZWI_READ_VLD, 0);
+	}
 	spin_lock(&gdev->eq.lock);
 	if (!cap->razwi_valid) {
 		cap->razwi_valid = true;

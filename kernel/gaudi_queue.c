@@ -34,12 +34,14 @@
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
+#include <linux/genalloc.h>
 #include <linux/interrupt.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
+#include "regs/gaudi_prot_regs.h"
 
 u64 gaudi_host_dev_addr(dma_addr_t dma)
 {
@@ -80,6 +82,35 @@ void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 	dma_free_coherent(&gdev->pdev->dev, size, kcb, dma);
 }
 
+/*
+ * Internal queues' CPs are untrusted (GLBL_PROT): they cannot fetch host
+ * memory outside the user's ASID.  Their parsed CB copies are placed in
+ * the top 64 MiB of the driver's HBM, which the HBW range registers leave
+ * readable but not writable to untrusted initiators (gaudi_security.c),
+ * and cleared when freed so the next holder reads nothing of them.
+ */
+#define GAUDI_ICB_BASE		0x1C000000ULL
+#define GAUDI_ICB_SIZE		SZ_64M
+#define GAUDI_ICB_ORDER		8	/* 256-byte granules */
+
+int gaudi_icb_alloc(struct gaudi_device *gdev, const void *kcb, u32 size,
+		    u64 *addr)
+{
+	unsigned long a = gen_pool_alloc(gdev->dp->icb_pool, size);
+
+	if (!a)
+		return -ENOMEM;
+	memcpy_toio(gdev->pci.hbm + a, kcb, size);
+	*addr = a;
+	return 0;
+}
+
+void gaudi_icb_free(struct gaudi_device *gdev, u64 addr, u32 size)
+{
+	memset_io(gdev->pci.hbm + addr, 0, size);
+	gen_pool_free(gdev->dp->icb_pool, addr, size);
+}
+
 /* The QMAN block of queue @id, or 0 if the driver does not run it. */
 static u32 gaudi_queue_qm(u32 id, u32 *stream, bool *external)
 {
@@ -117,6 +148,8 @@ u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q)
 
 void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
 {
+	if (job->icb)
+		gaudi_icb_free(gdev, job->icb, job->kcb_alloc);
 	if (job->kcb)
 		gaudi_kcb_free(gdev, job->kcb_alloc, job->kcb, job->kcb_dma);
 	kfree(job);
@@ -257,7 +290,7 @@ void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
 		p[3] = cpu_to_le32(upper_32_bits(done));
 	}
 
-	bd->ptr = cpu_to_le64(gaudi_host_dev_addr(job->kcb_dma));
+	bd->ptr = cpu_to_le64(job->icb ?: gaudi_host_dev_addr(job->kcb_dma));
 	bd->len = cpu_to_le32(job->kcb_size);
 	bd->ctl = 0;
 	if (q->external)
@@ -403,6 +436,7 @@ int gaudi_dp_hw_init(struct gaudi_device *gdev)
 	ret = gaudi_mmu_hw_init(gdev);
 	if (ret)
 		return ret;
+	gaudi_security_hw_init(gdev);
 
 	/* DMA cores translate user addresses with the user ASID. */
 	for (i = 0; i < GAUDI_NUM_DMA; i++) {
@@ -433,7 +467,9 @@ int gaudi_dp_hw_init(struct gaudi_device *gdev)
 		if (!dp->q[i].valid || dp->q[i].stream != 3)
 			continue;
 		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG1, 0);
-		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_PROT, 0);
+		/* Upstream's split: see gaudi_security.c. */
+		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_PROT,
+		       dp->q[i].external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
 		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG0,
 		       QM_GLBL_CFG0_ENABLE_ALL);
 	}
@@ -466,6 +502,10 @@ void gaudi_dp_hw_fini(struct gaudi_device *gdev)
 
 static void gaudi_queues_free(struct gaudi_device *gdev)
 {
+	if (gdev->dp->icb_pool) {
+		gen_pool_destroy(gdev->dp->icb_pool);
+		gdev->dp->icb_pool = NULL;
+	}
 	struct device *dev = &gdev->pdev->dev;
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
@@ -558,6 +598,18 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 		if (!dp->kcb_pool[i])
 			goto err_nomem;
 	}
+
+	if (gdev->pci.hbm_bar_size < GAUDI_ICB_BASE + GAUDI_ICB_SIZE) {
+		gaudi_err(gdev, "BAR4 does not reach the internal CB area\n");
+		ret = -ENODEV;
+		goto err_free;
+	}
+	dp->icb_pool = gen_pool_create(GAUDI_ICB_ORDER, -1);
+	if (!dp->icb_pool)
+		goto err_nomem;
+	ret = gen_pool_add(dp->icb_pool, GAUDI_ICB_BASE, GAUDI_ICB_SIZE, -1);
+	if (ret)
+		goto err_free;
 
 	ret = gaudi_mmu_sw_init(gdev);
 	if (ret)

@@ -4,10 +4,12 @@
  *
  * The W_S block is split as upstream splits it: SOBs from 144 and monitors
  * from 72 belong to users (the parser lets CBs write them), those below to
- * the driver.  Signal/wait CSs use two SOBs per external queue (64 + 2 *
- * queue + 0/1) and one monitor per queue (64 + queue).  A SOB is 15 bits
- * wide: when the current SOB of a queue is full the next signal moves to
- * the queue's other SOB, cleared first, once no CS in flight signals or
+ * the driver.  The E_N, E_S and W_N blocks are the user's entirely, as
+ * upstream has it (Habana's userspace uses them from index 0).
+ * Signal/wait CSs use two SOBs per external queue (64 + 2 * queue + 0/1)
+ * and one monitor per queue (64 + queue).  A SOB is 15 bits wide: when
+ * the current SOB of a queue is full the next signal moves to the queue's
+ * other SOB, cleared first, once no CS in flight signals or
  * watches it any more; a wait's target therefore never wraps.  The driver
  * clears all of them when a context opens and closes and after a reset, so
  * no state leaks from one process to the next.
@@ -38,33 +40,51 @@ u32 gaudi_sync_sob(u32 queue, u32 k)
 	return GAUDI_SIG_FIRST_SOB + 2 * queue + k;
 }
 
+/*
+ * Point user monitor @mon of the block at CFG offset @base at @sob (a user
+ * SOB), with no payload: the parser lets users change the payload address
+ * only half by half towards user SOBs and fence counters, which holds only
+ * if both halves start there.
+ */
+static void gaudi_sync_mon_clear(struct gaudi_device *gdev, u32 base, u32 mon,
+				 u32 sob)
+{
+	WREG32(gdev, base + SM_MON_STATUS(mon), 0);
+	WREG32(gdev, base + SM_MON_PAY_ADDRL(mon),
+	       lower_32_bits(GAUDI_CFG_BASE + sob));
+	WREG32(gdev, base + SM_MON_PAY_ADDRH(mon),
+	       upper_32_bits(GAUDI_CFG_BASE));
+	WREG32(gdev, base + SM_MON_PAY_DATA(mon), 0);
+}
+
 static void gaudi_sync_clear(struct gaudi_device *gdev)
 {
+	/* The E_N, E_S and W_N blocks belong to users entirely. */
+	static const u32 user_blocks[] = {
+		mmSYNC_MNGR_E_N_SOB_OBJ_0, mmSYNC_MNGR_E_S_SOB_OBJ_0,
+		mmSYNC_MNGR_W_N_SOB_OBJ_0,
+	};
 	u32 base = mmSYNC_MNGR_W_S_SOB_OBJ_0;
-	unsigned int i;
+	unsigned int b, i;
 
 	for (i = GAUDI_SIG_FIRST_MON;
 	     i < GAUDI_SIG_FIRST_MON + GAUDI_NUM_EXT_QUEUES; i++)
 		WREG32(gdev, base + SM_MON_STATUS(i), 0);
-	for (i = GAUDI_FIRST_USER_MON; i < SM_NUM_MONS; i++) {
-		WREG32(gdev, base + SM_MON_STATUS(i), 0);
-		/*
-		 * A user monitor's payload goes to the user's first SOB until
-		 * the user points it elsewhere (the parser only lets it name
-		 * user SOBs and fence counters).
-		 */
-		WREG32(gdev, base + SM_MON_PAY_ADDRL(i),
-		       lower_32_bits(GAUDI_CFG_BASE + base +
-				     4 * GAUDI_FIRST_USER_SOB));
-		WREG32(gdev, base + SM_MON_PAY_ADDRH(i),
-		       upper_32_bits(GAUDI_CFG_BASE));
-		WREG32(gdev, base + SM_MON_PAY_DATA(i), 0);
-	}
+	for (i = GAUDI_FIRST_USER_MON; i < SM_NUM_MONS; i++)
+		gaudi_sync_mon_clear(gdev, base, i,
+				     base + 4 * GAUDI_FIRST_USER_SOB);
 	for (i = GAUDI_SIG_FIRST_SOB; i < GAUDI_SIG_FIRST_SOB + GAUDI_SIG_SOBS;
 	     i++)
 		WREG32(gdev, base + 4 * i, 0);
 	for (i = GAUDI_FIRST_USER_SOB; i < SM_NUM_SOBS; i++)
 		WREG32(gdev, base + 4 * i, 0);
+	for (b = 0; b < ARRAY_SIZE(user_blocks); b++) {
+		base = user_blocks[b];
+		for (i = 0; i < SM_NUM_MONS; i++)
+			gaudi_sync_mon_clear(gdev, base, i, base);
+		for (i = 0; i < SM_NUM_SOBS; i++)
+			WREG32(gdev, base + 4 * i, 0);
+	}
 }
 
 static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)

@@ -86,6 +86,9 @@ uint32_t gaudi_cfg_read(struct gaudi_core *g, uint32_t off)
         gaudi_guest_error(g, "CFG read at bad offset 0x%x", off);
         return 0;
     }
+    if (gaudi_pb_area(off)) {
+        return gaudi_pb_read(g, off);
+    }
     r = find_range(g, off);
     if (r && r->read) {
         return r->read(g, off);
@@ -99,6 +102,10 @@ void gaudi_cfg_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 
     if (off >= GAUDI_CFG_SIZE || (off & 3)) {
         gaudi_guest_error(g, "CFG write at bad offset 0x%x", off);
+        return;
+    }
+    if (gaudi_pb_area(off)) {
+        gaudi_pb_write(g, off, val);
         return;
     }
     r = find_range(g, off);
@@ -289,6 +296,7 @@ void gaudi_core_reset(struct gaudi_core *g)
     g->elbi_addr = 0;
     g->elbi_data = 0;
     g->elbi_sts = 0;
+    gaudi_prot_reset(g);
     gaudi_mmu_reset(g);
     gaudi_sync_reset(g);
     gaudi_qman_reset(g);
@@ -315,6 +323,12 @@ struct gaudi_core *gaudi_core_new(const struct gaudi_bus *bus, uint8_t *sram,
         return NULL;
     }
     g->cfg = cfg;
+    gaudi_prot_init(g);
+    if (!gaudi_prot_ready(g)) {
+        munmap(cfg, GAUDI_CFG_SIZE);
+        free(g);
+        return NULL;
+    }
     g->bus = *bus;
     if (id) {
         g->id = *id;
@@ -341,6 +355,7 @@ void gaudi_core_free(struct gaudi_core *g)
         return;
     }
     gaudi_cpu_fini(g);
+    gaudi_prot_fini(g);
     munmap(g->cfg, GAUDI_CFG_SIZE);
     free(g);
 }

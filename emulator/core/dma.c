@@ -6,14 +6,21 @@
  * feeds it.  A LIN_DMA packet on the QMAN, or a direct write of SRC_BASE,
  * DST_BASE, DST_TSIZE_0 and then COMMIT, runs one linear transfer: a copy,
  * or with MEM_SET a fill of the destination with the 64-bit pattern held in
- * SRC_BASE.  Transfers complete inside the triggering write, so STS0 never
- * shows BUSY.  A failed transfer sets ERR_CAUSE (write 1 to clear) and posts
- * the channel's DMA_CORE event.
+ * SRC_BASE.  The transfer is started on the core (gaudi_dma_start) and
+ * moved in pieces of up to 1 MiB by the queue scheduler of qman.c
+ * (gaudi_dma_progress): in the asynchronous mode each piece lands when
+ * size/bandwidth after the start says it ends, and STS0 shows BUSY until
+ * the last one and the write completion are done; running to completion it
+ * ends before the triggering write returns.  A COMMIT while the core is
+ * busy is refused (guest error).  A failed transfer sets ERR_CAUSE (write 1
+ * to clear) and posts the channel's DMA_CORE event.
  *
  * Addresses in the MMU range are translated with the ASID of the core's
  * NON_SECURE_PROPS, or of SECURE_PROPS while PROT bit 0 marks the channel
  * secure (upstream does that around its own jobs on DMA 0); MMBP in the
- * props bypasses the MMU.  Everything else is a physical device address.
+ * props bypasses the MMU, for a secure channel only.  Everything else is a
+ * physical device address, checked by the protection (prot.c) unless the
+ * channel is secure.
  * Data moves in large pieces: straight between HBM/SRAM and host memory,
  * through a bounce buffer only when neither side is device memory.
  */
@@ -30,22 +37,39 @@ static uint64_t min64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
+static bool is_host_phys(uint64_t addr)
+{
+    return addr >= GAUDI_HOST_PHYS_BASE && addr < GAUDI_MMU_VA_START;
+}
+
 /*
  * Resolve the engine address addr to a physical one; *seg is how many of
- * len bytes from there are contiguous and inside one 1 MiB piece.
+ * len bytes from there are contiguous and inside one 1 MiB piece.  A
+ * fault is reported (page fault event and transaction).
  */
-static int resolve(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                   uint64_t len, uint64_t *pa, uint64_t *seg)
+static int resolve(struct gaudi_core *g, const struct gaudi_init *in,
+                   uint64_t addr, uint64_t len, bool write, uint64_t *pa,
+                   uint64_t *seg)
 {
-    uint32_t asid = props & GAUDI_PROPS_ASID_MASK;
+    uint32_t asid = in->props & GAUDI_PROPS_ASID_MASK;
+    bool mmbp = in->secure && (in->props & GAUDI_PROPS_MMBP);
     uint64_t contig = len;
 
-    if (addr >= GAUDI_MMU_VA_START && addr < GAUDI_MMU_VA_END &&
-        !(props & GAUDI_PROPS_MMBP)) {
+    if (addr >= GAUDI_MMU_VA_START && addr < GAUDI_MMU_VA_END && !mmbp) {
         if (gaudi_mmu_translate(g, asid, addr, pa, &contig)) {
             gaudi_mmu_fault(g, asid, addr);
+            gaudi_txn_emit(g, in, write, addr, 0, len,
+                           GAUDI_TXN_MMU_FAULT);
             return GAUDI_ACCESS_FAULT;
         }
+    } else if (!in->secure && is_host_phys(addr) && gaudi_mmu_enabled(g)) {
+        /*
+         * The MMU stands between untrusted engines and the host: only a
+         * translated address reaches it (protection.rst).
+         */
+        gaudi_mmu_fault(g, asid, addr);
+        gaudi_txn_emit(g, in, write, addr, 0, len, GAUDI_TXN_MMU_FAULT);
+        return GAUDI_ACCESS_FAULT;
     } else {
         *pa = addr;
     }
@@ -53,20 +77,20 @@ static int resolve(struct gaudi_core *g, uint32_t props, uint64_t addr,
     return 0;
 }
 
-int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                   void *buf, uint64_t len)
+static int eng_access(struct gaudi_core *g, const struct gaudi_init *in,
+                      uint64_t addr, uint8_t *p, uint64_t len, bool write)
 {
-    uint8_t *p = buf;
     uint64_t pa, seg;
     int r;
 
     while (len) {
-        r = resolve(g, props, addr, len, &pa, &seg);
+        r = resolve(g, in, addr, len, write, &pa, &seg);
         if (r) {
             return r;
         }
-        if (gaudi_dev_read(g, pa, p, seg)) {
-            return GAUDI_ACCESS_DECODE;
+        r = gaudi_phys_access(g, in, addr, pa, p, seg, write);
+        if (r) {
+            return r;
         }
         addr += seg;
         p += seg;
@@ -75,26 +99,17 @@ int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
     return 0;
 }
 
-int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                    const void *buf, uint64_t len)
+int gaudi_eng_read(struct gaudi_core *g, const struct gaudi_init *in,
+                   uint64_t addr, void *buf, uint64_t len)
 {
-    const uint8_t *p = buf;
-    uint64_t pa, seg;
-    int r;
+    return eng_access(g, in, addr, buf, len, false);
+}
 
-    while (len) {
-        r = resolve(g, props, addr, len, &pa, &seg);
-        if (r) {
-            return r;
-        }
-        if (gaudi_dev_write(g, pa, p, seg)) {
-            return GAUDI_ACCESS_DECODE;
-        }
-        addr += seg;
-        p += seg;
-        len -= seg;
-    }
-    return 0;
+int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
+                    uint64_t addr, const void *buf, uint64_t len)
+{
+    /* eng_access() only reads buf when writing. */
+    return eng_access(g, in, addr, (uint8_t *)(uintptr_t)buf, len, true);
 }
 
 static uint32_t core_base(unsigned int n)
@@ -102,14 +117,29 @@ static uint32_t core_base(unsigned int n)
     return mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE;
 }
 
-static uint32_t core_props(struct gaudi_core *g, unsigned int n)
+/* RAZWI initiator ids of the DMA_IF each DMA channel sits behind. */
+static const uint8_t dma_if_xy[8][2] = {
+    { 0, 1 }, { 9, 1 }, { 0, 2 }, { 9, 2 },
+    { 0, 3 }, { 9, 3 }, { 0, 4 }, { 9, 4 },
+};
+
+uint32_t gaudi_dma_razwi_id(unsigned int n)
+{
+    return RAZWI_ID(dma_if_xy[n][0], dma_if_xy[n][1], AXI_ID_DMA);
+}
+
+/* The core's transfers: secure while PROT bit 0 is set. */
+static void core_init(struct gaudi_core *g, unsigned int n,
+                      struct gaudi_init *in)
 {
     uint32_t base = core_base(n);
 
-    if (gaudi_reg_get(g, base + DMA_CORE_PROT) & 1) {
-        return gaudi_reg_get(g, base + DMA_CORE_SECURE_PROPS);
-    }
-    return gaudi_reg_get(g, base + DMA_CORE_NON_SECURE_PROPS);
+    in->kind = GAUDI_INIT_DMA;
+    in->index = n;
+    in->secure = gaudi_reg_get(g, base + DMA_CORE_PROT) & DMA_CORE_PROT_VAL;
+    in->props = gaudi_reg_get(g, base + (in->secure ? DMA_CORE_SECURE_PROPS :
+                                         DMA_CORE_NON_SECURE_PROPS));
+    in->razwi_id = gaudi_dma_razwi_id(n);
 }
 
 static int dma_fail(struct gaudi_core *g, unsigned int n, uint32_t cause,
@@ -174,30 +204,58 @@ static void fill_pattern(uint8_t *p, uint64_t len, uint64_t pattern,
     }
 }
 
-static int do_memset(struct gaudi_core *g, unsigned int n, uint32_t props,
-                     uint64_t dst, uint64_t size, uint64_t pattern)
+/*
+ * Direct pointer to local memory at pa for an access the protection
+ * allows, else NULL (the slow path then checks and reports).
+ */
+static uint8_t *local_ok(struct gaudi_core *g, const struct gaudi_init *in,
+                         uint64_t pa, uint64_t len, bool write)
+{
+    uint8_t *p = gaudi_local_ptr(g, pa, len);
+
+    if (p && !in->secure && gaudi_hbw_blocked(g, pa, len, write)) {
+        return NULL;
+    }
+    return p;
+}
+
+static uint32_t err_cause(int r, bool write)
+{
+    (void)r;
+    return write ? DMA_ERR_HBW_WR : DMA_ERR_HBW_RD;
+}
+
+/* Bytes [off, off + len) of a memset of dst with pattern. */
+static int do_memset(struct gaudi_core *g, unsigned int n,
+                     const struct gaudi_init *in, uint64_t dst,
+                     uint64_t off, uint64_t len, uint64_t pattern)
 {
     uint8_t *bounce = g->qm.bounce;
-    uint64_t done = 0, pa, seg;
+    uint64_t done = off, size = off + len, pa, seg;
     uint8_t *p;
+    int r;
 
     while (done < size) {
-        if (resolve(g, props, dst + done, size - done, &pa, &seg)) {
+        if (resolve(g, in, dst + done, size - done, true, &pa, &seg)) {
             return dma_fail(g, n, DMA_ERR_HBW_WR, "memset fault",
                             dst + done);
         }
-        p = gaudi_local_ptr(g, pa, seg);
+        p = local_ok(g, in, pa, seg, true);
         if (p && !pattern) {
             zero_local(p, pa, seg);
+            gaudi_txn_emit(g, in, true, dst + done, pa, seg, GAUDI_TXN_OK);
         } else if (p) {
             fill_pattern(p, seg, pattern, done & 7);
+            gaudi_txn_emit(g, in, true, dst + done, pa, seg, GAUDI_TXN_OK);
         } else {
             seg = min64(seg, sizeof(g->qm.bounce));
             fill_pattern(bounce, seg, pattern, done & 7);
-            if (gaudi_dev_write(g, pa, bounce, seg)) {
-                return dma_fail(g, n, DMA_ERR_HBW_WR,
-                                "memset to unmapped address",
-                                pa);
+            r = gaudi_phys_access(g, in, dst + done, pa, bounce, seg, true);
+            if (r) {
+                return dma_fail(g, n, err_cause(r, true),
+                                r == GAUDI_ACCESS_RAZWI ?
+                                "memset blocked (RAZWI)" :
+                                "memset to unmapped address", pa);
             }
         }
         done += seg;
@@ -206,49 +264,63 @@ static int do_memset(struct gaudi_core *g, unsigned int n, uint32_t props,
     return 0;
 }
 
-static int do_copy(struct gaudi_core *g, unsigned int n, uint32_t props,
-                   uint64_t src, uint64_t dst, uint64_t size)
+/* Bytes [off, off + piece) of a copy from src to dst. */
+static int do_copy(struct gaudi_core *g, unsigned int n,
+                   const struct gaudi_init *in, uint64_t src, uint64_t dst,
+                   uint64_t off, uint64_t piece)
 {
-    uint64_t done = 0, spa, dpa, sseg, dseg, len;
-    uint8_t *sp, *dp;
+    uint64_t done = off, size = off + piece, spa, dpa, sseg, dseg, len;
+    uint8_t *sp, *dp, *buf;
+    int r;
 
     while (done < size) {
-        if (resolve(g, props, src + done, size - done, &spa, &sseg)) {
+        if (resolve(g, in, src + done, size - done, false, &spa, &sseg)) {
             return dma_fail(g, n, DMA_ERR_HBW_RD, "read fault",
                             src + done);
         }
-        if (resolve(g, props, dst + done, size - done, &dpa, &dseg)) {
+        if (resolve(g, in, dst + done, size - done, true, &dpa, &dseg)) {
             return dma_fail(g, n, DMA_ERR_HBW_WR, "write fault",
                             dst + done);
         }
         len = min64(sseg, dseg);
-        sp = gaudi_local_ptr(g, spa, len);
-        dp = gaudi_local_ptr(g, dpa, len);
+        sp = local_ok(g, in, spa, len, false);
+        dp = local_ok(g, in, dpa, len, true);
         if (sp && dp) {
             memmove(dp, sp, len);
-        } else if (dp) {
-            if (gaudi_dev_read(g, spa, dp, len)) {
-                return dma_fail(g, n, DMA_ERR_HBW_RD,
-                                "read from unmapped address",
-                                spa);
-            }
-        } else if (sp) {
-            if (gaudi_dev_write(g, dpa, sp, len)) {
-                return dma_fail(g, n, DMA_ERR_HBW_WR,
-                                "write to unmapped address",
-                                dpa);
-            }
+            gaudi_txn_emit(g, in, false, src + done, spa, len, GAUDI_TXN_OK);
+            gaudi_txn_emit(g, in, true, dst + done, dpa, len, GAUDI_TXN_OK);
         } else {
-            len = min64(len, sizeof(g->qm.bounce));
-            if (gaudi_dev_read(g, spa, g->qm.bounce, len)) {
-                return dma_fail(g, n, DMA_ERR_HBW_RD,
-                                "read from unmapped address",
-                                spa);
+            /* Read into the destination itself when it is local. */
+            if (!dp) {
+                len = min64(len, sizeof(g->qm.bounce));
             }
-            if (gaudi_dev_write(g, dpa, g->qm.bounce, len)) {
-                return dma_fail(g, n, DMA_ERR_HBW_WR,
-                                "write to unmapped address",
-                                dpa);
+            buf = dp ? dp : g->qm.bounce;
+            r = sp ? (memcpy(buf, sp, len), 0) :
+                gaudi_phys_access(g, in, src + done, spa, buf, len, false);
+            if (sp) {
+                gaudi_txn_emit(g, in, false, src + done, spa, len,
+                               GAUDI_TXN_OK);
+            }
+            if (dp) {
+                /* Written even when the read failed (zeros, or part). */
+                gaudi_txn_emit(g, in, true, dst + done, dpa, len,
+                               GAUDI_TXN_OK);
+            }
+            if (r) {
+                return dma_fail(g, n, err_cause(r, false),
+                                r == GAUDI_ACCESS_RAZWI ?
+                                "read blocked (RAZWI)" :
+                                "read from unmapped address", spa);
+            }
+            if (!dp) {
+                r = gaudi_phys_access(g, in, dst + done, dpa, buf, len,
+                                      true);
+                if (r) {
+                    return dma_fail(g, n, err_cause(r, true),
+                                    r == GAUDI_ACCESS_RAZWI ?
+                                    "write blocked (RAZWI)" :
+                                    "write to unmapped address", dpa);
+                }
             }
         }
         done += len;
@@ -257,44 +329,130 @@ static int do_copy(struct gaudi_core *g, unsigned int n, uint32_t props,
     return 0;
 }
 
-int gaudi_dma_transfer(struct gaudi_core *g, unsigned int n, uint64_t src,
-                       uint64_t dst, uint64_t size, uint32_t commit)
+/* Time core transfers take for bytes (0 in run-to-completion mode). */
+static uint64_t xfer_ns(struct gaudi_core *g, uint64_t bytes)
 {
-    uint32_t base = core_base(n), props = core_props(g, n), data;
-    uint64_t comp;
+    uint32_t bw = g->id.dma_bandwidth_mbps;
+
+    if (!g->bus.schedule || !bw) {
+        return 0;
+    }
+    /* MB/s is bytes per microsecond. */
+    return bytes * 1000 / bw;
+}
+
+int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
+                    uint64_t dst, uint64_t size, uint32_t commit, int owner,
+                    uint64_t start_ns)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+
+    if (x->active) {
+        return -1;
+    }
+    x->active = true;
+    x->owner = owner;
+    x->commit = commit;
+    core_init(g, n, &x->in);
+    x->src = src;
+    x->dst = dst;
+    x->size = size;
+    x->done = 0;
+    x->start_ns = start_ns;
+    return 0;
+}
+
+uint64_t gaudi_dma_next_ns(struct gaudi_core *g, unsigned int n)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+
+    if (!x->active) {
+        return UINT64_MAX;
+    }
+    return x->start_ns + xfer_ns(g, min64(x->size, x->done + GAUDI_DMA_PIECE));
+}
+
+/* End the transfer of core n: write completion, then tell the queues. */
+static void xfer_end(struct gaudi_core *g, unsigned int n, bool err)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    uint32_t base = core_base(n), data, gen = g->qm.gen;
+    uint64_t comp, end = x->start_ns + xfer_ns(g, x->size);
+    int owner = x->owner;
+
+    x->active = false;
+    g->stat_busy_ns += xfer_ns(g, x->size);
+    if (!err && (x->commit & DMA_COMMIT_WR_COMP_EN)) {
+        /* Write completion: WR_COMP_WDATA to WR_COMP_ADDR. */
+        data = gaudi_reg_get(g, base + DMA_CORE_WR_COMP_WDATA);
+        comp = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_HI)
+                << 32) | gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_LO);
+        if (gaudi_eng_write(g, &x->in, comp, &data, sizeof(data))) {
+            dma_fail(g, n, DMA_ERR_LBW_WR, "write completion", comp);
+            err = true;
+        }
+    }
+    if (g->qm.gen == gen) {  /* not reset by the completion write */
+        gaudi_qman_dma_done(g, n, owner, err, end);
+    }
+}
+
+bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
+                        uint64_t *budget)
+{
+    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    uint32_t gen = g->qm.gen;
+    /* One unit per 64 KiB to complete, per KiB in a bounded step. */
+    unsigned int shift = g->bus.schedule ? 10 : 16;
+    bool moved = false;
+    uint64_t len, units;
     int r;
 
-    if (!(commit & DMA_COMMIT_LIN)) {
+    if (!x->active) {
+        return false;
+    }
+    if (!(x->commit & DMA_COMMIT_LIN)) {
         gaudi_log(g, GAUDI_LOG_UNIMP,
                   "DMA%u: only linear transfers are modelled", n);
-        return dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer",
-                        src);
+        dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer", x->src);
+        xfer_end(g, n, true);
+        return true;
     }
-    if (commit & DMA_COMMIT_MEM_SET) {
-        r = do_memset(g, n, props, dst, size, src);
-    } else {
-        r = do_copy(g, n, props, src, dst, size);
+    while (x->done < x->size && gaudi_dma_next_ns(g, n) <= now) {
+        len = min64(x->size - x->done, GAUDI_DMA_PIECE);
+        units = (len + (1ULL << shift) - 1) >> shift;
+        if (moved && *budget < units) {
+            return true;
+        }
+        if (x->commit & DMA_COMMIT_MEM_SET) {
+            r = do_memset(g, n, &x->in, x->dst, x->done, len, x->src);
+        } else {
+            r = do_copy(g, n, &x->in, x->src, x->dst, x->done, len);
+        }
+        *budget -= min64(*budget, units);
+        moved = true;
+        if (g->qm.gen != gen) {
+            return true;  /* the transfer reset the device */
+        }
+        if (r) {
+            xfer_end(g, n, true);
+            return true;
+        }
+        x->done += len;
     }
-    if (r || !(commit & DMA_COMMIT_WR_COMP_EN)) {
-        return r;
+    if (x->done == x->size && x->start_ns + xfer_ns(g, x->size) <= now) {
+        xfer_end(g, n, false);
+        return true;
     }
-    /* Write completion: WR_COMP_WDATA to WR_COMP_ADDR. */
-    data = gaudi_reg_get(g, base + DMA_CORE_WR_COMP_WDATA);
-    comp = ((uint64_t)gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_HI)
-            << 32) | gaudi_reg_get(g, base + DMA_CORE_WR_COMP_ADDR_LO);
-    if (gaudi_eng_write(g, props, comp, &data, sizeof(data))) {
-        return dma_fail(g, n, DMA_ERR_LBW_WR, "write completion",
-                        comp);
-    }
-    return 0;
+    return moved;
 }
 
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
                              uint32_t rel)
 {
-    /* Transfers finish inside the triggering write: never busy. */
+    /* Busy while a transfer is in flight. */
     if (rel == DMA_CORE_STS0) {
-        return 0;
+        return g->qm.dma[n].active ? DMA_CORE_STS0_BUSY : 0;
     }
     return gaudi_reg_get(g, core_base(n) + rel);
 }
@@ -321,7 +479,13 @@ void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
                           & 0xFFFFFF) << 32) |
               gaudi_reg_get(g, base + DMA_CORE_DST_BASE_LO);
         tsize = gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0);
-        gaudi_dma_transfer(g, n, src, dst, tsize, val);
+        if (gaudi_dma_start(g, n, src, dst, tsize, val, GAUDI_DMA_NO_OWNER,
+                            gaudi_now_ns(g))) {
+            gaudi_guest_error(g, "DMA%u: COMMIT while the core is busy",
+                              n);
+            break;
+        }
+        gaudi_qman_kick_dma(g);
         break;
     default:
         gaudi_reg_set(g, base + rel, val);

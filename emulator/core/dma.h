@@ -6,34 +6,88 @@
 #ifndef GAUDI_DMA_H
 #define GAUDI_DMA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "prot.h"
+
 struct gaudi_core;
+struct gaudi_init;
+
+/* No stream owns the transfer (a direct COMMIT). */
+#define GAUDI_DMA_NO_OWNER (-1)
+
+/*
+ * A DMA core's transfer in flight.  It moves data in pieces of at most
+ * GAUDI_DMA_PIECE bytes; piece k ends at start_ns + (bytes up to the end of
+ * piece k) / bandwidth, and its data is moved when the core runs at or
+ * after that time.
+ */
+struct gaudi_dma_xfer {
+    bool active;
+    int owner;  /* qman * GAUDI_QM_STREAMS + stream, or NO_OWNER */
+    uint32_t commit;
+    struct gaudi_init in; /* the core as initiator, at the start */
+    uint64_t src, dst, size, done;
+    uint64_t start_ns;
+};
+
+#define GAUDI_DMA_PIECE (1ULL << 20)
 
 /* Why an engine access failed. */
 enum gaudi_access_err {
     GAUDI_ACCESS_FAULT = -1, /* no MMU translation (reported) */
     GAUDI_ACCESS_DECODE = -2, /* the address decodes to nothing */
+    GAUDI_ACCESS_RAZWI = -3, /* blocked by the protection (reported) */
 };
 
 /*
- * Read or write device memory as an engine whose {SECURE,NON_SECURE}_PROPS
- * value is props (ASID bits 9:0, MMBP bit 10): addresses in the MMU range
- * are translated with that ASID page by page unless MMBP is set.  Return 0
- * or an enum gaudi_access_err; page faults are already reported.
+ * Read or write device memory as initiator in (prot.h), whose props
+ * (ASID bits 9:0, MMBP bit 10) translate addresses in the MMU range page
+ * by page; MMBP is honoured for secure initiators only.  With the MMU
+ * enabled, an untrusted initiator cannot reach host memory except through
+ * a translation.  Then the protection checks of prot.c.  Return 0 or an
+ * enum gaudi_access_err; faults and RAZWIs are already reported.
  */
-int gaudi_eng_read(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                   void *buf, uint64_t len);
-int gaudi_eng_write(struct gaudi_core *g, uint32_t props, uint64_t addr,
-                    const void *buf, uint64_t len);
+int gaudi_eng_read(struct gaudi_core *g, const struct gaudi_init *in,
+                   uint64_t addr, void *buf, uint64_t len);
+int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
+                    uint64_t addr, const void *buf, uint64_t len);
 
 /*
- * Run a linear transfer on DMA core n: copy size bytes from src to dst or,
- * with DMA_COMMIT_MEM_SET in commit, fill dst with the 64-bit pattern src.
- * Errors set the core's ERR_CAUSE and post its event.  Returns 0 or -1.
+ * Start a linear transfer on DMA core n at time start_ns: copy size bytes
+ * from src to dst or, with DMA_COMMIT_MEM_SET in commit, fill dst with the
+ * 64-bit pattern src.  The core latches its PROT/PROPS now.  Returns 0, or
+ * -1 if the core is busy.  The queue scheduler moves it forward with
+ * gaudi_dma_progress().
  */
-int gaudi_dma_transfer(struct gaudi_core *g, unsigned int n, uint64_t src,
-                       uint64_t dst, uint64_t size, uint32_t commit);
+int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
+                    uint64_t dst, uint64_t size, uint32_t commit, int owner,
+                    uint64_t start_ns);
+
+/*
+ * Move core n's transfer forward: every piece that ends at or before now,
+ * at most *budget work units (one per started 64 KiB when running to
+ * completion, per KiB in the asynchronous mode; at least one piece is
+ * moved when it is due).  When the transfer ends (or fails: ERR_CAUSE
+ * set, event posted) the core goes idle and gaudi_qman_dma_done() is
+ * called.  Returns true if anything happened.
+ */
+bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
+                        uint64_t *budget);
+
+/* Time the next piece of core n's transfer ends (UINT64_MAX: idle). */
+uint64_t gaudi_dma_next_ns(struct gaudi_core *g, unsigned int n);
+
+/* A direct COMMIT started a transfer: run it or schedule it (qman.c). */
+void gaudi_qman_kick_dma(struct gaudi_core *g);
+
+/* The transfer of core n ended at end_ns; err: it failed (qman.c). */
+void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
+                         bool err, uint64_t end_ns);
+
+/* RAZWI initiator id of DMA channel n (its core and its QMAN). */
+uint32_t gaudi_dma_razwi_id(unsigned int n);
 
 /* DMA core n register access; rel is relative to the core base. */
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,

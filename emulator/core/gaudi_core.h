@@ -13,9 +13,16 @@
  * (SRAM, HBM, SPI flash).  The QEMU glue (emulator/qemu/) and the host unit
  * tests and fuzzer (tests/emulator/) are the two environments.
  *
- * Everything runs synchronously inside gaudi_cfg_write(): a doorbell write
- * executes the queue until it is empty or blocked, so the short polls of the
- * drivers (2 ms MMU, 100 ms queue test) always see completed work.
+ * The control plane (ELBI, boot, CPU-CP, MMU hop-0 and invalidation) runs
+ * inside gaudi_cfg_write(): the drivers poll it with short timeouts.  The
+ * data plane (queues, command processors, DMA) runs in one of two modes:
+ *  - asynchronous (the bus has a schedule callback): a doorbell only marks
+ *    the stream runnable and asks the bus to call gaudi_core_run() later;
+ *    each call executes a bounded amount of work whose cost is modelled in
+ *    time (packet latency, DMA bandwidth), so a submission completes after
+ *    the doorbell write has returned, as on silicon;
+ *  - run to completion (no schedule callback): a doorbell executes the
+ *    queues until they are empty or blocked before the write returns.
  */
 #ifndef GAUDI_CORE_H
 #define GAUDI_CORE_H
@@ -60,6 +67,48 @@ enum gaudi_log_level {
 };
 
 /*
+ * Transaction monitor (tests only): who issued a device access and what
+ * became of it.  Every access an engine makes (a QMAN fetching a PQ entry
+ * or a CB, a packet's read or write, a register write by WREG_32/WREG_BULK,
+ * a DMA core's source read and destination write, a monitor's payload
+ * write) is reported once per contiguous piece, after translation and the
+ * protection checks, whether it went through or not.  Host MMIO through
+ * the BARs and the device CPU's own traffic are not engine accesses and are
+ * not reported.  See Documentation/emulator/protection.rst.
+ */
+enum gaudi_initiator {
+    GAUDI_INIT_QMAN, /* a QMAN stream; index = upstream queue id */
+    GAUDI_INIT_DMA,  /* a DMA core's transfer; index = core 0..7 */
+    GAUDI_INIT_MON,  /* a monitor; index = block * 512 + monitor */
+};
+
+/* Sync-manager blocks in the monitor index (index / 512). */
+enum { GAUDI_SM_E_N, GAUDI_SM_W_N, GAUDI_SM_E_S, GAUDI_SM_W_S };
+
+enum gaudi_txn_result {
+    GAUDI_TXN_OK,
+    GAUDI_TXN_RAZWI,     /* dropped by a protection bit or range register */
+    GAUDI_TXN_MMU_FAULT, /* no translation (or an untranslated host access) */
+    GAUDI_TXN_DECODE,    /* the address decodes to nothing */
+};
+
+struct gaudi_txn {
+    enum gaudi_initiator kind;
+    uint32_t index;
+    bool secure;    /* issued as a trusted (secure) access */
+    bool write;
+    uint16_t asid;  /* ASID of the props the initiator used */
+    uint64_t addr;  /* address as issued (a VA in the MMU range) */
+    /*
+     * Device physical address after translation; a register is
+     * GAUDI_CFG_BASE + its CFG offset; 0 after an MMU fault.
+     */
+    uint64_t pa;
+    uint64_t len;
+    enum gaudi_txn_result result;
+};
+
+/*
  * What the environment provides.  Host addresses are PCI bus (DMA)
  * addresses, i.e. device address minus GAUDI_HOST_PHYS_BASE.
  */
@@ -75,7 +124,20 @@ struct gaudi_bus {
     void (*log)(void *opaque, enum gaudi_log_level level, const char *msg);
     /* The flash bytes [off, off + len) changed: persist them (optional). */
     void (*flash_dirty)(void *opaque, uint64_t off, uint64_t len);
+    /*
+     * Call gaudi_core_run() once delay_ns from now (optional).  A later
+     * request for an earlier time replaces the pending one; one for a
+     * later time may be ignored (the core asks again when it runs).
+     * NULL selects the run-to-completion mode.
+     */
+    void (*schedule)(void *opaque, uint64_t delay_ns);
+    /* Transaction monitor, optional (NULL under QEMU): see gaudi_txn. */
+    void (*txn)(void *opaque, const struct gaudi_txn *t);
 };
+
+/* Default timing of the asynchronous mode (see model.rst). */
+#define GAUDI_DEFAULT_PACKET_LATENCY_NS 50
+#define GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS 25000
 
 /*
  * Per-card configuration from the environment: identity overrides
@@ -87,6 +149,12 @@ struct gaudi_identity {
     bool module_id_set;
     char card_name[16];
     bool test_hooks; /* decode GAUDI_MODEL_CTL_BASE (tests only) */
+    /*
+     * Asynchronous mode only: time a CP spends on one packet, and the
+     * rate of one DMA core in MB/s (10^6 bytes/s); 0 = no time / no limit.
+     */
+    uint32_t packet_latency_ns;
+    uint32_t dma_bandwidth_mbps;
 };
 
 struct gaudi_core;
@@ -123,6 +191,17 @@ int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,
                    uint64_t len);
 int gaudi_dev_write(struct gaudi_core *g, uint64_t addr, const void *buf,
                     uint64_t len);
+
+/*
+ * Asynchronous mode: run the queues and DMA cores up to the bus's current
+ * time, at most a bounded amount of work, then ask the bus to schedule the
+ * next call if work remains.  Harmless to call at any time (also in the
+ * run-to-completion mode, where it finds nothing to do).
+ */
+void gaudi_core_run(struct gaudi_core *g);
+
+/* True while a queue or DMA core has work outstanding. */
+bool gaudi_core_busy(struct gaudi_core *g);
 
 /*
  * Periodic work that is not driven by a register write (sensor drift,

@@ -12,6 +12,7 @@
  *   dma.c    DMA cores (LIN_DMA copy / memset)
  *   sync.c   sync manager: sync objects, monitors
  *   mmu.c    device MMU: hop-0 setup, invalidation, 5-hop walk
+ *   prot.c   protection bits, range registers, RAZWI, transaction monitor
  *   ctl.c    model-only control window for tests (fault injection)
  */
 #ifndef GAUDI_INT_H
@@ -27,6 +28,7 @@
 #include "qman.h"
 #include "sync.h"
 #include "mmu.h"
+#include "prot.h"
 
 #define GAUDI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -68,6 +70,7 @@ struct gaudi_core {
     struct gaudi_qmans qm;
     struct gaudi_sync sync;
     struct gaudi_mmu mmu;
+    struct gaudi_prot prot;
 };
 
 /* --- core.c ----------------------------------------------------------- */
@@ -133,5 +136,9 @@ void gaudi_sync_reset(struct gaudi_core *g);
 void gaudi_mmu_init(struct gaudi_core *g);
 void gaudi_mmu_reset(struct gaudi_core *g);
 void gaudi_ctl_init(struct gaudi_core *g);
+void gaudi_prot_init(struct gaudi_core *g);
+bool gaudi_prot_ready(struct gaudi_core *g);
+void gaudi_prot_reset(struct gaudi_core *g);
+void gaudi_prot_fini(struct gaudi_core *g);
 
 #endif /* GAUDI_INT_H */

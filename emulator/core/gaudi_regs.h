@@ -189,6 +189,7 @@
 #define DMA_CORE_NON_SECURE_PROPS 0x0F4
 #define DMA_CORE_ERR_CAUSE  0x164 /* W1C */
 #define DMA_CORE_STS0   0x190 /* bit 31 busy */
+#define DMA_CORE_STS0_BUSY  (1U << 31)
 #define DMA_CORE_BLOCK_SIZE  0x1000
 #define DMA_QM_OFFSET   0x8000 /* QMAN n = core n + this */
 #define DMA_COMMIT_WR_COMP_EN  (1U << 0)
@@ -238,6 +239,78 @@
 #define GAUDI_EVENT_MME2_QM  582
 #define GAUDI_EVENT_DMA0_QM  583
 #define GAUDI_EVENT_DMA0_CORE  604
+
+/*
+ * --- protection (prot.c); Documentation/emulator/protection.rst ---
+ * Sources: gaudi/gaudi_security.c (protection bits, range registers and
+ * their register lists), include/gaudi/gaudi.h (PROT_BITS_OFFS),
+ * gaudi_masks.h (QMAN_{EXTERNAL,INTERNAL}_MAKE_TRUSTED, RAZWI initiator
+ * id), asic_reg/dma0_qm_masks.h (GLBL_PROT fields), dma0_core_masks.h
+ * (DMA core PROT), mmu_up_regs.h (MMU_ENABLE, RAZWI capture),
+ * gaudi_async_events.h (RAZWI_OR_ADC).
+ */
+/*
+ * Protection bits: the last 128 bytes of every 4 KiB block, one bit per
+ * 4-byte register of the block (0 = only secure initiators).
+ */
+#define PROT_BITS_OFFS   0xF80
+/* GLBL_PROT: PQF 3:0, CQF 8:4, CP 13:9 (bit 13 the lower CP), ERR 14. */
+#define QM_PROT_ERR   (1U << 14)
+#define DMA_CORE_PROT_VAL  (1U << 0)
+#define mmMMU_UP_MMU_ENABLE  0xC1100C
+#define mmMMU_UP_RAZWI_WRITE_ID  0xC11060
+#define mmMMU_UP_RAZWI_READ_ID  0xC11068
+/* Written 1 by upstream: PB RAZWI reads return 0xBABA0BAD, RR ones 0. */
+#define mmPB_RAZWI_RDATA_CFG  0xC01B28
+#define PB_RAZWI_RDATA   0xBABA0BADU
+#define GAUDI_EVENT_RAZWI_OR_ADC 548
+/* RAZWI initiator id (RAZWI_{WRITE,READ}_ID): AXI 23:20, X 27:24, Y 30:28 */
+#define RAZWI_ID(x, y, axi)  (((uint32_t)(y) << 28) | ((uint32_t)(x) << 24) | \
+                              ((uint32_t)(axi) << 20))
+#define AXI_ID_MME   0
+#define AXI_ID_TPC   1
+#define AXI_ID_DMA   2
+/*
+ * LBW range registers (16 ranges each, exclusive MIN/MAX CFG offsets):
+ * DMA_IF W_S/E_S/W_N/E_N at 0x480000 + k * 0x20000, masters SOB, DMA0,
+ * DMA1; SIF_RTR 0..7 and NIF_RTR 0..7 at 0x300000 + n * 0x10000.
+ */
+#define mmDMA_IF_W_S_BASE  0x480000
+#define GAUDI_DMA_IF_STRIDE  0x20000
+#define DMA_IF_LBW_MIN_AR(m)  (0x100 + 0x200 * (m))
+#define DMA_IF_LBW_MAX_AR(m)  (0x140 + 0x200 * (m))
+#define DMA_IF_LBW_MIN_AW(m)  (0x180 + 0x200 * (m))
+#define DMA_IF_LBW_MAX_AW(m)  (0x1C0 + 0x200 * (m))
+#define DMA_IF_SOB_HIT_RPROT  0x700 /* DMA0 0x71C, DMA1 0x730 */
+#define DMA_IF_SOB_HIT_WPROT  0x704 /* DMA0 0x720, DMA1 0x734 */
+#define mmSIF_RTR_0_BASE  0x300000
+#define GAUDI_RTR_STRIDE  0x10000
+#define GAUDI_NUM_RTR   16 /* 8 SIF then 8 NIF */
+#define RTR_LBW_HIT_AW   0x400
+#define RTR_LBW_MIN_AW   0x410
+#define RTR_LBW_MAX_AW   0x450
+#define RTR_LBW_HIT_AR   0x490
+#define RTR_LBW_MIN_AR   0x4A0
+#define RTR_LBW_MAX_AR   0x4E0
+#define GAUDI_LBW_RANGES  16
+/*
+ * HBW range registers (16 ranges each; hit when (addr ^ base) & mask is
+ * 0 in bits 49:0): DMA_IF k DOWN_CH c at 0x481000 + k * 0x20000 +
+ * c * 0x1000, SIF/NIF_RTR_CTRL n at 0x306000 + n * 0x10000.
+ */
+#define mmDMA_IF_W_S_DOWN_CH0_BASE 0x481000
+#define mmSIF_RTR_CTRL_0_BASE  0x306000
+#define HBW_RR_BASE_LOW_AW  0x5E4
+#define HBW_RR_BASE_HIGH_AW  0x624
+#define HBW_RR_MASK_LOW_AW  0x664
+#define HBW_RR_MASK_HIGH_AW  0x6A4
+#define HBW_RR_BASE_LOW_AR  0x824
+#define HBW_RR_BASE_HIGH_AR  0x864
+#define HBW_RR_MASK_LOW_AR  0x8A4
+#define HBW_RR_MASK_HIGH_AR  0x8E4
+#define HBW_RR_HIT_AW   0xA64
+#define HBW_RR_HIT_AR   0xA68
+#define GAUDI_HBW_RANGES  16
 
 /*
  * Model control window, second half (qman.c): queue fault injection, see

@@ -11,16 +11,45 @@
  * descriptor points at a command buffer (CB) of packets that the stream's
  * command processor (CP) executes.
  *
- * The model executes synchronously: a doorbell write runs the stream until
- * its PQ is empty, it waits in a FENCE, or it stops on an error.  Writes
- * made by the packets themselves (a doorbell, a fence RDATA, a monitor
- * payload) only mark streams pending; one run loop per top-level register
- * write runs them, so execution never recurses.  The work of one CB and of
- * one run loop is bounded: a CB that loops (REPEAT, CP_DMA of itself) or
- * queues that keep waking each other are stopped with an error instead of
- * hanging the host.
+ * Scheduling.  Register writes never execute packets themselves: a
+ * doorbell (PQ_PI), a fence RDATA or CNT write (also a monitor payload or a
+ * packet's own message), a GLBL_CFG0/1 write or a direct DMA COMMIT marks
+ * streams pending and pokes the run loop (run_all), which runs the pending
+ * streams and the DMA cores' transfers; writes made by packets only mark
+ * more streams, so execution never recurses.  Two modes:
  *
- * Approximations (the model has one CP per stream and no timing):
+ *  - Run to completion (struct gaudi_bus without a schedule callback, the
+ *    host unit tests): the poke runs the loop inside the write until every
+ *    stream is empty, blocked or stopped.  One loop is bounded by
+ *    RUN_MAX_WORK: queues that keep waking each other are stopped with an
+ *    error instead of hanging the host.
+ *
+ *  - Asynchronous (QEMU's default): the poke only asks the bus to call
+ *    gaudi_core_run() when the next thing can happen.  Each stream's CP has
+ *    a clock (time_ns): a packet ends packet_latency_ns after the previous
+ *    one (an idle CP starts from the time it is woken), and a step executes
+ *    the packets that end at or before the bus time.  LIN_DMA hands the
+ *    transfer to the QMAN's DMA core and the stream waits for its end (the
+ *    model's CP treats every packet as barriered); the core moves 1 MiB
+ *    pieces, each when size/dma_bandwidth says it ends, so the eight cores
+ *    progress in parallel and streams of one QMAN share their core in turn.
+ *    A step executes at most STEP_MAX_WORK units (a packet, or a KiB of
+ *    DMA), then reschedules at once; otherwise it reschedules for the
+ *    earliest packet or DMA piece end.  Completions (CQ entries, MSI) are
+ *    written by packets in a step, after the doorbell write has returned.
+ *    GLBL_STS0, CGM_STS and the DMA core's STS0 busy bit show the work
+ *    outstanding; the CB work bound (CB_MAX_WORK) still stops runaway CBs,
+ *    streams that keep waking each other keep the device busy (as on
+ *    silicon) in bounded steps.
+ *
+ * In both modes a reset (SW_ALL_RST, PCI reset) clears streams and
+ * transfers in flight: nothing queued before it executes or completes
+ * after it (gen tells a loop in progress that the state went away).
+ * The end of a CB, fetching the next PQ entry and advancing CI cost no time:
+ * CI moves in the step that ran the CB's last packet, so a driver that sees
+ * the completion sees the queue idle.
+ *
+ * Approximations (the model has one CP per stream):
  *  - CP_DMA executes the referenced CB in place, one level deep (the lower
  *    CP of the hardware is folded into the stream); a CP_DMA inside it is an
  *    undefined command.
@@ -32,20 +61,31 @@
  *  - LOAD_AND_EXE only checks that the source is readable: predicates and
  *    scalars do not exist in the model, packet predicates are ignored.
  *  - ARB_POINT and the EB/RB/MB barrier bits need no action: every earlier
- *    packet has completed when the next one starts.
+ *    packet, a LIN_DMA included, has completed when the next one starts.
+ *  - A FENCE that waited, or a LIN_DMA that waited for its core, costs no
+ *    further latency when released.
  *  - WREG_32/WREG_BULK address the 64 KiB register window of the QMAN's
  *    engine (the QMAN base rounded down to 64 KiB) (unverified).
  *  - A timestamp message (op 1) writes 64 bits of nanoseconds.
  *  - MME and TPC QMANs sequence packets but their engines compute nothing.
+ *
+ * Every access a stream makes carries its initiator (queue id, secure or
+ * not per GLBL_PROT and the kind of access, see qm_init()) and goes
+ * through the protection of prot.c.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "gaudi_int.h"
 
-/* Work bounds, in packets (a DMA also costs one unit per 64 KiB). */
+/*
+ * Work bounds, in packets (a DMA also costs one unit per 64 KiB): of one
+ * CB, of one run loop in the run-to-completion mode, of one step in the
+ * asynchronous mode.
+ */
 #define CB_MAX_WORK  (1ULL << 20)
 #define RUN_MAX_WORK  (1ULL << 22)
+#define STEP_MAX_WORK  (1ULL << 13)
 #define DMA_WORK_SHIFT  16
 
 #define PQ_MAX_LOG2  16
@@ -83,9 +123,31 @@ enum step {
     STEP_BLOCKED,  /* waiting in a FENCE */
     STEP_CB_DONE,  /* the PQ entry's CB is finished */
     STEP_ERROR,  /* the stream stopped */
+    STEP_YIELD,  /* out of time or step budget: run it later */
+    STEP_DMA,  /* LIN_DMA started on the core: wait for its end */
+    STEP_DMA_WAIT,  /* the core is busy: retry the LIN_DMA when it ends */
 };
 
 static void run_all(struct gaudi_core *g);
+static void reschedule(struct gaudi_core *g);
+
+/* Run-to-completion mode: the environment cannot schedule work. */
+static bool qm_sync(struct gaudi_core *g)
+{
+    return !g->bus.schedule;
+}
+
+/* Time one packet costs the CP (asynchronous mode). */
+static uint64_t pkt_ns(struct gaudi_core *g)
+{
+    return qm_sync(g) ? 0 : g->id.packet_latency_ns;
+}
+
+/* The current time: the run loop's while it runs, else the bus's. */
+static uint64_t qm_now(struct gaudi_core *g)
+{
+    return g->qm.running ? g->qm.now : gaudi_now_ns(g);
+}
 
 static struct gaudi_stream *qm_stream(struct gaudi_qman *q, unsigned int s)
 {
@@ -103,20 +165,48 @@ static unsigned int queue_id(struct gaudi_qman *q, unsigned int s)
     return q->first_queue + s;
 }
 
-/* Props (ASID, MMBP) the CP of stream s uses; prot_bit picks secure. */
-static uint32_t qm_props(struct gaudi_core *g, struct gaudi_qman *q,
-                         unsigned int s, uint32_t prot_bit)
+/*
+ * Initiators of stream s.  The hardware splits a QMAN into parts that
+ * GLBL_PROT makes trusted one by one: the PQ fetcher (PQF) and the CP
+ * (its CB fetches and MSG_PROT).  Register writes of WREG_32/WREG_BULK
+ * the writes of MSG_LONG/MSG_SHORT and the loads of LOAD_AND_EXE are
+ * never trusted (upstream's gaudi.c: "WREG is always not secured"; its CB
+ * check refuses MSG_PROT alone on trusted streams and leaves message and
+ * load addresses unchecked under the MMU), see protection.rst.
+ */
+static void qm_init(struct gaudi_core *g, struct gaudi_qman *q,
+                    unsigned int s, bool secure, struct gaudi_init *in)
 {
-    if (qm_reg(g, q, QM_GLBL_PROT) & prot_bit) {
-        return qm_reg(g, q, QM_GLBL_SECURE_PROPS_0 + 4 * s);
-    }
-    return qm_reg(g, q, QM_GLBL_NON_SECURE_PROPS_0 + 4 * s);
+    in->kind = GAUDI_INIT_QMAN;
+    in->index = queue_id(q, s);
+    in->secure = secure;
+    in->props = qm_reg(g, q, (secure ? QM_GLBL_SECURE_PROPS_0 :
+                              QM_GLBL_NON_SECURE_PROPS_0) + 4 * s);
+    in->razwi_id = q->razwi_id;
 }
 
-static uint32_t cp_props(struct gaudi_core *g, struct gaudi_qman *q,
-                         unsigned int s)
+static void pqf_init(struct gaudi_core *g, struct gaudi_qman *q,
+                     unsigned int s, struct gaudi_init *in)
 {
-    return qm_props(g, q, s, QM_PROT_CP(s));
+    qm_init(g, q, s, qm_reg(g, q, QM_GLBL_PROT) & QM_PROT_PQF(s), in);
+}
+
+static void cp_init(struct gaudi_core *g, struct gaudi_qman *q,
+                    unsigned int s, struct gaudi_init *in)
+{
+    /*
+     * A CB started by CP_DMA runs on the lower CP (GLBL_PROT CP bit 4,
+     * i.e. bit 13), folded into the stream here (unverified).
+     */
+    uint32_t bit = q->s[s].in_sub ? QM_PROT_CP(4) : QM_PROT_CP(s);
+
+    qm_init(g, q, s, qm_reg(g, q, QM_GLBL_PROT) & bit, in);
+}
+
+static void user_init(struct gaudi_core *g, struct gaudi_qman *q,
+                      unsigned int s, struct gaudi_init *in)
+{
+    qm_init(g, q, s, false, in);
 }
 
 /* PI and CI count modulo twice the number of entries. */
@@ -215,29 +305,58 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_ERROR;
 }
 
-/* Mark stream s to run and run the loop unless it is already running. */
+/*
+ * New work may be runnable: run it now (run to completion) or make sure a
+ * step is scheduled (asynchronous).  Inside the run loop, nothing: the loop
+ * picks it up.
+ */
+static void poke(struct gaudi_core *g)
+{
+    if (qm_sync(g)) {
+        run_all(g);
+    } else if (!g->qm.running) {
+        reschedule(g);
+    }
+}
+
+/* Mark stream s runnable from now on (an idle CP's clock catches up). */
+static void mark(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+    uint64_t now = qm_now(g);
+
+    st->pending = true;
+    if (!qm_sync(g) && st->time_ns < now) {
+        st->time_ns = now;
+    }
+}
+
 static void kick(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 {
-    qm_stream(q, s)->pending = true;
-    run_all(g);
+    mark(g, q, s);
+    poke(g);
 }
 
 static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
                            unsigned int s, uint64_t addr, uint32_t value,
-                           unsigned int op)
+                           unsigned int op, bool prot)
 {
+    struct gaudi_init in;
     uint64_t ts;
     int r;
 
+    if (prot) {
+        cp_init(g, q, s, &in);
+    } else {
+        user_init(g, q, s, &in);
+    }
     switch (op) {
     case 0:
-        r = gaudi_eng_write(g, cp_props(g, q, s), addr, &value,
-                            sizeof(value));
+        r = gaudi_eng_write(g, &in, addr, &value, sizeof(value));
         break;
     case 1:
         ts = gaudi_now_ns(g);
-        r = gaudi_eng_write(g, cp_props(g, q, s), addr, &ts,
-                            sizeof(ts));
+        r = gaudi_eng_write(g, &in, addr, &ts, sizeof(ts));
         break;
     default:
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
@@ -251,6 +370,18 @@ static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_NEXT;
 }
 
+/* Register writes of WREG_32/WREG_BULK: n values from reg on. */
+static int wreg_write(struct gaudi_core *g, struct gaudi_qman *q,
+                      unsigned int s, uint32_t reg, uint32_t *vals,
+                      uint64_t n)
+{
+    struct gaudi_init in;
+    uint64_t a = GAUDI_CFG_BASE + reg;
+
+    user_init(g, q, s, &in);
+    return gaudi_phys_access(g, &in, a, a, vals, 4 * n, true);
+}
+
 static enum step wreg(struct gaudi_core *g, struct gaudi_qman *q,
                       unsigned int s, uint32_t reg, uint32_t value)
 {
@@ -258,7 +389,10 @@ static enum step wreg(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
                         "unaligned register write 0x%x", reg);
     }
-    gaudi_cfg_write(g, reg, value);
+    if (wreg_write(g, q, s, reg, &value, 1)) {
+        return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
+                        "register write 0x%x refused", reg);
+    }
     return STEP_NEXT;
 }
 
@@ -266,26 +400,28 @@ static enum step wreg_bulk(struct gaudi_core *g, struct gaudi_qman *q,
                            unsigned int s, struct gaudi_cb_frame *f,
                            uint32_t reg, uint64_t count)
 {
+    struct gaudi_init in;
     uint32_t vals[64];
-    uint64_t done = 0, n, i;
+    uint64_t done = 0, n;
 
     if (reg & 3) {
         return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
                         "unaligned register write 0x%x", reg);
     }
+    cp_init(g, q, s, &in);
     /* Each 64-bit value carries two consecutive registers. */
     count *= 2;
     while (done < count) {
         n = count - done < 64 ? count - done : 64;
-        if (gaudi_eng_read(g, cp_props(g, q, s),
-                           f->addr + f->pos + 8 + 4 * done, vals,
+        if (gaudi_eng_read(g, &in, f->addr + f->pos + 8 + 4 * done, vals,
                            4 * n)) {
             return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                             "cannot read WREG_BULK values");
         }
-        for (i = 0; i < n; i++) {
-            gaudi_cfg_write(g, (reg + 4 * (done + i)) &
-                            (GAUDI_CFG_SIZE - 1), vals[i]);
+        if (wreg_write(g, q, s, reg + 4 * done, vals, n)) {
+            return qm_error(g, q, s, QM_STS1_CP_WREG_ERR,
+                            "register write 0x%llx refused",
+                            (unsigned long long)(reg + 4 * done));
         }
         done += n;
     }
@@ -326,6 +462,9 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "LIN_DMA on a queue without a DMA engine");
     }
+    if (g->qm.dma[q->dma].active) {
+        return STEP_DMA_WAIT;  /* another stream's transfer */
+    }
     /* The CP programs the core's registers, then commits. */
     base = mmDMA0_CORE_BASE + q->dma * GAUDI_DMA_BLOCK_STRIDE;
     gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_LO, (uint32_t)src);
@@ -333,19 +472,14 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
     gaudi_reg_set(g, base + DMA_CORE_DST_BASE_LO, w[4]);
     gaudi_reg_set(g, base + DMA_CORE_DST_BASE_HI, w[5]);
     gaudi_reg_set(g, base + DMA_CORE_DST_TSIZE_0, tsize);
+    /* The run budget is charged as the core moves the data. */
     qm_stream(q, s)->work += (uint64_t)tsize >> DMA_WORK_SHIFT;
-    if (g->qm.budget > ((uint64_t)tsize >> DMA_WORK_SHIFT)) {
-        g->qm.budget -= (uint64_t)tsize >> DMA_WORK_SHIFT;
-    } else {
-        g->qm.budget = 0;
-    }
     if (!tsize) {
         return STEP_NEXT;
     }
-    if (gaudi_dma_transfer(g, q->dma, src, dst, tsize, ctl & 0xFF)) {
-        return qm_error(g, q, s, 0, "LIN_DMA failed");
-    }
-    return STEP_NEXT;
+    gaudi_dma_start(g, q->dma, src, dst, tsize, ctl & 0xFF, (int)s,
+                    qm_stream(q, s)->time_ns);
+    return STEP_DMA;
 }
 
 /* Execute the packet at the current position of stream s. */
@@ -355,6 +489,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
     struct gaudi_stream *st = qm_stream(q, s);
     struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
     uint32_t w[6], opcode, size, base, jmp;
+    struct gaudi_init in;
     uint64_t addr;
     enum step r;
 
@@ -365,17 +500,33 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         st->in_sub = false;
         return STEP_NEXT;
     }
-    if (!g->qm.budget || st->work >= CB_MAX_WORK) {
+    if (st->work >= CB_MAX_WORK || (qm_sync(g) && !g->qm.budget)) {
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "runaway command buffer stopped");
     }
+    if (!qm_sync(g)) {
+        /*
+         * The packet ends pkt_ns after the previous one; a FENCE or
+         * LIN_DMA that waited is retried at no cost when released.
+         */
+        if (!g->qm.budget ||
+            (!st->retry && st->time_ns + pkt_ns(g) > g->qm.now)) {
+            return STEP_YIELD;
+        }
+        if (!st->retry) {
+            st->time_ns += pkt_ns(g);
+            g->stat_busy_ns += pkt_ns(g);
+        }
+    }
+    st->retry = false;
     st->work++;
     g->qm.budget--;
     if (f->len - f->pos < 8) {
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "truncated packet at the end of the CB");
     }
-    if (gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos, w, 8)) {
+    cp_init(g, q, s, &in);
+    if (gaudi_eng_read(g, &in, f->addr + f->pos, w, 8)) {
         return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                         "cannot read the CB at 0x%llx",
                         (unsigned long long)(f->addr + f->pos));
@@ -395,8 +546,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                         opcode);
     }
     if (size > 8 && opcode != PKT_WREG_BULK &&
-        gaudi_eng_read(g, cp_props(g, q, s), f->addr + f->pos + 8, w + 2,
-                       size - 8)) {
+        gaudi_eng_read(g, &in, f->addr + f->pos + 8, w + 2, size - 8)) {
         return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                         "cannot read the CB at 0x%llx",
                         (unsigned long long)(f->addr + f->pos + 8));
@@ -415,7 +565,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
     case PKT_MSG_LONG:
     case PKT_MSG_PROT:
         r = msg_write(g, q, s, w[2] | ((uint64_t)w[3] << 32), w[0],
-                      (w[1] >> 20) & 3);
+                      (w[1] >> 20) & 3, opcode == PKT_MSG_PROT);
         break;
     case PKT_MSG_SHORT:
         base = (w[1] >> 22) & 3;
@@ -425,7 +575,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_LO_0 +
                       base * QM_CP_MSG_BASE_STRIDE + 4 * s);
         r = msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
-                      (w[1] >> 20) & 3);
+                      (w[1] >> 20) & 3, false);
         break;
     case PKT_CP_DMA:
         if (st->in_sub) {
@@ -470,9 +620,10 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         r = STEP_NEXT;
         break;
     case PKT_LOAD_AND_EXE:
+        /* The load is the user's, never trusted (see qm_init). */
+        user_init(g, q, s, &in);
         if ((w[0] & (1U << 8)) &&
-            gaudi_eng_read(g, cp_props(g, q, s),
-                           w[2] | ((uint64_t)w[3] << 32), w, 4)) {
+            gaudi_eng_read(g, &in, w[2] | ((uint64_t)w[3] << 32), w, 4)) {
             return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
                             "LOAD_AND_EXE source unreadable");
         }
@@ -482,7 +633,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         r = STEP_NEXT;
         break;
     }
-    if (r == STEP_NEXT) {
+    if (r == STEP_NEXT || r == STEP_DMA) {
         f->pos += size;
     }
     return r;
@@ -497,12 +648,13 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
     uint64_t pq = qm_reg(g, q, QM_PQ_BASE_LO_0 + 4 * s) |
               ((uint64_t)qm_reg(g, q, QM_PQ_BASE_HI_0 + 4 * s) << 32);
     uint64_t idx = ci & ((1U << pq_log2(g, q, s)) - 1);
+    struct gaudi_init in;
 
     if (pq_empty(g, q, s)) {
         return false;
     }
-    if (gaudi_eng_read(g, qm_props(g, q, s, QM_PROT_PQF(s)), pq + 16 * idx,
-                       bd, sizeof(bd))) {
+    pqf_init(g, q, s, &in);
+    if (gaudi_eng_read(g, &in, pq + 16 * idx, bd, sizeof(bd))) {
         pq_consume(g, q, s);
         qm_error(g, q, s, QM_STS1_PQF_RD_ERR,
                  "cannot read PQ entry %llu at 0x%llx",
@@ -515,65 +667,195 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
     st->cb.pos = 0;
     st->in_sub = false;
     st->active = true;
+    st->retry = false;
     st->work = 0;
     return true;
 }
 
-static void stream_run(struct gaudi_core *g, struct gaudi_qman *q,
+/* Stream s can execute now (given time) and has something to execute. */
+static bool stream_ready(struct gaudi_core *g, struct gaudi_qman *q,
+                         unsigned int s)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+
+    return !st->stopped && !st->hung && !st->dma_wait &&
+           stream_enabled(g, q, s) && (st->active || !pq_empty(g, q, s));
+}
+
+/* Run stream s as far as it goes; true if it made progress. */
+static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
                        unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
     uint32_t gen = g->qm.gen;
+    bool progress = false;
     enum step r;
 
     st->blocked = false;
-    while (!st->stopped && !st->hung && stream_enabled(g, q, s)) {
+    while (stream_ready(g, q, s)) {
         if (!st->active && !fetch_bd(g, q, s)) {
-            return;
+            return progress;
         }
         r = cp_step(g, q, s);
         if (g->qm.gen != gen) {
-            return;  /* a packet reset the device */
+            return true;  /* a packet reset the device */
         }
-        if (r == STEP_BLOCKED) {
-            st->blocked = true;
-            return;
-        }
-        if (r == STEP_ERROR) {
-            return;
-        }
-        if (r == STEP_CB_DONE) {
+        switch (r) {
+        case STEP_NEXT:
+            progress = true;
+            break;
+        case STEP_CB_DONE:
             st->active = false;
             pq_consume(g, q, s);
+            progress = true;
+            break;
+        case STEP_BLOCKED:
+            st->blocked = true;
+            st->retry = true;
+            return progress;
+        case STEP_ERROR:
+            return true;
+        case STEP_YIELD:
+            st->pending = true;
+            return progress;
+        case STEP_DMA_WAIT:
+            st->retry = true;
+            /* fall through */
+        case STEP_DMA:
+            st->dma_wait = true;
+            return true;
         }
     }
+    return progress;
 }
 
+/*
+ * Asynchronous mode: ask the bus for the next step at the earliest time
+ * something can happen (a packet ends, a DMA piece ends); at once if the
+ * last step ran out of budget.
+ */
+static void reschedule(struct gaudi_core *g)
+{
+    struct gaudi_qmans *qs = &g->qm;
+    uint64_t next = UINT64_MAX, now, t;
+    unsigned int i, s;
+
+    for (i = 0; i < GAUDI_NUM_DMA; i++) {
+        t = gaudi_dma_next_ns(g, i);
+        next = t < next ? t : next;
+    }
+    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            if (!qs->qm[i].s[s].pending || !stream_ready(g, &qs->qm[i], s)) {
+                continue;
+            }
+            t = qs->qm[i].s[s].time_ns + pkt_ns(g);
+            next = t < next ? t : next;
+        }
+    }
+    if (next == UINT64_MAX) {
+        return;  /* idle, or everything waits for a register write */
+    }
+    now = gaudi_now_ns(g);
+    g->bus.schedule(g->bus.opaque,
+                    qs->yielded || next <= now ? 0 : next - now);
+}
+
+/*
+ * The run loop.  Run to completion: everything runnable, bounded by
+ * RUN_MAX_WORK (streams that exceed it stop with an error).  Asynchronous:
+ * what is due at the current time, at most STEP_MAX_WORK, then schedule the
+ * next step.  Packets that make more work (doorbells, fence and monitor
+ * writes) only mark streams pending: the loop never recurses.
+ */
 static void run_all(struct gaudi_core *g)
 {
     struct gaudi_qmans *qs = &g->qm;
-    bool again = true;
+    bool sync = qm_sync(g), progress = true;
     unsigned int i, s;
 
     if (qs->running) {
         return;
     }
     qs->running = true;
-    qs->budget = RUN_MAX_WORK;
-    while (again) {
-        again = false;
+    qs->steps++;
+    qs->budget = sync ? RUN_MAX_WORK : STEP_MAX_WORK;
+    qs->now = sync ? UINT64_MAX : gaudi_now_ns(g);
+    while (progress && (sync || qs->budget)) {
+        progress = false;
+        for (i = 0; i < GAUDI_NUM_DMA; i++) {
+            progress |= gaudi_dma_progress(g, i, qs->now, &qs->budget);
+        }
         for (i = 0; i < GAUDI_NUM_QMANS; i++) {
             for (s = 0; s < GAUDI_QM_STREAMS; s++) {
                 if (!qs->qm[i].s[s].pending) {
                     continue;
                 }
                 qs->qm[i].s[s].pending = false;
-                stream_run(g, &qs->qm[i], s);
-                again = true;
+                progress |= stream_run(g, &qs->qm[i], s);
             }
         }
     }
     qs->running = false;
+    qs->yielded = !qs->budget;
+    if (!sync) {
+        reschedule(g);
+    }
+}
+
+void gaudi_core_run(struct gaudi_core *g)
+{
+    run_all(g);
+}
+
+bool gaudi_core_busy(struct gaudi_core *g)
+{
+    unsigned int i, s;
+
+    for (i = 0; i < GAUDI_NUM_DMA; i++) {
+        if (g->qm.dma[i].active) {
+            return true;
+        }
+    }
+    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            if (g->qm.qm[i].s[s].pending &&
+                stream_ready(g, &g->qm.qm[i], s)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void gaudi_qman_kick_dma(struct gaudi_core *g)
+{
+    poke(g);
+}
+
+void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
+                         bool err, uint64_t end_ns)
+{
+    struct gaudi_qman *q = &g->qm.qm[n];
+    unsigned int s;
+
+    /* DMA QMAN n feeds DMA core n; its streams may wait for the core. */
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        struct gaudi_stream *st = qm_stream(q, s);
+
+        if (!st->dma_wait) {
+            continue;
+        }
+        st->dma_wait = false;
+        st->pending = true;
+        if (!qm_sync(g) && st->time_ns < end_ns) {
+            st->time_ns = end_ns;
+        }
+    }
+    if (owner >= 0 && owner < GAUDI_QM_STREAMS && err) {
+        qm_error(g, q, owner, 0, "LIN_DMA failed");
+    }
+    poke(g);
 }
 
 /* --- QMAN registers -------------------------------------------------- */
@@ -596,11 +878,31 @@ static uint32_t qm_sts0(struct gaudi_core *g, struct gaudi_qman *q)
     return v;
 }
 
+/* CGM_STS shows AGENT_IDLE while no stream (and no DMA core) works. */
+static uint32_t qm_cgm_sts(struct gaudi_core *g, struct gaudi_qman *q)
+{
+    uint32_t v = qm_reg(g, q, QM_CGM_STS) & ~QM_CGM_STS_IDLE;
+    unsigned int s;
+
+    if (q->dma >= 0 && g->qm.dma[q->dma].active) {
+        return v;
+    }
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        if (stream_busy(g, q, s)) {
+            return v;
+        }
+    }
+    return v | QM_CGM_STS_IDLE;
+}
+
 static uint32_t qm_read(struct gaudi_core *g, struct gaudi_qman *q,
                         uint32_t rel)
 {
     if (rel == QM_GLBL_STS0) {
         return qm_sts0(g, q);
+    }
+    if (rel == QM_CGM_STS) {
+        return qm_cgm_sts(g, q);
     }
     return qm_reg(g, q, rel);
 }
@@ -610,9 +912,9 @@ static void qm_kick_all(struct gaudi_core *g, struct gaudi_qman *q)
     unsigned int s;
 
     for (s = 0; s < GAUDI_QM_STREAMS; s++) {
-        q->s[s].pending = true;
+        mark(g, q, s);
     }
-    run_all(g);
+    poke(g);
 }
 
 static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
@@ -813,10 +1115,10 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
                     continue;
                 }
                 st->hung = false;
-                st->pending = true;
+                mark(g, &g->qm.qm[i], s);
             }
         }
-        run_all(g);
+        poke(g);
         return;
     default:
         gaudi_guest_error(g, "model control: 0x%x is not writable",
@@ -829,6 +1131,11 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 
 void gaudi_qman_init(struct gaudi_core *g)
 {
+    /* RAZWI initiator X/Y of the TPCs (gaudi_masks.h). */
+    static const uint8_t tpc_xy[GAUDI_NUM_TPC][2] = {
+        { 1, 1 }, { 2, 1 }, { 7, 1 }, { 8, 1 },
+        { 1, 6 }, { 2, 6 }, { 7, 6 }, { 8, 6 },
+    };
     struct gaudi_qmans *qs = &g->qm;
     unsigned int i;
 
@@ -836,6 +1143,7 @@ void gaudi_qman_init(struct gaudi_core *g)
         qs->qm[i].base = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
         qs->qm[i].dma = i;
         qs->qm[i].event = GAUDI_EVENT_DMA0_QM + i;
+        qs->qm[i].razwi_id = gaudi_dma_razwi_id(i);
         /* Queue id 8 is the device-CPU queue, between DMA1 and DMA2. */
         qs->qm[i].first_queue = 4 * i + (i >= 2);
     }
@@ -843,6 +1151,8 @@ void gaudi_qman_init(struct gaudi_core *g)
     qs->qm[8].event = GAUDI_EVENT_MME0_QM;
     qs->qm[9].base = mmMME2_QM_BASE;
     qs->qm[9].event = GAUDI_EVENT_MME2_QM;
+    qs->qm[8].razwi_id = RAZWI_ID(3, 1, AXI_ID_MME);
+    qs->qm[9].razwi_id = RAZWI_ID(3, 6, AXI_ID_MME);
     for (i = 0; i < 2; i++) {
         qs->qm[8 + i].dma = -1;
         qs->qm[8 + i].first_queue = 33 + 4 * i;
@@ -856,6 +1166,7 @@ void gaudi_qman_init(struct gaudi_core *g)
         q->base = mmTPC0_QM_BASE + i * GAUDI_TPC_STRIDE;
         q->dma = -1;
         q->event = GAUDI_EVENT_TPC0_QM + i;
+        q->razwi_id = RAZWI_ID(tpc_xy[i][0], tpc_xy[i][1], AXI_ID_TPC);
         q->first_queue = 41 + 4 * i;
         gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE,
                         qm_range_read, qm_range_write);
@@ -881,6 +1192,8 @@ void gaudi_qman_reset(struct gaudi_core *g)
      */
     qs->gen++;
     qs->errors = 0;
+    /* Transfers in flight are dropped: no data, no completion after it. */
+    memset(qs->dma, 0, sizeof(qs->dma));
     for (i = 0; i < GAUDI_NUM_QMANS; i++) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
@@ -902,6 +1215,6 @@ void gaudi_qman_reset(struct gaudi_core *g)
 
 void gaudi_qman_tick(struct gaudi_core *g)
 {
-    /* Queues run inside register writes; hangs end only when cleared. */
+    /* Work is driven by register writes and scheduled steps. */
     (void)g;
 }

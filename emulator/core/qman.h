@@ -28,7 +28,10 @@ struct gaudi_stream {
     bool stopped;  /* error or STOP: until GLBL_CFG0 is written */
     bool hung;  /* fault injection: no progress */
     bool pending;  /* to be run by the run loop */
+    bool dma_wait;  /* its LIN_DMA runs on the core, or waits for it */
+    bool retry;  /* the packet at pos waited: no new latency */
     uint64_t work;  /* work spent on the current CB */
+    uint64_t time_ns; /* asynchronous mode: the CP's own clock */
 };
 
 struct gaudi_qman {
@@ -36,6 +39,7 @@ struct gaudi_qman {
     int dma;  /* DMA core fed by this QMAN, or -1 */
     uint16_t event;  /* the QMAN's error event */
     uint8_t first_queue; /* upstream queue id of stream 0 */
+    uint32_t razwi_id; /* RAZWI initiator id (X/Y/AXI id) */
     struct gaudi_stream s[GAUDI_QM_STREAMS];
 };
 
@@ -44,6 +48,10 @@ struct gaudi_qmans {
     bool running;  /* the run loop is active */
     uint32_t gen;  /* bumped by every reset */
     uint64_t budget; /* work left for the current run loop */
+    uint64_t now;  /* time of the current run loop */
+    bool yielded;  /* the last one ran out of budget */
+    uint64_t steps;  /* run loops so far (statistics, tests) */
+    struct gaudi_dma_xfer dma[GAUDI_NUM_DMA]; /* transfers in flight */
     uint32_t errors; /* queue errors since reset */
     uint8_t bounce[GAUDI_DMA_BOUNCE]; /* DMA between non-local ends */
 };

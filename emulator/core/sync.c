@@ -82,6 +82,23 @@ static void mon_unlink(struct gaudi_sm_block *blk, unsigned int i)
     m->armed = false;
 }
 
+/*
+ * A monitor's payload write: untrusted, over the LBW bus only, from the
+ * SOB port of the DMA_IF its block sits in (E_N, W_N, E_S, W_S).
+ */
+static void mon_init(unsigned int b, unsigned int i, struct gaudi_init *in)
+{
+    static const uint8_t dma_if_xy[GAUDI_SM_BLOCKS][2] = {
+        { 9, 3 }, { 0, 3 }, { 9, 1 }, { 0, 1 },
+    };
+
+    in->kind = GAUDI_INIT_MON;
+    in->index = b * GAUDI_SM_MONS + i;
+    in->secure = false;
+    in->props = 0;
+    in->razwi_id = RAZWI_ID(dma_if_xy[b][0], dma_if_xy[b][1], AXI_ID_DMA);
+}
+
 static void drain(struct gaudi_core *g)
 {
     struct gaudi_sync *sm = &g->sync;
@@ -94,6 +111,7 @@ static void drain(struct gaudi_core *g)
         unsigned int e = sm->fireq[sm->fq_head];
         unsigned int b = e / GAUDI_SM_MONS, i = e % GAUDI_SM_MONS;
         uint32_t base = sm_base[b];
+        struct gaudi_init in;
         uint64_t addr;
         uint32_t data;
 
@@ -105,8 +123,9 @@ static void drain(struct gaudi_core *g)
                gaudi_reg_get(g, base + SM_MON_PAY_ADDRL_0 + 4 * i);
         data = gaudi_reg_get(g, base + SM_MON_PAY_DATA_0 + 4 * i);
         sm->fired++;
-        if (gaudi_dev_write(g, addr, &data, sizeof(data))) {
-            gaudi_guest_error(g, "SM%u monitor %u: bad payload address 0x%llx",
+        mon_init(b, i, &in);
+        if (gaudi_lbw_write(g, &in, addr, data)) {
+            gaudi_guest_error(g, "SM%u monitor %u: payload to 0x%llx refused",
                               b, i, (unsigned long long)addr);
         }
     }

@@ -6,6 +6,11 @@
  * only maps the BARs, the ELBI window in PCI config space, MSI, DMA and the
  * flash backing file onto QEMU.
  *
+ * The queues and DMA engines run asynchronously: the core asks for a step
+ * through the bus's schedule callback, which arms a QEMU_CLOCK_VIRTUAL
+ * timer; the step runs in the main loop after the doorbell write returned.
+ * The "sync" property selects the old run-to-completion mode instead.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
@@ -48,6 +53,7 @@ struct GaudiState {
     MemoryRegion cfg_mr;
     MemoryRegion hbm;    /* BAR4 */
     QEMUTimer *tick;
+    QEMUTimer *run;    /* the core's next asynchronous step */
     uint8_t *flash;
     int flash_fd;
     unsigned int errors_logged;
@@ -60,6 +66,9 @@ struct GaudiState {
     char *flash_path;
     uint32_t module_id;
     bool test_hooks;
+    bool sync;
+    uint32_t packet_latency_ns;
+    uint32_t dma_bandwidth_mbps;
 };
 
 static uint64_t gaudi_cfg_mmio_read(void *opaque, hwaddr addr, unsigned size)
@@ -150,6 +159,22 @@ static void gaudi_bus_log(void *opaque, enum gaudi_log_level level,
         trace_gaudi_event(msg);
         break;
     }
+}
+
+static void gaudi_bus_schedule(void *opaque, uint64_t delay_ns)
+{
+    GaudiState *s = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    /* Only ever earlier: the core asks again for later work. */
+    timer_mod_anticipate_ns(s->run, now + MIN(delay_ns, INT64_MAX - now));
+}
+
+static void gaudi_run(void *opaque)
+{
+    GaudiState *s = opaque;
+
+    gaudi_core_run(s->core);
 }
 
 static void gaudi_tick(void *opaque)
@@ -295,7 +320,11 @@ static void gaudi_flash_dirty(void *opaque, uint64_t off, uint64_t len)
 static void gaudi_realize(PCIDevice *pdev, Error **errp)
 {
     GaudiState *s = GAUDI(pdev);
-    struct gaudi_identity id = { .test_hooks = s->test_hooks };
+    struct gaudi_identity id = {
+        .test_hooks = s->test_hooks,
+        .packet_latency_ns = s->packet_latency_ns,
+        .dma_bandwidth_mbps = s->dma_bandwidth_mbps,
+    };
     struct gaudi_bus bus = {
         .opaque = s,
         .dma_read = gaudi_bus_dma_read,
@@ -304,6 +333,7 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
         .now_ns = gaudi_bus_now,
         .log = gaudi_bus_log,
         .flash_dirty = gaudi_flash_dirty,
+        .schedule = s->sync ? NULL : gaudi_bus_schedule,
     };
 
     if (!is_power_of_2(s->hbm_size) || s->hbm_size < 512 * MiB ||
@@ -354,6 +384,8 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
     memory_region_add_subregion(&s->bar2, 0, &s->flash_mr);
     memory_region_add_subregion(&s->bar2, GAUDI_CFG_BAR2_OFFSET, &s->cfg_mr);
 
+    /* Before the core: it may schedule a step from its first write. */
+    s->run = timer_new_ns(QEMU_CLOCK_VIRTUAL, gaudi_run, s);
     s->core = gaudi_core_new(&bus, memory_region_get_ram_ptr(&s->sram),
                              memory_region_get_ram_ptr(&s->hbm), s->hbm_size,
                              s->flash, &id);
@@ -390,6 +422,10 @@ fail_core:
     gaudi_core_free(s->core);
     s->core = NULL;
 fail_flash:
+    if (s->run) {
+        timer_free(s->run);
+        s->run = NULL;
+    }
     gaudi_flash_close(s);
 }
 
@@ -399,6 +435,9 @@ static void gaudi_exit(PCIDevice *pdev)
 
     timer_free(s->tick);
     s->tick = NULL;
+    /* No step may run on a freed core. */
+    timer_free(s->run);
+    s->run = NULL;
     msi_uninit(pdev);
     pcie_cap_exit(pdev);
     gaudi_core_free(s->core);
@@ -410,7 +449,11 @@ static void gaudi_reset(DeviceState *dev)
 {
     GaudiState *s = GAUDI(dev);
 
-    /* A PCI reset of the function is a power-on reset of the card. */
+    /*
+     * A PCI reset of the function is a power-on reset of the card: work
+     * in flight is dropped with the pending step.
+     */
+    timer_del(s->run);
     gaudi_core_reset(s->core);
 }
 
@@ -423,6 +466,11 @@ static const Property gaudi_properties[] = {
     DEFINE_PROP_UINT32("module-id", GaudiState, module_id,
                        GAUDI_MODULE_ID_UNSET),
     DEFINE_PROP_BOOL("test-hooks", GaudiState, test_hooks, false),
+    DEFINE_PROP_BOOL("sync", GaudiState, sync, false),
+    DEFINE_PROP_UINT32("packet-latency-ns", GaudiState, packet_latency_ns,
+                       GAUDI_DEFAULT_PACKET_LATENCY_NS),
+    DEFINE_PROP_UINT32("dma-bandwidth-mbps", GaudiState, dma_bandwidth_mbps,
+                       GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS),
 };
 
 static const VMStateDescription gaudi_vmstate = {

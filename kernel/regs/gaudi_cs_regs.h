@@ -8,6 +8,21 @@
 #define GAUDI_CS_REGS_H
 
 #include <linux/bits.h>
+#include <linux/sizes.h>
+
+/*
+ * Device address map facts used by the parser and the MMU (INTERFACE.md
+ * section 2); GAUDI_SRAM_BASE is in gaudi_regs.h.
+ */
+#define GAUDI_SRAM_USER_START	(GAUDI_SRAM_BASE + 0x80)
+#define GAUDI_SRAM_END		(GAUDI_SRAM_BASE + 20 * SZ_1M)
+#define GAUDI_DRAM_USER_START	0x20000000ULL
+#define GAUDI_VA_HOST_START	0x1000000000000ULL
+#define GAUDI_VA_HOST_END	0x3FF8000000000ULL
+/* The first 4 GiB of the host range hold mapped CBs (HL_CB_FLAGS_MAP). */
+#define GAUDI_VA_CB_START	GAUDI_VA_HOST_START
+#define GAUDI_VA_CB_END		(GAUDI_VA_HOST_START + SZ_4G)
+#define GAUDI_VA_USER_START	GAUDI_VA_CB_END
 
 /* QMAN registers, relative to a QMAN block; "s" is the stream 0..3. */
 #define QM_GLBL_CFG0			0x000
@@ -62,6 +77,10 @@
 #define SM_MON_ARM_MASK			GENMASK(15, 8)
 #define SM_MON_ARM_EQ			BIT(16)
 #define SM_MON_ARM_VALUE		GENMASK(31, 17)
+/* MON_STATUS: valid 0, pending 8:1 (gaudi_masks.h); the rest reserved. */
+#define SM_MON_STATUS_VALID		BIT(0)
+#define SM_MON_STATUS_PENDING		GENMASK(8, 1)
+#define SM_BLOCK_END			SM_MON_STATUS(SM_NUM_MONS)
 /* First SOB and monitor of the W_S block that belong to users. */
 #define GAUDI_FIRST_USER_SOB		144
 #define GAUDI_FIRST_USER_MON		72
@@ -101,18 +120,51 @@
 #define PKT_ARB_POINT			0xC
 #define PKT_WAIT			0xD
 #define PKT_LOAD_AND_EXE		0xF
+/*
+ * Packet fields (gaudi_packets.h of the upstream driver and of
+ * hl-thunk-open, which also names the reserved bits).  Bits 31:29 of ctl
+ * are the barriers; most packets have a predicate in ctl bits 4:0.
+ */
+#define PKT_CTL_BARRIERS		GENMASK(31, 29)
+#define PKT_CTL_PRED			GENMASK(4, 0)
 #define PKT_WREG_REG_OFFSET		GENMASK(23, 8)
 #define PKT_WREG_BULK_SIZE64		GENMASK(15, 0)
+/* MSG_LONG/MSG_PROT ctl: pred 4:0, WO 16, NS 17, op 21:20. */
+#define PKT_MSG_WO			BIT(16)
+#define PKT_MSG_NS			BIT(17)
 #define PKT_MSG_OP			GENMASK(21, 20)
+#define PKT_MSG_OP_WRITE		0
+#define PKT_MSG_OP_TIMESTAMP		1
+/* MSG_SHORT ctl: offset 15:0, WO 16, NS 17, op 21:20, base 23:22. */
 #define PKT_MSG_SHORT_OFFSET		GENMASK(15, 0)
 #define PKT_MSG_SHORT_BASE		GENMASK(23, 22)
+/* LIN_DMA ctl: options 6:0, reserved 15:7, context id (low) 23:16. */
+#define PKT_LIN_DMA_WRCOMP		BIT(0)
+#define PKT_LIN_DMA_TRANSPOSE		BIT(1)
+#define PKT_LIN_DMA_DTYPE		BIT(2)
+#define PKT_LIN_DMA_LIN			BIT(3)
 #define PKT_LIN_DMA_MEMSET		BIT(4)
+#define PKT_LIN_DMA_COMPRESS		BIT(5)
+#define PKT_LIN_DMA_DECOMPRESS		BIT(6)
+#define PKT_LIN_DMA_CTX_LO		GENMASK(23, 16)
 #define PKT_LIN_DMA_DST_ADDR		GENMASK_ULL(55, 0)
+/* LOAD_AND_EXE cfg: dst 0 (1 = scalars), load 8, exe 9, etype 10. */
 #define PKT_LOAD_AND_EXE_DST		BIT(0)
 #define PKT_LOAD_AND_EXE_LOAD		BIT(8)
+#define PKT_LOAD_AND_EXE_EXE		BIT(9)
+#define PKT_LOAD_AND_EXE_ETYPE		BIT(10)
 #define PKT_FENCE_DEC			GENMASK(3, 0)
 #define PKT_FENCE_TARGET		GENMASK(23, 16)
 #define PKT_FENCE_ID			GENMASK(31, 30)
+/* WAIT cfg: cycles 23:0, increment 27:24, fence id 29:28. */
+#define PKT_WAIT_CYCLES			GENMASK(23, 0)
+#define PKT_WAIT_INC			GENMASK(27, 24)
+#define PKT_WAIT_ID			GENMASK(29, 28)
+/* ARB_POINT cfg: priority 7:0, release 31. */
+#define PKT_ARB_PRIORITY		GENMASK(7, 0)
+#define PKT_ARB_RELEASE			BIT(31)
+/* REPEAT cfg: sore 0, o 1, jump pointer 31:16. */
+#define PKT_REPEAT_JMP			GENMASK(31, 16)
 
 /* Completion-queue entry written by the driver's MSG_PROT. */
 #define CQ_ENTRY_READY			BIT(31)

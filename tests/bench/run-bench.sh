@@ -19,8 +19,12 @@
 # PROBES (loads timed per round and driver, default 2), CARDS (default 8),
 # MEM (guest RAM, default 4G), BENCH_MAP_MAX_MIB (largest MAP size, default
 # 1024), QUICK=1 (few samples: a smoke run), TIMEOUT (host-side seconds),
-# TABLE_ONLY=1 (no VM: print the table of the last raw output again).
-# Raw output: build/bench/raw.txt; the table: build/bench/table.txt.
+# TABLE_ONLY=1 (no VM: print the tables of the last raw outputs again),
+# MODES (default "async sync": the model's modes, one VM each; async is
+# the default device, sync runs queues and DMA to completion inside the
+# doorbell write, gaudi-vm --model-sync).
+# Raw output: build/bench/raw.txt (async) and raw-sync.txt; the tables:
+# build/bench/table.txt and table-sync.txt.
 set -eu
 
 # ---- guest side -------------------------------------------------------------
@@ -86,32 +90,48 @@ ko=${GAUDI_KO:-$repo/kernel/gaudi.ko}
 [ -f "$peer" ] || { echo "run-bench: no peer module (make peer)" >&2; exit 2; }
 [ -f "$ko" ] || { echo "run-bench: no $ko (make kernel)" >&2; exit 2; }
 
+MODES=${MODES:-async sync}
+# raw_file MODE: where that mode's raw output goes.
+raw_file() {
+	if [ "$1" = async ]; then echo "$out/raw.txt"; else echo "$out/raw-$1.txt"; fi
+}
+
 if [ -n "${TABLE_ONLY:-}" ]; then
-	:	# only the table of the last raw output
+	:	# only the tables of the last raw outputs
 else
 genv="CARDS=$CARDS ROUNDS=$ROUNDS PROBES=$PROBES"
 [ -z "${QUICK:-}" ] || genv="$genv QUICK=1"
 [ -z "${BENCH_MAP_MAX_MIB:-}" ] || genv="$genv BENCH_MAP_MAX_MIB=$BENCH_MAP_MAX_MIB"
-echo "run-bench: one VM, $CARDS cards, $MEM, $ROUNDS rounds per driver" >&2
-start=$(date +%s)
-st=0
-"$repo/tools/vm/gaudi-vm" --driver none --cards "$CARDS" --mem "$MEM" \
-	--timeout "${TIMEOUT:-1500}" \
-	--add "$out/gaudi_bench:/bench/gaudi_bench" \
-	--add "$peer:/bench/habanalabs-peer.ko" \
-	--add "$ko:/bench/gaudi.ko" \
-	--add "$repo/tests/bench/run-bench.sh:/bench/run-bench.sh" "$@" \
-	--cmd "$genv sh /bench/run-bench.sh --guest" >"$out/raw.txt" 2>&1 || st=$?
-echo "run-bench: VM finished in $(($(date +%s) - start)) s (status $st)" >&2
-if [ "$st" -ne 0 ] || ! grep -q '^@done' "$out/raw.txt"; then
-	tail -n 40 "$out/raw.txt" >&2
-	echo "run-bench: the benchmark run failed (status $st); raw output in $out/raw.txt" >&2
-	exit 1
-fi
+for mode in $MODES; do
+	raw=$(raw_file "$mode")
+	case $mode in
+	async) mopt= ;;
+	sync) mopt=--model-sync ;;
+	*) echo "run-bench: unknown mode $mode (async, sync)" >&2; exit 2 ;;
+	esac
+	echo "run-bench: model $mode: one VM, $CARDS cards, $MEM, $ROUNDS rounds per driver" >&2
+	start=$(date +%s)
+	st=0
+	# shellcheck disable=SC2086
+	GAUDI_MODEL_SYNC= "$repo/tools/vm/gaudi-vm" --driver none --cards "$CARDS" \
+		--mem "$MEM" --timeout "${TIMEOUT:-1500}" $mopt \
+		--add "$out/gaudi_bench:/bench/gaudi_bench" \
+		--add "$peer:/bench/habanalabs-peer.ko" \
+		--add "$ko:/bench/gaudi.ko" \
+		--add "$repo/tests/bench/run-bench.sh:/bench/run-bench.sh" "$@" \
+		--cmd "$genv sh /bench/run-bench.sh --guest" >"$raw" 2>&1 || st=$?
+	echo "run-bench: model $mode: VM finished in $(($(date +%s) - start)) s (status $st)" >&2
+	if [ "$st" -ne 0 ] || ! grep -q '^@done' "$raw"; then
+		tail -n 40 "$raw" >&2
+		echo "run-bench: the benchmark run failed (status $st); raw output in $raw" >&2
+		exit 1
+	fi
+done
 fi
 
-# Medians per driver, then the table.
-awk -v rounds="$ROUNDS" '
+# Medians per driver, then the table: table RAW TITLE.
+table() {
+awk -v rounds="$ROUNDS" -v title="$2" '
 function med(key, drv,   n, i, j, t, a) {
 	n = cnt[drv, key]
 	if (!n)
@@ -165,7 +185,7 @@ function frac(label, key, sz,   u, o, mu, mo, fu, fo) {
 END {
 	n = split("4K 64K 1M 16M 64M", ds, " ")
 	m = split("4K 64K 1M 16M 256M 1G", ms, " ")
-	printf "Gaudi benchmark: medians of %d rounds per driver (probe: of every timed load); ratio = ours/upstream\n", rounds
+	printf "Gaudi benchmark, %s: medians of %d rounds per driver (probe: of every timed load); ratio = ours/upstream\n", title, rounds
 	printf "%-34s %-6s %11s %11s %7s  %-7s %s\n", "measure", "unit", "upstream", "ours", "ratio", "target", "result"
 	printf "%s\n", "------------------------------------------------------------------------------------------------"
 	row("null ioctl (INFO DEVICE_STATUS)", "null_ioctl", "us", "")
@@ -203,5 +223,17 @@ END {
 	for (i = 1; i <= m; i++)
 		if (seen["maphuge_us_" ms[i]])
 			row("  per pair, " ms[i] " (2M pages)", "maphuge_us_" ms[i], "us", "")
-}' "$out/raw.txt" | tee "$out/table.txt"
-echo "run-bench: raw output $out/raw.txt, table $out/table.txt" >&2
+}' "$1"
+}
+
+for mode in $MODES; do
+	raw=$(raw_file "$mode")
+	tab=$(dirname "$raw")/$(basename "$raw" | sed 's/^raw/table/')
+	[ -f "$raw" ] || { echo "run-bench: no $raw" >&2; continue; }
+	case $mode in
+	async) title="asynchronous model (default)" ;;
+	*) title="run-to-completion model (sync=on)" ;;
+	esac
+	table "$raw" "$title" | tee "$tab"
+	echo "run-bench: raw output $raw, table $tab" >&2
+done

@@ -54,6 +54,17 @@ static void fb_log(void *opaque, enum gaudi_log_level level, const char *msg)
 		fprintf(stderr, "# model: %s\n", msg);
 }
 
+static void fb_schedule(void *opaque, uint64_t delay_ns)
+{
+	struct fakebus *fb = opaque;
+	uint64_t at = fb->now + delay_ns;
+
+	fb->sched_calls++;
+	if (!fb->sched_pending || at < fb->sched_at)
+		fb->sched_at = at;
+	fb->sched_pending = true;
+}
+
 static void *big_zeroed(uint64_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -64,7 +75,8 @@ static void *big_zeroed(uint64_t size)
 	return p;
 }
 
-struct gaudi_core *fakebus_new(struct fakebus *fb)
+static struct gaudi_core *fb_create(struct fakebus *fb,
+				    const struct gaudi_identity *id, bool async)
 {
 	struct gaudi_bus bus = {
 		.opaque = fb,
@@ -73,6 +85,7 @@ struct gaudi_core *fakebus_new(struct fakebus *fb)
 		.msi = fb_msi,
 		.now_ns = fb_now,
 		.log = fb_log,
+		.schedule = async ? fb_schedule : NULL,
 	};
 
 	memset(fb, 0, sizeof(*fb));
@@ -82,10 +95,61 @@ struct gaudi_core *fakebus_new(struct fakebus *fb)
 	fb->hbm = big_zeroed(FAKE_HBM_SIZE);
 	fb->flash = big_zeroed(GAUDI_FLASH_WINDOW);
 	fb->g = gaudi_core_new(&bus, fb->sram, fb->hbm, FAKE_HBM_SIZE, fb->flash,
-			       NULL);
+			       id);
 	if (!fb->g)
 		abort();
 	return fb->g;
+}
+
+struct gaudi_core *fakebus_new(struct fakebus *fb)
+{
+	return fb_create(fb, NULL, false);
+}
+
+struct gaudi_core *fakebus_new_async(struct fakebus *fb, uint32_t latency_ns,
+				     uint32_t bandwidth_mbps)
+{
+	struct gaudi_identity id = {
+		.packet_latency_ns = latency_ns,
+		.dma_bandwidth_mbps = bandwidth_mbps,
+	};
+
+	return fb_create(fb, &id, true);
+}
+
+unsigned int fake_advance(struct fakebus *fb, uint64_t ns,
+			  unsigned int max_steps)
+{
+	uint64_t end = fb->now + ns;
+	unsigned int n = 0;
+
+	while (fb->sched_pending && fb->sched_at <= end &&
+	       (!max_steps || n < max_steps)) {
+		if (fb->sched_at > fb->now)
+			fb->now = fb->sched_at;
+		fb->sched_pending = false;
+		fb->steps++;
+		n++;
+		gaudi_core_run(fb->g);
+	}
+	if (!max_steps || n < max_steps)
+		fb->now = end;
+	return n;
+}
+
+unsigned int fake_drain(struct fakebus *fb, unsigned int max_steps)
+{
+	unsigned int n = 0;
+
+	while (fb->sched_pending && n < max_steps) {
+		if (fb->sched_at > fb->now)
+			fb->now = fb->sched_at;
+		fb->sched_pending = false;
+		fb->steps++;
+		n++;
+		gaudi_core_run(fb->g);
+	}
+	return n;
 }
 
 void fakebus_free(struct fakebus *fb)

@@ -2,7 +2,9 @@
 /*
  * A fake environment for the model's engines on the host: host memory is a
  * plain buffer at bus address 0, MSIs are counted, log lines are kept, time
- * is set by the test.
+ * is set by the test.  fakebus_new() gives the run-to-completion mode;
+ * fakebus_new_async() adds a fake scheduler: the core's requests are kept
+ * (earliest wins) and fake_advance() runs them as virtual time passes.
  */
 #ifndef GAUDI_FAKEBUS_H
 #define GAUDI_FAKEBUS_H
@@ -21,11 +23,31 @@ struct fakebus {
 	uint64_t now;
 	bool quiet;			/* do not print log lines */
 	struct gaudi_core *g;
+	/* fake scheduler (asynchronous mode) */
+	bool sched_pending;		/* a gaudi_core_run() is requested */
+	uint64_t sched_at;		/* for this time */
+	unsigned int sched_calls;	/* requests made */
+	unsigned int steps;		/* gaudi_core_run() calls made */
 };
 
 /* Create a card on a fake bus; abort()s on allocation failure (tests). */
 struct gaudi_core *fakebus_new(struct fakebus *fb);
 void fakebus_free(struct fakebus *fb);
+
+/* A card in the asynchronous mode with the given timing. */
+struct gaudi_core *fakebus_new_async(struct fakebus *fb, uint32_t latency_ns,
+				     uint32_t bandwidth_mbps);
+
+/*
+ * Let ns of virtual time pass, running every requested step that falls due
+ * (at its requested time); at most max_steps steps (0: no limit).  Returns
+ * the number of steps run.
+ */
+unsigned int fake_advance(struct fakebus *fb, uint64_t ns,
+			  unsigned int max_steps);
+
+/* Run steps until nothing is requested (at most max_steps); returns them. */
+unsigned int fake_drain(struct fakebus *fb, unsigned int max_steps);
 
 /* Device address of host bus address a (adds HOST_PHYS_BASE). */
 static inline uint64_t fake_host_dev(uint64_t a)

@@ -4,8 +4,9 @@
  * command buffer on a queue, the way a guest's CB reaches the device.
  *   make -C tests/emulator fuzz
  *   mkdir -p corpus && build/tests/emulator/fuzz/fuzz_cb -max_len=4096 corpus
- * Byte 0 picks the queue (external DMA, internal DMA, MME, TPC); the rest is
- * the CB.  A copy of it also sits in SRAM and at a VA mapped through the
+ * Byte 0 picks the queue (external DMA, internal DMA, MME, TPC) and, with
+ * bit 3, the asynchronous mode (steps on the fake scheduler interleaved
+ * with the register writes, then drained); the rest is the CB.  A copy of it also sits in SRAM and at a VA mapped through the
  * MMU, so CP_DMA, LIN_DMA and the MMU walk find guest-controlled data.
  */
 #include <stdlib.h>
@@ -32,16 +33,26 @@ static void forget(struct fakebus *fb)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct fakebus fb;
-	static struct gaudi_core *g;
+	static struct fakebus fbs[2];
+	static struct gaudi_core *gs[2];
+	struct fakebus *fbp;
+	struct gaudi_core *g;
 	struct queue q;
-	unsigned int f;
+	unsigned int f, async;
 	uint64_t hop0 = 0x10000000, pte;
 
-	if (!g)
-		g = fakebus_new(&fb);
+	if (!gs[0]) {
+		gs[0] = fakebus_new(&fbs[0]);
+		gs[1] = fakebus_new_async(&fbs[1],
+					  GAUDI_DEFAULT_PACKET_LATENCY_NS,
+					  GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS);
+	}
 	if (!size)
 		return 0;
+	async = (data[0] >> 3) & 1;
+	g = gs[async];
+	fbp = &fbs[async];
+#define fb (*fbp)
 	gaudi_core_reset(g);
 	forget(&fb);
 	g->id.test_hooks = true;
@@ -71,10 +82,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gaudi_cfg_write(g, mmDMA0_CORE_BASE + DMA_CORE_NON_SECURE_PROPS, 1);
 
 	q_submit_dev(&q, fake_host_dev(CB_BUS), size);
+	if (async)
+		fake_advance(&fb, 1000, 4);
 	/* Release whatever FENCE it waits in, then run it once more. */
 	for (f = 0; f < 4; f++)
 		gaudi_cfg_write(g, q_fence_rdata(&q, f), 1);
+	if (async)
+		fake_advance(&fb, 100000, 4);
 	q_restart(&q);
 	q_submit_dev(&q, 0x1000000000000ULL, size);
+	if (async)
+		fake_drain(&fb, 1000);
 	return 0;
+#undef fb
 }

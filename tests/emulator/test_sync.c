@@ -9,7 +9,22 @@
 #define EN		mmSYNC_MNGR_E_N_SOB_OBJ_0
 #define PQ_BUS		0x10000ULL
 #define CB_BUS		0x100000ULL
-#define FLAG_BUS	0x8000ULL
+#define WN		mmSYNC_MNGR_W_N_SOB_OBJ_0
+/*
+ * Monitors write over the LBW bus only: their payloads land in W_N SOBs
+ * 1000.. (flag k is SOB 1000 + k / 4).
+ */
+#define FLAG_REG	(WN + 4 * 1000)
+
+static uint64_t flag_dev(unsigned int k)
+{
+	return GAUDI_CFG_BASE + FLAG_REG + k;
+}
+
+static uint32_t flag_u32(struct gaudi_core *g, unsigned int k)
+{
+	return gaudi_cfg_read(g, FLAG_REG + k);
+}
 
 static uint32_t arm_val(unsigned int group, uint8_t mask, int equal,
 			uint32_t target)
@@ -42,52 +57,57 @@ static void test_sobs_and_monitors(void)
 	      "set keeps 15 bits");
 
 	/* Monitor 3 watches SOBs 16 and 17 (group 2) for >= 2. */
-	mon_setup(g, WS, 3, fake_host_dev(FLAG_BUS), 0x1234);
+	mon_setup(g, WS, 3, flag_dev(0), 0x1234);
 	gaudi_cfg_write(g, WS + SM_MON_ARM_0 + 12, arm_val(2, 0xFC, 0, 2));
 	status = gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12);
 	ok_eq(status, SM_MON_STATUS_VALID | (3 << SM_MON_STATUS_PENDING_SHIFT),
 	      "armed monitor: VALID, both SOBs pending");
 	gaudi_cfg_write(g, WS + 4 * 16, 2);
 	gaudi_cfg_write(g, WS + 4 * 18, 9);	/* masked out */
-	ok_eq(host_u32(&fb, FLAG_BUS), 0, "not yet: SOB 17 is below");
+	ok_eq(flag_u32(g, 0), 0, "not yet: SOB 17 is below");
 	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12),
 	      SM_MON_STATUS_VALID | (2 << SM_MON_STATUS_PENDING_SHIFT),
 	      "pending shows SOB 17 only");
 	gaudi_cfg_write(g, WS + 4 * 17, SM_SOB_INC | 2);
-	ok_eq(host_u32(&fb, FLAG_BUS), 0x1234, "payload written when met");
+	ok_eq(flag_u32(g, 0), 0x1234, "payload written when met");
 	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12) &
 	      SM_MON_STATUS_VALID, 0, "monitor disarmed after firing");
-	memset(fb.host + FLAG_BUS, 0, 4);
+	gaudi_cfg_write(g, FLAG_REG, 0);
 	gaudi_cfg_write(g, WS + 4 * 17, SM_SOB_INC | 1);
-	ok_eq(host_u32(&fb, FLAG_BUS), 0, "fires only once");
+	ok_eq(flag_u32(g, 0), 0, "fires only once");
 
 	/* Equal mode, armed already satisfied: fires on the arm. */
 	gaudi_cfg_write(g, EN + 4 * 40, 7);
-	mon_setup(g, EN, 500, fake_host_dev(FLAG_BUS + 4), 1);
+	mon_setup(g, EN, 500, flag_dev(4), 1);
 	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 500, arm_val(5, 0xFE, 1, 6));
-	ok_eq(host_u32(&fb, FLAG_BUS + 4), 0, "equal mode: 7 != 6");
+	ok_eq(flag_u32(g, 4), 0, "equal mode: 7 != 6");
 	gaudi_cfg_write(g, EN + 4 * 40, 6);
-	ok_eq(host_u32(&fb, FLAG_BUS + 4), 1, "equal mode fires at 6");
-	mon_setup(g, EN, 501, fake_host_dev(FLAG_BUS + 8), 2);
+	ok_eq(flag_u32(g, 4), 1, "equal mode fires at 6");
+	mon_setup(g, EN, 501, flag_dev(8), 2);
 	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 501, arm_val(5, 0xFE, 0, 1));
-	ok_eq(host_u32(&fb, FLAG_BUS + 8), 2, "already satisfied fires on arm");
+	ok_eq(flag_u32(g, 8), 2, "already satisfied fires on arm");
 
 	/* Disarm through MON_STATUS; reset disarms everything. */
-	mon_setup(g, EN, 7, fake_host_dev(FLAG_BUS + 12), 3);
+	mon_setup(g, EN, 7, flag_dev(12), 3);
 	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 7, arm_val(9, 0xFE, 0, 1));
 	gaudi_cfg_write(g, EN + SM_MON_STATUS_0 + 4 * 7, 0);
 	gaudi_cfg_write(g, EN + 4 * 72, 1);
-	ok_eq(host_u32(&fb, FLAG_BUS + 12), 0, "MON_STATUS write disarms");
+	ok_eq(flag_u32(g, 12), 0, "MON_STATUS write disarms");
 	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 7, arm_val(9, 0xFE, 0, 2));
 	gaudi_core_reset(g);
-	mon_setup(g, EN, 7, fake_host_dev(FLAG_BUS + 12), 3);
+	mon_setup(g, EN, 7, flag_dev(12), 3);
 	gaudi_cfg_write(g, EN + 4 * 72, 2);
-	ok_eq(host_u32(&fb, FLAG_BUS + 12), 0, "reset disarms monitors");
+	ok_eq(flag_u32(g, 12), 0, "reset disarms monitors");
 
-	/* A payload to a hole is a guest error, nothing else. */
-	mon_setup(g, EN, 8, 0x7F00000000ULL, 1);
+	/* A payload outside CFG space is a RAZWI (LBW only), nothing else. */
+	mon_setup(g, EN, 8, fake_host_dev(0x8000), 1);
 	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 8, arm_val(0, 0xFE, 0, 0));
-	ok_eq(fb.guest_errors, 1, "payload to a hole is reported");
+	ok(fb.guest_errors >= 1, "payload to host memory is reported");
+	ok_eq(host_u32(&fb, 0x8000), 0, "and not written");
+	ok_eq(gaudi_cfg_read(g, mmMMU_UP_RAZWI_WRITE_VLD), 1,
+	      "RAZWI write captured");
+	ok_eq(gaudi_cfg_read(g, mmMMU_UP_RAZWI_WRITE_ID),
+	      RAZWI_ID(9, 3, AXI_ID_DMA), "initiator: the E_N DMA_IF");
 	fakebus_free(&fb);
 }
 
@@ -102,13 +122,13 @@ static void test_chain(void)
 	for (i = 0; i < n; i++) {
 		uint64_t next = GAUDI_CFG_BASE + EN + 4 * 8 * (i + 1);
 
-		mon_setup(g, EN, i, i + 1 < n ? next : fake_host_dev(FLAG_BUS),
+		mon_setup(g, EN, i, i + 1 < n ? next : flag_dev(0),
 			  i + 1 < n ? SM_SOB_INC | 1 : 0xD0E);
 		gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * i,
 				arm_val(i, 0xFE, 0, 1));
 	}
 	gaudi_cfg_write(g, EN, 1);
-	ok_eq(host_u32(&fb, FLAG_BUS), 0xD0E, "a chain of 255 monitors fires");
+	ok_eq(flag_u32(g, 0), 0xD0E, "a chain of 255 monitors fires");
 	ok_eq(g->sync.fired, n, "each monitor fired once");
 	fakebus_free(&fb);
 }

@@ -48,6 +48,7 @@
 #define PKT_WREG_BULK	0x2
 #define PKT_MSG_LONG	0x3
 #define PKT_CP_DMA	0x5
+#define PKT_REPEAT	0x6
 #define PKT_MSG_PROT	0x7
 #define PKT_LIN_DMA	0x9
 #define PKT_NOP		0xA
@@ -243,6 +244,28 @@ static void t_integrity(void)
 	sess_close(&s);
 }
 
+/* User sync objects and monitors: the W_S block from SOB 144, monitor 72. */
+#define PKT_FENCE	0x8
+#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
+#define MON_ADDRL	0x2000
+#define MON_ADDRH	0x2800
+#define MON_DATA	0x3000
+#define MON_ARM		0x3800
+#define EN_SOB(i)	(CFG_BASE + 0x4F2000ULL + 4 * (i))
+#define EN_MON(reg, m)	(CFG_BASE + 0x4F2000ULL + (reg) + 4 * (m))
+/* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
+#define DMA0_FENCE0	(CFG_BASE + 0x508000ULL + 0x308)
+
+static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
+		       uint32_t op)
+{
+	put32(cb + off, val);
+	put32(cb + off + 4, CTL(PKT_MSG_LONG) | op << 20 | CTL_MB);
+	put64(cb + off + 8, addr);
+	return off + 16;
+}
+
 /* ---- internal queues: a CB mapped in the device MMU --------------------- */
 
 static void t_internal(void)
@@ -252,8 +275,9 @@ static void t_internal(void)
 	union hl_cb_args a;
 	uint64_t icb = 0, dva = 0, seq;
 	uint8_t *ip;
-	unsigned int q, bad = 0, fail = 0, n = 0;
+	unsigned int q, bad = 0, fail = 0, n = 0, sig = 0;
 	uint32_t st;
+	size_t elen;
 
 	if (!ok(sess_open(&s), "internal: open"))
 		return;
@@ -271,8 +295,17 @@ static void t_internal(void)
 		  (off_t)icb);
 	if (!ok(ip != MAP_FAILED, "mmap the mapped CB"))
 		goto out;
-	/* A NOP on DMA_0_0 ends each CS. */
-	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
+	/*
+	 * A CS completes when its external job does: the internal job counts
+	 * user SOB 144 up when it is done, and the job on DMA_0_0 waits for
+	 * that through monitor 72 and a FENCE (as on silicon, nothing else
+	 * orders the two queues).
+	 */
+	elen = msg_long(s.cbp, 0, WS_SOB(144), 0, 0);
+	if (!ok(submit1(s.fd, s.cb, elen, 0, &seq) == 0 &&
+		wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
+		st == HL_WAIT_CS_STATUS_COMPLETED, "user SOB 144 cleared"))
+		goto out;
 	for (q = GAUDI_QUEUE_ID_DMA_2_0; q <= GAUDI_QUEUE_ID_TPC_7_3; q++) {
 		bool dma = q <= GAUDI_QUEUE_ID_DMA_7_3;
 		uint32_t size = 1 + rnd() % 65536, k;
@@ -289,15 +322,30 @@ static void t_internal(void)
 		} else {
 			len = pkt(ip, len, PKT_NOP, 0, 0, 8);
 		}
+		len = msg_long(ip, len, WS_SOB(144), 0x80000001U, 0);
+		/* group 18 = SOBs 144..151, watch 144 only, >= sig + 1 */
+		elen = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72),
+				(uint32_t)DMA0_FENCE0, 0);
+		elen = msg_long(s.cbp, elen, WS_MON(MON_ADDRH, 72),
+				(uint32_t)(DMA0_FENCE0 >> 32), 0);
+		elen = msg_long(s.cbp, elen, WS_MON(MON_DATA, 72), 1, 0);
+		elen = msg_long(s.cbp, elen, WS_MON(MON_ARM, 72),
+				18 | 0xFEU << 8 | (sig + 1) << 17, 0);
+		elen = pkt(s.cbp, elen, PKT_FENCE, 1 | 1U << 16, 0, 8);
+		elen = pkt(s.cbp, elen, PKT_NOP, 0, 0, 8);
 		memset(ch, 0, sizeof(ch));
 		ch[0].cb_handle = dva;
 		ch[0].queue_index = q;
 		ch[0].cb_size = len;
 		ch[1].cb_handle = s.cb;
 		ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
-		ch[1].cb_size = 8;
-		if (submit(s.fd, ch, 2, 0, 0, &seq) ||
-		    wait_cs(s.fd, seq, WAIT_US, &st, NULL) ||
+		ch[1].cb_size = elen;
+		if (submit(s.fd, ch, 2, 0, 0, &seq)) {
+			fail++;
+			continue;
+		}
+		sig++;
+		if (wait_cs(s.fd, seq, WAIT_US, &st, NULL) ||
 		    st != HL_WAIT_CS_STATUS_COMPLETED) {
 			fail++;
 			continue;
@@ -310,6 +358,7 @@ static void t_internal(void)
 	   "internal queues DMA_2_0..TPC_7_3: %u CSs (LIN_DMA round trips on DMA2..7, NOPs on MME/TPC), %u failed, %u wrong",
 	   n, fail, bad);
 	memset(ch, 0, sizeof(ch));
+	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
 	ch[0].cb_handle = dva;
 	ch[0].queue_index = GAUDI_QUEUE_ID_DMA_2_0;
 	ch[0].cb_size = 8;
@@ -630,6 +679,32 @@ static void t_negative(void)
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0xF4 << 8, 8);
 		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "WREG_32 to the DMA core's NON_SECURE_PROPS (ASID): EPERM");
+		/* Issue 9, class 1: a DMA steered by registers. */
+		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0x14 << 8, 8);
+		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		   "WREG_32 to the DMA core's SRC_BASE_LO: EPERM");
+		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0x78 << 8, 8);
+		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		   "WREG_32 to the DMA core's COMMIT: EPERM");
+		/* Class 2: control flow the parser cannot follow. */
+		len = pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
+		len = pkt(s.cbp, len, PKT_REPEAT, 1, 0, 8);
+		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		   "REPEAT: EPERM");
+		/* Class 3: LIN_DMA options. */
+		lin_dma(s.cbp, 0, s.va, SRAM_USER, 4096, false);
+		/* LIN + write completion */
+		put32(s.cbp + 4, CTL(PKT_LIN_DMA) | 1U << 3 | 1U | CTL_MB);
+		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
+		   "LIN_DMA with write completion: EPERM");
+		lin_dma(s.cbp, 0, s.va, SRAM_USER, 4096, false);
+		put32(s.cbp + 4, CTL(PKT_LIN_DMA) | CTL_MB);	/* not LIN */
+		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
+		   "non-linear LIN_DMA (strides from registers): EPERM");
+		/* Reserved bits. */
+		len = pkt(s.cbp, 0, PKT_NOP, 1, 0, 8);
+		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+		   "NOP with a reserved bit set: EINVAL");
 	}
 	{
 		struct hl_info_cs_counters c;
@@ -996,26 +1071,6 @@ out:
 
 /* ---- user sync objects and monitors (parser policy) -------------------- */
 
-#define PKT_FENCE	0x8
-#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define MON_ADDRL	0x2000
-#define MON_ADDRH	0x2800
-#define MON_DATA	0x3000
-#define MON_ARM		0x3800
-#define EN_SOB(i)	(CFG_BASE + 0x4F2000ULL + 4 * (i))
-/* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
-#define DMA0_FENCE0	(CFG_BASE + 0x508000ULL + 0x308)
-
-static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
-		       uint32_t op)
-{
-	put32(cb + off, val);
-	put32(cb + off + 4, CTL(PKT_MSG_LONG) | op << 20 | CTL_MB);
-	put64(cb + off + 8, addr);
-	return off + 16;
-}
-
 static void t_monitors(void)
 {
 	uint64_t seq, seq2;
@@ -1032,9 +1087,12 @@ static void t_monitors(void)
 	len = msg_long(s.cbp, 0, WS_SOB(64), 1, 0);
 	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to W_S SOB 64 (signal CSs'): EINVAL");
-	len = msg_long(s.cbp, 0, EN_SOB(200), 1, 0);
+	len = msg_long(s.cbp, 0, EN_MON(MON_ADDRH, 5), 0, 0);
 	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
-	   "MSG_LONG to an E_N SOB: EINVAL");
+	   "E_N monitor 5 payload high word 0 (HBM/host): EINVAL");
+	len = msg_long(s.cbp, 0, EN_MON(MON_ADDRL, 5), (uint32_t)WS_SOB(100), 0);
+	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	   "E_N monitor 5 payload naming W_S SOB 100 (driver's): EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(MON_ARM, 71), 1, 0);
 	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to monitor 71 (driver's) ARM: EINVAL");
@@ -1094,6 +1152,254 @@ static void t_monitors(void)
 	   "the monitor fired: the memset ran (status %u)", st);
 out:
 	sess_close(&s);
+}
+
+/* ---- the user sync managers E_N, E_S, W_N (issue 9 compatibility) ------ */
+
+#define PKT_MSG_SHORT	0x4
+#define EN_BLK		0x4F2000ULL
+#define ES_BLK		0x4B2000ULL
+#define WN_BLK		0x4D2000ULL
+/* CP_FENCE0_RDATA of external queue @q (DMA 0/1 QMAN, stream q % 4). */
+#define QFENCE0(q)	(CFG_BASE + 0x508000ULL + 0x20000ULL * ((q) / 4) + \
+			 0x308 + 4 * ((q) % 4))
+
+/* MSG_SHORT through the bases the driver programs: 0 E_N monitors, 1 E_N SOBs. */
+static size_t msg_short(uint8_t *cb, size_t off, uint32_t base, uint32_t offset,
+			uint32_t val)
+{
+	put32(cb + off, val);
+	put32(cb + off + 4, CTL(PKT_MSG_SHORT) | base << 22 | offset | CTL_MB);
+	return off + 8;
+}
+
+/*
+ * Arm monitor @m of block @blk on SOB @sob >= @target (== if @eq) with its payload
+ * releasing fence 0 of queue @q, then FENCE on it: E_N through MSG_SHORT,
+ * the other blocks through MSG_LONG.
+ */
+static size_t arm_fence(uint8_t *cb, size_t off, uint64_t blk, uint32_t m,
+			uint32_t sob, uint32_t target, bool eq, uint32_t q)
+{
+	uint32_t arm = sob / 8 | (0xFFU & ~(1U << sob % 8)) << 8 |
+		       (eq ? 1U << 16 : 0) | target << 17;
+	uint32_t regs[4] = { MON_ADDRL, MON_ADDRH, MON_DATA, MON_ARM };
+	uint32_t vals[4] = { (uint32_t)QFENCE0(q), (uint32_t)(QFENCE0(q) >> 32),
+			     1, arm };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		if (blk == EN_BLK)
+			off = msg_short(cb, off, 0, regs[i] - MON_ADDRL + 4 * m,
+					vals[i]);
+		else
+			off = msg_long(cb, off, CFG_BASE + blk + regs[i] + 4 * m,
+				       vals[i], 0);
+	}
+	return pkt(cb, off, PKT_FENCE, 1 | 1U << 16, 0, 8);
+}
+
+/* Write @val (bit 31: add) to SOB @sob of block @blk. */
+static size_t sob_write(uint8_t *cb, size_t off, uint64_t blk, uint32_t sob,
+			uint32_t val)
+{
+	if (blk == EN_BLK)
+		return msg_short(cb, off, 1, 4 * sob, val);
+	return msg_long(cb, off, CFG_BASE + blk + 4 * sob, val, 0);
+}
+
+#define USM_THREADS	8
+#define USM_ROUNDS	16
+
+struct usm_thread {
+	struct sess *s;
+	unsigned int t;
+	int fails, bad;
+};
+
+/*
+ * Thread t: USM_ROUNDS CSs, each with a job on external queue t that
+ * arms E_N monitor t on E_N SOB 8t and FENCEs before a memset of its
+ * slice, and a job on queue t + 4 (mod 8) that adds 1 to the SOB; all in
+ * flight, then multi-CS waits until every one completed.
+ */
+static void *usm_thread(void *arg)
+{
+	struct usm_thread *ut = arg;
+	struct sess *s = ut->s;
+	uint32_t t = ut->t, sob = 8 * t, i, done = 0, guard;
+	uint64_t seqs[USM_ROUNDS], cbw = 0, cbs = 0;
+	uint8_t *pw = MAP_FAILED, *ps = MAP_FAILED;
+	struct hl_cs_chunk ch[2];
+	uint8_t *slice = s->buf + (1U << 20) + 4096 * USM_ROUNDS * t;
+	const char *step = "CB create";
+	unsigned int busy = 0;
+	int rc = 0;
+
+	if (cb_create(s->fd, 4096, 0, &cbw) || cb_create(s->fd, 4096, 0, &cbs))
+		goto fail;
+	step = "mmap";
+	pw = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd,
+		  (off_t)cbw);
+	ps = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd,
+		  (off_t)cbs);
+	if (pw == MAP_FAILED || ps == MAP_FAILED)
+		goto fail;
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = cbw;
+	ch[0].queue_index = t;
+	ch[1].cb_handle = cbs;
+	ch[1].queue_index = (t + 4) % 8;
+	ch[1].cb_size = sob_write(ps, 0, EN_BLK, sob, 0x80000001U);
+	for (i = 0; i < USM_ROUNDS; i++) {
+		size_t len = arm_fence(pw, 0, EN_BLK, t, sob, i + 1, false, t);
+
+		len = lin_dma(pw, len, 0x0101010101010101ULL * (0x40 + t + i),
+			      s->va + (slice - s->buf) + 4096 * i, 4096, true);
+		ch[0].cb_size = len;
+		step = "submit";
+		rc = submit(s->fd, ch, 2, 0, 0, &seqs[i]);
+		if (rc)
+			goto fail;
+	}
+	/* Multi-CS waits until all are done (each returns when one is). */
+	for (guard = 0; done != (1U << USM_ROUNDS) - 1 && guard < 100; guard++) {
+		union hl_wait_cs_args a;
+		uint64_t list[USM_ROUNDS];
+		uint32_t idx[USM_ROUNDS], n = 0;
+
+		for (i = 0; i < USM_ROUNDS; i++)
+			if (!(done & 1U << i)) {
+				idx[n] = i;
+				list[n++] = seqs[i];
+			}
+		memset(&a, 0, sizeof(a));
+		a.in.seq = (uintptr_t)list;
+		a.in.seq_arr_len = n;
+		a.in.timeout_us = WAIT_US;
+		a.in.flags = HL_WAIT_CS_FLAGS_MULTI_CS;
+		step = "multi-CS wait";
+		rc = xioctl(s->fd, DRM_IOCTL_HL_WAIT_CS, &a);
+		/*
+		 * Upstream serves two multi-CS waiters at a time
+		 * (MULTI_CS_MAX_USER_CTX) and fails the others with ENOMEM:
+		 * wait a little and try again, as its users must.
+		 */
+		if (rc == -ENOMEM && busy < 20000) {
+			busy++;
+			guard--;
+			usleep(500);
+			continue;
+		}
+		if (rc || a.out.status != HL_WAIT_CS_STATUS_COMPLETED) {
+			rc = rc ? rc : (int)a.out.status;
+			goto fail;
+		}
+		for (i = 0; i < n; i++)
+			if (a.out.cs_completion_map & 1U << i)
+				done |= 1U << idx[i];
+	}
+	step = "all done";
+	if (done != (1U << USM_ROUNDS) - 1)
+		goto fail;
+	if (busy)
+		tap_diag("thread %u: %u multi-CS waits retried after ENOMEM", t, busy);
+	for (i = 0; i < USM_ROUNDS; i++)
+		if (slice[4096 * i] != (uint8_t)(0x40 + t + i) ||
+		    slice[4096 * i + 4095] != (uint8_t)(0x40 + t + i))
+			ut->bad++;
+	goto out;
+fail:
+	tap_diag("thread %u: %s failed (%d), done map 0x%x", t, step, rc, done);
+	ut->fails++;
+out:
+	if (pw != MAP_FAILED)
+		munmap(pw, 4096);
+	if (ps != MAP_FAILED)
+		munmap(ps, 4096);
+	if (cbw)
+		cb_destroy(s->fd, cbw);
+	if (cbs)
+		cb_destroy(s->fd, cbs);
+	return NULL;
+}
+
+static void t_usersm(void)
+{
+	static const struct {
+		uint64_t blk;
+		uint32_t mon, sob;
+		const char *name;
+	} b[] = {
+		{ EN_BLK, 0, 0, "E_N monitor 0 on SOB 0 (MSG_SHORT)" },
+		{ ES_BLK, 511, 2047, "E_S monitor 511 on SOB 2047 (MSG_LONG)" },
+		{ WN_BLK, 7, 100, "W_N monitor 7 on SOB 100 (MSG_LONG)" },
+	};
+	struct usm_thread ut[USM_THREADS];
+	pthread_t th[USM_THREADS];
+	uint64_t seq, seq2;
+	uint32_t st = ~0U;
+	unsigned int i, fails = 0, bad = 0;
+	struct sess s;
+	size_t len;
+
+	if (!ok(sess_open(&s), "usersm: open"))
+		return;
+	/* A fence between two streams through each user block. */
+	for (i = 0; i < 3; i++) {
+		memset(s.buf, 0, 4096);
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0);	/* SOB = 0 */
+		len = arm_fence(s.cbp, len, b[i].blk, b[i].mon, b[i].sob, 2,
+				false, 0);
+		len = lin_dma(s.cbp, len, 0x0101010101010101ULL * (0x6B + i),
+			      s.va, 4096, true);
+		if (!ok(submit1(s.fd, s.cb, len, 0, &seq) == 0,
+			"%s: CS arming it from DMA_0_0 accepted", b[i].name))
+			continue;
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
+		ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
+		   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 &&
+		   usleep(100000) == 0 && wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
+		   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
+		   "  SOB += 1 from DMA_0_1 (target 2): the memset still waits (status %u)",
+		   st);
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
+		ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
+		   wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
+		   st == HL_WAIT_CS_STATUS_COMPLETED &&
+		   s.buf[0] == (uint8_t)(0x6B + i) && s.buf[4095] == (uint8_t)(0x6B + i),
+		   "  SOB += 1 again: the monitor fired, the memset ran (status %u)",
+		   st);
+	}
+	/* 8 threads, SOB-fenced work on every external queue, multi-CS waits. */
+	for (i = 0; i < USM_THREADS; i++) {
+		ut[i] = (struct usm_thread){ .s = &s, .t = i };
+		if (pthread_create(&th[i], NULL, usm_thread, &ut[i]))
+			ut[i].fails = 1, th[i] = 0;
+	}
+	for (i = 0; i < USM_THREADS; i++) {
+		if (th[i])
+			pthread_join(th[i], NULL);
+		fails += ut[i].fails;
+		bad += ut[i].bad;
+	}
+	ok(!fails && !bad,
+	   "%u threads x %u CSs fenced by E_N SOBs and monitors, multi-CS waits: %u failed, %u wrong data",
+	   USM_THREADS, USM_ROUNDS, fails, bad);
+	sess_close(&s);
+	/* The next holder starts with clean user SOBs. */
+	if (ok(sess_open(&s), "usersm: reopen")) {
+		memset(s.buf, 0, 4096);
+		/* SOB 0 of E_N must be 0 again: a monitor for == 0 fires. */
+		len = arm_fence(s.cbp, 0, EN_BLK, 1, 0, 0, true, 2);
+		len = lin_dma(s.cbp, len, 0x7C7C7C7C7C7C7C7CULL, s.va, 4096, true);
+		ok(submit1(s.fd, s.cb, len, 2, &seq) == 0 &&
+		   wait_cs(s.fd, seq, 5000000, &st, NULL) == 0 &&
+		   st == HL_WAIT_CS_STATUS_COMPLETED && s.buf[0] == 0x7C,
+		   "next context: E_N SOB 0 reads 0 (a monitor for == 0 fired, status %u)",
+		   st);
+		sess_close(&s);
+	}
 }
 
 /* ---- 15-bit SOB wrap: 40,000 signal/wait pairs --------------------------- */
@@ -1309,11 +1615,12 @@ static void t_staged(void)
 	}
 	ok(!rc && !bad, "staged: 200 parts in one submission (rc %d, %u wrong sequences)",
 	   rc, bad);
+	/* The data is only there once the submission completed. */
+	rc = wait_cs(s.fd, many, WAIT_US, &st, NULL);
 	for (k = 0, bad = 0; k < 200; k++)
 		if (!block_is(&s, k, k ? 0x50 + k % 64 : 0x50))
 			bad++;
-	ok(wait_cs(s.fd, many, WAIT_US, &st, NULL) == 0 &&
-	   st == HL_WAIT_CS_STATUS_COMPLETED && !bad,
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED && !bad,
 	   "staged: the 200-part submission completes, every block right (%u bad)",
 	   bad);
 	ok(staged_memset(&s, 0, 0x61, 3, STAGED | STAGED_FIRST | STAGED_LAST, 0,
@@ -1938,6 +2245,8 @@ int main(int argc, char **argv)
 			t_dmabuf();
 		else if (!strcmp(t, "monitors"))
 			t_monitors();
+		else if (!strcmp(t, "usersm"))
+			t_usersm();
 		else if (!strcmp(t, "wrap"))
 			t_wrap();
 		else if (!strcmp(t, "staged"))

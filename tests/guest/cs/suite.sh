@@ -12,9 +12,11 @@
 #      3000 CSs in flight, multi-CS wait, timestamps, negative tests,
 #      handles of another file, 10,000 map/unmap cycles, close with work in
 #      flight, 2 processes x 2 threads taking turns
-#   4  gaudi_cs_test signal monitors wrap staged encaps fault hang:
+#   4  gaudi_cs_test signal monitors usersm wrap staged encaps fault hang:
 #      signal/wait ordering by data, user SOBs and monitors (allowed and
-#      refused), 40,000 signal/wait pairs across the 15-bit SOB wrap, staged
+#      refused), the user sync managers E_N/E_S/W_N (a fence between two
+#      streams through each, 8 threads of SOB-fenced work with multi-CS
+#      waits, clean SOBs for the next context), 40,000 signal/wait pairs across the 15-bit SOB wrap, staged
 #      submissions (one to 200 parts), encapsulated signals (reserve,
 #      unreserve, signals from a staged submission, waits for the k-th
 #      signal held back by data), injected queue hang -> TIMEDOUT ->
@@ -84,8 +86,8 @@ fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
 	negative handles mapcycles dmabuf hbm close turns
-sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors wrap staged \
-	encaps fault hang
+sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm wrap \
+	staged encaps fault hang
 sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
 	dmabuffree
 if [ -n "$IMPORT_KO" ]; then
@@ -104,7 +106,7 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	load "$PEER_KO"
 	ok $? "insmod the upstream peer"
 	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" --peer integrity \
-		inflight negative handles mapcycles dmabuf staged encaps
+		inflight negative handles mapcycles dmabuf staged encaps usersm
 	# No dmabuf_import_test on the peer: its attach accepts the importer
 	# but clears peer2peer, as pci_p2pdma_distance() finds no PCI path
 	# to a platform device, and its map then fails with EPERM (tried:

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: the command-buffer parser (an allowlist).
+ *
+ * A user CB runs on a QMAN stream with the user's ASID, but a QMAN can
+ * write any register and, through its DMA core, any device or host
+ * physical address.  The parser is one of the layers that keep a user in
+ * its own memory: it accepts a CB only if every packet is of a type users
+ * may issue, every field has a value this file knows to be harmless, and
+ * every address a packet names is the user's.  Everything not allowed
+ * here is refused; Documentation/accel/parser.rst gives each rule with its
+ * reason.  Errors:
+ *
+ *   -EPERM   a packet, option or register users may not use
+ *   -EINVAL  a malformed CB (size, truncated or undefined packet, reserved
+ *            bits set) or an address that is not the user's
+ *
+ * The CB is parsed linearly from offset 0.  That is what the command
+ * processor executes only because nothing that moves its read pointer is
+ * allowed (REPEAT, CP_DMA; LOAD_AND_EXE's execute), so the CP never lands
+ * inside a packet the parser saw as data.
+ *
+ * Pure: no device, no lock, no allocation.  It builds in the kernel and on
+ * the host (tests/kernel/ supplies the few <linux/...> headers it uses).
+ */
+#include <linux/array_size.h>
+#include <linux/bitfield.h>
+#include <linux/errno.h>
+#include <linux/types.h>
+
+#include "regs/gaudi_regs.h"
+#include "regs/gaudi_cs_regs.h"
+#include "gaudi_parser.h"
+
+#define CFG_HI		((u32)(GAUDI_CFG_BASE >> 32))
+
+/* Packet sizes; 0 = undefined opcode. */
+static const u8 gaudi_pkt_size[32] = {
+	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
+	[PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
+	[PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
+	[PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
+	[PKT_LOAD_AND_EXE] = 16,
+};
+
+static const char * const gaudi_pkt_name[32] = {
+	[PKT_WREG_32] = "WREG_32", [PKT_WREG_BULK] = "WREG_BULK",
+	[PKT_MSG_LONG] = "MSG_LONG", [PKT_MSG_SHORT] = "MSG_SHORT",
+	[PKT_CP_DMA] = "CP_DMA", [PKT_REPEAT] = "REPEAT",
+	[PKT_MSG_PROT] = "MSG_PROT", [PKT_FENCE] = "FENCE",
+	[PKT_LIN_DMA] = "LIN_DMA", [PKT_NOP] = "NOP", [PKT_STOP] = "STOP",
+	[PKT_ARB_POINT] = "ARB_POINT", [PKT_WAIT] = "WAIT",
+	[PKT_LOAD_AND_EXE] = "LOAD_AND_EXE",
+};
+
+const char *gaudi_parser_pkt_name(u32 opcode)
+{
+	if (opcode < 32 && gaudi_pkt_name[opcode])
+		return gaudi_pkt_name[opcode];
+	return "undefined packet";
+}
+
+/*
+ * Bits of the two header words that must be zero, per packet (reserved in
+ * gaudi_packets.h).  The barriers (ctl 31:29) are always allowed: they
+ * only make the CP wait.  Predicates (ctl 4:0 where the packet has one)
+ * are allowed: a predicate can only make the CP skip a packet, and every
+ * packet here is safe on its own, executed or skipped, in any order.
+ */
+static const u32 gaudi_pkt_rsvd_w0[32] = {
+	[PKT_NOP] = GENMASK(31, 0),
+	[PKT_FENCE] = GENMASK(15, 4) | GENMASK(29, 24),
+	[PKT_WAIT] = GENMASK(31, 30),
+	[PKT_ARB_POINT] = GENMASK(30, 8),
+	[PKT_LOAD_AND_EXE] = GENMASK(7, 1) | GENMASK(31, 11),
+};
+
+static const u32 gaudi_pkt_rsvd_ctl[32] = {
+	[PKT_WREG_32] = GENMASK(7, 5),
+	[PKT_MSG_LONG] = GENMASK(15, 5) | GENMASK(19, 18) | GENMASK(23, 22),
+	[PKT_MSG_SHORT] = GENMASK(19, 18),
+	[PKT_FENCE] = GENMASK(23, 5),
+	[PKT_LIN_DMA] = GENMASK(15, 7),
+	[PKT_NOP] = GENMASK(23, 0),
+	[PKT_ARB_POINT] = GENMASK(23, 5),
+	[PKT_WAIT] = GENMASK(23, 0),
+	[PKT_LOAD_AND_EXE] = GENMASK(23, 5),
+};
+
+/* ---- WREG_32: the registers a user may write ---------------------------- */
+
+/*
+ * WREG_32 names a register by a 16-bit offset in the 64 KiB window of the
+ * queue's engine (the QMAN base rounded down to 64 KiB, where the engine's
+ * own block starts; the QMAN sits at +0x8000).  A run allows the
+ * registers r of [start, end) with (r - start) % period in [lo, hi).
+ *
+ * Nothing that carries an address (the engine would read or write it
+ * without the parser seeing where), starts an engine (it would run with
+ * addresses the user could not set), or sets protection, ASID, MMU bypass,
+ * AXI user bits, rate limits, interrupts or debug state.  Offsets and names
+ * from the upstream driver's asic_reg/tpc0_cfg_regs.h and
+ * mme0_ctrl_regs.h; the same layout repeats for every TPC and MME.
+ */
+struct gaudi_wreg_run {
+	u16 start, end, period, lo, hi;
+	const char *name;
+};
+
+/*
+ * DMA queues: none of the DMA core's registers.  SRC/DST_BASE, DST_TSIZE,
+ * COMMIT, strides, write-completion address and data, PROT and PROPS all
+ * start or steer a transfer the parser would never see; LIN_DMA is the
+ * way users move data.
+ */
+
+/* TPC n: the TPC CFG block at window + 0x6000. */
+static const struct gaudi_wreg_run gaudi_wreg_tpc[] = {
+	/*
+	 * KERNEL_TENSOR_0..7 (0x38 bytes each): PADDING_VALUE, TENSOR_CONFIG,
+	 * DIM_0..4_SIZE and _STRIDE; not BASE_ADDR_LOW/HIGH (+0x0, +0x4).
+	 */
+	{ 0x6400, 0x6400 + 8 * 0x38, 0x38, 0x08, 0x38,
+	  "TPC_CFG_KERNEL_TENSOR_n_{PADDING_VALUE,TENSOR_CONFIG,DIM_k_SIZE,DIM_k_STRIDE}" },
+	/*
+	 * KERNEL_TID_BASE/SIZE_DIM_0..4, KERNEL_CONFIG, KERNEL_ID; not
+	 * SYNC_OBJECT_MESSAGE/ADDR (0x6780/4: where the TPC writes when a
+	 * kernel ends) nor KERNEL_BASE_ADDRESS_LOW/HIGH (0x6788/C).
+	 */
+	{ 0x6790, 0x67C0, 0, 0, 0,
+	  "TPC_CFG_KERNEL_{TID_BASE_DIM_k,TID_SIZE_DIM_k,KERNEL_CONFIG,KERNEL_ID}" },
+	/* KERNEL_SRF_0..31: the kernel's scalar arguments. */
+	{ 0x67C0, 0x6840, 0, 0, 0, "TPC_CFG_KERNEL_SRF_0..31" },
+	/* The QM_ copies of the same (what the QMAN path loads). */
+	{ 0x6A00, 0x6A00 + 8 * 0x38, 0x38, 0x08, 0x38,
+	  "TPC_CFG_QM_TENSOR_n_{PADDING_VALUE,TENSOR_CONFIG,DIM_k_SIZE,DIM_k_STRIDE}" },
+	{ 0x6D90, 0x6DC0, 0, 0, 0,
+	  "TPC_CFG_QM_{TID_BASE_DIM_k,TID_SIZE_DIM_k,KERNEL_CONFIG,KERNEL_ID}" },
+	{ 0x6DC0, 0x6E40, 0, 0, 0, "TPC_CFG_QM_SRF_0..31" },
+	/*
+	 * Not TPC_CMD, TPC_EXECUTE (start a kernel at a base address users
+	 * cannot set), PROT, ARUSER/AWUSER (ASID, MMU bypass), ICACHE and
+	 * LUT base addresses, CFG/SM_BASE_ADDRESS_HIGH, rate limits, MSS,
+	 * interrupt, DBGMEM or MBIST registers.
+	 */
+};
+
+/*
+ * MME n: the MME CTRL block at window + 0.  A descriptor is ARCH_* at
+ * 0x000 (the one the MME runs) or SHADOW_0..3_* at 0x400 + 0x280 * i,
+ * the same layout in each.  Allowed in a descriptor: HEADER_LOW (0x20)
+ * through DESC_RATE_LIMITER (0x1D8): loop counts, valid elements, strides,
+ * ROI sizes and offsets relative to the tensor bases; and
+ * DESC_PADDING_VALUE_S/L (0x204, 0x208).  Not BASE_ADDR_HIGH/LOW_S/L/O
+ * (0x08..0x1C), DESC_SYNC_OBJECT_ADDR_* and _DATA (0x1DC..0x1E8, where the
+ * MME signals), DESC_AXI_USER_DATA (0x1EC), DESC_PERF_EVT_* (0x1F0..0x200),
+ * DESC_META_DATA_AGU_* (0x20C..0x21C), DESC_PCU_RL_SATURATION (0x220),
+ * DESC_DUMMY (0x224), nor CMD (0x280, starts the MME) and the control
+ * registers after it.
+ */
+static const struct gaudi_wreg_run gaudi_wreg_mme[] = {
+	{ 0x0020, 0x01DC, 0, 0, 0,
+	  "MME_CTRL_ARCH_HEADER_LOW..ARCH_DESC_RATE_LIMITER" },
+	{ 0x0204, 0x020C, 0, 0, 0, "MME_CTRL_ARCH_DESC_PADDING_VALUE_S/L" },
+	{ 0x0400, 0x0400 + 4 * 0x280, 0x280, 0x020, 0x1DC,
+	  "MME_CTRL_SHADOW_i_HEADER_LOW..SHADOW_i_DESC_RATE_LIMITER" },
+	{ 0x0400, 0x0400 + 4 * 0x280, 0x280, 0x204, 0x20C,
+	  "MME_CTRL_SHADOW_i_DESC_PADDING_VALUE_S/L" },
+};
+
+static bool gaudi_wreg_in(const struct gaudi_wreg_run *t, unsigned int n,
+			  u32 reg)
+{
+	unsigned int i;
+	u32 d;
+
+	for (i = 0; i < n; i++) {
+		if (reg < t[i].start || reg >= t[i].end)
+			continue;
+		if (!t[i].period)
+			return true;
+		d = (reg - t[i].start) % t[i].period;
+		if (d >= t[i].lo && d < t[i].hi)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * On every engine: the CP fence counters of the queue's own stream
+ * (QMAN CP_FENCE0..3_RDATA_s and CP_FENCE0..3_CNT_s, dma0_qm_regs.h):
+ * state FENCE and WAIT already change; a wrong value only stalls or
+ * releases this stream's own fences.
+ */
+static bool gaudi_wreg_ok(const struct gaudi_parser_cfg *cfg, u32 reg)
+{
+	u32 qm = cfg->qm_base & 0xFFFF, f;
+
+	for (f = 0; f < 4; f++)
+		if (reg == qm + QM_CP_FENCE_RDATA(f, cfg->stream) ||
+		    reg == qm + QM_CP_FENCE_CNT(f, cfg->stream))
+			return true;
+	switch (cfg->engine) {
+	case GAUDI_ENGINE_TPC:
+		return gaudi_wreg_in(gaudi_wreg_tpc, ARRAY_SIZE(gaudi_wreg_tpc),
+				     reg);
+	case GAUDI_ENGINE_MME:
+		return gaudi_wreg_in(gaudi_wreg_mme, ARRAY_SIZE(gaudi_wreg_mme),
+				     reg);
+	default:
+		return false;
+	}
+}
+
+/* ---- addresses -------------------------------------------------------- */
+
+static bool gaudi_in_range(u64 a, u64 len, u64 start, u64 end)
+{
+	return a >= start && a < end && len <= end - a;
+}
+
+/*
+ * User memory: user SRAM and user HBM (physical), or a range of the host
+ * virtual window that one mapping of the context covers.  An empty range
+ * is checked as one byte, so that its address is the user's too.
+ */
+static bool gaudi_user_mem(const struct gaudi_parser_cfg *cfg, u64 a, u64 len)
+{
+	if (!len)
+		len = 1;
+	if (gaudi_in_range(a, len, GAUDI_SRAM_USER_START, GAUDI_SRAM_END) ||
+	    gaudi_in_range(a, len, GAUDI_DRAM_USER_START, GAUDI_HBM_SIZE))
+		return true;
+	return gaudi_in_range(a, len, GAUDI_VA_HOST_START, GAUDI_VA_HOST_END) &&
+	       cfg->mapped && cfg->mapped(cfg->priv, a, len);
+}
+
+/*
+ * The four sync managers and the first SOB and monitor of each that
+ * belong to users.  E_N, E_S and W_N are the user's entirely: upstream
+ * clears them on a context switch and Habana's userspace uses them from
+ * index 0.  In W_S upstream keeps SOBs 0..143 and monitors 0..71 for
+ * itself (first_available_user_sob/mon); so do we (signal/wait CSs).
+ */
+static const struct {
+	u32 base;
+	u32 first_sob;
+	u32 first_mon;
+} gaudi_sm[] = {
+	{ mmSYNC_MNGR_E_N_SOB_OBJ_0, 0, 0 },
+	{ mmSYNC_MNGR_E_S_SOB_OBJ_0, 0, 0 },
+	{ mmSYNC_MNGR_W_N_SOB_OBJ_0, 0, 0 },
+	{ mmSYNC_MNGR_W_S_SOB_OBJ_0, GAUDI_FIRST_USER_SOB, GAUDI_FIRST_USER_MON },
+};
+
+enum gaudi_sm_reg {
+	SM_REG_SOB,
+	SM_REG_PAY_ADDRL,
+	SM_REG_PAY_ADDRH,
+	SM_REG_PAY_DATA,
+	SM_REG_ARM,
+	SM_REG_STATUS,
+};
+
+/* Which sync-manager register @a (aligned) is; -1 if none. */
+static int gaudi_sm_decode(u64 a, enum gaudi_sm_reg *reg, u32 *idx)
+{
+	unsigned int i;
+	u64 rel;
+
+	for (i = 0; i < ARRAY_SIZE(gaudi_sm); i++) {
+		if (a < GAUDI_CFG_BASE + gaudi_sm[i].base ||
+		    a >= GAUDI_CFG_BASE + gaudi_sm[i].base + SM_BLOCK_END)
+			continue;
+		rel = a - GAUDI_CFG_BASE - gaudi_sm[i].base;
+		if (rel < SM_SOBS_SIZE) {
+			*reg = SM_REG_SOB;
+			*idx = rel / 4;
+		} else {
+			rel -= SM_MON_PAY_ADDRL(0);
+			*reg = SM_REG_PAY_ADDRL + rel / (4 * SM_NUM_MONS);
+			*idx = rel / 4 % SM_NUM_MONS;
+		}
+		return i;
+	}
+	return -1;
+}
+
+static bool gaudi_user_sob(u64 a)
+{
+	enum gaudi_sm_reg reg;
+	u32 idx;
+	int b;
+
+	if (a & 3)
+		return false;
+	b = gaudi_sm_decode(a, &reg, &idx);
+	return b >= 0 && reg == SM_REG_SOB && idx >= gaudi_sm[b].first_sob;
+}
+
+/*
+ * Where a user monitor may write: a user SOB, or the CP fence counter
+ * (CP_FENCE0..3_RDATA of streams 0..3) of a QMAN the caller lists.
+ */
+static bool gaudi_mon_target_ok(const struct gaudi_parser_cfg *cfg, u64 a)
+{
+	u32 i, f, st;
+	u64 qm;
+
+	if (a & 3)
+		return false;
+	if (gaudi_user_sob(a))
+		return true;
+	for (i = 0; i < cfg->num_fence_qm; i++) {
+		qm = GAUDI_CFG_BASE + cfg->fence_qm[i];
+		for (f = 0; f < 4; f++)
+			for (st = 0; st < 4; st++)
+				if (a == qm + QM_CP_FENCE_RDATA(f, st))
+					return true;
+	}
+	return false;
+}
+
+struct gaudi_parse_state {
+	const struct gaudi_parser_cfg *cfg;
+	struct gaudi_parser_err *err;
+};
+
+static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
+			const char *reason, u64 value)
+{
+	err->reason = reason;
+	err->value = value;
+	return ret;
+}
+
+/*
+ * The target of a MSG_LONG/MSG_SHORT.  Op 0 writes @value (4 bytes), op 1
+ * a 64-bit timestamp.  Allowed:
+ *  - user memory (a timestamp only there: 8 uncontrolled bytes would
+ *    span two sync-manager registers);
+ *  - a user SOB, any value (set or add: the SOB is the user's);
+ *  - the SOB of the submission's encapsulated signals: add only (the
+ *    driver's wait CSs count on it only ever growing);
+ *  - a user monitor: PAY_ADDRH only CFG_BASE's high word and PAY_ADDRL
+ *    only the low word of a user SOB or a listed fence counter, so that
+ *    whatever order the halves are written in (or whether one is
+ *    skipped) the monitor only writes there; the driver points every
+ *    user monitor at a user SOB before a context starts.  PAY_DATA and
+ *    ARM any value (ARM only names SOBs to watch; watching reads);
+ *    STATUS only its valid and pending bits.
+ */
+static int gaudi_msg_target(struct gaudi_parse_state *ps, u64 a, u32 op,
+			    u32 value)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	enum gaudi_sm_reg reg;
+	u32 idx;
+	int b;
+
+	if (op == PKT_MSG_OP_TIMESTAMP) {
+		if (gaudi_user_mem(cfg, a, 8))
+			return 0;
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "timestamp not to user memory", a);
+	}
+	if (gaudi_user_mem(cfg, a, 4))
+		return 0;
+	if (cfg->encaps_sob &&
+	    a == GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * cfg->encaps_sob) {
+		if (value & SM_SOB_INC)
+			return 0;
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "encapsulated-signal SOB may only be added to",
+				    a);
+	}
+	b = (a & 3) ? -1 : gaudi_sm_decode(a, &reg, &idx);
+	if (b < 0)
+		return gaudi_refuse(ps->err, -EINVAL, "address not allowed", a);
+	if (reg == SM_REG_SOB) {
+		if (idx >= gaudi_sm[b].first_sob)
+			return 0;
+		return gaudi_refuse(ps->err, -EINVAL, "SOB of the driver", a);
+	}
+	if (idx < gaudi_sm[b].first_mon)
+		return gaudi_refuse(ps->err, -EINVAL, "monitor of the driver", a);
+	switch (reg) {
+	case SM_REG_PAY_ADDRL:
+		if (gaudi_mon_target_ok(cfg, (u64)CFG_HI << 32 | value))
+			return 0;
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "monitor payload not a user SOB or fence counter",
+				    (u64)CFG_HI << 32 | value);
+	case SM_REG_PAY_ADDRH:
+		if (value == CFG_HI)
+			return 0;
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "monitor payload high word not the CFG space",
+				    value);
+	case SM_REG_STATUS:
+		if (!(value & ~(SM_MON_STATUS_VALID | SM_MON_STATUS_PENDING)))
+			return 0;
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "monitor status reserved bits set", value);
+	default:	/* PAY_DATA, ARM */
+		return 0;
+	}
+}
+
+/* ---- packets ------------------------------------------------------------ */
+
+/* The MSG_SHORT bases the driver programs (gaudi_queue.c). */
+static const u32 gaudi_msg_short_base[4] = {
+	mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
+	mmSYNC_MNGR_E_N_SOB_OBJ_0,
+	mmSYNC_MNGR_W_S_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
+	mmSYNC_MNGR_W_S_SOB_OBJ_0,
+};
+
+static u32 gaudi_rd32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u64 src = (u64)w[3] << 32 | w[2];
+	u64 dst = ((u64)w[5] << 32 | w[4]) & PKT_LIN_DMA_DST_ADDR;
+
+	/* Only the DMA QMANs have a DMA core behind them. */
+	if (cfg->engine != GAUDI_ENGINE_DMA)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "no DMA engine behind this queue", 0);
+	/*
+	 * Write completion writes to an address from the core's registers,
+	 * transpose, dtype and (de)compression change how much is read and
+	 * written; a non-linear transfer takes its strides from registers.
+	 */
+	if (w[1] & (PKT_LIN_DMA_WRCOMP | PKT_LIN_DMA_TRANSPOSE |
+		    PKT_LIN_DMA_DTYPE | PKT_LIN_DMA_COMPRESS |
+		    PKT_LIN_DMA_DECOMPRESS))
+		return gaudi_refuse(ps->err, -EPERM, "option not allowed",
+				    w[1] & GENMASK(6, 0));
+	if (!(w[1] & PKT_LIN_DMA_LIN))
+		return gaudi_refuse(ps->err, -EPERM, "non-linear transfer", 0);
+	/*
+	 * Context ids (ctl 23:16, dst 63:56) only tag the transfer.  A memset
+	 * takes its value from the source field.  Size 0 moves nothing and
+	 * hides nothing (no packet can jump into it); its addresses are held
+	 * to the rules anyway, as one byte.
+	 */
+	if (!(w[1] & PKT_LIN_DMA_MEMSET) && !gaudi_user_mem(cfg, src, w[0]))
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "source not user memory", src);
+	if (!gaudi_user_mem(cfg, dst, w[0]))
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "destination not user memory", dst);
+	return 0;
+}
+
+static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u32 reg, msg_op;
+	u64 a;
+
+	switch (op) {
+	case PKT_WREG_32:
+		reg = FIELD_GET(PKT_WREG_REG_OFFSET, w[1]);
+		if (reg & 3)
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "unaligned register", reg);
+		if (!gaudi_wreg_ok(cfg, reg))
+			return gaudi_refuse(ps->err, -EPERM,
+					    "register not allowed", reg);
+		return 0;
+	case PKT_MSG_LONG:
+	case PKT_MSG_SHORT:
+		/*
+		 * Weakly-ordered and no-snoop (ctl 16, 17) only change how the
+		 * write travels; ops 2 and 3 are undefined.
+		 */
+		msg_op = FIELD_GET(PKT_MSG_OP, w[1]);
+		if (msg_op > PKT_MSG_OP_TIMESTAMP)
+			return gaudi_refuse(ps->err, -EINVAL, "undefined op",
+					    msg_op);
+		if (op == PKT_MSG_SHORT)
+			a = GAUDI_CFG_BASE +
+			    gaudi_msg_short_base[FIELD_GET(PKT_MSG_SHORT_BASE, w[1])] +
+			    FIELD_GET(PKT_MSG_SHORT_OFFSET, w[1]);
+		else
+			a = (u64)w[3] << 32 | w[2];
+		return gaudi_msg_target(ps, a, msg_op, w[0]);
+	case PKT_LIN_DMA:
+		return gaudi_check_lin_dma(ps, w);
+	case PKT_LOAD_AND_EXE:
+		/*
+		 * Scalars feed the engine; execute starts it with registers
+		 * users cannot set.  Loading predicates only lets later
+		 * packets be skipped: allowed, from user memory.  etype only
+		 * qualifies execute.
+		 */
+		if (w[0] & PKT_LOAD_AND_EXE_DST)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "scalar load not allowed", w[0]);
+		if (w[0] & (PKT_LOAD_AND_EXE_EXE | PKT_LOAD_AND_EXE_ETYPE))
+			return gaudi_refuse(ps->err, -EPERM,
+					    "execute not allowed", w[0]);
+		a = (u64)w[3] << 32 | w[2];
+		if ((w[0] & PKT_LOAD_AND_EXE_LOAD) && !gaudi_user_mem(cfg, a, 4))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "source not user memory", a);
+		return 0;
+	default:
+		/*
+		 * FENCE (any id, target, decrement: it waits on this stream's
+		 * own counters), WAIT (adds to them), ARB_POINT (arbitration
+		 * between this QMAN's streams), NOP: their reserved bits are
+		 * all there is to check.
+		 */
+		return 0;
+	}
+}
+
+/**
+ * gaudi_parse_cb() - check a kernel copy of a user command buffer
+ * @cfg: the queue and context
+ * @cb: the copy, which the user cannot change any more
+ * @size: its size in bytes
+ * @err: filled with the refused packet's offset and the reason on error
+ *
+ * Return: 0, -EPERM (not allowed) or -EINVAL (malformed, bad address).
+ */
+int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
+		   u32 size, struct gaudi_parser_err *err)
+{
+	struct gaudi_parse_state ps = { .cfg = cfg, .err = err };
+	const u8 *p = cb;
+	u32 off, op, psize, w[6], i;
+	int ret;
+
+	err->offset = size;
+	err->opcode = 0;
+	err->reason = NULL;
+	err->value = 0;
+	if (size % 8)
+		return gaudi_refuse(err, -EINVAL,
+				    "CB size not a multiple of 8", size);
+	for (off = 0; off < size; off += psize) {
+		w[0] = gaudi_rd32(p + off);
+		w[1] = gaudi_rd32(p + off + 4);
+		op = FIELD_GET(PKT_CTL_OPCODE, w[1]);
+		err->offset = off;
+		err->opcode = op;
+		psize = gaudi_pkt_size[op];
+		if (!psize)
+			return gaudi_refuse(err, -EINVAL, "undefined opcode", op);
+		switch (op) {
+		case PKT_WREG_BULK:	/* any register, values unchecked */
+		case PKT_MSG_PROT:	/* the driver's completion message */
+		case PKT_CP_DMA:	/* runs a CB the parser never saw */
+		case PKT_STOP:		/* stops the stream for everyone */
+		case PKT_REPEAT:	/* jumps: can land inside a packet */
+			return gaudi_refuse(err, -EPERM,
+					    "packet not allowed from users", op);
+		default:
+			break;
+		}
+		if (psize > size - off)
+			return gaudi_refuse(err, -EINVAL, "truncated packet",
+					    size - off);
+		for (i = 2; i < psize / 4; i++)
+			w[i] = gaudi_rd32(p + off + 4 * i);
+		if (w[0] & gaudi_pkt_rsvd_w0[op])
+			return gaudi_refuse(err, -EINVAL, "reserved bits set",
+					    w[0] & gaudi_pkt_rsvd_w0[op]);
+		if (w[1] & gaudi_pkt_rsvd_ctl[op])
+			return gaudi_refuse(err, -EINVAL,
+					    "reserved control bits set",
+					    w[1] & gaudi_pkt_rsvd_ctl[op]);
+		ret = gaudi_check_pkt(&ps, op, w);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The isolation harness's stand-in for gaudi.ko: it sets up the model the
+ * way the driver does for one user context (kernel/gaudi_queue.c,
+ * kernel/gaudi_mmu.c, kernel/gaudi_security.c) and submits a kernel CB.
+ */
+#ifndef GAUDI_ISO_DRIVER_H
+#define GAUDI_ISO_DRIVER_H
+
+#include <stdint.h>
+
+#include "../emulator/fakebus.h"
+
+/* Page tables: hop 0 of ASID a, and where the other hops go (HBM). */
+#define ISO_MMU_HOP0(a)	(0x10000000ULL + (a) * 0x1000ULL)
+#define ISO_MMU_POOL	(0x10000000ULL + 0x100000ULL)
+
+uint32_t iso_qid_base(unsigned int qid);
+unsigned int iso_qid_stream(unsigned int qid);
+
+/* Queues, DMA cores, sync manager and hardware protection, as at probe. */
+void iso_driver_init(struct gaudi_core *g);
+/* Point the MMU at hop 0 of @asid and invalidate. */
+void iso_driver_mmu(struct gaudi_core *g, uint32_t asid, uint64_t hop0);
+/* Write the completion packets of an external job at @p; their size. */
+uint32_t iso_driver_completion(uint8_t *p, uint64_t cq_dev);
+/* One BD for [kcb_dev, kcb_dev + len) on @qid's PQ, then the doorbell. */
+void iso_driver_submit(struct fakebus *fb, unsigned int qid, uint64_t pq_bus,
+		       uint32_t log2, uint64_t kcb_dev, uint32_t len);
+/* gaudi.ko's protection tables and GLBL_PROT values (iso_security.c). */
+void iso_driver_protection(struct gaudi_core *g);
+uint32_t iso_glbl_prot(bool external);
+
+/* Internal queues fetch their CB copies from this HBM (gaudi_queue.c). */
+#define ISO_ICB_HBM	0x1C000000ULL
+#define ISO_ICB_SIZE	0x4000000ULL
+
+/* Let asynchronous work finish (nothing to do in run-to-completion). */
+void iso_driver_settle(struct fakebus *fb);
+
+#endif

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The isolation harness: gaudi.ko's parser in front of the device model,
+ * the model set up as gaudi.ko sets up a card for one context, and an
+ * oracle on the model's transaction monitor (see isolation.h).
+ *
+ * The oracle's idea of what a context owns is written here from the
+ * hardware facts (the model's register header), not taken from the parser:
+ * a parser bug must not be able to hide behind the same bug in its oracle.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "../emulator/fakebus.h"
+#include "isolation.h"
+#include "iso_driver.h"
+#include "gaudi_parser.h"
+
+const unsigned int iso_queues[] = {
+	0, 1, 3, 4, 7,		/* DMA 0/1: external */
+	9, 14, 20, 27, 32,	/* DMA 2..7: internal */
+	33, 36, 37, 40,		/* MME */
+	41, 46, 57, 72,		/* TPC */
+};
+const unsigned int iso_num_queues = sizeof(iso_queues) / sizeof(iso_queues[0]);
+
+struct iso {
+	struct fakebus fb;	/* first: the bus's opaque pointer */
+	struct gaudi_core *g;
+	struct iso_stats st;
+	/* the run in progress */
+	bool running, bypass, external, accepted;
+	unsigned int qid;
+	unsigned int cq_writes, msi_writes, violations, exempt;
+	uint64_t blocked;
+	char *why;
+	size_t why_len;
+};
+
+/* --- what a context owns ------------------------------------------------ */
+
+static const uint32_t sm_block[4] = {
+	mmSYNC_MNGR_E_N_SOB_OBJ_0, mmSYNC_MNGR_E_S_SOB_OBJ_0,
+	mmSYNC_MNGR_W_N_SOB_OBJ_0, mmSYNC_MNGR_W_S_SOB_OBJ_0,
+};
+
+#define SM_NUM_SOBS	2048
+#define SM_NUM_MONS	512
+/* W_S objects the driver keeps (upstream reports the first user ones). */
+#define WS_FIRST_USER_SOB	144
+#define WS_FIRST_USER_MON	72
+
+/* A 32-bit register of a user SOB or monitor. */
+static bool user_sm_reg(uint32_t off)
+{
+	unsigned int b;
+	uint32_t rel;
+
+	for (b = 0; b < 4; b++) {
+		if (off < sm_block[b] || off >= sm_block[b] + SM_OBJS_SIZE)
+			continue;
+		rel = off - sm_block[b];
+		if (sm_block[b] != mmSYNC_MNGR_W_S_SOB_OBJ_0)
+			return true;
+		if (rel < SM_MON_PAY_ADDRL_0)
+			return rel / 4 >= WS_FIRST_USER_SOB;
+		return (rel - SM_MON_PAY_ADDRL_0) / 4 % SM_NUM_MONS >=
+		       WS_FIRST_USER_MON;
+	}
+	return false;
+}
+
+/* The QMANs whose fence counters user monitors feed. */
+static uint32_t qman_base(unsigned int i)
+{
+	if (i < 8)
+		return mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+	if (i == 8)
+		return mmMME0_QM_BASE;
+	if (i == 9)
+		return mmMME2_QM_BASE;
+	return mmTPC0_QM_BASE + (i - 10) * GAUDI_TPC_STRIDE;
+}
+
+static bool fence_reg(uint32_t off)
+{
+	unsigned int i;
+
+	for (i = 0; i < 18; i++) {
+		uint32_t b = qman_base(i);
+
+		if (off >= b + QM_CP_FENCE0_RDATA_0 &&
+		    off < b + QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Registers the hardware leaves to users although the parser does not:
+ * those whose protection bit, as the driver programmed it, is open (for
+ * instance a DMA core's transfer registers: tensor DMA by WREG_32 on
+ * silicon, the transfer itself is then checked), and the W_S sync objects
+ * of the driver, which serve only the holder's own signal/wait
+ * submissions (no protection bits cover sync-object arrays).  Allowed only
+ * with the parser bypassed: the protection bits are read back from the
+ * model as the driver left them.
+ */
+static bool pb_open(struct gaudi_core *g, uint32_t off)
+{
+	uint32_t block = off & ~0xFFFU, reg = (off & 0xFFF) >> 2;
+
+	if ((off & 0xFFF) >= 0xF80)
+		return false;	/* the protection bits themselves */
+	return (gaudi_cfg_read(g, block + 0xF80 + 4 * (reg / 32)) >>
+		(reg % 32)) & 1;
+}
+
+static bool hw_user_reg(struct gaudi_core *g, uint32_t off)
+{
+	uint32_t ws = mmSYNC_MNGR_W_S_SOB_OBJ_0;
+
+	if (off >= ws && off < ws + SM_OBJS_SIZE)
+		return true;
+	return pb_open(g, off);
+}
+
+/*
+ * The configuration of the queue's own engine (its 64 KiB register
+ * window, where WREG_32 lands) that the protection bits leave open: the
+ * engine's working state, e.g. an MME descriptor or a TPC kernel's
+ * tensors.  Whatever the engine then does is checked access by access.
+ */
+static bool own_engine_reg(struct gaudi_core *g, unsigned int qid,
+			   uint32_t off)
+{
+	uint32_t win = iso_qid_base(qid) & ~0xFFFFU;
+
+	return off >= win && off < win + 0x10000 && pb_open(g, off);
+}
+
+static bool in(uint64_t a, uint64_t len, uint64_t start, uint64_t size)
+{
+	return a >= start && a - start < size && len <= size - (a - start);
+}
+
+/*
+ * Whether [pa, pa + len) belongs to the context; via_mmu: addr was a VA;
+ * hw: judged by the hardware's rules (parser bypassed).
+ */
+static bool user_target(struct gaudi_core *g, unsigned int qid, uint64_t pa,
+			uint64_t len, bool write, bool via_mmu, bool hw)
+{
+	uint64_t i;
+
+	if (pa >= GAUDI_HOST_PHYS_BASE && pa < GAUDI_MMU_VA_START)
+		return via_mmu && in(pa - GAUDI_HOST_PHYS_BASE, len,
+				     ISO_USER_BUS, ISO_USER_SIZE);
+	if (in(pa, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
+		return true;
+	/*
+	 * The driver leaves its internal-queue CB area readable to untrusted
+	 * engines (their CPs fetch the parsed copies from there); it holds
+	 * only the holder's own CBs, cleared when freed.
+	 */
+	if (hw && !write && in(pa, len, ISO_ICB_HBM, ISO_ICB_SIZE))
+		return true;
+	if (in(pa, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
+	       GAUDI_SRAM_SIZE - ISO_SRAM_USER))
+		return true;
+	if (in(pa, len, GAUDI_CFG_BASE, GAUDI_CFG_SIZE) && !(pa & 3) &&
+	    !(len & 3) && len) {
+		for (i = 0; i < len; i += 4) {
+			uint32_t off = pa - GAUDI_CFG_BASE + i;
+
+			if (!user_sm_reg(off) && !fence_reg(off) &&
+			    !own_engine_reg(g, qid, off) &&
+			    !(hw && hw_user_reg(g, off)))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+static const char *kind_name(enum gaudi_initiator k)
+{
+	switch (k) {
+	case GAUDI_INIT_QMAN: return "QMAN";
+	case GAUDI_INIT_DMA: return "DMA";
+	case GAUDI_INIT_MON: return "monitor";
+	}
+	return "?";
+}
+
+static void say(struct iso *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(struct iso *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->why || !s->why_len || s->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->why, s->why_len, fmt, ap);
+	va_end(ap);
+}
+
+/* The driver's own traffic: PQ and kernel CB fetches, the completion. */
+static bool driver_traffic(struct iso *s, const struct gaudi_txn *t)
+{
+	uint64_t bus = t->pa - GAUDI_HOST_PHYS_BASE;
+
+	if (t->kind != GAUDI_INIT_QMAN || t->addr != t->pa)
+		return false;
+	if (t->pa >= GAUDI_HOST_PHYS_BASE && t->pa < GAUDI_MMU_VA_START) {
+		if (!t->write &&
+		    (in(bus, t->len, ISO_PQ_BUS, 16U << ISO_PQ_LOG2) ||
+		     in(bus, t->len, ISO_KCB_BUS, ISO_MAX_CB + 64)))
+			return true;
+		if (t->write && s->external &&
+		    in(bus, t->len, ISO_CQ_BUS, 4096))
+			return ++s->cq_writes <= 1;
+		return false;
+	}
+	if (!t->write && !s->external &&
+	    in(t->pa, t->len, ISO_ICB_HBM, ISO_ICB_SIZE))
+		return true;
+	if (t->write && s->external && t->len == 4 &&
+	    t->pa == GAUDI_CFG_BASE + mmPCIE_CORE_MSI_REQ)
+		return ++s->msi_writes <= 1;
+	return false;
+}
+
+static void on_txn(void *opaque, const struct gaudi_txn *t)
+{
+	struct iso *s = opaque;
+
+	if (!s->running)
+		return;
+	s->st.txns++;
+	if (t->result != GAUDI_TXN_OK) {
+		s->blocked++;
+		s->st.blocked++;
+		return;
+	}
+	if (driver_traffic(s, t))
+		return;
+	/*
+	 * MSG_PROT on an external queue runs trusted by the hardware's
+	 * design (it writes the driver's completion): only the parser keeps
+	 * users from it, so with the parser bypassed it is not counted.
+	 */
+	if (s->bypass && s->external && t->kind == GAUDI_INIT_QMAN &&
+	    t->secure && t->write) {
+		s->exempt++;
+		return;
+	}
+	if (user_target(s->g, s->qid, t->pa, t->len, t->write,
+			t->addr >= GAUDI_MMU_VA_START &&
+			t->addr < GAUDI_MMU_VA_END, s->bypass))
+		return;
+	s->violations++;
+	s->st.violations++;
+	say(s, "queue %u: %s %u (%s, asid %u) %s 0x%llx -> pa 0x%llx, %llu bytes",
+	    s->qid, kind_name(t->kind), t->index,
+	    t->secure ? "secure" : "non-secure", t->asid,
+	    t->write ? "wrote" : "read", (unsigned long long)t->addr,
+	    (unsigned long long)t->pa, (unsigned long long)t->len);
+}
+
+/* --- set-up as gaudi.ko does it ------------------------------------------ */
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* ASID 1: ISO_USER_VA -> the user pages, one 2 MiB page (5-hop walk). */
+static void map_user(struct iso *s)
+{
+	uint8_t *hbm = s->fb.hbm;
+	uint64_t hop0 = ISO_MMU_HOP0(1), h1 = ISO_MMU_POOL, h2 = h1 + 0x1000,
+		 h3 = h1 + 0x2000, va = ISO_USER_VA;
+
+	put64(hbm + hop0 + 8 * ((va >> 48) & 3), h1 | 1);
+	put64(hbm + h1 + 8 * ((va >> 39) & 0x1FF), h2 | 1);
+	put64(hbm + h2 + 8 * ((va >> 30) & 0x1FF), h3 | 1);
+	put64(hbm + h3 + 8 * ((va >> 21) & 0x1FF),
+	      (GAUDI_HOST_PHYS_BASE + ISO_USER_BUS) | (1U << 11) | 1);
+	iso_driver_mmu(s->g, 1, hop0);
+}
+
+static bool mapped(void *priv, u64 va, u64 len)
+{
+	(void)priv;
+	return in(va, len, ISO_USER_VA, ISO_USER_SIZE);
+}
+
+static enum gaudi_parser_engine engine_of(unsigned int qid)
+{
+	if (qid < 33)
+		return GAUDI_ENGINE_DMA;
+	if (qid < 41)
+		return GAUDI_ENGINE_MME;
+	return GAUDI_ENGINE_TPC;
+}
+
+struct iso *iso_new(void)
+{
+	struct iso *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		abort();
+	s->g = fakebus_new(&s->fb);
+	s->fb.quiet = true;
+	s->g->bus.txn = on_txn;
+	return s;
+}
+
+void iso_free(struct iso *s)
+{
+	fakebus_free(&s->fb);
+	free(s);
+}
+
+/* Drop what the previous run wrote: runs stay independent and small. */
+static void forget(struct iso *s)
+{
+	madvise(s->fb.host, FAKE_HOST_SIZE, MADV_DONTNEED);
+	madvise(s->fb.sram, GAUDI_BAR0_SIZE, MADV_DONTNEED);
+	madvise(s->fb.hbm, FAKE_HBM_SIZE, MADV_DONTNEED);
+}
+
+unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
+		     bool bypass, char *why, size_t why_len)
+{
+	struct gaudi_parser_cfg cfg = { 0 };
+	struct gaudi_parser_err err = { 0 };
+	uint32_t fence_qm[18], kcb_len, f, i;
+	uint64_t kcb_dev;
+	struct gaudi_core *g = s->g;
+	uint8_t *kcb;
+	int ret;
+
+	s->why = why;
+	s->why_len = why_len;
+	if (why && why_len)
+		why[0] = 0;
+	s->violations = 0;
+	s->blocked = 0;
+	s->cq_writes = 0;
+	s->msi_writes = 0;
+	s->exempt = 0;
+	s->accepted = false;
+	if (size < 2)
+		return 0;
+	s->st.runs++;
+	s->qid = iso_queues[data[0] % iso_num_queues];
+	s->external = s->qid < 8;
+	s->bypass = bypass;
+	data += 2;
+	size -= 2;
+	if (size > ISO_MAX_CB)
+		size = ISO_MAX_CB;
+
+	gaudi_core_reset(g);
+	forget(s);
+	/* Another process's page and the kernel's data: never touched. */
+	memset(s->fb.host + ISO_CANARY_BUS, 0xC5, 4096);
+	iso_driver_init(g);
+	map_user(s);
+
+	for (i = 0; i < 18; i++)
+		fence_qm[i] = qman_base(i);
+	cfg.queue = s->qid;
+	cfg.qm_base = iso_qid_base(s->qid);
+	cfg.stream = iso_qid_stream(s->qid);
+	cfg.engine = engine_of(s->qid);
+	cfg.external = s->external;
+	cfg.fence_qm = fence_qm;
+	cfg.num_fence_qm = 18;
+	cfg.mapped = mapped;
+	ret = gaudi_parse_cb(&cfg, data, size, &err);
+	if (ret && !bypass) {
+		s->st.refused++;
+		if (why && why_len)
+			snprintf(why, why_len, "refused at 0x%x: %s", err.offset,
+				 err.reason ? err.reason : "?");
+		return 0;
+	}
+	s->accepted = !ret;
+	if (!ret)
+		s->st.accepted++;
+
+	/*
+	 * The kernel copy: in host memory with the completion appended on
+	 * external queues, in the driver's HBM for internal ones.
+	 */
+	if (s->external) {
+		kcb = s->fb.host + ISO_KCB_BUS;
+		kcb_dev = GAUDI_HOST_PHYS_BASE + ISO_KCB_BUS;
+	} else {
+		kcb = s->fb.hbm + ISO_ICB_HBM;
+		kcb_dev = ISO_ICB_HBM;
+	}
+	memcpy(kcb, data, size);
+	kcb_len = size;
+	if (s->external)
+		kcb_len += iso_driver_completion(kcb + size,
+						 GAUDI_HOST_PHYS_BASE + ISO_CQ_BUS);
+	s->running = true;
+	iso_driver_submit(&s->fb, s->qid, ISO_PQ_BUS, ISO_PQ_LOG2, kcb_dev,
+			  kcb_len);
+	/* Release whatever FENCE it waits in, as other work would. */
+	for (f = 0; f < 4; f++)
+		gaudi_cfg_write(g, iso_qid_base(s->qid) + QM_CP_FENCE0_RDATA_0 +
+				f * QM_CP_FENCE_STRIDE +
+				4 * iso_qid_stream(s->qid), 1);
+	iso_driver_settle(&s->fb);
+	s->running = false;
+
+	/* Nothing outside the context changed behind the monitor's back. */
+	for (i = 0; i < 4096 && !s->exempt; i++) {
+		if (s->fb.host[ISO_CANARY_BUS + i] != 0xC5) {
+			s->violations++;
+			say(s, "canary page changed at +0x%x", i);
+			break;
+		}
+	}
+	return s->violations;
+}
+
+uint64_t iso_last_blocked(const struct iso *s)
+{
+	return s->blocked;
+}
+
+bool iso_last_accepted(const struct iso *s)
+{
+	return s->accepted;
+}
+
+const struct iso_stats *iso_stats(const struct iso *s)
+{
+	return &s->st;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Seeds of the isolation fuzzer: each class of attack of issue 9 (and a
+ * few more), and legitimate work, as inputs of iso_run() (byte 0 picks the
+ * queue from iso_queues[], byte 1 is flags, then the CB).  Packet layouts:
+ * shared/gaudi1/INTERFACE.md section 7.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../emulator/fakebus.h"
+#include "isolation.h"
+
+/* Indexes into iso_queues[]. */
+#define Q_EXT		0	/* queue 0: DMA 0 stream 0 */
+#define Q_INT		5	/* queue 9: DMA 2 stream 0 */
+#define Q_MME		10	/* queue 33 */
+#define Q_TPC		14	/* queue 41 */
+
+#define CANARY		(GAUDI_HOST_PHYS_BASE + ISO_CANARY_BUS)
+#define KERNEL_HBM	0x10000000ULL	/* the MMU page tables */
+
+#define OP_WREG_32	0x1
+#define OP_MSG_LONG	0x3
+#define OP_MSG_SHORT	0x4
+#define OP_REPEAT	0x6
+#define OP_FENCE	0x8
+#define OP_LIN_DMA	0x9
+#define OP_NOP		0xA
+
+#define CTL(op)		((uint32_t)(op) << 24)
+#define MB		(1U << 31)
+#define LIN		(1U << 3)
+#define MEMSET		(1U << 4)
+#define WR_COMP		(1U << 0)
+
+/* DMA core registers, relative to the engine's 64 KiB window. */
+#define DMA_SRC_LO	0x14
+#define DMA_SRC_HI	0x18
+#define DMA_DST_LO	0x1C
+#define DMA_DST_HI	0x20
+#define DMA_TSIZE	0x74
+#define DMA_COMMIT	0x78
+
+struct b {
+	struct iso_seed *s;
+};
+
+static void u32(struct b *b, uint32_t v)
+{
+	if (b->s->len + 4 > sizeof(b->s->data))
+		return;
+	memcpy(b->s->data + b->s->len, &v, 4);
+	b->s->len += 4;
+}
+
+static void u64(struct b *b, uint64_t v)
+{
+	u32(b, (uint32_t)v);
+	u32(b, (uint32_t)(v >> 32));
+}
+
+static struct b start(struct iso_seed *s, const char *name, bool attack,
+		      uint8_t queue)
+{
+	struct b b = { s };
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->attack = attack;
+	s->hw_blocks = attack;
+	s->data[0] = queue;
+	s->data[1] = 0;
+	s->len = 2;
+	return b;
+}
+
+static void wreg(struct b *b, uint32_t reg, uint32_t v)
+{
+	u32(b, v);
+	u32(b, CTL(OP_WREG_32) | (reg & 0xFFFF) << 8 | MB);
+}
+
+static void msg_long(struct b *b, uint64_t a, uint32_t v)
+{
+	u32(b, v);
+	u32(b, CTL(OP_MSG_LONG) | MB);
+	u64(b, a);
+}
+
+static void lin_dma(struct b *b, uint32_t ctl, uint64_t src, uint64_t dst,
+		    uint32_t size)
+{
+	u32(b, size);
+	u32(b, CTL(OP_LIN_DMA) | ctl | MB);
+	u64(b, src);
+	u64(b, dst);
+}
+
+static void nop(struct b *b)
+{
+	u32(b, 0);
+	u32(b, CTL(OP_NOP));
+}
+
+/* Class 1: the queue's own DMA core started by register writes. */
+static void dma_by_wreg(struct b *b, uint64_t src, uint64_t dst)
+{
+	wreg(b, DMA_SRC_LO, (uint32_t)src);
+	wreg(b, DMA_SRC_HI, (uint32_t)(src >> 32));
+	wreg(b, DMA_DST_LO, (uint32_t)dst);
+	wreg(b, DMA_DST_HI, (uint32_t)(dst >> 32));
+	wreg(b, DMA_TSIZE, 4096);
+	wreg(b, DMA_COMMIT, LIN);
+}
+
+/*
+ * Class 2: a REPEAT lands inside a zero-size LIN_DMA whose address words
+ * hold a MSG_LONG header and its target.
+ */
+static void hidden_msg(struct b *b, uint64_t target)
+{
+	nop(b);					/* 0x00 */
+	u32(b, 0);				/* 0x08: LIN_DMA, size 0 */
+	u32(b, CTL(OP_LIN_DMA) | LIN | MB);
+	u32(b, 0x41414141);			/* 0x10: "src": MSG_LONG */
+	u32(b, CTL(OP_MSG_LONG) | MB);
+	u64(b, target);				/* 0x18: "dst" */
+	u32(b, 0x10U << 16 | 1);		/* 0x20: REPEAT to 0x10 */
+	u32(b, CTL(OP_REPEAT) | MB);
+}
+
+/* A user monitor of the E_N block whose payload goes to @target. */
+static void monitor_to(struct b *b, uint64_t target, uint32_t data)
+{
+	uint64_t mon = GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0;
+
+	msg_long(b, mon + SM_MON_PAY_ADDRL_0, (uint32_t)target);
+	msg_long(b, mon + SM_MON_PAY_ADDRH_0, (uint32_t)(target >> 32));
+	msg_long(b, mon + SM_MON_PAY_DATA_0, data);
+	/* Arm on SOB group 0, every SOB >= 0: fires at once. */
+	msg_long(b, mon + SM_MON_ARM_0, 0);
+}
+
+size_t iso_seeds(struct iso_seed *out, size_t max)
+{
+	static const uint8_t qs[2] = { Q_EXT, Q_INT };
+	uint64_t user = ISO_USER_VA;
+	size_t n = 0;
+	struct b b;
+	unsigned int i;
+
+#define NEXT(name, attack, q) \
+	(n < max ? (b = start(&out[n++], name, attack, q), 1) : 0)
+
+	for (i = 0; i < 2; i++) {
+		if (NEXT(i ? "class 1 (internal): DMA core reads a canary page by WREG_32" :
+			     "class 1 (external): DMA core reads a canary page by WREG_32",
+			 true, qs[i]))
+			dma_by_wreg(&b, CANARY, user);
+		if (NEXT(i ? "class 1 (internal): DMA core writes kernel HBM by WREG_32" :
+			     "class 1 (external): DMA core writes kernel HBM by WREG_32",
+			 true, qs[i]))
+			dma_by_wreg(&b, user, KERNEL_HBM);
+		if (NEXT(i ? "class 2 (internal): REPEAT into a LIN_DMA hides a MSG_LONG" :
+			     "class 2 (external): REPEAT into a LIN_DMA hides a MSG_LONG",
+			 true, qs[i]))
+			hidden_msg(&b, CANARY);
+		if (NEXT(i ? "class 3 (internal): LIN_DMA with write completion" :
+			     "class 3 (external): LIN_DMA with write completion",
+			 true, qs[i])) {
+			wreg(&b, 0x80, (uint32_t)CANARY);
+			wreg(&b, 0x84, (uint32_t)(CANARY >> 32));
+			lin_dma(&b, LIN | WR_COMP, user, ISO_USER_HBM, 64);
+		}
+		if (NEXT(i ? "class 3 (internal): non-linear LIN_DMA" :
+			     "class 3 (external): non-linear LIN_DMA",
+			 true, qs[i])) {
+			/* The model runs linear transfers only: it stops. */
+			lin_dma(&b, 0, user, ISO_USER_HBM, 4096);
+			b.s->hw_blocks = false;
+		}
+	}
+	if (NEXT("MSG_LONG to another process's page", true, Q_INT))
+		msg_long(&b, CANARY, 0x42);
+	if (NEXT("MSG_LONG to kernel HBM", true, Q_TPC))
+		msg_long(&b, KERNEL_HBM, 0x42);
+	if (NEXT("MSG_LONG to a driver SOB (W_S 10)", true, Q_MME)) {
+		msg_long(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 40, 1);
+		b.s->hw_blocks = false;	/* the holder's own: parser only */
+	}
+	if (NEXT("MSG_SHORT to a driver SOB (W_S base, SOB 10)", true, Q_INT)) {
+		u32(&b, 1);
+		u32(&b, CTL(OP_MSG_SHORT) | 3U << 22 | 40 | MB);
+		b.s->hw_blocks = false;
+	}
+	if (NEXT("MSG_LONG to the MMU's hop-0 register", true, Q_TPC))
+		msg_long(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+	if (NEXT("LIN_DMA of the page tables into user memory", true, Q_INT))
+		lin_dma(&b, LIN, KERNEL_HBM, user, 4096);
+	if (NEXT("LIN_DMA from another process's page (physical)", true, Q_INT))
+		lin_dma(&b, LIN, CANARY, user, 4096);
+	if (NEXT("LIN_DMA memset of the driver's SRAM", true, Q_INT))
+		lin_dma(&b, LIN | MEMSET, 0, GAUDI_SRAM_BASE, 0x80);
+	if (NEXT("user monitor with its payload at another process's page",
+		 true, Q_INT))
+		monitor_to(&b, CANARY, 0x43);
+	if (NEXT("user monitor with its payload at the MMU's hop-0 register",
+		 true, Q_TPC))
+		monitor_to(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+
+	/* Legitimate work the parser must accept. */
+	if (NEXT("legit: LIN_DMA user memory -> user HBM", false, Q_EXT))
+		lin_dma(&b, LIN, user, ISO_USER_HBM, 4096);
+	if (NEXT("legit: LIN_DMA memset of user SRAM", false, Q_INT))
+		lin_dma(&b, LIN | MEMSET, 0x5A5A5A5A,
+			GAUDI_SRAM_BASE + 0x1000, 4096);
+	if (NEXT("legit: MSG_SHORT adds to E_N SOB 5", false, Q_MME)) {
+		u32(&b, 1U << 31 | 1);
+		u32(&b, CTL(OP_MSG_SHORT) | 1U << 22 | 20 | MB);
+	}
+	if (NEXT("legit: E_N monitor feeds this stream's fence, FENCE waits",
+		 false, Q_TPC)) {
+		monitor_to(&b, GAUDI_CFG_BASE + mmTPC0_QM_BASE +
+			   QM_CP_FENCE0_RDATA_0, 1);
+		u32(&b, 1U << 16 | 1);		/* fence 0, target 1, dec 1 */
+		u32(&b, CTL(OP_FENCE));
+	}
+	return n;
+#undef NEXT
+}

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * An independent decoder of Gaudi 1 command buffers for the parser's tests
+ * and fuzzer: given a CB that gaudi_parse_cb() accepted, it re-decodes
+ * every packet with its own constants (INTERFACE.md, the upstream
+ * gaudi_packets.h and asic_reg headers) and checks the allowlist's
+ * promises, not its code:
+ *
+ *  - no packet but NOP, WREG_32, MSG_LONG, MSG_SHORT, FENCE, LIN_DMA,
+ *    ARB_POINT, WAIT and predicate LOAD_AND_EXE; reserved bits zero;
+ *  - every WREG_32 in the explicit list of user registers of the engine,
+ *    and none in the list of registers known to be dangerous;
+ *  - every LIN_DMA linear, without write completion or data-changing
+ *    options, on a DMA queue, reading and writing only user memory;
+ *  - every message to user memory (timestamps only there), a user SOB,
+ *    the encapsulated-signal SOB (add only) or a user monitor, and every
+ *    combination of the payload address halves a user monitor can end up
+ *    with naming a user SOB or a QMAN fence counter.
+ *
+ * The environment (which host virtual ranges are mapped) is the test's:
+ * struct oracle_env.
+ */
+#ifndef GAUDI_TESTS_ORACLE_H
+#define GAUDI_TESTS_ORACLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gaudi_parser.h"
+
+#define O_CFG		0x7FFC000000ULL
+#define O_SRAM		0x7FF0000000ULL
+#define O_SRAM_USER	(O_SRAM + 0x80)
+#define O_SRAM_END	(O_SRAM + (20ULL << 20))
+#define O_HBM_USER	0x20000000ULL
+#define O_HBM_END	(32ULL << 30)
+#define O_VA_START	0x1000000000000ULL
+#define O_VA_END	0x3FF8000000000ULL
+
+/* Sync-manager blocks: SOB 0 of E_N, E_S, W_N, W_S (CFG offsets). */
+static const uint32_t o_sm_base[4] = { 0x4F2000, 0x4B2000, 0x4D2000, 0x492000 };
+#define O_WS		3
+
+/* Every QMAN that runs user queues: DMA 0..7, MME 0 and 2, TPC 0..7. */
+static uint32_t o_qm(unsigned int i)
+{
+	if (i < 8)
+		return 0x508000 + 0x20000 * i;
+	if (i == 8)
+		return 0x68000;
+	if (i == 9)
+		return 0x168000;
+	return 0xE08000 + 0x40000 * (i - 10);
+}
+
+#define O_NUM_QM	18
+
+struct oracle_range {
+	uint64_t start, size;
+};
+
+struct oracle_env {
+	const struct oracle_range *maps;
+	unsigned int nmaps;
+};
+
+static bool o_mapped(const struct oracle_env *env, uint64_t va, uint64_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < env->nmaps; i++) {
+		const struct oracle_range *m = &env->maps[i];
+
+		if (va >= m->start && va - m->start < m->size &&
+		    len <= m->size - (va - m->start))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The callback a test passes to the parser.  Its contract: only non-empty
+ * ranges inside the host virtual window, without wrapping (a driver's
+ * lookup may rely on that); anything else aborts the test.
+ */
+static inline bool oracle_mapped_cb(void *priv, u64 va, u64 len)
+{
+	if (!len || va < 0x1000000000000ULL || va >= 0x3FF8000000000ULL ||
+	    len > 0x3FF8000000000ULL - va) {
+		fprintf(stderr, "ORACLE: mapped() called with 0x%llx + 0x%llx\n",
+			(unsigned long long)va, (unsigned long long)len);
+		abort();
+	}
+	return o_mapped(priv, va, len);
+}
+
+static bool o_within(uint64_t a, uint64_t len, uint64_t lo, uint64_t hi)
+{
+	return a >= lo && a < hi && hi - a >= len;
+}
+
+static bool o_user_mem(const struct oracle_env *env, uint64_t a, uint64_t len)
+{
+	if (len == 0)
+		len = 1;
+	return o_within(a, len, O_SRAM_USER, O_SRAM_END) ||
+	       o_within(a, len, O_HBM_USER, O_HBM_END) ||
+	       (o_within(a, len, O_VA_START, O_VA_END) && o_mapped(env, a, len));
+}
+
+/* 0..3 block, kind 0 SOB / 1..5 monitor ADDRL..STATUS, index; -1 none. */
+static int o_sm(uint64_t a, int *kind, unsigned int *idx)
+{
+	unsigned int b;
+
+	for (b = 0; b < 4; b++) {
+		uint64_t base = O_CFG + o_sm_base[b];
+
+		if (a < base || a >= base + 0x4800 || (a & 3))
+			continue;
+		if (a - base < 0x2000) {
+			*kind = 0;
+			*idx = (a - base) / 4;
+		} else {
+			*kind = 1 + (a - base - 0x2000) / 0x800;
+			*idx = (a - base - 0x2000) % 0x800 / 4;
+		}
+		return b;
+	}
+	return -1;
+}
+
+static bool o_user_sob_addr(uint64_t a)
+{
+	unsigned int idx;
+	int kind, b = o_sm(a, &kind, &idx);
+
+	return b >= 0 && kind == 0 && (b != O_WS || idx >= 144);
+}
+
+static bool o_fence_rdata(uint64_t a)
+{
+	unsigned int q, f, s;
+
+	for (q = 0; q < O_NUM_QM; q++)
+		for (f = 0; f < 4; f++)
+			for (s = 0; s < 4; s++)
+				if (a == O_CFG + o_qm(q) + 0x308 + 0x14 * f + 4 * s)
+					return true;
+	return false;
+}
+
+static bool o_mon_target(uint64_t a)
+{
+	return o_user_sob_addr(a) || o_fence_rdata(a);
+}
+
+/* ---- WREG_32 ---------------------------------------------------------- */
+
+static bool o_wreg_allowed(const struct gaudi_parser_cfg *cfg, uint32_t reg)
+{
+	uint32_t qmo = cfg->qm_base & 0xFFFF, f, t, d, i;
+	static const uint32_t tpc_tensor_sets[2] = { 0x6400, 0x6A00 };
+	static const uint32_t tpc_kernel_sets[2] = { 0x6780, 0x6D80 };
+	static const uint32_t mme_desc[5] = { 0x0, 0x400, 0x680, 0x900, 0xB80 };
+
+	for (f = 0; f < 4; f++) {
+		if (reg == qmo + 0x308 + 0x14 * f + 4 * cfg->stream)
+			return true;
+		if (reg == qmo + 0x358 + 0x14 * f + 4 * cfg->stream)
+			return true;
+	}
+	if (cfg->engine == GAUDI_ENGINE_TPC) {
+		for (i = 0; i < 2; i++) {
+			for (t = 0; t < 8; t++)	/* PADDING .. DIM_4_STRIDE */
+				for (d = 0x08; d <= 0x34; d += 4)
+					if (reg == tpc_tensor_sets[i] + 0x38 * t + d)
+						return true;
+			/* TID_BASE_DIM_0 .. KERNEL_ID, SRF_0..31 */
+			for (d = 0x10; d <= 0xBC; d += 4)
+				if (reg == tpc_kernel_sets[i] + d)
+					return true;
+		}
+	}
+	if (cfg->engine == GAUDI_ENGINE_MME) {
+		for (i = 0; i < 5; i++) {
+			for (d = 0x20; d <= 0x1D8; d += 4)
+				if (reg == mme_desc[i] + d)
+					return true;
+			if (reg == mme_desc[i] + 0x204 || reg == mme_desc[i] + 0x208)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Registers that must never be writable, whatever the table says. */
+static bool o_wreg_dangerous(const struct gaudi_parser_cfg *cfg, uint32_t reg)
+{
+	uint32_t qmo = cfg->qm_base & 0xFFFF, t, i;
+	static const uint32_t tpc_bad[] = {
+		0x6780, 0x6784, 0x6788, 0x678C,	/* SYNC_OBJECT_*, KERNEL_BASE */
+		0x6D80, 0x6D84, 0x6D88, 0x6D8C,
+		0x6900, 0x6920, 0x692C, 0x6930, 0x6938, /* PROT, bases, CMD, EXECUTE */
+		0x6940, 0x6944, 0x6964, 0x6968, 0x696C, 0x6970, /* ICACHE, AxUSER */
+		0x6978, 0x697C, 0x6980, 0x6984, 0x6988, 0x698C, 0x6990, 0x6994,
+	};
+	static const uint32_t mme_desc[5] = { 0x0, 0x400, 0x680, 0x900, 0xB80 };
+
+	/* The QMAN itself: only the stream's own fence counters. */
+	if (reg >= qmo && reg < qmo + 0x1000) {
+		uint32_t r = reg - qmo;
+
+		if (r < 0x308 || r >= 0x3A8)
+			return true;
+		if ((r - 0x308) % 0x14 / 4 != cfg->stream)
+			return true;
+	}
+	if (cfg->engine == GAUDI_ENGINE_DMA && reg < 0x8000)
+		return true;	/* the DMA core: SRC, DST, TSIZE, COMMIT, PROT... */
+	if (cfg->engine == GAUDI_ENGINE_TPC) {
+		for (i = 0; i < sizeof(tpc_bad) / sizeof(tpc_bad[0]); i++)
+			if (reg == tpc_bad[i])
+				return true;
+		for (t = 0; t < 8; t++)	/* tensor base addresses */
+			if (reg == 0x6400 + 0x38 * t || reg == 0x6404 + 0x38 * t ||
+			    reg == 0x6A00 + 0x38 * t || reg == 0x6A04 + 0x38 * t)
+				return true;
+	}
+	if (cfg->engine == GAUDI_ENGINE_MME) {
+		if (reg == 0x280)	/* CMD */
+			return true;
+		for (i = 0; i < 5; i++) {
+			uint32_t d = reg - mme_desc[i];
+
+			if (reg >= mme_desc[i] && d >= 0x08 && d <= 0x1C)
+				return true;	/* BASE_ADDR_* */
+			if (reg >= mme_desc[i] && d >= 0x1DC && d <= 0x1EC)
+				return true;	/* SYNC_OBJECT_*, AXI_USER */
+		}
+	}
+	return false;
+}
+
+/* ---- the check ------------------------------------------------------- */
+
+struct o_mon {
+	bool touched;
+	uint32_t lo[8], nlo;
+	uint32_t hi[8], nhi;
+	bool lo_many, hi_many;
+};
+
+static void o_add(uint32_t *v, uint32_t *n, bool *many, uint32_t x)
+{
+	uint32_t i;
+
+	for (i = 0; i < *n; i++)
+		if (v[i] == x)
+			return;
+	if (*n < 8)
+		v[(*n)++] = x;
+	else
+		*many = true;
+}
+
+#define O_FAIL(...)						\
+	do {							\
+		snprintf(why, whylen, __VA_ARGS__);		\
+		return false;					\
+	} while (0)
+
+/*
+ * Check @cb (accepted by the parser for @cfg) against the properties;
+ * false with a description in @why if one does not hold.
+ */
+static bool oracle_check(const struct gaudi_parser_cfg *cfg,
+			 const struct oracle_env *env, const uint8_t *cb,
+			 size_t size, char *why, size_t whylen)
+{
+	static struct o_mon mons[4][512];
+	static const uint8_t sizes[32] = {
+		[0x1] = 8, [0x3] = 16, [0x4] = 8, [0x8] = 8, [0x9] = 24,
+		[0xA] = 8, [0xC] = 8, [0xD] = 8, [0xF] = 16,
+	};
+	static const uint32_t short_base[4] = {
+		0x4F2000 + 0x2000, 0x4F2000, 0x492000 + 0x2000, 0x492000,
+	};
+	size_t off;
+	unsigned int b, m, i, j;
+
+	memset(mons, 0, sizeof(mons));
+	if (size % 8)
+		O_FAIL("size %zu accepted", size);
+	for (off = 0; off < size;) {
+		uint32_t w[6] = { 0 }, op, ctl, len, k;
+		uint64_t a, src, dst;
+
+		memcpy(&w[0], cb + off, 4);
+		memcpy(&w[1], cb + off + 4, 4);
+		ctl = w[1];
+		op = ctl >> 24 & 0x1F;
+		if (!sizes[op])
+			O_FAIL("opcode 0x%x accepted at 0x%zx", op, off);
+		if (size - off < sizes[op])
+			O_FAIL("truncated 0x%x accepted at 0x%zx", op, off);
+		for (k = 2; k < sizes[op] / 4u; k++)
+			memcpy(&w[k], cb + off + 4 * k, 4);
+		switch (op) {
+		case 0xA:	/* NOP */
+			if (w[0] || (ctl & 0xFFFFFF))
+				O_FAIL("NOP with reserved bits at 0x%zx", off);
+			break;
+		case 0x1:	/* WREG_32 */
+			if (ctl & 0xE0)
+				O_FAIL("WREG_32 reserved bits at 0x%zx", off);
+			k = ctl >> 8 & 0xFFFF;
+			if (!o_wreg_allowed(cfg, k) || o_wreg_dangerous(cfg, k))
+				O_FAIL("WREG_32 to 0x%x (queue %u) at 0x%zx", k,
+				       cfg->queue, off);
+			break;
+		case 0x8:	/* FENCE */
+			if ((w[0] & 0x3F00FFF0) || (ctl & 0xFFFFE0))
+				O_FAIL("FENCE reserved bits at 0x%zx", off);
+			break;
+		case 0xD:	/* WAIT */
+			if ((w[0] & 0xC0000000) || (ctl & 0xFFFFFF))
+				O_FAIL("WAIT reserved bits at 0x%zx", off);
+			break;
+		case 0xC:	/* ARB_POINT */
+			if ((w[0] & 0x7FFFFF00) || (ctl & 0xFFFFE0))
+				O_FAIL("ARB_POINT reserved bits at 0x%zx", off);
+			break;
+		case 0xF:	/* LOAD_AND_EXE: predicates only */
+			if ((w[0] & ~0x100U) || (ctl & 0xFFFFE0))
+				O_FAIL("LOAD_AND_EXE cfg 0x%x at 0x%zx", w[0], off);
+			a = (uint64_t)w[3] << 32 | w[2];
+			if ((w[0] & 0x100) && !o_user_mem(env, a, 4))
+				O_FAIL("LOAD_AND_EXE from 0x%llx at 0x%zx",
+				       (unsigned long long)a, off);
+			break;
+		case 0x9:	/* LIN_DMA */
+			if (cfg->engine != GAUDI_ENGINE_DMA)
+				O_FAIL("LIN_DMA on a non-DMA queue at 0x%zx", off);
+			if (!(ctl & 0x8) || (ctl & 0xFFFF & ~0x18U))
+				O_FAIL("LIN_DMA ctl 0x%x at 0x%zx", ctl, off);
+			src = (uint64_t)w[3] << 32 | w[2];
+			dst = ((uint64_t)w[5] << 32 | w[4]) & ((1ULL << 56) - 1);
+			if (!(ctl & 0x10) && !o_user_mem(env, src, w[0]))
+				O_FAIL("LIN_DMA from 0x%llx+0x%x at 0x%zx",
+				       (unsigned long long)src, w[0], off);
+			if (!o_user_mem(env, dst, w[0]))
+				O_FAIL("LIN_DMA to 0x%llx+0x%x at 0x%zx",
+				       (unsigned long long)dst, w[0], off);
+			break;
+		case 0x3:	/* MSG_LONG */
+		case 0x4: {	/* MSG_SHORT */
+			uint32_t mop = ctl >> 20 & 3;
+			unsigned int idx;
+			int kind, blk;
+
+			if (op == 0x3) {
+				if (ctl & 0xCCFFE0)
+					O_FAIL("MSG_LONG reserved bits at 0x%zx", off);
+				a = (uint64_t)w[3] << 32 | w[2];
+			} else {
+				if (ctl & 0xC0000)
+					O_FAIL("MSG_SHORT reserved bits at 0x%zx", off);
+				a = O_CFG + short_base[ctl >> 22 & 3] + (ctl & 0xFFFF);
+			}
+			if (mop > 1)
+				O_FAIL("message op %u at 0x%zx", mop, off);
+			len = mop ? 8 : 4;
+			if (o_user_mem(env, a, len))
+				break;
+			if (mop)
+				O_FAIL("timestamp to 0x%llx at 0x%zx",
+				       (unsigned long long)a, off);
+			if (cfg->encaps_sob &&
+			    a == O_CFG + 0x492000 + 4ULL * cfg->encaps_sob) {
+				if (!(w[0] & 0x80000000U))
+					O_FAIL("encaps SOB set at 0x%zx", off);
+				break;
+			}
+			blk = o_sm(a, &kind, &idx);
+			if (blk < 0)
+				O_FAIL("message to 0x%llx at 0x%zx",
+				       (unsigned long long)a, off);
+			b = blk;
+			if (kind == 0) {
+				if (b == O_WS && idx < 144)
+					O_FAIL("driver SOB %u at 0x%zx", idx, off);
+				break;
+			}
+			if (b == O_WS && idx < 72)
+				O_FAIL("driver monitor %u at 0x%zx", idx, off);
+			mons[b][idx].touched = true;
+			if (kind == 1)
+				o_add(mons[b][idx].lo, &mons[b][idx].nlo,
+				      &mons[b][idx].lo_many, w[0]);
+			else if (kind == 2)
+				o_add(mons[b][idx].hi, &mons[b][idx].nhi,
+				      &mons[b][idx].hi_many, w[0]);
+			else if (kind == 5 && (w[0] & ~0x1FFU))
+				O_FAIL("monitor status 0x%x at 0x%zx", w[0], off);
+			break;
+		}
+		default:
+			O_FAIL("opcode 0x%x accepted at 0x%zx", op, off);
+		}
+		off += sizes[op];
+	}
+	/* Every payload address a monitor can end up with, in any order. */
+	for (b = 0; b < 4; b++) {
+		for (m = 0; m < 512; m++) {
+			struct o_mon *mo = &mons[b][m];
+			uint32_t init_lo = (uint32_t)(O_CFG + o_sm_base[b] +
+						      (b == O_WS ? 4 * 144 : 0));
+
+			if (!mo->touched)
+				continue;
+			if (mo->lo_many || mo->hi_many) {
+				/* too many to pair: each alone must do */
+				for (i = 0; i < mo->nlo; i++)
+					if (!o_mon_target(0x7F00000000ULL | mo->lo[i]))
+						O_FAIL("monitor %u/%u low 0x%x", b, m, mo->lo[i]);
+				for (j = 0; j < mo->nhi; j++)
+					if (mo->hi[j] != 0x7F)
+						O_FAIL("monitor %u/%u high 0x%x", b, m, mo->hi[j]);
+				continue;
+			}
+			o_add(mo->lo, &mo->nlo, &mo->lo_many, init_lo);
+			o_add(mo->hi, &mo->nhi, &mo->hi_many, 0x7F);
+			for (i = 0; i < mo->nlo; i++)
+				for (j = 0; j < mo->nhi; j++)
+					if (!o_mon_target((uint64_t)mo->hi[j] << 32 |
+							  mo->lo[i]))
+						O_FAIL("monitor %u/%u can write 0x%x%08x",
+						       b, m, mo->hi[j], mo->lo[i]);
+		}
+	}
+	return true;
+}
+
+#undef O_FAIL
+
+#endif /* GAUDI_TESTS_ORACLE_H */

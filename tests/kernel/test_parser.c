@@ -1,0 +1,855 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host unit test of gaudi.ko's command-buffer parser (kernel/gaudi_parser.c,
+ * built here with the shim in tests/kernel/shim): every packet type
+ * accepted or refused with the right errno and offset, every allowlist
+ * rule at its boundaries, the attack classes of issue 9 (1: WREG_32 to the
+ * DMA core, 2: control flow the parser cannot follow, 3: LIN_DMA options),
+ * the user sync managers, and a seeded random walk whose accepted CBs the
+ * independent decoder (oracle.h) re-checks.
+ *
+ *   test_parser            TAP, closing "N passed, N failed"
+ *   test_parser --seeds D  write the fuzzer's seed corpus into D
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+#include "tap.h"
+
+/* Packet opcodes and a few constants, as INTERFACE.md section 7 has them. */
+enum {
+	OP_WREG_32 = 0x1, OP_WREG_BULK, OP_MSG_LONG, OP_MSG_SHORT, OP_CP_DMA,
+	OP_REPEAT, OP_MSG_PROT, OP_FENCE, OP_LIN_DMA, OP_NOP, OP_STOP,
+	OP_ARB_POINT, OP_WAIT, OP_LOAD_AND_EXE = 0xF,
+};
+
+#define CTL(op)		((uint32_t)(op) << 24)
+#define EB		(1U << 29)
+#define RB		(1U << 30)
+#define MB		(1U << 31)
+#define LIN		(1U << 3)
+#define MEMSET		(1U << 4)
+#define SOB_ADD		0x80000000U
+
+#define EN_SOB(i)	(O_CFG + 0x4F2000 + 4ULL * (i))
+#define ES_SOB(i)	(O_CFG + 0x4B2000 + 4ULL * (i))
+#define WN_SOB(i)	(O_CFG + 0x4D2000 + 4ULL * (i))
+#define WS_SOB(i)	(O_CFG + 0x492000 + 4ULL * (i))
+#define MON(blk, reg, m) (O_CFG + (blk) + 0x2000 + 0x800ULL * (reg) + 4ULL * (m))
+#define EN		0x4F2000
+#define ES		0x4B2000
+#define WN		0x4D2000
+#define WS		0x492000
+#define ADDRL		0
+#define ADDRH		1
+#define PDATA		2
+#define ARM		3
+#define STATUS		4
+
+/* Queue ids. */
+#define Q_DMA00		0
+#define Q_DMA01		1
+#define Q_DMA10		4
+#define Q_DMA20		9
+#define Q_MME00		33
+#define Q_MME10		37
+#define Q_TPC00		41
+#define Q_TPC32		55
+
+struct cb {
+	uint8_t b[8192];
+	uint32_t n;
+};
+
+static void put32(struct cb *c, uint32_t v)
+{
+	memcpy(c->b + c->n, &v, 4);
+	c->n += 4;
+}
+
+static void put64(struct cb *c, uint64_t v)
+{
+	put32(c, (uint32_t)v);
+	put32(c, v >> 32);
+}
+
+static struct cb *pk8(struct cb *c, uint32_t w0, uint32_t ctl)
+{
+	put32(c, w0);
+	put32(c, ctl);
+	return c;
+}
+
+static struct cb *pk16(struct cb *c, uint32_t w0, uint32_t ctl, uint64_t a)
+{
+	pk8(c, w0, ctl);
+	put64(c, a);
+	return c;
+}
+
+static struct cb *lin(struct cb *c, uint32_t size, uint32_t ctl_bits,
+		      uint64_t src, uint64_t dst)
+{
+	pk8(c, size, CTL(OP_LIN_DMA) | ctl_bits);
+	put64(c, src);
+	put64(c, dst);
+	return c;
+}
+
+static struct cb *msg(struct cb *c, uint64_t a, uint32_t v)
+{
+	return pk16(c, v, CTL(OP_MSG_LONG) | MB, a);
+}
+
+static struct cb *wreg(struct cb *c, uint32_t reg, uint32_t v)
+{
+	return pk8(c, v, CTL(OP_WREG_32) | reg << 8 | RB);
+}
+
+static struct cb *reset(struct cb *c)
+{
+	c->n = 0;
+	return c;
+}
+
+static struct gaudi_parser_err last_err;
+
+/* Parse @c for queue @q; accepted CBs must satisfy the oracle. */
+static int parse_enc(const struct cb *c, unsigned int q, u32 encaps)
+{
+	struct gaudi_parser_cfg cfg;
+	char why[200];
+	int ret;
+
+	t_cfg(&cfg, q, encaps);
+	ret = gaudi_parse_cb(&cfg, c->b, c->n, &last_err);
+	if (!ret && !oracle_check(&cfg, &t_env, c->b, c->n, why, sizeof(why))) {
+		tap_diag("ORACLE: %s", why);
+		return 1000;
+	}
+	if (ret && !last_err.reason)
+		return 2000;	/* a refusal must say why */
+	return ret;
+}
+
+static int parse(const struct cb *c, unsigned int q)
+{
+	return parse_enc(c, q, 0);
+}
+
+static struct cb c;
+
+/* ---- the CB as a whole -------------------------------------------------- */
+
+static void t_framing(void)
+{
+	unsigned int op;
+
+	ok_eq(parse(reset(&c), Q_DMA00), 0, "empty CB accepted");
+	pk8(reset(&c), 0, CTL(OP_NOP));
+	c.n = 12;
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "size 12 (not a multiple of 8): EINVAL");
+	ok_eq(last_err.offset, 12, "  offset is the size");
+	c.n = 4;
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "size 4: EINVAL");
+
+	/* Every opcode on its own, with a valid body. */
+	for (op = 0; op < 32; op++) {
+		int want;
+
+		reset(&c);
+		switch (op) {
+		case OP_WREG_BULK: case OP_MSG_PROT: case OP_CP_DMA:
+		case OP_STOP: case OP_REPEAT:
+			want = -EPERM;
+			pk16(&c, 0, CTL(op), 0);
+			break;
+		case OP_WREG_32:
+			want = 0;
+			wreg(&c, 0x8000 + 0x308, 1);
+			break;
+		case OP_MSG_LONG:
+			want = 0;
+			msg(&c, EN_SOB(0), 1);
+			break;
+		case OP_MSG_SHORT:
+			want = 0;
+			pk8(&c, 1, CTL(op) | 1U << 22);
+			break;
+		case OP_LIN_DMA:
+			want = 0;
+			lin(&c, 64, LIN, T_VA_BUF, O_SRAM_USER);
+			break;
+		case OP_LOAD_AND_EXE:
+			want = 0;
+			pk16(&c, 1U << 8, CTL(op), T_VA_BUF);
+			break;
+		case OP_FENCE: case OP_NOP: case OP_ARB_POINT: case OP_WAIT:
+			want = 0;
+			pk8(&c, 0, CTL(op));
+			break;
+		default:
+			want = -EINVAL;
+			pk16(&c, 0, CTL(op), 0);
+			break;
+		}
+		ok_eq(parse(&c, Q_DMA00), want, "opcode 0x%02x alone: %d", op, want);
+	}
+
+	/* Truncated packets. */
+	lin(reset(&c), 8, LIN, T_VA_BUF, O_SRAM_USER);
+	c.n = 16;
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "LIN_DMA truncated to 16 bytes: EINVAL");
+	msg(reset(&c), EN_SOB(0), 1);
+	c.n = 8;
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_LONG truncated to 8 bytes: EINVAL");
+	pk8(reset(&c), 0, CTL(OP_NOP));
+	pk16(&c, 1U << 8, CTL(OP_LOAD_AND_EXE), T_VA_BUF);
+	c.n = 16;
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "LOAD_AND_EXE cut after its header: EINVAL");
+	ok_eq(last_err.offset, 8, "  at offset 8");
+
+	/* The offset and opcode of a refusal after valid packets. */
+	reset(&c);
+	pk8(&c, 0, CTL(OP_NOP));
+	lin(&c, 16, LIN | EB, T_VA_BUF, O_HBM_USER);
+	msg(&c, WS_SOB(200), SOB_ADD | 1);
+	pk16(&c, 0, CTL(OP_MSG_PROT), T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "MSG_PROT after three valid packets: EPERM");
+	ok_eq(last_err.offset, 48, "  at offset 48");
+	ok_eq(last_err.opcode, OP_MSG_PROT, "  opcode MSG_PROT");
+	ok(!strcmp(gaudi_parser_pkt_name(last_err.opcode), "MSG_PROT"),
+	   "  named MSG_PROT");
+
+	/* A long valid CB. */
+	reset(&c);
+	while (c.n + 24 <= sizeof(c.b))
+		lin(&c, 4096, LIN | MEMSET, 0x5A5A5A5A, O_HBM_USER + c.n * 4096ULL);
+	ok_eq(parse(&c, Q_DMA10), 0, "%u bytes of memsets accepted", c.n);
+}
+
+/* ---- reserved bits and predicates -------------------------------------- */
+
+static void t_reserved(void)
+{
+	struct {
+		const char *name;
+		uint32_t op, w0, ctl, rsvd_w0, rsvd_ctl;
+		unsigned int q;
+	} p[] = {
+		{ "NOP", OP_NOP, 0, 0, 0xFFFFFFFF, 0x00FFFFFF, Q_DMA00 },
+		{ "FENCE", OP_FENCE, 0xC0FF000F, 0x1F, 0x3F00FFF0, 0x00FFFFE0, Q_DMA00 },
+		{ "WAIT", OP_WAIT, 0x3FFFFFFF, 0, 0xC0000000, 0x00FFFFFF, Q_DMA00 },
+		{ "ARB_POINT", OP_ARB_POINT, 0x800000FF, 0x1F, 0x7FFFFF00, 0x00FFFFE0, Q_DMA00 },
+		{ "WREG_32", OP_WREG_32, 7, (0x8000 + 0x308) << 8 | 0x1F, 0, 0xE0, Q_DMA00 },
+		{ "MSG_SHORT", OP_MSG_SHORT, 1, 1U << 22 | 3U << 16, 0, 0xC0000, Q_DMA00 },
+	};
+	unsigned int i, bit, bad;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		pk8(reset(&c), p[i].w0, CTL(p[i].op) | p[i].ctl);
+		ok_eq(parse(&c, p[i].q), 0, "%s with every defined field set: accepted",
+		      p[i].name);
+		bad = 0;
+		for (bit = 0; bit < 32; bit++) {
+			if (!(p[i].rsvd_w0 & 1U << bit))
+				continue;
+			pk8(reset(&c), p[i].w0 | 1U << bit, CTL(p[i].op) | p[i].ctl);
+			bad += parse(&c, p[i].q) != -EINVAL;
+		}
+		for (bit = 0; bit < 24; bit++) {
+			if (!(p[i].rsvd_ctl & 1U << bit))
+				continue;
+			pk8(reset(&c), p[i].w0, CTL(p[i].op) | p[i].ctl | 1U << bit);
+			bad += parse(&c, p[i].q) != -EINVAL;
+		}
+		ok_eq(bad, 0, "%s: each reserved bit alone: EINVAL", p[i].name);
+	}
+
+	/* MSG_LONG: pred, WO, NS allowed; bits 15:5, 19:18, 23:22 reserved. */
+	pk16(reset(&c), 1, CTL(OP_MSG_LONG) | 0x1F | 3U << 16 | EB | RB | MB, EN_SOB(3));
+	ok_eq(parse(&c, Q_DMA00), 0, "MSG_LONG with predicate, WO, NS, barriers: accepted");
+	bad = 0;
+	for (bit = 5; bit < 24; bit++) {
+		if (bit == 16 || bit == 17 || bit == 20 || bit == 21)
+			continue;
+		pk16(reset(&c), 1, CTL(OP_MSG_LONG) | 1U << bit, EN_SOB(3));
+		bad += parse(&c, Q_DMA00) != -EINVAL;
+	}
+	ok_eq(bad, 0, "MSG_LONG: each reserved ctl bit alone: EINVAL");
+
+	/* LOAD_AND_EXE: only load; dst, exe, etype refused, rest reserved. */
+	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE) | 0x1F, O_HBM_USER);
+	ok_eq(parse(&c, Q_TPC00), 0, "LOAD_AND_EXE predicates from HBM, predicated: accepted");
+	pk16(reset(&c), 0, CTL(OP_LOAD_AND_EXE), 0);
+	ok_eq(parse(&c, Q_TPC00), 0, "LOAD_AND_EXE without load (nothing read): accepted");
+	bad = 0;
+	for (bit = 1; bit < 32; bit++) {
+		if (bit >= 8 && bit <= 10)
+			continue;
+		pk16(reset(&c), 1U << 8 | 1U << bit, CTL(OP_LOAD_AND_EXE), O_HBM_USER);
+		bad += parse(&c, Q_TPC00) != -EINVAL;
+	}
+	for (bit = 5; bit < 24; bit++) {
+		pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE) | 1U << bit, O_HBM_USER);
+		bad += parse(&c, Q_TPC00) != -EINVAL;
+	}
+	ok_eq(bad, 0, "LOAD_AND_EXE: each reserved bit alone: EINVAL");
+
+	/* LIN_DMA: bits 15:7 reserved, context ids free. */
+	lin(reset(&c), 64, LIN | 0xFFU << 16 | EB | RB | MB, T_VA_BUF,
+	    0xFF00000000000000ULL | O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "LIN_DMA with both context ids and barriers: accepted");
+	bad = 0;
+	for (bit = 7; bit < 16; bit++) {
+		lin(reset(&c), 64, LIN | 1U << bit, T_VA_BUF, O_HBM_USER);
+		bad += parse(&c, Q_DMA00) != -EINVAL;
+	}
+	ok_eq(bad, 0, "LIN_DMA: each reserved ctl bit (15:7) alone: EINVAL");
+}
+
+/* ---- LIN_DMA ------------------------------------------------------------ */
+
+static void t_lin_dma(void)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} opt[] = {
+		{ 1U << 0, "write completion" }, { 1U << 1, "transpose" },
+		{ 1U << 2, "dtype" }, { 1U << 5, "compress" },
+		{ 1U << 6, "decompress" },
+	};
+	unsigned int i;
+
+	/* Class 3: the options other than MEMSET. */
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		lin(reset(&c), 64, LIN | opt[i].bit, T_VA_BUF, O_SRAM_USER);
+		ok_eq(parse(&c, Q_DMA00), -EPERM, "class 3: LIN_DMA with %s: EPERM",
+		      opt[i].name);
+	}
+	lin(reset(&c), 64, 0, T_VA_BUF, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "class 3: non-linear LIN_DMA (strides from registers): EPERM");
+	lin(reset(&c), 64, MEMSET, 0, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "non-linear memset: EPERM");
+	lin(reset(&c), 64, LIN | 1U, O_CFG + 0x508000, O_CFG + 0xC12004);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "write completion aimed at the MMU: EPERM");
+
+	/* Ranges. */
+	lin(reset(&c), 64, LIN | MEMSET, 0xFFFFFFFFFFFFFFFFULL, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "memset: the source is a value, not checked");
+	lin(reset(&c), 0x80, LIN, O_SRAM_USER, O_SRAM_END - 0x80);
+	ok_eq(parse(&c, Q_DMA00), 0, "SRAM user start to SRAM end: accepted");
+	lin(reset(&c), 0x81, LIN, O_SRAM_USER, O_SRAM_END - 0x80);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "one byte past the SRAM end: EINVAL");
+	lin(reset(&c), 0x80, LIN, O_SRAM_USER - 1, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "source in the driver's SRAM (0x7f_f000_007f): EINVAL");
+	lin(reset(&c), 1, LIN, O_HBM_USER, O_HBM_USER - 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "destination 0x1fff_ffff (driver HBM): EINVAL");
+	lin(reset(&c), 0x1000, LIN, O_HBM_USER, 0x10000000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "destination in the MMU page tables: EINVAL");
+	lin(reset(&c), 1, LIN, O_HBM_END - 1, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "last byte of HBM: accepted");
+	lin(reset(&c), 2, LIN, O_HBM_END - 1, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "past the end of HBM: EINVAL");
+	lin(reset(&c), 0xFFFFFFFF, LIN, O_HBM_END - 0xFFFFFFFFULL, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "4 GiB - 1 ending at the end of HBM: accepted");
+	lin(reset(&c), 0x20, LIN, 0xFFFFFFFFFFFFFFF0ULL, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "source wrapping around 2^64: EINVAL");
+	lin(reset(&c), 0x20, LIN, O_HBM_USER, 0x00FFFFFFFFFFFFF0ULL);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "destination wrapping 2^56: EINVAL");
+	lin(reset(&c), 0x1000, LIN, O_HBM_USER, 0xFF00000000000000ULL | 0x10000000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "context id bits do not hide a page-table destination: EINVAL");
+	lin(reset(&c), 8 << 20, LIN, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "the whole mapped host buffer: accepted");
+	lin(reset(&c), (8 << 20) + 1, LIN, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "one byte past the mapping: EINVAL");
+	lin(reset(&c), 16, LIN, T_VA_BUF - 8, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "starting before the mapping: EINVAL");
+	lin(reset(&c), 16, LIN, T_VA_BUF + (1ULL << 30), O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "unmapped host virtual address: EINVAL");
+	lin(reset(&c), 0x1000, LIN, T_VA_END_PAGE, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "the last mapped page of the window: accepted");
+	lin(reset(&c), 0x1001, LIN, T_VA_END_PAGE, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "past the end of the host window: EINVAL");
+	lin(reset(&c), 0x1000, LIN, 0x8000000000ULL + 0x100000, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "host physical memory: EINVAL");
+	lin(reset(&c), 4, LIN, T_VA_BUF, O_CFG + 0xC12000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "into the registers: EINVAL");
+	lin(reset(&c), 4, LIN, O_CFG + 0x4F2000, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "from the registers (even user SOBs): EINVAL");
+
+	/* Size 0 is a plain packet whose addresses are still the user's. */
+	lin(reset(&c), 0, LIN, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "size 0 between user ranges: accepted");
+	lin(reset(&c), 0, LIN, T_VA_BUF, 0x10000000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "size 0 naming the page tables: EINVAL");
+	lin(reset(&c), 0, LIN, O_CFG, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "size 0 from the registers: EINVAL");
+
+	/* Only DMA queues have a DMA engine. */
+	lin(reset(&c), 64, LIN, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA20), 0, "LIN_DMA on DMA_2_0 (internal): accepted");
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "LIN_DMA on TPC_0_0: EPERM");
+	ok_eq(parse(&c, Q_MME00), -EPERM, "LIN_DMA on MME_0_0: EPERM");
+}
+
+/* ---- WREG_32 ------------------------------------------------------------ */
+
+static void t_wreg(void)
+{
+	static const struct {
+		uint32_t reg;
+		const char *name;
+	} dma_core[] = {
+		{ 0x014, "SRC_BASE_LO" }, { 0x018, "SRC_BASE_HI" },
+		{ 0x01C, "DST_BASE_LO" }, { 0x020, "DST_BASE_HI" },
+		{ 0x074, "DST_TSIZE_0" }, { 0x078, "COMMIT" },
+		{ 0x0B8, "PROT" }, { 0x0F0, "SECURE_PROPS" },
+		{ 0x0F4, "NON_SECURE_PROPS" }, { 0x000, "CFG_0" },
+		{ 0x8000 + 0x070, "QM PQ_BASE_LO_0" },
+		{ 0x8000 + 0x008, "QM GLBL_PROT" },
+		{ 0x8000 + 0x024, "QM GLBL_NON_SECURE_PROPS_0" },
+		{ 0x8000 + 0x228, "QM CP_MSG_BASE0_ADDR_LO_0" },
+		{ 0x8000 + 0x30C, "QM CP_FENCE0_RDATA_1 (another stream)" },
+		{ 0x8000 + 0x318, "QM CP_FENCE0_RDATA_4 (lower CP)" },
+	};
+	unsigned int i, f, q, bad;
+
+	/* Class 1: the DMA core and QMAN registers of a DMA queue. */
+	for (i = 0; i < sizeof(dma_core) / sizeof(dma_core[0]); i++) {
+		wreg(reset(&c), dma_core[i].reg, 0x1000);
+		ok_eq(parse(&c, Q_DMA00), -EPERM,
+		      "class 1: WREG_32 to the DMA queue's %s: EPERM", dma_core[i].name);
+	}
+	reset(&c);
+	wreg(&c, 0x14, 0);	/* SRC_BASE_LO */
+	wreg(&c, 0x1C, 0);	/* DST_BASE_LO */
+	wreg(&c, 0x74, 4096);	/* TSIZE */
+	wreg(&c, 0x78, 1 << 3);	/* COMMIT LIN */
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "class 1: a DMA programmed by registers (DMA_2_0): EPERM");
+	ok_eq(last_err.offset, 0, "  refused at its first register");
+
+	/* The stream's own fence counters on every engine. */
+	bad = 0;
+	for (q = 0; q <= 72; q++) {
+		uint32_t s;
+
+		if (q == 8)
+			continue;
+		s = q < 8 ? q % 4 : q < 33 ? (q - 9) % 4 : q < 41 ? (q - 33) % 4 : (q - 41) % 4;
+		for (f = 0; f < 4; f++) {
+			wreg(reset(&c), 0x8000 + 0x308 + 0x14 * f + 4 * s, 1);
+			wreg(&c, 0x8000 + 0x358 + 0x14 * f + 4 * s, 0);
+			bad += parse(&c, q) != 0;
+			wreg(reset(&c), 0x8000 + 0x308 + 0x14 * f + 4 * ((s + 1) % 4), 1);
+			bad += parse(&c, q) != -EPERM;
+		}
+	}
+	ok_eq(bad, 0, "every queue: own stream's CP_FENCE0..3_RDATA/CNT accepted, another stream's EPERM");
+	wreg(reset(&c), 0x8000 + 0x30A, 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "unaligned register: EINVAL");
+
+	/* TPC: descriptor fields yes, addresses and triggers no. */
+	wreg(reset(&c), 0x67C0, 5);		/* KERNEL_SRF_0 */
+	wreg(&c, 0x683C, 5);			/* KERNEL_SRF_31 */
+	wreg(&c, 0x6410, 64);			/* KERNEL_TENSOR_0_DIM_0_SIZE */
+	wreg(&c, 0x640C, 0x1F00);		/* KERNEL_TENSOR_0_TENSOR_CONFIG */
+	wreg(&c, 0x65BC, 4);			/* KERNEL_TENSOR_7_DIM_4_STRIDE */
+	wreg(&c, 0x6790, 0);			/* KERNEL_TID_BASE_DIM_0 */
+	wreg(&c, 0x67B8, 0);			/* KERNEL_KERNEL_CONFIG */
+	wreg(&c, 0x67BC, 7);			/* KERNEL_KERNEL_ID */
+	wreg(&c, 0x6A08, 0);			/* QM_TENSOR_0_PADDING_VALUE */
+	wreg(&c, 0x6E3C, 0);			/* QM_SRF_31 */
+	ok_eq(parse(&c, Q_TPC32), 0, "TPC_3_2: SRFs, tensor dims/config, TIDs, kernel config: accepted");
+	static const struct {
+		uint32_t reg;
+		const char *name;
+	} tpc_bad[] = {
+		{ 0x6400, "KERNEL_TENSOR_0_BASE_ADDR_LOW" },
+		{ 0x6404, "KERNEL_TENSOR_0_BASE_ADDR_HIGH" },
+		{ 0x6588, "KERNEL_TENSOR_7_BASE_ADDR_LOW" },
+		{ 0x6A04, "QM_TENSOR_0_BASE_ADDR_HIGH" },
+		{ 0x6780, "KERNEL_SYNC_OBJECT_MESSAGE" },
+		{ 0x6784, "KERNEL_SYNC_OBJECT_ADDR" },
+		{ 0x6788, "KERNEL_KERNEL_BASE_ADDRESS_LOW" },
+		{ 0x6D8C, "QM_KERNEL_BASE_ADDRESS_HIGH" },
+		{ 0x6840, "(after SRF_31)" },
+		{ 0x6900, "PROT" }, { 0x6930, "TPC_CMD" },
+		{ 0x6938, "TPC_EXECUTE" }, { 0x6940, "ICACHE_BASE_ADDERESS_LOW" },
+		{ 0x6964, "ARUSER_LO" }, { 0x6970, "AWUSER_HI" },
+		{ 0x6978, "LUT_FUNC32_BASE_ADDR_LO" }, { 0x69A0, "DBGMEM_ADD" },
+	};
+	for (i = 0; i < sizeof(tpc_bad) / sizeof(tpc_bad[0]); i++) {
+		wreg(reset(&c), tpc_bad[i].reg, 0);
+		ok_eq(parse(&c, Q_TPC00), -EPERM, "TPC: WREG_32 to %s: EPERM",
+		      tpc_bad[i].name);
+	}
+	wreg(reset(&c), 0x67C0, 5);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "a TPC register offset on a DMA queue: EPERM");
+	ok_eq(parse(&c, Q_MME00), -EPERM, "a TPC register offset on an MME queue: EPERM");
+
+	/* MME. */
+	wreg(reset(&c), 0x020, 0);		/* ARCH_HEADER_LOW */
+	wreg(&c, 0x1D8, 0);			/* ARCH_DESC_RATE_LIMITER */
+	wreg(&c, 0x204, 0);			/* ARCH_DESC_PADDING_VALUE_S */
+	wreg(&c, 0x420, 0);			/* SHADOW_0_HEADER_LOW */
+	wreg(&c, 0x680 + 0x050, 0);		/* SHADOW_1_TENSOR_S_LOOP_STRIDE_0 */
+	wreg(&c, 0xB80 + 0x208, 0);		/* SHADOW_3_DESC_PADDING_VALUE_L */
+	ok_eq(parse(&c, Q_MME10), 0, "MME_1_0: descriptor fields of ARCH and SHADOW_0..3: accepted");
+	static const struct {
+		uint32_t reg;
+		const char *name;
+	} mme_bad[] = {
+		{ 0x000, "ARCH_STATUS" }, { 0x008, "ARCH_BASE_ADDR_HIGH_S" },
+		{ 0x01C, "ARCH_BASE_ADDR_LOW_O" },
+		{ 0x1DC, "ARCH_DESC_SYNC_OBJECT_ADDR_LOW_LOCAL" },
+		{ 0x1E8, "ARCH_DESC_SYNC_OBJECT_DATA" },
+		{ 0x1EC, "ARCH_DESC_AXI_USER_DATA" }, { 0x224, "ARCH_DESC_DUMMY" },
+		{ 0x280, "CMD" }, { 0x288, "RESET" },
+		{ 0x408, "SHADOW_0_BASE_ADDR_HIGH_S" },
+		{ 0x900 + 0x014, "SHADOW_2_BASE_ADDR_LOW_S" },
+		{ 0xB80 + 0x1E4, "SHADOW_3_DESC_SYNC_OBJECT_ADDR_HIGH" },
+		{ 0xE00, "(after SHADOW_3)" },
+	};
+	for (i = 0; i < sizeof(mme_bad) / sizeof(mme_bad[0]); i++) {
+		wreg(reset(&c), mme_bad[i].reg, 0);
+		ok_eq(parse(&c, Q_MME00), -EPERM, "MME: WREG_32 to %s: EPERM",
+		      mme_bad[i].name);
+	}
+}
+
+/* ---- messages and the user sync managers ------------------------------- */
+
+static void t_msg(void)
+{
+	static const struct {
+		uint32_t base;
+		const char *name;
+	} blk[] = { { EN, "E_N" }, { ES, "E_S" }, { WN, "W_N" } };
+	unsigned int i;
+
+	/* E_N, E_S, W_N: every SOB and monitor is the user's. */
+	for (i = 0; i < 3; i++) {
+		uint64_t sob0 = O_CFG + blk[i].base;
+
+		reset(&c);
+		msg(&c, sob0, 0);
+		msg(&c, sob0 + 4 * 2047, SOB_ADD | 1);
+		msg(&c, MON(blk[i].base, ADDRL, 0), (uint32_t)(sob0 + 4 * 7));
+		msg(&c, MON(blk[i].base, ADDRH, 0), 0x7F);
+		msg(&c, MON(blk[i].base, PDATA, 0), 1);
+		msg(&c, MON(blk[i].base, ARM, 0), 0 | 0xFE << 8 | 3 << 17);
+		msg(&c, MON(blk[i].base, STATUS, 511), 0);
+		ok_eq(parse(&c, Q_DMA01), 0,
+		      "%s: SOB 0 and 2047, monitor 0 armed on SOB 0 with payload to SOB 7, monitor 511 status: accepted",
+		      blk[i].name);
+	}
+	/* W_S: from SOB 144 and monitor 72. */
+	msg(reset(&c), WS_SOB(144), 1);
+	msg(&c, WS_SOB(2047), 1);
+	msg(&c, MON(WS, ARM, 72), 18);
+	msg(&c, MON(WS, ADDRL, 511), (uint32_t)WS_SOB(144));
+	ok_eq(parse(&c, Q_DMA00), 0, "W_S: SOB 144, 2047, monitors 72 and 511: accepted");
+	msg(reset(&c), WS_SOB(143), 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "W_S SOB 143 (the driver's): EINVAL");
+	msg(reset(&c), WS_SOB(128), SOB_ADD | 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "W_S SOB 128 (signal CSs'): EINVAL");
+	msg(reset(&c), MON(WS, ARM, 71), 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "W_S monitor 71 ARM (the driver's): EINVAL");
+	msg(reset(&c), MON(WS, ADDRL, 64), (uint32_t)WS_SOB(144));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "W_S monitor 64 payload (a wait CS's): EINVAL");
+	msg(reset(&c), O_CFG + EN + 0x4800, 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "past E_N's last monitor: EINVAL");
+	msg(reset(&c), EN_SOB(0) + 2, 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "unaligned SOB address: EINVAL");
+	msg(reset(&c), O_CFG + EN - 4, 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "the register before E_N's SOB 0: EINVAL");
+	msg(reset(&c), O_CFG + 0xC12008, 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "an MMU register: EINVAL");
+	msg(reset(&c), O_CFG + 0x508000 + 0x308, 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "a fence counter directly (only monitors may): EINVAL");
+	msg(reset(&c), O_CFG + 0xC04100, 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "PCIE_CORE_MSI_REQ (an interrupt): EINVAL");
+
+	/* Monitor payloads. */
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0xE08000 + 0x40000 * 3 + 0x308 + 0x14 * 2 + 4 * 2));
+	ok_eq(parse(&c, Q_DMA00), 0, "payload: TPC3 CP_FENCE2_RDATA_2: accepted");
+	msg(reset(&c), MON(ES, ADDRL, 3), (uint32_t)(O_CFG + 0x168000 + 0x308 + 0x14 * 3 + 12));
+	ok_eq(parse(&c, Q_DMA00), 0, "payload: MME2 CP_FENCE3_RDATA_3: accepted");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0x508000 + 0x308 + 16));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: CP_FENCE0_RDATA_4 (lower CP): EINVAL");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0x508000 + 0x358));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: CP_FENCE0_CNT_0: EINVAL");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0x548000 + 0x308));
+	ok_eq(parse(&c, Q_DMA00), 0, "payload: DMA2 fence: accepted");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)WS_SOB(100));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: W_S SOB 100 (the driver's): EINVAL");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0xC12004));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: MMU_ASID: EINVAL");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload low word of user HBM (the high word stays CFG): EINVAL");
+	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)EN_SOB(0) + 2);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: unaligned: EINVAL");
+	msg(reset(&c), MON(EN, ADDRH, 3), 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload high word 0 (HBM or host): EINVAL");
+	msg(reset(&c), MON(EN, ADDRH, 3), 0x80);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload high word 0x80 (host physical): EINVAL");
+	msg(reset(&c), MON(EN, STATUS, 3), 0x1FF);
+	ok_eq(parse(&c, Q_DMA00), 0, "monitor status valid and pending: accepted");
+	msg(reset(&c), MON(EN, STATUS, 3), 0x200);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "monitor status reserved bit 9: EINVAL");
+
+	/* Timestamps. */
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 1U << 20, T_VA_BUF + 8);
+	ok_eq(parse(&c, Q_DMA00), 0, "timestamp to mapped host memory: accepted");
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 1U << 20, T_VA_BUF + (8 << 20) - 4);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "timestamp straddling the mapping end (8 bytes): EINVAL");
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 1U << 20, EN_SOB(4));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "timestamp to a user SOB: EINVAL");
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 1U << 20, MON(EN, PDATA, 0));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "timestamp to a monitor: EINVAL");
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 2U << 20, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "message op 2: EINVAL");
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 3U << 20, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "message op 3: EINVAL");
+	msg(reset(&c), O_SRAM_USER, 0x12345678);
+	msg(&c, O_HBM_END - 4, 1);
+	ok_eq(parse(&c, Q_DMA00), 0, "value messages to user SRAM and the last HBM word: accepted");
+	msg(reset(&c), O_HBM_END - 2, 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "a 4-byte message past the end of HBM: EINVAL");
+
+	/* MSG_SHORT through the bases the driver programs. */
+	pk8(reset(&c), SOB_ADD | 1, CTL(OP_MSG_SHORT) | 1U << 22 | 0);
+	pk8(&c, 1, CTL(OP_MSG_SHORT) | 1U << 22 | 4 * 2047);
+	pk8(&c, (uint32_t)EN_SOB(9), CTL(OP_MSG_SHORT) | 0U << 22 | 0);	/* E_N mon 0 ADDRL */
+	pk8(&c, 0x7F, CTL(OP_MSG_SHORT) | 0U << 22 | 0x800);		/* E_N mon 0 ADDRH */
+	pk8(&c, 1, CTL(OP_MSG_SHORT) | 0U << 22 | 0x1000);			/* E_N mon 0 DATA */
+	pk8(&c, 1 | 0xFE << 8, CTL(OP_MSG_SHORT) | 0U << 22 | 0x1800);	/* E_N mon 0 ARM */
+	pk8(&c, 1, CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 144);
+	pk8(&c, 18, CTL(OP_MSG_SHORT) | 2U << 22 | (0x1800 + 4 * 72));	/* W_S mon 72 ARM */
+	ok_eq(parse(&c, Q_TPC00), 0, "MSG_SHORT: E_N SOBs, E_N monitor 0 set up and armed, W_S SOB 144 and monitor 72: accepted");
+	pk8(reset(&c), 1, CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 143);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_SHORT base 3 to W_S SOB 143: EINVAL");
+	pk8(reset(&c), 1, CTL(OP_MSG_SHORT) | 2U << 22 | (0x1800 + 4 * 71));
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_SHORT base 2 to W_S monitor 71: EINVAL");
+	pk8(reset(&c), 1, CTL(OP_MSG_SHORT) | 0U << 22 | 0xFFFC);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_SHORT base 0 offset 0xfffc (past E_N): EINVAL");
+	pk8(reset(&c), 0, CTL(OP_MSG_SHORT) | 0U << 22 | 0x800);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_SHORT payload high word 0: EINVAL");
+	pk8(reset(&c), 0, CTL(OP_MSG_SHORT) | 1U << 20 | 1U << 22);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_SHORT timestamp to a SOB: EINVAL");
+
+	/* The encapsulated-signal SOB. */
+	msg(reset(&c), WS_SOB(130), SOB_ADD | 1);
+	ok_eq(parse_enc(&c, Q_DMA01, 130), 0, "encapsulated signals: add 1 to W_S SOB 130: accepted");
+	ok_eq(parse_enc(&c, Q_DMA01, 131), -EINVAL, "  to another reservation's SOB: EINVAL");
+	ok_eq(parse(&c, Q_DMA01), -EINVAL, "  without a reservation: EINVAL");
+	msg(reset(&c), WS_SOB(130), 5);
+	ok_eq(parse_enc(&c, Q_DMA01, 130), -EINVAL, "encapsulated-signal SOB set (not add): EINVAL");
+	pk16(reset(&c), 0, CTL(OP_MSG_LONG) | 1U << 20, WS_SOB(130));
+	ok_eq(parse_enc(&c, Q_DMA01, 130), -EINVAL, "encapsulated-signal SOB timestamp: EINVAL");
+}
+
+/* ---- class 2: control flow ---------------------------------------------- */
+
+static void t_control_flow(void)
+{
+	/*
+	 * A zero-size LIN_DMA whose address words hold a forbidden packet;
+	 * a REPEAT would jump into them.
+	 */
+	reset(&c);
+	lin(&c, 0, LIN, T_VA_BUF, O_HBM_USER);
+	pk8(&c, 1 | 8U << 16, CTL(OP_REPEAT));
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "class 2: REPEAT jumping into a LIN_DMA: EPERM");
+	ok_eq(last_err.offset, 24, "  refused at the REPEAT");
+	pk8(reset(&c), 0, CTL(OP_REPEAT));
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "class 2: REPEAT without a jump: EPERM");
+	pk16(reset(&c), 24, CTL(OP_CP_DMA), T_VA_CB);
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "class 2: CP_DMA of a mapped CB: EPERM");
+	pk16(reset(&c), 1U << 8 | 1U << 9, CTL(OP_LOAD_AND_EXE), T_VA_BUF);
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "LOAD_AND_EXE with execute: EPERM");
+	pk16(reset(&c), 1U << 10, CTL(OP_LOAD_AND_EXE), T_VA_BUF);
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "LOAD_AND_EXE with etype: EPERM");
+	pk16(reset(&c), 1U | 1U << 8, CTL(OP_LOAD_AND_EXE), T_VA_BUF);
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "scalar LOAD_AND_EXE: EPERM");
+	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE), 0x10000000);
+	ok_eq(parse(&c, Q_TPC00), -EINVAL, "predicates from the page tables: EINVAL");
+	pk8(reset(&c), 0, CTL(OP_STOP));
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "STOP: EPERM");
+	pk8(reset(&c), 1, CTL(OP_WREG_BULK) | 0x8000 << 8);
+	put64(&c, 0);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "WREG_BULK: EPERM");
+	/*
+	 * A memset's value words may look like any packet: with nothing that
+	 * jumps, the CP never executes them as one.
+	 */
+	lin(reset(&c), 0, LIN | MEMSET, (uint64_t)CTL(OP_MSG_PROT) << 32, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "a MSG_PROT header as a memset value (data, never executed): accepted");
+}
+
+/* ---- seeded random walk with the oracle -------------------------------- */
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1DULL;
+}
+
+/* One valid-ish packet of a random kind, near the boundaries. */
+static void rnd_pkt(struct cb *k)
+{
+	static const uint64_t addrs[] = {
+		O_SRAM_USER, O_SRAM_END - 8, O_HBM_USER, O_HBM_END - 8, T_VA_BUF,
+		T_VA_CB, T_VA_END_PAGE, O_SRAM, 0x10000000, O_CFG + 0x4F2000,
+		O_CFG + 0x492000 + 4 * 144, O_CFG + 0x492000 + 4 * 143,
+		O_CFG + 0x4F4000, O_CFG + 0x494000 + 4 * 72, O_CFG + 0x508000 + 0x308,
+		0x8000000000ULL, T_VA_BUF + (8 << 20) - 4,
+	};
+	uint64_t a = addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))] + 4 * (rnd() % 3);
+	uint32_t v = (uint32_t)rnd();
+
+	switch (rnd() % 8) {
+	case 0:
+		lin(k, rnd() % 3 ? rnd() % 64 : v, LIN | (rnd() % 2 ? MEMSET : 0), a,
+		    addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))]);
+		break;
+	case 1:
+		msg(k, a, v);
+		break;
+	case 2:
+		msg(k, O_CFG + 0x4F4000 + 0x800 * (rnd() % 5) + 4 * (rnd() % 4),
+		    rnd() % 2 ? (uint32_t)(O_CFG + 0x4F2000 + 4 * (rnd() % 4)) :
+		    rnd() % 2 ? 0x7F : (uint32_t)(O_CFG + 0x508000 + 0x308 + 4 * (rnd() % 8)));
+		break;
+	case 3:
+		wreg(k, rnd() % 2 ? 0x8000 + 0x308 + 4 * (rnd() % 40) :
+		     rnd() % 2 ? 0x6400 + 4 * (rnd() % 0x200) : 4 * (rnd() % 0x400), v);
+		break;
+	case 4:
+		pk8(k, v & 0xFF, CTL(OP_MSG_SHORT) | (uint32_t)(rnd() % 4) << 22 |
+		    (uint32_t)(4 * (rnd() % 0x4000)));
+		break;
+	case 5:
+		pk8(k, v & 0x3FFFFFFF, CTL(OP_WAIT));
+		break;
+	case 6:
+		pk16(k, 1U << 8, CTL(OP_LOAD_AND_EXE), a);
+		break;
+	default:
+		pk8(k, v & 0xC0FF000F, CTL(OP_FENCE) | (v & 0x1F));
+		break;
+	}
+}
+
+static void t_random(void)
+{
+	static const unsigned int qs[] = { 0, 3, 5, 9, 30, 33, 40, 41, 72 };
+	unsigned int i, j, n, accepted = 0, bad = 0;
+
+	for (i = 0; i < 200000; i++) {
+		unsigned int q = qs[rnd() % (sizeof(qs) / sizeof(qs[0]))];
+		int r;
+
+		reset(&c);
+		n = 1 + rnd() % 6;
+		for (j = 0; j < n; j++)
+			rnd_pkt(&c);
+		/* Sometimes flip one bit. */
+		if (rnd() % 3 == 0)
+			c.b[rnd() % c.n] ^= 1U << (rnd() % 8);
+		r = parse_enc(&c, q, rnd() % 4 ? 0 : 128 + rnd() % 16);
+		if (r == 0)
+			accepted++;
+		else if (r != -EPERM && r != -EINVAL)
+			bad++;
+	}
+	ok(bad == 0 && accepted > 1000,
+	   "200000 random CBs near the boundaries: %u accepted, all of them hold the oracle's properties (%u violations)",
+	   accepted, bad);
+}
+
+/* ---- the fuzzer's seed corpus ------------------------------------------ */
+
+static int write_seed(const char *dir, const char *name, unsigned int q,
+		      unsigned int encaps, const struct cb *k)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	fputc(q, f);
+	fputc(encaps ? 0x80 | (encaps - 128) : 0, f);
+	fwrite(k->b, 1, k->n, f);
+	return fclose(f);
+}
+
+static int seeds(const char *dir)
+{
+	struct cb k;
+	int r = 0;
+
+	lin(reset(&k), 4096, LIN | EB, T_VA_BUF, O_HBM_USER);
+	lin(&k, 4096, LIN | MEMSET, 0x5A, O_SRAM_USER);
+	msg(&k, WS_SOB(144), SOB_ADD | 1);
+	r |= write_seed(dir, "valid-dma", 0, 0, &k);
+	msg(reset(&k), MON(EN, ADDRL, 0), (uint32_t)(O_CFG + 0x508000 + 0x308));
+	msg(&k, MON(EN, ADDRH, 0), 0x7F);
+	msg(&k, MON(EN, PDATA, 0), 1);
+	msg(&k, MON(EN, ARM, 0), 0xFE << 8 | 1 << 17);
+	pk8(&k, 1 | 1 << 16, CTL(OP_FENCE));
+	pk8(&k, SOB_ADD | 1, CTL(OP_MSG_SHORT) | 1U << 22);
+	r |= write_seed(dir, "valid-monitor", 0, 0, &k);
+	wreg(reset(&k), 0x67C0, 1);
+	wreg(&k, 0x6410, 64);
+	pk8(&k, 1, CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 150);
+	pk8(&k, 0x1000001, CTL(OP_WAIT));
+	pk8(&k, 0x80000001, CTL(OP_ARB_POINT));
+	r |= write_seed(dir, "valid-tpc", 45, 0, &k);
+	wreg(reset(&k), 0x420, 1);
+	pk16(&k, 1U << 8, CTL(OP_LOAD_AND_EXE), O_HBM_USER);
+	r |= write_seed(dir, "valid-mme", 34, 0, &k);
+	msg(reset(&k), WS_SOB(131), SOB_ADD | 1);
+	r |= write_seed(dir, "valid-encaps", 1, 131, &k);
+	/* Class 1. */
+	wreg(reset(&k), 0x14, 0);
+	wreg(&k, 0x1C, 0);
+	wreg(&k, 0x74, 4096);
+	wreg(&k, 0x78, 8);
+	r |= write_seed(dir, "class1-dma-regs", 9, 0, &k);
+	/* Class 2. */
+	lin(reset(&k), 0, LIN, (uint64_t)CTL(OP_MSG_PROT) << 32, 0);
+	pk8(&k, 1 | 8U << 16, CTL(OP_REPEAT));
+	r |= write_seed(dir, "class2-repeat", 0, 0, &k);
+	/* Class 3. */
+	lin(reset(&k), 4096, LIN | 1, T_VA_BUF, O_HBM_USER);
+	r |= write_seed(dir, "class3-wrcomp", 0, 0, &k);
+	lin(reset(&k), 4096, 0, T_VA_BUF, O_HBM_USER);
+	r |= write_seed(dir, "class3-nonlinear", 0, 0, &k);
+	return r ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--seeds"))
+		return seeds(argv[2]);
+	t_framing();
+	t_reserved();
+	t_lin_dma();
+	t_wreg();
+	t_msg();
+	t_control_flow();
+	t_random();
+	return tap_done();
+}
