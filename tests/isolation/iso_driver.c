@@ -91,9 +91,12 @@ void iso_driver_init(struct gaudi_core *g)
 	}
 }
 
-uint32_t iso_driver_completion(uint8_t *p, uint64_t cq_dev)
+uint32_t iso_driver_completion(uint8_t *p, uint64_t done_dev, uint64_t cq_dev)
 {
-	uint32_t w[8] = {
+	uint32_t w[12] = {
+		1,				/* done word: the next PI */
+		7U << 24 | 1U << 29 | 1U << 31,	/* MSG_PROT, EB, MB */
+		(uint32_t)done_dev, (uint32_t)(done_dev >> 32),
 		1U << 31 | 1U << 30,		/* CQ entry: READY, SHADOW_VALID */
 		7U << 24 | 1U << 29 | 1U << 31,	/* MSG_PROT, EB, MB */
 		(uint32_t)cq_dev, (uint32_t)(cq_dev >> 32),

@@ -22,8 +22,11 @@ unsigned int iso_qid_stream(unsigned int qid);
 void iso_driver_init(struct gaudi_core *g);
 /* Point the MMU at hop 0 of @asid and invalidate. */
 void iso_driver_mmu(struct gaudi_core *g, uint32_t asid, uint64_t hop0);
-/* Write the completion packets of an external job at @p; their size. */
-uint32_t iso_driver_completion(uint8_t *p, uint64_t cq_dev);
+/*
+ * Write what gaudi.ko appends to an external job at @p (the done word,
+ * then the CQ entry and the MSI); their size.
+ */
+uint32_t iso_driver_completion(uint8_t *p, uint64_t done_dev, uint64_t cq_dev);
 /* One BD for [kcb_dev, kcb_dev + len) on @qid's PQ, then the doorbell. */
 void iso_driver_submit(struct fakebus *fb, unsigned int qid, uint64_t pq_bus,
 		       uint32_t log2, uint64_t kcb_dev, uint32_t len);

@@ -34,7 +34,7 @@ struct iso {
 	/* the run in progress */
 	bool running, bypass, external, accepted;
 	unsigned int qid;
-	unsigned int cq_writes, msi_writes, violations, exempt;
+	unsigned int cq_writes, done_writes, msi_writes, violations, exempt;
 	uint64_t blocked;
 	char *why;
 	size_t why_len;
@@ -106,15 +106,18 @@ static bool fence_reg(uint32_t off)
  * silicon, the transfer itself is then checked), and the W_S sync objects
  * of the driver, which serve only the holder's own signal/wait
  * submissions (no protection bits cover sync-object arrays).  Allowed only
- * with the parser bypassed: the protection bits are read back from the
- * model as the driver left them.
+ * with the parser bypassed.
+ */
+/*
+ * The register's protection bit, read back from the model as the driver
+ * left it.  The protection-bit words are guarded by the bits of the last
+ * word like any register: in a block the driver does not program (nor
+ * does upstream) they stay open, on silicon as in the model.
  */
 static bool pb_open(struct gaudi_core *g, uint32_t off)
 {
 	uint32_t block = off & ~0xFFFU, reg = (off & 0xFFF) >> 2;
 
-	if ((off & 0xFFF) >= 0xF80)
-		return false;	/* the protection bits themselves */
 	return (gaudi_cfg_read(g, block + 0xF80 + 4 * (reg / 32)) >>
 		(reg % 32)) & 1;
 }
@@ -224,6 +227,9 @@ static bool driver_traffic(struct iso *s, const struct gaudi_txn *t)
 		if (t->write && s->external &&
 		    in(bus, t->len, ISO_CQ_BUS, 4096))
 			return ++s->cq_writes <= 1;
+		if (t->write && s->external &&
+		    in(bus, t->len, ISO_DONE_BUS, 4 * 128))
+			return ++s->done_writes <= 1;
 		return false;
 	}
 	if (!t->write && !s->external &&
@@ -353,6 +359,7 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	s->violations = 0;
 	s->blocked = 0;
 	s->cq_writes = 0;
+	s->done_writes = 0;
 	s->msi_writes = 0;
 	s->exempt = 0;
 	s->accepted = false;
@@ -411,6 +418,7 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	kcb_len = size;
 	if (s->external)
 		kcb_len += iso_driver_completion(kcb + size,
+						 GAUDI_HOST_PHYS_BASE + ISO_DONE_BUS,
 						 GAUDI_HOST_PHYS_BASE + ISO_CQ_BUS);
 	s->running = true;
 	iso_driver_submit(&s->fb, s->qid, ISO_PQ_BUS, ISO_PQ_LOG2, kcb_dev,

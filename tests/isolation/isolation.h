@@ -14,8 +14,8 @@
  *  - the SOBs and monitors of the E_N, E_S and W_N sync managers, the W_S
  *    SOBs from 144 and monitors from 72, and the QMANs' fence counters.
  * The driver's own traffic is allowed: the QMAN reading the PQ and the
- * kernel copy of the CB, and on external queues the completion packets the
- * driver appends (one CQ entry, one MSI request per submission).
+ * kernel copy of the CB, and on external queues the packets the driver
+ * appends (one done word, one CQ entry, one MSI request per submission).
  *
  * With the parser bypassed (a test-only mode), the same oracle checks that
  * the hardware protection alone stops what the CB tries.  One exception is
@@ -34,6 +34,7 @@
 #define ISO_PQ_BUS	0x10000ULL	/* 16 BDs */
 #define ISO_PQ_LOG2	4
 #define ISO_CQ_BUS	0x20000ULL	/* the driver's completion queue */
+#define ISO_DONE_BUS	0x30000ULL	/* the driver's done words */
 #define ISO_KCB_BUS	0x100000ULL	/* kernel copy of the CB */
 #define ISO_MAX_CB	(64 * 1024)
 #define ISO_USER_BUS	0x400000ULL	/* the context's mapped pages */
