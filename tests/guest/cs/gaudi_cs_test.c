@@ -91,35 +91,6 @@ static int open_dev(void)
 	return hl_open_retry(path);
 }
 
-static int submit(int fd, struct hl_cs_chunk *ch, uint32_t n, uint32_t flags,
-		  uint32_t timeout, uint64_t *seq)
-{
-	union hl_cs_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.chunks_execute = (uintptr_t)ch;
-	a.in.num_chunks_execute = n;
-	a.in.cs_flags = flags;
-	a.in.timeout = timeout;
-	rc = xioctl(fd, DRM_IOCTL_HL_CS, &a);
-	if (seq)
-		*seq = rc ? 0 : a.out.seq;
-	return rc;
-}
-
-static int submit1(int fd, uint64_t cb, uint32_t len, uint32_t q,
-		   uint64_t *seq)
-{
-	struct hl_cs_chunk ch;
-
-	memset(&ch, 0, sizeof(ch));
-	ch.cb_handle = cb;
-	ch.queue_index = q;
-	ch.cb_size = len;
-	return submit(fd, &ch, 1, 0, 0, seq);
-}
-
 /* LIN_DMA with EB: after the previous transfer of the queue. */
 static size_t lin_dma(uint8_t *cb, size_t off, uint64_t src, uint64_t dst,
 		      uint32_t size, bool memset_op)
@@ -175,7 +146,7 @@ static int run_cb(struct sess *s, size_t len, uint32_t q)
 	uint64_t seq;
 	int rc;
 
-	rc = submit1(s->fd, s->cb, len, q, &seq);
+	rc = hl_submit1(s->fd, s->cb, len, q, &seq);
 	if (rc)
 		return rc;
 	rc = wait_cs(s->fd, seq, WAIT_US, &st, NULL);
@@ -302,7 +273,7 @@ static void t_internal(void)
 	 * orders the two queues).
 	 */
 	elen = msg_long(s.cbp, 0, WS_SOB(144), 0, 0);
-	if (!ok(submit1(s.fd, s.cb, elen, 0, &seq) == 0 &&
+	if (!ok(hl_submit1(s.fd, s.cb, elen, 0, &seq) == 0 &&
 		wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
 		st == HL_WAIT_CS_STATUS_COMPLETED, "user SOB 144 cleared"))
 		goto out;
@@ -340,7 +311,7 @@ static void t_internal(void)
 		ch[1].cb_handle = s.cb;
 		ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
 		ch[1].cb_size = elen;
-		if (submit(s.fd, ch, 2, 0, 0, &seq)) {
+		if (hl_submit(s.fd, ch, 2, 0, 0, &seq)) {
 			fail++;
 			continue;
 		}
@@ -362,12 +333,12 @@ static void t_internal(void)
 	ch[0].cb_handle = dva;
 	ch[0].queue_index = GAUDI_QUEUE_ID_DMA_2_0;
 	ch[0].cb_size = 8;
-	ok(submit(s.fd, ch, 1, 0, 0, &seq) == -EINVAL,
+	ok(hl_submit(s.fd, ch, 1, 0, 0, &seq) == -EINVAL,
 	   "a CS with only internal-queue jobs fails with EINVAL");
 	ch[0].cb_handle = dva + CB_SIZE;
 	ch[1].cb_handle = s.cb;
 	ch[1].cb_size = 8;
-	ok(submit(s.fd, ch, 2, 0, 0, &seq) == -EINVAL,
+	ok(hl_submit(s.fd, ch, 2, 0, 0, &seq) == -EINVAL,
 	   "an internal-queue CB address outside any mapped CB fails with EINVAL");
 	munmap(ip, CB_SIZE);
 out:
@@ -397,7 +368,7 @@ static void t_inflight(void)
 	for (i = 0; i < INFLIGHT; i++) {
 		lin_dma(s.cbp, 0, 0x0101010101010101ULL * ((i % 255) + 1),
 			s.va + 16 * i, 16, true);
-		if (submit1(s.fd, s.cb, 24, i % 8, &seqs[i]))
+		if (hl_submit1(s.fd, s.cb, 24, i % 8, &seqs[i]))
 			fail++;
 		if (i && seqs[i] != seqs[i - 1] + 1)
 			order++;
@@ -450,7 +421,7 @@ static void t_inflight(void)
 		ch.cb_handle = s.cb;
 		ch.cb_size = 24;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (ok(submit(s.fd, &ch, 1, HL_CS_FLAGS_TIMESTAMP, 0, &seq) == 0,
+		if (ok(hl_submit(s.fd, &ch, 1, HL_CS_FLAGS_TIMESTAMP, 0, &seq) == 0,
 		       "CS with HL_CS_FLAGS_TIMESTAMP")) {
 			memset(&w, 0, sizeof(w));
 			w.in.seq = seq;
@@ -493,7 +464,7 @@ static void *turn_thread(void *p)
 
 		lin_dma(ta->cbp, 0, 0x0101010101010101ULL * v, s->va + off, 64,
 			true);
-		if (submit1(s->fd, ta->cb, 24, ta->t * 4 + (i % 4), &seq) ||
+		if (hl_submit1(s->fd, ta->cb, 24, ta->t * 4 + (i % 4), &seq) ||
 		    wait_cs(s->fd, seq, WAIT_US, &st, NULL) ||
 		    st != HL_WAIT_CS_STATUS_COMPLETED) {
 			ta->bad++;
@@ -578,60 +549,60 @@ static void t_negative(void)
 
 	/* Forbidden packets on an external queue. */
 	len = pkt(s.cbp, 0, PKT_WREG_BULK, 1, 0x8000 << 8, 16);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "WREG_BULK: EPERM");
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "WREG_BULK: EPERM");
 	len = pkt(s.cbp, 0, PKT_MSG_PROT, 1, 0, 16);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "MSG_PROT: EPERM");
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "MSG_PROT: EPERM");
 	len = pkt(s.cbp, 0, PKT_CP_DMA, 8, 0, 16);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "CP_DMA: EPERM");
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "CP_DMA: EPERM");
 	len = pkt(s.cbp, 0, PKT_STOP, 0, 0, 8);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "STOP: EPERM");
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "STOP: EPERM");
 	len = pkt(s.cbp, 0, PKT_LOAD_EXE, 1, 0, 16);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 	   "scalar LOAD_AND_EXE: EPERM");
 	/* After a valid NOP too (offset in the message). */
 	len = pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
 	len = pkt(s.cbp, len, PKT_MSG_PROT, 1, 0, 16);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 	   "MSG_PROT after a NOP: EPERM");
 
 	/* Malformed buffers. */
 	len = pkt(s.cbp, 0, 0x0, 0, 0, 8);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "undefined opcode 0: EINVAL");
 	len = pkt(s.cbp, 0, 0xE, 0, 0, 8);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "undefined opcode 0xE: EINVAL");
 	lin_dma(s.cbp, 0, s.va, SRAM_USER, 16, false);
-	ok(submit1(s.fd, s.cb, 16, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, 16, 0, &seq) == -EINVAL,
 	   "LIN_DMA truncated to 16 of 24 bytes: EINVAL");
-	ok(submit1(s.fd, s.cb, 12, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, 12, 0, &seq) == -EINVAL,
 	   "CB size not a multiple of 8: EINVAL");
-	ok(submit1(s.fd, s.cb, CB_SIZE + 8, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, CB_SIZE + 8, 0, &seq) == -EINVAL,
 	   "chunk larger than its CB: EINVAL");
-	ok(submit1(s.fd, s.cb, HL_MAX_CB_SIZE + 8, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, HL_MAX_CB_SIZE + 8, 0, &seq) == -EINVAL,
 	   "chunk over HL_MAX_CB_SIZE: EINVAL");
 
 	/* Handles and queues. */
-	ok(submit1(s.fd, s.cb + 4096 * 77, 8, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb + 4096 * 77, 8, 0, &seq) == -EINVAL,
 	   "unknown CB handle: EINVAL");
-	ok(submit1(s.fd, 0, 8, 0, &seq) == -EINVAL, "CB handle 0: EINVAL");
+	ok(hl_submit1(s.fd, 0, 8, 0, &seq) == -EINVAL, "CB handle 0: EINVAL");
 	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
-	ok(submit1(s.fd, s.cb, 8, GAUDI_QUEUE_ID_CPU_PQ, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, 8, GAUDI_QUEUE_ID_CPU_PQ, &seq) == -EINVAL,
 	   "device-CPU queue: EINVAL");
-	ok(submit1(s.fd, s.cb, 8, GAUDI_QUEUE_ID_NIC_0_0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, 8, GAUDI_QUEUE_ID_NIC_0_0, &seq) == -EINVAL,
 	   "NIC queue (ports off): EINVAL");
-	ok(submit1(s.fd, s.cb, 8, GAUDI_QUEUE_ID_SIZE, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, 8, GAUDI_QUEUE_ID_SIZE, &seq) == -EINVAL,
 	   "queue id %u: EINVAL", GAUDI_QUEUE_ID_SIZE);
-	ok(submit1(s.fd, s.cb, 8, 0xFFFFFFFF, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, 8, 0xFFFFFFFF, &seq) == -EINVAL,
 	   "queue id 0xffffffff: EINVAL");
-	ok(submit(s.fd, many, 0, 0, 0, &seq) == -EINVAL, "0 chunks: EINVAL");
+	ok(hl_submit(s.fd, many, 0, 0, 0, &seq) == -EINVAL, "0 chunks: EINVAL");
 	for (unsigned int i = 0; i <= HL_MAX_JOBS_PER_CS; i++) {
 		many[i].cb_handle = s.cb;
 		many[i].cb_size = 8;
 	}
-	ok(submit(s.fd, many, HL_MAX_JOBS_PER_CS + 1, 0, 0, &seq) == -EINVAL,
+	ok(hl_submit(s.fd, many, HL_MAX_JOBS_PER_CS + 1, 0, 0, &seq) == -EINVAL,
 	   "%u chunks: EINVAL", HL_MAX_JOBS_PER_CS + 1);
-	ok(submit(s.fd, many, HL_MAX_JOBS_PER_CS, 0, 0, &seq) == 0 &&
+	ok(hl_submit(s.fd, many, HL_MAX_JOBS_PER_CS, 0, 0, &seq) == 0 &&
 	   wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_COMPLETED,
 	   "%u chunks on one queue: completes", HL_MAX_JOBS_PER_CS);
@@ -645,65 +616,65 @@ static void t_negative(void)
 	ch[0].cb_size = 8;
 	ch[0].cs_chunk_flags = HL_CS_CHUNK_FLAGS_USER_ALLOC_CB;
 	if (!peer)
-		ok(submit(s.fd, ch, 1, 0, 0, &seq) == -EINVAL,
+		ok(hl_submit(s.fd, ch, 1, 0, 0, &seq) == -EINVAL,
 		   "USER_ALLOC_CB chunk (Gaudi 2 only): EINVAL");
 
 	/* Addresses the process does not own. */
 	if (!peer) {
 		lin_dma(s.cbp, 0, s.va + BUF_SIZE, SRAM_USER, 4096, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from past the end of the mapping: EINVAL");
 		lin_dma(s.cbp, 0, s.va + BUF_SIZE - 8, SRAM_USER, 16, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA straddling the end of the mapping: EINVAL");
 		lin_dma(s.cbp, 0, 0x1000000000000ULL + (1ULL << 40), SRAM_USER,
 			4096, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from an unmapped device VA: EINVAL");
 		lin_dma(s.cbp, 0, HOST_PHYS + 0x100000, SRAM_USER, 4096, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from host physical memory: EINVAL");
 		lin_dma(s.cbp, 0, s.va, 0x10000000ULL, 4096, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the driver's HBM (page tables): EINVAL");
 		lin_dma(s.cbp, 0, s.va, SRAM_BASE, 4096, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the driver's SRAM: EINVAL");
 		lin_dma(s.cbp, 0, s.va, CFG_BASE + 0xC12000, 4, false);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the registers: EINVAL");
 		len = pkt(s.cbp, 0, PKT_MSG_LONG, 1, 0, 16);
 		put64(s.cbp + 8, CFG_BASE + 0xC12008);
-		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 		   "MSG_LONG to an MMU register: EINVAL");
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0xF4 << 8, 8);
-		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "WREG_32 to the DMA core's NON_SECURE_PROPS (ASID): EPERM");
 		/* Issue 9, class 1: a DMA steered by registers. */
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0x14 << 8, 8);
-		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "WREG_32 to the DMA core's SRC_BASE_LO: EPERM");
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0x78 << 8, 8);
-		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "WREG_32 to the DMA core's COMMIT: EPERM");
 		/* Class 2: control flow the parser cannot follow. */
 		len = pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
 		len = pkt(s.cbp, len, PKT_REPEAT, 1, 0, 8);
-		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
+		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "REPEAT: EPERM");
 		/* Class 3: LIN_DMA options. */
 		lin_dma(s.cbp, 0, s.va, SRAM_USER, 4096, false);
 		/* LIN + write completion */
 		put32(s.cbp + 4, CTL(PKT_LIN_DMA) | 1U << 3 | 1U | CTL_MB);
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
 		   "LIN_DMA with write completion: EPERM");
 		lin_dma(s.cbp, 0, s.va, SRAM_USER, 4096, false);
 		put32(s.cbp + 4, CTL(PKT_LIN_DMA) | CTL_MB);	/* not LIN */
-		ok(submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
+		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
 		   "non-linear LIN_DMA (strides from registers): EPERM");
 		/* Reserved bits. */
 		len = pkt(s.cbp, 0, PKT_NOP, 1, 0, 8);
-		ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 		   "NOP with a reserved bit set: EINVAL");
 	}
 	{
@@ -735,7 +706,7 @@ static void t_negative(void)
 	ok(wait_cs(s.fd, 1ULL << 40, WAIT_US, &st, NULL) == -EINVAL,
 	   "WAIT_CS on a sequence never submitted: EINVAL");
 	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
-	if (ok(submit1(s.fd, s.cb, 8, 0, &seq) == 0, "a NOP CS")) {
+	if (ok(hl_submit1(s.fd, s.cb, 8, 0, &seq) == 0, "a NOP CS")) {
 		ok(wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 		   (st == HL_WAIT_CS_STATUS_COMPLETED ||
 		    st == HL_WAIT_CS_STATUS_BUSY),
@@ -907,7 +878,7 @@ static void t_close(void)
 		for (i = 0; i < 2000; i++) {
 			lin_dma(c.cbp, 0, 0x11, c.va + 4096 * (i % 1024), 4096,
 				true);
-			submit1(c.fd, c.cb, 24, i % 8, NULL);
+			hl_submit1(c.fd, c.cb, 24, i % 8, NULL);
 		}
 		_exit(0);	/* no wait, no unmap, no close */
 	}
@@ -974,9 +945,9 @@ static void t_hang(void)
 	ch.cb_size = 24;
 	lin_dma(s.cbp, 0, 0x5555555555555555ULL, s.va, 4096, true);
 	t0 = time(NULL);
-	rc = submit(s.fd, &ch, 1, HL_CS_FLAGS_CUSTOM_TIMEOUT, 3, &seq1);
+	rc = hl_submit(s.fd, &ch, 1, HL_CS_FLAGS_CUSTOM_TIMEOUT, 3, &seq1);
 	ok(rc == 0, "CS on the hung queue with a 3 s timeout submitted");
-	rc = submit(s.fd, &ch, 1, HL_CS_FLAGS_CUSTOM_TIMEOUT, 60, &seq2);
+	rc = hl_submit(s.fd, &ch, 1, HL_CS_FLAGS_CUSTOM_TIMEOUT, 60, &seq2);
 	ok(rc == 0, "a second CS behind it submitted");
 	ok(wait_cs(s.fd, seq1, 0, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_BUSY, "WAIT_CS timeout 0: BUSY");
@@ -1026,7 +997,7 @@ static int sync_cs(int fd, uint32_t flags, uint32_t q, uint64_t *sig,
 		ch.signal_seq_arr = (uintptr_t)sig;
 		ch.num_signal_seq_arr = 1;
 	}
-	return submit(fd, &ch, 1, flags, 0, seq);
+	return hl_submit(fd, &ch, 1, flags, 0, seq);
 }
 
 static void t_signal(void)
@@ -1050,7 +1021,7 @@ static void t_signal(void)
 	ok(sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &sig2, &w2) == 0,
 	   "wait CS on DMA_0_0 for it");
 	lin_dma(s.cbp, 0, 0x2929292929292929ULL, s.va, 4096, true);
-	ok(submit1(s.fd, s.cb, 24, 0, &dseq) == 0,
+	ok(hl_submit1(s.fd, s.cb, 24, 0, &dseq) == 0,
 	   "a memset CS on DMA_0_0 behind the wait");
 	usleep(300000);
 	ok(wait_cs(s.fd, dseq, 0, &st, NULL) == 0 &&
@@ -1082,39 +1053,39 @@ static void t_monitors(void)
 		return;
 	/* Refused: the driver's SOBs and monitors, other blocks, bad payloads. */
 	len = msg_long(s.cbp, 0, WS_SOB(143), 1, 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to W_S SOB 143 (driver's): EINVAL");
 	len = msg_long(s.cbp, 0, WS_SOB(64), 1, 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to W_S SOB 64 (signal CSs'): EINVAL");
 	len = msg_long(s.cbp, 0, EN_MON(MON_ADDRH, 5), 0, 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "E_N monitor 5 payload high word 0 (HBM/host): EINVAL");
 	len = msg_long(s.cbp, 0, EN_MON(MON_ADDRL, 5), (uint32_t)WS_SOB(100), 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "E_N monitor 5 payload naming W_S SOB 100 (driver's): EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(MON_ARM, 71), 1, 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to monitor 71 (driver's) ARM: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72),
 		       (uint32_t)(CFG_BASE + 0xC12004), 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload low word naming an MMU register: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72), (uint32_t)WS_SOB(100),
 		       0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload naming driver SOB 100: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRH, 72), 0, 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload high word 0 (HBM/host): EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(MON_DATA, 72), 0, 1);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "timestamp message to a monitor: EINVAL");
 	len = msg_long(s.cbp, 0, WS_SOB(150), 1, 2);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "message with undefined op 2: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(0x4000, 512), 0, 0);
-	ok(submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
+	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "message past the last monitor: EINVAL");
 
 	/* Allowed: the user's own monitor gates a memset on DMA_0_0. */
@@ -1130,7 +1101,7 @@ static void t_monitors(void)
 		       18 | 0xFEU << 8 | 5U << 17, 0);
 	len = pkt(s.cbp, len, PKT_FENCE, 1 | 1U << 16 | 0U << 30, 0, 8);
 	len = lin_dma(s.cbp, len, 0x5A5A5A5A5A5A5A5AULL, s.va, 4096, true);
-	if (!ok(submit1(s.fd, s.cb, len, 0, &seq) == 0,
+	if (!ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == 0,
 		"CS arming user monitor 72 on user SOB 144 (fence counter payload) accepted"))
 		goto out;
 	usleep(200000);
@@ -1138,13 +1109,13 @@ static void t_monitors(void)
 	   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
 	   "the memset waits for the user's SOB (status %u)", st);
 	len = msg_long(s.cbp, 0, WS_SOB(144), 4, 0);
-	ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
+	ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 	   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 && usleep(100000) == 0 &&
 	   wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_BUSY,
 	   "SOB 144 set to 4 from DMA_0_1: still waiting");
 	len = msg_long(s.cbp, 0, WS_SOB(144), 0x80000001U, 0);
-	ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0,
+	ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0,
 	   "SOB 144 += 1 from DMA_0_1 (MSG_LONG to a user SOB accepted)");
 	ok(wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_COMPLETED && s.buf[0] == 0x5A &&
@@ -1258,7 +1229,7 @@ static void *usm_thread(void *arg)
 			      s->va + (slice - s->buf) + 4096 * i, 4096, true);
 		ch[0].cb_size = len;
 		step = "submit";
-		rc = submit(s->fd, ch, 2, 0, 0, &seqs[i]);
+		rc = hl_submit(s->fd, ch, 2, 0, 0, &seqs[i]);
 		if (rc)
 			goto fail;
 	}
@@ -1353,18 +1324,18 @@ static void t_usersm(void)
 				false, 0);
 		len = lin_dma(s.cbp, len, 0x0101010101010101ULL * (0x6B + i),
 			      s.va, 4096, true);
-		if (!ok(submit1(s.fd, s.cb, len, 0, &seq) == 0,
+		if (!ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == 0,
 			"%s: CS arming it from DMA_0_0 accepted", b[i].name))
 			continue;
 		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
-		ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
+		ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 		   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 &&
 		   usleep(100000) == 0 && wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
 		   "  SOB += 1 from DMA_0_1 (target 2): the memset still waits (status %u)",
 		   st);
 		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
-		ok(submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
+		ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 		   wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_COMPLETED &&
 		   s.buf[0] == (uint8_t)(0x6B + i) && s.buf[4095] == (uint8_t)(0x6B + i),
@@ -1393,7 +1364,7 @@ static void t_usersm(void)
 		/* SOB 0 of E_N must be 0 again: a monitor for == 0 fires. */
 		len = arm_fence(s.cbp, 0, EN_BLK, 1, 0, 0, true, 2);
 		len = lin_dma(s.cbp, len, 0x7C7C7C7C7C7C7C7CULL, s.va, 4096, true);
-		ok(submit1(s.fd, s.cb, len, 2, &seq) == 0 &&
+		ok(hl_submit1(s.fd, s.cb, len, 2, &seq) == 0 &&
 		   wait_cs(s.fd, seq, 5000000, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_COMPLETED && s.buf[0] == 0x7C,
 		   "next context: E_N SOB 0 reads 0 (a monitor for == 0 fired, status %u)",
@@ -1442,7 +1413,7 @@ static bool ordered_pair(struct sess *s, unsigned int k, uint32_t *sob,
 		return false;
 	}
 	lin_dma(s->cbp, 0, 0x0101010101010101ULL * pat, s->va, 4096, true);
-	if (submit1(s->fd, s->cb, 24, 0, &d)) {
+	if (hl_submit1(s->fd, s->cb, 24, 0, &d)) {
 		model_ctl("qm_unhang", 1);
 		return false;
 	}
@@ -1679,7 +1650,7 @@ static int encaps_wait(int fd, uint32_t q, uint64_t sig_seq, uint32_t offset,
 	ch.queue_index = q;
 	ch.encaps_signal_seq = sig_seq;
 	ch.encaps_signal_offset = offset;
-	return submit(fd, &ch, 1, HL_CS_FLAGS_WAIT | HL_CS_FLAGS_ENCAP_SIGNALS,
+	return hl_submit(fd, &ch, 1, HL_CS_FLAGS_WAIT | HL_CS_FLAGS_ENCAP_SIGNALS,
 		      0, seq);
 }
 
@@ -1751,7 +1722,7 @@ static void t_encaps(void)
 		ok(submit_staged(&s, len, 1, STAGED, e, &seq) == -EINVAL,
 		   "encaps: a part that sets (not adds to) the SOB: EINVAL");
 		len = sob_incs(&s, sob, 1, false);
-		ok(submit1(s.fd, s.cb, len, 1, &seq) == -EINVAL,
+		ok(hl_submit1(s.fd, s.cb, len, 1, &seq) == -EINVAL,
 		   "encaps: a CS outside the submission adding to its SOB: EINVAL");
 		ok(unreserve_sigs(s.fd, h1) == -EINVAL,
 		   "encaps: unreserve while a submission uses it: EINVAL");
@@ -1780,7 +1751,7 @@ static void t_encaps(void)
 		ok(submit_staged(&s, 24, 0, HL_CS_FLAGS_ENCAP_SIGNALS, 1, &seq) ==
 		   -EINVAL,
 		   "encaps: ENCAP_SIGNALS on a CS that is not staged: EINVAL");
-		ok(submit(s.fd, NULL, 0, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &seq) ==
+		ok(hl_submit(s.fd, NULL, 0, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &seq) ==
 		   -EINVAL,
 		   "collective wait (needs NIC ports): EINVAL");
 	}
@@ -1830,7 +1801,7 @@ static void t_encaps(void)
 	   next2 == 6,
 	   "encaps: reserving again starts the other SOB over (next %u)", next2);
 	lin_dma(s.cbp, 0, 0, s.va, 4096, true);
-	ok(submit1(s.fd, s.cb, 24, 0, &seq) == 0 &&
+	ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == 0 &&
 	   submit_staged(&s, 24, 0, STAGED, seq, &e) == -EINVAL,
 	   "staged: a part naming a CS that is not a staged first part: EINVAL");
 	sess_close(&s);
@@ -2100,7 +2071,7 @@ static void t_fault(void)
 	struct hl_user_mapping um[8];
 	struct hl_page_fault_info pf;
 	struct hl_info_args ia;
-	uint64_t sig, w, d, va2 = 0, ev = 0, cnt = 0;
+	uint64_t sig, w, d = 0, va2 = 0, ev = 0, cnt = 0;
 	uint32_t st = ~0U;
 	struct sess s;
 	uint8_t *buf2 = NULL;
@@ -2133,7 +2104,7 @@ static void t_fault(void)
 	lin_dma(s.cbp, 0, 0x4444444444444444ULL, va2, 2 << 20, true);
 	ok(sync_cs(s.fd, HL_CS_FLAGS_SIGNAL, 1, NULL, &sig) == 0 &&
 	   sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &sig, &w) == 0 &&
-	   submit1(s.fd, s.cb, 24, 0, &d) == 0,
+	   hl_submit1(s.fd, s.cb, 24, 0, &d) == 0,
 	   "a memset of the buffer queued on DMA_0_0 behind a wait for a stalled signal");
 	ok(unmap_host(s.fd, va2) == 0, "UNMAP the buffer while the CS is queued");
 	t0 = now_s();
