@@ -11,7 +11,9 @@
 #
 # Guest statuses besides the command's own:
 #   97  driver load failed or too few /dev/accel nodes (command not run)
-#   99  dmesg shows WARNING/BUG/Oops/KASAN/"NOT usable"/"Call Trace"
+#   99  dmesg shows WARNING/BUG/Oops/KASAN/UBSAN/lockdep/"NOT usable"/
+#       "Call Trace" (PATTERNS below), or, on a kernel with kmemleak (the
+#       debug kernel), objects leaked while the driver and command ran
 # (both only without --keep-going).
 
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -110,6 +112,18 @@ load_driver() {
 [ "$VERBOSE" = 1 ] && say "kernel $(uname -r) up at $(uptime_s) s"
 say "boot-done uptime=$(uptime_s)"
 
+# kmemleak (the debug kernel, tools/host/build-debug-kernel.sh): forget what
+# boot left unreferenced, so that the scan after the command reports only
+# objects allocated while the driver and the command ran.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+if [ -w "$KMEMLEAK" ]; then
+	echo scan >"$KMEMLEAK" 2>/dev/null
+	echo clear >"$KMEMLEAK" 2>/dev/null
+	say "kmemleak: boot objects cleared at $(uptime_s) s"
+else
+	KMEMLEAK=
+fi
+
 status=0
 if [ "$DRIVER" != none ]; then
 	t0=$(uptime_s)
@@ -137,11 +151,37 @@ if [ "$status" = 0 ] || [ "$KEEP_GOING" = 1 ]; then
 	[ "$status" = 0 ] && status=$cmd_status
 fi
 
-# Kernel problems fail the run even if the command passed.
-problems=$(dmesg | grep -E 'WARNING|\<BUG\>|Oops|KASAN|NOT usable|Call Trace')
+# Kernel problems fail the run even if the command passed.  Beyond the
+# generic markers, the debug kernel's reports by name: KASAN ("BUG:
+# KASAN"), KFENCE ("BUG: KFENCE"), UBSAN ("UBSAN:"), lockdep ("WARNING:
+# possible circular/recursive locking", "suspicious RCU usage"),
+# DEBUG_ATOMIC_SLEEP ("BUG: sleeping function called from invalid context"),
+# DEBUG_LIST and the hung-task detector; DEBUG_OBJECTS and DMA-API debug
+# report through WARNING.  (Not "KFENCE" or "DMA-API:" alone: both also
+# log a line at boot.)
+PATTERNS='WARNING|\<BUG\>|Oops|KASAN|UBSAN:|NOT usable|Call Trace|possible (circular|recursive) locking|suspicious RCU usage|sleeping function called from invalid context|list_(add|del) corruption|INFO: task .* blocked for more than'
+# kmemleak: objects still unreferenced after the command, two scans apart
+# (an object is reported only once it is 5 s old and was unreferenced in a
+# scan).
+if [ -n "$KMEMLEAK" ]; then
+	sleep 6
+	echo scan >"$KMEMLEAK" 2>/dev/null
+	echo scan >"$KMEMLEAK" 2>/dev/null
+	leaks=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	say "kmemleak: $leaks unreferenced object(s) after the command"
+	if [ "$leaks" -gt 0 ]; then
+		head -n 300 "$KMEMLEAK" | sed 's/^/gaudi-vm: kmemleak: /'
+		if [ "$KEEP_GOING" = 1 ]; then
+			say "ignoring kmemleak reports (--keep-going)"
+		elif [ "$status" = 0 ]; then
+			status=99
+		fi
+	fi
+fi
+problems=$(dmesg | grep -E "$PATTERNS")
 if [ -n "$problems" ]; then
 	say "kernel problems in dmesg:"
-	dmesg | grep -E -B2 -A20 'WARNING|\<BUG\>|Oops|KASAN|NOT usable|Call Trace' |
+	dmesg | grep -E -B2 -A20 "$PATTERNS" |
 		sed 's/^/gaudi-vm: dmesg: /'
 	if [ "$KEEP_GOING" = 1 ]; then
 		say "ignoring dmesg problems (--keep-going)"
