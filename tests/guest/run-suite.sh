@@ -42,6 +42,25 @@ export GAUDI_QEMU
 [ -n "${GAUDI_QEMU:-}" ] || die "GAUDI_QEMU is not set (path printed by tools/host/build-qemu.sh)"
 mkdir -p "$out"
 
+# Guest kernel (GAUDI_KERNEL, read by gaudi-vm too): Debian's (stock, the
+# default) or the debug kernel (debug, or a tools/host/build-debug-kernel.sh
+# directory).  The test modules and gaudi.ko are built against its tree and
+# the upstream peer is the one built with it.
+kdir=/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build
+peer_ko() { "$repo/tools/host/build-upstream-peer.sh" | tail -n 1; }
+if [ "${GAUDI_KERNEL:-stock}" != stock ]; then
+	if [ "$GAUDI_KERNEL" = debug ]; then
+		kdir=$("$repo/tools/host/build-debug-kernel.sh" |
+			sed -n 's/^KDIR=//p') || die "debug kernel build failed"
+	else
+		kdir=$GAUDI_KERNEL
+	fi
+	[ -f "$kdir/kver" ] || die "no debug kernel in '$kdir'"
+	GAUDI_KERNEL=$kdir
+	export GAUDI_KERNEL
+	peer_ko() { echo "$kdir/habanalabs-peer.ko"; }
+fi
+
 # gaudi.ko to test: GAUDI_KO, else built from kernel/ against the guest's
 # kernel headers (GAUDI_KVER).
 gaudi_ko() {
@@ -49,7 +68,7 @@ gaudi_ko() {
 		echo "$GAUDI_KO"
 		return
 	fi
-	make -C "/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build" \
+	make -C "$kdir" \
 		M="$repo" modules >&2 || die "gaudi.ko build failed"
 	echo "$repo/kernel/gaudi.ko"
 }
@@ -60,7 +79,7 @@ case $suite in
 upstream)
 	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_upstream_test" \
 		"$suite_dir/hl_upstream_test.c"
-	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
+	peer=$(peer_ko)
 	[ -f "$peer" ] || die "peer module build failed"
 	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
@@ -74,7 +93,7 @@ lib)
 		-o "$out/gaudi_lib_test" "$suite_dir/gaudi_lib_test.c" \
 		-L "$repo/build/userspace" -lgaudi \
 		-Wl,-rpath,"$repo/build/userspace"
-	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
+	peer=$(peer_ko)
 	[ -f "$peer" ] || die "peer module build failed"
 	set -- --add "$out/gaudi_lib_test:/suite/bin/gaudi_lib_test" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
@@ -96,16 +115,15 @@ driver)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/hl_upstream_test" \
 		"$repo/tests/guest/upstream/hl_upstream_test.c"
-	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
+	peer=$(peer_ko)
 	[ -f "$peer" ] || die "peer module build failed"
 	ko=${GAUDI_KO:-}
 	if [ -z "$ko" ] && [ "${DUT:-gaudi}" != peer ]; then
-		kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
 		if [ ! -f "$repo/Kbuild" ] && [ ! -f "$repo/kernel/Kbuild" ]; then
 			echo "run-suite: no gaudi.ko to test (no Kbuild in $repo)" >&2
 			exit 77
 		fi
-		make -C "/lib/modules/$kver/build" M="$repo" modules >&2 ||
+		make -C "$kdir" M="$repo" modules >&2 ||
 			die "gaudi.ko build failed"
 		ko=$repo/kernel/gaudi.ko
 	fi
@@ -143,11 +161,11 @@ cs)
 	# outputs are git-ignored) and its test program.
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/dmabuf_import_test" "$suite_dir/dmabuf_import_test.c"
-	make -C "/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build" \
+	make -C "$kdir" \
 		M="$suite_dir/dmabuf_import" W=1 modules >&2 ||
 		die "gaudi_dmabuf_import.ko build failed"
 	ko=$(gaudi_ko) || exit 2
-	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1) || peer=
+	peer=$(peer_ko) || peer=
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$suite_dir/dmabuf_import/gaudi_dmabuf_import.ko:/suite/ko/gaudi_dmabuf_import.ko" \
 		--add "$out/dmabuf_import_test:/suite/bin/dmabuf_import_test" \
@@ -170,11 +188,11 @@ security)
 	# phase leaves there is reported, hence --keep-going.
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_sec_test" "$suite_dir/gaudi_sec_test.c" -lpthread
-	make -C "/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build" \
+	make -C "$kdir" \
 		M="$suite_dir/canary" W=1 modules >&2 ||
 		die "gaudi_canary.ko build failed"
 	ko=$(gaudi_ko) || exit 2
-	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1) || peer=
+	peer=$(peer_ko) || peer=
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$suite_dir/canary/gaudi_canary.ko:/suite/ko/gaudi_canary.ko" \
 		--add "$out/gaudi_sec_test:/suite/bin/gaudi_sec_test" \
