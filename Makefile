@@ -153,3 +153,34 @@ fuzz: deps
 
 clean:
 	rm -rf $(B)
+
+# The debug guest kernel (Documentation/howto/running.rst, Debugging):
+# Debian's linux-source-6.12 with KASAN, KFENCE, lockdep, DEBUG_ATOMIC_SLEEP,
+# kmemleak, UBSAN, DEBUG_LIST/OBJECTS and DMA-API debug, built once by
+# tools/host/build-debug-kernel.sh and cached like QEMU.  check-debug (not
+# part of check: the cold build is long) runs the driver, cs, security and
+# lib suites on it; any KASAN/KFENCE/UBSAN/lockdep/kmemleak report fails the
+# suite (gaudi-vm's dmesg and kmemleak checks, exit 99).  The unplug suite
+# joins when it exists.  DEBUG_TIMEOUT: host-side seconds per suite.
+.PHONY: debug-kernel check-debug run-debug-suites
+DEBUG_TIMEOUT ?= 5400
+DEBUG_SUITES := \
+	driver 'tests/guest/run-suite.sh driver' \
+	cs 'tests/guest/run-suite.sh cs' \
+	security 'CARDS=2 tests/guest/run-suite.sh security' \
+	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
+	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
+	$(if $(wildcard $(TOP)/tests/guest/unplug/suite.sh),unplug 'tests/guest/run-suite.sh unplug')
+
+debug-kernel: deps
+	@$(TOP)/tools/host/build-debug-kernel.sh
+
+check-debug: deps
+	@$(MAKE) -s qemu firmware userspace tools
+	@kdir=$$($(TOP)/tools/host/build-debug-kernel.sh | sed -n 's/^KDIR=//p') && \
+		[ -n "$$kdir" ] && $(MAKE) -s kernel KDIR=$$kdir
+	@$(MAKE) -s run-debug-suites
+
+run-debug-suites:
+	@GAUDI_KERNEL=debug TIMEOUT=$(DEBUG_TIMEOUT) \
+		$(TOP)/tests/summarize.sh $(DEBUG_SUITES)
