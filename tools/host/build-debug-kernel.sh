@@ -12,7 +12,7 @@
 #   src/linux-source-6.12-<sum>/  the unpacked tarball, shared by all keys
 #   debug-kernel-<key>/           the build directory (O=), keyed by the
 #                                 tarball, the fragment, the peer patch and
-#                                 this script; usable for out-of-tree
+#                                 the recipe number; usable for out-of-tree
 #                                 modules: make -C <it> M=<dir> modules
 #   debug-kernel-<key>/mods/      modules_install output (lib/modules/<kver>)
 #   debug-kernel-<key>/habanalabs-peer.ko  the upstream peer (in-tree
@@ -34,7 +34,6 @@ JOBS=${JOBS:-$(nproc)}
 here=$(cd "$(dirname "$0")" && pwd)
 fragment=$here/debug-kernel.config
 patch_file=$here/patches/habanalabs-fop-unsigned-offset.patch
-self=$here/$(basename "$0")
 
 log() { echo "build-debug-kernel: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -73,8 +72,11 @@ tarball_sum() {
 	echo "$line"
 }
 
+# Bump when the recipe below (configure, build, install steps) changes in a
+# way that needs a fresh build; edits elsewhere in this script do not.
+recipe=1
 sum=$(tarball_sum)
-key=$( { echo "$sum"; cat "$fragment" "$patch_file" "$self"; } |
+key=$( { echo "$sum" "$recipe"; cat "$fragment" "$patch_file"; } |
 	sha256sum | cut -c1-16)
 out=$CACHE/debug-kernel-$key
 psum=$(sha256sum "$patch_file" | cut -c1-8)
