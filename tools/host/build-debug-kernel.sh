@@ -118,41 +118,48 @@ if [ ! -f "$src/.unpacked" ]; then
 	mv "$src.tmp" "$src"
 fi
 
-rm -rf "$out"
-mkdir -p "$out"
-log "configuring in $out (allnoconfig + $(basename "$fragment"))"
-# KCONFIG_ALLCONFIG: allnoconfig with the fragment's values forced.
-make -s -C "$src" O="$out" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" \
-	allnoconfig >"$out/config.log" 2>&1 || {
-	cat "$out/config.log" >&2
-	die "allnoconfig failed"
-}
-# Every request must have stuck (an unmet dependency drops it silently).
-bad=0
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*)
-		sym=${line%%=*}
-		want=$line ;;
-	"# CONFIG_"*" is not set")
-		sym=${line#\# }
-		sym=${sym%% *}
-		want="# $sym is not set" ;;
-	*) continue ;;
-	esac
-	got=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
-	# Not set and absent are the same.
-	[ -z "$got" ] && [ "${want#\# }" != "$want" ] && continue
-	if [ "$got" != "$want" ]; then
-		log "config: wanted '$want', got '${got:-<absent>}'"
-		bad=1
-	fi
-done <"$fragment"
-[ "$bad" = 0 ] || die "the fragment does not apply (see above)"
+# An interrupted build resumes where it stopped (kbuild is incremental):
+# only a directory that was never configured is started afresh.
+if [ -f "$out/.configured" ]; then
+	log "resuming the build in $out"
+else
+	rm -rf "$out"
+	mkdir -p "$out"
+	log "configuring in $out (allnoconfig + $(basename "$fragment"))"
+	# KCONFIG_ALLCONFIG: allnoconfig with the fragment's values forced.
+	make -s -C "$src" O="$out" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" \
+		allnoconfig >"$out/config.log" 2>&1 || {
+		cat "$out/config.log" >&2
+		die "allnoconfig failed"
+	}
+	# Every request must have stuck (an unmet dependency drops it silently).
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			sym=${line%%=*}
+			want=$line ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			want="# $sym is not set" ;;
+		*) continue ;;
+		esac
+		got=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
+		# Not set and absent are the same.
+		[ -z "$got" ] && [ "${want#\# }" != "$want" ] && continue
+		if [ "$got" != "$want" ]; then
+			log "config: wanted '$want', got '${got:-<absent>}'"
+			bad=1
+		fi
+	done <"$fragment"
+	[ "$bad" = 0 ] || die "the fragment does not apply (see above)"
+	touch "$out/.configured"
+fi
 
 log "building bzImage and modules with $JOBS jobs (log: $out/build.log)"
 if ! make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" bzImage modules \
-	>"$out/build.log" 2>&1; then
+	>>"$out/build.log" 2>&1; then
 	tail -40 "$out/build.log" >&2
 	die "kernel build failed (log above)"
 fi
