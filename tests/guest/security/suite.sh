@@ -18,7 +18,8 @@
 #      the other attempts, each from a fresh holder, against a canary page
 #      of another process and the kernel canary; a stream left in a FENCE
 #      by the previous holder; HBM and SRAM contents of the previous holder
-#   5  rmmod gaudi; no kernel problem in dmesg so far
+#   5  rmmod gaudi; no kernel problem in dmesg so far; on a kernel with
+#      kmemleak (the debug kernel) no object left unreferenced
 #   6  the upstream peer (PEER_KO), last, since there some attempts really
 #      write memory: compat and sobclean judged as on gaudi.ko; the
 #      attempts recorded as "# peer: ..." lines, not judged
