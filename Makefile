@@ -113,8 +113,8 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	fuzz 'make -s -C tests/isolation fuzz FUZZ_S=60' \
 	model 'tests/guest/model/flash-persist.sh' \
 	upstream 'tests/guest/run-suite.sh upstream' \
-	driver 'tests/guest/run-suite.sh driver' \
-	cs 'tests/guest/run-suite.sh cs' \
+	driver 'CARDS=2 CYCLES=10 tests/guest/run-suite.sh driver' \
+	cs 'CARDS=2 tests/guest/run-suite.sh cs' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
@@ -161,12 +161,13 @@ clean:
 # part of check: the cold build is long) runs the driver, cs, security and
 # lib suites on it; any KASAN/KFENCE/UBSAN/lockdep/kmemleak report fails the
 # suite (gaudi-vm's dmesg and kmemleak checks, exit 99).  The unplug suite
-# joins when it exists.  DEBUG_TIMEOUT: host-side seconds per suite.
+# joins when it exists.  2 cards and 10 driver load cycles (KASAN under TCG
+# is slow); DEBUG_TIMEOUT: host-side seconds per suite.
 .PHONY: debug-kernel check-debug run-debug-suites
 DEBUG_TIMEOUT ?= 5400
 DEBUG_SUITES := \
-	driver 'tests/guest/run-suite.sh driver' \
-	cs 'tests/guest/run-suite.sh cs' \
+	driver 'CARDS=2 CYCLES=10 tests/guest/run-suite.sh driver' \
+	cs 'CARDS=2 tests/guest/run-suite.sh cs' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
