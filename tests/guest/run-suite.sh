@@ -43,12 +43,13 @@ export GAUDI_QEMU
 mkdir -p "$out"
 
 # Guest kernel (GAUDI_KERNEL, read by gaudi-vm too): Debian's (stock, the
-# default) or the debug kernel (debug, or a tools/host/build-debug-kernel.sh
+# default, or checked: the same with its built-in slab checks on)
+# or the debug kernel (debug, or a tools/host/build-debug-kernel.sh
 # directory).  The test modules and gaudi.ko are built against its tree and
 # the upstream peer is the one built with it.
 kdir=/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build
 peer_ko() { "$repo/tools/host/build-upstream-peer.sh" | tail -n 1; }
-if [ "${GAUDI_KERNEL:-stock}" != stock ]; then
+if [ "${GAUDI_KERNEL:-stock}" != stock ] && [ "$GAUDI_KERNEL" != checked ]; then
 	if [ "$GAUDI_KERNEL" = debug ]; then
 		kdir=$("$repo/tools/host/build-debug-kernel.sh" |
 			sed -n 's/^KDIR=//p') || die "debug kernel build failed"
