@@ -115,6 +115,8 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	# importer would have to be a PCI device behind the same bridge.
 	unload habanalabs
 	ok $? "rmmod the peer"
+else
+	skip "upstream peer phase" "no peer module for this kernel (PEER_KO)"
 fi
 
 problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption' | head -5)

@@ -111,6 +111,8 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	ok $? "rmmod the peer"
 	# Facts, not judged: what the peer phase left in dmesg.
 	dmesg | grep -E "$PROBLEMS" | head -5 | sed 's/^/# peer: dmesg: /'
+else
+	skip "upstream peer phase" "no peer module for this kernel (PEER_KO)"
 fi
 
 if [ -n "$CANARY_KO" ]; then
