@@ -165,6 +165,9 @@ clean:
 # is slow); DEBUG_TIMEOUT: host-side seconds per suite.
 .PHONY: debug-kernel check-debug run-debug-suites
 DEBUG_TIMEOUT ?= 5400
+# run-debug-suites DEBUG_KERNEL=checked: the same suites on Debian's kernel
+# with its built-in slab checks and KFENCE on (no kernel build).
+DEBUG_KERNEL ?= debug
 DEBUG_SUITES := \
 	driver 'CARDS=2 CYCLES=10 tests/guest/run-suite.sh driver' \
 	cs 'CARDS=2 tests/guest/run-suite.sh cs' \
@@ -183,5 +186,5 @@ check-debug: deps
 	@$(MAKE) -s run-debug-suites
 
 run-debug-suites:
-	@GAUDI_KERNEL=debug TIMEOUT=$(DEBUG_TIMEOUT) \
+	@GAUDI_KERNEL=$(DEBUG_KERNEL) TIMEOUT=$(DEBUG_TIMEOUT) \
 		$(TOP)/tests/summarize.sh $(DEBUG_SUITES)
