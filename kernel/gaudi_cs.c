@@ -1014,8 +1014,10 @@ out_count:
 	if (ret != -ERESTARTSYS && ret != -EINTR && ret != -EBUSY &&
 	    ret != -ENODEV && ret != -EFAULT && ret != -EAGAIN)
 		gaudi_cs_count(gdev, ctx, ret, parse_fail);
-	if (ret == -ERESTARTSYS)
-		ret = -EINTR;
+	/*
+	 * A signal while waiting for room: nothing was queued, so the call
+	 * may be restarted (SA_RESTART, stop/continue); EINTR otherwise.
+	 */
 	return ret;
 }
 

@@ -255,9 +255,9 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 		ret = wait_event_interruptible_timeout(dp->space_wq,
 						       READ_ONCE(dp->space_gen) != gen,
 						       HZ);
-		if (ret < 0) {
+		if (ret < 0) {		/* -ERESTARTSYS: nothing reserved */
 			kfree(e);
-			return -EINTR;
+			return ret;
 		}
 	}
 	if (ret < 0) {
@@ -562,8 +562,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	ret = gaudi_cs_submit_kernel(gdev, ctx, ch.queue_index, pkts,
 				     (p - pkts) * 4, &tmpl, &seq, &before,
 				     &sob);
-	if (ret)
-		return ret == -ERESTARTSYS ? -EINTR : ret;
+	if (ret)	/* -ERESTARTSYS: nothing queued, may be restarted */
+		return ret;
 	memset(args, 0, sizeof(*args));
 	args->out.seq = seq;
 	args->out.status = HL_CS_STATUS_SUCCESS;
