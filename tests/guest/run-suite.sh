@@ -161,6 +161,10 @@ cs)
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
+	# Races, resets while busy, back-pressure (issue 15).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_race_test" "$suite_dir/gaudi_race_test.c" -lpthread
+	set -- --add "$out/gaudi_race_test:/suite/bin/gaudi_race_test" "$@"
 	;;
 security)
 	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built

@@ -97,6 +97,17 @@ if [ -n "$IMPORT_KO" ]; then
 	rmmod gaudi_dmabuf_import
 	ok $? "rmmod gaudi_dmabuf_import"
 fi
+# 5b gaudi_race_test (issue 15, meant for gaudi-vm --smp 4): threads on one
+#    fd, close racing every ioctl and mmap, hand-off of the node between
+#    processes, two cards at once, EINTR of WAIT_CS, back-pressure (1024
+#    CSs, full PQ), hard resets while busy (sysfs, heartbeat loss, ECC
+#    event), with gaudi.ko reloaded for a 1 s heartbeat
+if [ -n "$GAUDI_KO" ]; then
+	unload gaudi && load "$GAUDI_KO" timeout_locked=10 heartbeat_ms=1000
+	ok $? "gaudi.ko reloaded with heartbeat_ms=1000 for gaudi_race_test"
+	sub "$BIN/gaudi_race_test" --card 0 --bin "$BIN" threads close \
+		handoff cards waitintr ringfull reset heartbeat ecc dmesg
+fi
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
 	ok $? "rmmod gaudi"
