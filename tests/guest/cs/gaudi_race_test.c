@@ -40,6 +40,13 @@
  *   ecc        the same, the reset caused by an uncorrectable ECC event
  *              (HBM0 DERR, event 189, posted by the model): also
  *              CRITICL_HW_ERR and INFO HW_ERR_EVENT
+ *   closereset the holder closes with CSs held while a hard reset runs
+ *              (close first, or the reset first): close returns once the
+ *              reset ended them, one reset only, the next holder opens and
+ *              reads zeros where the previous one wrote SRAM
+ *   unmapbusy  UNMAP of a userptr mapping right after submitting a 16 MiB
+ *              memset into it: no byte changes once UNMAP returned (the
+ *              DMA faults and the device is reset, or the CS was done)
  *   dmesg      no kernel problem logged since the program started
  *
  * The reset tests and waitintr/ringfull need the model's test hooks
@@ -476,7 +483,8 @@ static bool blocked_sleeping(struct blocked *b, double secs)
 		usleep(20000);
 		if (atomic_load(&b->done))
 			return false;
-		if (task_state(b->tid) == 'S')
+		/* S: interruptible wait; D: close() waits uninterruptibly. */
+		if (strchr("SD", task_state(b->tid)))
 			return true;
 	} while (now_s() < end);
 	return false;
@@ -1984,6 +1992,175 @@ out:
 	sess_close(&s);
 }
 
+/* ---- close racing a hard reset --------------------------------------------- */
+
+#define SRAM_USER	0x7FF0000080ULL	/* first user SRAM byte (gaudi.rst) */
+#define CR_SRAM		(64U << 10)
+
+static int cr_close(struct blocked *b)
+{
+	struct sess *s = b->arg;
+
+	sess_close(s);		/* UNMAP, CB destroy, close: CSs still held */
+	return 0;
+}
+
+static int cr_reset(struct blocked *b)
+{
+	(void)b;
+	return sysfs_write("hard_reset", "1");
+}
+
+/*
+ * The holder closes with CSs held on a hung queue while a hard reset runs:
+ * (a) close first (it waits for the CSs), then the reset; (b) the reset
+ * first, close while it runs.  Close returns once the reset ended the CSs
+ * (no second reset), the next open succeeds and reads zeros where the
+ * previous holder wrote SRAM.
+ */
+static void t_closereset(void)
+{
+	static const char *const names[] = { "close, then reset",
+					     "reset, then close" };
+	unsigned int v, i;
+
+	if (!hooks_ok()) {
+		tap_skip("no model test hooks", "closereset");
+		return;
+	}
+	for (v = 0; v < 2; v++) {
+		struct blocked bc, br;
+		struct sess s, n;
+		uint64_t seq;
+		uint32_t c0, c1, st = ~0U;
+		double t0;
+		int rc = 0;
+		size_t len;
+
+		memset(&n, 0, sizeof(n));
+		if (!ok(sess_open(&s) == 0, "closereset (%s): open", names[v]))
+			return;
+		c0 = hard_resets(s.fd);
+		/* The holder writes SRAM; then work held on a hung queue. */
+		rc = memset_check(s.fd, &s.cb, 1, s.buf, s.va, 64, 0x01);
+		len = pkt_lin_dma(s.cb.p, 0, rep8(0xEE), SRAM_USER, CR_SRAM,
+				  true, true);
+		rc |= hl_submit1(s.fd, s.cb.h, len, 1, &seq);
+		rc |= wait_cs(s.fd, seq, WAIT_US, &st, NULL);
+		model_ctl("set qm_hang 0");
+		for (i = 0; i < RS_HELD; i++)
+			rc |= cs_memset_held(s.fd, &s.cb, 0, s.va + i * 4096,
+					     4096, 0x70 + i, &seq);
+		ok(!rc && st == HL_WAIT_CS_STATUS_COMPLETED,
+		   "closereset (%s): SRAM written, %u CSs held", names[v],
+		   RS_HELD);
+		t0 = now_s();
+		if (!v) {
+			blocked_start(&bc, cr_close, &s);
+			ok(blocked_sleeping(&bc, 5),
+			   "closereset (%s): close() waits for the held CSs",
+			   names[v]);
+			blocked_start(&br, cr_reset, NULL);
+		} else {
+			blocked_start(&br, cr_reset, NULL);
+			usleep(100000);
+			blocked_start(&bc, cr_close, &s);
+		}
+		blocked_wait(&br, 30);
+		blocked_wait(&bc, 30);
+		ok(atomic_load(&bc.done) && bc.t_end - t0 < 8,
+		   "closereset (%s): close() returned %.1f s after it began",
+		   names[v], bc.t_end - t0);
+		ok(atomic_load(&br.done) && br.rc == 0,
+		   "closereset (%s): echo 1 > hard_reset: %d", names[v], br.rc);
+		pthread_join(bc.t, NULL);
+		pthread_join(br.t, NULL);
+		rc = sess_open(&n);
+		c1 = n.fd > 0 ? hard_resets(n.fd) : 0;
+		ok(rc == 0 && c1 == c0 + 1,
+		   "closereset (%s): the next open succeeds; one reset (RESET_COUNT %u -> %u)",
+		   names[v], c0, c1);
+		if (rc == 0) {
+			memset(n.buf, 0x55, CR_SRAM);
+			len = pkt_lin_dma(n.cb.p, 0, SRAM_USER, n.va, CR_SRAM,
+					  false, true);
+			st = ~0U;
+			rc = hl_submit1(n.fd, n.cb.h, len, 0, &seq);
+			if (!rc)
+				rc = wait_cs(n.fd, seq, WAIT_US, &st, NULL);
+			ok(!rc && st == HL_WAIT_CS_STATUS_COMPLETED &&
+			   all_bytes(n.buf, CR_SRAM, 0),
+			   "closereset (%s): its CS reads zeros where the previous holder wrote SRAM (rc %d, byte 0x%02x)",
+			   names[v], rc, n.buf[0]);
+		}
+		model_ctl("set qm_unhang 0xFFFFFFFF");
+		sess_close(&n);
+	}
+}
+
+/* ---- UNMAP of a mapping a CS in flight writes ------------------------------ */
+
+#define UB_SIZE		(16U << 20)
+#define UB_ROUNDS	2	/* each usually costs a reset (page fault) */
+
+/*
+ * A CS memsets 16 MiB of a userptr mapping and the mapping is unmapped
+ * right after the submit, while the DMA may still run.  Once UNMAP has
+ * returned the pages are no longer pinned for the device: had the process
+ * freed them, the kernel could reuse them.  So no byte may change after
+ * UNMAP returned.  (Seen: the DMA faults on the removed translation, the
+ * device is reset and the CS ends ABORTED.)
+ */
+static void t_unmapbusy(void)
+{
+	unsigned int r, late = 0, rounds = 0, ended_ok = 0, ended_abort = 0;
+	uint8_t *buf = NULL, *snap = NULL;
+	uint64_t va, seq;
+	uint32_t st;
+	struct sess s;
+	int rc;
+
+	if (!ok(sess_open(&s) == 0, "unmapbusy: open"))
+		goto out;
+	if (posix_memalign((void **)&buf, 2 << 20, UB_SIZE) ||
+	    !(snap = malloc(UB_SIZE)))
+		goto out;
+	for (r = 0; r < UB_ROUNDS; r++) {
+		uint8_t v = 0xA0 + r;
+		size_t i;
+
+		memset(buf, 0, UB_SIZE);
+		if (map_host(s.fd, buf, UB_SIZE, &va))
+			break;
+		rc = cs_memset(s.fd, &s.cb, r % 8, va, UB_SIZE, v, &seq);
+		if (unmap_host(s.fd, va) || rc)
+			break;
+		rounds++;
+		memcpy(snap, buf, UB_SIZE);
+		usleep(200000);
+		st = ~0U;
+		rc = wait_cs(s.fd, seq, WAIT_US, &st, NULL);
+		if (!rc && st == HL_WAIT_CS_STATUS_COMPLETED)
+			ended_ok++;
+		else if (rc == -EIO && st == HL_WAIT_CS_STATUS_ABORTED)
+			ended_abort++;
+		if (!wait_operational(s.fd, 30))
+			break;
+		for (i = 0; i < UB_SIZE; i += 4096)
+			if (memcmp(buf + i, snap + i, 4096)) {
+				late++;
+				break;
+			}
+	}
+	ok(rounds == UB_ROUNDS && !late,
+	   "unmapbusy: %u rounds of UNMAP right after a 16 MiB memset CS: no byte written after UNMAP returned (%u rounds with late writes; CSs %u completed, %u aborted)",
+	   rounds, late, ended_ok, ended_abort);
+out:
+	free(buf);
+	free(snap);
+	sess_close(&s);
+}
+
 /* ---- kernel log ----------------------------------------------------------- */
 
 static const char *const problems =
@@ -2058,6 +2235,10 @@ int main(int argc, char **argv)
 			t_reset(RS_HEARTBEAT);
 		else if (!strcmp(t, "ecc"))
 			t_reset(RS_ECC);
+		else if (!strcmp(t, "closereset"))
+			t_closereset();
+		else if (!strcmp(t, "unmapbusy"))
+			t_unmapbusy();
 		else if (!strcmp(t, "dmesg"))
 			ok(dmesg_problems() == dmesg0,
 			   "no kernel problem in dmesg since the start (%d lines before, %d now)",

@@ -106,7 +106,8 @@ if [ -n "$GAUDI_KO" ]; then
 	unload gaudi && load "$GAUDI_KO" timeout_locked=10 heartbeat_ms=1000
 	ok $? "gaudi.ko reloaded with heartbeat_ms=1000 for gaudi_race_test"
 	sub "$BIN/gaudi_race_test" --card 0 --bin "$BIN" threads close \
-		handoff cards waitintr ringfull reset heartbeat ecc dmesg
+		handoff cards waitintr ringfull reset heartbeat ecc closereset \
+		unmapbusy dmesg
 fi
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
