@@ -198,8 +198,13 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 	int ret;
 
 	mutex_lock(&cp->lock);
+	/*
+	 * Not up, or an earlier request went unanswered (recovery is
+	 * scheduled): the device is not operational, -EIO as the sysfs and
+	 * INFO documentation promise (-ENODEV would read as unplugged).
+	 */
 	if (!cp->ready || cp->lost) {
-		ret = -ENODEV;
+		ret = -EIO;
 		goto out_unlock;
 	}
 	p = gaudi_cpucp_buf_alloc(gdev, sizeof(*p), &pkt_addr);
@@ -447,8 +452,8 @@ static void gaudi_cpucp_heartbeat_work(struct work_struct *work)
 	ret = gaudi_cpucp_simple(gdev, CPUCP_PACKET_TEST, value, 0, &res);
 	up_read(&gdev->reset.rwsem);
 
-	/* -ENODEV: the channel was lost earlier, recovery is scheduled. */
-	if (ret == -ENODEV)
+	/* The channel was lost by an earlier request: recovery is scheduled. */
+	if (ret == -EIO && READ_ONCE(cp->lost))
 		return;
 	if (ret || res != value) {
 		gaudi_err(gdev, "heartbeat lost: TEST %d, answered 0x%llx for 0x%llx\n",

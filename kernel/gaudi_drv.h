@@ -190,7 +190,8 @@ void gaudi_cpucp_heartbeat_stop(struct gaudi_device *gdev);
  * caller (opcode in ctl, value, index...); the driver copies it to
  * device-CPU-accessible memory.  Returns 0 and the packet's result in
  * @result (may be NULL), -EIO if the device CPU returned an error code,
- * -ETIMEDOUT, or -ENODEV when the device is not operational.
+ * -ETIMEDOUT, or -EIO without an answer when the channel is not up or
+ * was lost (an earlier request timed out; recovery is scheduled).
  * May sleep; callers outside init/reset hold gaudi_hw_enter().
  */
 int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
