@@ -33,8 +33,9 @@
  *              (if present) the next card busy: the pending CSs end ABORTED
  *              (EIO), the process learns of the reset (eventfd, GET_EVENTS
  *              DEVICE_RESET|DEVICE_UNAVAILABLE, uevent GAUDI_RESET=1/0,
- *              RESET_COUNT), the other card is undisturbed, the same fd and a
- *              new open run CSs again
+ *              RESET_COUNT), INFO and sysfs answer as documented meanwhile
+ *              (DEVICE_STATUS, HW_IDLE 0/EBUSY, max_power 0/EIO), the other
+ *              card is undisturbed, the same fd and a new open run CSs again
  *   heartbeat  the same, the reset caused by a device CPU that stops
  *              answering (model CPU_HANG: heartbeat loss)
  *   ecc        the same, the reset caused by an uncorrectable ECC event
@@ -1646,7 +1647,71 @@ struct rs_shared {
 	/* opener thread */
 	unsigned int op_ebusy, op_eagain, op_bad;
 	int op_last_bad;
+	/* INFO and sysfs thread */
+	bool cpu_hung;		/* heartbeat case: CPU-CP may time out */
+	unsigned int in_calls, in_busy, in_inreset, in_eio, in_etime, in_bad;
+	char in_why[96];
 };
+
+static int sysfs_read(const char *attr, char *buf, size_t len)
+{
+	char p[128];
+	ssize_t n;
+	int fd, rc = 0;
+
+	snprintf(p, sizeof(p), "/sys/class/accel/accel%d/device/%s", card,
+		 attr);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		rc = -errno;
+	else
+		buf[n] = 0;
+	close(fd);
+	return rc;
+}
+
+/*
+ * During a reset: INFO ops that need the hardware fail with EBUSY, the
+ * others answer (gaudi-uapi.rst); sysfs attributes that ask the device
+ * CPU fail with EIO (sysfs-driver-gaudi), or time out while it hangs.
+ */
+static void *rs_info(void *p)
+{
+	struct rs_shared *sh = p;
+
+	while (!atomic_load(&sh->stop)) {
+		struct hl_info_hw_idle idle;
+		char val[64];
+		int rc, ds;
+
+		sh->in_calls++;
+		rc = hl_info(sh->fd, HL_INFO_HW_IDLE, &idle, sizeof(idle));
+		if (rc == -EBUSY)
+			sh->in_busy++;
+		else if (rc && !sh->in_bad++)
+			snprintf(sh->in_why, sizeof(sh->in_why),
+				 "HW_IDLE: %d", rc);
+		ds = dev_status(sh->fd);
+		if (ds == HL_DEVICE_STATUS_IN_RESET)
+			sh->in_inreset++;
+		else if (ds != HL_DEVICE_STATUS_OPERATIONAL && !sh->in_bad++)
+			snprintf(sh->in_why, sizeof(sh->in_why),
+				 "DEVICE_STATUS: %d", ds);
+		rc = sysfs_read("max_power", val, sizeof(val));
+		if (rc == -EIO)
+			sh->in_eio++;
+		else if (rc == -ETIMEDOUT && sh->cpu_hung)
+			sh->in_etime++;
+		else if (rc && !sh->in_bad++)
+			snprintf(sh->in_why, sizeof(sh->in_why),
+				 "max_power: %d", rc);
+		usleep(5000);
+	}
+	return NULL;
+}
 
 static void *rs_submitter(void *p)
 {
@@ -1798,7 +1863,7 @@ static void t_reset(enum rs_kind kind)
 	struct rs_wait wa;
 	struct blocked wb;
 	struct sess s, s2;
-	pthread_t ts, to, tother;
+	pthread_t ts, to, ti, tother;
 	uint64_t held[RS_HELD], seq, events = 0, cnt = 0;
 	char p1[64], bdf[64] = "";
 	bool have_other, r1 = false, r0 = false;
@@ -1854,8 +1919,10 @@ static void t_reset(enum rs_kind kind)
 	sh.host = s.buf + (2 << 20);
 	sh.dev = s.va + (2 << 20);
 	cb_new(s.fd, &sh.cb);
+	sh.cpu_hung = kind == RS_HEARTBEAT;
 	pthread_create(&ts, NULL, rs_submitter, &sh);
 	pthread_create(&to, NULL, rs_opener, &sh);
+	pthread_create(&ti, NULL, rs_info, &sh);
 	memset(&other, 0, sizeof(other));
 	if (have_other && sess_open_path(&s2, p1) == 0 &&
 	    cb_new(s2.fd, &other.cb) == 0) {
@@ -1900,6 +1967,7 @@ static void t_reset(enum rs_kind kind)
 	atomic_store(&other_stop, 1);
 	pthread_join(ts, NULL);
 	pthread_join(to, NULL);
+	pthread_join(ti, NULL);
 	if (have_other)
 		pthread_join(tother, NULL);
 	blocked_wait(&wb, 10);
@@ -1958,6 +2026,10 @@ static void t_reset(enum rs_kind kind)
 	ok(!sh.op_bad,
 	   "%s: the opening thread: %u EBUSY (held), %u EAGAIN (in reset), %u other (last %d)",
 	   name, sh.op_ebusy, sh.op_eagain, sh.op_bad, sh.op_last_bad);
+	ok(!sh.in_bad && sh.in_inreset,
+	   "%s: the INFO/sysfs thread: %u rounds, DEVICE_STATUS in reset %u times, HW_IDLE EBUSY %u, max_power EIO %u ETIMEDOUT %u, %u wrong (%s)",
+	   name, sh.in_calls, sh.in_inreset, sh.in_busy, sh.in_eio,
+	   sh.in_etime, sh.in_bad, sh.in_why);
 	if (have_other)
 		ok(!other.errs && other.n,
 		   "%s: accel%d ran %u CSs meanwhile, all right (%s)", name,
