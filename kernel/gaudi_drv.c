@@ -84,15 +84,6 @@ int gaudi_hw_enter(struct gaudi_device *gdev, int *idx)
 {
 	if (!drm_dev_enter(&gdev->drm, idx))
 		return -ENODEV;
-	/*
-	 * In reset or disabled: fail at once, as documented, rather than
-	 * wait uninterruptibly below for the reset (seconds, more if the
-	 * firmware boot times out) to end.
-	 */
-	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
-		drm_dev_exit(*idx);
-		return -EIO;
-	}
 	down_read(&gdev->reset.rwsem);
 	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
 		up_read(&gdev->reset.rwsem);
