@@ -505,7 +505,7 @@ static bool blocked_wait(struct blocked *b, double secs)
 
 #define TH_SUBMIT	4
 #define TH_WAIT		2
-#define TH_ITERS	150
+#define TH_ITERS	100
 #define TH_REGION	(64U << 10)
 
 struct th_shared {
@@ -875,7 +875,7 @@ static bool dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
 	return true;
 }
 
-#define CL_ROUNDS	8
+#define CL_ROUNDS	6
 
 static void t_close(void)
 {
@@ -2178,7 +2178,7 @@ static void t_closereset(void)
 /* ---- UNMAP of a mapping a CS in flight writes ------------------------------ */
 
 #define UB_SIZE		(16U << 20)
-#define UB_ROUNDS	2	/* each usually costs a reset (page fault) */
+#define UB_ROUNDS	1	/* it usually costs a reset (page fault) */
 
 /*
  * A CS memsets 16 MiB of a userptr mapping and the mapping is unmapped
