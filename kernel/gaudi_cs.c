@@ -32,6 +32,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_file.h>
 
+#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
@@ -636,7 +637,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			atomic64_inc(&ctx->in_reset_drop);
 			return ret == -ENODEV ? ret : -EBUSY;
 		}
-		mutex_lock(&dp->submit_lock);
+		if (!GAUDI_BROKEN(SUBMIT_LOCK))
+			mutex_lock(&dp->submit_lock);
 		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
@@ -672,7 +674,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			break;
 		gen = dp->space_gen;
 		spin_unlock_irq(&dp->lock);
-		mutex_unlock(&dp->submit_lock);
+		if (!GAUDI_BROKEN(SUBMIT_LOCK))
+			mutex_unlock(&dp->submit_lock);
 		gaudi_hw_exit(gdev, idx);
 		if (ret == -EAGAIN) {
 			gaudi_dbg(gdev, CS, "CS: %u CSs in flight, the oldest of an open staged submission\n",
@@ -758,7 +761,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	for_each_set_bit(i, touched, GAUDI_NUM_EXT_QUEUES)
 		gaudi_queue_ring(gdev, i);
 
-	mutex_unlock(&dp->submit_lock);
+	if (!GAUDI_BROKEN(SUBMIT_LOCK))
+		mutex_unlock(&dp->submit_lock);
 	gaudi_hw_exit(gdev, idx);
 	if (old)
 		dma_fence_put(old);

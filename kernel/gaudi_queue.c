@@ -39,6 +39,7 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 
+#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "regs/gaudi_prot_regs.h"
@@ -187,7 +188,7 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 		q->ci = hw;
 	while ((job = list_first_entry_or_null(&q->hw_jobs, struct gaudi_job,
 					       hw_node))) {
-		if (!gaudi_queue_past(q, job->pos))
+		if (!gaudi_queue_past(q, job->pos) && !GAUDI_BROKEN(CB_EARLY_FREE))
 			break;
 		list_del_init(&job->hw_node);
 		job->on_hw = false;
