@@ -830,6 +830,8 @@ static void t_munmap(void)
 {
 	const size_t n = 4U << 20, big = 128U << 20;
 	long free0, free1;
+	char mf[160] = "";
+	int mn = 0;
 	long long h0;
 	uint64_t va = 0;
 	uint8_t *p, *q;
@@ -868,18 +870,18 @@ static void t_munmap(void)
 		munmap(q, n);
 
 	/*
-	 * Leak check: 10 rounds of 128 MiB mapped, munmapped, DMA, UNMAP.
-	 * The first two warm up what the kernel keeps (slab, per-CPU page
-	 * lists); the last eight must not lose memory: a leak of the pages
-	 * would lose 1 GiB, of the page array or scatterlist 2 MiB a round.
+	 * Leak check: 10 rounds of 128 MiB mapped, munmapped, DMA, UNMAP,
+	 * MemFree read after each.  MemFree moves by up to 10 MiB from round
+	 * to round without a trend (per-CPU page lists, THP; measured), so
+	 * the best of rounds 7..9 must be within 24 MiB of the best of
+	 * rounds 1..3: a leak of the pinned pages loses 128 MiB a round.
+	 * (Smaller leaks, e.g. of a page array, are below that noise.)
 	 */
 	good = true;
-	free0 = free1 = -1;
+	free0 = free1 = 0;
 	for (i = 0; i < 10 && good; i++) {
-		if (i == 2) {
-			sync();
-			free0 = meminfo_kb("MemFree");
-		}
+		long f;
+
 		p = mmap(NULL, big, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 		good = p != MAP_FAILED && map_host(s.fd, p, big, &va) == 0;
@@ -888,12 +890,17 @@ static void t_munmap(void)
 		munmap(p, big);
 		good = dma_set(&s, va + big - 4096, (uint8_t)i, 4096) == 0 &&
 		       unmap_host(s.fd, va) == 0;
+		f = meminfo_kb("MemFree");
+		mn += snprintf(mf + mn, sizeof(mf) - mn, " %ld", f);
+		if (i >= 1 && i <= 3 && f > free0)
+			free0 = f;
+		if (i >= 7 && f > free1)
+			free1 = f;
 	}
-	sync();
-	free1 = meminfo_kb("MemFree");
+	tap_diag("MemFree after each round (kB):%s", mf);
 	ok(good, "10 x (map 128 MiB, munmap, DMA, UNMAP)");
-	ok(free0 > 0 && free1 > free0 - 8 * 1024,
-	   "MemFree %ld -> %ld kB over the last 8 rounds (1 GiB): less than 8 MiB missing",
+	ok(free0 > 0 && free1 > free0 - 24 * 1024,
+	   "highest MemFree of rounds 1..3 %ld kB, of rounds 7..9 %ld kB: less than 24 MiB apart",
 	   free0, free1);
 	ok(fdinfo_host(s.fd) == h0, "fdinfo drm-total-host back to %lld", h0);
 out:
