@@ -296,6 +296,48 @@ static void abi(const char *key, uint64_t v)
 	tap_diag("abi %s 0x%" PRIx64, key, v);
 }
 
+#define SZ(t)	{ #t, sizeof(t) }
+
+/* The uapi structs: their sizes must not depend on the build's ABI. */
+static void abi_sizes(void)
+{
+	static const struct {
+		const char *name;
+		size_t size;
+	} sz[] = {
+		SZ(struct hl_info_args), SZ(union hl_cb_args),
+		SZ(union hl_cs_args), SZ(struct hl_cs_chunk),
+		SZ(union hl_wait_cs_args), SZ(union hl_mem_args),
+		SZ(struct hl_info_hw_ip_info), SZ(struct hl_info_dram_usage),
+		SZ(struct hl_info_hw_idle), SZ(struct hl_info_device_status),
+		SZ(struct hl_info_device_utilization),
+		SZ(struct hl_info_clk_rate), SZ(struct hl_info_reset_count),
+		SZ(struct hl_info_time_sync), SZ(struct hl_info_cs_counters),
+		SZ(struct hl_info_pci_counters),
+		SZ(struct hl_info_clk_throttle),
+		SZ(struct hl_info_sync_manager), SZ(struct hl_info_energy),
+		SZ(struct hl_pll_frequency_info), SZ(struct hl_power_info),
+		SZ(struct hl_open_stats_info), SZ(struct hl_info_razwi_event),
+		SZ(struct hl_info_undefined_opcode_event),
+		SZ(struct hl_info_dev_memalloc_page_sizes),
+		SZ(struct hl_info_sec_attest), SZ(struct hl_info_signed),
+		SZ(struct hl_page_fault_info), SZ(struct hl_user_mapping),
+		SZ(struct hl_info_cs_timeout_event),
+		SZ(struct hl_info_hw_err_event), SZ(struct hl_info_fw_err_event),
+		SZ(struct hl_info_engine_err_event),
+		SZ(struct hl_info_last_err_open_dev_time),
+		SZ(struct drm_gaudi_query_caps), SZ(struct drm_gaudi_owner),
+		SZ(struct drm_gaudi_flash), SZ(struct drm_gaudi_flash_info),
+	};
+	char line[2048];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(sz) / sizeof(sz[0]) && n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, " %s=%zu",
+			      strchr(sz[i].name, ' ') + 1, sz[i].size);
+	tap_diag("abi sizes%s", line);
+}
+
 static void t_abi(void)
 {
 	struct hl_info_hw_ip_info hw;
@@ -312,6 +354,7 @@ static void t_abi(void)
 	int cfd, efd, rc;
 
 	tap_diag("abi: %zu-bit build", sizeof(void *) * 8);
+	abi_sizes();
 	cfd = open(cpath, O_RDWR | O_CLOEXEC);
 	if (!ok(cfd >= 0, "open the control node %s", cpath))
 		return;
