@@ -212,6 +212,8 @@ u64 gaudi_cpucp_default_max_power_mw(struct gaudi_device *gdev);
 #define GAUDI_EVENT_COUNT	663	/* upstream's GAUDI_EVENT_SIZE */
 
 /* Events the driver acts on (upstream's gaudi_async_event_id values). */
+#define GAUDI_EV_TPC0_DEC		201	/* TPC n: 201 + 2 * n */
+#define GAUDI_EV_TPC7_DEC		215
 #define GAUDI_EV_MMU_PAGE_FAULT		380
 #define GAUDI_EV_MMU_WR_PERM		381
 #define GAUDI_EV_RAZWI_OR_ADC		548

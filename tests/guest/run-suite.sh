@@ -156,6 +156,17 @@ cs)
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--device-opts test-hooks=on "$@"
+	# Interface corners, also as a static 32-bit build (gcc-multilib).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_iface_test" "$suite_dir/gaudi_iface_test.c"
+	set -- --add "$out/gaudi_iface_test:/suite/bin/gaudi_iface_test" "$@"
+	if "$cc" -m32 -static -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+		-I "$repo/tests/lib" -I "$repo/uapi" -o "$out/gaudi_iface_test32" \
+		"$suite_dir/gaudi_iface_test.c"; then
+		set -- --add "$out/gaudi_iface_test32:/suite/bin/gaudi_iface_test32" "$@"
+	else
+		echo "run-suite: no -m32 build (gcc-multilib missing?)" >&2
+	fi
 	env="GAUDI_KO=/suite/ko/gaudi.ko IMPORT_KO=/suite/ko/gaudi_dmabuf_import.ko BIN=/suite/bin"
 	if [ -f "$peer" ]; then
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"

@@ -36,6 +36,9 @@
 #      address, contiguous; a plain attach is EOPNOTSUPP; the dma-buf
 #      still imports after the device file closed; rmmod it
 #   6  the same data-integrity tests on the upstream peer (PEER_KO), if given
+#   6b gaudi_iface_test (issue 15): abi calls of the 64-bit and of a
+#      static -m32 build (compat ioctls) compared, notifier events per
+#      class on both nodes, userptr over 4 GiB, fork/COW, munmap
 #   7  no kernel problem in dmesg
 #
 # Environment: GAUDI_KO, IMPORT_KO, PEER_KO, BIN (test programs).  Prints
@@ -96,6 +99,25 @@ if [ -n "$IMPORT_KO" ]; then
 	sub "$BIN/dmabuf_import_test" --card 0
 	rmmod gaudi_dmabuf_import
 	ok $? "rmmod gaudi_dmabuf_import"
+fi
+# Interface corners (issue 15, gaudi_iface_test): the abi calls of the
+# 64-bit build and of its static -m32 build (the compat ioctl path) give
+# the same answers; eventfd classes, userptr over 4 GiB, fork, munmap.
+if [ -x "$BIN/gaudi_iface_test" ]; then
+	sub "$BIN/gaudi_iface_test" --card 0 --bin "$BIN" abi
+	abi64=$(echo "$out" | grep '^# abi ')
+	if [ -x "$BIN/gaudi_iface_test32" ]; then
+		sub "$BIN/gaudi_iface_test32" --card 0 --bin "$BIN" abi fork \
+			munmap
+		abi32=$(echo "$out" | grep '^# abi ')
+		[ -n "$abi64" ] && [ "$abi64" = "$abi32" ]
+		ok $? "the 32-bit build's abi answers equal the 64-bit build's"
+		[ "$abi64" = "$abi32" ] || diag "64: $abi64" "32: $abi32"
+	else
+		skip "gaudi_iface_test -m32" "not built (gcc-multilib)"
+	fi
+	sub "$BIN/gaudi_iface_test" --card 0 --bin "$BIN" events big fork \
+		munmap
 fi
 if [ -n "$GAUDI_KO" ]; then
 	unload gaudi
