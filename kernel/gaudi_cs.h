@@ -52,6 +52,15 @@ struct file;
 #define GAUDI_INT_PQ_ENTRIES	1024
 #define GAUDI_CQ_ENTRIES	GAUDI_EXT_PQ_ENTRIES
 #define GAUDI_MAX_PENDING_CS	1024	/* power of 2, like upstream */
+/*
+ * Limits of what one holder can make the kernel allocate (issue 10): the
+ * parsed copies of its CBs in flight (1024 CSs of 512 jobs of 2 MiB would
+ * be 1 TiB), and its CB handles and their bytes.  Beyond them CS and CB
+ * CREATE fail with ENOMEM (EMFILE for the number of CBs) and a debug line.
+ */
+#define GAUDI_KCB_MAX_BYTES	SZ_256M
+#define GAUDI_CB_MAX_COUNT	16384
+#define GAUDI_CB_MAX_BYTES	SZ_1G
 #define GAUDI_USER_ASID		1
 #define GAUDI_KERNEL_ASID	0
 #define GAUDI_KCB_POOLS		2
@@ -204,6 +213,8 @@ struct gaudi_ctx {
 	struct gaudi_file *gfile;
 	struct mutex lock;	/* cbs, maps, va, cb_va */
 	struct xarray cbs;	/* id -> struct gaudi_cb */
+	u32 cb_count;		/* ctx->lock: handles in cbs */
+	u64 cb_bytes;		/* ctx->lock: and their sizes */
 	struct xarray maps;	/* device VA >> 12 -> struct gaudi_map */
 	struct drm_mm va;	/* host VA range of the device MMU */
 	struct drm_mm cb_va;	/* CB part of it */
@@ -240,6 +251,7 @@ struct gaudi_dp {
 	struct delayed_work tdr;
 	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
 	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
+	atomic64_t kcb_bytes;		/* kernel CB copies allocated */
 	/*
 	 * Done words: one u32 per external queue in host memory, where the
 	 * last packet of each kernel CB writes the PQ position after it.

@@ -61,11 +61,25 @@ void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
+	void *kcb;
 
+	if (atomic64_add_return(size, &dp->kcb_bytes) > GAUDI_KCB_MAX_BYTES) {
+		atomic64_sub(size, &dp->kcb_bytes);
+		gaudi_dbg(gdev, CS, "CS: kernel CB copies in flight over %u MiB\n",
+			  GAUDI_KCB_MAX_BYTES >> 20);
+		return NULL;
+	}
 	for (i = 0; i < GAUDI_KCB_POOLS; i++)
 		if (size <= gaudi_kcb_pool_size[i])
-			return dma_pool_alloc(dp->kcb_pool[i], GFP_KERNEL, dma);
-	return dma_alloc_coherent(&gdev->pdev->dev, size, dma, GFP_KERNEL);
+			break;
+	if (i < GAUDI_KCB_POOLS)
+		kcb = dma_pool_alloc(dp->kcb_pool[i], GFP_KERNEL, dma);
+	else
+		kcb = dma_alloc_coherent(&gdev->pdev->dev, size, dma,
+					 GFP_KERNEL);
+	if (!kcb)
+		atomic64_sub(size, &dp->kcb_bytes);
+	return kcb;
 }
 
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
@@ -74,6 +88,7 @@ void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
+	atomic64_sub(size, &dp->kcb_bytes);
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
 		if (size <= gaudi_kcb_pool_size[i]) {
 			dma_pool_free(dp->kcb_pool[i], kcb, dma);
