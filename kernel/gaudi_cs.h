@@ -53,14 +53,14 @@ struct file;
 #define GAUDI_CQ_ENTRIES	GAUDI_EXT_PQ_ENTRIES
 #define GAUDI_MAX_PENDING_CS	1024	/* power of 2, like upstream */
 /*
- * Limits of what one holder can make the kernel allocate (issue 10): the
- * parsed copies of its CBs in flight (1024 CSs of 512 jobs of 2 MiB would
- * be 1 TiB), and its CB handles and their bytes.  Beyond them CS and CB
- * CREATE fail with ENOMEM (EMFILE for the number of CBs) and a debug line.
+ * Limits of what one holder can make the kernel allocate: its CB handles
+ * and their bytes, and the parsed copies of its CBs in flight (1024 CSs of
+ * 512 jobs of 2 MiB would be 1 TiB; module parameter cs_kmem_mb, default
+ * 256).  Beyond them CB CREATE fails with EMFILE (number) or ENOMEM
+ * (bytes), a CS with ENOMEM, each with a debug line.
  */
-#define GAUDI_KCB_MAX_BYTES	SZ_256M
 #define GAUDI_CB_MAX_COUNT	16384
-#define GAUDI_CB_MAX_BYTES	SZ_1G
+#define GAUDI_CB_MAX_BYTES	SZ_256M
 #define GAUDI_USER_ASID		1
 #define GAUDI_KERNEL_ASID	0
 #define GAUDI_KCB_POOLS		2

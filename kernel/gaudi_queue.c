@@ -37,6 +37,7 @@
 #include <linux/genalloc.h>
 #include <linux/interrupt.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "gaudi_break.h"
@@ -57,16 +58,21 @@ u64 gaudi_host_dev_addr(dma_addr_t dma)
  */
 static const u32 gaudi_kcb_pool_size[GAUDI_KCB_POOLS] = { 256, SZ_4K };
 
+static unsigned int gaudi_cs_kmem_mb = 256;
+module_param_named(cs_kmem_mb, gaudi_cs_kmem_mb, uint, 0644);
+MODULE_PARM_DESC(cs_kmem_mb, "Kernel memory for the parsed CBs of the CSs in flight, in MiB (default 256)");
+
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 	void *kcb;
 
-	if (atomic64_add_return(size, &dp->kcb_bytes) > GAUDI_KCB_MAX_BYTES) {
+	if (atomic64_add_return(size, &dp->kcb_bytes) >
+	    (s64)READ_ONCE(gaudi_cs_kmem_mb) << 20) {
 		atomic64_sub(size, &dp->kcb_bytes);
-		gaudi_dbg(gdev, CS, "CS: kernel CB copies in flight over %u MiB\n",
-			  GAUDI_KCB_MAX_BYTES >> 20);
+		gaudi_dbg(gdev, CS, "CS: kernel CB copies in flight over cs_kmem_mb=%u\n",
+			  READ_ONCE(gaudi_cs_kmem_mb));
 		return NULL;
 	}
 	for (i = 0; i < GAUDI_KCB_POOLS; i++)
