@@ -14,6 +14,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/eventfd.h>
+#include <linux/nospec.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -1072,8 +1073,12 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	const struct gaudi_info_op *d = NULL;
 	int ret, idx;
 
-	if (args->op < ARRAY_SIZE(gaudi_info_ops) && gaudi_info_ops[args->op].fn)
-		d = &gaudi_info_ops[args->op];
+	if (args->op < ARRAY_SIZE(gaudi_info_ops)) {
+		u32 op = array_index_nospec(args->op, ARRAY_SIZE(gaudi_info_ops));
+
+		if (gaudi_info_ops[op].fn)
+			d = &gaudi_info_ops[op];
+	}
 	/* The control node refuses notifier ops before looking further. */
 	if (d && d->no_ctrl && gfile->control)
 		return -EOPNOTSUPP;
