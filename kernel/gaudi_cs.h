@@ -371,8 +371,8 @@ void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len);
 void gaudi_mem_pf_work(struct work_struct *work);
 void gaudi_mem_pf_clear(struct gaudi_device *gdev);
-int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
-			  u32 size, u32 *array_size);
+int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
+			  u32 *array_size, void **out, size_t *out_len);
 u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile);
 
 /* gaudi_scrub.c */

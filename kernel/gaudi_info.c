@@ -51,20 +51,43 @@
 /* ENGINE_STATUS buffer limits. */
 #define GAUDI_ENGINES_DATA_MIN		SZ_1K
 
-/* One INFO call. */
+/*
+ * One INFO call.  Ops never touch user memory: they hand their answer to
+ * info_copy() or info_give(), and gaudi_info_query() copies it out once it
+ * holds neither the device's SRCU nor the reset lock, so a user buffer
+ * that never faults in (userfaultfd, FUSE) cannot hold off a reset or an
+ * unbind.
+ */
 struct gaudi_info_call {
 	struct gaudi_device *gdev;
 	struct gaudi_file *gfile;
 	struct hl_info_args *args;
 	void __user *out;
 	u32 size;
+	void *kout;		/* the answer, kvmalloc'ed */
+	size_t kout_len;
 };
 
-/* Copy at most return_size bytes of @len at @src to the user's buffer. */
+/* Take @buf (kvmalloc'ed, @len bytes) as the answer, in place of any other. */
+static void info_give(struct gaudi_info_call *c, void *buf, size_t len)
+{
+	kvfree(c->kout);
+	c->kout = buf;
+	c->kout_len = min_t(size_t, c->size, len);
+}
+
+/* Answer at most return_size bytes of @len at @src. */
 static int info_copy(struct gaudi_info_call *c, const void *src, size_t len)
 {
-	if (copy_to_user(c->out, src, min_t(size_t, c->size, len)))
-		return -EFAULT;
+	void *buf;
+
+	len = min_t(size_t, c->size, len);
+	if (!len)
+		return 0;
+	buf = kvmemdup(src, len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	info_give(c, buf, len);
 	return 0;
 }
 
@@ -431,8 +454,15 @@ static int info_page_fault_event(struct gaudi_info_call *c)
 /* The mappings the context had at the captured page fault (gaudi_mem.c). */
 static int info_user_mappings(struct gaudi_info_call *c)
 {
-	return gaudi_mem_pf_mappings(c->gdev, c->out, c->size,
-				     &c->args->array_size);
+	size_t len;
+	void *buf;
+	int ret;
+
+	ret = gaudi_mem_pf_mappings(c->gdev, c->size, &c->args->array_size,
+				    &buf, &len);
+	if (!ret && buf)
+		info_give(c, buf, len);
+	return ret;
 }
 
 static int info_undefined_opcode_event(struct gaudi_info_call *c)
@@ -474,7 +504,7 @@ static int info_err_record(struct gaudi_info_call *c, bool valid,
 		return 0;
 	if (c->size < len)
 		return -ENOMEM;
-	return copy_to_user(c->out, rec, len) ? -EFAULT : 0;
+	return info_copy(c, rec, len);
 }
 
 static int info_hw_err_event(struct gaudi_info_call *c)
@@ -534,7 +564,7 @@ static int info_get_events(struct gaudi_info_call *c)
 	events = c->gfile->events;
 	c->gfile->events = 0;
 	spin_unlock_irq(&u->notify_lock);
-	return copy_to_user(c->out, &events, sizeof(events)) ? -EFAULT : 0;
+	return info_copy(c, &events, sizeof(events));
 }
 
 static int info_unregister_eventfd(struct gaudi_info_call *c)
@@ -786,22 +816,20 @@ static int info_engine_status(struct gaudi_info_call *c)
 	struct seq_buf s;
 	size_t len;
 	char *buf;
-	int ret;
 
-	buf = vmalloc(c->size);
+	buf = kvmalloc(c->size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, c->size);
 	gaudi_is_idle(c->gdev, NULL, &s);
 	if (seq_buf_has_overflowed(&s)) {
-		vfree(buf);
+		kvfree(buf);
 		return -ENOMEM;
 	}
 	len = seq_buf_used(&s);
 	c->args->user_buffer_actual_size = len;
-	ret = copy_to_user(c->out, buf, len) ? -EFAULT : 0;
-	vfree(buf);
-	return ret;
+	info_give(c, buf, len);
+	return 0;
 }
 
 /*
@@ -922,9 +950,8 @@ static int info_fw_generic_req(struct gaudi_info_call *c)
 	pkt.data_max_size = cpu_to_le32(c->size);
 	pkt.pkt_subidx = cpu_to_le32(c->args->fw_sub_opcode);
 	ret = info_cpucp_send(gdev, &pkt, GAUDI_CPUCP_INFO_TIMEOUT_US, &res);
-	if (!ret && copy_to_user(c->out, buf,
-				 min_t(u64, lower_32_bits(res), c->size)))
-		ret = -EFAULT;
+	if (!ret)
+		ret = info_copy(c, buf, min_t(u64, lower_32_bits(res), c->size));
 	gaudi_cpucp_buf_free(gdev, c->size, buf);
 	return ret;
 }
@@ -1113,6 +1140,9 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		info_hw_put(gdev);
 out:
 	drm_dev_exit(idx);
+	if (!ret && c.kout_len && copy_to_user(c.out, c.kout, c.kout_len))
+		ret = -EFAULT;
+	kvfree(c.kout);
 	return ret;
 }
 

@@ -195,8 +195,8 @@ void gaudi_mem_pf_clear(struct gaudi_device *gdev)
  * As upstream: nothing captured is success with no entries; a buffer too
  * small for all of them is -ENOMEM (array_size tells how many there are).
  */
-int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
-			  u32 size, u32 *array_size)
+int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
+			  u32 *array_size, void **out, size_t *out_len)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	struct hl_user_mapping *m;
@@ -205,6 +205,8 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	int ret = 0;
 
 	*array_size = 0;
+	*out = NULL;
+	*out_len = 0;
 	if (!dp)
 		return 0;
 	flush_work(&dp->pf_work);
@@ -226,10 +228,13 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	else
 		ret = -EAGAIN;
 	spin_unlock_irq(&dp->lock);
-	if (!ret && copy_to_user(out, m, len))
-		ret = -EFAULT;
-	kvfree(m);
-	return ret;
+	if (ret) {
+		kvfree(m);
+		return ret;
+	}
+	*out = m;
+	*out_len = len;
+	return 0;
 }
 
 /* fdinfo drm-total-vram: HBM the file allocated (extension). */
