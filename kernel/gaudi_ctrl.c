@@ -60,6 +60,7 @@ static int gaudi_ctrl_open(struct inode *inode, struct file *filp)
 	}
 	gfile->gdev = gdev;
 	gfile->control = true;
+	mutex_init(&gfile->info_lock);
 	filp->private_data = gfile;
 	return nonseekable_open(inode, filp);
 }

@@ -13,6 +13,8 @@
  * facts of Gaudi 1 (memory map, engine counts) are upstream's.
  */
 #include <linux/bitfield.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/eventfd.h>
 #include <linux/nospec.h>
 #include <linux/seq_buf.h>
@@ -972,12 +974,16 @@ struct gaudi_info_op {
 	u8 buf;		/* enum info_buf_rule */
 	bool hw;	/* needs an operational device (else EBUSY) */
 	bool no_ctrl;	/* EOPNOTSUPP on the control node */
+	bool priv;	/* control node: root or the holder's user only */
 };
 
 #define OP(_op, _fn, _buf) \
 	[_op] = { .fn = _fn, .buf = _buf }
 #define OP_HW(_op, _fn, _buf) \
 	[_op] = { .fn = _fn, .buf = _buf, .hw = true }
+/* Answers about the holder's work (addresses) or that use the card's key. */
+#define OP_PRIV(_op, _fn, _buf, _hw) \
+	[_op] = { .fn = _fn, .buf = _buf, .hw = _hw, .priv = true }
 
 static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP(HL_INFO_HW_IP_INFO, info_hw_ip, BUF_SIZED),
@@ -991,21 +997,24 @@ static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP(HL_INFO_OPEN_STATS, info_open_stats, BUF_SIZED),
 	OP(HL_INFO_LAST_ERR_OPEN_DEV_TIME, info_last_err_open_dev_time,
 	   BUF_SIZED),
-	OP(HL_INFO_CS_TIMEOUT_EVENT, info_cs_timeout_event, BUF_SIZED),
-	OP(HL_INFO_RAZWI_EVENT, info_razwi_event, BUF_SIZED),
-	OP(HL_INFO_UNDEFINED_OPCODE_EVENT, info_undefined_opcode_event,
-	   BUF_SIZED),
+	OP_PRIV(HL_INFO_CS_TIMEOUT_EVENT, info_cs_timeout_event, BUF_SIZED,
+		false),
+	OP_PRIV(HL_INFO_RAZWI_EVENT, info_razwi_event, BUF_SIZED, false),
+	OP_PRIV(HL_INFO_UNDEFINED_OPCODE_EVENT, info_undefined_opcode_event,
+		BUF_SIZED, false),
 	OP(HL_INFO_DEV_MEM_ALLOC_PAGE_SIZES, info_dev_mem_alloc_page_sizes,
 	   BUF_SIZED),
 	[HL_INFO_GET_EVENTS] = { .fn = info_get_events, .buf = BUF_U64,
 				 .no_ctrl = true },
-	OP(HL_INFO_PAGE_FAULT_EVENT, info_page_fault_event, BUF_SIZED),
-	OP(HL_INFO_USER_MAPPINGS, info_user_mappings, BUF_SIZED),
+	OP_PRIV(HL_INFO_PAGE_FAULT_EVENT, info_page_fault_event, BUF_SIZED,
+		false),
+	OP_PRIV(HL_INFO_USER_MAPPINGS, info_user_mappings, BUF_SIZED, false),
 	[HL_INFO_UNREGISTER_EVENTFD] = { .fn = info_unregister_eventfd,
 					 .buf = BUF_NONE, .no_ctrl = true },
-	OP(HL_INFO_HW_ERR_EVENT, info_hw_err_event, BUF_PTR),
-	OP(HL_INFO_FW_ERR_EVENT, info_fw_err_event, BUF_PTR),
-	OP(HL_INFO_USER_ENGINE_ERR_EVENT, info_engine_err_event, BUF_PTR),
+	OP_PRIV(HL_INFO_HW_ERR_EVENT, info_hw_err_event, BUF_PTR, false),
+	OP_PRIV(HL_INFO_FW_ERR_EVENT, info_fw_err_event, BUF_PTR, false),
+	OP_PRIV(HL_INFO_USER_ENGINE_ERR_EVENT, info_engine_err_event, BUF_PTR,
+		false),
 	OP(HL_INFO_DRAM_USAGE, info_dram_usage, BUF_SIZED),
 
 	OP_HW(HL_INFO_HW_IDLE, info_hw_idle, BUF_SIZED),
@@ -1018,13 +1027,14 @@ static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP_HW(HL_INFO_POWER, info_power, BUF_SIZED),
 	OP_HW(HL_INFO_DRAM_REPLACED_ROWS, info_dram_replaced_rows, BUF_SIZED),
 	OP_HW(HL_INFO_DRAM_PENDING_ROWS, info_dram_pending_rows, BUF_SIZED),
-	OP_HW(HL_INFO_SECURED_ATTESTATION, info_secured_attestation, BUF_SIZED),
+	OP_PRIV(HL_INFO_SECURED_ATTESTATION, info_secured_attestation,
+		BUF_SIZED, true),
 	[HL_INFO_REGISTER_EVENTFD] = { .fn = info_register_eventfd,
 				       .buf = BUF_NONE, .hw = true,
 				       .no_ctrl = true },
 	OP_HW(HL_INFO_ENGINE_STATUS, info_engine_status, BUF_ENGINES),
 	OP_HW(HL_INFO_FW_GENERIC_REQ, info_fw_generic_req, BUF_NONE),
-	OP_HW(HL_INFO_DEV_SIGNED, info_dev_signed, BUF_SIZED),
+	OP_PRIV(HL_INFO_DEV_SIGNED, info_dev_signed, BUF_SIZED, true),
 };
 
 /* Ops that give an answer (bit set in drm_gaudi_query_caps.info_ops). */
@@ -1087,6 +1097,26 @@ static void info_hw_put(struct gaudi_device *gdev)
 	up_read(&gdev->reset.rwsem);
 }
 
+/*
+ * The control node is open to every user: what tells of the holder's work
+ * (captured errors with its addresses, its mappings) or signs with the
+ * card's key goes only to root and to the user of the last holder.
+ */
+static bool info_ctrl_may_see(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u = gaudi_users(gdev);
+	bool ok;
+
+	if (capable(CAP_SYS_ADMIN))
+		return true;
+	if (!u)
+		return false;
+	mutex_lock(&u->lock);
+	ok = u->open_counter && uid_eq(current_euid(), u->last_uid);
+	mutex_unlock(&u->lock);
+	return ok;
+}
+
 int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		     struct hl_info_args *args)
 {
@@ -1109,13 +1139,23 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	/* The control node refuses notifier ops before looking further. */
 	if (d && d->no_ctrl && gfile->control)
 		return -EOPNOTSUPP;
+	if (d && d->priv && gfile->control && !info_ctrl_may_see(gdev)) {
+		gaudi_dbg(gdev, IOCTL, "INFO op %u: root or the holder's user only on the control node\n",
+			  args->op);
+		return -EPERM;
+	}
 	if (args->pad) {
 		gaudi_dbg(gdev, IOCTL, "INFO: pad is not zero\n");
 		return -EINVAL;
 	}
 
-	if (!drm_dev_enter(&gdev->drm, &idx))
-		return -ENODEV;
+	/* Ops that may ask the device CPU: one per file at a time. */
+	if (d && d->hw && mutex_lock_interruptible(&gfile->info_lock))
+		return -EINTR;
+	if (!drm_dev_enter(&gdev->drm, &idx)) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
 
 	if (!d || d->hw) {
 		ret = info_hw_get(gdev);
@@ -1140,6 +1180,9 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		info_hw_put(gdev);
 out:
 	drm_dev_exit(idx);
+out_unlock:
+	if (d && d->hw)
+		mutex_unlock(&gfile->info_lock);
 	if (!ret && c.kout_len && copy_to_user(c.out, c.kout, c.kout_len))
 		ret = -EFAULT;
 	kvfree(c.kout);
