@@ -166,6 +166,16 @@ cs)
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
 	;;
+dos)
+	# Denial of service through the control node, on gaudi.ko (GAUDI_KO
+	# or built from kernel/), one card.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_dos_test" "$suite_dir/gaudi_dos_test.c" -lpthread
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_dos_test:/suite/bin/gaudi_dos_test" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	;;
 security)
 	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built
 	# from kernel/), the kernel-memory canary (module built in its source
