@@ -117,6 +117,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	driver 'tests/guest/run-suite.sh driver' \
 	cs 'tests/guest/run-suite.sh cs' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
+	dos 'CARDS=1 tests/guest/run-suite.sh dos' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \

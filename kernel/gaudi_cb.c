@@ -188,6 +188,15 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 
 	mutex_lock(&ctx->lock);
+	if (ctx->cb_count >= GAUDI_CB_MAX_COUNT ||
+	    ctx->cb_bytes + cb->size > GAUDI_CB_MAX_BYTES) {
+		ret = ctx->cb_count >= GAUDI_CB_MAX_COUNT ? -EMFILE : -ENOMEM;
+		mutex_unlock(&ctx->lock);
+		gaudi_dbg(gdev, IOCTL, "CB: over %u CBs or %u MiB of CBs\n",
+			  GAUDI_CB_MAX_COUNT, GAUDI_CB_MAX_BYTES >> 20);
+		gaudi_cb_put(cb);
+		return ret;
+	}
 	if (flags & HL_CB_FLAGS_MAP) {
 		ret = gaudi_cb_map_device(ctx, cb);
 		if (ret) {
@@ -208,6 +217,8 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		return ret;
 	}
 	cb->id = id;
+	ctx->cb_count++;
+	ctx->cb_bytes += cb->size;
 	mutex_unlock(&ctx->lock);
 
 	atomic64_add(cb->size, &ctx->gfile->host_bytes);
@@ -224,8 +235,11 @@ static int gaudi_cb_destroy(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	mutex_lock(&ctx->lock);
 	cb = id ? xa_erase(&ctx->cbs, id) : NULL;
-	if (cb)
+	if (cb) {
 		gaudi_cb_unmap_device(ctx, cb);
+		ctx->cb_count--;
+		ctx->cb_bytes -= cb->size;
+	}
 	mutex_unlock(&ctx->lock);
 	if (!cb) {
 		gaudi_dbg(gdev, IOCTL, "CB destroy: unknown handle 0x%llx\n",

@@ -27,6 +27,7 @@
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
+#include <linux/nospec.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -394,6 +395,7 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  qid);
 		return -EINVAL;
 	}
+	qid = array_index_nospec(qid, GAUDI_NUM_QUEUES);
 	q = &gdev->dp->q[qid];
 	if (ch->cs_chunk_flags) {
 		gaudi_dbg(gdev, CS, "CS: chunk flags 0x%x not supported\n",

@@ -142,6 +142,7 @@ struct cpucp_info;
 struct gen_pool;
 
 #define GAUDI_CPU_MEM_SIZE	SZ_2M	/* CPU-accessible memory */
+#define GAUDI_CPU_POOL_RESERVE	SZ_512K	/* of it, for requests <= 4 KiB */
 #define GAUDI_CPU_PQ_SIZE	SZ_64K	/* 4096 x 16-byte descriptors */
 #define GAUDI_EQ_ENTRIES	64
 #define GAUDI_EQ_ENTRY_SIZE	64
@@ -166,8 +167,14 @@ struct gaudi_cpucp {
 	void *pq;			/* device-CPU PQ (from the pool) */
 	u32 pq_pi;
 	void *eq;			/* event queue ring (from the pool) */
-	void *stale_pkt;		/* a timed-out packet, freed at fini */
-	size_t stale_size;
+	/*
+	 * The channel's one packet (cp->lock), allocated with the queues so
+	 * that a request never waits for pool memory users may hold: the
+	 * heartbeat cannot fail for want of it.  A packet the device did
+	 * not answer stays its own until the reset that follows.
+	 */
+	void *pkt;
+	u64 pkt_addr;
 
 	/* Power cap in mW given to the firmware (sysfs max_power). */
 	u64 max_power_mw;

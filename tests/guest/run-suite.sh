@@ -134,6 +134,9 @@ cs)
 		-o "$out/gaudi_cs_test" "$suite_dir/gaudi_cs_test.c" -lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_life_test" "$suite_dir/gaudi_life_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_limits_test" "$suite_dir/gaudi_limits_test.c" \
+		-lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
@@ -153,6 +156,7 @@ cs)
 		--add "$out/dmabuf_import_test:/suite/bin/dmabuf_import_test" \
 		--add "$out/gaudi_cs_test:/suite/bin/gaudi_cs_test" \
 		--add "$out/gaudi_life_test:/suite/bin/gaudi_life_test" \
+		--add "$out/gaudi_limits_test:/suite/bin/gaudi_limits_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--device-opts test-hooks=on "$@"
@@ -172,6 +176,16 @@ cs)
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
+	;;
+dos)
+	# Denial of service through the control node, on gaudi.ko (GAUDI_KO
+	# or built from kernel/), one card.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_dos_test" "$suite_dir/gaudi_dos_test.c" -lpthread
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_dos_test:/suite/bin/gaudi_dos_test" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	;;
 security)
 	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built

@@ -29,6 +29,9 @@
 #      HBM and SRAM (with a scrub=0 control and the cost of close), FREE
 #      of an exported allocation keeps it for the importer and the next
 #      open waits for the dma-buf
+#   4c gaudi_limits_test (issue 10): RLIMIT_MEMLOCK on pins, a 2 TiB MAP
+#      is ENOMEM without a warning, the caps on CBs (EMFILE, ENOMEM) and on
+#      kernel CB copies in flight (cs_kmem_mb), MAP by handle racing FREE
 #   5  dma-buf import (IMPORT_KO, gaudi_dmabuf_import.ko, a test importer):
 #      insmod it, dmabuf_import_test exports HBM ranges and has the module
 #      attach and map them: peer-to-peer attach and map succeed, the sg
@@ -93,6 +96,7 @@ sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm wrap \
 	staged encaps fault hang
 sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
 	dmabuffree
+sub "$BIN/gaudi_limits_test" --card 0
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"
