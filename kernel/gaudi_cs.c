@@ -1375,7 +1375,7 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 			continue;
 		if (!reset && dma_fence_wait_timeout(f, false,
 						     GAUDI_CLOSE_WAIT) == 0) {
-			gaudi_warn(gdev, "close: CS %llu still running, resetting the device\n",
+			gaudi_user_err(gdev, "close: CS %llu still running, resetting the device\n",
 				   f->seqno);
 			reset = true;
 			gaudi_reset_now(gdev, "close with a hung command submission");

@@ -25,6 +25,7 @@
 #include <linux/io.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/ratelimit.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -285,6 +286,11 @@ struct gaudi_reset {
 	u32 failed_cnt;
 	u64 last_duration_ms;
 	bool disabled;			/* unloading: no new reset */
+	/*
+	 * A user can cause resets (a CS that never ends): their log lines
+	 * are limited per card; the counters and uevents say the rest.
+	 */
+	struct ratelimit_state log_rs;
 };
 
 void gaudi_reset_init(struct gaudi_device *gdev);

@@ -87,7 +87,9 @@ static void gaudi_reset_work(struct work_struct *work)
 	gdev->status = GAUDI_STATUS_IN_RESET;
 	mutex_unlock(&gdev->state_lock);
 
-	gaudi_warn(gdev, "hard reset: %s\n", r->reason ? r->reason : "requested");
+	if (__ratelimit(&r->log_rs))
+		gaudi_warn(gdev, "hard reset: %s\n",
+			   r->reason ? r->reason : "requested");
 	gaudi_reset_uevent(gdev, true);
 	gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_DEVICE_RESET |
 				HL_NOTIFIER_EVENT_DEVICE_UNAVAILABLE);
@@ -117,8 +119,9 @@ static void gaudi_reset_work(struct work_struct *work)
 	} else {
 		if (!READ_ONCE(r->disabled))
 			gaudi_cpucp_heartbeat_start(gdev);
-		gaudi_note(gdev, "hard reset done in %llu ms, device operational\n",
-			   r->last_duration_ms);
+		if (__ratelimit(&r->log_rs))
+			gaudi_note(gdev, "hard reset done in %llu ms, device operational\n",
+				   r->last_duration_ms);
 	}
 	gaudi_reset_uevent(gdev, false);
 }
@@ -127,6 +130,8 @@ void gaudi_reset_init(struct gaudi_device *gdev)
 {
 	init_rwsem(&gdev->reset.rwsem);
 	INIT_WORK(&gdev->reset.work, gaudi_reset_work);
+	/* 10 lines (5 resets) a minute per card. */
+	ratelimit_state_init(&gdev->reset.log_rs, 60 * HZ, 10);
 }
 
 void gaudi_reset_schedule(struct gaudi_device *gdev, const char *reason)
