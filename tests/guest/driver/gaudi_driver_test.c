@@ -1234,8 +1234,9 @@ static void neg_exclusive(int fd_ctl)
 	   "owner query reports FREE, pid 0, no comm once the node is free (rc %s, state %u, pid %d, '%s')",
 	   errname(rc), state, pid, comm);
 	rc = sysfs_owner(spid, scomm, sizeof(spid));
-	ok(rc != 0 || (!strcmp(spid, "0") || !spid[0]),
-	   "sysfs owner shows no pid once the node is free ('%s')", rc ? "-" : spid);
+	ok(rc == 0 && (!strcmp(spid, "0") || !spid[0]),
+	   "sysfs owner shows no pid once the node is free (rc %s, '%s')",
+	   errname(rc), rc ? "-" : spid);
 out:
 	if (child > 0) {
 		kill(child, SIGKILL);
