@@ -407,6 +407,12 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  ch->cb_size);
 		return -EINVAL;
 	}
+	/* As upstream (get_cb_from_cs_chunk): a CB handle's chunk holds a packet. */
+	if (q->external && ch->cb_size < 8) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: chunk of %u bytes holds no packet\n",
+			  qid, ch->cb_size);
+		return -EINVAL;
+	}
 	/*
 	 * External queues name a CB handle, internal ones (as upstream) the
 	 * device address of the CB: here a CB of this file mapped into the
