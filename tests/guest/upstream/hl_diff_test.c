@@ -359,7 +359,7 @@ static void t_mem(uint8_t *buf)
 		out(l, rc, "handle=%s", h ? "set" : "0");
 		snprintf(l, sizeof(l), "mem.free size=%llu",
 			 (unsigned long long)asz[i]);
-		out(l, h ? free_dev(h) : -EBADF, NULL);
+		out(l, free_dev(h), NULL);
 	}
 	rc = alloc_dev(2ULL << 20, HL_MEM_CONTIGUOUS, &h);
 	out("mem.alloc CONTIGUOUS 2M", rc, "handle=%s", h ? "set" : "0");
@@ -376,9 +376,9 @@ static void t_mem(uint8_t *buf)
 	a.in.export_dmabuf_fd.addr = 12345;
 	a.in.export_dmabuf_fd.mem_size = 4096;
 	out("mem.export_dmabuf bad handle", mem(&a), NULL);
-	out("mem.free CONTIGUOUS", h ? free_dev(h) : -EBADF, NULL);
+	out("mem.free CONTIGUOUS", free_dev(h), NULL);
 	out("mem.free twice", free_dev(h), NULL);
-	out("mem.free SHARED", h2 ? free_dev(h2) : -EBADF, NULL);
+	out("mem.free SHARED", free_dev(h2), NULL);
 	out("mem.free handle=0", free_dev(0), NULL);
 	out("mem.free handle=12345", free_dev(12345), NULL);
 }
@@ -392,6 +392,7 @@ struct cs_env {
 	uint64_t va;
 	uint64_t seq0;		/* the first sequence of the run */
 	uint64_t last;		/* the last accepted sequence */
+	uint64_t prev;		/* last before the latest submit */
 };
 
 static size_t pkt(uint8_t *cb, size_t off, uint32_t op, unsigned int words,
@@ -409,7 +410,8 @@ static int submit(struct cs_env *e, struct hl_cs_chunk *ch, uint32_t n,
 	uint64_t s = 0;
 	int rc = hl_submit(fd, ch, n, flags, timeout, &s);
 
-	if (!rc) {
+	e->prev = e->last;
+	if (!rc && s && s != UINT64_MAX) {	/* a CS with a sequence */
 		if (!e->seq0)
 			e->seq0 = s;
 		e->last = s;
@@ -431,7 +433,12 @@ static int submit1(struct cs_env *e, uint64_t cb, uint32_t len, uint32_t q,
 	return submit(e, &ch, 1, flags, 0, seq);
 }
 
-/* Print a submit and, when accepted, its wait (status, flags). */
+/*
+ * Print a submit and, when accepted, its wait (status, flags).  The
+ * sequence is printed against the previous accepted one ("seq=prev+1"), so
+ * that a CS one driver refuses shifts no later line; "seq=none" when the
+ * call returned no sequence (0 or U64_MAX).
+ */
 static void cs_line(struct cs_env *e, const char *l, int rc, uint64_t seq)
 {
 	uint32_t st = ~0U, fl = 0;
@@ -441,9 +448,27 @@ static void cs_line(struct cs_env *e, const char *l, int rc, uint64_t seq)
 		out(l, rc, NULL);
 		return;
 	}
+	if (!seq || seq == UINT64_MAX) {
+		out(l, 0, "seq=none");
+		return;
+	}
 	wrc = wait_cs(fd, seq, WAIT_US, &st, &fl);
-	out(l, 0, "seq=+%llu wait=%s status=%u flags=0x%x",
-	    (unsigned long long)(seq - e->seq0), ename(wrc), st, fl);
+	if (wrc)
+		out(l, 0, "seq=prev%+lld wait=%s", (long long)(seq - e->prev),
+		    ename(wrc));
+	else
+		out(l, 0, "seq=prev%+lld wait=0 status=%u flags=0x%x",
+		    (long long)(seq - e->prev), st, fl);
+}
+
+/* A WAIT_CS line: the out fields only when the call succeeded (else they
+ * are what the caller left in the union). */
+static void wait_line(const char *l, int rc, uint32_t st, const char *more)
+{
+	if (rc)
+		out(l, rc, NULL);
+	else
+		out(l, 0, "status=%u%s", st, more ? more : "");
 }
 
 static void t_cs(struct cs_env *e)
@@ -614,19 +639,19 @@ static void t_cs(struct cs_env *e)
 
 	/* WAIT_CS. */
 	rc = wait_cs(fd, e->last, WAIT_US, &st, &fl);
-	out("wait.last", rc, "status=%u", st);
+	wait_line("wait.last", rc, st, NULL);
 	rc = wait_cs(fd, e->seq0, 0, &st, &fl);
-	out("wait.first (completed) timeout=0", rc, "status=%u", st);
+	wait_line("wait.first (completed) timeout=0", rc, st, NULL);
 	rc = wait_cs(fd, e->seq0, UINT64_MAX, &st, &fl);
-	out("wait.first timeout=UINT64_MAX", rc, "status=%u", st);
+	wait_line("wait.first timeout=UINT64_MAX", rc, st, NULL);
 	rc = wait_cs(fd, e->last + 1, 1000, &st, &fl);
-	out("wait.next (not submitted) timeout=1ms", rc, "status=%u", st);
+	wait_line("wait.next (not submitted) timeout=1ms", rc, st, NULL);
 	rc = wait_cs(fd, e->last + 1000, 1000, &st, &fl);
-	out("wait.last+1000", rc, "status=%u", st);
+	wait_line("wait.last+1000", rc, st, NULL);
 	rc = wait_cs(fd, 1ULL << 40, 1000, &st, &fl);
-	out("wait.seq=1<<40", rc, "status=%u", st);
+	wait_line("wait.seq=1<<40", rc, st, NULL);
 	rc = wait_cs(fd, 0, 1000, &st, &fl);
-	out("wait.seq=0", rc, "status=%u", st);
+	wait_line("wait.seq=0", rc, st, NULL);
 	memset(&w, 0, sizeof(w));
 	w.in.seq = e->last;
 	w.in.timeout_us = 1000;
@@ -639,14 +664,16 @@ static void t_cs(struct cs_env *e)
 	w.in.timeout_us = 1000;
 	w.in.flags = 0x1;
 	rc = xioctl(fd, DRM_IOCTL_HL_WAIT_CS, &w);
-	out("wait.flags=0x1", rc, "status=%u", w.out.status);
+	wait_line("wait.flags=0x1", rc, w.out.status, NULL);
 	seqs[0] = e->seq0;
 	seqs[1] = e->seq0 + 1;
 	seqs[2] = e->last;
 	rc = hl_wait_multi(fd, seqs, 3, WAIT_US, &map, &st);
-	out("wait.multi 3 completed", rc, "status=%u map=0x%x", st, map);
+	snprintf(l, sizeof(l), " map=0x%x", map);
+	wait_line("wait.multi 3 completed", rc, st, l);
 	rc = hl_wait_multi(fd, seqs, 0, 1000, &map, &st);
-	out("wait.multi n=0", rc, NULL);
+	snprintf(l, sizeof(l), " map=0x%x", map);
+	wait_line("wait.multi n=0", rc, st, l);
 	memset(&w, 0, sizeof(w));
 	w.in.flags = HL_WAIT_CS_FLAGS_MULTI_CS;
 	w.in.seq_arr_len = 33;
@@ -660,7 +687,8 @@ static void t_cs(struct cs_env *e)
 	    NULL);
 	seqs[2] = e->last + 1000;
 	rc = hl_wait_multi(fd, seqs, 3, 1000, &map, &st);
-	out("wait.multi with a future seq", rc, "status=%u map=0x%x", st, map);
+	snprintf(l, sizeof(l), " map=0x%x", map);
+	wait_line("wait.multi with a future seq", rc, st, l);
 
 	/* Still working after all of it. */
 	len = pkt_lin_dma(e->cbp, 0, 0x4242424242424242ULL, e->va, 4096, true,
