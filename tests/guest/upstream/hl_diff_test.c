@@ -435,9 +435,10 @@ static int submit1(struct cs_env *e, uint64_t cb, uint32_t len, uint32_t q,
 
 /*
  * Print a submit and, when accepted, its wait (status, flags).  The
- * sequence is printed against the previous accepted one ("seq=prev+1"), so
- * that a CS one driver refuses shifts no later line; "seq=none" when the
- * call returned no sequence (0 or U64_MAX).
+ * sequence is only checked to grow ("seq=up"; upstream also spends a
+ * sequence number on a CS it refuses, gaudi.ko does not: "cs.seq after
+ * refused CSs" shows that once); "seq=none" when the call returned no
+ * sequence (0 or U64_MAX).
  */
 static void cs_line(struct cs_env *e, const char *l, int rc, uint64_t seq)
 {
@@ -454,11 +455,11 @@ static void cs_line(struct cs_env *e, const char *l, int rc, uint64_t seq)
 	}
 	wrc = wait_cs(fd, seq, WAIT_US, &st, &fl);
 	if (wrc)
-		out(l, 0, "seq=prev%+lld wait=%s", (long long)(seq - e->prev),
+		out(l, 0, "seq=%s wait=%s", seq > e->prev ? "up" : "DOWN",
 		    ename(wrc));
 	else
-		out(l, 0, "seq=prev%+lld wait=0 status=%u flags=0x%x",
-		    (long long)(seq - e->prev), st, fl);
+		out(l, 0, "seq=%s wait=0 status=%u flags=0x%x",
+		    seq > e->prev ? "up" : "DOWN", st, fl);
 }
 
 /* A WAIT_CS line: the out fields only when the call succeeded (else they
@@ -594,6 +595,11 @@ static void t_cs(struct cs_env *e)
 		rc = submit1(e, e->cb, len, bad_q[i], 0, &seq);
 		cs_line(e, l, rc, seq);
 	}
+	rc = submit1(e, e->cb, len, 0, 0, &seq);
+	out("cs.seq after 4 refused CSs (bad queue ids)", rc,
+	    "seq=prev%+lld", (long long)(seq - e->prev));
+	if (!rc)
+		wait_cs(fd, seq, WAIT_US, NULL, NULL);
 	rc = submit1(e, e->cb, 0, 0, 0, &seq);
 	cs_line(e, "cs.cb_size=0", rc, seq);
 	rc = submit1(e, e->cb, CB_SIZE + 8, 0, 0, &seq);
