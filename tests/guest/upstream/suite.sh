@@ -200,6 +200,7 @@ fi
 
 # ---- phase 3: gaudi.ko under the same oracle -------------------------------
 diag "phase 3: gaudi.ko $GAUDI_KO against the peer's transcript"
+t3=$(cut -d' ' -f1 /proc/uptime)
 if [ -n "$GAUDI_KO" ] && [ -f "$GAUDI_KO" ]; then
 	deps=$(modinfo -F depends "$GAUDI_KO" | tr ',' ' ')
 	# shellcheck disable=SC2086
@@ -225,5 +226,6 @@ if [ -n "$GAUDI_KO" ] && [ -f "$GAUDI_KO" ]; then
 else
 	ok 1 "gaudi.ko present (GAUDI_KO='$GAUDI_KO')"
 fi
+diag "phase 3 took $(awk "BEGIN{print $(cut -d' ' -f1 /proc/uptime) - $t3}") s"
 
 tap_done
