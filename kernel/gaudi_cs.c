@@ -358,7 +358,10 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 #define GAUDI_CS_FLAGS_TYPE (HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT |          \
 			     HL_CS_FLAGS_COLLECTIVE_WAIT |                    \
 			     HL_CS_FLAGS_RESERVE_SIGNALS_ONLY |               \
-			     HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY)
+			     HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY |             \
+			     HL_CS_FLAGS_ENGINE_CORE_COMMAND |                \
+			     HL_CS_FLAGS_ENGINES_COMMAND |                    \
+			     HL_CS_FLAGS_FLUSH_PCI_HBW_WRITES)
 
 static void gaudi_cs_count(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   int ret, bool parsing)
@@ -405,6 +408,12 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	if (ch->cb_size > HL_MAX_CB_SIZE) {
 		gaudi_dbg(gdev, CS, "CS: chunk of %u bytes is too large\n",
 			  ch->cb_size);
+		return -EINVAL;
+	}
+	/* As upstream (get_cb_from_cs_chunk): a CB handle's chunk holds a packet. */
+	if (q->external && ch->cb_size < 8) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: chunk of %u bytes holds no packet\n",
+			  qid, ch->cb_size);
 		return -EINVAL;
 	}
 	/*
@@ -904,6 +913,24 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		gaudi_dbg(gdev, CS, "CS: collective waits need the NIC ports, which are disabled\n");
 		ret = -EINVAL;
 		goto out_count;
+	case HL_CS_FLAGS_ENGINE_CORE_COMMAND:
+	case HL_CS_FLAGS_ENGINES_COMMAND:
+		/*
+		 * Gaudi 1 has no engine modes to change: EPERM, upstream's
+		 * answer on such an ASIC (command_submission.c).
+		 */
+		gaudi_dbg(gdev, CS, "CS: engine commands are not supported on Gaudi 1\n");
+		return -EPERM;
+	case HL_CS_FLAGS_FLUSH_PCI_HBW_WRITES:
+		/*
+		 * A flush of the posted PCI writes, no CS: a register read
+		 * through the BAR (the read completes after them).  As
+		 * upstream, 0 and no sequence (out.seq U64_MAX).
+		 */
+		RREG32(gdev, mmHW_STATE);
+		memset(args, 0, sizeof(*args));
+		args->out.seq = U64_MAX;
+		return 0;
 	default:
 		break;
 	}

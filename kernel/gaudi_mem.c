@@ -346,7 +346,11 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	u64 align;
 	int ret;
 
-	if (!size || !addr || addr + size < addr ||
+	/*
+	 * Address 0 is no special case: as upstream, it fails to pin with
+	 * EFAULT like any other address without memory behind it.
+	 */
+	if (!size || addr + size < addr ||
 	    size > GAUDI_VA_HOST_END - GAUDI_VA_USER_START) {
 		gaudi_dbg(gdev, MMU, "MAP: bad host range 0x%llx + 0x%llx\n",
 			  addr, size);

@@ -60,11 +60,16 @@ case $suite in
 upstream)
 	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_upstream_test" \
 		"$suite_dir/hl_upstream_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_diff_test" \
+		"$suite_dir/hl_diff_test.c"
 	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
 	[ -f "$peer" ] || die "peer module build failed"
+	ko=$(gaudi_ko) || exit 2
 	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--add "$out/hl_diff_test:/suite/bin/hl_diff_test" \
+		--add "$ko:/suite/ko/gaudi.ko" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
-	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	env="PEER_KO=/suite/peer/habanalabs-peer.ko GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that

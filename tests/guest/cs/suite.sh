@@ -141,6 +141,10 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	# importer would have to be a PCI device behind the same bridge.
 	unload habanalabs
 	ok $? "rmmod the peer"
+else
+	# Visible and counted: the peer build failed or PEER_KO was not given.
+	skip "upstream peer phase (gaudi_cs_test --peer)" \
+		"no peer module (PEER_KO='$PEER_KO'; tools/host/build-upstream-peer.sh failed?)"
 fi
 
 problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption' | head -5)
