@@ -106,7 +106,9 @@ int gaudi_cpucp_sw_init(struct gaudi_device *gdev)
 	/* First in the pool, so both are naturally aligned. */
 	cp->pq = gaudi_cpucp_buf_alloc(gdev, GAUDI_CPU_PQ_SIZE, &dev_addr);
 	cp->eq = gaudi_cpucp_buf_alloc(gdev, GAUDI_EQ_SIZE, &dev_addr);
-	if (!cp->pq || !cp->eq) {
+	cp->pkt = gaudi_cpucp_buf_alloc(gdev, sizeof(struct cpucp_packet),
+					&cp->pkt_addr);
+	if (!cp->pq || !cp->eq || !cp->pkt) {
 		ret = -ENOMEM;
 		goto err_free_queues;
 	}
@@ -121,6 +123,7 @@ int gaudi_cpucp_sw_init(struct gaudi_device *gdev)
 	return 0;
 
 err_free_queues:
+	gaudi_cpucp_buf_free(gdev, sizeof(struct cpucp_packet), cp->pkt);
 	if (cp->eq)
 		gaudi_cpucp_buf_free(gdev, GAUDI_EQ_SIZE, cp->eq);
 	if (cp->pq)
@@ -133,23 +136,13 @@ err_free_mem:
 	return ret;
 }
 
-static void gaudi_cpucp_free_stale(struct gaudi_device *gdev)
-{
-	struct gaudi_cpucp *cp = &gdev->cpucp;
-
-	if (cp->stale_pkt) {
-		gaudi_cpucp_buf_free(gdev, cp->stale_size, cp->stale_pkt);
-		cp->stale_pkt = NULL;
-	}
-}
-
 void gaudi_cpucp_sw_fini(struct gaudi_device *gdev)
 {
 	struct gaudi_cpucp *cp = &gdev->cpucp;
 
-	gaudi_cpucp_free_stale(gdev);
 	kfree(cp->info);
 	cp->info = NULL;
+	gaudi_cpucp_buf_free(gdev, sizeof(struct cpucp_packet), cp->pkt);
 	gaudi_cpucp_buf_free(gdev, GAUDI_EQ_SIZE, cp->eq);
 	gaudi_cpucp_buf_free(gdev, GAUDI_CPU_PQ_SIZE, cp->pq);
 	gen_pool_destroy(cp->pool);
@@ -164,6 +157,14 @@ void *gaudi_cpucp_buf_alloc(struct gaudi_device *gdev, size_t size,
 	struct gaudi_cpucp *cp = &gdev->cpucp;
 	unsigned long va;
 
+	/*
+	 * Once the channel is set up, buffers larger than a page (sized by
+	 * users: generic firmware requests, flash) leave a reserve for the
+	 * small ones every INFO op and the driver itself need.
+	 */
+	if (size > SZ_4K && cp->pkt &&
+	    gen_pool_avail(cp->pool) < size + GAUDI_CPU_POOL_RESERVE)
+		return NULL;
 	va = gen_pool_alloc(cp->pool, size);
 	if (!va)
 		return NULL;
@@ -207,11 +208,8 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 		ret = -EIO;
 		goto out_unlock;
 	}
-	p = gaudi_cpucp_buf_alloc(gdev, sizeof(*p), &pkt_addr);
-	if (!p) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
+	p = cp->pkt;
+	pkt_addr = cp->pkt_addr;
 	memcpy(p, pkt, sizeof(*p));
 	p->fence = 0;
 
@@ -231,12 +229,9 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 				le32_to_cpu(fence) == CPUCP_PACKET_FENCE_VAL,
 				20, timeout_us, false, p->fence);
 	if (ret) {
+		/* The device may still write the packet: no more until reset. */
 		cp->lost = true;
 		cp->errors++;
-		/* The device may still write it: keep it until reset. */
-		gaudi_cpucp_free_stale(gdev);
-		cp->stale_pkt = p;
-		cp->stale_size = sizeof(*p);
 		mutex_unlock(&cp->lock);
 		gaudi_cpucp_lost(gdev, opcode);
 		return -ETIMEDOUT;
@@ -251,7 +246,6 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 	} else if (result) {
 		*result = le64_to_cpu(p->result);
 	}
-	gaudi_cpucp_buf_free(gdev, sizeof(*p), p);
 
 out_unlock:
 	mutex_unlock(&cp->lock);
@@ -335,7 +329,6 @@ int gaudi_cpucp_init(struct gaudi_device *gdev)
 	int ret;
 
 	mutex_lock(&cp->lock);
-	gaudi_cpucp_free_stale(gdev);
 	cp->lost = false;
 	mutex_unlock(&cp->lock);
 

@@ -25,6 +25,7 @@
  * instead of waiting for ever.
  */
 #include <linux/bitfield.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -224,6 +225,7 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 		gaudi_dbg(gdev, CS, "reserve: queue %u is not external\n", q);
 		return -EINVAL;
 	}
+	q = array_index_nospec(q, GAUDI_NUM_EXT_QUEUES);
 	if (count > SM_SOB_VAL) {
 		gaudi_dbg(gdev, CS, "reserve: %u signals exceed a SOB (%lu)\n",
 			  count, SM_SOB_VAL);
@@ -503,6 +505,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	if (flags & HL_CS_FLAGS_SIGNAL) {
 		tmpl.signal = true;
+		ch.queue_index = array_index_nospec(ch.queue_index,
+						    GAUDI_NUM_EXT_QUEUES);
 		tmpl.signal_queue = ch.queue_index;
 		/* The SOB address is filled in at submission. */
 		p = msg_long(p, 0, SM_SOB_INC | 1);

@@ -60,11 +60,16 @@ case $suite in
 upstream)
 	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_upstream_test" \
 		"$suite_dir/hl_upstream_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_diff_test" \
+		"$suite_dir/hl_diff_test.c"
 	peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
 	[ -f "$peer" ] || die "peer module build failed"
+	ko=$(gaudi_ko) || exit 2
 	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--add "$out/hl_diff_test:/suite/bin/hl_diff_test" \
+		--add "$ko:/suite/ko/gaudi.ko" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
-	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	env="PEER_KO=/suite/peer/habanalabs-peer.ko GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that
@@ -134,6 +139,9 @@ cs)
 		-o "$out/gaudi_cs_test" "$suite_dir/gaudi_cs_test.c" -lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_life_test" "$suite_dir/gaudi_life_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_limits_test" "$suite_dir/gaudi_limits_test.c" \
+		-lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
@@ -153,9 +161,21 @@ cs)
 		--add "$out/dmabuf_import_test:/suite/bin/dmabuf_import_test" \
 		--add "$out/gaudi_cs_test:/suite/bin/gaudi_cs_test" \
 		--add "$out/gaudi_life_test:/suite/bin/gaudi_life_test" \
+		--add "$out/gaudi_limits_test:/suite/bin/gaudi_limits_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--device-opts test-hooks=on "$@"
+	# Interface corners, also as a static 32-bit build (gcc-multilib).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_iface_test" "$suite_dir/gaudi_iface_test.c"
+	set -- --add "$out/gaudi_iface_test:/suite/bin/gaudi_iface_test" "$@"
+	if "$cc" -m32 -static -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+		-I "$repo/tests/lib" -I "$repo/uapi" -o "$out/gaudi_iface_test32" \
+		"$suite_dir/gaudi_iface_test.c"; then
+		set -- --add "$out/gaudi_iface_test32:/suite/bin/gaudi_iface_test32" "$@"
+	else
+		echo "run-suite: no -m32 build (gcc-multilib missing?)" >&2
+	fi
 	env="GAUDI_KO=/suite/ko/gaudi.ko IMPORT_KO=/suite/ko/gaudi_dmabuf_import.ko BIN=/suite/bin"
 	if [ -f "$peer" ]; then
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
@@ -165,6 +185,16 @@ cs)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_race_test" "$suite_dir/gaudi_race_test.c" -lpthread
 	set -- --add "$out/gaudi_race_test:/suite/bin/gaudi_race_test" "$@"
+	;;
+dos)
+	# Denial of service through the control node, on gaudi.ko (GAUDI_KO
+	# or built from kernel/), one card.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_dos_test" "$suite_dir/gaudi_dos_test.c" -lpthread
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_dos_test:/suite/bin/gaudi_dos_test" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	;;
 security)
 	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built
