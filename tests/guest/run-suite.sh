@@ -65,6 +65,10 @@ upstream)
 	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	# issue 15: the scenarios silicon runs (hl_scenario_test --peer)
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$suite_dir/hl_scenario_test.c"
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that
@@ -161,6 +165,10 @@ cs)
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
+	# issue 15: the scenarios silicon runs, on gaudi.ko
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$repo/tests/guest/upstream/hl_scenario_test.c"
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
 security)
 	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built

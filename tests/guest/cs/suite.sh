@@ -90,6 +90,8 @@ sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm wrap \
 	staged encaps fault hang
 sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
 	dmabuffree
+# issue 15: the scenarios silicon runs under upstream, on gaudi.ko
+sub "$BIN/hl_scenario_test" --card 0
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"

@@ -9,7 +9,8 @@
 #            device nodes, hwmon, control-node INFO on every card, rmmod,
 #            a second modprobe, rmmod
 #   phase 2  the rebuilt peer (PEER_KO): insmod, compute-node CB/MEMORY/
-#            CS/WAIT_CS on card 0, control node, rmmod
+#            CS/WAIT_CS on card 0, control node, the issue-15 scenarios
+#            (hl_scenario_test --peer), rmmod
 #
 # Environment: CARDS (default 8), PEER_KO (peer module path), BIN (folder
 # of hl_upstream_test, default this script's folder), PROBE_TIMEOUT (s).
@@ -167,6 +168,8 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	probed $((CARDS * 3)) "peer"
 	sub --compute --card 0 --module-id "$(module_id 0)"
 	sub --control --card 0
+	# issue 15: nops, fourdma, strided, pingpong as silicon runs them
+	tap_sub "hl_scenario_test --peer" "$BIN/hl_scenario_test" --card 0 --peer
 	unload "peer"
 else
 	ok 1 "peer module present (PEER_KO='$PEER_KO')"
