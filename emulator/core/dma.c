@@ -11,7 +11,8 @@
  * TSIZE_1..4 counts, STRIDE_1..4 byte strides, as hl-thunk-open's
  * strided-DMA test programs them; a count of 0 is taken as 1, strides are
  * unsigned 32-bit: both unverified).  The transfer is started on the
- * core (gaudi_dma_start) and moved in pieces of up to 1 MiB by the queue scheduler of qman.c
+ * core (gaudi_dma_start) and moved in pieces of up to 1 MiB by the queue
+ * scheduler of qman.c
  * (gaudi_dma_progress): in the asynchronous mode each piece lands when
  * size/bandwidth after the start says it ends, and STS0 shows BUSY until
  * the last one and the write completion are done; running to completion it
