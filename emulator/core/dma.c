@@ -502,7 +502,7 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
     /* One unit per 64 KiB to complete, per KiB in a bounded step. */
     unsigned int shift = g->bus.schedule ? 10 : 16;
     bool moved = false;
-    uint64_t len, units;
+    uint64_t len, units, rmin;
     int r;
 
     if (!x->active) {
@@ -518,6 +518,16 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
     while (x->done < x->size && gaudi_dma_next_ns(g, n) <= now) {
         len = min64(x->size - x->done, GAUDI_DMA_PIECE);
         units = (len + (1ULL << shift) - 1) >> shift;
+        if (!(x->commit & DMA_COMMIT_LIN)) {
+            /*
+             * Short rows cost per row: at most 64 Ki rows a piece, one
+             * more unit per 64 rows, so tiny rows cannot stall a step.
+             */
+            rmin = min64(x->sshape.size[0], x->dshape.size[0]);
+            len = min64(len, rmin << 16);
+            units = ((len + (1ULL << shift) - 1) >> shift) +
+                    ((len / rmin) >> 6);
+        }
         if (moved && *budget < units) {
             return true;
         }

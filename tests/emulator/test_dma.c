@@ -231,7 +231,30 @@ static void test_strided(void)
 	   fb.host[DST_BUS + 2 * ds2 + 4 * ds1 + 699] == (14 * 700 + 699) % 8 + 1,
 	   "shaped memset fills the rows, pattern phase follows the transfer");
 
+	/* 1-byte rows, 200000 of them (pieces of 64 Ki rows): every 2nd byte. */
+	c = cb_at(&fb, CB_BUS + 0x3000);
+	for (k = 0; k < 5; k++) {
+		cb_wreg32(&c, k ? DMA_CORE_SRC_TSIZE(k) : DMA_CORE_SRC_TSIZE_0,
+			  k == 1 ? 200000 : 1);
+		cb_wreg32(&c, k ? DMA_CORE_DST_TSIZE(k) : DMA_CORE_DST_TSIZE_0,
+			  k == 1 ? 200000 : 1);
+	}
+	cb_wreg32(&c, DMA_CORE_SRC_STRIDE(1), 2);
+	cb_wreg32(&c, DMA_CORE_DST_STRIDE(1), 1);
+	cb_lin_dma(&c, fake_host_dev(SRC_BUS), fake_host_dev(DST_BUS), 1, 0);
+	fb.host[CB_BUS + 0x3000 + c.len - 20] &= ~(1U << 3);
+	for (i = 0; i < 400000; i++)
+		fb.host[SRC_BUS + i] = (uint8_t)(i * 7 + i / 256);
+	q_submit(&q, &c);
+	for (i = 0, bad = 0; i < 200000; i++)
+		bad += fb.host[DST_BUS + i] != fb.host[SRC_BUS + 2 * i];
+	ok_eq(bad, 0, "200000 one-byte rows gathered at stride 2");
+
 	/* Source and destination byte counts differ: the transfer fails. */
+	c = cb_at(&fb, CB_BUS + 0x2000);
+	cb_wreg32(&c, DMA_CORE_SRC_TSIZE_0, row);
+	cb_wreg32(&c, DMA_CORE_DST_TSIZE(1), 5);
+	cb_wreg32(&c, DMA_CORE_DST_STRIDE(1), ds1);
 	c = cb_at(&fb, CB_BUS + 0x2000);
 	cb_wreg32(&c, DMA_CORE_SRC_TSIZE(1), 4);
 	cb_lin_dma(&c, fake_host_dev(SRC_BUS), fake_host_dev(DST_BUS), row, 0);
