@@ -70,6 +70,10 @@ upstream)
 		--add "$ko:/suite/ko/gaudi.ko" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 	env="PEER_KO=/suite/peer/habanalabs-peer.ko GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	# issue 15: the scenarios silicon runs (hl_scenario_test --peer)
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$suite_dir/hl_scenario_test.c"
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that
@@ -185,6 +189,10 @@ cs)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_race_test" "$suite_dir/gaudi_race_test.c" -lpthread
 	set -- --add "$out/gaudi_race_test:/suite/bin/gaudi_race_test" "$@"
+	# issue 15: the scenarios silicon runs, on gaudi.ko
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$repo/tests/guest/upstream/hl_scenario_test.c"
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
 dos)
 	# Denial of service through the control node, on gaudi.ko (GAUDI_KO

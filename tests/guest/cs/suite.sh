@@ -97,6 +97,8 @@ sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm wrap \
 sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
 	dmabuffree
 sub "$BIN/gaudi_limits_test" --card 0
+# issue 15: the scenarios silicon runs under upstream, on gaudi.ko
+sub "$BIN/hl_scenario_test" --card 0
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"

@@ -9,8 +9,9 @@
 #            device nodes, hwmon, control-node INFO on every card, rmmod,
 #            a second modprobe, rmmod
 #   phase 2  the rebuilt peer (PEER_KO): insmod, compute-node CB/MEMORY/
-#            CS/WAIT_CS on card 0, control node, the hl_diff_test
-#            transcript (twice: it must be reproducible), rmmod
+#            CS/WAIT_CS on card 0, control node, the issue-15 scenarios
+#            (hl_scenario_test --peer), the hl_diff_test transcript (twice:
+#            it must be reproducible), rmmod
 #   phase 3  gaudi.ko (GAUDI_KO) as the device under the same oracle: insmod,
 #            the hl_diff_test transcript (twice), rmmod; then the two
 #            drivers' transcripts compared call by call, every difference
@@ -192,6 +193,8 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	probed $((CARDS * 3)) "peer"
 	sub --compute --card 0 --module-id "$(module_id 0)"
 	sub --control --card 0
+	# issue 15: nops, fourdma, strided, pingpong as silicon runs them
+	tap_sub "hl_scenario_test --peer" "$BIN/hl_scenario_test" --card 0 --peer
 	transcript peer
 	unload "peer"
 else
