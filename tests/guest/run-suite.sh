@@ -134,6 +134,8 @@ cs)
 		-o "$out/gaudi_cs_test" "$suite_dir/gaudi_cs_test.c" -lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_life_test" "$suite_dir/gaudi_life_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_remap_test" "$suite_dir/gaudi_remap_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
@@ -155,6 +157,7 @@ cs)
 		--add "$out/gaudi_life_test:/suite/bin/gaudi_life_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--add "$out/gaudi_remap_test:/suite/bin/gaudi_remap_test" \
 		--device-opts test-hooks=on "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko IMPORT_KO=/suite/ko/gaudi_dmabuf_import.ko BIN=/suite/bin"
 	if [ -f "$peer" ]; then

@@ -29,6 +29,10 @@
 #      HBM and SRAM (with a scrub=0 control and the cost of close), FREE
 #      of an exported allocation keeps it for the importer and the next
 #      open waits for the dma-buf
+#   4c gaudi_remap_test (issue 15): unmap and remap the same device VA to
+#      other host pages, 300 rounds of random sizes: DMA reads and writes
+#      reach the new pages, the old ones stay untouched (a missing STLB
+#      invalidation fails it; also on the peer in 6)
 #   5  dma-buf import (IMPORT_KO, gaudi_dmabuf_import.ko, a test importer):
 #      insmod it, dmabuf_import_test exports HBM ranges and has the module
 #      attach and map them: peer-to-peer attach and map succeed, the sg
@@ -90,6 +94,7 @@ sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm wrap \
 	staged encaps fault hang
 sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
 	dmabuffree
+sub "$BIN/gaudi_remap_test" --card 0
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"
@@ -107,6 +112,7 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	ok $? "insmod the upstream peer"
 	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" --peer integrity \
 		inflight negative handles mapcycles dmabuf staged encaps usersm
+	sub "$BIN/gaudi_remap_test" --card 0
 	# No dmabuf_import_test on the peer: its attach accepts the importer
 	# but clears peer2peer, as pci_p2pdma_distance() finds no PCI path
 	# to a platform device, and its map then fails with EPERM (tried:
