@@ -155,6 +155,12 @@ struct gaudi_identity {
      */
     uint32_t packet_latency_ns;
     uint32_t dma_bandwidth_mbps;
+    /*
+     * No translation cache in the device MMU: every translation walks the
+     * page tables (QEMU property tlb=off, for comparison).  Default: the
+     * STLB model is on (mmu.h).
+     */
+    bool tlb_off;
 };
 
 struct gaudi_core;

@@ -32,6 +32,10 @@
 #   4c gaudi_limits_test (issue 10): RLIMIT_MEMLOCK on pins, a 2 TiB MAP
 #      is ENOMEM without a warning, the caps on CBs (EMFILE, ENOMEM) and on
 #      kernel CB copies in flight (cs_kmem_mb), MAP by handle racing FREE
+#   4d gaudi_remap_test (issue 15): unmap and remap the same device VA to
+#      other host pages, 300 rounds of random sizes: DMA reads and writes
+#      reach the new pages, the old ones stay untouched (a missing STLB
+#      invalidation fails it; also on the peer in 6)
 #   5  dma-buf import (IMPORT_KO, gaudi_dmabuf_import.ko, a test importer):
 #      insmod it, dmabuf_import_test exports HBM ranges and has the module
 #      attach and map them: peer-to-peer attach and map succeed, the sg
@@ -99,6 +103,7 @@ sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
 sub "$BIN/gaudi_limits_test" --card 0
 # issue 15: the scenarios silicon runs under upstream, on gaudi.ko
 sub "$BIN/hl_scenario_test" --card 0
+sub "$BIN/gaudi_remap_test" --card 0
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"
@@ -147,6 +152,7 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	ok $? "insmod the upstream peer"
 	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" --peer integrity \
 		inflight negative handles mapcycles dmabuf staged encaps usersm
+	sub "$BIN/gaudi_remap_test" --card 0
 	# No dmabuf_import_test on the peer: its attach accepts the importer
 	# but clears peer2peer, as pci_p2pdma_distance() finds no PCI path
 	# to a platform device, and its map then fails with EPERM (tried:
