@@ -179,6 +179,7 @@ void gaudi_core_free(struct gaudi_core *g);
 
 /* Power-on / SW_ALL_RST reset: registers to reset values, engines idle. */
 void gaudi_core_reset(struct gaudi_core *g);
+void gaudi_elbi_reset(struct gaudi_core *g);
 
 /* CFG space access: off is a CFG offset (0 .. GAUDI_CFG_SIZE - 1). */
 uint32_t gaudi_cfg_read(struct gaudi_core *g, uint32_t off);

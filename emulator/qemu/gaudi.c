@@ -457,6 +457,7 @@ static void gaudi_reset(DeviceState *dev)
      */
     timer_del(s->run);
     gaudi_core_reset(s->core);
+    gaudi_elbi_reset(s->core);
 }
 
 static const Property gaudi_properties[] = {
