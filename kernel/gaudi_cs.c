@@ -1021,9 +1021,14 @@ out_count:
 
 /* ---- WAIT_CS ----------------------------------------------------------- */
 
+/*
+ * Rounded up, without DIV_ROUND_UP_ULL(): its us + divisor - 1 wraps for
+ * timeouts near U64_MAX ("wait forever"), which became 0 jiffies, a poll.
+ */
 static long gaudi_us_to_jiffies(u64 us)
 {
-	u64 j = DIV_ROUND_UP_ULL(us, jiffies_to_usecs(1));
+	u32 rem;
+	u64 j = div_u64_rem(us, jiffies_to_usecs(1), &rem) + !!rem;
 
 	return j >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT : (long)j;
 }
