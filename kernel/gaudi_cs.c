@@ -1071,8 +1071,8 @@ static int gaudi_wait_one(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  seq, ctx->next_seq);
 		return PTR_ERR(f);
 	}
-	memset(args, 0, sizeof(*args));
 	if (!f) {
+		memset(args, 0, sizeof(*args));
 		args->out.status = HL_WAIT_CS_STATUS_COMPLETED;
 		args->out.flags = HL_WAIT_CS_STATUS_FLAG_GONE;
 		return 0;
@@ -1082,10 +1082,12 @@ static int gaudi_wait_one(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	} else {
 		r = dma_fence_wait_timeout(f, true, gaudi_us_to_jiffies(us));
 		if (r < 0) {
+			/* args untouched: a restarted call waits again. */
 			dma_fence_put(f);
 			return -EINTR;
 		}
 	}
+	memset(args, 0, sizeof(*args));
 	if (!r) {
 		dma_fence_put(f);
 		args->out.status = HL_WAIT_CS_STATUS_BUSY;
@@ -1154,8 +1156,10 @@ static int gaudi_wait_multi(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		r = dma_fence_wait_any_timeout(f, live, true,
 					       gaudi_us_to_jiffies(us), NULL);
 		if (r < 0) {
-			ret = -EINTR;
-			goto out_put;
+			/* args untouched: a restarted call waits again. */
+			for (i = 0; i < live; i++)
+				dma_fence_put(f[i]);
+			return -EINTR;
 		}
 	}
 	/* Map bits follow the caller's order; collect after the wait. */
@@ -1176,7 +1180,6 @@ static int gaudi_wait_multi(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		dma_fence_put(fi);
 	}
-out_put:
 	for (i = 0; i < live; i++)
 		dma_fence_put(f[i]);
 	memset(args, 0, sizeof(*args));
