@@ -83,6 +83,14 @@ if [ -n "$GAUDI_KO" ]; then
 	load "$GAUDI_KO" timeout_locked=10
 	ok $? "insmod gaudi.ko timeout_locked=10"
 fi
+# Under gaudi-vm --iommu (run-suite.sh IOMMU=strict|lazy): a DMA to an
+# unmapped IOVA is reported (iommu_fault.sh), before everything else, so
+# that the rest shows the card still works after it.
+if [ -n "${IOMMU:-}" ] && [ -n "$GAUDI_KO" ]; then
+	# shellcheck source=iommu_fault.sh
+	. "$(dirname "$0")/iommu_fault.sh"
+	iommu_fault_test
+fi
 sub "$BIN/hl_upstream_test" --compute --card 0
 sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
 	negative handles mapcycles dmabuf hbm close turns
