@@ -240,6 +240,7 @@ case ${SWIOTLB:-} in
 1) set -- --swiotlb "$@" ;;
 *) set -- "--swiotlb=$SWIOTLB" "$@" ;;
 esac
+[ -z "${SWIOTLB:-}" ] || [ "$SWIOTLB" = 0 ] || env="$env SWIOTLB=$SWIOTLB"
 
 exec "$repo/tools/vm/gaudi-vm" --driver none --cards "$cards" \
 	--timeout "$timeout" --add "$suite_dir:/suite/$suite" \

@@ -29,8 +29,11 @@
 iommu_fault_test() {
 	card=${CARD:-0}
 	minor=$(cut -d: -f2 "/sys/class/accel/accel$card/dev" 2>/dev/null)
-	dbg=/sys/kernel/debug/accel/$minor
 	dev=$(readlink -f "/sys/class/accel/accel$card/device")
+	# The DRM device's debugfs folder: accel/<PCI name> (6.12), or
+	# accel/<minor> on kernels that name it by the minor.
+	dbg=/sys/kernel/debug/accel/$(basename "$dev")
+	[ -e "$dbg/data32" ] || dbg=/sys/kernel/debug/accel/$minor
 	type=$(cat "$dev/iommu_group/type" 2>/dev/null)
 	case $type in
 	DMA | DMA-FQ) ;;
