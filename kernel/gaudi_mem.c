@@ -267,15 +267,19 @@ static unsigned long gaudi_run_len(struct page **pages, unsigned long n,
 
 /*
  * The scatterlist of @map's pinned pages: one entry per physically
- * contiguous run, up to 2 MiB each.  Does the job of
+ * contiguous run, up to 2 MiB each and no longer than the DMA layer can
+ * map in one piece (@max_bytes, dma_max_mapping_size(): 256 KiB when
+ * mappings bounce through swiotlb).  Does the job of
  * sg_alloc_table_from_pages_segment() in a fraction of its time on large
  * pinned ranges (measured in the model's guest, 1 GiB of huge pages: 11 ms
  * for it, most of a MAP), which matters since a MAP does this on every
  * page.
  */
-static int gaudi_map_sgt(struct gaudi_map *map)
+static int gaudi_map_sgt(struct gaudi_map *map, size_t max_bytes)
 {
-	const unsigned long max = SZ_2M >> PAGE_SHIFT;
+	const unsigned long max = max_t(unsigned long, 1,
+					min_t(size_t, SZ_2M, max_bytes) >>
+					PAGE_SHIFT);
 	struct page **pages = map->pages;
 	unsigned long n = map->npages, i, len;
 	unsigned int runs = 0;
@@ -341,7 +345,7 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		pinned += n;
 	}
-	ret = gaudi_map_sgt(map);
+	ret = gaudi_map_sgt(map, dma_max_mapping_size(&gdev->pdev->dev));
 	if (ret)
 		goto err_unpin;
 	ret = dma_map_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL,
