@@ -299,6 +299,22 @@ static int gaudi_map_sgt(struct gaudi_map *map, size_t max_bytes)
 	return 0;
 }
 
+/*
+ * Whether the DMA layer bounces @sgt (swiotlb=force, or memory the device
+ * cannot reach): the device then works on a copy, synchronised only at
+ * map and unmap, since a mapping lives for many CSs (as upstream's).
+ */
+static bool gaudi_sgt_bounces(struct device *dev, struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		if (dma_need_sync(dev, sg_dma_address(sg)))
+			return true;
+	return false;
+}
+
 static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			     union hl_mem_args *args)
 {
@@ -352,6 +368,9 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			      0);
 	if (ret)
 		goto err_sgt;
+	if (gaudi_sgt_bounces(&gdev->pdev->dev, &map->sgt))
+		drm_info_once(&gdev->drm,
+			      "host memory maps bounce through swiotlb: the device sees them as they were at MAP, user memory sees its writes at UNMAP\n");
 
 	align = (npages << PAGE_SHIFT) >= SZ_2M ? SZ_2M : PAGE_SIZE;
 	mutex_lock(&ctx->lock);
