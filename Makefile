@@ -116,6 +116,9 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	upstream 'tests/guest/run-suite.sh upstream' \
 	driver 'tests/guest/run-suite.sh driver' \
 	cs 'tests/guest/run-suite.sh cs' \
+	cs-iommu-strict 'IOMMU=strict CARDS=1 tests/guest/run-suite.sh cs' \
+	cs-iommu-lazy 'IOMMU=lazy CARDS=1 tests/guest/run-suite.sh cs' \
+	cs-swiotlb 'SWIOTLB=1 CARDS=1 tests/guest/run-suite.sh cs' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	dos 'CARDS=1 tests/guest/run-suite.sh dos' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \

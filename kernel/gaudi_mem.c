@@ -305,15 +305,19 @@ static unsigned long gaudi_run_len(struct page **pages, unsigned long n,
 
 /*
  * The scatterlist of @map's pinned pages: one entry per physically
- * contiguous run, up to 2 MiB each.  Does the job of
+ * contiguous run, up to 2 MiB each and no longer than the DMA layer can
+ * map in one piece (@max_bytes, dma_max_mapping_size(): 256 KiB when
+ * mappings bounce through swiotlb).  Does the job of
  * sg_alloc_table_from_pages_segment() in a fraction of its time on large
  * pinned ranges (measured in the model's guest, 1 GiB of huge pages: 11 ms
  * for it, most of a MAP), which matters since a MAP does this on every
  * page.
  */
-static int gaudi_map_sgt(struct gaudi_map *map)
+static int gaudi_map_sgt(struct gaudi_map *map, size_t max_bytes)
 {
-	const unsigned long max = SZ_2M >> PAGE_SHIFT;
+	const unsigned long max = max_t(unsigned long, 1,
+					min_t(size_t, SZ_2M, max_bytes) >>
+					PAGE_SHIFT);
 	struct page **pages = map->pages;
 	unsigned long n = map->npages, i, len;
 	unsigned int runs = 0;
@@ -331,6 +335,22 @@ static int gaudi_map_sgt(struct gaudi_map *map)
 		sg_set_page(sg, pages[i], len << PAGE_SHIFT, 0);
 	}
 	return 0;
+}
+
+/*
+ * Whether the DMA layer bounces @sgt (swiotlb=force, or memory the device
+ * cannot reach): the device then works on a copy, synchronised only at
+ * map and unmap, since a mapping lives for many CSs (as upstream's).
+ */
+static bool gaudi_sgt_bounces(struct device *dev, struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		if (dma_need_sync(dev, sg_dma_address(sg)))
+			return true;
+	return false;
 }
 
 static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
@@ -390,13 +410,16 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		pinned += n;
 	}
-	ret = gaudi_map_sgt(map);
+	ret = gaudi_map_sgt(map, dma_max_mapping_size(&gdev->pdev->dev));
 	if (ret)
 		goto err_unpin;
 	ret = dma_map_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL,
 			      0);
 	if (ret)
 		goto err_sgt;
+	if (gaudi_sgt_bounces(&gdev->pdev->dev, &map->sgt))
+		drm_info_once(&gdev->drm,
+			      "host memory maps bounce through swiotlb: the device sees them as they were at MAP, user memory sees its writes at UNMAP\n");
 
 	align = (npages << PAGE_SHIFT) >= SZ_2M ? SZ_2M : PAGE_SIZE;
 	mutex_lock(&ctx->lock);

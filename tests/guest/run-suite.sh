@@ -8,7 +8,9 @@
 #   tests/guest/run-suite.sh SUITE [extra gaudi-vm options...]
 #
 # Environment: GAUDI_QEMU (qemu-system-x86_64 with -device gaudi; required),
-# CARDS (default 8), TIMEOUT (host-side seconds, default 1800).
+# CARDS (default 8), TIMEOUT (host-side seconds, default 1800), SMP (guest
+# CPUs; default 4 for cs, lib, driver and security, else 1), IOMMU
+# (strict|lazy: a guest IOMMU) and SWIOTLB (1: swiotlb=force).
 # Suite driver: GAUDI_KO (a built gaudi.ko; default: build kernel/ with
 # Kbuild, exit 77 when there is nothing to build), GAUDI_KVER (guest kernel),
 # and DUT, HEARTBEAT_MS, CYCLES, CYCLE_CARDS passed on to the guest suite.
@@ -263,6 +265,27 @@ fw)
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin IMG=/suite/img"
 	;;
 esac
+
+# Guest CPUs (SMP overrides): 4 for the suites whose threads and processes
+# race in the kernel, so that they really run in parallel (TCG runs one
+# host thread per vCPU), else 1.  The DMA variants: IOMMU=strict|lazy (a
+# guest IOMMU; the cs suite then also provokes an IOMMU fault on purpose)
+# and SWIOTLB=1 (swiotlb=force; or a slab count).
+case $suite in
+cs | lib | driver | security) smp=${SMP:-4} ;;
+*) smp=${SMP:-1} ;;
+esac
+set -- --smp "$smp" "$@"
+if [ -n "${IOMMU:-}" ] && [ "$IOMMU" != off ]; then
+	set -- --iommu "$IOMMU" "$@"
+	env="$env IOMMU=$IOMMU"
+fi
+case ${SWIOTLB:-} in
+'' | 0) ;;
+1) set -- --swiotlb "$@" ;;
+*) set -- "--swiotlb=$SWIOTLB" "$@" ;;
+esac
+[ -z "${SWIOTLB:-}" ] || [ "$SWIOTLB" = 0 ] || env="$env SWIOTLB=$SWIOTLB"
 
 exec "$repo/tools/vm/gaudi-vm" --driver none --cards "$cards" \
 	--timeout "$timeout" --add "$suite_dir:/suite/$suite" \

@@ -93,17 +93,40 @@ if [ -n "$GAUDI_KO" ]; then
 	load "$GAUDI_KO" timeout_locked=10
 	ok $? "insmod gaudi.ko timeout_locked=10"
 fi
-sub "$BIN/hl_upstream_test" --compute --card 0
-sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal inflight \
-	negative handles mapcycles dmabuf hbm close turns
-sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm wrap \
-	staged encaps fault hang
-sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose scrub \
-	dmabuffree
-sub "$BIN/gaudi_limits_test" --card 0
-# issue 15: the scenarios silicon runs under upstream, on gaudi.ko
-sub "$BIN/hl_scenario_test" --card 0
-sub "$BIN/gaudi_remap_test" --card 0
+# Under gaudi-vm --iommu (run-suite.sh IOMMU=strict|lazy): a DMA to an
+# unmapped IOVA is reported (iommu_fault.sh), before everything else, so
+# that the rest shows the card still works after it.
+if [ -n "${IOMMU:-}" ] && [ -n "$GAUDI_KO" ]; then
+	# shellcheck source=iommu_fault.sh
+	. "$(dirname "$0")/iommu_fault.sh"
+	iommu_fault_test
+fi
+if [ -n "${SWIOTLB:-}" ] && [ "$SWIOTLB" != 0 ]; then
+	# swiotlb=force: userptr maps bounce, and the device's copy is
+	# synchronised at MAP and UNMAP only (a map outlives many CSs, as
+	# upstream's), so the tests that check data through host memory
+	# cannot pass.  What runs: the map paths with their scatterlists
+	# (10,000 map/unmap cycles), HBM, dma-buf; and no bounce slot may
+	# leak.
+	tlb=/sys/kernel/debug/swiotlb/io_tlb_used
+	used0=$(cat "$tlb")
+	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" mapcycles dmabuf hbm
+	used1=$(cat "$tlb")
+	[ "$used1" -le "$used0" ]
+	ok $? "no swiotlb slot leaked (in use: $used0 before, $used1 after)"
+else
+	sub "$BIN/hl_upstream_test" --compute --card 0
+	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal \
+		inflight negative handles mapcycles dmabuf hbm close turns
+	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm \
+		wrap staged encaps fault hang
+	sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose \
+		scrub dmabuffree
+	sub "$BIN/gaudi_limits_test" --card 0
+	# issue 15: the scenarios silicon runs under upstream, on gaudi.ko
+	sub "$BIN/hl_scenario_test" --card 0
+	sub "$BIN/gaudi_remap_test" --card 0
+fi
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
 	ok $? "insmod gaudi_dmabuf_import.ko"
@@ -114,7 +137,13 @@ fi
 # Interface corners (issue 15, gaudi_iface_test): the abi calls of the
 # 64-bit build and of its static -m32 build (the compat ioctl path) give
 # the same answers; eventfd classes, userptr over 4 GiB, fork, munmap.
-if [ -x "$BIN/gaudi_iface_test" ]; then
+# The DMA variants (IOMMU, SWIOTLB) leave these and the races to the plain
+# suite: they check data through host memory, or take minutes.
+dma_variant=${IOMMU:-}${SWIOTLB:-}
+[ "${SWIOTLB:-}" != 0 ] || dma_variant=${IOMMU:-}
+if [ -n "$dma_variant" ]; then
+	skip "gaudi_iface_test, gaudi_race_test" "run by the plain cs suite"
+elif [ -x "$BIN/gaudi_iface_test" ]; then
 	sub "$BIN/gaudi_iface_test" --card 0 --bin "$BIN" abi
 	abi64=$(echo "$out" | grep '^# abi ')
 	if [ -x "$BIN/gaudi_iface_test32" ]; then
@@ -135,7 +164,7 @@ fi
 #    processes, two cards at once, EINTR of WAIT_CS, back-pressure (1024
 #    CSs, full PQ), hard resets while busy (sysfs, heartbeat loss, ECC
 #    event), with gaudi.ko reloaded for a 1 s heartbeat
-if [ -n "$GAUDI_KO" ]; then
+if [ -n "$GAUDI_KO" ] && [ -z "$dma_variant" ]; then
 	unload gaudi && load "$GAUDI_KO" timeout_locked=10 heartbeat_ms=1000
 	ok $? "gaudi.ko reloaded with heartbeat_ms=1000 for gaudi_race_test"
 	sub "$BIN/gaudi_race_test" --card 0 --bin "$BIN" threads close \
@@ -147,7 +176,12 @@ if [ -n "$GAUDI_KO" ]; then
 	ok $? "rmmod gaudi"
 fi
 
-if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
+if [ -n "${IOMMU:-}${SWIOTLB:-}" ] && [ -n "$PEER_KO" ]; then
+	# The DMA variants judge gaudi.ko.  Under intel-iommu strict the
+	# peer's phase died with "Oops: Bad pagetable" on a write to an
+	# mmap'ed CB (issue 15, not investigated).
+	skip "the upstream peer's phase" "DMA variant (IOMMU=${IOMMU:-} SWIOTLB=${SWIOTLB:-})"
+elif [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	load "$PEER_KO"
 	ok $? "insmod the upstream peer"
 	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" --peer integrity \
