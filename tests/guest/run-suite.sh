@@ -199,6 +199,18 @@ cs)
 		"$repo/tests/guest/upstream/hl_scenario_test.c"
 	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
+unplug)
+	# The card removed under a busy holder (issue 10), gaudi.ko (GAUDI_KO
+	# or built from kernel/).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_unplug_test" "$suite_dir/gaudi_unplug_test.c" \
+		-lpthread
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_unplug_test:/suite/bin/gaudi_unplug_test" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	[ -z "${ROUNDS:-}" ] || env="$env ROUNDS=$ROUNDS"
+	;;
 dos)
 	# Denial of service through the control node, on gaudi.ko (GAUDI_KO
 	# or built from kernel/), one card.
