@@ -5,6 +5,7 @@
 #   make vmtest SUITE=<name>   one in-guest suite in one VM boot
 #   make unit      host unit tests of the device model only
 #   make fuzz FUZZ_S=N   the isolation fuzzers for N seconds (default 600)
+#   make check-broken   deliberately broken driver builds, each caught by a suite
 #
 # Everything built goes to build/ (QEMU is cached outside the clone, see
 # tools/host/build-qemu.sh).
@@ -17,7 +18,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 	dkms-source dkms-install dkms-uninstall
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
 all: qemu firmware kernel userspace tools
 
@@ -113,9 +114,13 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	fuzz 'make -s -C tests/isolation fuzz FUZZ_S=60' \
 	model 'tests/guest/model/flash-persist.sh' \
 	upstream 'tests/guest/run-suite.sh upstream' \
-	driver 'CARDS=2 CYCLES=10 tests/guest/run-suite.sh driver' \
-	cs 'CARDS=2 tests/guest/run-suite.sh cs' \
+	driver 'tests/guest/run-suite.sh driver' \
+	cs 'tests/guest/run-suite.sh cs' \
+	cs-iommu-strict 'IOMMU=strict CARDS=1 tests/guest/run-suite.sh cs' \
+	cs-iommu-lazy 'IOMMU=lazy CARDS=1 tests/guest/run-suite.sh cs' \
+	cs-swiotlb 'SWIOTLB=1 CARDS=1 tests/guest/run-suite.sh cs' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
+	dos 'CARDS=1 tests/guest/run-suite.sh dos' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \
@@ -150,6 +155,12 @@ FUZZ_S ?= 600
 fuzz: deps
 	@$(MAKE) -s -C tests/kernel fuzz FUZZ_S=$$(($(FUZZ_S) / 3))
 	@$(MAKE) -s -C tests/isolation fuzz FUZZ_S=$$(($(FUZZ_S) - $(FUZZ_S) / 3))
+
+# Testing the tests (Documentation/howto/running.rst): gaudi.ko built with
+# one deliberate defect at a time, each caught by a suite.
+.PHONY: check-broken
+check-broken: all
+	@$(TOP)/tests/broken/run.sh
 
 clean:
 	rm -rf $(B)

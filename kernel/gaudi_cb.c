@@ -13,6 +13,7 @@
  * first 4 GiB of the host VA range); INFO with HL_CB_FLAGS_GET_DEVICE_VA
  * returns that address, which CSs on internal queues name as their CB.
  */
+#include <linux/compat.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -26,6 +27,20 @@
 #define GAUDI_MMAP_TYPE_MASK	(0x1FULL << GAUDI_MMAP_TYPE_SHIFT)
 #define GAUDI_MMAP_TYPE_CB	(0x2ULL << GAUDI_MMAP_TYPE_SHIFT)
 
+/*
+ * A 32-bit process cannot name that offset: mmap2() takes a 32-bit page
+ * offset, so byte offsets stop at 2^44, and upstream's type sits at bit
+ * 60.  CREATE from a compat task returns a handle with the type at page
+ * offset bits 31:27 instead ((id | 0x2 << 27) << PAGE_SHIFT, ids below
+ * 2^27); both forms name the same CB everywhere a handle is taken.  A
+ * page offset with bits 63:32 clear is never of upstream's form.
+ */
+#define GAUDI_MMAP_COMPAT_SHIFT	27
+#define GAUDI_MMAP_COMPAT_MASK	(0x1FULL << GAUDI_MMAP_COMPAT_SHIFT)
+#define GAUDI_MMAP_COMPAT_CB	(0x2ULL << GAUDI_MMAP_COMPAT_SHIFT)
+#define GAUDI_CB_ID_MAX		INT_MAX
+#define GAUDI_CB_COMPAT_ID_MAX	((u32)BIT(GAUDI_MMAP_COMPAT_SHIFT) - 1)
+
 struct gaudi_cb {
 	struct kref ref;
 	struct gaudi_device *gdev;
@@ -37,8 +52,10 @@ struct gaudi_cb {
 	struct drm_mm_node va_node;
 };
 
-static u64 gaudi_cb_handle(u32 id)
+static u64 gaudi_cb_handle(u32 id, bool compat)
 {
+	if (compat)
+		return ((u64)id | GAUDI_MMAP_COMPAT_CB) << PAGE_SHIFT;
 	return ((u64)id | GAUDI_MMAP_TYPE_CB) << PAGE_SHIFT;
 }
 
@@ -65,8 +82,14 @@ static u32 gaudi_cb_id(u64 handle)
 {
 	u64 pgoff = handle >> PAGE_SHIFT;
 
-	if ((handle & ~PAGE_MASK) ||
-	    (pgoff & GAUDI_MMAP_TYPE_MASK) != GAUDI_MMAP_TYPE_CB)
+	if (handle & ~PAGE_MASK)
+		return 0;
+	if (!(pgoff >> 32)) {
+		if ((pgoff & GAUDI_MMAP_COMPAT_MASK) != GAUDI_MMAP_COMPAT_CB)
+			return 0;
+		return pgoff & ~GAUDI_MMAP_COMPAT_MASK;
+	}
+	if ((pgoff & GAUDI_MMAP_TYPE_MASK) != GAUDI_MMAP_TYPE_CB)
 		return 0;
 	pgoff &= ~GAUDI_MMAP_TYPE_MASK;
 	return pgoff > U32_MAX ? 0 : (u32)pgoff;
@@ -141,6 +164,7 @@ static int gaudi_cb_map_device(struct gaudi_ctx *ctx, struct gaudi_cb *cb)
 static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   u32 size, u32 flags, u64 *handle)
 {
+	bool compat = in_compat_syscall();
 	struct gaudi_cb *cb;
 	u32 id;
 	int ret;
@@ -164,6 +188,15 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 
 	mutex_lock(&ctx->lock);
+	if (ctx->cb_count >= GAUDI_CB_MAX_COUNT ||
+	    ctx->cb_bytes + cb->size > GAUDI_CB_MAX_BYTES) {
+		ret = ctx->cb_count >= GAUDI_CB_MAX_COUNT ? -EMFILE : -ENOMEM;
+		mutex_unlock(&ctx->lock);
+		gaudi_dbg(gdev, IOCTL, "CB: over %u CBs or %u MiB of CBs\n",
+			  GAUDI_CB_MAX_COUNT, GAUDI_CB_MAX_BYTES >> 20);
+		gaudi_cb_put(cb);
+		return ret;
+	}
 	if (flags & HL_CB_FLAGS_MAP) {
 		ret = gaudi_cb_map_device(ctx, cb);
 		if (ret) {
@@ -174,7 +207,9 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			return ret;
 		}
 	}
-	ret = xa_alloc(&ctx->cbs, &id, cb, XA_LIMIT(1, INT_MAX), GFP_KERNEL);
+	ret = xa_alloc(&ctx->cbs, &id, cb,
+		       XA_LIMIT(1, compat ? GAUDI_CB_COMPAT_ID_MAX :
+					    GAUDI_CB_ID_MAX), GFP_KERNEL);
 	if (ret) {
 		gaudi_cb_unmap_device(ctx, cb);
 		mutex_unlock(&ctx->lock);
@@ -182,10 +217,12 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		return ret;
 	}
 	cb->id = id;
+	ctx->cb_count++;
+	ctx->cb_bytes += cb->size;
 	mutex_unlock(&ctx->lock);
 
 	atomic64_add(cb->size, &ctx->gfile->host_bytes);
-	*handle = gaudi_cb_handle(id);
+	*handle = gaudi_cb_handle(id, compat);
 	gaudi_dbg(gdev, IOCTL, "CB %u created, %u bytes\n", id, cb->size);
 	return 0;
 }
@@ -198,8 +235,11 @@ static int gaudi_cb_destroy(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	mutex_lock(&ctx->lock);
 	cb = id ? xa_erase(&ctx->cbs, id) : NULL;
-	if (cb)
+	if (cb) {
 		gaudi_cb_unmap_device(ctx, cb);
+		ctx->cb_count--;
+		ctx->cb_bytes -= cb->size;
+	}
 	mutex_unlock(&ctx->lock);
 	if (!cb) {
 		gaudi_dbg(gdev, IOCTL, "CB destroy: unknown handle 0x%llx\n",

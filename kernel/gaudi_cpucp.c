@@ -106,7 +106,9 @@ int gaudi_cpucp_sw_init(struct gaudi_device *gdev)
 	/* First in the pool, so both are naturally aligned. */
 	cp->pq = gaudi_cpucp_buf_alloc(gdev, GAUDI_CPU_PQ_SIZE, &dev_addr);
 	cp->eq = gaudi_cpucp_buf_alloc(gdev, GAUDI_EQ_SIZE, &dev_addr);
-	if (!cp->pq || !cp->eq) {
+	cp->pkt = gaudi_cpucp_buf_alloc(gdev, sizeof(struct cpucp_packet),
+					&cp->pkt_addr);
+	if (!cp->pq || !cp->eq || !cp->pkt) {
 		ret = -ENOMEM;
 		goto err_free_queues;
 	}
@@ -121,6 +123,7 @@ int gaudi_cpucp_sw_init(struct gaudi_device *gdev)
 	return 0;
 
 err_free_queues:
+	gaudi_cpucp_buf_free(gdev, sizeof(struct cpucp_packet), cp->pkt);
 	if (cp->eq)
 		gaudi_cpucp_buf_free(gdev, GAUDI_EQ_SIZE, cp->eq);
 	if (cp->pq)
@@ -133,23 +136,13 @@ err_free_mem:
 	return ret;
 }
 
-static void gaudi_cpucp_free_stale(struct gaudi_device *gdev)
-{
-	struct gaudi_cpucp *cp = &gdev->cpucp;
-
-	if (cp->stale_pkt) {
-		gaudi_cpucp_buf_free(gdev, cp->stale_size, cp->stale_pkt);
-		cp->stale_pkt = NULL;
-	}
-}
-
 void gaudi_cpucp_sw_fini(struct gaudi_device *gdev)
 {
 	struct gaudi_cpucp *cp = &gdev->cpucp;
 
-	gaudi_cpucp_free_stale(gdev);
 	kfree(cp->info);
 	cp->info = NULL;
+	gaudi_cpucp_buf_free(gdev, sizeof(struct cpucp_packet), cp->pkt);
 	gaudi_cpucp_buf_free(gdev, GAUDI_EQ_SIZE, cp->eq);
 	gaudi_cpucp_buf_free(gdev, GAUDI_CPU_PQ_SIZE, cp->pq);
 	gen_pool_destroy(cp->pool);
@@ -164,6 +157,14 @@ void *gaudi_cpucp_buf_alloc(struct gaudi_device *gdev, size_t size,
 	struct gaudi_cpucp *cp = &gdev->cpucp;
 	unsigned long va;
 
+	/*
+	 * Once the channel is set up, buffers larger than a page (sized by
+	 * users: generic firmware requests, flash) leave a reserve for the
+	 * small ones every INFO op and the driver itself need.
+	 */
+	if (size > SZ_4K && cp->pkt &&
+	    gen_pool_avail(cp->pool) < size + GAUDI_CPU_POOL_RESERVE)
+		return NULL;
 	va = gen_pool_alloc(cp->pool, size);
 	if (!va)
 		return NULL;
@@ -198,15 +199,17 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 	int ret;
 
 	mutex_lock(&cp->lock);
+	/*
+	 * Not up, or an earlier request went unanswered (recovery is
+	 * scheduled): the device is not operational, -EIO as the sysfs and
+	 * INFO documentation promise (-ENODEV would read as unplugged).
+	 */
 	if (!cp->ready || cp->lost) {
-		ret = -ENODEV;
+		ret = -EIO;
 		goto out_unlock;
 	}
-	p = gaudi_cpucp_buf_alloc(gdev, sizeof(*p), &pkt_addr);
-	if (!p) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
+	p = cp->pkt;
+	pkt_addr = cp->pkt_addr;
 	memcpy(p, pkt, sizeof(*p));
 	p->fence = 0;
 
@@ -226,12 +229,9 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 				le32_to_cpu(fence) == CPUCP_PACKET_FENCE_VAL,
 				20, timeout_us, false, p->fence);
 	if (ret) {
+		/* The device may still write the packet: no more until reset. */
 		cp->lost = true;
 		cp->errors++;
-		/* The device may still write it: keep it until reset. */
-		gaudi_cpucp_free_stale(gdev);
-		cp->stale_pkt = p;
-		cp->stale_size = sizeof(*p);
 		mutex_unlock(&cp->lock);
 		gaudi_cpucp_lost(gdev, opcode);
 		return -ETIMEDOUT;
@@ -246,7 +246,6 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 	} else if (result) {
 		*result = le64_to_cpu(p->result);
 	}
-	gaudi_cpucp_buf_free(gdev, sizeof(*p), p);
 
 out_unlock:
 	mutex_unlock(&cp->lock);
@@ -330,7 +329,6 @@ int gaudi_cpucp_init(struct gaudi_device *gdev)
 	int ret;
 
 	mutex_lock(&cp->lock);
-	gaudi_cpucp_free_stale(gdev);
 	cp->lost = false;
 	mutex_unlock(&cp->lock);
 
@@ -447,8 +445,8 @@ static void gaudi_cpucp_heartbeat_work(struct work_struct *work)
 	ret = gaudi_cpucp_simple(gdev, CPUCP_PACKET_TEST, value, 0, &res);
 	up_read(&gdev->reset.rwsem);
 
-	/* -ENODEV: the channel was lost earlier, recovery is scheduled. */
-	if (ret == -ENODEV)
+	/* The channel was lost by an earlier request: recovery is scheduled. */
+	if (ret == -EIO && READ_ONCE(cp->lost))
 		return;
 	if (ret || res != value) {
 		gaudi_err(gdev, "heartbeat lost: TEST %d, answered 0x%llx for 0x%llx\n",

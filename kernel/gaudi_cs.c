@@ -27,11 +27,13 @@
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
+#include <linux/nospec.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_file.h>
 
+#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
@@ -356,7 +358,10 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 #define GAUDI_CS_FLAGS_TYPE (HL_CS_FLAGS_SIGNAL | HL_CS_FLAGS_WAIT |          \
 			     HL_CS_FLAGS_COLLECTIVE_WAIT |                    \
 			     HL_CS_FLAGS_RESERVE_SIGNALS_ONLY |               \
-			     HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY)
+			     HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY |             \
+			     HL_CS_FLAGS_ENGINE_CORE_COMMAND |                \
+			     HL_CS_FLAGS_ENGINES_COMMAND |                    \
+			     HL_CS_FLAGS_FLUSH_PCI_HBW_WRITES)
 
 static void gaudi_cs_count(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   int ret, bool parsing)
@@ -393,6 +398,7 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  qid);
 		return -EINVAL;
 	}
+	qid = array_index_nospec(qid, GAUDI_NUM_QUEUES);
 	q = &gdev->dp->q[qid];
 	if (ch->cs_chunk_flags) {
 		gaudi_dbg(gdev, CS, "CS: chunk flags 0x%x not supported\n",
@@ -402,6 +408,12 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	if (ch->cb_size > HL_MAX_CB_SIZE) {
 		gaudi_dbg(gdev, CS, "CS: chunk of %u bytes is too large\n",
 			  ch->cb_size);
+		return -EINVAL;
+	}
+	/* As upstream (get_cb_from_cs_chunk): a CB handle's chunk holds a packet. */
+	if (q->external && ch->cb_size < 8) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: chunk of %u bytes holds no packet\n",
+			  qid, ch->cb_size);
 		return -EINVAL;
 	}
 	/*
@@ -636,7 +648,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			atomic64_inc(&ctx->in_reset_drop);
 			return ret == -ENODEV ? ret : -EBUSY;
 		}
-		mutex_lock(&dp->submit_lock);
+		if (!GAUDI_BROKEN(SUBMIT_LOCK))
+			mutex_lock(&dp->submit_lock);
 		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
@@ -672,7 +685,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			break;
 		gen = dp->space_gen;
 		spin_unlock_irq(&dp->lock);
-		mutex_unlock(&dp->submit_lock);
+		if (!GAUDI_BROKEN(SUBMIT_LOCK))
+			mutex_unlock(&dp->submit_lock);
 		gaudi_hw_exit(gdev, idx);
 		if (ret == -EAGAIN) {
 			gaudi_dbg(gdev, CS, "CS: %u CSs in flight, the oldest of an open staged submission\n",
@@ -758,7 +772,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	for_each_set_bit(i, touched, GAUDI_NUM_EXT_QUEUES)
 		gaudi_queue_ring(gdev, i);
 
-	mutex_unlock(&dp->submit_lock);
+	if (!GAUDI_BROKEN(SUBMIT_LOCK))
+		mutex_unlock(&dp->submit_lock);
 	gaudi_hw_exit(gdev, idx);
 	if (old)
 		dma_fence_put(old);
@@ -898,6 +913,24 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		gaudi_dbg(gdev, CS, "CS: collective waits need the NIC ports, which are disabled\n");
 		ret = -EINVAL;
 		goto out_count;
+	case HL_CS_FLAGS_ENGINE_CORE_COMMAND:
+	case HL_CS_FLAGS_ENGINES_COMMAND:
+		/*
+		 * Gaudi 1 has no engine modes to change: EPERM, upstream's
+		 * answer on such an ASIC (command_submission.c).
+		 */
+		gaudi_dbg(gdev, CS, "CS: engine commands are not supported on Gaudi 1\n");
+		return -EPERM;
+	case HL_CS_FLAGS_FLUSH_PCI_HBW_WRITES:
+		/*
+		 * A flush of the posted PCI writes, no CS: a register read
+		 * through the BAR (the read completes after them).  As
+		 * upstream, 0 and no sequence (out.seq U64_MAX).
+		 */
+		RREG32(gdev, mmHW_STATE);
+		memset(args, 0, sizeof(*args));
+		args->out.seq = U64_MAX;
+		return 0;
 	default:
 		break;
 	}
@@ -1014,16 +1047,23 @@ out_count:
 	if (ret != -ERESTARTSYS && ret != -EINTR && ret != -EBUSY &&
 	    ret != -ENODEV && ret != -EFAULT && ret != -EAGAIN)
 		gaudi_cs_count(gdev, ctx, ret, parse_fail);
-	if (ret == -ERESTARTSYS)
-		ret = -EINTR;
+	/*
+	 * A signal while waiting for room: nothing was queued, so the call
+	 * may be restarted (SA_RESTART, stop/continue); EINTR otherwise.
+	 */
 	return ret;
 }
 
 /* ---- WAIT_CS ----------------------------------------------------------- */
 
+/*
+ * Rounded up, without DIV_ROUND_UP_ULL(): its us + divisor - 1 wraps for
+ * timeouts near U64_MAX ("wait forever"), which became 0 jiffies, a poll.
+ */
 static long gaudi_us_to_jiffies(u64 us)
 {
-	u64 j = DIV_ROUND_UP_ULL(us, jiffies_to_usecs(1));
+	u32 rem;
+	u64 j = div_u64_rem(us, jiffies_to_usecs(1), &rem) + !!rem;
 
 	return j >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT : (long)j;
 }
@@ -1066,8 +1106,8 @@ static int gaudi_wait_one(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  seq, ctx->next_seq);
 		return PTR_ERR(f);
 	}
-	memset(args, 0, sizeof(*args));
 	if (!f) {
+		memset(args, 0, sizeof(*args));
 		args->out.status = HL_WAIT_CS_STATUS_COMPLETED;
 		args->out.flags = HL_WAIT_CS_STATUS_FLAG_GONE;
 		return 0;
@@ -1077,10 +1117,12 @@ static int gaudi_wait_one(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	} else {
 		r = dma_fence_wait_timeout(f, true, gaudi_us_to_jiffies(us));
 		if (r < 0) {
+			/* args untouched: a restarted call waits again. */
 			dma_fence_put(f);
 			return -EINTR;
 		}
 	}
+	memset(args, 0, sizeof(*args));
 	if (!r) {
 		dma_fence_put(f);
 		args->out.status = HL_WAIT_CS_STATUS_BUSY;
@@ -1149,8 +1191,10 @@ static int gaudi_wait_multi(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		r = dma_fence_wait_any_timeout(f, live, true,
 					       gaudi_us_to_jiffies(us), NULL);
 		if (r < 0) {
-			ret = -EINTR;
-			goto out_put;
+			/* args untouched: a restarted call waits again. */
+			for (i = 0; i < live; i++)
+				dma_fence_put(f[i]);
+			return -EINTR;
 		}
 	}
 	/* Map bits follow the caller's order; collect after the wait. */
@@ -1171,7 +1215,6 @@ static int gaudi_wait_multi(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		dma_fence_put(fi);
 	}
-out_put:
 	for (i = 0; i < live; i++)
 		dma_fence_put(f[i]);
 	memset(args, 0, sizeof(*args));
@@ -1369,7 +1412,7 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 			continue;
 		if (!reset && dma_fence_wait_timeout(f, false,
 						     GAUDI_CLOSE_WAIT) == 0) {
-			gaudi_warn(gdev, "close: CS %llu still running, resetting the device\n",
+			gaudi_user_err(gdev, "close: CS %llu still running, resetting the device\n",
 				   f->seqno);
 			reset = true;
 			gaudi_reset_now(gdev, "close with a hung command submission");

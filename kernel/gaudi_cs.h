@@ -52,6 +52,15 @@ struct file;
 #define GAUDI_INT_PQ_ENTRIES	1024
 #define GAUDI_CQ_ENTRIES	GAUDI_EXT_PQ_ENTRIES
 #define GAUDI_MAX_PENDING_CS	1024	/* power of 2, like upstream */
+/*
+ * Limits of what one holder can make the kernel allocate: its CB handles
+ * and their bytes, and the parsed copies of its CBs in flight (1024 CSs of
+ * 512 jobs of 2 MiB would be 1 TiB; module parameter cs_kmem_mb, default
+ * 256).  Beyond them CB CREATE fails with EMFILE (number) or ENOMEM
+ * (bytes), a CS with ENOMEM, each with a debug line.
+ */
+#define GAUDI_CB_MAX_COUNT	16384
+#define GAUDI_CB_MAX_BYTES	SZ_256M
 #define GAUDI_USER_ASID		1
 #define GAUDI_KERNEL_ASID	0
 #define GAUDI_KCB_POOLS		2
@@ -204,6 +213,8 @@ struct gaudi_ctx {
 	struct gaudi_file *gfile;
 	struct mutex lock;	/* cbs, maps, va, cb_va */
 	struct xarray cbs;	/* id -> struct gaudi_cb */
+	u32 cb_count;		/* ctx->lock: handles in cbs */
+	u64 cb_bytes;		/* ctx->lock: and their sizes */
 	struct xarray maps;	/* device VA >> 12 -> struct gaudi_map */
 	struct drm_mm va;	/* host VA range of the device MMU */
 	struct drm_mm cb_va;	/* CB part of it */
@@ -240,6 +251,7 @@ struct gaudi_dp {
 	struct delayed_work tdr;
 	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
 	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
+	atomic64_t kcb_bytes;		/* kernel CB copies allocated */
 	/*
 	 * Done words: one u32 per external queue in host memory, where the
 	 * last packet of each kernel CB writes the PQ position after it.
@@ -359,8 +371,8 @@ void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len);
 void gaudi_mem_pf_work(struct work_struct *work);
 void gaudi_mem_pf_clear(struct gaudi_device *gdev);
-int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
-			  u32 size, u32 *array_size);
+int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
+			  u32 *array_size, void **out, size_t *out_len);
 u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile);
 
 /* gaudi_scrub.c */

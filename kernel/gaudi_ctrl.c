@@ -60,6 +60,7 @@ static int gaudi_ctrl_open(struct inode *inode, struct file *filp)
 	}
 	gfile->gdev = gdev;
 	gfile->control = true;
+	mutex_init(&gfile->info_lock);
 	filp->private_data = gfile;
 	return nonseekable_open(inode, filp);
 }
@@ -124,23 +125,27 @@ static long gaudi_ctrl_ioctl(struct file *filp, unsigned int cmd,
 	if (copy_from_user(&k, uarg, in))
 		return -EFAULT;
 
-	if (!drm_dev_enter(&gdev->drm, &idx))
-		return -ENODEV;
+	/*
+	 * INFO and FLASH enter the device themselves and touch user memory
+	 * only outside it; the others never touch user memory.
+	 */
 	switch (kcmd) {
 	case DRM_IOCTL_HL_INFO:
 		ret = gaudi_info_query(gdev, gfile, &k.info);
-		break;
-	case DRM_IOCTL_GAUDI_QUERY_CAPS:
-		ret = gaudi_file_query_caps(gdev, true, &k.caps);
 		break;
 	case DRM_IOCTL_GAUDI_FLASH:
 		ret = gaudi_flash_op(gdev, &k.flash);
 		break;
 	default:
-		ret = gaudi_file_owner(gdev, &k.owner);
+		if (!drm_dev_enter(&gdev->drm, &idx))
+			return -ENODEV;
+		if (kcmd == DRM_IOCTL_GAUDI_QUERY_CAPS)
+			ret = gaudi_file_query_caps(gdev, true, &k.caps);
+		else
+			ret = gaudi_file_owner(gdev, &k.owner);
+		drm_dev_exit(idx);
 		break;
 	}
-	drm_dev_exit(idx);
 
 	if (copy_to_user(uarg, &k, out))
 		ret = -EFAULT;

@@ -19,6 +19,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
+#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
@@ -355,6 +356,9 @@ module_exit(gaudi_exit);
 MODULE_AUTHOR("gaudi-open developers");
 MODULE_DESCRIPTION(GAUDI_DRV_DESC);
 MODULE_LICENSE("GPL");
+#ifdef GAUDI_BREAK_NAME
+MODULE_INFO(gaudi_break, GAUDI_BREAK_NAME);
+#endif
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi-boot-fit.itb");
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi-fit.itb");
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi_tpc.bin");

@@ -25,6 +25,7 @@
 #include <linux/io.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/ratelimit.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -142,6 +143,7 @@ struct cpucp_info;
 struct gen_pool;
 
 #define GAUDI_CPU_MEM_SIZE	SZ_2M	/* CPU-accessible memory */
+#define GAUDI_CPU_POOL_RESERVE	SZ_512K	/* of it, for requests <= 4 KiB */
 #define GAUDI_CPU_PQ_SIZE	SZ_64K	/* 4096 x 16-byte descriptors */
 #define GAUDI_EQ_ENTRIES	64
 #define GAUDI_EQ_ENTRY_SIZE	64
@@ -166,8 +168,14 @@ struct gaudi_cpucp {
 	void *pq;			/* device-CPU PQ (from the pool) */
 	u32 pq_pi;
 	void *eq;			/* event queue ring (from the pool) */
-	void *stale_pkt;		/* a timed-out packet, freed at fini */
-	size_t stale_size;
+	/*
+	 * The channel's one packet (cp->lock), allocated with the queues so
+	 * that a request never waits for pool memory users may hold: the
+	 * heartbeat cannot fail for want of it.  A packet the device did
+	 * not answer stays its own until the reset that follows.
+	 */
+	void *pkt;
+	u64 pkt_addr;
 
 	/* Power cap in mW given to the firmware (sysfs max_power). */
 	u64 max_power_mw;
@@ -190,7 +198,8 @@ void gaudi_cpucp_heartbeat_stop(struct gaudi_device *gdev);
  * caller (opcode in ctl, value, index...); the driver copies it to
  * device-CPU-accessible memory.  Returns 0 and the packet's result in
  * @result (may be NULL), -EIO if the device CPU returned an error code,
- * -ETIMEDOUT, or -ENODEV when the device is not operational.
+ * -ETIMEDOUT, or -EIO without an answer when the channel is not up or
+ * was lost (an earlier request timed out; recovery is scheduled).
  * May sleep; callers outside init/reset hold gaudi_hw_enter().
  */
 int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
@@ -212,6 +221,8 @@ u64 gaudi_cpucp_default_max_power_mw(struct gaudi_device *gdev);
 #define GAUDI_EVENT_COUNT	663	/* upstream's GAUDI_EVENT_SIZE */
 
 /* Events the driver acts on (upstream's gaudi_async_event_id values). */
+#define GAUDI_EV_TPC0_DEC		201	/* TPC n: 201 + 2 * n */
+#define GAUDI_EV_TPC7_DEC		215
 #define GAUDI_EV_MMU_PAGE_FAULT		380
 #define GAUDI_EV_MMU_WR_PERM		381
 #define GAUDI_EV_RAZWI_OR_ADC		548
@@ -276,6 +287,11 @@ struct gaudi_reset {
 	u32 failed_cnt;
 	u64 last_duration_ms;
 	bool disabled;			/* unloading: no new reset */
+	/*
+	 * A user can cause resets (a CS that never ends): their log lines
+	 * are limited per card; the counters and uevents say the rest.
+	 */
+	struct ratelimit_state log_rs;
 };
 
 void gaudi_reset_init(struct gaudi_device *gdev);

@@ -309,6 +309,7 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 	case EV_SERR:
 		dev_warn_ratelimited(gdev->drm.dev, "event %u: %s at 0x%llx\n", type,
 				     name, le64_to_cpu(e->ecc_data.ecc_address));
+		notify |= HL_NOTIFIER_EVENT_GENERAL_HW_ERR;
 		break;
 	case EV_DERR:
 	case EV_FATAL:
@@ -328,11 +329,23 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		spin_unlock(&eq->lock);
 		notify |= type >= GAUDI_EV_FW_ALIVE_S ?
 			  HL_NOTIFIER_EVENT_CRITICL_FW_ERR :
-			  HL_NOTIFIER_EVENT_CRITICL_HW_ERR;
+			  HL_NOTIFIER_EVENT_CRITICL_HW_ERR |
+			  HL_NOTIFIER_EVENT_GENERAL_HW_ERR;
 		break;
 	case EV_RAZWI:
 		gaudi_user_err(gdev, "event %u: %s\n", type, name);
 		notify |= gaudi_eq_razwi(gdev, type, now, e);
+		/*
+		 * As upstream's gaudi.c: the firmware reports a TPC assertion
+		 * as that TPC's address decoder event; the PCIe, device-CPU
+		 * splitter and PSOC decoder errors are general hardware errors.
+		 */
+		if (type >= GAUDI_EV_TPC0_DEC && type <= GAUDI_EV_TPC7_DEC &&
+		    !((type - GAUDI_EV_TPC0_DEC) & 1))
+			notify |= HL_NOTIFIER_EVENT_TPC_ASSERT;
+		else if (type != GAUDI_EV_RAZWI_OR_ADC &&
+			 type != GAUDI_EV_RAZWI_OR_ADC_SW)
+			notify |= HL_NOTIFIER_EVENT_GENERAL_HW_ERR;
 		break;
 	case EV_PAGE_FAULT:
 		notify |= gaudi_eq_page_fault(gdev, now);

@@ -78,6 +78,7 @@ int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
 	if (!gfile)
 		return -ENOMEM;
 	gfile->gdev = gdev;
+	mutex_init(&gfile->info_lock);
 	atomic64_set(&gfile->host_bytes, 0);
 
 	mutex_lock(&u->lock);
@@ -102,6 +103,7 @@ int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
 
 	u->owner.pid = get_task_pid(current, PIDTYPE_TGID);
 	u->owner.uid = current_uid();
+	u->last_uid = u->owner.uid;
 	get_task_comm(u->owner.comm, current->group_leader);
 	u->owner.open_real_ns = ktime_get_real_ns();
 	u->owner.open_mono = ktime_get();

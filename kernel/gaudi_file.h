@@ -38,6 +38,8 @@ struct gaudi_file {
 	/* fdinfo drm-total-host: memory this file pins or allocates */
 	atomic64_t host_bytes;
 	struct gaudi_ctx *ctx;		/* CBs, CSs, mappings (gaudi_cs.h) */
+	/* One device-CPU INFO request of this file at a time. */
+	struct mutex info_lock;
 };
 
 /* Who opened the compute node. */
@@ -58,6 +60,7 @@ struct gaudi_users {
 	struct gaudi_owner_info owner;	/* valid while @compute is set */
 
 	u64 open_counter;		/* successful compute opens */
+	kuid_t last_uid;		/* of the last holder (lock) */
 	u64 last_open_period_ms;	/* how long the last holder held it */
 	ktime_t last_open;		/* ktime_get() of the last open */
 	unsigned long busy_logged;	/* jiffies of the last EBUSY line */

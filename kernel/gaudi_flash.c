@@ -72,32 +72,60 @@ static bool gaudi_flash_held(struct gaudi_device *gdev)
 	return held;
 }
 
+/*
+ * One request with a buffer in the CPU-CP pool: @kbuf (@len bytes) goes
+ * to the device before it (@to_dev) or comes back after it.  The device is
+ * entered only for the request: user memory is copied by the callers, with
+ * no lock a reset or an unbind needs.
+ */
+static int gaudi_flash_request(struct gaudi_device *gdev, u32 opcode,
+			       void *kbuf, u32 len, bool to_dev, u32 offset,
+			       u32 size, u64 *res)
+{
+	u64 dev_addr;
+	void *buf;
+	int ret, idx;
+
+	ret = gaudi_hw_enter(gdev, &idx);
+	if (ret)
+		return ret;
+	buf = gaudi_cpucp_buf_alloc(gdev, len, &dev_addr);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (to_dev)
+		memcpy(buf, kbuf, len);
+	else
+		memset(buf, 0, len);
+	ret = gaudi_flash_send(gdev, opcode, dev_addr, offset, size, res);
+	if (!ret && !to_dev)
+		memcpy(kbuf, buf, len);
+	gaudi_cpucp_buf_free(gdev, len, buf);
+out:
+	gaudi_hw_exit(gdev, idx);
+	return ret;
+}
+
 static int gaudi_flash_info(struct gaudi_device *gdev,
 			    struct drm_gaudi_flash *f)
 {
 	u32 len = min_t(u32, f->size, sizeof(struct drm_gaudi_flash_info));
-	u64 dev_addr, res;
-	void *buf;
+	struct drm_gaudi_flash_info info;
+	u64 res;
 	int ret;
 
 	if (!f->size)
 		return -EINVAL;
-	buf = gaudi_cpucp_buf_alloc(gdev, sizeof(struct drm_gaudi_flash_info),
-				    &dev_addr);
-	if (!buf)
-		return -ENOMEM;
-	ret = gaudi_flash_send(gdev, GAUDI_CPUCP_FLASH_INFO, dev_addr, len, 0,
-			       &res);
-	if (!ret) {
-		gaudi_flash_answer(f, res);
-		len = min_t(u32, len, FIELD_GET(GAUDI_FLASH_RES_VALUE, res));
-		/* The device writes it little endian, like the uapi on x86. */
-		if (copy_to_user(u64_to_user_ptr(f->data), buf, len))
-			ret = -EFAULT;
-		f->result = len;
-	}
-	gaudi_cpucp_buf_free(gdev, sizeof(struct drm_gaudi_flash_info), buf);
-	return ret;
+	ret = gaudi_flash_request(gdev, GAUDI_CPUCP_FLASH_INFO, &info,
+				  sizeof(info), false, len, 0, &res);
+	if (ret)
+		return ret;
+	gaudi_flash_answer(f, res);
+	len = min_t(u32, len, FIELD_GET(GAUDI_FLASH_RES_VALUE, res));
+	f->result = len;
+	/* The device writes it little endian, like the uapi on x86. */
+	return copy_to_user(u64_to_user_ptr(f->data), &info, len) ? -EFAULT : 0;
 }
 
 /* READ and WRITE: chunk by chunk through a bounce buffer. */
@@ -106,15 +134,15 @@ static int gaudi_flash_xfer(struct gaudi_device *gdev,
 {
 	void __user *user = u64_to_user_ptr(f->data);
 	u32 done = 0, n;
-	u64 dev_addr, res;
 	void *buf;
 	int ret = 0;
+	u64 res;
 
 	if (!f->size || f->size > GAUDI_FLASH_XFER_MAX ||
 	    f->offset > GAUDI_FLASH_WINDOW ||
 	    f->size > GAUDI_FLASH_WINDOW - f->offset)
 		return -EINVAL;
-	buf = gaudi_cpucp_buf_alloc(gdev, GAUDI_FLASH_CHUNK, &dev_addr);
+	buf = kvmalloc(GAUDI_FLASH_CHUNK, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	while (done < f->size) {
@@ -127,9 +155,10 @@ static int gaudi_flash_xfer(struct gaudi_device *gdev,
 			ret = -EFAULT;
 			break;
 		}
-		ret = gaudi_flash_send(gdev, write ? GAUDI_CPUCP_FLASH_PROGRAM :
-				       GAUDI_CPUCP_FLASH_READ, dev_addr,
-				       f->offset + done, n, &res);
+		ret = gaudi_flash_request(gdev, write ?
+					  GAUDI_CPUCP_FLASH_PROGRAM :
+					  GAUDI_CPUCP_FLASH_READ, buf, n, write,
+					  f->offset + done, n, &res);
 		if (ret)
 			break;
 		gaudi_flash_answer(f, res);
@@ -146,7 +175,7 @@ static int gaudi_flash_xfer(struct gaudi_device *gdev,
 		done += n;
 	}
 	f->result = done;
-	gaudi_cpucp_buf_free(gdev, GAUDI_FLASH_CHUNK, buf);
+	kvfree(buf);
 	return ret;
 }
 
@@ -222,26 +251,21 @@ int gaudi_flash_op(struct gaudi_device *gdev, struct drm_gaudi_flash *f)
 		return -EBUSY;
 	}
 
+	switch (f->op) {
+	case GAUDI_FLASH_OP_INFO:
+		return gaudi_flash_info(gdev, f);
+	case GAUDI_FLASH_OP_READ:
+		return gaudi_flash_xfer(gdev, f, false);
+	case GAUDI_FLASH_OP_WRITE:
+		return gaudi_flash_xfer(gdev, f, true);
+	}
 	ret = gaudi_hw_enter(gdev, &idx);
 	if (ret)
 		return ret;
-	switch (f->op) {
-	case GAUDI_FLASH_OP_INFO:
-		ret = gaudi_flash_info(gdev, f);
-		break;
-	case GAUDI_FLASH_OP_READ:
-		ret = gaudi_flash_xfer(gdev, f, false);
-		break;
-	case GAUDI_FLASH_OP_WRITE:
-		ret = gaudi_flash_xfer(gdev, f, true);
-		break;
-	case GAUDI_FLASH_OP_ERASE:
+	if (f->op == GAUDI_FLASH_OP_ERASE)
 		ret = gaudi_flash_erase(gdev, f);
-		break;
-	default:
+	else
 		ret = gaudi_flash_activate(gdev, f);
-		break;
-	}
 	gaudi_hw_exit(gdev, idx);
 	return ret;
 }

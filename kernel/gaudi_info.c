@@ -13,7 +13,10 @@
  * facts of Gaudi 1 (memory map, engine counts) are upstream's.
  */
 #include <linux/bitfield.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/eventfd.h>
+#include <linux/nospec.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -50,20 +53,43 @@
 /* ENGINE_STATUS buffer limits. */
 #define GAUDI_ENGINES_DATA_MIN		SZ_1K
 
-/* One INFO call. */
+/*
+ * One INFO call.  Ops never touch user memory: they hand their answer to
+ * info_copy() or info_give(), and gaudi_info_query() copies it out once it
+ * holds neither the device's SRCU nor the reset lock, so a user buffer
+ * that never faults in (userfaultfd, FUSE) cannot hold off a reset or an
+ * unbind.
+ */
 struct gaudi_info_call {
 	struct gaudi_device *gdev;
 	struct gaudi_file *gfile;
 	struct hl_info_args *args;
 	void __user *out;
 	u32 size;
+	void *kout;		/* the answer, kvmalloc'ed */
+	size_t kout_len;
 };
 
-/* Copy at most return_size bytes of @len at @src to the user's buffer. */
+/* Take @buf (kvmalloc'ed, @len bytes) as the answer, in place of any other. */
+static void info_give(struct gaudi_info_call *c, void *buf, size_t len)
+{
+	kvfree(c->kout);
+	c->kout = buf;
+	c->kout_len = min_t(size_t, c->size, len);
+}
+
+/* Answer at most return_size bytes of @len at @src. */
 static int info_copy(struct gaudi_info_call *c, const void *src, size_t len)
 {
-	if (copy_to_user(c->out, src, min_t(size_t, c->size, len)))
-		return -EFAULT;
+	void *buf;
+
+	len = min_t(size_t, c->size, len);
+	if (!len)
+		return 0;
+	buf = kvmemdup(src, len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	info_give(c, buf, len);
 	return 0;
 }
 
@@ -430,8 +456,15 @@ static int info_page_fault_event(struct gaudi_info_call *c)
 /* The mappings the context had at the captured page fault (gaudi_mem.c). */
 static int info_user_mappings(struct gaudi_info_call *c)
 {
-	return gaudi_mem_pf_mappings(c->gdev, c->out, c->size,
-				     &c->args->array_size);
+	size_t len;
+	void *buf;
+	int ret;
+
+	ret = gaudi_mem_pf_mappings(c->gdev, c->size, &c->args->array_size,
+				    &buf, &len);
+	if (!ret && buf)
+		info_give(c, buf, len);
+	return ret;
 }
 
 static int info_undefined_opcode_event(struct gaudi_info_call *c)
@@ -473,7 +506,7 @@ static int info_err_record(struct gaudi_info_call *c, bool valid,
 		return 0;
 	if (c->size < len)
 		return -ENOMEM;
-	return copy_to_user(c->out, rec, len) ? -EFAULT : 0;
+	return info_copy(c, rec, len);
 }
 
 static int info_hw_err_event(struct gaudi_info_call *c)
@@ -533,7 +566,7 @@ static int info_get_events(struct gaudi_info_call *c)
 	events = c->gfile->events;
 	c->gfile->events = 0;
 	spin_unlock_irq(&u->notify_lock);
-	return copy_to_user(c->out, &events, sizeof(events)) ? -EFAULT : 0;
+	return info_copy(c, &events, sizeof(events));
 }
 
 static int info_unregister_eventfd(struct gaudi_info_call *c)
@@ -785,22 +818,20 @@ static int info_engine_status(struct gaudi_info_call *c)
 	struct seq_buf s;
 	size_t len;
 	char *buf;
-	int ret;
 
-	buf = vmalloc(c->size);
+	buf = kvmalloc(c->size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, c->size);
 	gaudi_is_idle(c->gdev, NULL, &s);
 	if (seq_buf_has_overflowed(&s)) {
-		vfree(buf);
+		kvfree(buf);
 		return -ENOMEM;
 	}
 	len = seq_buf_used(&s);
 	c->args->user_buffer_actual_size = len;
-	ret = copy_to_user(c->out, buf, len) ? -EFAULT : 0;
-	vfree(buf);
-	return ret;
+	info_give(c, buf, len);
+	return 0;
 }
 
 /*
@@ -921,9 +952,8 @@ static int info_fw_generic_req(struct gaudi_info_call *c)
 	pkt.data_max_size = cpu_to_le32(c->size);
 	pkt.pkt_subidx = cpu_to_le32(c->args->fw_sub_opcode);
 	ret = info_cpucp_send(gdev, &pkt, GAUDI_CPUCP_INFO_TIMEOUT_US, &res);
-	if (!ret && copy_to_user(c->out, buf,
-				 min_t(u64, lower_32_bits(res), c->size)))
-		ret = -EFAULT;
+	if (!ret)
+		ret = info_copy(c, buf, min_t(u64, lower_32_bits(res), c->size));
 	gaudi_cpucp_buf_free(gdev, c->size, buf);
 	return ret;
 }
@@ -944,12 +974,16 @@ struct gaudi_info_op {
 	u8 buf;		/* enum info_buf_rule */
 	bool hw;	/* needs an operational device (else EBUSY) */
 	bool no_ctrl;	/* EOPNOTSUPP on the control node */
+	bool priv;	/* control node: root or the holder's user only */
 };
 
 #define OP(_op, _fn, _buf) \
 	[_op] = { .fn = _fn, .buf = _buf }
 #define OP_HW(_op, _fn, _buf) \
 	[_op] = { .fn = _fn, .buf = _buf, .hw = true }
+/* Answers about the holder's work (addresses) or that use the card's key. */
+#define OP_PRIV(_op, _fn, _buf, _hw) \
+	[_op] = { .fn = _fn, .buf = _buf, .hw = _hw, .priv = true }
 
 static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP(HL_INFO_HW_IP_INFO, info_hw_ip, BUF_SIZED),
@@ -963,21 +997,24 @@ static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP(HL_INFO_OPEN_STATS, info_open_stats, BUF_SIZED),
 	OP(HL_INFO_LAST_ERR_OPEN_DEV_TIME, info_last_err_open_dev_time,
 	   BUF_SIZED),
-	OP(HL_INFO_CS_TIMEOUT_EVENT, info_cs_timeout_event, BUF_SIZED),
-	OP(HL_INFO_RAZWI_EVENT, info_razwi_event, BUF_SIZED),
-	OP(HL_INFO_UNDEFINED_OPCODE_EVENT, info_undefined_opcode_event,
-	   BUF_SIZED),
+	OP_PRIV(HL_INFO_CS_TIMEOUT_EVENT, info_cs_timeout_event, BUF_SIZED,
+		false),
+	OP_PRIV(HL_INFO_RAZWI_EVENT, info_razwi_event, BUF_SIZED, false),
+	OP_PRIV(HL_INFO_UNDEFINED_OPCODE_EVENT, info_undefined_opcode_event,
+		BUF_SIZED, false),
 	OP(HL_INFO_DEV_MEM_ALLOC_PAGE_SIZES, info_dev_mem_alloc_page_sizes,
 	   BUF_SIZED),
 	[HL_INFO_GET_EVENTS] = { .fn = info_get_events, .buf = BUF_U64,
 				 .no_ctrl = true },
-	OP(HL_INFO_PAGE_FAULT_EVENT, info_page_fault_event, BUF_SIZED),
-	OP(HL_INFO_USER_MAPPINGS, info_user_mappings, BUF_SIZED),
+	OP_PRIV(HL_INFO_PAGE_FAULT_EVENT, info_page_fault_event, BUF_SIZED,
+		false),
+	OP_PRIV(HL_INFO_USER_MAPPINGS, info_user_mappings, BUF_SIZED, false),
 	[HL_INFO_UNREGISTER_EVENTFD] = { .fn = info_unregister_eventfd,
 					 .buf = BUF_NONE, .no_ctrl = true },
-	OP(HL_INFO_HW_ERR_EVENT, info_hw_err_event, BUF_PTR),
-	OP(HL_INFO_FW_ERR_EVENT, info_fw_err_event, BUF_PTR),
-	OP(HL_INFO_USER_ENGINE_ERR_EVENT, info_engine_err_event, BUF_PTR),
+	OP_PRIV(HL_INFO_HW_ERR_EVENT, info_hw_err_event, BUF_PTR, false),
+	OP_PRIV(HL_INFO_FW_ERR_EVENT, info_fw_err_event, BUF_PTR, false),
+	OP_PRIV(HL_INFO_USER_ENGINE_ERR_EVENT, info_engine_err_event, BUF_PTR,
+		false),
 	OP(HL_INFO_DRAM_USAGE, info_dram_usage, BUF_SIZED),
 
 	OP_HW(HL_INFO_HW_IDLE, info_hw_idle, BUF_SIZED),
@@ -990,13 +1027,14 @@ static const struct gaudi_info_op gaudi_info_ops[] = {
 	OP_HW(HL_INFO_POWER, info_power, BUF_SIZED),
 	OP_HW(HL_INFO_DRAM_REPLACED_ROWS, info_dram_replaced_rows, BUF_SIZED),
 	OP_HW(HL_INFO_DRAM_PENDING_ROWS, info_dram_pending_rows, BUF_SIZED),
-	OP_HW(HL_INFO_SECURED_ATTESTATION, info_secured_attestation, BUF_SIZED),
+	OP_PRIV(HL_INFO_SECURED_ATTESTATION, info_secured_attestation,
+		BUF_SIZED, true),
 	[HL_INFO_REGISTER_EVENTFD] = { .fn = info_register_eventfd,
 				       .buf = BUF_NONE, .hw = true,
 				       .no_ctrl = true },
 	OP_HW(HL_INFO_ENGINE_STATUS, info_engine_status, BUF_ENGINES),
 	OP_HW(HL_INFO_FW_GENERIC_REQ, info_fw_generic_req, BUF_NONE),
-	OP_HW(HL_INFO_DEV_SIGNED, info_dev_signed, BUF_SIZED),
+	OP_PRIV(HL_INFO_DEV_SIGNED, info_dev_signed, BUF_SIZED, true),
 };
 
 /* Ops that give an answer (bit set in drm_gaudi_query_caps.info_ops). */
@@ -1059,6 +1097,26 @@ static void info_hw_put(struct gaudi_device *gdev)
 	up_read(&gdev->reset.rwsem);
 }
 
+/*
+ * The control node is open to every user: what tells of the holder's work
+ * (captured errors with its addresses, its mappings) or signs with the
+ * card's key goes only to root and to the user of the last holder.
+ */
+static bool info_ctrl_may_see(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u = gaudi_users(gdev);
+	bool ok;
+
+	if (capable(CAP_SYS_ADMIN))
+		return true;
+	if (!u)
+		return false;
+	mutex_lock(&u->lock);
+	ok = u->open_counter && uid_eq(current_euid(), u->last_uid);
+	mutex_unlock(&u->lock);
+	return ok;
+}
+
 int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		     struct hl_info_args *args)
 {
@@ -1072,18 +1130,32 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	const struct gaudi_info_op *d = NULL;
 	int ret, idx;
 
-	if (args->op < ARRAY_SIZE(gaudi_info_ops) && gaudi_info_ops[args->op].fn)
-		d = &gaudi_info_ops[args->op];
+	if (args->op < ARRAY_SIZE(gaudi_info_ops)) {
+		u32 op = array_index_nospec(args->op, ARRAY_SIZE(gaudi_info_ops));
+
+		if (gaudi_info_ops[op].fn)
+			d = &gaudi_info_ops[op];
+	}
 	/* The control node refuses notifier ops before looking further. */
 	if (d && d->no_ctrl && gfile->control)
 		return -EOPNOTSUPP;
+	if (d && d->priv && gfile->control && !info_ctrl_may_see(gdev)) {
+		gaudi_dbg(gdev, IOCTL, "INFO op %u: root or the holder's user only on the control node\n",
+			  args->op);
+		return -EPERM;
+	}
 	if (args->pad) {
 		gaudi_dbg(gdev, IOCTL, "INFO: pad is not zero\n");
 		return -EINVAL;
 	}
 
-	if (!drm_dev_enter(&gdev->drm, &idx))
-		return -ENODEV;
+	/* Ops that may ask the device CPU: one per file at a time. */
+	if (d && d->hw && mutex_lock_interruptible(&gfile->info_lock))
+		return -EINTR;
+	if (!drm_dev_enter(&gdev->drm, &idx)) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
 
 	if (!d || d->hw) {
 		ret = info_hw_get(gdev);
@@ -1108,6 +1180,12 @@ int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		info_hw_put(gdev);
 out:
 	drm_dev_exit(idx);
+out_unlock:
+	if (d && d->hw)
+		mutex_unlock(&gfile->info_lock);
+	if (!ret && c.kout_len && copy_to_user(c.out, c.kout, c.kout_len))
+		ret = -EFAULT;
+	kvfree(c.kout);
 	return ret;
 }
 

@@ -34,8 +34,11 @@
 #include <linux/dma-mapping.h>
 #include <linux/fcntl.h>
 #include <linux/genalloc.h>
+#include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
@@ -51,8 +54,37 @@ struct gaudi_map {
 	u64 size;			/* as asked */
 	struct page **pages;
 	unsigned long npages;
+	struct mm_struct *mm;		/* charged with the pins, held */
 	struct sg_table sgt;
 };
+
+/*
+ * Pinned pages count against the owner's RLIMIT_MEMLOCK in mm->pinned_vm,
+ * as RDMA's umem and VFIO charge theirs, unless it has CAP_IPC_LOCK.
+ */
+static int gaudi_pin_charge(struct gaudi_device *gdev, struct gaudi_map *map)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	struct mm_struct *mm = current->mm;
+	s64 total;
+
+	total = atomic64_add_return(map->npages, &mm->pinned_vm);
+	if (total > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(map->npages, &mm->pinned_vm);
+		gaudi_dbg(gdev, MMU, "MAP: %lu pages over RLIMIT_MEMLOCK (%lu pages)\n",
+			  map->npages, limit);
+		return -ENOMEM;
+	}
+	mmgrab(mm);
+	map->mm = mm;
+	return 0;
+}
+
+static void gaudi_pin_uncharge(struct gaudi_map *map)
+{
+	atomic64_sub(map->npages, &map->mm->pinned_vm);
+	mmdrop(map->mm);
+}
 
 /* An HBM allocation: the handle's, and each dma-buf's inside it. */
 struct gaudi_dram {
@@ -163,8 +195,8 @@ void gaudi_mem_pf_clear(struct gaudi_device *gdev)
  * As upstream: nothing captured is success with no entries; a buffer too
  * small for all of them is -ENOMEM (array_size tells how many there are).
  */
-int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
-			  u32 size, u32 *array_size)
+int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
+			  u32 *array_size, void **out, size_t *out_len)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	struct hl_user_mapping *m;
@@ -173,6 +205,8 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	int ret = 0;
 
 	*array_size = 0;
+	*out = NULL;
+	*out_len = 0;
 	if (!dp)
 		return 0;
 	flush_work(&dp->pf_work);
@@ -194,10 +228,13 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, void __user *out,
 	else
 		ret = -EAGAIN;
 	spin_unlock_irq(&dp->lock);
-	if (!ret && copy_to_user(out, m, len))
-		ret = -EFAULT;
-	kvfree(m);
-	return ret;
+	if (ret) {
+		kvfree(m);
+		return ret;
+	}
+	*out = m;
+	*out_len = len;
+	return 0;
 }
 
 /* fdinfo drm-total-vram: HBM the file allocated (extension). */
@@ -242,6 +279,7 @@ static void gaudi_map_release(struct gaudi_ctx *ctx, struct gaudi_map *map)
 	dma_unmap_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL, 0);
 	sg_free_table(&map->sgt);
 	unpin_user_pages_dirty_lock(map->pages, map->npages, true);
+	gaudi_pin_uncharge(map);
 	atomic64_sub(map->npages << PAGE_SHIFT, &ctx->gfile->host_bytes);
 	kvfree(map->pages);
 	drm_mm_remove_node(&map->node);
@@ -267,15 +305,19 @@ static unsigned long gaudi_run_len(struct page **pages, unsigned long n,
 
 /*
  * The scatterlist of @map's pinned pages: one entry per physically
- * contiguous run, up to 2 MiB each.  Does the job of
+ * contiguous run, up to 2 MiB each and no longer than the DMA layer can
+ * map in one piece (@max_bytes, dma_max_mapping_size(): 256 KiB when
+ * mappings bounce through swiotlb).  Does the job of
  * sg_alloc_table_from_pages_segment() in a fraction of its time on large
  * pinned ranges (measured in the model's guest, 1 GiB of huge pages: 11 ms
  * for it, most of a MAP), which matters since a MAP does this on every
  * page.
  */
-static int gaudi_map_sgt(struct gaudi_map *map)
+static int gaudi_map_sgt(struct gaudi_map *map, size_t max_bytes)
 {
-	const unsigned long max = SZ_2M >> PAGE_SHIFT;
+	const unsigned long max = max_t(unsigned long, 1,
+					min_t(size_t, SZ_2M, max_bytes) >>
+					PAGE_SHIFT);
 	struct page **pages = map->pages;
 	unsigned long n = map->npages, i, len;
 	unsigned int runs = 0;
@@ -295,6 +337,22 @@ static int gaudi_map_sgt(struct gaudi_map *map)
 	return 0;
 }
 
+/*
+ * Whether the DMA layer bounces @sgt (swiotlb=force, or memory the device
+ * cannot reach): the device then works on a copy, synchronised only at
+ * map and unmap, since a mapping lives for many CSs (as upstream's).
+ */
+static bool gaudi_sgt_bounces(struct device *dev, struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		if (dma_need_sync(dev, sg_dma_address(sg)))
+			return true;
+	return false;
+}
+
 static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			     union hl_mem_args *args)
 {
@@ -308,7 +366,11 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	u64 align;
 	int ret;
 
-	if (!size || !addr || addr + size < addr ||
+	/*
+	 * Address 0 is no special case: as upstream, it fails to pin with
+	 * EFAULT like any other address without memory behind it.
+	 */
+	if (!size || addr + size < addr ||
 	    size > GAUDI_VA_HOST_END - GAUDI_VA_USER_START) {
 		gaudi_dbg(gdev, MMU, "MAP: bad host range 0x%llx + 0x%llx\n",
 			  addr, size);
@@ -323,10 +385,17 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	map->offset = addr & ~PAGE_MASK;
 	map->size = size;
 	map->npages = npages;
-	map->pages = kvmalloc_array(npages, sizeof(*map->pages), GFP_KERNEL);
-	if (!map->pages) {
-		ret = -ENOMEM;
+	ret = gaudi_pin_charge(gdev, map);
+	if (ret)
 		goto err_free;
+	/* Beyond what kvmalloc serves (1 TiB of pages): no WARN, ENOMEM. */
+	map->pages = kvmalloc_array(npages, sizeof(*map->pages),
+				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!map->pages) {
+		gaudi_dbg(gdev, MMU, "MAP: no page array for %lu pages\n",
+			  npages);
+		ret = -ENOMEM;
+		goto err_uncharge;
 	}
 	while (pinned < npages) {
 		n = pin_user_pages_fast(start + (pinned << PAGE_SHIFT),
@@ -341,13 +410,16 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		pinned += n;
 	}
-	ret = gaudi_map_sgt(map);
+	ret = gaudi_map_sgt(map, dma_max_mapping_size(&gdev->pdev->dev));
 	if (ret)
 		goto err_unpin;
 	ret = dma_map_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL,
 			      0);
 	if (ret)
 		goto err_sgt;
+	if (gaudi_sgt_bounces(&gdev->pdev->dev, &map->sgt))
+		drm_info_once(&gdev->drm,
+			      "host memory maps bounce through swiotlb: the device sees them as they were at MAP, user memory sees its writes at UNMAP\n");
 
 	align = (npages << PAGE_SHIFT) >= SZ_2M ? SZ_2M : PAGE_SIZE;
 	mutex_lock(&ctx->lock);
@@ -405,6 +477,8 @@ err_unpin:
 	if (pinned > 0)
 		unpin_user_pages(map->pages, pinned);
 	kvfree(map->pages);
+err_uncharge:
+	gaudi_pin_uncharge(map);
 err_free:
 	kfree(map);
 	return ret;
@@ -478,9 +552,22 @@ static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	return 0;
 }
 
-static struct gaudi_dram *gaudi_dram_get(struct gaudi_ctx *ctx, u64 handle)
+/*
+ * The HBM address of allocation @handle.  Under ctx->lock: a concurrent
+ * FREE erases the handle and drops the allocation under the same lock.
+ */
+static int gaudi_dram_addr(struct gaudi_ctx *ctx, u64 handle, u64 *addr)
 {
-	return handle && handle <= INT_MAX ? xa_load(&ctx->dram, handle) : NULL;
+	struct gaudi_dram *d;
+
+	if (!handle || handle > INT_MAX)
+		return -EINVAL;
+	mutex_lock(&ctx->lock);
+	d = xa_load(&ctx->dram, handle);
+	if (d)
+		*addr = d->addr;
+	mutex_unlock(&ctx->lock);
+	return d ? 0 : -EINVAL;
 }
 
 static int gaudi_dram_free(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
@@ -711,7 +798,8 @@ int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct gaudi_device *gdev = to_gaudi(drm);
 	struct gaudi_ctx *ctx = file_ctx(file);
 	union hl_mem_args *args = data;
-	struct gaudi_dram *d;
+	u64 addr;
+	int ret;
 
 	if (!ctx)
 		return -EINVAL;
@@ -719,11 +807,14 @@ int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	case HL_MEM_OP_MAP:
 		if (args->in.flags & HL_MEM_USERPTR)
 			return gaudi_map_userptr(gdev, ctx, args);
-		d = gaudi_dram_get(ctx, args->in.map_device.handle);
-		if (!d)
-			return -EINVAL;
+		ret = gaudi_dram_addr(ctx, args->in.map_device.handle, &addr);
+		if (ret) {
+			gaudi_dbg(gdev, MMU, "MAP: no allocation %llu\n",
+				  args->in.map_device.handle);
+			return ret;
+		}
 		memset(args, 0, sizeof(*args));
-		args->out.device_virt_addr = d->addr;
+		args->out.device_virt_addr = addr;
 		return 0;
 	case HL_MEM_OP_UNMAP:
 		return gaudi_unmap(gdev, ctx, args->in.unmap.device_virt_addr);

@@ -37,8 +37,10 @@
 #include <linux/genalloc.h>
 #include <linux/interrupt.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "regs/gaudi_prot_regs.h"
@@ -56,15 +58,34 @@ u64 gaudi_host_dev_addr(dma_addr_t dma)
  */
 static const u32 gaudi_kcb_pool_size[GAUDI_KCB_POOLS] = { 256, SZ_4K };
 
+static unsigned int gaudi_cs_kmem_mb = 256;
+module_param_named(cs_kmem_mb, gaudi_cs_kmem_mb, uint, 0644);
+MODULE_PARM_DESC(cs_kmem_mb, "Kernel memory for the parsed CBs of the CSs in flight, in MiB (default 256)");
+
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
+	void *kcb;
 
+	if (atomic64_add_return(size, &dp->kcb_bytes) >
+	    (s64)READ_ONCE(gaudi_cs_kmem_mb) << 20) {
+		atomic64_sub(size, &dp->kcb_bytes);
+		gaudi_dbg(gdev, CS, "CS: kernel CB copies in flight over cs_kmem_mb=%u\n",
+			  READ_ONCE(gaudi_cs_kmem_mb));
+		return NULL;
+	}
 	for (i = 0; i < GAUDI_KCB_POOLS; i++)
 		if (size <= gaudi_kcb_pool_size[i])
-			return dma_pool_alloc(dp->kcb_pool[i], GFP_KERNEL, dma);
-	return dma_alloc_coherent(&gdev->pdev->dev, size, dma, GFP_KERNEL);
+			break;
+	if (i < GAUDI_KCB_POOLS)
+		kcb = dma_pool_alloc(dp->kcb_pool[i], GFP_KERNEL, dma);
+	else
+		kcb = dma_alloc_coherent(&gdev->pdev->dev, size, dma,
+					 GFP_KERNEL);
+	if (!kcb)
+		atomic64_sub(size, &dp->kcb_bytes);
+	return kcb;
 }
 
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
@@ -73,6 +94,7 @@ void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
+	atomic64_sub(size, &dp->kcb_bytes);
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
 		if (size <= gaudi_kcb_pool_size[i]) {
 			dma_pool_free(dp->kcb_pool[i], kcb, dma);
@@ -187,7 +209,7 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 		q->ci = hw;
 	while ((job = list_first_entry_or_null(&q->hw_jobs, struct gaudi_job,
 					       hw_node))) {
-		if (!gaudi_queue_past(q, job->pos))
+		if (!gaudi_queue_past(q, job->pos) && !GAUDI_BROKEN(CB_EARLY_FREE))
 			break;
 		list_del_init(&job->hw_node);
 		job->on_hw = false;

@@ -16,32 +16,45 @@
 #include "gaudi_drv.h"
 #include "gaudi_file.h"
 
-#define GAUDI_CPU_HALT_WAIT_MS		200
-#define GAUDI_RESET_WAIT_MS		2000
-#define GAUDI_BTM_TIMEOUT_US		(100 * USEC_PER_MSEC)
+/*
+ * Upstream sleeps 200 ms after halting the device CPU and 2 s after
+ * SW_ALL_RST, then checks BTM_FSM.  Those are our upper bounds; we wait
+ * only until the device says it is done: the halted CPU reports IN_WFE in
+ * CPU_BOOT_STATUS, and the reset clears that status (preboot starts over)
+ * with BTM_FSM idle.  8 cards unload in a fraction of the fixed time.
+ */
+#define GAUDI_CPU_HALT_TIMEOUT_US	(200 * USEC_PER_MSEC)
+#define GAUDI_RESET_TIMEOUT_US		(2100 * USEC_PER_MSEC)
 
 int gaudi_hw_reset(struct gaudi_device *gdev)
 {
-	u32 val;
+	u32 val, btm;
 	int ret;
 
 	gaudi_dbg(gdev, RESET, "halting the device CPU\n");
 	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_HALT_MACHINE);
 	WREG32(gdev, mmKMD_MSG_TO_CPU, KMD_MSG_GOTO_WFE);
-	msleep(GAUDI_CPU_HALT_WAIT_MS);
+	/* A hung CPU never reports it: then the whole bound is waited. */
+	if (gaudi_poll_reg(gdev, mmCPU_BOOT_STATUS, val,
+			   val == CPU_BOOT_STATUS_IN_WFE, 1000,
+			   GAUDI_CPU_HALT_TIMEOUT_US))
+		gaudi_dbg(gdev, RESET, "device CPU not in WFE (status %u), resetting anyway\n",
+			  val);
 	WREG32(gdev, mmKMD_MSG_TO_CPU, KMD_MSG_NA);
 
 	/* Keep PCIe up through the reset, then reset everything else. */
 	WREG32(gdev, mmPSOC_GLOBAL_CONF_COLD_RST_FLOPS_1, PREBOOT_PCIE_EN_MAGIC);
 	WREG32(gdev, mmPSOC_GLOBAL_CONF_SW_ALL_RST, 1);
-	msleep(GAUDI_RESET_WAIT_MS);
 
-	ret = gaudi_poll_reg(gdev, mmPSOC_GLOBAL_CONF_BTM_FSM, val,
-			     !(val & BTM_FSM_STATE_MASK), 1000,
-			     GAUDI_BTM_TIMEOUT_US);
-	if (ret) {
-		gaudi_err(gdev, "hard reset did not complete: BTM_FSM 0x%08x\n",
-			  val);
+	ret = gaudi_poll_reg(gdev, mmCPU_BOOT_STATUS, val,
+			     val != CPU_BOOT_STATUS_IN_WFE &&
+			     !(RREG32(gdev, mmPSOC_GLOBAL_CONF_BTM_FSM) &
+			       BTM_FSM_STATE_MASK), 1000,
+			     GAUDI_RESET_TIMEOUT_US);
+	btm = RREG32(gdev, mmPSOC_GLOBAL_CONF_BTM_FSM);
+	if (ret || (btm & BTM_FSM_STATE_MASK)) {
+		gaudi_err(gdev, "hard reset did not complete: BTM_FSM 0x%08x, boot status %u\n",
+			  btm, val);
 		return -EIO;
 	}
 	gaudi_dbg(gdev, RESET, "hard reset done\n");
@@ -74,7 +87,9 @@ static void gaudi_reset_work(struct work_struct *work)
 	gdev->status = GAUDI_STATUS_IN_RESET;
 	mutex_unlock(&gdev->state_lock);
 
-	gaudi_warn(gdev, "hard reset: %s\n", r->reason ? r->reason : "requested");
+	if (__ratelimit(&r->log_rs))
+		gaudi_warn(gdev, "hard reset: %s\n",
+			   r->reason ? r->reason : "requested");
 	gaudi_reset_uevent(gdev, true);
 	gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_DEVICE_RESET |
 				HL_NOTIFIER_EVENT_DEVICE_UNAVAILABLE);
@@ -104,8 +119,9 @@ static void gaudi_reset_work(struct work_struct *work)
 	} else {
 		if (!READ_ONCE(r->disabled))
 			gaudi_cpucp_heartbeat_start(gdev);
-		gaudi_note(gdev, "hard reset done in %llu ms, device operational\n",
-			   r->last_duration_ms);
+		if (__ratelimit(&r->log_rs))
+			gaudi_note(gdev, "hard reset done in %llu ms, device operational\n",
+				   r->last_duration_ms);
 	}
 	gaudi_reset_uevent(gdev, false);
 }
@@ -114,6 +130,8 @@ void gaudi_reset_init(struct gaudi_device *gdev)
 {
 	init_rwsem(&gdev->reset.rwsem);
 	INIT_WORK(&gdev->reset.work, gaudi_reset_work);
+	/* 10 lines (5 resets) a minute per card. */
+	ratelimit_state_init(&gdev->reset.log_rs, 60 * HZ, 10);
 }
 
 void gaudi_reset_schedule(struct gaudi_device *gdev, const char *reason)

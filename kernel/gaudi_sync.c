@@ -25,6 +25,7 @@
  * instead of waiting for ever.
  */
 #include <linux/bitfield.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -224,6 +225,7 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 		gaudi_dbg(gdev, CS, "reserve: queue %u is not external\n", q);
 		return -EINVAL;
 	}
+	q = array_index_nospec(q, GAUDI_NUM_EXT_QUEUES);
 	if (count > SM_SOB_VAL) {
 		gaudi_dbg(gdev, CS, "reserve: %u signals exceed a SOB (%lu)\n",
 			  count, SM_SOB_VAL);
@@ -255,9 +257,9 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 		ret = wait_event_interruptible_timeout(dp->space_wq,
 						       READ_ONCE(dp->space_gen) != gen,
 						       HZ);
-		if (ret < 0) {
+		if (ret < 0) {		/* -ERESTARTSYS: nothing reserved */
 			kfree(e);
-			return -EINTR;
+			return ret;
 		}
 	}
 	if (ret < 0) {
@@ -503,6 +505,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	if (flags & HL_CS_FLAGS_SIGNAL) {
 		tmpl.signal = true;
+		ch.queue_index = array_index_nospec(ch.queue_index,
+						    GAUDI_NUM_EXT_QUEUES);
 		tmpl.signal_queue = ch.queue_index;
 		/* The SOB address is filled in at submission. */
 		p = msg_long(p, 0, SM_SOB_INC | 1);
@@ -562,8 +566,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	ret = gaudi_cs_submit_kernel(gdev, ctx, ch.queue_index, pkts,
 				     (p - pkts) * 4, &tmpl, &seq, &before,
 				     &sob);
-	if (ret)
-		return ret == -ERESTARTSYS ? -EINTR : ret;
+	if (ret)	/* -ERESTARTSYS: nothing queued, may be restarted */
+		return ret;
 	memset(args, 0, sizeof(*args));
 	args->out.seq = seq;
 	args->out.status = HL_CS_STATUS_SUCCESS;

@@ -3,12 +3,15 @@
 #   tests/summarize.sh NAME 'command' [NAME 'command' ...]
 # Each command prints TAP ending with "N passed, N failed"; a command that
 # exits non-zero without such a line, or with "0 failed" but a non-zero
-# status, counts as one more failure.  Ends with the total closing line and
-# exits non-zero if anything failed.
+# status, counts as one more failure.  A closing line's ", N skipped" is
+# counted apart: skips are neither passes nor failures.  Ends with the total
+# closing line "N passed, N failed, N skipped" and exits non-zero if
+# anything failed.
 set -u
 
 total_pass=0
 total_fail=0
+total_skip=0
 summary=()
 
 while [ $# -ge 2 ]; do
@@ -25,8 +28,10 @@ while [ $# -ge 2 ]; do
 	if [ -n "$line" ]; then
 		p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
 		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+		s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
+		s=${s:-0}
 	else
-		p=0 f=0
+		p=0 f=0 s=0
 	fi
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=$((f + 1))
@@ -34,10 +39,11 @@ while [ $# -ge 2 ]; do
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	summary+=("$(printf '%-12s %5d passed %4d failed %5ds' "$name" "$p" "$f" "$secs")")
+	total_skip=$((total_skip + s))
+	summary+=("$(printf '%-12s %5d passed %4d failed %4d skipped %5ds' "$name" "$p" "$f" "$s" "$secs")")
 done
 
 echo "### summary"
 printf '%s\n' "${summary[@]}"
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

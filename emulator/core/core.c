@@ -290,12 +290,21 @@ static void cfg_clear(struct gaudi_core *g)
     }
 }
 
-void gaudi_core_reset(struct gaudi_core *g)
+/*
+ * The ELBI window lives in the PCIe block's configuration space: a PCI
+ * reset clears it; SW_ALL_RST, which keeps PCIe up, does not (an ELBI
+ * access that races a hard reset still completes).
+ */
+void gaudi_elbi_reset(struct gaudi_core *g)
 {
-    cfg_clear(g);
     g->elbi_addr = 0;
     g->elbi_data = 0;
     g->elbi_sts = 0;
+}
+
+void gaudi_core_reset(struct gaudi_core *g)
+{
+    cfg_clear(g);
     gaudi_prot_reset(g);
     gaudi_mmu_reset(g);
     gaudi_sync_reset(g);

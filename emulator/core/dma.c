@@ -4,10 +4,15 @@
  *
  * Each of the eight DMA channels has a core that moves data and a QMAN that
  * feeds it.  A LIN_DMA packet on the QMAN, or a direct write of SRC_BASE,
- * DST_BASE, DST_TSIZE_0 and then COMMIT, runs one linear transfer: a copy,
- * or with MEM_SET a fill of the destination with the 64-bit pattern held in
- * SRC_BASE.  The transfer is started on the core (gaudi_dma_start) and
- * moved in pieces of up to 1 MiB by the queue scheduler of qman.c
+ * DST_BASE, DST_TSIZE_0 and then COMMIT, runs one transfer: a copy, or with
+ * MEM_SET a fill of the destination with the 64-bit pattern held in
+ * SRC_BASE.  With the LIN bit it is linear (DST_TSIZE_0 bytes); without it
+ * the core walks up to five dimensions on each side (rows of TSIZE_0 bytes,
+ * TSIZE_1..4 counts, STRIDE_1..4 byte strides, as hl-thunk-open's
+ * strided-DMA test programs them; a count of 0 is taken as 1, strides are
+ * unsigned 32-bit: both unverified).  The transfer is started on the
+ * core (gaudi_dma_start) and moved in pieces of up to 1 MiB by the queue
+ * scheduler of qman.c
  * (gaudi_dma_progress): in the asynchronous mode each piece lands when
  * size/bandwidth after the start says it ends, and STS0 shows BUSY until
  * the last one and the write completion are done; running to completion it
@@ -341,14 +346,106 @@ static uint64_t xfer_ns(struct gaudi_core *g, uint64_t bytes)
     return bytes * 1000 / bw;
 }
 
+/*
+ * Latch one side's shape from the core registers; its byte count in
+ * *total, false if that does not fit 64 bits.
+ */
+static bool shape_latch(struct gaudi_core *g, unsigned int n, bool dst,
+                        struct gaudi_dma_shape *sh, uint64_t *total)
+{
+    uint32_t base = core_base(n);
+    unsigned int k;
+    uint64_t t;
+
+    sh->size[0] = gaudi_reg_get(g, base + (dst ? DMA_CORE_DST_TSIZE_0 :
+                                           DMA_CORE_SRC_TSIZE_0));
+    sh->stride[0] = 1;
+    t = sh->size[0];
+    for (k = 1; k < GAUDI_DMA_DIMS; k++) {
+        sh->size[k] = gaudi_reg_get(g, base + (dst ? DMA_CORE_DST_TSIZE(k) :
+                                               DMA_CORE_SRC_TSIZE(k)));
+        sh->size[k] = sh->size[k] ? sh->size[k] : 1;
+        sh->stride[k] = gaudi_reg_get(g, base + (dst ? DMA_CORE_DST_STRIDE(k) :
+                                                 DMA_CORE_SRC_STRIDE(k)));
+        if (t && sh->size[k] > UINT64_MAX / t) {
+            return false;
+        }
+        t *= sh->size[k];
+    }
+    *total = t;
+    return true;
+}
+
+/*
+ * Address of byte off of a shape starting at base; *run is how many bytes
+ * from there are contiguous (to the end of the row).
+ */
+static uint64_t shape_addr(const struct gaudi_dma_shape *sh, uint64_t base,
+                           uint64_t off, uint64_t *run)
+{
+    uint64_t i0 = off % sh->size[0], q = off / sh->size[0], a = base + i0;
+    unsigned int k;
+
+    for (k = 1; k < GAUDI_DMA_DIMS; k++) {
+        a += (q % sh->size[k]) * sh->stride[k];
+        q /= sh->size[k];
+    }
+    *run = sh->size[0] - i0;
+    return a;
+}
+
+/*
+ * Bytes [off, off + len) of a non-linear transfer: row by row, each run
+ * contiguous on both sides.  A memset keeps the pattern's phase of the
+ * byte's position in the transfer.
+ */
+static int do_shaped(struct gaudi_core *g, unsigned int n,
+                     const struct gaudi_dma_xfer *x, uint64_t off,
+                     uint64_t len)
+{
+    uint64_t end = off + len, sa, da, srun, drun, run;
+    int r;
+
+    while (off < end) {
+        sa = shape_addr(&x->sshape, x->src, off, &srun);
+        da = shape_addr(&x->dshape, x->dst, off, &drun);
+        run = min64(min64(srun, drun), end - off);
+        if (x->commit & DMA_COMMIT_MEM_SET) {
+            /* dst - off + off: the address da at pattern phase off. */
+            r = do_memset(g, n, &x->in, da - off, off, run, x->src);
+        } else {
+            r = do_copy(g, n, &x->in, sa, da, 0, run);
+        }
+        if (r) {
+            return r;
+        }
+        off += run;
+    }
+    return 0;
+}
+
 int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
                     uint64_t dst, uint64_t size, uint32_t commit, int owner,
                     uint64_t start_ns)
 {
     struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    uint64_t stotal = 0, dtotal = 0;
+    bool fit;
 
     if (x->active) {
         return -1;
+    }
+    x->bad_shape = false;
+    if (!(commit & DMA_COMMIT_LIN)) {
+        fit = shape_latch(g, n, true, &x->dshape, &dtotal);
+        if (commit & DMA_COMMIT_MEM_SET) {
+            x->sshape = x->dshape;
+            stotal = dtotal;
+        } else {
+            fit = shape_latch(g, n, false, &x->sshape, &stotal) && fit;
+        }
+        x->bad_shape = !fit || stotal != dtotal;
+        size = x->bad_shape ? 0 : dtotal;
     }
     x->active = true;
     x->owner = owner;
@@ -405,26 +502,38 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
     /* One unit per 64 KiB to complete, per KiB in a bounded step. */
     unsigned int shift = g->bus.schedule ? 10 : 16;
     bool moved = false;
-    uint64_t len, units;
+    uint64_t len, units, rmin;
     int r;
 
     if (!x->active) {
         return false;
     }
-    if (!(x->commit & DMA_COMMIT_LIN)) {
-        gaudi_log(g, GAUDI_LOG_UNIMP,
-                  "DMA%u: only linear transfers are modelled", n);
-        dma_fail(g, n, DMA_ERR_HBW_RD, "non-linear transfer", x->src);
+    if (x->bad_shape) {
+        dma_fail(g, n, DMA_ERR_HBW_RD,
+                 "non-linear transfer: source and destination sizes differ",
+                 x->src);
         xfer_end(g, n, true);
         return true;
     }
     while (x->done < x->size && gaudi_dma_next_ns(g, n) <= now) {
         len = min64(x->size - x->done, GAUDI_DMA_PIECE);
         units = (len + (1ULL << shift) - 1) >> shift;
+        if (!(x->commit & DMA_COMMIT_LIN)) {
+            /*
+             * Short rows cost per row: at most 64 Ki rows a piece, one
+             * more unit per 64 rows, so tiny rows cannot stall a step.
+             */
+            rmin = min64(x->sshape.size[0], x->dshape.size[0]);
+            len = min64(len, rmin << 16);
+            units = ((len + (1ULL << shift) - 1) >> shift) +
+                    ((len / rmin) >> 6);
+        }
         if (moved && *budget < units) {
             return true;
         }
-        if (x->commit & DMA_COMMIT_MEM_SET) {
+        if (!(x->commit & DMA_COMMIT_LIN)) {
+            r = do_shaped(g, n, x, x->done, len);
+        } else if (x->commit & DMA_COMMIT_MEM_SET) {
             r = do_memset(g, n, &x->in, x->dst, x->done, len, x->src);
         } else {
             r = do_copy(g, n, &x->in, x->src, x->dst, x->done, len);

@@ -23,6 +23,14 @@ struct gaudi_init;
  * piece k) / bandwidth, and its data is moved when the core runs at or
  * after that time.
  */
+#define GAUDI_DMA_DIMS 5
+
+/* One side of a non-linear transfer: dimension sizes and byte strides. */
+struct gaudi_dma_shape {
+    uint64_t size[GAUDI_DMA_DIMS]; /* [0] bytes, [1..4] counts (>= 1) */
+    uint64_t stride[GAUDI_DMA_DIMS]; /* [1..4] bytes; [0] unused */
+};
+
 struct gaudi_dma_xfer {
     bool active;
     int owner;  /* qman * GAUDI_QM_STREAMS + stream, or NO_OWNER */
@@ -30,6 +38,9 @@ struct gaudi_dma_xfer {
     struct gaudi_init in; /* the core as initiator, at the start */
     uint64_t src, dst, size, done;
     uint64_t start_ns;
+    /* Without DMA_COMMIT_LIN: the shapes latched at the start. */
+    struct gaudi_dma_shape sshape, dshape;
+    bool bad_shape;  /* source and destination sizes differ */
 };
 
 #define GAUDI_DMA_PIECE (1ULL << 20)
@@ -55,11 +66,15 @@ int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
                     uint64_t addr, const void *buf, uint64_t len);
 
 /*
- * Start a linear transfer on DMA core n at time start_ns: copy size bytes
- * from src to dst or, with DMA_COMMIT_MEM_SET in commit, fill dst with the
- * 64-bit pattern src.  The core latches its PROT/PROPS now.  Returns 0, or
- * -1 if the core is busy.  The queue scheduler moves it forward with
- * gaudi_dma_progress().
+ * Start a transfer on DMA core n at time start_ns: copy size bytes from
+ * src to dst or, with DMA_COMMIT_MEM_SET in commit, fill dst with the
+ * 64-bit pattern src.  Without DMA_COMMIT_LIN the transfer is non-linear:
+ * size is ignored, the source and destination walk the shapes in the
+ * core's SRC_/DST_TSIZE_0..4 and _STRIDE_1..4 registers (latched now; a
+ * count of 0 is taken as 1), both must hold the same number of bytes
+ * (else the transfer fails), and a memset uses the destination's.  The
+ * core latches its PROT/PROPS now.  Returns 0, or -1 if the core is busy.
+ * The queue scheduler moves it forward with gaudi_dma_progress().
  */
 int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
                     uint64_t dst, uint64_t size, uint32_t commit, int owner,

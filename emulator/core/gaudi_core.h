@@ -155,6 +155,12 @@ struct gaudi_identity {
      */
     uint32_t packet_latency_ns;
     uint32_t dma_bandwidth_mbps;
+    /*
+     * No translation cache in the device MMU: every translation walks the
+     * page tables (QEMU property tlb=off, for comparison).  Default: the
+     * STLB model is on (mmu.h).
+     */
+    bool tlb_off;
 };
 
 struct gaudi_core;
@@ -173,6 +179,7 @@ void gaudi_core_free(struct gaudi_core *g);
 
 /* Power-on / SW_ALL_RST reset: registers to reset values, engines idle. */
 void gaudi_core_reset(struct gaudi_core *g);
+void gaudi_elbi_reset(struct gaudi_core *g);
 
 /* CFG space access: off is a CFG offset (0 .. GAUDI_CFG_SIZE - 1). */
 uint32_t gaudi_cfg_read(struct gaudi_core *g, uint32_t off);

@@ -152,6 +152,7 @@
 #define QM_CP_FENCE0_RDATA_0  0x308 /* + 0x14 * fence + 4 * stream */
 #define QM_CP_FENCE0_CNT_0  0x358
 #define QM_CP_FENCE_STRIDE  0x14
+#define QM_LOWER_CP  4 /* CP index of the lower CP (CP_DMA buffers) */
 #define QM_ARB_ERR_CAUSE  0xB9C
 #define QM_CGM_STS   0xC74
 #define QM_BLOCK_SIZE   0x1000
@@ -180,6 +181,16 @@
 #define DMA_CORE_DST_BASE_LO  0x01C
 #define DMA_CORE_DST_BASE_HI  0x020
 #define DMA_CORE_DST_TSIZE_0  0x074
+/*
+ * The 5-dimension shape of a non-linear transfer (upstream
+ * asic_reg/dma0_core_regs.h): TSIZE_0 bytes per row, TSIZE_1..4 counts,
+ * STRIDE_1..4 byte strides, for the source and the destination.
+ */
+#define DMA_CORE_SRC_TSIZE_0  0x04C
+#define DMA_CORE_SRC_TSIZE(k)  (0x02C + 8 * ((k) - 1)) /* k = 1..4 */
+#define DMA_CORE_SRC_STRIDE(k)  (0x030 + 8 * ((k) - 1))
+#define DMA_CORE_DST_TSIZE(k)  (0x054 + 8 * ((k) - 1))
+#define DMA_CORE_DST_STRIDE(k)  (0x058 + 8 * ((k) - 1))
 #define DMA_CORE_COMMIT   0x078
 #define DMA_CORE_WR_COMP_WDATA  0x07C
 #define DMA_CORE_WR_COMP_ADDR_LO 0x080

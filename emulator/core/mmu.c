@@ -5,15 +5,29 @@
  * The driver keeps the page tables in HBM and tells the MMU where the hop-0
  * table of an ASID is through a small handshake: MMU_ASID, the two halves of
  * the hop-0 address, then MMU_BUSY = 0x8000_0000 and a 2 ms poll for bit 31
- * to clear.  The model records the address and completes at once.  STLB
- * invalidation (STLB_INV_PS = 3, STLB_CACHE_INV, STLB_INV_PS = 2, poll for
- * 0) also completes at once: the model has no TLB, every translation walks
- * the tables in HBM.
+ * to clear.  The model records the address and completes at once.
  *
  * The walk has five hops of 512 8-byte PTEs.  The hop-0 index is VA[49:48],
  * then VA[47:39], VA[38:30], VA[29:21] and VA[20:12].  A PTE has bit 0
  * "present" and bit 11 "last"; bits 49:12 address the next table or the
  * page.  2 MiB pages end at hop 3 (last bit set), 4 KiB pages at hop 4.
+ *
+ * STLB.  As on silicon, translations are cached: a walk that ends in a leaf
+ * stores (ASID, VA page, page size) -> device page in a set-associative
+ * table (mmu.h: 256 sets x 4 ways, LRU), and later accesses to that page
+ * are served from it without reading the tables, so a PTE the driver
+ * rewrites is not seen until it invalidates.  Faults are not cached.  Both
+ * drivers invalidate the whole cache with one sequence (upstream gaudi.c
+ * gaudi_mmu_invalidate_cache; its _range variant calls it, Gaudi 1 has no
+ * range invalidation): STLB_INV_PS = 3, STLB_CACHE_INV = producer index,
+ * STLB_INV_PS = 2, poll STLB_INV_PS until 0, STLB_INV_SET = 0.  The model
+ * starts an invalidation on any non-zero write of STLB_INV_PS; the register
+ * reads back non-zero, and the old translations stay in use, until it
+ * completes (GAUDI_TLB_INV_NS later, or the GAUDI_TLB_INV_READS-th busy
+ * read, whichever is first: bounded, never holding the guest).  Writing a
+ * new hop-0 address does not flush (the drivers invalidate after it).  With
+ * the identity's tlb_off (QEMU tlb=off) there is no cache: every
+ * translation walks and an invalidation completes at once.
  */
 #include <string.h>
 
@@ -39,15 +53,106 @@ static int read_pte(struct gaudi_core *g, uint64_t addr, uint64_t *pte)
     return 0;
 }
 
+/* Finish an invalidation whose time has come: drop every translation. */
+static void tlb_inv_check(struct gaudi_core *g, bool busy_read)
+{
+    struct gaudi_mmu *m = &g->mmu;
+
+    if (!m->inv_pending) {
+        return;
+    }
+    if (busy_read) {
+        m->inv_busy_reads++;
+    }
+    if (gaudi_now_ns(g) < m->inv_done_ns &&
+        m->inv_busy_reads < GAUDI_TLB_INV_READS) {
+        return;
+    }
+    memset(m->tlb, 0, sizeof(m->tlb));
+    m->tlb_flushes++;
+    m->inv_pending = false;
+    gaudi_reg_set(g, mmMMU_UP_STLB_INV_PS, 0);
+}
+
+static unsigned int tlb_set(uint32_t asid, uint64_t va, unsigned int shift)
+{
+    uint64_t vpn = va >> shift;
+
+    return (unsigned int)(vpn ^ (vpn >> 8) ^ (vpn >> 16) ^ (asid * 0x9Du) ^
+                          shift) & (GAUDI_TLB_SETS - 1);
+}
+
+static bool tlb_lookup(struct gaudi_core *g, uint32_t asid, uint64_t va,
+                       uint64_t *pa, uint64_t *contig)
+{
+    static const uint8_t shifts[2] = { 12, 21 };
+    unsigned int i, w;
+
+    for (i = 0; i < 2; i++) {
+        unsigned int shift = shifts[i];
+        uint64_t page = 1ULL << shift, base = va & ~(page - 1);
+        struct gaudi_tlb_entry *set =
+            g->mmu.tlb[tlb_set(asid, va, shift)];
+
+        for (w = 0; w < GAUDI_TLB_WAYS; w++) {
+            struct gaudi_tlb_entry *e = &set[w];
+
+            if (e->shift == shift && e->asid == asid && e->va == base) {
+                e->used = ++g->mmu.tlb_clock;
+                *pa = e->pa | (va & (page - 1));
+                *contig = page - (va & (page - 1));
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static void tlb_fill(struct gaudi_core *g, uint32_t asid, uint64_t va,
+                     uint64_t pa, unsigned int shift)
+{
+    uint64_t mask = ~((1ULL << shift) - 1);
+    struct gaudi_tlb_entry *set = g->mmu.tlb[tlb_set(asid, va, shift)];
+    struct gaudi_tlb_entry *victim = &set[0];
+    unsigned int w;
+
+    for (w = 0; w < GAUDI_TLB_WAYS; w++) {
+        if (!set[w].shift) {
+            victim = &set[w];
+            break;
+        }
+        if (set[w].used < victim->used) {
+            victim = &set[w];
+        }
+    }
+    if (victim->shift) {
+        g->mmu.tlb_evictions++;
+    }
+    victim->va = va & mask;
+    victim->pa = pa & mask;
+    victim->asid = asid;
+    victim->shift = shift;
+    victim->used = ++g->mmu.tlb_clock;
+}
+
 int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
                         uint64_t *pa, uint64_t *contig)
 {
     uint64_t table, pte, page;
     unsigned int hop;
+    bool tlb = !g->id.tlb_off;
 
     if (asid >= GAUDI_MMU_MAX_ASID || va < GAUDI_MMU_VA_START ||
         va >= GAUDI_MMU_VA_END) {
         return -1;
+    }
+    if (tlb) {
+        tlb_inv_check(g, false);
+        if (tlb_lookup(g, asid, va, pa, contig)) {
+            g->mmu.tlb_hits++;
+            return 0;
+        }
+        g->mmu.tlb_misses++;
     }
     if (!(g->mmu.hop0[asid] & HOP0_VALID)) {
         return -1;
@@ -70,11 +175,26 @@ int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
             *pa = (pte & PTE_ADDR_MASK & ~(page - 1)) |
                   (va & (page - 1));
             *contig = page - (va & (page - 1));
+            if (tlb) {
+                tlb_fill(g, asid, va, *pa, hop_shift[hop]);
+            }
             return 0;
         }
         table = pte & PTE_ADDR_MASK;
     }
     return -1;
+}
+
+unsigned int gaudi_mmu_tlb_count(struct gaudi_core *g)
+{
+    unsigned int s, w, n = 0;
+
+    for (s = 0; s < GAUDI_TLB_SETS; s++) {
+        for (w = 0; w < GAUDI_TLB_WAYS; w++) {
+            n += g->mmu.tlb[s][w].shift != 0;
+        }
+    }
+    return n;
 }
 
 void gaudi_mmu_fault(struct gaudi_core *g, uint32_t asid, uint64_t va)
@@ -119,17 +239,39 @@ static void mmu_busy_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 
 static void mmu_inv_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-    (void)val;
-    /* No TLB to invalidate: every request completes at once. */
-    gaudi_reg_set(g, off, 0);
+    struct gaudi_mmu *m = &g->mmu;
+
+    if (!val) {
+        return;
+    }
+    if (g->id.tlb_off) {
+        /* No cache to invalidate: every request completes at once. */
+        m->tlb_flushes++;
+        gaudi_reg_set(g, off, 0);
+        return;
+    }
+    /*
+     * Start (or restart) a full invalidation; the register shows the value
+     * written until it completes.
+     */
+    gaudi_reg_set(g, off, val);
+    m->inv_pending = true;
+    m->inv_busy_reads = 0;
+    m->inv_done_ns = gaudi_now_ns(g) + GAUDI_TLB_INV_NS;
+}
+
+static uint32_t mmu_inv_read(struct gaudi_core *g, uint32_t off)
+{
+    tlb_inv_check(g, g->mmu.inv_pending);
+    return gaudi_reg_get(g, off);
 }
 
 void gaudi_mmu_init(struct gaudi_core *g)
 {
     gaudi_reg_claim(g, mmMMU_UP_MMU_BUSY, mmMMU_UP_MMU_BUSY + 4, NULL,
                     mmu_busy_write);
-    gaudi_reg_claim(g, mmMMU_UP_STLB_INV_PS, mmMMU_UP_STLB_INV_PS + 4, NULL,
-                    mmu_inv_write);
+    gaudi_reg_claim(g, mmMMU_UP_STLB_INV_PS, mmMMU_UP_STLB_INV_PS + 4,
+                    mmu_inv_read, mmu_inv_write);
 }
 
 void gaudi_mmu_reset(struct gaudi_core *g)

@@ -52,7 +52,9 @@
  * Approximations (the model has one CP per stream):
  *  - CP_DMA executes the referenced CB in place, one level deep (the lower
  *    CP of the hardware is folded into the stream); a CP_DMA inside it is an
- *    undefined command.
+ *    undefined command.  While it runs, FENCE and WAIT use the lower CP's
+ *    own counters (CP_FENCEn_CNT_4, released through CP_FENCEn_RDATA_4), as
+ *    on silicon.
  *  - REPEAT with bit 0 (sore) set jumps to byte offset jmp_ptr (bits 31:16)
  *    of the current CB, otherwise it is a no-op; the loop count is not
  *    modelled, so only the work bound ends such a loop.
@@ -428,13 +430,24 @@ static enum step wreg_bulk(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_NEXT;
 }
 
+/*
+ * The CP whose fence counters stream s uses now: its own (0..3), or the
+ * lower CP's (4) while it runs a CB started by CP_DMA.  Monitors release
+ * a lower-CP FENCE through CP_FENCEn_RDATA_4 (hl-thunk-open's gaudi tests
+ * fence the "cmdq" that way).
+ */
+static unsigned int fence_cp(struct gaudi_qman *q, unsigned int s)
+{
+    return q->s[s].in_sub ? QM_LOWER_CP : s;
+}
+
 static enum step fence(struct gaudi_core *g, struct gaudi_qman *q,
                        unsigned int s, uint32_t cfg)
 {
     unsigned int id = cfg >> 30, dec = cfg & 0xF;
     uint32_t target = (cfg >> 16) & 0xFF;
     uint32_t off = q->base + QM_CP_FENCE0_CNT_0 +
-               id * QM_CP_FENCE_STRIDE + 4 * s;
+               id * QM_CP_FENCE_STRIDE + 4 * fence_cp(q, s);
     uint32_t cnt = gaudi_reg_get(g, off);
     uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
 
@@ -614,7 +627,8 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
     case PKT_WAIT:
         base = q->base + QM_CP_FENCE0_CNT_0 +
-               ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE + 4 * s;
+               ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE +
+               4 * fence_cp(q, s);
         gaudi_reg_set(g, base,
                       gaudi_reg_get(g, base) + ((w[0] >> 24) & 0xF));
         r = STEP_NEXT;
@@ -917,6 +931,19 @@ static void qm_kick_all(struct gaudi_core *g, struct gaudi_qman *q)
     poke(g);
 }
 
+/* A fence counter of CP cp changed: wake the stream blocked on it. */
+static void fence_kick(struct gaudi_core *g, struct gaudi_qman *q,
+                       unsigned int cp)
+{
+    unsigned int s;
+
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        if (q->s[s].blocked && fence_cp(q, s) == cp) {
+            kick(g, q, s);
+        }
+    }
+}
+
 static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
                      uint32_t rel, uint32_t val)
 {
@@ -932,9 +959,7 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
         s = (rel - QM_CP_FENCE0_RDATA_0 - f * QM_CP_FENCE_STRIDE) / 4;
         gaudi_reg_set(g, off, val);
         gaudi_reg_set(g, q->base + cnt, qm_reg(g, q, cnt) + val);
-        if (s < GAUDI_QM_STREAMS && q->s[s].blocked) {
-            kick(g, q, s);
-        }
+        fence_kick(g, q, s);
         return;
     }
     switch (rel) {
@@ -973,10 +998,7 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
         if (rel >= QM_CP_FENCE0_CNT_0 &&
             rel < QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE) {
             s = (rel - QM_CP_FENCE0_CNT_0) % QM_CP_FENCE_STRIDE;
-            s /= 4;
-            if (s < GAUDI_QM_STREAMS && q->s[s].blocked) {
-                kick(g, q, s);
-            }
+            fence_kick(g, q, s / 4);
         }
         return;
     }

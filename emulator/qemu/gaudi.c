@@ -69,6 +69,7 @@ struct GaudiState {
     bool sync;
     uint32_t packet_latency_ns;
     uint32_t dma_bandwidth_mbps;
+    bool tlb;
 };
 
 static uint64_t gaudi_cfg_mmio_read(void *opaque, hwaddr addr, unsigned size)
@@ -324,6 +325,7 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
         .test_hooks = s->test_hooks,
         .packet_latency_ns = s->packet_latency_ns,
         .dma_bandwidth_mbps = s->dma_bandwidth_mbps,
+        .tlb_off = !s->tlb,
     };
     struct gaudi_bus bus = {
         .opaque = s,
@@ -455,6 +457,7 @@ static void gaudi_reset(DeviceState *dev)
      */
     timer_del(s->run);
     gaudi_core_reset(s->core);
+    gaudi_elbi_reset(s->core);
 }
 
 static const Property gaudi_properties[] = {
@@ -471,6 +474,7 @@ static const Property gaudi_properties[] = {
                        GAUDI_DEFAULT_PACKET_LATENCY_NS),
     DEFINE_PROP_UINT32("dma-bandwidth-mbps", GaudiState, dma_bandwidth_mbps,
                        GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS),
+    DEFINE_PROP_BOOL("tlb", GaudiState, tlb, true),
 };
 
 static const VMStateDescription gaudi_vmstate = {

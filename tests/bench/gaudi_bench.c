@@ -559,6 +559,27 @@ static int probe(unsigned int nodes, const char *cmd)
 	return 0;
 }
 
+/* Unload: COMMAND (rmmod) until it returns and every node is gone. */
+static int unload(const char *cmd)
+{
+	double t0 = now_s();
+	int st = system(cmd);
+
+	if (st) {
+		fprintf(stderr, "gaudi_bench: '%s' failed (%d)\n", cmd, st);
+		return 1;
+	}
+	while (count_nodes() > 0) {
+		if (now_s() > t0 + 300) {
+			fprintf(stderr, "gaudi_bench: nodes left after 300 s\n");
+			return 1;
+		}
+		usleep(1000);
+	}
+	report("unload", (now_s() - t0) * 1e3, "ms");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t map_max = 1 * GIB;
@@ -575,7 +596,10 @@ int main(int argc, char **argv)
 		return run(0, true);
 	if (argc == 4 && !strcmp(argv[1], "probe"))
 		return probe((unsigned int)atoi(argv[2]), argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "unload"))
+		return unload(argv[2]);
 	fprintf(stderr, "usage: gaudi_bench run [--quick] | gaudi_bench cs | "
-		"gaudi_bench probe NODES 'COMMAND'\n");
+		"gaudi_bench probe NODES 'COMMAND' | "
+		"gaudi_bench unload 'COMMAND'\n");
 	return 2;
 }

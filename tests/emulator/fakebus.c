@@ -6,11 +6,21 @@
 
 #include "fakebus.h"
 
+static bool fb_denied(struct fakebus *fb, uint64_t addr, uint64_t len)
+{
+	if (addr < fb->deny_hi && addr + len > fb->deny_lo) {
+		fb->denied++;
+		return true;
+	}
+	return false;
+}
+
 static int fb_dma_read(void *opaque, uint64_t addr, void *buf, uint64_t len)
 {
 	struct fakebus *fb = opaque;
 
-	if (addr >= FAKE_HOST_SIZE || len > FAKE_HOST_SIZE - addr)
+	if (addr >= FAKE_HOST_SIZE || len > FAKE_HOST_SIZE - addr ||
+	    fb_denied(fb, addr, len))
 		return -1;
 	memcpy(buf, fb->host + addr, len);
 	return 0;
@@ -21,7 +31,8 @@ static int fb_dma_write(void *opaque, uint64_t addr, const void *buf,
 {
 	struct fakebus *fb = opaque;
 
-	if (addr >= FAKE_HOST_SIZE || len > FAKE_HOST_SIZE - addr)
+	if (addr >= FAKE_HOST_SIZE || len > FAKE_HOST_SIZE - addr ||
+	    fb_denied(fb, addr, len))
 		return -1;
 	memcpy(fb->host + addr, buf, len);
 	return 0;

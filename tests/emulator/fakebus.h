@@ -22,6 +22,13 @@ struct fakebus {
 	char last_error[256];
 	uint64_t now;
 	bool quiet;			/* do not print log lines */
+	/*
+	 * Bus addresses [deny_lo, deny_hi) fail as an IOMMU without a
+	 * mapping fails them (pci_dma_read/write != MEMTX_OK); denied
+	 * counts the refused transactions.
+	 */
+	uint64_t deny_lo, deny_hi;
+	unsigned int denied;
 	struct gaudi_core *g;
 	/* fake scheduler (asynchronous mode) */
 	bool sched_pending;		/* a gaudi_core_run() is requested */

@@ -44,6 +44,14 @@ static void test_elbi(void)
 	ok_eq(gaudi_elbi_read(g, GAUDI_ELBI_STS),
 	      GAUDI_ELBI_STS_DONE | GAUDI_ELBI_STS_ERR,
 	      "ELBI outside CFG reports ERR");
+	/* SW_ALL_RST keeps PCIe, and with it the window, up. */
+	gaudi_core_reset(g);
+	ok_eq(gaudi_elbi_read(g, GAUDI_ELBI_STS),
+	      GAUDI_ELBI_STS_DONE | GAUDI_ELBI_STS_ERR,
+	      "ELBI status survives a core (SW_ALL_RST) reset");
+	gaudi_elbi_reset(g);
+	ok_eq(gaudi_elbi_read(g, GAUDI_ELBI_STS), 0,
+	      "a PCI reset clears the ELBI window");
 	fakebus_free(&fb);
 }
 

@@ -164,7 +164,104 @@ static void test_direct_commit(void)
 	      "ERR_CAUSE clears on write 1");
 	gaudi_cfg_write(g, core + DMA_CORE_COMMIT, 0);
 	ok(gaudi_cfg_read(g, core + DMA_CORE_ERR_CAUSE) && fb.guest_errors == 2,
-	   "non-linear transfer is refused");
+	   "non-linear transfer whose source (0 bytes) and destination sizes differ fails");
+	fakebus_free(&fb);
+}
+
+/* Window offset (WREG_32) of a DMA core register. */
+#define WIN(r)	(r)
+
+/*
+ * Non-linear LIN_DMA (issue 15, scenario c): WREG_32 to the core's sizes
+ * and strides, LIN bit clear.  3 planes of 5 rows of 700 bytes gathered
+ * from one layout and scattered into another; a shaped memset; a shape
+ * whose two sides differ fails.
+ */
+static void test_strided(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, PQ_BUS, 4);
+	struct cb c = cb_at(&fb, CB_BUS);
+	uint32_t ss1 = 1000, ss2 = 6000, ds1 = 2048, ds2 = 16384, row = 700;
+	uint32_t ts[5] = { 700, 5, 3, 1, 0 }, k, p, r, bad = 0, gap = 0;
+	uint64_t i, span = 2 * ds2 + 4 * ds1 + row;
+
+	srand(77);
+	for (i = 0; i < 65536; i++)
+		fb.host[SRC_BUS + i] = rand();
+	memset(fb.host + DST_BUS, 0xEE, span + 4096);
+	for (k = 0; k < 5; k++) {
+		cb_wreg32(&c, WIN(k ? DMA_CORE_SRC_TSIZE(k) : DMA_CORE_SRC_TSIZE_0),
+			  ts[k]);
+		cb_wreg32(&c, WIN(k ? DMA_CORE_DST_TSIZE(k) : DMA_CORE_DST_TSIZE_0),
+			  ts[k]);
+	}
+	cb_wreg32(&c, DMA_CORE_SRC_STRIDE(1), ss1);
+	cb_wreg32(&c, DMA_CORE_SRC_STRIDE(2), ss2);
+	cb_wreg32(&c, DMA_CORE_DST_STRIDE(1), ds1);
+	cb_wreg32(&c, DMA_CORE_DST_STRIDE(2), ds2);
+	cb_wreg32(&c, DMA_CORE_SRC_STRIDE(4), 0xFFFFFFFF);	/* count 0: 1 */
+	cb_lin_dma(&c, fake_host_dev(SRC_BUS), fake_host_dev(DST_BUS), row, 0);
+	/* clear the LIN bit of the packet just written */
+	fb.host[CB_BUS + c.len - 20] &= ~(1U << 3);
+	q_submit(&q, &c);
+	for (p = 0; p < 3; p++)
+		for (r = 0; r < 5; r++)
+			bad += !!memcmp(fb.host + DST_BUS + p * ds2 + r * ds1,
+					fb.host + SRC_BUS + p * ss2 + r * ss1,
+					row);
+	for (i = 0; i < span + 4096; i++)
+		if (!(i < span && i % ds2 < 5 * ds1 && i % ds1 < row) &&
+		    fb.host[DST_BUS + i] != 0xEE)
+			gap++;
+	ok_eq(bad, 0, "15 rows gathered and scattered exactly");
+	ok_eq(gap, 0, "nothing written between the rows");
+	ok_eq(q_ci(&q), 1, "CB done");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+
+	/* A shaped memset: the destination's shape, the pattern's phase. */
+	c = cb_at(&fb, CB_BUS + 0x1000);
+	memset(fb.host + DST_BUS, 0, span + 4096);
+	cb_lin_dma(&c, 0x0807060504030201ULL, fake_host_dev(DST_BUS), row, 1);
+	fb.host[CB_BUS + 0x1000 + c.len - 20] &= ~(1U << 3);
+	q_submit(&q, &c);
+	ok(fb.host[DST_BUS] == 1 && fb.host[DST_BUS + 699] == 4 &&
+	   fb.host[DST_BUS + ds1] == 5 && fb.host[DST_BUS + 700] == 0 &&
+	   fb.host[DST_BUS + 2 * ds2 + 4 * ds1 + 699] == (14 * 700 + 699) % 8 + 1,
+	   "shaped memset fills the rows, pattern phase follows the transfer");
+
+	/* 1-byte rows, 200000 of them (pieces of 64 Ki rows): every 2nd byte. */
+	c = cb_at(&fb, CB_BUS + 0x3000);
+	for (k = 0; k < 5; k++) {
+		cb_wreg32(&c, k ? DMA_CORE_SRC_TSIZE(k) : DMA_CORE_SRC_TSIZE_0,
+			  k == 1 ? 200000 : 1);
+		cb_wreg32(&c, k ? DMA_CORE_DST_TSIZE(k) : DMA_CORE_DST_TSIZE_0,
+			  k == 1 ? 200000 : 1);
+	}
+	cb_wreg32(&c, DMA_CORE_SRC_STRIDE(1), 2);
+	cb_wreg32(&c, DMA_CORE_DST_STRIDE(1), 1);
+	cb_lin_dma(&c, fake_host_dev(SRC_BUS), fake_host_dev(DST_BUS), 1, 0);
+	fb.host[CB_BUS + 0x3000 + c.len - 20] &= ~(1U << 3);
+	for (i = 0; i < 400000; i++)
+		fb.host[SRC_BUS + i] = (uint8_t)(i * 7 + i / 256);
+	q_submit(&q, &c);
+	for (i = 0, bad = 0; i < 200000; i++)
+		bad += fb.host[DST_BUS + i] != fb.host[SRC_BUS + 2 * i];
+	ok_eq(bad, 0, "200000 one-byte rows gathered at stride 2");
+
+	/* Source and destination byte counts differ: the transfer fails. */
+	c = cb_at(&fb, CB_BUS + 0x2000);
+	cb_wreg32(&c, DMA_CORE_SRC_TSIZE_0, row);
+	cb_wreg32(&c, DMA_CORE_DST_TSIZE(1), 5);
+	cb_wreg32(&c, DMA_CORE_DST_STRIDE(1), ds1);
+	c = cb_at(&fb, CB_BUS + 0x2000);
+	cb_wreg32(&c, DMA_CORE_SRC_TSIZE(1), 4);
+	cb_lin_dma(&c, fake_host_dev(SRC_BUS), fake_host_dev(DST_BUS), row, 0);
+	fb.host[CB_BUS + 0x2000 + c.len - 20] &= ~(1U << 3);
+	q_submit(&q, &c);
+	ok(gaudi_cfg_read(g, mmDMA0_CORE_BASE + DMA_CORE_ERR_CAUSE) &&
+	   fb.guest_errors >= 1, "mismatched shapes fail the transfer");
 	fakebus_free(&fb);
 }
 
@@ -173,5 +270,6 @@ int main(void)
 	test_copy_chain();
 	test_memset();
 	test_direct_commit();
+	test_strided();
 	return tap_done();
 }

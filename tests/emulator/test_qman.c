@@ -208,6 +208,45 @@ static void test_cp_dma(void)
 	fakebus_free(&fb);
 }
 
+/*
+ * The lower CP (a CB started by CP_DMA) fences on its own counters, CP 4:
+ * a write to the stream's CP_FENCE0_RDATA does not release it, one to
+ * CP_FENCE0_RDATA_4 does (issue 15, scenario d: a TPC queue's lower CP
+ * fenced by a monitor, hang before).
+ */
+static void test_lower_cp_fence(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 41, pq_bus(0), 4);	/* TPC_0_0 */
+	struct cb top = cb_at(&fb, cb_bus(0)), sub = cb_at(&fb, cb_bus(1));
+	uint32_t rd4 = q.base + QM_CP_FENCE0_RDATA_0 + 4 * QM_LOWER_CP;
+	uint32_t cnt4 = q.base + QM_CP_FENCE0_CNT_0 + 4 * QM_LOWER_CP;
+
+	cb_fence(&sub, 0, 1, 1);
+	cb_msg_long(&sub, fake_host_dev(FENCE_BUS), 0x4C4F);
+	cb_wait(&sub, 0, 3);
+	cb_cp_dma(&top, cb_dev(&sub), sub.len);
+	cb_fence(&top, 0, 1, 1);
+	cb_msg_long(&top, fake_host_dev(FENCE_BUS + 4), 0x5550);
+	q_submit(&q, &top);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0, "lower-CP FENCE blocks");
+	gaudi_cfg_write(g, q_fence_rdata(&q, 0), 1);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0,
+	      "the stream's own RDATA does not release the lower CP");
+	gaudi_cfg_write(g, rd4, 1);
+	ok_eq(host_u32(&fb, FENCE_BUS), 0x4C4F,
+	      "CP_FENCE0_RDATA_4 releases the lower CP");
+	ok_eq(gaudi_cfg_read(g, cnt4), 3, "WAIT in the lower CP adds to CNT_4");
+	ok_eq(host_u32(&fb, FENCE_BUS + 4), 0x5550,
+	      "back on the stream, its FENCE used the stream's counter");
+	ok_eq(gaudi_cfg_read(g, q_fence_cnt(&q, 0)),
+	      0, "the stream's counter was consumed");
+	ok_eq(q_ci(&q), 1, "CB done");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+	fakebus_free(&fb);
+}
+
 static void test_fence_wait(void)
 {
 	struct fakebus fb;
@@ -553,6 +592,7 @@ int main(void)
 	test_pq_wrap();
 	test_register_packets();
 	test_cp_dma();
+	test_lower_cp_fence();
 	test_fence_wait();
 	test_reentrant_doorbell();
 	test_stop_and_restart();

@@ -8,7 +8,9 @@
 #   tests/guest/run-suite.sh SUITE [extra gaudi-vm options...]
 #
 # Environment: GAUDI_QEMU (qemu-system-x86_64 with -device gaudi; required),
-# CARDS (default 8), TIMEOUT (host-side seconds, default 1800).
+# CARDS (default 8), TIMEOUT (host-side seconds, default 1800), SMP (guest
+# CPUs; default 4 for cs, lib, driver and security, else 1), IOMMU
+# (strict|lazy: a guest IOMMU) and SWIOTLB (1: swiotlb=force).
 # Suite driver: GAUDI_KO (a built gaudi.ko; default: build kernel/ with
 # Kbuild, exit 77 when there is nothing to build), GAUDI_KVER (guest kernel),
 # and DUT, HEARTBEAT_MS, CYCLES, CYCLE_CARDS passed on to the guest suite.
@@ -80,11 +82,20 @@ case $suite in
 upstream)
 	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_upstream_test" \
 		"$suite_dir/hl_upstream_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_diff_test" \
+		"$suite_dir/hl_diff_test.c"
 	peer=$(peer_ko)
 	[ -f "$peer" ] || die "peer module build failed"
+	ko=$(gaudi_ko) || exit 2
 	set -- --add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--add "$out/hl_diff_test:/suite/bin/hl_diff_test" \
+		--add "$ko:/suite/ko/gaudi.ko" \
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
-	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
+	env="PEER_KO=/suite/peer/habanalabs-peer.ko GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	# issue 15: the scenarios silicon runs (hl_scenario_test --peer)
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$suite_dir/hl_scenario_test.c"
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that
@@ -153,6 +164,11 @@ cs)
 		-o "$out/gaudi_cs_test" "$suite_dir/gaudi_cs_test.c" -lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_life_test" "$suite_dir/gaudi_life_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_limits_test" "$suite_dir/gaudi_limits_test.c" \
+		-lpthread
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_remap_test" "$suite_dir/gaudi_remap_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
@@ -172,14 +188,57 @@ cs)
 		--add "$out/dmabuf_import_test:/suite/bin/dmabuf_import_test" \
 		--add "$out/gaudi_cs_test:/suite/bin/gaudi_cs_test" \
 		--add "$out/gaudi_life_test:/suite/bin/gaudi_life_test" \
+		--add "$out/gaudi_limits_test:/suite/bin/gaudi_limits_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
+		--add "$out/gaudi_remap_test:/suite/bin/gaudi_remap_test" \
 		--device-opts test-hooks=on "$@"
+	# Interface corners, also as a static 32-bit build (gcc-multilib).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_iface_test" "$suite_dir/gaudi_iface_test.c"
+	set -- --add "$out/gaudi_iface_test:/suite/bin/gaudi_iface_test" "$@"
+	if "$cc" -m32 -static -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+		-I "$repo/tests/lib" -I "$repo/uapi" -o "$out/gaudi_iface_test32" \
+		"$suite_dir/gaudi_iface_test.c"; then
+		set -- --add "$out/gaudi_iface_test32:/suite/bin/gaudi_iface_test32" "$@"
+	else
+		echo "run-suite: no -m32 build (gcc-multilib missing?)" >&2
+	fi
 	env="GAUDI_KO=/suite/ko/gaudi.ko IMPORT_KO=/suite/ko/gaudi_dmabuf_import.ko BIN=/suite/bin"
 	if [ -f "$peer" ]; then
 		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
+	# Races, resets while busy, back-pressure (issue 15).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_race_test" "$suite_dir/gaudi_race_test.c" -lpthread
+	set -- --add "$out/gaudi_race_test:/suite/bin/gaudi_race_test" "$@"
+	# issue 15: the scenarios silicon runs, on gaudi.ko
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$repo/tests/guest/upstream/hl_scenario_test.c"
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
+	;;
+unplug)
+	# The card removed under a busy holder (issue 10), gaudi.ko (GAUDI_KO
+	# or built from kernel/).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_unplug_test" "$suite_dir/gaudi_unplug_test.c" \
+		-lpthread
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_unplug_test:/suite/bin/gaudi_unplug_test" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	[ -z "${ROUNDS:-}" ] || env="$env ROUNDS=$ROUNDS"
+	;;
+dos)
+	# Denial of service through the control node, on gaudi.ko (GAUDI_KO
+	# or built from kernel/), one card.
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_dos_test" "$suite_dir/gaudi_dos_test.c" -lpthread
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_dos_test:/suite/bin/gaudi_dos_test" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	;;
 security)
 	# The attacks and compatibility tests, gaudi.ko (GAUDI_KO or built
@@ -237,6 +296,27 @@ fw)
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin IMG=/suite/img"
 	;;
 esac
+
+# Guest CPUs (SMP overrides): 4 for the suites whose threads and processes
+# race in the kernel, so that they really run in parallel (TCG runs one
+# host thread per vCPU), else 1.  The DMA variants: IOMMU=strict|lazy (a
+# guest IOMMU; the cs suite then also provokes an IOMMU fault on purpose)
+# and SWIOTLB=1 (swiotlb=force; or a slab count).
+case $suite in
+cs | lib | driver | security) smp=${SMP:-4} ;;
+*) smp=${SMP:-1} ;;
+esac
+set -- --smp "$smp" "$@"
+if [ -n "${IOMMU:-}" ] && [ "$IOMMU" != off ]; then
+	set -- --iommu "$IOMMU" "$@"
+	env="$env IOMMU=$IOMMU"
+fi
+case ${SWIOTLB:-} in
+'' | 0) ;;
+1) set -- --swiotlb "$@" ;;
+*) set -- "--swiotlb=$SWIOTLB" "$@" ;;
+esac
+[ -z "${SWIOTLB:-}" ] || [ "$SWIOTLB" = 0 ] || env="$env SWIOTLB=$SWIOTLB"
 
 exec "$repo/tools/vm/gaudi-vm" --driver none --cards "$cards" \
 	--timeout "$timeout" --add "$suite_dir:/suite/$suite" \

@@ -32,28 +32,27 @@ ok() {
 	fi
 }
 
-# skip DESCRIPTION REASON: a passing TAP line marked "# SKIP REASON".
+# skip DESCRIPTION REASON: a TAP line marked "# SKIP REASON", counted as
+# skipped, not passed (see tap_done).
 skip() {
 	n=$((n + 1))
+	skipped=$((skipped + 1))
 	echo "ok $n - $1 # SKIP $2"
 }
 
 # diag TEXT...: a TAP comment line, "# TEXT".
 diag() { echo "# $*"; }
 
-# tap_sub DESCRIPTION COMMAND...: run a program that prints TAP, show its
-# output indented by four spaces as a subtest and count it as one test:
-# "DESCRIPTION (its closing 'N passed, N failed' line)", passing when the
-# program exits 0.  Leaves the program's status in st, its output in out
-# and its closing line in summary.
+# tap_sub DESCRIPTION COMMAND...: run a program that prints TAP and count
+# each of its results as one test of the suite (tap_sub_each with
+# DESCRIPTION as the prefix), so that a program run as one step still
+# reports its sub-results and their skips; then a comment with its closing
+# line.  Leaves the program's status in st, its output in out and its
+# closing line in summary.
 tap_sub() {
-	what=$1
-	shift
-	out=$("$@" 2>&1)
-	st=$?
-	echo "$out" | sed 's/^/    /'
+	tap_sub_each "$@"
 	summary=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	ok "$st" "$what (${summary:-no summary})"
+	diag "$1: ${summary:-no summary} (status $st)"
 }
 
 # tap_sub_each PREFIX COMMAND...: run a program that prints TAP and count

@@ -17,6 +17,7 @@ PKGS=(
 	seabios qemu-system-data
 	dkms
 	libdrm-dev libudev-dev libkmod-dev lm-sensors
+	gcc-multilib
 )
 
 if [ "$(id -u)" != 0 ]; then

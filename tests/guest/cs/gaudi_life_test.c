@@ -664,7 +664,9 @@ static void t_scrubfull(void)
 	sess_close(&s);
 	t = now_s() - t;
 	scrub_param(1);
-	ok(1, "close clearing all 32 GiB of user HBM and the SRAM: %.3f s", t);
+	/* a measurement, not a check */
+	printf("# close clearing all 32 GiB of user HBM and the SRAM: %.3f s\n",
+	       t);
 }
 
 /* ---- dmabuffree ------------------------------------------------------------ */

@@ -38,13 +38,17 @@ v2=$out/img/v2/habanalabs/gaudi/gaudi-boot-fit.itb
 v3=$out/img/v3/habanalabs/gaudi/gaudi-boot-fit.itb
 
 # Guest helpers: the running preboot, and a slow flash of 0.3.0 in the
-# background whose progress lines go to /tmp/flash.log.
+# background whose progress lines go to /tmp/flash.log.  "marker=writing"
+# only when gaudi-fw reported writing slot 1 and is still running: the
+# interrupted-flash checks must fail when the flash never started or had
+# already ended (then nothing was interrupted).
 pre='echo "preboot=$(cat /sys/bus/pci/devices/*/preboot_btl_ver)"'
 slow='GAUDI_FW_TEST_DELAY_MS=$DELAY gaudi-fw flash --yes /root/v3.itb \
 	>/tmp/flash.log 2>&1 & pid=$!
 i=0; while ! grep -q "writing slot" /tmp/flash.log && [ $i -lt 600 ]; do
 	sleep 0.1; i=$((i + 1)); done
-sleep 1; cat /tmp/flash.log; echo "marker=writing"'
+sleep 1; cat /tmp/flash.log
+grep -q "writing slot 1" /tmp/flash.log && kill -0 $pid && echo "marker=writing"'
 
 boot() {	# boot LOG TIMEOUT 'guest command'
 	"$repo/tools/vm/gaudi-vm" --cards 1 --driver gaudi --gaudi-ko "$ko" \
@@ -80,14 +84,16 @@ ok $? "boot 3: VM powered off while gaudi-fw was writing (status $st)"
 
 boot "$dir/b4.log" 40 "$pre; DELAY=4000; $slow; sleep 300"
 st=$?
-grep -q "0.2.0 Preboot" <<<"$(preboot "$dir/b4.log")"
+grep -q "marker=writing" "$dir/b3.log" &&
+	grep -q "0.2.0 Preboot" <<<"$(preboot "$dir/b4.log")"
 ok $? "boot 4: the powered-off flash left 0.2.0 booting: $(preboot "$dir/b4.log")"
 [ "$st" -eq 124 ] && grep -q "marker=writing" "$dir/b4.log"
 ok $? "boot 4: QEMU killed by the host timeout while writing (status $st)"
 
 boot "$dir/b5.log" 300 "$pre; gaudi-fw flash --yes /root/v3.itb"
 st=$?
-grep -q "0.2.0 Preboot" <<<"$(preboot "$dir/b5.log")"
+grep -q "marker=writing" "$dir/b4.log" &&
+	grep -q "0.2.0 Preboot" <<<"$(preboot "$dir/b5.log")"
 ok $? "boot 5: QEMU killed mid-flash left 0.2.0 booting: $(preboot "$dir/b5.log")"
 [ "$st" -eq 0 ] && grep -q "slot 1 active" "$dir/b5.log"
 ok $? "boot 5: flash 0.3.0 to the end (status $st)"

@@ -302,8 +302,8 @@ static void check_dma(struct gaudi_dev *dev)
 		   "DMA_0_2 runs work after the wait");
 	}
 	gaudi_cb_destroy(cb);
-	ok(gaudi_wait(dev, seq + 1000, 1000, NULL) < 0,
-	   "wait on an unknown sequence fails");
+	ok_eq(gaudi_wait(dev, seq + 1000, 1000, NULL), -EINVAL,
+	      "wait on an unknown sequence: -EINVAL (as gaudi.h documents)");
 out_unmap:
 	ok_eq(gaudi_unmap(m), 0, "unmap");
 out_free:

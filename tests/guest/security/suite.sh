@@ -112,7 +112,9 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	# Facts, not judged: what the peer phase left in dmesg.
 	dmesg | grep -E "$PROBLEMS" | head -5 | sed 's/^/# peer: dmesg: /'
 else
-	skip "upstream peer phase" "no peer module for this kernel (PEER_KO)"
+	# Visible and counted: the peer build failed or PEER_KO was not given.
+	skip "upstream peer phase (gaudi_sec_test --peer)" \
+		"no peer module (PEER_KO='$PEER_KO'; tools/host/build-upstream-peer.sh failed?)"
 fi
 
 if [ -n "$CANARY_KO" ]; then

@@ -9,10 +9,18 @@
 #            device nodes, hwmon, control-node INFO on every card, rmmod,
 #            a second modprobe, rmmod
 #   phase 2  the rebuilt peer (PEER_KO): insmod, compute-node CB/MEMORY/
-#            CS/WAIT_CS on card 0, control node, rmmod
+#            CS/WAIT_CS on card 0, control node, the issue-15 scenarios
+#            (hl_scenario_test --peer), the hl_diff_test transcript (twice:
+#            it must be reproducible), rmmod
+#   phase 3  gaudi.ko (GAUDI_KO) as the device under the same oracle: insmod,
+#            the hl_diff_test transcript (twice), rmmod; then the two
+#            drivers' transcripts compared call by call, every difference
+#            either absent or listed with its reason in diff-expected.txt
+#            (Documentation/upstream-peer.rst)
 #
-# Environment: CARDS (default 8), PEER_KO (peer module path), BIN (folder
-# of hl_upstream_test, default this script's folder), PROBE_TIMEOUT (s).
+# Environment: CARDS (default 8), PEER_KO (peer module path), GAUDI_KO,
+# BIN (folder of hl_upstream_test and hl_diff_test, default this script's
+# folder), PROBE_TIMEOUT (s).
 # Prints TAP (the test program's own TAP indented as a subtest) and ends
 # with "N passed, N failed"; exit status 1 on any failure.
 
@@ -21,6 +29,11 @@ PEER_KO=${PEER_KO:-}
 BIN=${BIN:-$(dirname "$0")}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-300}
 TEST=$BIN/hl_upstream_test
+DIFF=$BIN/hl_diff_test
+GAUDI_KO=${GAUDI_KO:-}
+EXPECTED=$(dirname "$0")/diff-expected.txt
+WORK=/tmp/upstream-suite
+mkdir -p "$WORK"
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
@@ -106,6 +119,19 @@ probed() {
 
 diag "suite upstream: $CARDS cards, kernel $(uname -r)"
 
+# transcript DRIVER: hl_diff_test's transcript of card 0, taken twice; the
+# second run must print the same (the calls are seeded, not timed).
+transcript() {
+	"$DIFF" --card 0 run >"$WORK/diff.$1" 2>"$WORK/diff.$1.err"
+	st=$?
+	ok $st "$1: hl_diff_test transcript, $(grep -c ' | ' "$WORK/diff.$1") calls (status $st)"
+	[ "$st" -eq 0 ] || sed 's/^/# /' "$WORK/diff.$1.err"
+	"$DIFF" --card 0 run >"$WORK/diff.$1.again" 2>&1
+	cmp -s "$WORK/diff.$1" "$WORK/diff.$1.again"
+	ok $? "$1: a second hl_diff_test run prints the same transcript"
+	diff "$WORK/diff.$1" "$WORK/diff.$1.again" | head -n 10 | sed 's/^/# /'
+}
+
 # ---- the emulated cards are on the bus ---------------------------------
 cnt=0
 for d in /sys/bus/pci/devices/*; do
@@ -167,9 +193,42 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	probed $((CARDS * 3)) "peer"
 	sub --compute --card 0 --module-id "$(module_id 0)"
 	sub --control --card 0
+	# issue 15: nops, fourdma, strided, pingpong as silicon runs them
+	tap_sub "hl_scenario_test --peer" "$BIN/hl_scenario_test" --card 0 --peer
+	transcript peer
 	unload "peer"
 else
 	ok 1 "peer module present (PEER_KO='$PEER_KO')"
 fi
+
+# ---- phase 3: gaudi.ko under the same oracle -------------------------------
+diag "phase 3: gaudi.ko $GAUDI_KO against the peer's transcript"
+t3=$(cut -d' ' -f1 /proc/uptime)
+if [ -n "$GAUDI_KO" ] && [ -f "$GAUDI_KO" ]; then
+	deps=$(modinfo -F depends "$GAUDI_KO" | tr ',' ' ')
+	# shellcheck disable=SC2086
+	[ -z "$deps" ] || modprobe -a $deps
+	insmod "$GAUDI_KO"
+	ok $? "insmod $GAUDI_KO"
+	t=0
+	while ! nodes_present && [ "$t" -lt "$PROBE_TIMEOUT" ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	nodes_present
+	ok $? "gaudi: /dev/accel/accel0..$((CARDS - 1)) and accel_controlD0..$((CARDS - 1))"
+	transcript gaudi
+	rmmod gaudi
+	ok $? "rmmod gaudi"
+	if [ -s "$WORK/diff.peer" ]; then
+		tap_sub "peer vs gaudi" "$DIFF" compare "$WORK/diff.peer" \
+			"$WORK/diff.gaudi" "$EXPECTED"
+	else
+		ok 1 "peer vs gaudi: the peer's transcript exists"
+	fi
+else
+	ok 1 "gaudi.ko present (GAUDI_KO='$GAUDI_KO')"
+fi
+diag "phase 3 took $(awk "BEGIN{print $(cut -d' ' -f1 /proc/uptime) - $t3}") s"
 
 tap_done

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Testing the tests: build gaudi.ko with one deliberate defect at a time
+# (kernel/gaudi_break.h, GAUDI_BREAK=<name>) and run the suite that must
+# catch it.  A defect is caught when that suite fails (exit status 1, or
+# 99 for kernel problems in dmesg) with at least one "not ok" line; a
+# passing suite, a timeout or a build failure is a failure here.
+#
+#   tests/broken/run.sh [NAME...]      (default: every defect below)
+#
+# Environment: GAUDI_QEMU, GAUDI_KVER as for tests/guest/run-suite.sh;
+# TIMEOUT (seconds per suite, default 900).  Prints TAP and ends with
+# "N passed, N failed".  `make check-broken` runs it.
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
+out=$repo/build/broken
+
+# shellcheck source=../lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+
+# NAME SUITE [VAR=VALUE...]: the defect and the suite that must catch it,
+# with the environment it runs in.
+cases='
+mmu-inv cs
+cb-early-free cs
+submit-lock cs
+'
+
+# build NAME: gaudi.ko with the defect, from a copy of the sources.
+build() {
+	d=$out/$1/src
+	rm -rf "$d"
+	mkdir -p "$d/kernel/regs" "$d/uapi/drm"
+	cp "$repo/Kbuild" "$d/" &&
+		cp "$repo"/kernel/Kbuild "$repo"/kernel/*.[ch] "$d/kernel/" &&
+		cp "$repo"/kernel/regs/*.h "$d/kernel/regs/" &&
+		cp "$repo"/uapi/drm/*.h "$d/uapi/drm/" &&
+		make -s -C "/lib/modules/$kver/build" M="$d" GAUDI_BREAK="$1" \
+			modules >"$out/$1/build.log" 2>&1 &&
+		[ "$(modinfo -F gaudi_break "$d/kernel/gaudi.ko")" = "$1" ]
+}
+
+want=$*
+while read -r name suite env; do
+	[ -n "$name" ] || continue
+	case " ${want:-$name} " in *" $name "*) ;; *) continue ;; esac
+	mkdir -p "$out/$name"
+	if ! build "$name"; then
+		ok 1 "$name: build (see $out/$name/build.log)"
+		continue
+	fi
+	log=$out/$name/$suite.log
+	# shellcheck disable=SC2086 # env holds VAR=VALUE words
+	env $env GAUDI_KO="$out/$name/src/kernel/gaudi.ko" \
+		TIMEOUT="${TIMEOUT:-900}" \
+		"$repo/tests/guest/run-suite.sh" "$suite" >"$log" 2>&1
+	st=$?
+	nf=$(grep -c '^not ok' "$log")
+	caught=$(grep '^not ok' "$log" | sed 's/^not ok [0-9]* - //; s/ (.*//' |
+		sort -u | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	if { [ "$st" -eq 1 ] || [ "$st" -eq 99 ]; } && [ "$nf" -gt 0 ]; then
+		ok 0 "$name: caught by suite $suite ($nf failed: $caught)"
+	else
+		ok 1 "$name: NOT caught by suite $suite (status $st, $nf failed; $log)"
+	fi
+done <<END
+$cases
+END
+echo "1..$n"
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

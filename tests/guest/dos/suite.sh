@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest suite "dos" (issue 10): denial of service through the control node.
+# Runs inside the gaudi-vm guest started with --driver none; loads gaudi.ko
+# (GAUDI_KO) itself with a 100 ms heartbeat, so that a starved device-CPU
+# channel would show as a reset.
+#
+#   1  insmod gaudi.ko heartbeat_ms=100
+#   2  gaudi_dos_test: what an unprivileged user may read on the control
+#      node; 8 threads of that user hammering it (every INFO op, odd and
+#      huge sizes, 1 MiB firmware requests, FLASH INFO, two threads blocked
+#      on a userfaultfd page) while the holder runs 10,000 CSs: all
+#      complete, no reset; then a hard reset by root completes with the
+#      blocked threads still there
+#   3  rmmod gaudi, no kernel problem in dmesg
+#
+# Environment: GAUDI_KO, BIN.  Prints TAP and ends with "N passed, N
+# failed"; exit status 1 on any failure.
+
+BIN=${BIN:-$(dirname "$0")}
+GAUDI_KO=${GAUDI_KO:-}
+
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+
+deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
+# shellcheck disable=SC2086 # a list of module names
+{ [ -z "$deps" ] || modprobe -a $deps; } && insmod "$GAUDI_KO" heartbeat_ms=100
+ok $? "insmod gaudi.ko heartbeat_ms=100"
+t=0
+while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
+	sleep 1
+	t=$((t + 1))
+done
+tap_sub_each gaudi_dos_test "$BIN/gaudi_dos_test" --card 0
+rmmod gaudi
+ok $? "rmmod gaudi"
+
+problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption|hung_task|blocked for more than' | head -5)
+[ -z "$problems" ]
+ok $? "no kernel problem in dmesg"
+[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
+
+tap_done

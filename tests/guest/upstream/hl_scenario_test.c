@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hl_scenario_test - four command-submission scenarios that Gaudi 1
+ * silicon runs under the upstream habanalabs driver (issue 15), with data
+ * checks, through upstream's uapi only.  The same binary runs on the
+ * upstream peer (--peer) and on gaudi.ko.
+ *
+ *   nops      64 CSs of one NOP each, back to back on DMA_0_0, then a wait
+ *             on the last; every one must have completed
+ *   fourdma   DMA_0_0 -> DMA_2_0 -> DMA_3_0 -> DMA_1_0 in one CS, each job
+ *             released by a user monitor on the previous one's SOB:
+ *             host -> SRAM -> HBM -> SRAM -> host, four rounds
+ *   strided   a non-linear LIN_DMA whose sizes and strides the CB sets with
+ *             WREG_32 to the DMA core's SRC/DST_TSIZE_n and _STRIDE_n:
+ *             rows gathered and scattered in 3 dimensions (--peer); gaudi.ko
+ *             refuses both (EPERM, see Documentation/accel/parser.rst)
+ *   pingpong  16 rounds between TPC_0_0 and DMA_0_0 through two SOBs and two
+ *             monitors; with --peer the TPC job runs on the QMAN's lower CP
+ *             (a CP_DMA to a CB in SRAM, fenced through the lower CP's own
+ *             counter RDATA_4); on gaudi.ko, whose parser refuses CP_DMA,
+ *             on the stream's CP, and the CP_DMA must be refused (EPERM)
+ *
+ * Internal-queue CBs: a CB mapped with HL_CB_FLAGS_MAP (gaudi.ko), else (the
+ * peer: Gaudi 1 has no CB mapping upstream) a copy in user SRAM.
+ * Every wait is bounded (WAIT_US): a hang is a failure, never a hung test.
+ * Output is TAP ending in "N passed, N failed"; exit status 1 on failure.
+ *
+ *   hl_scenario_test [--card N] [--peer] [nops] [fourdma] [strided] [pingpong]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm/habanalabs_accel.h>
+
+#include "../../lib/hl_ioctl.h"
+#include "../../lib/tap.h"
+
+/*
+ * Gaudi 1 facts (upstream asic_reg headers, gaudi_packets.h; hl-thunk-open's
+ * gaudi tests for the stride semantics and the lower CP's fence counter).
+ */
+#define CFG_BASE	0x7FFC000000ULL
+#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
+#define MON_ADDRL	0x2000
+#define MON_ADDRH	0x2800
+#define MON_DATA	0x3000
+#define MON_ARM		0x3800
+#define DMA_QM(n)	(0x508000ULL + 0x20000ULL * (n))
+#define TPC_QM(n)	(0xE08000ULL + 0x40000ULL * (n))
+/* CP_FENCE0_RDATA of CP @cp (0..3 the streams, 4 the lower CP). */
+#define FENCE0(qm, cp)	(CFG_BASE + (qm) + 0x308 + 4 * (cp))
+
+/* DMA core registers, offsets in the DMA queue's WREG_32 window. */
+#define CORE_SRC_TSIZE(k)	((k) ? 0x2C + 8 * ((k) - 1) : 0x4C)
+#define CORE_SRC_STRIDE(k)	(0x30 + 8 * ((k) - 1))
+#define CORE_DST_TSIZE(k)	((k) ? 0x54 + 8 * ((k) - 1) : 0x74)
+#define CORE_DST_STRIDE(k)	(0x58 + 8 * ((k) - 1))
+
+#define PKT_CP_DMA	0x5
+#define CTL_RB		(1U << 30)
+
+#define CB_SIZE		(64U << 10)
+#define BUF_SIZE	(8U << 20)
+#define WAIT_US		(20ULL * 1000 * 1000)
+#define USER_SOB	144	/* first W_S SOB / monitor for users */
+#define USER_MON	72
+
+static int card;
+static bool peer;
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1DULL;
+}
+
+static void fill_rand(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)rnd();
+}
+
+struct sess {
+	int fd;
+	uint64_t cb, cb2;	/* external CBs */
+	uint8_t *cbp, *cbp2;
+	uint8_t *buf;		/* host buffer and its device VA */
+	uint64_t va;
+	uint64_t sram;		/* first user SRAM byte we use */
+	uint64_t hbm;
+	uint64_t icb[4];	/* internal CBs: mapped CBs, or SRAM */
+	uint8_t *icbp[4];
+	uint64_t icb_va[4];
+	bool mapped;
+};
+
+static size_t pkt(uint8_t *cb, size_t off, uint32_t op, uint32_t w0,
+		  uint32_t ctl_extra, size_t size)
+{
+	memset(cb + off, 0, size);
+	put32(cb + off, w0);
+	put32(cb + off + 4, HL_PKT_CTL(op) | ctl_extra);
+	return off + size;
+}
+
+static size_t msg(uint8_t *cb, size_t off, uint64_t addr, uint32_t val)
+{
+	return hl_pkt_msg_long(cb, off, addr, val, false);
+}
+
+/*
+ * Arm user monitor @m on W_S SOB @sob >= @target with a payload of 1 to
+ * @fence_addr, then FENCE on counter 0 (target 1, decrement 1).
+ */
+static size_t arm_fence(uint8_t *cb, size_t off, uint32_t m, uint32_t sob,
+			uint32_t target, uint64_t fence_addr)
+{
+	off = msg(cb, off, WS_MON(MON_ADDRL, m), (uint32_t)fence_addr);
+	off = msg(cb, off, WS_MON(MON_ADDRH, m), (uint32_t)(fence_addr >> 32));
+	off = msg(cb, off, WS_MON(MON_DATA, m), 1);
+	off = msg(cb, off, WS_MON(MON_ARM, m),
+		  sob / 8 | (0xFFU & ~(1U << sob % 8)) << 8 | target << 17);
+	return hl_pkt_fence(cb, off, 0, 1, 1);
+}
+
+static int wait_done(int fd, uint64_t seq, uint32_t *st)
+{
+	*st = ~0U;
+	return wait_cs(fd, seq, WAIT_US, st, NULL);
+}
+
+/* Submit @len bytes of the external CB on @q and wait for it. */
+static bool run_ext(struct sess *s, size_t len, uint32_t q, const char *what)
+{
+	uint64_t seq = 0;
+	uint32_t st;
+	int rc;
+
+	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, q, &seq);
+	if (rc) {
+		tap_diag("%s: submit: %s", what, strerror(-rc));
+		return false;
+	}
+	rc = wait_done(s->fd, seq, &st);
+	if (rc || st != HL_WAIT_CS_STATUS_COMPLETED) {
+		tap_diag("%s: wait: rc %d status %u", what, rc, st);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Place @len bytes of packets as internal CB @i: in its mapped CB, or (no
+ * CB mapping) copied to SRAM through the host buffer and DMA_0_0 (a CS of
+ * the first external CB, which this overwrites).  Its
+ * device address in s->icb_va[i].
+ */
+static bool put_icb(struct sess *s, unsigned int i, const uint8_t *p,
+		    size_t len)
+{
+	uint64_t sram = s->sram + (4ULL << 20) + i * (64ULL << 10);
+	uint8_t *stage = s->buf + BUF_SIZE - (256U << 10) + i * (64U << 10);
+	size_t l;
+
+	if (s->mapped) {
+		memcpy(s->icbp[i], p, len);
+		return true;
+	}
+	memcpy(stage, p, len);
+	l = pkt_lin_dma(s->cbp, 0, s->va + (uint64_t)(stage - s->buf), sram,
+			(uint32_t)len, false, true);
+	s->icb_va[i] = sram;
+	return run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "copy a CB to SRAM");
+}
+
+static bool sess_open(struct sess *s)
+{
+	struct hl_info_hw_ip_info hw;
+	union hl_cb_args a;
+	char path[64];
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", card);
+	s->fd = hl_open_retry(path);
+	if (s->fd < 0) {
+		tap_diag("open %s: %s", path, strerror(errno));
+		return false;
+	}
+	memset(&hw, 0, sizeof(hw));
+	if (hl_info(s->fd, HL_INFO_HW_IP_INFO, &hw, sizeof(hw)))
+		return false;
+	s->sram = (hw.sram_base_address + 0xFFFF) & ~0xFFFFULL;
+	s->hbm = hw.dram_base_address + (256ULL << 20);
+	if (cb_create(s->fd, CB_SIZE, 0, &s->cb))
+		return false;
+	s->cbp = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      s->fd, (off_t)s->cb);
+	if (s->cbp == MAP_FAILED) {
+		s->cbp = NULL;
+		return false;
+	}
+	if (cb_create(s->fd, CB_SIZE, 0, &s->cb2))
+		return false;
+	s->cbp2 = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       s->fd, (off_t)s->cb2);
+	if (s->cbp2 == MAP_FAILED) {
+		s->cbp2 = NULL;
+		return false;
+	}
+	if (posix_memalign((void **)&s->buf, 2 << 20, BUF_SIZE))
+		return false;
+	memset(s->buf, 0, BUF_SIZE);
+	if (map_host(s->fd, s->buf, BUF_SIZE, &s->va))
+		return false;
+
+	/* Internal CBs: mapped into the device MMU where the driver can. */
+	s->mapped = !peer;
+	for (i = 0; s->mapped && i < 4; i++) {
+		if (cb_create(s->fd, CB_SIZE, HL_CB_FLAGS_MAP, &s->icb[i])) {
+			s->mapped = false;
+			break;
+		}
+		memset(&a, 0, sizeof(a));
+		a.in.op = HL_CB_OP_INFO;
+		a.in.cb_handle = s->icb[i];
+		a.in.flags = HL_CB_FLAGS_GET_DEVICE_VA;
+		if (xioctl(s->fd, DRM_IOCTL_HL_CB, &a) || !a.out.device_va) {
+			s->mapped = false;
+			break;
+		}
+		s->icb_va[i] = a.out.device_va;
+		s->icbp[i] = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE,
+				  MAP_SHARED, s->fd, (off_t)s->icb[i]);
+		if (s->icbp[i] == MAP_FAILED) {
+			s->icbp[i] = NULL;
+			s->mapped = false;
+		}
+	}
+	tap_diag("internal CBs %s; SRAM 0x%llx HBM 0x%llx",
+		 s->mapped ? "mapped with HL_CB_FLAGS_MAP" : "in user SRAM",
+		 (unsigned long long)s->sram, (unsigned long long)s->hbm);
+	return true;
+}
+
+static void sess_close(struct sess *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		if (s->icbp[i])
+			munmap(s->icbp[i], CB_SIZE);
+		if (s->icb[i])
+			cb_destroy(s->fd, s->icb[i]);
+	}
+	if (s->va)
+		unmap_host(s->fd, s->va);
+	if (s->cbp)
+		munmap(s->cbp, CB_SIZE);
+	if (s->cb)
+		cb_destroy(s->fd, s->cb);
+	if (s->cbp2)
+		munmap(s->cbp2, CB_SIZE);
+	if (s->cb2)
+		cb_destroy(s->fd, s->cb2);
+	free(s->buf);
+	if (s->fd >= 0)
+		close(s->fd);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/* Set W_S SOBs @first.. @first + @n - 1 to 0 (a CS on DMA_0_0). */
+static bool clear_sobs(struct sess *s, uint32_t first, uint32_t n)
+{
+	size_t len = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		len = msg(s->cbp, len, WS_SOB(first + i), 0);
+	return run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "clear SOBs");
+}
+
+/* ---- (a) 64 single-NOP CSs back to back ------------------------------ */
+
+#define NOP_CS	64
+
+static void t_nops(struct sess *s)
+{
+	uint64_t seq[NOP_CS];
+	unsigned int i, sub = 0, done = 0;
+	uint32_t st = ~0U;
+	int rc;
+
+	pkt(s->cbp, 0, HL_PKT_NOP, 0, HL_PKT_CTL_MB, 8);
+	for (i = 0; i < NOP_CS; i++) {
+		seq[i] = 0;
+		rc = hl_submit1(s->fd, s->cb, 8, GAUDI_QUEUE_ID_DMA_0_0,
+				&seq[i]);
+		if (rc) {
+			tap_diag("nops: CS %u: submit: %s", i, strerror(-rc));
+			break;
+		}
+		sub++;
+	}
+	ok_eq(sub, NOP_CS, "nops: %u single-NOP CSs submitted back to back on DMA_0_0",
+	      NOP_CS);
+	if (!sub)
+		return;
+	rc = wait_done(s->fd, seq[sub - 1], &st);
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
+	   "nops: the last CS (seq %llu) completed within %llu s (rc %d, status %u)",
+	   (unsigned long long)seq[sub - 1], WAIT_US / 1000000, rc, st);
+	for (i = 0; i < sub; i++) {
+		rc = wait_cs(s->fd, seq[i], 0, &st, NULL);
+		if (rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED)
+			done++;
+	}
+	ok_eq(done, sub, "nops: every one of the %u CSs completed", sub);
+	/* The queue still works. */
+	pkt_lin_dma(s->cbp, 0, 0x0101010101010101ULL * 0x3C, s->va, 4096,
+		    true, true);
+	memset(s->buf, 0, 4096);
+	ok(run_ext(s, 24, GAUDI_QUEUE_ID_DMA_0_0, "nops: memset after") &&
+	   s->buf[0] == 0x3C && s->buf[4095] == 0x3C,
+	   "nops: DMA_0_0 still runs a memset afterwards");
+}
+
+/* ---- (b) four DMA queues chained by SOB fences ------------------------- */
+
+#define FD_ROUNDS	4
+#define FD_SIZE		(192U << 10)
+
+static void t_fourdma(struct sess *s)
+{
+	static const uint32_t qs[4] = {
+		GAUDI_QUEUE_ID_DMA_0_0, GAUDI_QUEUE_ID_DMA_2_0,
+		GAUDI_QUEUE_ID_DMA_3_0, GAUDI_QUEUE_ID_DMA_1_0,
+	};
+	static const uint32_t qm[4] = { 0, 2, 3, 1 };
+	uint32_t sob = USER_SOB, mon = USER_MON, st;
+	uint8_t *src = s->buf, *dst = s->buf + (1U << 20);
+	uint64_t sram1 = s->sram, sram2 = s->sram + (1U << 20);
+	uint64_t hbm = s->hbm, seq;
+	unsigned int r, fails = 0, bad = 0;
+	struct hl_cs_chunk ch[4];
+	uint8_t *ib[2] = { NULL, NULL };
+	size_t l0, l1, l2, l3;
+
+	if (!ok(clear_sobs(s, sob, 3), "fourdma: user SOBs %u..%u cleared",
+		sob, sob + 2))
+		return;
+	ib[0] = malloc(4096);
+	ib[1] = malloc(4096);
+	if (!ib[0] || !ib[1])
+		goto out;
+	for (r = 1; r <= FD_ROUNDS; r++) {
+		fill_rand(src, FD_SIZE);
+		memset(dst, 0xEE, FD_SIZE + 4096);
+		/* DMA_2_0: wait for SOB+0 >= r; SRAM1 -> HBM; SOB+1 += 1. */
+		l1 = arm_fence(ib[0], 0, mon, sob, r, FENCE0(DMA_QM(qm[1]), 0));
+		l1 = pkt_lin_dma(ib[0], l1, sram1, hbm, FD_SIZE, false, true);
+		l1 = msg(ib[0], l1, WS_SOB(sob + 1), 0x80000001U);
+		/* DMA_3_0: wait for SOB+1 >= r; HBM -> SRAM2; SOB+2 += 1. */
+		l2 = arm_fence(ib[1], 0, mon + 1, sob + 1, r,
+			       FENCE0(DMA_QM(qm[2]), 0));
+		l2 = pkt_lin_dma(ib[1], l2, hbm, sram2, FD_SIZE, false, true);
+		l2 = msg(ib[1], l2, WS_SOB(sob + 2), 0x80000001U);
+		if (!put_icb(s, 0, ib[0], l1) || !put_icb(s, 1, ib[1], l2)) {
+			fails++;
+			break;
+		}
+		/* DMA_0_0 (after put_icb, which uses this CB): host -> SRAM1,
+		 * then SOB+0 += 1. */
+		l0 = pkt_lin_dma(s->cbp, 0, s->va, sram1, FD_SIZE, false, true);
+		l0 = msg(s->cbp, l0, WS_SOB(sob), 0x80000001U);
+		/* DMA_1_0 (second external CB): wait for SOB+2 >= r; SRAM2 -> host. */
+		l3 = arm_fence(s->cbp2, 0, mon + 2, sob + 2, r,
+			       FENCE0(DMA_QM(qm[3]), 0));
+		l3 = pkt_lin_dma(s->cbp2, l3, sram2, s->va + (1U << 20), FD_SIZE,
+				 false, true);
+		/* The waiters are queued before the job that starts the chain. */
+		memset(ch, 0, sizeof(ch));
+		ch[0].cb_handle = s->cb2;
+		ch[0].queue_index = qs[3];
+		ch[0].cb_size = (uint32_t)l3;
+		ch[1].cb_handle = s->icb_va[1];
+		ch[1].queue_index = qs[2];
+		ch[1].cb_size = (uint32_t)l2;
+		ch[2].cb_handle = s->icb_va[0];
+		ch[2].queue_index = qs[1];
+		ch[2].cb_size = (uint32_t)l1;
+		ch[3].cb_handle = s->cb;
+		ch[3].queue_index = qs[0];
+		ch[3].cb_size = (uint32_t)l0;
+		seq = 0;
+		st = ~0U;
+		if (hl_submit(s->fd, ch, 4, 0, 0, &seq) ||
+		    wait_done(s->fd, seq, &st) ||
+		    st != HL_WAIT_CS_STATUS_COMPLETED) {
+			tap_diag("fourdma: round %u: CS did not complete (status %u)",
+				 r, st);
+			fails++;
+		} else if (memcmp(src, dst, FD_SIZE) || dst[FD_SIZE] != 0xEE) {
+			bad++;
+		}
+		if (fails)
+			break;
+	}
+	ok(!fails && !bad,
+	   "fourdma: %u rounds of host->SRAM->HBM->SRAM->host through DMA_0_0, DMA_2_0, DMA_3_0, DMA_1_0 with SOB fences (%u failed, %u wrong)",
+	   FD_ROUNDS, fails, bad);
+out:
+	free(ib[0]);
+	free(ib[1]);
+}
+
+/* ---- (c) strided LIN_DMA with the DMA core's stride registers ---------- */
+
+#define ST_ROW		1024U	/* dimension 0, bytes */
+#define ST_ROWS		6U	/* dimension 1 */
+#define ST_PLANES	3U	/* dimension 2 */
+#define ST_SSTRIDE1	3072U	/* source: row stride */
+#define ST_SSTRIDE2	(ST_ROWS * ST_SSTRIDE1 + 512)
+#define ST_DSTRIDE1	2048U	/* destination: row stride */
+#define ST_DSTRIDE2	(ST_ROWS * ST_DSTRIDE1 + 4096)
+
+static size_t set_strides(uint8_t *cb, size_t off)
+{
+	uint32_t tsize[5] = { ST_ROW, ST_ROWS, ST_PLANES, 1, 1 };
+	uint32_t ss[5] = { 0, ST_SSTRIDE1, ST_SSTRIDE2, 0x10000, 0x10000 };
+	uint32_t ds[5] = { 0, ST_DSTRIDE1, ST_DSTRIDE2, 0x10000, 0x10000 };
+	unsigned int k;
+
+	for (k = 0; k < 5; k++) {
+		off = hl_pkt_wreg32(cb, off, CORE_SRC_TSIZE(k), tsize[k]);
+		off = hl_pkt_wreg32(cb, off, CORE_DST_TSIZE(k), tsize[k]);
+		if (!k)
+			continue;
+		off = hl_pkt_wreg32(cb, off, CORE_SRC_STRIDE(k), ss[k]);
+		off = hl_pkt_wreg32(cb, off, CORE_DST_STRIDE(k), ds[k]);
+	}
+	return off;
+}
+
+static void t_strided(struct sess *s)
+{
+	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
+	uint32_t dspan = (ST_PLANES - 1) * ST_DSTRIDE2 +
+			 (ST_ROWS - 1) * ST_DSTRIDE1 + ST_ROW;
+	uint32_t sspan = (ST_PLANES - 1) * ST_SSTRIDE2 +
+			 (ST_ROWS - 1) * ST_SSTRIDE1 + ST_ROW;
+	unsigned int p, r, wrong = 0, gap = 0;
+	uint64_t seq = 0;
+	uint32_t st = ~0U;
+	size_t len, i, o;
+	int rc;
+
+	fill_rand(src, sspan);
+	memset(dst, 0xEE, dspan + 4096);
+	len = set_strides(s->cbp, 0);
+	/* LIN_DMA without the linear bit (ctl bit 3): the core's shape. */
+	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
+			  false, true);
+	put32(s->cbp + len - 20,
+	      HL_PKT_CTL(HL_PKT_LIN_DMA) | CTL_RB | HL_PKT_CTL_MB |
+	      HL_PKT_CTL_EB);
+	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
+			&seq);
+	if (!peer) {
+		/*
+		 * gaudi.ko refuses it (Documentation/accel/parser.rst: the
+		 * four streams of a QMAN share the core's shape registers,
+		 * so values checked in one CB can be changed by another).
+		 */
+		ok_eq(rc, -EPERM, "strided: gaudi.ko refuses WREG_32 to the DMA core's sizes/strides (EPERM)");
+		if (!rc)
+			wait_done(s->fd, seq, &st);
+		len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), 8192,
+				  false, true);
+		put32(s->cbp + len - 20, HL_PKT_CTL(HL_PKT_LIN_DMA) | CTL_RB |
+		      HL_PKT_CTL_MB | HL_PKT_CTL_EB);
+		ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len,
+				 GAUDI_QUEUE_ID_DMA_0_0, &seq), -EPERM,
+		      "strided: gaudi.ko refuses a non-linear LIN_DMA (EPERM)");
+		goto linear;
+	}
+	if (!ok_eq(rc, 0, "strided: CS with WREG_32 to the DMA core's sizes/strides and a non-linear LIN_DMA accepted"))
+		return;
+	rc = wait_done(s->fd, seq, &st);
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
+	   "strided: CS completed (rc %d, status %u)", rc, st);
+	for (p = 0; p < ST_PLANES; p++)
+		for (r = 0; r < ST_ROWS; r++)
+			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
+				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
+				   ST_ROW))
+				wrong++;
+	ok_eq(wrong, 0, "strided: %u rows of %u bytes gathered (row stride %u, plane stride %u) and scattered (%u, %u) exactly",
+	      ST_PLANES * ST_ROWS, ST_ROW, ST_SSTRIDE1, ST_SSTRIDE2,
+	      ST_DSTRIDE1, ST_DSTRIDE2);
+	for (i = 0; i < dspan + 4096; i++) {
+		o = i % ST_DSTRIDE1;
+		if (i < dspan && o < ST_ROW &&
+		    (i % ST_DSTRIDE2) < ST_ROWS * ST_DSTRIDE1)
+			continue;
+		if (dst[i] != 0xEE)
+			gap++;
+	}
+	ok_eq(gap, 0, "strided: the bytes between the rows and after the last are untouched");
+
+linear:
+	/* A plain linear copy still works. */
+	memset(dst, 0, 8192);
+	len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), 8192, false,
+			  true);
+	ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "strided: linear after") &&
+	   !memcmp(src, dst, 8192),
+	   "strided: a linear LIN_DMA afterwards copies 8 KiB exactly");
+}
+
+/* ---- (d) TPC <-> DMA ping-pong through the sync manager ---------------- */
+
+#define PP_ROUNDS	16
+
+static void t_pingpong(struct sess *s)
+{
+	uint32_t sa = USER_SOB + 8, sb = USER_SOB + 9;	/* T->D, D->T */
+	uint32_t mt = USER_MON + 8, md = USER_MON + 9;
+	uint8_t *x = s->buf + (4U << 20);	/* D writes x[i] */
+	uint8_t *y = x + 4096;			/* T writes y[i] */
+	uint8_t *z = y + 4096;			/* D copies y[i] to z[i] */
+	uint64_t xva = s->va + (4U << 20), yva = xva + 4096, zva = yva + 4096;
+	uint64_t tfence = FENCE0(TPC_QM(0), peer ? 4 : 0), seq = 0;
+	uint8_t *tcb, *upper;
+	struct hl_cs_chunk ch[2];
+	unsigned int i, xbad = 0, zbad = 0;
+	size_t tl = 0, dl = 0, ul;
+	uint32_t st = ~0U, v;
+	int rc;
+
+	if (!ok(clear_sobs(s, sa, 2), "pingpong: user SOBs %u, %u cleared",
+		sa, sb))
+		return;
+	memset(x, 0, 3 * 4096);
+	tcb = calloc(1, 8192);
+	upper = calloc(1, 64);
+	if (!tcb || !upper)
+		goto out;
+	for (i = 1; i <= PP_ROUNDS; i++) {
+		/* D: x[i] = i; b += 1; wait a >= i; z[i] = y[i]. */
+		dl = msg(s->cbp2, dl, xva + 4 * i, i);
+		dl = msg(s->cbp2, dl, WS_SOB(sb), 0x80000001U);
+		dl = arm_fence(s->cbp2, dl, md, sa, i, FENCE0(DMA_QM(0), 0));
+		dl = pkt_lin_dma(s->cbp2, dl, yva + 4 * i, zva + 4 * i, 4,
+				 false, true);
+		/* T: wait b >= i; y[i] = 0x1000 + i; a += 1. */
+		tl = arm_fence(tcb, tl, mt, sb, i, tfence);
+		tl = msg(tcb, tl, yva + 4 * i, 0x1000 + i);
+		tl = msg(tcb, tl, WS_SOB(sa), 0x80000001U);
+	}
+	if (peer) {
+		/* The TPC job is a CP_DMA: the lower CP runs the CB in SRAM. */
+		if (!put_icb(s, 2, tcb, tl))
+			goto out;
+		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
+			 CTL_RB | HL_PKT_CTL_MB, 16);
+		put64(upper + 8, s->icb_va[2]);
+		if (!put_icb(s, 3, upper, ul))
+			goto out;
+	} else {
+		/* gaudi.ko: CP_DMA runs a CB the parser never saw. */
+		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
+			 CTL_RB | HL_PKT_CTL_MB, 16);
+		put64(upper + 8, s->icb_va[2]);
+		if (!put_icb(s, 3, upper, ul))
+			goto out;
+		memset(ch, 0, sizeof(ch));
+		ch[0].cb_handle = s->icb_va[3];
+		ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
+		ch[0].cb_size = (uint32_t)ul;
+		rc = hl_submit(s->fd, ch, 1, 0, 0, &seq);
+		ok_eq(rc, -EPERM, "pingpong: gaudi.ko refuses CP_DMA on a TPC queue (EPERM)");
+		if (!rc)
+			wait_done(s->fd, seq, &st);
+		if (!put_icb(s, 3, tcb, tl))
+			goto out;
+		ul = tl;
+	}
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = s->icb_va[3];
+	ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
+	ch[0].cb_size = (uint32_t)ul;
+	ch[1].cb_handle = s->cb2;
+	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[1].cb_size = (uint32_t)dl;
+	seq = 0;
+	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
+	if (!ok_eq(rc, 0, "pingpong: CS with a TPC_0_0 job (%s) and a DMA_0_0 job submitted",
+		   peer ? "lower CP from SRAM" : "stream CP"))
+		goto out;
+	rc = wait_done(s->fd, seq, &st);
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
+	   "pingpong: %u rounds completed (rc %d, status %u)", PP_ROUNDS,
+	   rc, st);
+	for (i = 1; i <= PP_ROUNDS; i++) {
+		memcpy(&v, x + 4 * i, 4);
+		xbad += v != i;
+		memcpy(&v, z + 4 * i, 4);
+		zbad += v != 0x1000 + i;
+	}
+	ok(!xbad && !zbad,
+	   "pingpong: each DMA round saw the TPC round's write (%u of %u x wrong, %u z wrong)",
+	   xbad, PP_ROUNDS, zbad);
+out:
+	free(tcb);
+	free(upper);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "card", required_argument, NULL, 'n' },
+		{ "peer", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	static const char *const all[] = { "nops", "fourdma", "strided",
+					   "pingpong" };
+	struct sess s;
+	int opt, i, n;
+	const char *const *names;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			card = atoi(optarg);
+			break;
+		case 'p':
+			peer = true;
+			break;
+		default:
+			fprintf(opt == 'h' ? stdout : stderr,
+				"usage: hl_scenario_test [--card N] [--peer] [nops] [fourdma] [strided] [pingpong]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	names = optind < argc ? (const char *const *)argv + optind : all;
+	n = optind < argc ? argc - optind : 4;
+	rng ^= (uint64_t)time(NULL);
+	tap_diag("card %d, %s, seed 0x%llx", card, peer ? "upstream peer" :
+		 "gaudi.ko", (unsigned long long)rng);
+	if (!ok(sess_open(&s), "open card %d, CB, host mapping", card)) {
+		sess_close(&s);
+		return tap_done();
+	}
+	for (i = 0; i < n; i++) {
+		if (!strcmp(names[i], "nops"))
+			t_nops(&s);
+		else if (!strcmp(names[i], "fourdma"))
+			t_fourdma(&s);
+		else if (!strcmp(names[i], "strided"))
+			t_strided(&s);
+		else if (!strcmp(names[i], "pingpong"))
+			t_pingpong(&s);
+		else
+			ok(0, "unknown scenario '%s'", names[i]);
+	}
+	sess_close(&s);
+	return tap_done();
+}
