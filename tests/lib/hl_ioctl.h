@@ -56,6 +56,22 @@ static inline int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
 	return xioctl(fd, DRM_IOCTL_HL_INFO, &a);
 }
 
+/* Poll DEVICE_STATUS every 50 ms for up to @secs s until operational. */
+static inline bool hl_wait_operational(int fd, int secs)
+{
+	struct hl_info_device_status ds;
+	int i;
+
+	for (i = 0; i < secs * 20; i++) {
+		memset(&ds, 0, sizeof(ds));
+		if (hl_info(fd, HL_INFO_DEVICE_STATUS, &ds, sizeof(ds)) == 0 &&
+		    ds.status == HL_DEVICE_STATUS_OPERATIONAL)
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
 /* Create a command buffer of @size bytes; its handle in *@h (0 on error). */
 static inline int cb_create(int fd, uint32_t size, uint32_t flags, uint64_t *h)
 {

@@ -942,21 +942,6 @@ static int model_ctl(const char *reg, unsigned int val)
 	return system(cmd);
 }
 
-static bool wait_operational(int fd, int secs)
-{
-	struct hl_info_device_status ds;
-	int i;
-
-	for (i = 0; i < secs * 10; i++) {
-		memset(&ds, 0, sizeof(ds));
-		if (hl_info(fd, HL_INFO_DEVICE_STATUS, &ds, sizeof(ds)) == 0 &&
-		    ds.status == HL_DEVICE_STATUS_OPERATIONAL)
-			return true;
-		usleep(100000);
-	}
-	return false;
-}
-
 static void t_hang(void)
 {
 	struct hl_info_cs_timeout_event ev;
@@ -999,7 +984,7 @@ static void t_hang(void)
 	hl_info(s.fd, HL_INFO_GET_EVENTS, &ev_mask, sizeof(ev_mask));
 	ok(ev_mask & HL_NOTIFIER_EVENT_CS_TIMEOUT,
 	   "GET_EVENTS has CS_TIMEOUT (0x%llx)", (unsigned long long)ev_mask);
-	ok(wait_operational(s.fd, 60), "the device is operational again");
+	ok(hl_wait_operational(s.fd, 60), "the device is operational again");
 	model_ctl("qm_unhang", 0xFFFFFFFF);
 	memset(s.buf, 0, 4096);
 	lin_dma(s.cbp, 0, 0x6666666666666666ULL, s.va, 4096, true);
@@ -2176,7 +2161,7 @@ static void t_fault(void)
 	ia.return_size = 0;
 	ok(xioctl(s.fd, DRM_IOCTL_HL_INFO, &ia) == -EINVAL,
 	   "USER_MAPPINGS without a buffer: EINVAL");
-	ok(wait_operational(s.fd, 60), "the device is operational again");
+	ok(hl_wait_operational(s.fd, 60), "the device is operational again");
 	memset(s.buf, 0, 4096);
 	lin_dma(s.cbp, 0, 0x6161616161616161ULL, s.va, 4096, true);
 	ok(run_cb(&s, 24, 0) == 0 && s.buf[0] == 0x61 && s.buf[4095] == 0x61,

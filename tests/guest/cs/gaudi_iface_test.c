@@ -204,21 +204,6 @@ static int write_sysfs(const char *attr, const char *val)
 	return rc;
 }
 
-static bool wait_operational(int fd, int secs)
-{
-	struct hl_info_device_status ds;
-	int i;
-
-	for (i = 0; i < secs * 20; i++) {
-		memset(&ds, 0, sizeof(ds));
-		if (hl_info(fd, HL_INFO_DEVICE_STATUS, &ds, sizeof(ds)) == 0 &&
-		    ds.status == HL_DEVICE_STATUS_OPERATIONAL)
-			return true;
-		usleep(50000);
-	}
-	return false;
-}
-
 static uint32_t event_count(int fd, unsigned int type)
 {
 	static uint32_t cnt[NEVENTS];
@@ -246,7 +231,7 @@ static bool wait_reset_done(int fd, uint32_t before, int secs)
 
 	for (i = 0; i < secs * 20 && hard_resets(fd) == before; i++)
 		usleep(50000);
-	return hard_resets(fd) != before && wait_operational(fd, secs);
+	return hard_resets(fd) != before && hl_wait_operational(fd, secs);
 }
 
 /* The eventfd's count after waiting up to @ms for it; 0 if it never fired. */

@@ -937,20 +937,6 @@ static bool run_attacker(void (*fn)(struct sess *s), int *sig)
 	return WIFEXITED(st) ? WEXITSTATUS(st) == 0 : false;
 }
 
-static bool wait_operational(int fd, int secs)
-{
-	struct hl_info_device_status ds;
-
-	for (int i = 0; i < secs * 10; i++) {
-		memset(&ds, 0, sizeof(ds));
-		if (hl_info(fd, HL_INFO_DEVICE_STATUS, &ds, sizeof(ds)) == 0 &&
-		    ds.status == HL_DEVICE_STATUS_OPERATIONAL)
-			return true;
-		usleep(100000);
-	}
-	return false;
-}
-
 /* A fresh process's normal CS (a memset into its buffer) works. */
 static bool fresh_cs_ok(void)
 {
@@ -960,7 +946,7 @@ static bool fresh_cs_ok(void)
 
 	if (!sess_open(&s))
 		return false;
-	good = wait_operational(s.fd, 60);
+	good = hl_wait_operational(s.fd, 60);
 	for (i = 0; good && i < 2; i++) {
 		memset(s.buf, 0, 4096);
 		good = run_cb(&s, lin_dma(s.cbp, 0, 0x4C4C4C4C4C4C4C4CULL,
