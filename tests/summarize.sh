@@ -6,13 +6,16 @@
 # status, counts as one more failure.  A closing line's ", N skipped" is
 # counted apart: skips are neither passes nor failures.  Ends with the total
 # closing line "N passed, N failed, N skipped" and exits non-zero if
-# anything failed.
+# anything failed.  The last lines of each failed suite's output are
+# repeated just before that line, so that a log cut to its tail (CI)
+# still shows why.
 set -u
 
 total_pass=0
 total_fail=0
 total_skip=0
 summary=()
+failed_tails=()
 
 while [ $# -ge 2 ]; do
 	name=$1 cmd=$2
@@ -24,7 +27,6 @@ while [ $# -ge 2 ]; do
 	status=${PIPESTATUS[0]}
 	secs=$(($(date +%s) - start))
 	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-	rm -f "$log"
 	if [ -n "$line" ]; then
 		p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
 		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
@@ -37,6 +39,11 @@ while [ $# -ge 2 ]; do
 		f=$((f + 1))
 		echo "# suite $name exited with status $status"
 	fi
+	if [ "$f" -ne 0 ]; then
+		failed_tails+=("### $name (status $status), its last lines:")
+		failed_tails+=("$(grep -v '^ok ' "$log" | tail -n 12)")
+	fi
+	rm -f "$log"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 	total_skip=$((total_skip + s))
@@ -45,5 +52,6 @@ done
 
 echo "### summary"
 printf '%s\n' "${summary[@]}"
+[ ${#failed_tails[@]} -eq 0 ] || printf '%s\n' "${failed_tails[@]}"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -111,7 +111,7 @@ lib)
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 	env="PEER_KO=/suite/peer/habanalabs-peer.ko BIN=/suite/bin"
 	if [ "${DUT:-peer}" = gaudi ]; then
-		ko=${GAUDI_KO:-$repo/kernel/gaudi.ko}
+		ko=$(gaudi_ko) || exit 2
 		[ -f "$ko" ] || die "no $ko"
 		set -- --add "$ko:/suite/ko/gaudi.ko" "$@"
 		env="$env GAUDI_KO=/suite/ko/gaudi.ko DUT=gaudi"
