@@ -16,7 +16,9 @@
 #include <linux/compat.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/pfn_t.h>
 #include <linux/slab.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "gaudi_drv.h"
@@ -44,9 +46,11 @@
 struct gaudi_cb {
 	struct kref ref;
 	struct gaudi_device *gdev;
+	struct gaudi_ctx *ctx;	/* outlives the CB: mappings hold the file */
+	struct list_head live;	/* ctx->cb_live */
 	u32 id;
 	u32 size;		/* allocated, page multiple */
-	void *vaddr;
+	void *vaddr;		/* NULL once a removal took the memory back */
 	dma_addr_t dma;
 	bool mapped;		/* in the device MMU at va_node.start */
 	struct drm_mm_node va_node;
@@ -62,8 +66,14 @@ static u64 gaudi_cb_handle(u32 id, bool compat)
 static void gaudi_cb_release(struct kref *ref)
 {
 	struct gaudi_cb *cb = container_of(ref, struct gaudi_cb, ref);
+	struct gaudi_ctx *ctx = cb->ctx;
 
-	dma_free_coherent(&cb->gdev->pdev->dev, cb->size, cb->vaddr, cb->dma);
+	mutex_lock(&ctx->cb_live_lock);
+	list_del(&cb->live);
+	if (cb->vaddr)
+		dma_free_coherent(&cb->gdev->pdev->dev, cb->size, cb->vaddr,
+				  cb->dma);
+	mutex_unlock(&ctx->cb_live_lock);
 	kfree(cb);
 }
 
@@ -179,6 +189,7 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		return -ENOMEM;
 	kref_init(&cb->ref);
 	cb->gdev = gdev;
+	cb->ctx = ctx;
 	cb->size = PAGE_ALIGN(max_t(u32, size, 1));
 	cb->vaddr = dma_alloc_coherent(&gdev->pdev->dev, cb->size, &cb->dma,
 				       GFP_KERNEL);
@@ -186,6 +197,9 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		kfree(cb);
 		return -ENOMEM;
 	}
+	mutex_lock(&ctx->cb_live_lock);
+	list_add_tail(&cb->live, &ctx->cb_live);
+	mutex_unlock(&ctx->cb_live_lock);
 
 	mutex_lock(&ctx->lock);
 	if (ctx->cb_count >= GAUDI_CB_MAX_COUNT ||
@@ -251,18 +265,13 @@ static int gaudi_cb_destroy(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	return 0;
 }
 
-int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+static int gaudi_cb_op(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		       union hl_cb_args *args)
 {
-	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_file *gfile = file->driver_priv;
-	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
-	union hl_cb_args *args = data;
 	struct gaudi_cb *cb;
 	u64 handle = 0;
 	int ret;
 
-	if (!ctx)
-		return -EINVAL;
 	switch (args->in.op) {
 	case HL_CB_OP_CREATE:
 		if (args->in.flags & ~HL_CB_FLAGS_MAP)
@@ -308,6 +317,22 @@ int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	}
 }
 
+/* Inside drm_dev_enter(): a removal takes CB memory back after it. */
+int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct gaudi_file *gfile = file->driver_priv;
+	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
+	int idx, ret;
+
+	if (!ctx)
+		return -EINVAL;
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = gaudi_cb_op(to_gaudi(drm), ctx, data);
+	drm_dev_exit(idx);
+	return ret;
+}
+
 /* Every CB handle of a closing file goes away (mappings may outlive it). */
 void gaudi_cb_ctx_fini(struct gaudi_ctx *ctx)
 {
@@ -324,7 +349,51 @@ void gaudi_cb_ctx_fini(struct gaudi_ctx *ctx)
 	mutex_unlock(&ctx->lock);
 }
 
+/*
+ * The card is being removed: the device reads no CB any more and every
+ * mapping was zapped (drm_dev_unplug()).  Give the memory of all CBs of
+ * the context back now, while the device is bound; the CBs themselves
+ * live on until their handles and mappings go, their memory replaced by
+ * the device's dummy page (gaudi_cb_vm_fault()).
+ */
+void gaudi_cb_ctx_revoke(struct gaudi_ctx *ctx)
+{
+	struct device *dev = &ctx->gdev->pdev->dev;
+	struct gaudi_cb *cb;
+
+	mutex_lock(&ctx->cb_live_lock);
+	list_for_each_entry(cb, &ctx->cb_live, live) {
+		if (!cb->vaddr)
+			continue;
+		dma_free_coherent(dev, cb->size, cb->vaddr, cb->dma);
+		cb->vaddr = NULL;
+	}
+	mutex_unlock(&ctx->cb_live_lock);
+}
+
 /* ---- mmap ------------------------------------------------------------------ */
+
+/*
+ * Mappings are populated at mmap; a fault means the card was removed and
+ * its mappings zapped.  The process reads zeros from then on (and may
+ * write, to no effect) instead of dying of SIGBUS, as DRM asks of drivers
+ * for a hot-unplugged device.
+ */
+static vm_fault_t gaudi_cb_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct gaudi_cb *cb = vma->vm_private_data;
+	struct page *page = cb->gdev->dummy_page;
+	unsigned long pfn;
+
+	if (!page || !drm_dev_is_unplugged(&cb->gdev->drm))
+		return VM_FAULT_SIGBUS;
+	pfn = page_to_pfn(page);
+	if (vma->vm_flags & VM_MIXEDMAP)
+		return vmf_insert_mixed(vma, vmf->address,
+					__pfn_to_pfn_t(pfn, 0));
+	return vmf_insert_pfn(vma, vmf->address, pfn);
+}
 
 static void gaudi_cb_vm_open(struct vm_area_struct *vma)
 {
@@ -341,6 +410,7 @@ static void gaudi_cb_vm_close(struct vm_area_struct *vma)
 static const struct vm_operations_struct gaudi_cb_vm_ops = {
 	.open = gaudi_cb_vm_open,
 	.close = gaudi_cb_vm_close,
+	.fault = gaudi_cb_vm_fault,
 };
 
 /* file_operations.mmap of the compute node: offset = CB handle. */
@@ -352,7 +422,7 @@ int gaudi_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct gaudi_device *gdev = to_gaudi(file->minor->dev);
 	unsigned long size = vma->vm_end - vma->vm_start;
 	struct gaudi_cb *cb;
-	int ret;
+	int idx, ret;
 
 	if (!ctx)
 		return -EINVAL;
@@ -368,11 +438,17 @@ int gaudi_mmap(struct file *filp, struct vm_area_struct *vma)
 		gaudi_cb_put(cb);
 		return -EINVAL;
 	}
+	/* The removal zaps mappings after this section, frees after that. */
+	if (!drm_dev_enter(&gdev->drm, &idx)) {
+		gaudi_cb_put(cb);
+		return -ENODEV;
+	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY |
 			  VM_NORESERVE);
 	vma->vm_pgoff = 0;
 	ret = dma_mmap_coherent(&gdev->pdev->dev, vma, cb->vaddr, cb->dma,
 				size);
+	drm_dev_exit(idx);
 	if (ret) {
 		gaudi_cb_put(cb);
 		return ret;

@@ -31,6 +31,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "gaudi_break.h"
@@ -466,9 +467,9 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	ret = gaudi_parse_job(gdev, ctx, qid, job->kcb, ch->cb_size,
 			      encaps_sob);
-	if (ret)
+	if (ret) {
 		*parse_fail = true;
-	else {	/* what it may write is cleared for the next holder */
+	} else {	/* what it may write is cleared for the next holder */
 		gaudi_scrub_mark_cb(gdev, qid, job->kcb, ch->cb_size);
 		if (!q->external)
 			ret = gaudi_icb_alloc(gdev, job->kcb, job->kcb_alloc,
@@ -774,11 +775,11 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	if (!GAUDI_BROKEN(SUBMIT_LOCK))
 		mutex_unlock(&dp->submit_lock);
+	/* The model completes inside the doorbell: reap at once. */
+	gaudi_cs_reap(gdev);
 	gaudi_hw_exit(gdev, idx);
 	if (old)
 		dma_fence_put(old);
-	/* The model completes inside the doorbell: reap at once. */
-	gaudi_cs_reap(gdev);
 	return 0;
 }
 
@@ -887,10 +888,11 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	u32 n_rest = args->in.num_chunks_restore;
 	bool restore, staged, parse_fail = false;
 	u32 type, encaps_sob = 0;
+	bool entered = false;
 	struct gaudi_cs *cs;
 	unsigned int i, n;
 	u64 seq = 0;
-	int ret;
+	int idx, ret;
 
 	if (!ctx)
 		return -EINVAL;
@@ -927,7 +929,10 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		 * through the BAR (the read completes after them).  As
 		 * upstream, 0 and no sequence (out.seq U64_MAX).
 		 */
+		if (!drm_dev_enter(drm, &idx))
+			return -ENODEV;
 		RREG32(gdev, mmHW_STATE);
+		drm_dev_exit(idx);
 		memset(args, 0, sizeof(*args));
 		args->out.seq = U64_MAX;
 		return 0;
@@ -982,10 +987,20 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out_free_chunks;
 	}
 
+	/*
+	 * Reading the CBs and building the jobs: inside drm_dev_enter(), the
+	 * removal takes CB memory back after it.  Not the submission, which
+	 * may wait for room or for an older CS (gaudi_cs_submit()).
+	 */
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out_free_chunks;
+	}
+	entered = true;
 	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
 	if (!cs) {
 		ret = -ENOMEM;
-		goto out_free_chunks;
+		goto out_exit;
 	}
 	cs->gdev = gdev;
 	INIT_LIST_HEAD(&cs->jobs);
@@ -1026,6 +1041,8 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out_free_cs;
 	}
 
+	drm_dev_exit(idx);
+	entered = false;
 	ret = gaudi_cs_submit(gdev, ctx, cs, &seq);
 	if (ret)
 		goto out_free_cs;
@@ -1041,6 +1058,9 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 out_free_cs:
 	gaudi_cs_free_jobs(gdev, cs);
 	kfree(cs);
+out_exit:
+	if (entered)
+		drm_dev_exit(idx);
 out_free_chunks:
 	kvfree(chunks);
 out_count:
@@ -1319,7 +1339,7 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	 * and any holder can name any user HBM: wait for them (as upstream,
 	 * where they keep the device in use).
 	 */
-	if (atomic_read(&gdev->dp->dmabufs)) {
+	if (gaudi_scrub_dmabufs_alive(gdev)) {
 		gaudi_dbg(gdev, IOCTL, "open: dma-bufs of the previous holder are still in use\n");
 		return -EBUSY;
 	}
@@ -1336,6 +1356,8 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	ctx->gfile = gfile;
 	mutex_init(&ctx->lock);
 	xa_init_flags(&ctx->cbs, XA_FLAGS_ALLOC1);
+	mutex_init(&ctx->cb_live_lock);
+	INIT_LIST_HEAD(&ctx->cb_live);
 	xa_init(&ctx->maps);
 	xa_init_flags(&ctx->dram, XA_FLAGS_ALLOC1);
 	drm_mm_init(&ctx->va, GAUDI_VA_USER_START,
@@ -1369,7 +1391,6 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 static void gaudi_ctx_quiesce(struct gaudi_device *gdev, bool reset)
 {
 	unsigned long until = jiffies + GAUDI_QUIESCE_WAIT;
-	int idx;
 
 	if (!reset) {
 		while (!gaudi_queues_idle(gdev) && time_before(jiffies, until))
@@ -1380,29 +1401,33 @@ static void gaudi_ctx_quiesce(struct gaudi_device *gdev, bool reset)
 			reset = true;
 		}
 	}
-	if (!reset && !gaudi_hw_enter(gdev, &idx)) {
+	if (!reset && !gaudi_hw_hold(gdev)) {
 		gaudi_queue_clear_fences(gdev);
-		gaudi_hw_exit(gdev, idx);
+		gaudi_hw_release(gdev);
 	}
 	gaudi_cs_reap(gdev);
 }
 
 /*
- * Wait for the file's CSs (resetting the device if they hang), quiesce
- * the queues, clear the device memory the holder may have written, free
- * all.
+ * Give back what the context holds on the device: wait for its CSs
+ * (resetting the device if they hang; at a removal there is no waiting:
+ * work still running is reset away at once), quiesce the queues, free
+ * CBs, mappings and HBM, clear the device memory the holder may have
+ * written.  Runs once per context (dp->teardown_lock), from its close or
+ * from the removal of the card, whichever comes first; both run before
+ * gaudi_remove() returns, so the device is there.
  */
-void gaudi_ctx_close(struct gaudi_file *gfile)
+static void gaudi_ctx_teardown(struct gaudi_ctx *ctx, bool removal)
 {
-	struct gaudi_ctx *ctx = gfile->ctx;
-	struct gaudi_device *gdev;
+	struct gaudi_device *gdev = ctx->gdev;
+	long grace = removal ? 0 : GAUDI_CLOSE_WAIT;
 	struct dma_fence *f;
 	bool reset = false;
 	unsigned int i;
 
-	if (!ctx)
+	lockdep_assert_held(&gdev->dp->teardown_lock);
+	if (ctx->torn_down)
 		return;
-	gdev = ctx->gdev;
 	for (i = 0; i < GAUDI_MAX_PENDING_CS; i++) {
 		spin_lock_irq(&gdev->dp->lock);
 		f = ctx->ring[i] ? &ctx->ring[i]->fence : NULL;
@@ -1410,13 +1435,20 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 		spin_unlock_irq(&gdev->dp->lock);
 		if (!f)
 			continue;
-		if (!reset && dma_fence_wait_timeout(f, false,
-						     GAUDI_CLOSE_WAIT) == 0) {
-			gaudi_user_err(gdev, "close: CS %llu still running, resetting the device\n",
-				   f->seqno);
+		if (!reset && !dma_fence_is_signaled(f) &&
+		    (!grace || dma_fence_wait_timeout(f, false, grace) == 0)) {
 			reset = true;
-			gaudi_reset_now(gdev, "close with a hung command submission");
+			if (removal) {
+				gaudi_dbg(gdev, CS, "removal: CS %llu still running, resetting the device\n",
+					  f->seqno);
+				gaudi_reset_now(gdev, "removal with command submissions in flight");
+			} else {
+				gaudi_user_err(gdev, "close: CS %llu still running, resetting the device\n",
+					       f->seqno);
+				gaudi_reset_now(gdev, "close with a hung command submission");
+			}
 		}
+		/* A reset ends every CS in flight, successful or not. */
 		dma_fence_wait(f, false);
 		dma_fence_put(f);
 	}
@@ -1425,11 +1457,14 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 	gaudi_encaps_release_all(gdev, ctx);
 	gaudi_sync_ctx_fini(ctx);
 	gaudi_cb_ctx_fini(ctx);
+	if (removal)
+		gaudi_cb_ctx_revoke(ctx);
 	gaudi_mem_ctx_fini(ctx);
 	/*
 	 * Nothing of the holder runs any more: clear what it may have
 	 * written.  If that cannot be done now (device in reset, dma-bufs
-	 * still exported), the next open does it first.
+	 * still exported), the next open does it first; after a removal
+	 * the next driver instance cannot know (Documentation/security.rst).
 	 */
 	if (gaudi_scrub(gdev) == -ETIMEDOUT)
 		gaudi_reset_now(gdev, "device memory scrub timed out");
@@ -1438,14 +1473,53 @@ void gaudi_ctx_close(struct gaudi_file *gfile)
 	if (gdev->dp->ctx == ctx)
 		gdev->dp->ctx = NULL;
 	spin_unlock_irq(&gdev->dp->lock);
+	ctx->torn_down = true;
+}
+
+/* Close: the context's device resources go, unless a removal took them. */
+void gaudi_ctx_close(struct gaudi_file *gfile)
+{
+	struct gaudi_ctx *ctx = gfile->ctx;
+	struct gaudi_dp *dp;
+
+	if (!ctx)
+		return;
+	dp = ctx->gdev->dp;
+	mutex_lock(&dp->teardown_lock);
+	gaudi_ctx_teardown(ctx, false);
+	mutex_unlock(&dp->teardown_lock);
+}
+
+/*
+ * The card is being removed while @ctx holds it (gaudi_file_revoke(), no
+ * ioctl of it runs any more): its work ends, its memory is given back;
+ * the file stays open with nothing behind it until the process closes it.
+ */
+void gaudi_ctx_revoke(struct gaudi_ctx *ctx)
+{
+	struct gaudi_dp *dp = ctx->gdev->dp;
+
+	mutex_lock(&dp->teardown_lock);
+	gaudi_ctx_teardown(ctx, true);
+	mutex_unlock(&dp->teardown_lock);
+}
+
+/* After gaudi_ctx_close(), once the file is no longer the holder. */
+void gaudi_ctx_free(struct gaudi_file *gfile)
+{
+	struct gaudi_ctx *ctx = gfile->ctx;
+
+	if (!ctx)
+		return;
 	/* A page-fault capture may still be looking at the context. */
-	flush_work(&gdev->dp->pf_work);
+	flush_work(&ctx->gdev->dp->pf_work);
 
 	drm_mm_takedown(&ctx->cb_va);
 	drm_mm_takedown(&ctx->va);
 	xa_destroy(&ctx->cbs);
 	xa_destroy(&ctx->maps);
 	xa_destroy(&ctx->dram);
+	mutex_destroy(&ctx->cb_live_lock);
 	mutex_destroy(&ctx->lock);
 	gfile->ctx = NULL;
 	kvfree(ctx);

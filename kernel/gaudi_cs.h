@@ -234,6 +234,18 @@ struct gaudi_ctx {
 	struct list_head encaps;
 	u32 encaps_next_id;
 	u32 encaps_num;
+	/*
+	 * Every CB not yet freed, handles and mappings alike (cb_live_lock):
+	 * a removal frees their memory under the mappings (gaudi_cb.c).
+	 */
+	struct mutex cb_live_lock;
+	struct list_head cb_live;
+	/*
+	 * dp->teardown_lock: what the context holds on the device was given
+	 * back, by its close or by the removal of the card, whichever ran
+	 * first (gaudi_ctx_teardown()).
+	 */
+	bool torn_down;
 };
 
 /* Per device (gdev->dp). */
@@ -262,6 +274,8 @@ struct gaudi_dp {
 	/* HBM the internal queues' untrusted CPs fetch their CBs from. */
 	struct gen_pool *icb_pool;
 	struct gaudi_ctx *ctx;	/* the user context, if any */
+	/* Close and removal take the user context apart one at a time. */
+	struct mutex teardown_lock;
 	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
 	bool timeout_valid;
 	/*
@@ -290,6 +304,11 @@ struct gaudi_dp {
 	unsigned long *hbm_dirty;	/* GAUDI_SCRUB_CHUNK units of user HBM */
 	bool sram_dirty;
 	bool all_dirty;			/* all user HBM and SRAM */
+	/*
+	 * The instance of the driver this card had before a removal, while
+	 * dma-bufs it exported live (a DRM reference; gaudi_scrub_probe()).
+	 */
+	struct gaudi_device *prev;
 	u64 scrub_last_ns, scrub_last_bytes, scrub_count;
 };
 
@@ -301,7 +320,7 @@ static inline u32 gaudi_done_size(const struct gaudi_hw_queue *q)
 }
 
 int gaudi_dp_sw_init(struct gaudi_device *gdev);
-void gaudi_dp_sw_fini(struct gaudi_device *gdev);
+void gaudi_dp_dma_fini(struct gaudi_device *gdev);
 int gaudi_dp_hw_init(struct gaudi_device *gdev);
 void gaudi_dp_hw_fini(struct gaudi_device *gdev);
 u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q);
@@ -349,6 +368,7 @@ struct gaudi_cb *gaudi_cb_get_by_va(struct gaudi_ctx *ctx, u64 va, u32 len,
 void gaudi_cb_put(struct gaudi_cb *cb);
 void *gaudi_cb_vaddr(struct gaudi_cb *cb, u32 *size);
 void gaudi_cb_ctx_fini(struct gaudi_ctx *ctx);
+void gaudi_cb_ctx_revoke(struct gaudi_ctx *ctx);
 
 /* gaudi_mmu.c */
 int gaudi_mmu_sw_init(struct gaudi_device *gdev);
@@ -384,6 +404,9 @@ void gaudi_scrub_mark_cb(struct gaudi_device *gdev, u32 qid, const void *cb,
 			 u32 size);
 void gaudi_scrub_show(struct gaudi_device *gdev, struct seq_file *m);
 int gaudi_scrub(struct gaudi_device *gdev);
+void gaudi_scrub_remove(struct gaudi_device *gdev);
+bool gaudi_scrub_dmabufs_alive(struct gaudi_device *gdev);
+void gaudi_scrub_exit(void);
 
 /* gaudi_sync.c */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);
@@ -417,5 +440,7 @@ void gaudi_encaps_release_all(struct gaudi_device *gdev,
 /* Per-file context (gaudi_cs.c), called by gaudi_file.c. */
 int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile);
 void gaudi_ctx_close(struct gaudi_file *gfile);
+void gaudi_ctx_revoke(struct gaudi_ctx *ctx);
+void gaudi_ctx_free(struct gaudi_file *gfile);
 
 #endif /* GAUDI_CS_H */

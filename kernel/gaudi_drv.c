@@ -100,6 +100,21 @@ void gaudi_hw_exit(struct gaudi_device *gdev, int idx)
 	drm_dev_exit(idx);
 }
 
+int gaudi_hw_hold(struct gaudi_device *gdev)
+{
+	down_read(&gdev->reset.rwsem);
+	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
+		up_read(&gdev->reset.rwsem);
+		return -EIO;
+	}
+	return 0;
+}
+
+void gaudi_hw_release(struct gaudi_device *gdev)
+{
+	up_read(&gdev->reset.rwsem);
+}
+
 /*
  * Bring the hardware up: a hard reset first if a previous driver left it
  * dirty, mark it ours, boot the firmware, then the device-CPU channel and
@@ -152,6 +167,23 @@ void gaudi_hw_fini(struct gaudi_device *gdev)
 	gaudi_cpucp_fini(gdev);
 	gaudi_eq_fini(gdev);
 	gaudi_hw_reset(gdev);
+}
+
+static void gaudi_dummy_page_free(struct drm_device *drm, void *page)
+{
+	__free_page(page);
+}
+
+/* The page a removed card's CB mappings show (gaudi_cb_vm_fault()). */
+static int gaudi_dummy_page_init(struct gaudi_device *gdev)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+	if (!page)
+		return -ENOMEM;
+	gdev->dummy_page = page;
+	return drmm_add_action_or_reset(&gdev->drm, gaudi_dummy_page_free,
+					page);
 }
 
 static int gaudi_drm_open(struct drm_device *drm, struct drm_file *file)
@@ -221,6 +253,9 @@ static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 	spin_lock_init(&gdev->eq.lock);
 	gaudi_reset_init(gdev);
+	ret = gaudi_dummy_page_init(gdev);
+	if (ret)
+		return ret;
 
 	ret = gaudi_pci_init(gdev);
 	if (ret) {
@@ -300,7 +335,7 @@ err_hw_fini:
 err_irq_fini:
 	gaudi_irq_fini(gdev);
 err_dp_sw_fini:
-	gaudi_dp_sw_fini(gdev);
+	gaudi_dp_dma_fini(gdev);
 err_cpucp_sw_fini:
 	gaudi_cpucp_sw_fini(gdev);
 err_fw_fini:
@@ -308,18 +343,32 @@ err_fw_fini:
 	return ret;
 }
 
+/*
+ * Unbind, PCI removal or hot-unplug, with users or without.  Users first:
+ * drm_dev_unplug() lets the ioctls, mmaps and opens in progress finish
+ * (every one that reaches the device or its memory is inside
+ * drm_dev_enter(); none waits there for user work or user memory), fails
+ * every later one with ENODEV and zaps the CB mappings.  Then the
+ * holder's work is aborted and its memory given back while the device is
+ * still bound (gaudi_file_revoke()); its file, the control node's files
+ * and dma-bufs keep the DRM device and the software state
+ * (gaudi_dp_release()) until they are closed.  Then the hardware goes,
+ * in the reverse order of probe.
+ */
 static void gaudi_remove(struct pci_dev *pdev)
 {
 	struct gaudi_device *gdev = pci_get_drvdata(pdev);
 
 	drm_dev_unplug(&gdev->drm);
+	gaudi_file_revoke(gdev);
 	gaudi_reset_fini(gdev);
+	gaudi_scrub_remove(gdev);
 	gaudi_cpucp_heartbeat_stop(gdev);
 	gaudi_ctrl_fini(gdev);
 	gaudi_hwmon_fini(gdev);
 	gaudi_hw_fini(gdev);
 	gaudi_irq_fini(gdev);
-	gaudi_dp_sw_fini(gdev);
+	gaudi_dp_dma_fini(gdev);
 	gaudi_cpucp_sw_fini(gdev);
 	gaudi_fw_fini(gdev);
 }
@@ -348,6 +397,7 @@ static int __init gaudi_init(void)
 static void __exit gaudi_exit(void)
 {
 	pci_unregister_driver(&gaudi_pci_driver);
+	gaudi_scrub_exit();
 }
 
 module_init(gaudi_init);

@@ -344,6 +344,11 @@ struct gaudi_device {
 
 	void *file_priv;		/* gaudi_file.c state (compute node) */
 	void *ctrl_priv;		/* gaudi_ctrl.c state (control node) */
+	/*
+	 * Shown in place of a CB to a process that still maps it after the
+	 * card was removed (gaudi_cb.c); freed with the DRM device.
+	 */
+	struct page *dummy_page;
 };
 
 static inline struct gaudi_device *to_gaudi(struct drm_device *drm)
@@ -366,6 +371,15 @@ static inline struct gaudi_device *to_gaudi(struct drm_device *drm)
  */
 int gaudi_hw_enter(struct gaudi_device *gdev, int *idx);
 void gaudi_hw_exit(struct gaudi_device *gdev, int idx);
+
+/*
+ * The driver's own use of the hardware in a path that keeps the device
+ * present by itself: open (inside drm_dev_enter()), the holder's context
+ * torn down at close or at removal (both before gaudi_remove() returns).
+ * Holds off a reset like gaudi_hw_enter(); -EIO while not operational.
+ */
+int gaudi_hw_hold(struct gaudi_device *gdev);
+void gaudi_hw_release(struct gaudi_device *gdev);
 
 const char *gaudi_status_str(enum gaudi_status status);
 /* Bring the device up after probe or a reset: boot, CPU-CP, events. */

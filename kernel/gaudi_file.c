@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_managed.h>
@@ -64,16 +65,14 @@ static void file_log_busy(struct gaudi_users *u)
 		   ktime_ms_delta(ktime_get(), u->owner.open_mono));
 }
 
-int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
+static int gaudi_file_do_open(struct drm_device *drm, struct drm_file *file,
+			      struct gaudi_users *u)
 {
 	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_users *u = gaudi_users(gdev);
 	struct gaudi_file *gfile;
 	enum gaudi_status st;
 	int ret;
 
-	if (!u)
-		return -ENODEV;
 	gfile = kzalloc(sizeof(*gfile), GFP_KERNEL);
 	if (!gfile)
 		return -ENOMEM;
@@ -139,6 +138,22 @@ err_unlock:
 	return ret;
 }
 
+int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_users *u = gaudi_users(gdev);
+	int idx, ret;
+
+	if (!u)
+		return -ENODEV;
+	/* The removal waits for an open in progress, then revokes it. */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = gaudi_file_do_open(drm, file, u);
+	drm_dev_exit(idx);
+	return ret;
+}
+
 void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct gaudi_device *gdev = to_gaudi(drm);
@@ -150,7 +165,10 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 	if (!gfile)
 		return;
 
-	/* Work in flight ends (or is reset away), CBs and mappings go. */
+	/*
+	 * Work in flight ends (or is reset away), CBs and mappings go,
+	 * unless a removal of the card already took them.
+	 */
 	gaudi_ctx_close(gfile);
 
 	/*
@@ -172,6 +190,8 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 	spin_unlock_irq(&u->notify_lock);
 	mutex_unlock(&u->lock);
 
+	/* No longer the holder: a removal does not look at it any more. */
+	gaudi_ctx_free(gfile);
 	gaudi_dbg(gdev, IOCTL, "compute node released (held %llu ms)\n",
 		  u->last_open_period_ms);
 	put_pid(pid);
@@ -179,6 +199,28 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 		eventfd_ctx_put(ctx);
 	file->driver_priv = NULL;
 	kfree(gfile);
+}
+
+/*
+ * The card is being removed (after drm_dev_unplug(): no ioctl, mmap or
+ * open of the compute node runs): the holder, if any, loses its work and
+ * its memory now, while the device is still bound.  Its file stays open;
+ * close() later frees what is left.  u->lock keeps the holder from
+ * finishing its close under us (gaudi_file_postclose()).
+ */
+void gaudi_file_revoke(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u = gaudi_users(gdev);
+
+	if (!u)
+		return;
+	mutex_lock(&u->lock);
+	if (u->compute && u->compute->ctx) {
+		gaudi_note(gdev, "removed while held by pid %d (%s): its work is aborted\n",
+			   pid_nr(u->owner.pid), u->owner.comm);
+		gaudi_ctx_revoke(u->compute->ctx);
+	}
+	mutex_unlock(&u->lock);
 }
 
 void gaudi_file_notify(struct gaudi_device *gdev, u64 events)

@@ -97,6 +97,7 @@ void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * Events without a holder are dropped (as upstream).
  */
 void gaudi_file_notify(struct gaudi_device *gdev, u64 events);
+void gaudi_file_revoke(struct gaudi_device *gdev);
 
 /* DRM_IOCTL_GAUDI_QUERY_CAPS and DRM_IOCTL_GAUDI_OWNER, both nodes. */
 int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,

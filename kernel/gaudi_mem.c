@@ -98,13 +98,12 @@ static void gaudi_dram_release(struct kref *ref)
 {
 	struct gaudi_dram *d = container_of(ref, struct gaudi_dram, ref);
 	struct gaudi_device *gdev = d->gdev;
-	int idx;
 
-	/* After an unplug the allocator is gone with the device. */
-	if (drm_dev_enter(&gdev->drm, &idx)) {
-		gen_pool_free(gdev->dp->dram_pool, d->addr, d->size);
-		drm_dev_exit(idx);
-	}
+	/*
+	 * The allocator lives as long as the DRM device, which a dma-buf
+	 * holding this allocation keeps, also after a removal.
+	 */
+	gen_pool_free(gdev->dp->dram_pool, d->addr, d->size);
 	kfree(d);
 }
 
@@ -364,7 +363,7 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct gaudi_map *map;
 	long pinned = 0, n;
 	u64 align;
-	int ret;
+	int idx, ret;
 
 	/*
 	 * Address 0 is no special case: as upstream, it fails to pin with
@@ -410,9 +409,17 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		pinned += n;
 	}
+	/*
+	 * The pins may wait on the user's memory (userfaultfd, FUSE): taken
+	 * before drm_dev_enter(), which a removal waits for.
+	 */
+	if (!drm_dev_enter(&gdev->drm, &idx)) {
+		ret = -ENODEV;
+		goto err_unpin;
+	}
 	ret = gaudi_map_sgt(map, dma_max_mapping_size(&gdev->pdev->dev));
 	if (ret)
-		goto err_unpin;
+		goto err_exit;
 	ret = dma_map_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL,
 			      0);
 	if (ret)
@@ -461,6 +468,7 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	mutex_unlock(&ctx->lock);
 	gaudi_mmu_invalidate(gdev);
+	drm_dev_exit(idx);
 	atomic64_add(npages << PAGE_SHIFT, &ctx->gfile->host_bytes);
 
 	gaudi_dbg(gdev, MMU, "MAP: 0x%llx + 0x%llx at device VA 0x%llx\n",
@@ -473,6 +481,8 @@ err_dma:
 	dma_unmap_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL, 0);
 err_sgt:
 	sg_free_table(&map->sgt);
+err_exit:
+	drm_dev_exit(idx);
 err_unpin:
 	if (pinned > 0)
 		unpin_user_pages(map->pages, pinned);
@@ -793,20 +803,14 @@ static int gaudi_export_dmabuf(struct gaudi_device *gdev,
 
 /* ---- the ioctl ----------------------------------------------------------- */
 
-int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+static int gaudi_mem_op(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			union hl_mem_args *args)
 {
-	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_ctx *ctx = file_ctx(file);
-	union hl_mem_args *args = data;
 	u64 addr;
 	int ret;
 
-	if (!ctx)
-		return -EINVAL;
 	switch (args->in.op) {
 	case HL_MEM_OP_MAP:
-		if (args->in.flags & HL_MEM_USERPTR)
-			return gaudi_map_userptr(gdev, ctx, args);
 		ret = gaudi_dram_addr(ctx, args->in.map_device.handle, &addr);
 		if (ret) {
 			gaudi_dbg(gdev, MMU, "MAP: no allocation %llu\n",
@@ -829,6 +833,27 @@ int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 			  args->in.op);
 		return -EINVAL;
 	}
+}
+
+/*
+ * Inside drm_dev_enter(): DMA mappings, page tables and HBM are given
+ * back by the removal, which waits for the calls in progress.
+ */
+int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct gaudi_ctx *ctx = file_ctx(file);
+	union hl_mem_args *args = data;
+	int idx, ret;
+
+	if (!ctx)
+		return -EINVAL;
+	if (args->in.op == HL_MEM_OP_MAP && (args->in.flags & HL_MEM_USERPTR))
+		return gaudi_map_userptr(to_gaudi(drm), ctx, args);
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = gaudi_mem_op(to_gaudi(drm), ctx, args);
+	drm_dev_exit(idx);
+	return ret;
 }
 
 void gaudi_mem_ctx_fini(struct gaudi_ctx *ctx)
@@ -869,13 +894,13 @@ void gaudi_mem_sw_fini(struct gaudi_device *gdev)
 	struct gen_pool *pool = gdev->dp->dram_pool;
 
 	/*
-	 * An allocation a dma-buf still holds after an unplug is never
-	 * returned (gaudi_dram_release() no longer reaches the device):
-	 * leave the pool rather than destroy it with memory allocated.
+	 * At the DRM device's release every holder and dma-buf is gone; an
+	 * allocation still out is a driver bug: leave the pool rather than
+	 * destroy it with memory allocated.
 	 */
 	if (pool && gen_pool_avail(pool) == gen_pool_size(pool))
 		gen_pool_destroy(pool);
 	else if (pool)
-		gaudi_warn(gdev, "HBM still exported at removal: allocator left behind\n");
+		gaudi_err(gdev, "HBM still allocated at release: allocator left behind\n");
 	gdev->dp->dram_pool = NULL;
 }

@@ -203,15 +203,17 @@ int gaudi_mmu_map(struct gaudi_device *gdev, u64 va, u64 pa, u64 size,
 	return ret;
 }
 
+/*
+ * Callers keep the device present: an ioctl inside drm_dev_enter(), or
+ * the context's teardown at close or removal (before gaudi_remove()
+ * returns), as for the table writes themselves.
+ */
 void gaudi_mmu_invalidate(struct gaudi_device *gdev)
 {
 	struct gaudi_mmu *mmu = gdev->dp->mmu;
 	u32 val;
-	int idx;
 
 	if (GAUDI_BROKEN(MMU_INV))
-		return;
-	if (!drm_dev_enter(&gdev->drm, &idx))
 		return;
 	/* PTE writes through the write-combined BAR land first. */
 	wmb();
@@ -224,7 +226,6 @@ void gaudi_mmu_invalidate(struct gaudi_device *gdev)
 		gaudi_err(gdev, "MMU STLB invalidation timed out\n");
 	WREG32(gdev, mmMMU_UP_STLB_INV_SET, 0);
 	mutex_unlock(&mmu->lock);
-	drm_dev_exit(idx);
 }
 
 u64 gaudi_mmu_tables(struct gaudi_device *gdev)
@@ -330,7 +331,11 @@ void gaudi_mmu_sw_fini(struct gaudi_device *gdev)
 	/* Contexts are gone: only the hop-0 tables are left. */
 	for (asid = 0; asid < GAUDI_MMU_ASIDS; asid++)
 		kvfree(mmu->hop0[asid]);
-	gen_pool_destroy(mmu->pool);
+	if (gen_pool_avail(mmu->pool) == gen_pool_size(mmu->pool))
+		gen_pool_destroy(mmu->pool);
+	else
+		gaudi_err(gdev, "MMU: %llu page tables still allocated at release: pool left behind\n",
+			  mmu->tables);
 	mutex_destroy(&mmu->lock);
 	kfree(mmu);
 	gdev->dp->mmu = NULL;

@@ -32,6 +32,7 @@
  *    also be older than the fetcher's prefetch depth (to be checked).
  */
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/genalloc.h>
@@ -39,6 +40,7 @@
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <drm/drm_managed.h>
 
 #include "gaudi_break.h"
 #include "gaudi_drv.h"
@@ -522,12 +524,9 @@ void gaudi_dp_hw_fini(struct gaudi_device *gdev)
 	gaudi_cs_abort_all(gdev);
 }
 
+/* The queues' DMA memory; the device no longer reads any of it. */
 static void gaudi_queues_free(struct gaudi_device *gdev)
 {
-	if (gdev->dp->icb_pool) {
-		gen_pool_destroy(gdev->dp->icb_pool);
-		gdev->dp->icb_pool = NULL;
-	}
 	struct device *dev = &gdev->pdev->dev;
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
@@ -538,9 +537,7 @@ static void gaudi_queues_free(struct gaudi_device *gdev)
 		if (q->pq)
 			dma_free_coherent(dev, q->entries * sizeof(*q->pq),
 					  q->pq, q->pq_dma);
-		kvfree(q->slot);
 		q->pq = NULL;
-		q->slot = NULL;
 	}
 	if (dp->done_words)
 		dma_free_coherent(dev, GAUDI_NUM_QUEUES * sizeof(u32),
@@ -558,6 +555,55 @@ static void gaudi_queues_free(struct gaudi_device *gdev)
 	}
 }
 
+/* A pool is destroyed only when nothing is allocated from it. */
+static void gaudi_pool_destroy(struct gaudi_device *gdev, struct gen_pool *pool,
+			       const char *what)
+{
+	if (!pool)
+		return;
+	if (gen_pool_avail(pool) != gen_pool_size(pool)) {
+		gaudi_err(gdev, "%s still allocated at release: pool left behind\n",
+			  what);
+		return;
+	}
+	gen_pool_destroy(pool);
+}
+
+/* The data plane's structure, once its pools are gone. */
+static void gaudi_dp_free(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	unsigned int i;
+
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
+		kvfree(dp->q[i].slot);
+	mutex_destroy(&dp->teardown_lock);
+	mutex_destroy(&dp->submit_lock);
+	kfree(dp);
+	gdev->dp = NULL;
+}
+
+/*
+ * The data plane's software state lives as long as the DRM device: after
+ * a removal, the holder's file, its dma-bufs and the control node may
+ * still look at it (drmm action, last reference).
+ */
+static void gaudi_dp_release(struct drm_device *drm, void *arg)
+{
+	struct gaudi_device *gdev = arg;
+	struct gaudi_dp *dp = gdev->dp;
+
+	if (!dp)
+		return;
+	cancel_work_sync(&dp->pf_work);
+	gaudi_mem_pf_clear(gdev);
+	gaudi_scrub_sw_fini(gdev);
+	gaudi_mem_sw_fini(gdev);
+	gaudi_mmu_sw_fini(gdev);
+	gaudi_pool_destroy(gdev, dp->icb_pool, "internal CB memory");
+	gaudi_dp_free(gdev);
+}
+
 int gaudi_dp_sw_init(struct gaudi_device *gdev)
 {
 	struct device *dev = &gdev->pdev->dev;
@@ -571,6 +617,7 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	dp->gdev = gdev;
 	spin_lock_init(&dp->lock);
 	mutex_init(&dp->submit_lock);
+	mutex_init(&dp->teardown_lock);
 	init_waitqueue_head(&dp->space_wq);
 	INIT_LIST_HEAD(&dp->pending);
 	INIT_LIST_HEAD(&dp->done);
@@ -633,53 +680,65 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	if (ret)
 		goto err_free;
 
-	ret = gaudi_mmu_sw_init(gdev);
+	/* From here on the software state goes with the DRM device. */
+	ret = drmm_add_action(&gdev->drm, gaudi_dp_release, gdev);
 	if (ret)
 		goto err_free;
-	ret = gaudi_mem_sw_init(gdev);
-	if (ret)
-		goto err_mmu;
-	ret = gaudi_scrub_sw_init(gdev);
-	if (ret)
-		goto err_mem;
+	ret = gaudi_mmu_sw_init(gdev);
+	if (!ret)
+		ret = gaudi_mem_sw_init(gdev);
+	if (!ret)
+		ret = gaudi_scrub_sw_init(gdev);
+	if (ret) {
+		gaudi_queues_free(gdev);
+		return ret;
+	}
 
 	WRITE_ONCE(gdev->cq_irq_hook, gaudi_cq_irq);
 	return 0;
 
 err_nomem:
 	ret = -ENOMEM;
-	goto err_free;
-err_mem:
-	gaudi_mem_sw_fini(gdev);
-err_mmu:
-	gaudi_mmu_sw_fini(gdev);
 err_free:
 	gaudi_queues_free(gdev);
-	mutex_destroy(&dp->submit_lock);
-	kfree(dp);
-	gdev->dp = NULL;
+	if (dp->icb_pool)
+		gen_pool_destroy(dp->icb_pool);
+	gaudi_dp_free(gdev);
 	return ret;
 }
 
-void gaudi_dp_sw_fini(struct gaudi_device *gdev)
+/* Wait this long at removal for ioctls on their way out to free their jobs. */
+#define GAUDI_REMOVE_JOBS_WAIT_MS	10000
+
+/*
+ * Removal, after gaudi_hw_fini(): the device was reset and reads nothing
+ * of the host any more.  Drop the jobs it held, wait for the kernel CB
+ * copies that ioctls leaving with -ENODEV still free, then give the DMA
+ * memory back while the device is bound.  If copies are still out after
+ * the wait, their pools are left rather than freed under them.
+ */
+void gaudi_dp_dma_fini(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
+	unsigned int waited = 0;
 
 	if (!dp)
 		return;
 	WRITE_ONCE(gdev->cq_irq_hook, NULL);
 	cancel_delayed_work_sync(&dp->tdr);
 	cancel_delayed_work_sync(&dp->reap_work);
-	gaudi_cs_reap(gdev);
-	/* The device was reset by gaudi_hw_fini(): drop what it held. */
-	gaudi_queue_drop_all(gdev);
 	cancel_work_sync(&dp->pf_work);
-	gaudi_mem_pf_clear(gdev);
-	gaudi_scrub_sw_fini(gdev);
-	gaudi_mem_sw_fini(gdev);
-	gaudi_mmu_sw_fini(gdev);
+	gaudi_cs_reap(gdev);
+	gaudi_queue_drop_all(gdev);
+	while (atomic64_read(&dp->kcb_bytes) &&
+	       waited < GAUDI_REMOVE_JOBS_WAIT_MS) {
+		usleep_range(10000, 20000);
+		waited += 10;
+	}
+	if (atomic64_read(&dp->kcb_bytes)) {
+		gaudi_err(gdev, "removal: %lld bytes of kernel CBs still held, their memory is left behind\n",
+			  (s64)atomic64_read(&dp->kcb_bytes));
+		return;
+	}
 	gaudi_queues_free(gdev);
-	mutex_destroy(&dp->submit_lock);
-	kfree(dp);
-	gdev->dp = NULL;
 }

@@ -15,9 +15,10 @@
  * clear is tracked while the holder runs, in 2 MiB units of user HBM plus
  * one flag for user SRAM: every device-memory range an accepted CB may
  * write (gaudi_scrub_mark_cb(), after the parser), and every range
- * exported as a dma-buf (an importer writes through BAR4).  A holder that ran a job on an MME or TPC
- * queue gets all of user HBM cleared: those engines write where registers
- * the user programs point, which the parser does not follow.  Clearing
+ * exported as a dma-buf (an importer writes through BAR4).  A holder that
+ * ran a job on an MME or TPC queue gets all of user HBM cleared: those
+ * engines write where registers the user programs point, which the parser
+ * does not follow.  Clearing
  * all 32 GiB at every close would cost 0.6 s on the model (which skips
  * pages that already read zero) and more on silicon; the module parameter
  * scrub=2 does that, scrub=0 turns clearing off (measurements only).
@@ -35,6 +36,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
+#include <drm/drm_drv.h>
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
@@ -52,6 +54,131 @@ MODULE_PARM_DESC(scrub, "Clear device memory between holders: 0 off (measurement
 #define GAUDI_SCRUB_WAIT_MS	10000
 #define GAUDI_SCRUB_MS_PER_GIB	2000
 
+/*
+ * Across a removal.  A card removed while its holder's memory could not
+ * be cleared (dma-bufs still exported, the device in reset) keeps that
+ * memory when it comes back (unbind and bind, PCI rescan, hot-plug): the
+ * next instance of the driver on the same slot must know.  The removal
+ * leaves a note for the slot; the next probe takes it, clears all user
+ * memory before its first holder, and refuses opens (EBUSY) while dma-bufs
+ * of the previous instance live, as it does for its own.
+ */
+struct gaudi_scrub_note {
+	struct list_head node;
+	u32 slot;			/* PCI domain, bus, devfn */
+	struct gaudi_device *gdev;	/* the removed instance, DRM ref held */
+};
+
+static LIST_HEAD(gaudi_scrub_notes);
+static DEFINE_MUTEX(gaudi_scrub_notes_lock);
+
+static u32 gaudi_scrub_slot(struct gaudi_device *gdev)
+{
+	struct pci_dev *pdev = gdev->pdev;
+
+	return (u32)pci_domain_nr(pdev->bus) << 16 | pdev->bus->number << 8 |
+	       pdev->devfn;
+}
+
+/* Probe: take what a previous instance on this slot left. */
+static void gaudi_scrub_probe(struct gaudi_device *gdev)
+{
+	struct gaudi_scrub_note *n, *found = NULL;
+	u32 slot = gaudi_scrub_slot(gdev);
+
+	mutex_lock(&gaudi_scrub_notes_lock);
+	list_for_each_entry(n, &gaudi_scrub_notes, node) {
+		if (n->slot == slot) {
+			list_del(&n->node);
+			found = n;
+			break;
+		}
+	}
+	mutex_unlock(&gaudi_scrub_notes_lock);
+	if (!found)
+		return;
+	gaudi_note(gdev, "holder memory left by a removal: all of it is cleared first\n");
+	gdev->dp->all_dirty = true;
+	gdev->dp->prev = found->gdev;
+	kfree(found);
+}
+
+/* Removal, after the holder's context went: leave a note if needed. */
+void gaudi_scrub_remove(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_scrub_note *n, *it, *old = NULL;
+	bool dirty;
+
+	if (!dp || !dp->hbm_dirty)
+		return;
+	mutex_lock(&dp->scrub_lock);
+	/* SRAM: every instance clears it before its first holder anyway. */
+	dirty = READ_ONCE(dp->all_dirty) ||
+		!bitmap_empty(dp->hbm_dirty, GAUDI_SCRUB_BITS);
+	mutex_unlock(&dp->scrub_lock);
+	if (!dirty && !gaudi_scrub_dmabufs_alive(gdev))
+		return;
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n) {
+		gaudi_err(gdev, "removal: no memory to remember the uncleared device memory\n");
+		return;
+	}
+	n->slot = gaudi_scrub_slot(gdev);
+	n->gdev = gdev;
+	drm_dev_get(&gdev->drm);
+	mutex_lock(&gaudi_scrub_notes_lock);
+	list_for_each_entry(it, &gaudi_scrub_notes, node) {
+		if (it->slot == n->slot) {
+			list_del(&it->node);
+			old = it;
+			break;
+		}
+	}
+	list_add_tail(&n->node, &gaudi_scrub_notes);
+	mutex_unlock(&gaudi_scrub_notes_lock);
+	if (old) {
+		drm_dev_put(&old->gdev->drm);
+		kfree(old);
+	}
+}
+
+/*
+ * Are dma-bufs of this card alive, of this instance or of the one before
+ * a removal?  The previous instance is let go once they are gone.
+ */
+bool gaudi_scrub_dmabufs_alive(struct gaudi_device *gdev)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_device *prev;
+
+	if (atomic_read(&dp->dmabufs))
+		return true;
+	prev = READ_ONCE(dp->prev);
+	if (!prev)
+		return false;
+	/* Its own predecessor's too, after several removals. */
+	if (gaudi_scrub_dmabufs_alive(prev))
+		return true;
+	if (cmpxchg(&dp->prev, prev, NULL) == prev)
+		drm_dev_put(&prev->drm);
+	return false;
+}
+
+/* Module unload: no instance is left to read the notes. */
+void gaudi_scrub_exit(void)
+{
+	struct gaudi_scrub_note *n, *tmp;
+
+	mutex_lock(&gaudi_scrub_notes_lock);
+	list_for_each_entry_safe(n, tmp, &gaudi_scrub_notes, node) {
+		list_del(&n->node);
+		drm_dev_put(&n->gdev->drm);
+		kfree(n);
+	}
+	mutex_unlock(&gaudi_scrub_notes_lock);
+}
+
 int gaudi_scrub_sw_init(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
@@ -66,11 +193,16 @@ int gaudi_scrub_sw_init(struct gaudi_device *gdev)
 	 * driver needs root; scrub=2 clears it all).
 	 */
 	dp->sram_dirty = true;
+	gaudi_scrub_probe(gdev);
 	return 0;
 }
 
 void gaudi_scrub_sw_fini(struct gaudi_device *gdev)
 {
+	struct gaudi_device *prev = xchg(&gdev->dp->prev, NULL);
+
+	if (prev)
+		drm_dev_put(&prev->drm);
 	bitmap_free(gdev->dp->hbm_dirty);
 	gdev->dp->hbm_dirty = NULL;
 	mutex_destroy(&gdev->dp->scrub_lock);
@@ -370,7 +502,7 @@ int gaudi_scrub(struct gaudi_device *gdev)
 	u64 bytes = 0;
 	ktime_t t0;
 	bool sram, done = false;
-	int idx, ret = 0;
+	int ret = 0;
 
 	mutex_lock(&dp->scrub_lock);
 	if (gaudi_scrub_mode == 2 || READ_ONCE(dp->all_dirty)) {
@@ -383,7 +515,7 @@ int gaudi_scrub(struct gaudi_device *gdev)
 		goto out;
 	if (!sram && bitmap_empty(dp->hbm_dirty, GAUDI_SCRUB_BITS))
 		goto out;
-	if (atomic_read(&dp->dmabufs)) {
+	if (gaudi_scrub_dmabufs_alive(gdev)) {
 		ret = -EBUSY;
 		goto out;
 	}
@@ -393,14 +525,14 @@ int gaudi_scrub(struct gaudi_device *gdev)
 	for (k = 0; k < GAUDI_SCRUB_ENGINES; k++)
 		used[k] = jobs[k];
 	t0 = ktime_get();
-	ret = gaudi_hw_enter(gdev, &idx);
+	ret = gaudi_hw_hold(gdev);
 	if (ret) {
 		gaudi_scrub_free(gdev, jobs);
 		goto out;
 	}
 	ret = gaudi_scrub_push(gdev, jobs, pos);
 	if (ret) {
-		gaudi_hw_exit(gdev, idx);
+		gaudi_hw_release(gdev);
 		gaudi_scrub_free(gdev, jobs);
 		goto out;
 	}
@@ -422,7 +554,7 @@ int gaudi_scrub(struct gaudi_device *gdev)
 			break;
 		usleep_range(200, 1000);
 	}
-	gaudi_hw_exit(gdev, idx);
+	gaudi_hw_release(gdev);
 	gaudi_queue_free_retired(gdev);
 	if (!done) {
 		gaudi_err(gdev, "device memory scrub (%llu MiB) did not finish\n",

@@ -117,26 +117,23 @@ void gaudi_sync_hw_init(struct gaudi_device *gdev)
 	spin_unlock_irq(&gdev->dp->lock);
 }
 
+/* Open and context teardown keep the device (gaudi_hw_hold()). */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
 {
-	int idx;
-
 	INIT_LIST_HEAD(&ctx->encaps);
 	gaudi_sync_reset_slots(ctx);
-	if (gaudi_hw_enter(ctx->gdev, &idx))
+	if (gaudi_hw_hold(ctx->gdev))
 		return;
 	gaudi_sync_clear(ctx->gdev);
-	gaudi_hw_exit(ctx->gdev, idx);
+	gaudi_hw_release(ctx->gdev);
 }
 
 void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx)
 {
-	int idx;
-
-	if (gaudi_hw_enter(ctx->gdev, &idx))
+	if (gaudi_hw_hold(ctx->gdev))
 		return;
 	gaudi_sync_clear(ctx->gdev);
-	gaudi_hw_exit(ctx->gdev, idx);
+	gaudi_hw_release(ctx->gdev);
 }
 
 /*
