@@ -85,7 +85,11 @@ int gaudi_hw_enter(struct gaudi_device *gdev, int *idx)
 {
 	if (!drm_dev_enter(&gdev->drm, idx))
 		return -ENODEV;
-	down_read(&gdev->reset.rwsem);
+	/* A reset may take seconds if recovery fails: a killed task leaves. */
+	if (down_read_killable(&gdev->reset.rwsem)) {
+		drm_dev_exit(*idx);
+		return -EINTR;
+	}
 	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
 		up_read(&gdev->reset.rwsem);
 		drm_dev_exit(*idx);

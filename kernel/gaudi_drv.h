@@ -367,7 +367,9 @@ static inline struct gaudi_device *to_gaudi(struct drm_device *drm)
  *	gaudi_hw_exit(gdev, idx);
  *
  * Fails with -ENODEV once the device is unplugged and -EIO while it is not
- * operational (in reset, malfunction).  Holds off a reset until exit.
+ * operational (in reset, malfunction); waits for a reset that holds the
+ * lock, -EINTR if the task is killed meanwhile.  Holds off a reset until
+ * exit.
  */
 int gaudi_hw_enter(struct gaudi_device *gdev, int *idx);
 void gaudi_hw_exit(struct gaudi_device *gdev, int idx);
