@@ -121,6 +121,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	cs-swiotlb 'SWIOTLB=1 CARDS=1 tests/guest/run-suite.sh cs' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	dos 'CARDS=1 tests/guest/run-suite.sh dos' \
+	unplug 'CARDS=2 ROUNDS=10 HOTPLUG_ROUNDS=3 tests/guest/run-suite.sh unplug' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \
@@ -171,9 +172,8 @@ clean:
 # tools/host/build-debug-kernel.sh and cached like QEMU.  check-debug (not
 # part of check: the cold build is long) runs the driver, cs, security and
 # lib suites on it; any KASAN/KFENCE/UBSAN/lockdep/kmemleak report fails the
-# suite (gaudi-vm's dmesg and kmemleak checks, exit 99).  The unplug suite
-# joins when it exists.  2 cards and 10 driver load cycles (KASAN under TCG
-# is slow); DEBUG_TIMEOUT: host-side seconds per suite.
+# suite (gaudi-vm's dmesg and kmemleak checks, exit 99); unplug too.  2
+# cards, 10 driver load cycles, 10 unplug rounds (KASAN under TCG is slow); DEBUG_TIMEOUT: host-side seconds per suite.
 .PHONY: debug-kernel check-debug run-debug-suites
 DEBUG_TIMEOUT ?= 5400
 # run-debug-suites DEBUG_KERNEL=checked: the same suites on Debian's kernel
@@ -185,7 +185,7 @@ DEBUG_SUITES := \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
-	$(if $(wildcard $(TOP)/tests/guest/unplug/suite.sh),unplug 'tests/guest/run-suite.sh unplug')
+	unplug 'CARDS=2 ROUNDS=10 HOTPLUG_ROUNDS=3 tests/guest/run-suite.sh unplug'
 
 debug-kernel: deps
 	@$(TOP)/tools/host/build-debug-kernel.sh

@@ -229,6 +229,9 @@ unplug)
 		--add "$out/gaudi_unplug_test:/suite/bin/gaudi_unplug_test" "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	[ -z "${ROUNDS:-}" ] || env="$env ROUNDS=$ROUNDS"
+	[ -z "${HOTPLUG_ROUNDS:-}" ] || env="$env HOTPLUG_ROUNDS=$HOTPLUG_ROUNDS"
+	# Hot-unplug through QMP on the guest's request.
+	set -- --hotplug "$@"
 	;;
 dos)
 	# Denial of service through the control node, on gaudi.ko (GAUDI_KO

@@ -7,13 +7,15 @@
  *     that a second process holds, CSs in flight behind one that waits in
  *     a FENCE forever, and a thread blocked in WAIT_CS on the last;
  *   - the card is removed (--how unbind: the driver's unbind; remove: PCI
- *     remove of the function), from another process, which must return in
- *     bounded time;
+ *     remove of the function, from another process, which must return in
+ *     bounded time; hotplug: the card pulled, QEMU's device_del through
+ *     gaudi-vm --hotplug, the guest's pciehp removing it);
  *   - the blocked thread returns, every later ioctl fails with ENODEV, the
- *     CB mapping still reads, close returns, the dma-buf holder exits;
- *   - the card comes back (bind, or a PCI rescan) and a NOP CS on it works.
+ *     CB mapping reads zeros, close returns, the dma-buf holder exits;
+ *   - the card comes back (bind, a PCI rescan, or device_add) and a NOP CS
+ *     on it works.
  *
- *   gaudi_unplug_test --bdf BDF --how unbind|remove [--rounds N]
+ *   gaudi_unplug_test --bdf BDF --how unbind|remove|hotplug [--rounds N]
  *
  * Run as root with gaudi.ko loaded; prints TAP, ends with "N passed, N
  * failed".  The suite checks dmesg for oopses and warnings afterwards.
@@ -104,6 +106,61 @@ static void *wait_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * --how hotplug: the card's number in gaudi-vm, from its root port
+ * (00:(0x10 + N).0, tools/vm/gaudi-vm), and a request to gaudi-vm on the
+ * console, which it carries out through QMP (device_del, device_add).
+ */
+static int card_index(void)
+{
+	char path[160], link[256], *p;
+	unsigned int dev, fn;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -1;
+	link[n] = 0;
+	p = strrchr(link, '/');
+	if (!p)
+		return -1;
+	*p = 0;
+	p = strrchr(link, '/');
+	if (!p || sscanf(p + 1, "%*x:%*x:%x.%x", &dev, &fn) != 2 ||
+	    dev < 0x10)
+		return -1;
+	return dev - 0x10;
+}
+
+static int card = -1;
+
+static int hotplug_request(const char *action)
+{
+	char line[64];
+	int fd = open("/dev/console", O_WRONLY);
+	int rc;
+
+	if (fd < 0 || card < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -ENODEV;
+	}
+	snprintf(line, sizeof(line), "\ngaudi-vm-hotplug: %s %d\n", action,
+		 card);
+	rc = write(fd, line, strlen(line)) < 0 ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+static int gone(void)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
+	return access(path, F_OK) != 0;
+}
+
 /* The removal, from a child: its status, or -ETIMEDOUT after @secs. */
 static int remove_card(double secs, double *took)
 {
@@ -112,6 +169,15 @@ static int remove_card(double secs, double *took)
 	pid_t pid;
 	int st;
 
+	if (!strcmp(how, "hotplug")) {
+		/* pciehp waits 5 s after the attention button. */
+		int rc = hotplug_request("del");
+
+		while (!rc && !gone() && now() - t0 < secs)
+			usleep(50000);
+		*took = now() - t0;
+		return rc ? rc : gone() ? 0 : -ETIMEDOUT;
+	}
 	if (!strcmp(how, "remove"))
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove",
 			 bdf);
@@ -137,7 +203,9 @@ static int restore_card(void)
 	char path[64];
 	double t0 = now();
 
-	if (!strcmp(how, "remove"))
+	if (!strcmp(how, "hotplug"))
+		hotplug_request("add");
+	else if (!strcmp(how, "remove"))
 		write_file("/sys/bus/pci/rescan", "1");
 	else
 		write_file("/sys/bus/pci/drivers/gaudi/bind", bdf);
@@ -150,35 +218,76 @@ static int restore_card(void)
 	return -ETIMEDOUT;
 }
 
-static int nop_cs(void)
+#define SECRET_LEN	(64 << 10)
+#define SECRET		0xA5A5A5A5A5A5A5A5ULL
+
+/* One CB of @len bytes on external queue @q, waited for: 0 or -errno. */
+static int run_cb(int fd, uint64_t cb, uint32_t len, uint32_t q)
+{
+	uint64_t seq;
+	uint32_t st = 0;
+	int rc;
+
+	rc = hl_submit1(fd, cb, len, q, &seq);
+	if (!rc)
+		rc = wait_cs(fd, seq, 10000000, &st, NULL);
+	if (!rc && st != HL_WAIT_CS_STATUS_COMPLETED)
+		rc = -EIO;
+	return rc;
+}
+
+/*
+ * The next holder, on the card that came back: a NOP CS completes, and
+ * the HBM the previous holder filled (@hbm, SECRET_LEN bytes) reads zero.
+ * Returns 0, -EBADMSG if a byte of the secret is there, or -errno.
+ */
+static int next_holder(uint64_t hbm, int *nonzero)
 {
 	char path[64];
-	uint64_t cb, seq;
-	uint32_t st = 0;
-	uint8_t *p;
-	int fd, rc;
+	uint64_t cb, va;
+	uint8_t *p, *host;
+	size_t len;
+	int fd, rc, i;
 
+	*nonzero = -1;
 	if (accel_node(path, sizeof(path)))
 		return -ENODEV;
 	fd = hl_open_retry(path);
 	if (fd < 0)
 		return fd;
-	rc = cb_create(fd, 4096, 0, &cb);
-	if (!rc) {
-		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			 (off_t)cb);
-		if (p == MAP_FAILED) {
-			rc = -errno;
-		} else {
-			hl_pkt8(p, 0, HL_PKT_NOP, 0, 0);
-			rc = hl_submit1(fd, cb, 8, 0, &seq);
-			if (!rc)
-				rc = wait_cs(fd, seq, 10000000, &st, NULL);
-			if (!rc && st != HL_WAIT_CS_STATUS_COMPLETED)
-				rc = -EIO;
-			munmap(p, 4096);
+	host = mmap(NULL, SECRET_LEN, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	rc = host == MAP_FAILED ? -ENOMEM : cb_create(fd, 4096, 0, &cb);
+	if (rc)
+		goto out;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)cb);
+	if (p == MAP_FAILED) {
+		rc = -errno;
+		goto out;
+	}
+	hl_pkt8(p, 0, HL_PKT_NOP, 0, 0);
+	rc = run_cb(fd, cb, 8, 0);
+	if (!rc && hbm) {
+		memset(host, 0xEE, SECRET_LEN);
+		rc = map_host(fd, host, SECRET_LEN, &va);
+		if (!rc) {
+			len = pkt_lin_dma(p, 0, hbm, va, SECRET_LEN, false,
+					  false);
+			rc = run_cb(fd, cb, len, GAUDI_QUEUE_ID_DMA_0_1);
+			unmap_host(fd, va);
+		}
+		if (!rc) {
+			*nonzero = 0;
+			for (i = 0; i < SECRET_LEN; i++)
+				*nonzero += host[i] != 0;
+			if (*nonzero)
+				rc = -EBADMSG;
 		}
 	}
+	munmap(p, 4096);
+out:
+	if (host != MAP_FAILED)
+		munmap(host, SECRET_LEN);
 	close(fd);
 	return rc;
 }
@@ -189,7 +298,7 @@ static void round_once(int r)
 	struct waiter w = { 0 };
 	pthread_t t;
 	char path[64];
-	uint64_t cb, va, seq = 0, h = 0;
+	uint64_t cb, va, seq = 0, h = 0, hbm = 0;
 	volatile uint8_t *cbp;
 	uint8_t *host;
 	int fd, dfd = -1, rc, st, i, sum = 0;
@@ -220,6 +329,15 @@ static void round_once(int r)
 	rc = mem_op(fd, &a);
 	if (!rc) {
 		uint64_t addr = a.out.device_virt_addr;
+
+		/* The holder's data, which the next holder must not see. */
+		hbm = addr;
+		if (cbp != MAP_FAILED)
+			ok(run_cb(fd, cb, pkt_lin_dma((uint8_t *)cbp, 0, SECRET,
+						      addr, SECRET_LEN, true,
+						      false),
+				  GAUDI_QUEUE_ID_DMA_0_1) == 0,
+			   "%d: a secret written to its HBM", r);
 
 		memset(&a, 0, sizeof(a));
 		a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
@@ -275,9 +393,17 @@ static void round_once(int r)
 	ok_eq(map_host(fd, host, 4096, &va), -ENODEV,
 	      "%d: MAP after the removal: ENODEV", r);
 	if (cbp != MAP_FAILED) {
+		/*
+		 * The CB's memory went with the card: the mapping now shows
+		 * a zeroed page (it held a FENCE and a NOP), writes land
+		 * there and nowhere else, and nothing raises SIGBUS.
+		 */
 		for (i = 0; i < 4096; i++)
 			sum += cbp[i];
-		ok(1, "%d: the CB mapping still reads (sum %d)", r, sum);
+		ok(sum == 0, "%d: the CB mapping reads zeros after the removal (sum %d)",
+		   r, sum);
+		cbp[0] = 0x5a;
+		ok(cbp[0] == 0x5a, "%d: and takes writes without a fault", r);
 		munmap((void *)cbp, 4096);
 	}
 	ok(close(fd) == 0, "%d: close", r);
@@ -288,8 +414,11 @@ static void round_once(int r)
 		   "%d: the dma-buf holder exits", r);
 	}
 	ok(restore_card() == 0, "%d: the card is back (%s)", r,
-	   strcmp(how, "remove") ? "bind" : "rescan");
-	ok(nop_cs() == 0, "%d: a CS on it completes", r);
+	   !strcmp(how, "hotplug") ? "device_add" :
+	   !strcmp(how, "remove") ? "rescan" : "bind");
+	rc = next_holder(hbm, &i);
+	ok(rc == 0, "%d: the next holder's CS completes and reads no byte of the secret (%d; %d bytes not zero)",
+	   r, rc, i);
 }
 
 int main(int argc, char **argv)
@@ -305,9 +434,10 @@ int main(int argc, char **argv)
 			rounds = atoi(argv[i + 1]);
 	}
 	if (!bdf) {
-		fprintf(stderr, "usage: gaudi_unplug_test --bdf BDF --how unbind|remove [--rounds N]\n");
+		fprintf(stderr, "usage: gaudi_unplug_test --bdf BDF --how unbind|remove|hotplug [--rounds N]\n");
 		return 2;
 	}
+	card = card_index();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int r = 1; r <= rounds; r++)
 		round_once(r);
