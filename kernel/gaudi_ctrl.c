@@ -170,7 +170,7 @@ static const struct file_operations gaudi_ctrl_fops = {
 	.open = gaudi_ctrl_open,
 	.release = gaudi_ctrl_release,
 	.unlocked_ioctl = gaudi_ctrl_ioctl,
-	.compat_ioctl = gaudi_ctrl_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 	.show_fdinfo = gaudi_ctrl_show_fdinfo,
 };

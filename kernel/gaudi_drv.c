@@ -23,6 +23,7 @@
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
+#include "gaudi_flash.h"
 #include "gaudi_info.h"
 
 #define PCI_VENDOR_ID_HABANALABS_GAUDI	0x1da3
@@ -219,8 +220,22 @@ static const struct file_operations gaudi_fops = {
 	.show_fdinfo = drm_show_fdinfo,
 };
 
-/* .ioctls/.num_ioctls come from gaudi_info.c; set at module init. */
-static struct drm_driver gaudi_drm_driver = {
+/*
+ * The compute node's ioctls: upstream's numbers (DRM_COMMAND_BASE +
+ * 0x00..0x05), then the extensions of uapi/drm/gaudi_accel.h.
+ */
+static const struct drm_ioctl_desc gaudi_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(HL_INFO, gaudi_info_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_CB, gaudi_cb_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_CS, gaudi_cs_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_WAIT_CS, gaudi_wait_cs_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(HL_MEMORY, gaudi_mem_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(GAUDI_QUERY_CAPS, gaudi_query_caps_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(GAUDI_OWNER, gaudi_owner_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(GAUDI_FLASH, gaudi_flash_ioctl, 0),
+};
+
+static const struct drm_driver gaudi_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL,
 	.open = gaudi_drm_open,
 	.postclose = gaudi_drm_postclose,
@@ -230,6 +245,8 @@ static struct drm_driver gaudi_drm_driver = {
 	.desc = GAUDI_DRV_DESC,
 	.major = 1,
 	.minor = 0,
+	.ioctls = gaudi_ioctls,
+	.num_ioctls = ARRAY_SIZE(gaudi_ioctls),
 };
 
 static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -393,8 +410,6 @@ static struct pci_driver gaudi_pci_driver = {
 
 static int __init gaudi_init(void)
 {
-	gaudi_drm_driver.ioctls = gaudi_ioctls;
-	gaudi_drm_driver.num_ioctls = gaudi_num_ioctls;
 	return pci_register_driver(&gaudi_pci_driver);
 }
 

@@ -1189,38 +1189,19 @@ out_unlock:
 	return ret;
 }
 
-static int gaudi_info_ioctl(struct drm_device *drm, void *data,
-			    struct drm_file *file)
+int gaudi_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	return gaudi_info_query(to_gaudi(drm), file->driver_priv, data);
 }
 
-static int gaudi_query_caps_ioctl(struct drm_device *drm, void *data,
-				  struct drm_file *file)
+int gaudi_query_caps_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *file)
 {
 	return gaudi_file_query_caps(to_gaudi(drm), false, data);
 }
 
-static int gaudi_owner_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file)
+int gaudi_owner_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
 {
 	return gaudi_file_owner(to_gaudi(drm), data);
 }
-
-/*
- * The compute node's ioctls.  Upstream's numbers (DRM_COMMAND_BASE +
- * 0x00..0x05) first; command submission (CB, CS, WAIT_CS, MEMORY) fills in
- * its entries when it lands and the DRM core answers EINVAL until then.
- */
-const struct drm_ioctl_desc gaudi_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(HL_INFO, gaudi_info_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(HL_CB, gaudi_cb_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(HL_CS, gaudi_cs_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(HL_WAIT_CS, gaudi_wait_cs_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(HL_MEMORY, gaudi_mem_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(GAUDI_QUERY_CAPS, gaudi_query_caps_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(GAUDI_OWNER, gaudi_owner_ioctl, 0),
-	DRM_IOCTL_DEF_DRV(GAUDI_FLASH, gaudi_flash_ioctl, 0),
-};
-
-const unsigned int gaudi_num_ioctls = ARRAY_SIZE(gaudi_ioctls);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gaudi.ko: the ioctl table and the INFO ioctl (gaudi_info.c).
+ * gaudi.ko: the INFO ioctl and the extension queries (gaudi_info.c).
  */
 #ifndef GAUDI_INFO_H
 #define GAUDI_INFO_H
@@ -14,9 +14,15 @@ struct gaudi_device;
 struct gaudi_file;
 struct seq_buf;
 
-/* The compute node's ioctls, indexed by ioctl number. */
-extern const struct drm_ioctl_desc gaudi_ioctls[];
-extern const unsigned int gaudi_num_ioctls;
+struct drm_device;
+struct drm_file;
+
+/* The compute node's INFO and extension ioctls (table: gaudi_drv.c). */
+int gaudi_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int gaudi_query_caps_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *file);
+int gaudi_owner_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file);
 
 /*
  * DRM_IOCTL_HL_INFO for an open file of either node (@gfile->control
