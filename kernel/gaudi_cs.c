@@ -165,6 +165,8 @@ static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 	struct gaudi_cs *cs;
 	long delay;
 
+	lockdep_assert_held(&dp->lock);
+
 	cs = list_first_entry_or_null(&dp->pending, struct gaudi_cs, node);
 	if (!cs || !gaudi_timeout_locked || cs->timed_out)
 		return;
@@ -179,6 +181,8 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 {
 	struct gaudi_dp *dp = gdev->dp;
 	bool head = list_first_entry(&dp->pending, struct gaudi_cs, node) == cs;
+
+	lockdep_assert_held(&dp->lock);
 
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
@@ -551,6 +555,8 @@ static int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
 	u64 seq = cs->staged_seq;
 	struct gaudi_cs *f = NULL;
 
+	lockdep_assert_held(&gdev->dp->lock);
+
 	*first = NULL;
 	*e = NULL;
 	if (!cs->staged)
@@ -602,6 +608,8 @@ static void gaudi_cs_staged_bind_locked(struct gaudi_ctx *ctx,
 					struct gaudi_cs *first,
 					struct gaudi_encaps *e)
 {
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
 	if (cs->staged_first) {
 		first = cs;
 		INIT_LIST_HEAD(&cs->parts);

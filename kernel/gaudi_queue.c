@@ -200,6 +200,8 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 	u32 mask = 2 * q->entries - 1, hw, d;
 	struct gaudi_job *job;
 
+	lockdep_assert_held(&dp->lock);
+
 	if (!READ_ONCE(dp->enabled) || list_empty(&q->hw_jobs))
 		return;
 	if (q->external)
@@ -224,6 +226,8 @@ void gaudi_queue_retire_all_locked(struct gaudi_device *gdev)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&gdev->dp->lock);
+
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
 		if (gdev->dp->q[i].valid)
 			gaudi_queue_retire_locked(gdev, i);
@@ -232,6 +236,8 @@ void gaudi_queue_retire_all_locked(struct gaudi_device *gdev)
 /* Has queue @id consumed the CB it was given at position @pos? */
 bool gaudi_queue_consumed_locked(struct gaudi_device *gdev, u32 id, u32 pos)
 {
+	lockdep_assert_held(&gdev->dp->lock);
+
 	gaudi_queue_retire_locked(gdev, id);
 	return gaudi_queue_past(&gdev->dp->q[id], pos);
 }

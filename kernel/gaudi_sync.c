@@ -146,6 +146,8 @@ static int gaudi_sync_room_locked(struct gaudi_ctx *ctx, u32 q, u32 count)
 {
 	struct gaudi_sob_slot *sl = &ctx->sob[q];
 
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
 	if (sl->value + count <= SM_SOB_VAL || !sl->users[!sl->cur])
 		return 1;
 	return sl->unbound[!sl->cur] ? -EBUSY : 0;
@@ -156,6 +158,8 @@ static void gaudi_sync_switch_locked(struct gaudi_device *gdev,
 				     struct gaudi_ctx *ctx, u32 q)
 {
 	struct gaudi_sob_slot *sl = &ctx->sob[q];
+
+	lockdep_assert_held(&gdev->dp->lock);
 
 	sl->cur = !sl->cur;
 	sl->value = 0;
@@ -172,6 +176,8 @@ struct gaudi_encaps *gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id)
 {
 	struct gaudi_encaps *e;
 
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
 	list_for_each_entry(e, &ctx->encaps, node)
 		if (e->id == id)
 			return e;
@@ -181,6 +187,8 @@ struct gaudi_encaps *gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id)
 /* Drop reservation @e and its SOB reference (dp->lock held; any context). */
 void gaudi_encaps_release_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e)
 {
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
 	if (!e->cs_seq)
 		ctx->sob[e->queue].unbound[e->ref % 2]--;
 	gaudi_sync_put_locked(ctx, e->ref);
@@ -389,6 +397,7 @@ void gaudi_sync_put_locked(struct gaudi_ctx *ctx, int ref)
 
 	if (ref < 0 || !ctx)
 		return;
+	lockdep_assert_held(&ctx->gdev->dp->lock);
 	users = &ctx->sob[ref / 2].users[ref % 2];
 	if (!WARN_ON_ONCE(!*users))
 		(*users)--;
@@ -412,6 +421,8 @@ void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
  */
 int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, struct gaudi_cs *cs)
 {
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
 	if (!cs->signal)
 		return 1;
 	return gaudi_sync_room_locked(ctx, cs->signal_queue, 1);
@@ -430,6 +441,8 @@ void gaudi_sync_signal_locked(struct gaudi_device *gdev,
 	struct gaudi_job *job;
 	__le32 *p;
 	u64 addr;
+
+	lockdep_assert_held(&gdev->dp->lock);
 
 	if (sl->value >= SM_SOB_VAL)
 		gaudi_sync_switch_locked(gdev, ctx, cs->signal_queue);
