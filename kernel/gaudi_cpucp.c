@@ -26,6 +26,7 @@
 #include <uapi/drm/habanalabs_accel.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_trace.h"
 
 #define GAUDI_CPU_WINDOW_SHIFT	39
 #define GAUDI_CPU_MSB_MASK	GENMASK_ULL(49, 39)
@@ -194,6 +195,7 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 	struct cpucp_packet *p;
 	struct gaudi_bd *bd;
 	__le32 fence;
+	ktime_t t0 = ktime_get();
 	u32 rc, pi;
 	u64 pkt_addr;
 	int ret;
@@ -233,6 +235,8 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 		cp->lost = true;
 		cp->errors++;
 		mutex_unlock(&cp->lock);
+		trace_gaudi_cpucp_request(gdev->index, opcode, -ETIMEDOUT,
+					  ktime_us_delta(ktime_get(), t0));
 		gaudi_cpucp_lost(gdev, opcode);
 		return -ETIMEDOUT;
 	}
@@ -249,6 +253,8 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 
 out_unlock:
 	mutex_unlock(&cp->lock);
+	trace_gaudi_cpucp_request(gdev->index, opcode, ret,
+				  ktime_us_delta(ktime_get(), t0));
 	return ret;
 }
 

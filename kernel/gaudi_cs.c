@@ -36,6 +36,7 @@
 
 #include "gaudi_break.h"
 #include "gaudi_drv.h"
+#include "gaudi_trace.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
 #include "gaudi_parser.h"
@@ -184,6 +185,7 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 
 	lockdep_assert_held(&dp->lock);
 
+	trace_gaudi_cs_complete(gdev->index, cs->seq, error);
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
 	dp->space_gen++;
@@ -759,6 +761,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	if (list_is_singular(&dp->pending))
 		gaudi_tdr_arm_locked(dp);
 	dp->submitted++;
+	trace_gaudi_cs_submit(gdev->index, seq,
+			      list_count_nodes(&cs->jobs), cs->staged);
 
 	list_for_each_entry(job, &cs->jobs, node) {
 		struct gaudi_hw_queue *q = &dp->q[job->queue];

@@ -21,6 +21,8 @@
 
 #include "gaudi_break.h"
 #include "gaudi_drv.h"
+#define CREATE_TRACE_POINTS
+#include "gaudi_trace.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
 #include "gaudi_flash.h"
@@ -28,10 +30,6 @@
 
 #define PCI_VENDOR_ID_HABANALABS_GAUDI	0x1da3
 #define PCI_DEVICE_ID_GAUDI		0x1000
-
-unsigned int gaudi_dbg_mask;
-module_param_named(dbg_mask, gaudi_dbg_mask, uint, 0644);
-MODULE_PARM_DESC(dbg_mask, "Debug message categories: 0x1 probe, 0x2 firmware, 0x4 CPU-CP, 0x8 events, 0x10 ioctl, 0x20 reset, 0x40 CS, 0x80 MMU, 0x100 registers (default 0)");
 
 unsigned int gaudi_timeout_locked = 30;
 module_param_named(timeout_locked, gaudi_timeout_locked, uint, 0444);
@@ -64,21 +62,17 @@ const char *gaudi_status_str(enum gaudi_status status)
 	return gaudi_status_names[status];
 }
 
-u32 gaudi_rreg_traced(struct gaudi_device *gdev, u32 reg, const char *name,
-		      const void *caller)
+u32 gaudi_rreg(struct gaudi_device *gdev, u32 reg, const char *name)
 {
 	u32 val = readl(gdev->pci.cfg + reg);
 
-	gaudi_dbg(gdev, REG, "rd %s (0x%06x) = 0x%08x from %pS\n", name, reg,
-		  val, caller);
+	trace_gaudi_reg_read(gdev->index, reg, val, name);
 	return val;
 }
 
-void gaudi_wreg_traced(struct gaudi_device *gdev, u32 reg, u32 val,
-		       const char *name, const void *caller)
+void gaudi_wreg(struct gaudi_device *gdev, u32 reg, u32 val, const char *name)
 {
-	gaudi_dbg(gdev, REG, "wr %s (0x%06x) = 0x%08x from %pS\n", name, reg,
-		  val, caller);
+	trace_gaudi_reg_write(gdev->index, reg, val, name);
 	writel(val, gdev->pci.cfg + reg);
 }
 

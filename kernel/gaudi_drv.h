@@ -39,25 +39,20 @@
 #define GAUDI_DRV_NAME "gaudi"
 #define GAUDI_DRV_DESC "Habana Gaudi 1 accelerator"
 
-/* Debug categories for gaudi_dbg() (module parameter dbg_mask). */
-#define GAUDI_DBG_PROBE		BIT(0)
-#define GAUDI_DBG_FW		BIT(1)
-#define GAUDI_DBG_CPUCP		BIT(2)
-#define GAUDI_DBG_EQ		BIT(3)
-#define GAUDI_DBG_IOCTL		BIT(4)
-#define GAUDI_DBG_RESET		BIT(5)
-#define GAUDI_DBG_CS		BIT(6)
-#define GAUDI_DBG_MMU		BIT(7)
-#define GAUDI_DBG_REG		BIT(8)
-
-extern unsigned int gaudi_dbg_mask;
-
+/*
+ * Debug messages, off unless enabled through dynamic debug; each starts
+ * with its area (PROBE, FW, CPUCP, EQ, IOCTL, RESET, CS, MMU), which a
+ * format match selects, e.g. the CS messages of every card:
+ *
+ *	echo "module gaudi format '[CS]' +p" > \
+ *		/sys/kernel/debug/dynamic_debug/control
+ *
+ * (or gaudi.dyndbg="format '[CS]' +p" at load).  Not drm_dbg_driver():
+ * Debian's kernel builds DRM without DRM_USE_DYNAMIC_DEBUG, where
+ * drm.debug would turn every DRM driver's messages on at once.
+ */
 #define gaudi_dbg(gdev, cat, fmt, ...)                                       \
-	do {                                                                 \
-		if (unlikely(gaudi_dbg_mask & GAUDI_DBG_##cat))              \
-			drm_info(&(gdev)->drm, "[" #cat "] " fmt,            \
-				 ##__VA_ARGS__);                             \
-	} while (0)
+	dev_dbg((gdev)->drm.dev, "[" #cat "] " fmt, ##__VA_ARGS__)
 
 #define gaudi_err(gdev, fmt, ...) drm_err(&(gdev)->drm, fmt, ##__VA_ARGS__)
 #define gaudi_warn(gdev, fmt, ...) drm_warn(&(gdev)->drm, fmt, ##__VA_ARGS__)
@@ -86,16 +81,15 @@ struct gaudi_device;
 struct gaudi_dp;
 
 /* ---- register access (CFG offsets, see regs/gaudi_regs.h) ----------- */
-u32 gaudi_rreg_traced(struct gaudi_device *gdev, u32 reg, const char *name,
-		      const void *caller);
-void gaudi_wreg_traced(struct gaudi_device *gdev, u32 reg, u32 val,
-		       const char *name, const void *caller);
+u32 gaudi_rreg(struct gaudi_device *gdev, u32 reg, const char *name);
+void gaudi_wreg(struct gaudi_device *gdev, u32 reg, u32 val, const char *name);
 
-/* RREG32(gdev, mmFOO) / WREG32(gdev, mmFOO, v): traced with dbg_mask REG. */
-#define RREG32(gdev, reg)                                                    \
-	gaudi_rreg_traced(gdev, reg, #reg, __builtin_return_address(0))
-#define WREG32(gdev, reg, val)                                               \
-	gaudi_wreg_traced(gdev, reg, val, #reg, __builtin_return_address(0))
+/*
+ * RREG32(gdev, mmFOO) / WREG32(gdev, mmFOO, v): each access is the
+ * tracepoint gaudi:gaudi_reg_read / gaudi_reg_write (gaudi_trace.h).
+ */
+#define RREG32(gdev, reg) gaudi_rreg(gdev, reg, #reg)
+#define WREG32(gdev, reg, val) gaudi_wreg(gdev, reg, val, #reg)
 
 /* Poll a register until @cond (on @val) holds; 0 or -ETIMEDOUT. */
 #define gaudi_poll_reg(gdev, reg, val, cond, sleep_us, timeout_us)           \

@@ -21,6 +21,7 @@
 
 #include "gaudi_break.h"
 #include "gaudi_drv.h"
+#include "gaudi_trace.h"
 #include "gaudi_cs.h"
 
 #define GAUDI_MMU_HOP0_BASE	0x10000000ULL
@@ -172,6 +173,7 @@ void gaudi_mmu_unmap(struct gaudi_device *gdev, u64 va, u64 size,
 	struct gaudi_mmu *mmu = gdev->dp->mmu;
 	u64 end = va + size, step;
 
+	trace_gaudi_mmu_unmap(gdev->index, va, size);
 	mutex_lock(&mmu->lock);
 	while (va < end) {
 		step = gaudi_mmu_unmap_page(gdev, va);
@@ -198,6 +200,7 @@ int gaudi_mmu_map(struct gaudi_device *gdev, u64 va, u64 pa, u64 size,
 			break;
 	}
 	mutex_unlock(&mmu->lock);
+	trace_gaudi_mmu_map(gdev->index, va, pa, size, page_size, ret);
 	if (ret && done)
 		gaudi_mmu_unmap(gdev, va, done, page_size);
 	return ret;

@@ -44,6 +44,7 @@
 
 #include "gaudi_break.h"
 #include "gaudi_drv.h"
+#include "gaudi_trace.h"
 #include "gaudi_cs.h"
 #include "regs/gaudi_prot_regs.h"
 
@@ -356,6 +357,7 @@ void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
 
 	/* Descriptors and CBs are visible before the doorbell. */
 	wmb();
+	trace_gaudi_queue_doorbell(gdev->index, id, q->pi);
 	WREG32(gdev, q->qm_base + QM_PQ_PI(q->stream), q->pi);
 }
 

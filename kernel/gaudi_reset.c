@@ -14,6 +14,7 @@
 #include <linux/habanalabs/hl_boot_if.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_trace.h"
 #include "gaudi_file.h"
 
 /*
@@ -87,6 +88,8 @@ static void gaudi_reset_work(struct work_struct *work)
 	gdev->status = GAUDI_STATUS_IN_RESET;
 	mutex_unlock(&gdev->state_lock);
 
+	trace_gaudi_reset_start(gdev->index,
+				r->reason ? r->reason : "requested");
 	if (__ratelimit(&r->log_rs))
 		gaudi_warn(gdev, "hard reset: %s\n",
 			   r->reason ? r->reason : "requested");
@@ -112,6 +115,7 @@ static void gaudi_reset_work(struct work_struct *work)
 	}
 	mutex_unlock(&gdev->state_lock);
 	up_write(&r->rwsem);
+	trace_gaudi_reset_done(gdev->index, ret, r->last_duration_ms);
 
 	if (ret) {
 		gaudi_err(gdev, "recovery failed (%d): device disabled until the next reset\n",

@@ -125,7 +125,10 @@ else
 	sub "$BIN/gaudi_limits_test" --card 0
 	# issue 15: the scenarios silicon runs under upstream, on gaudi.ko
 	sub "$BIN/hl_scenario_test" --card 0
-	sub "$BIN/gaudi_remap_test" --card 0
+	# Tracepoints and debug messages around gaudi_remap_test (issue 11).
+	# shellcheck source=trace.sh
+	. "$(dirname "$0")/trace.sh"
+	trace_test
 fi
 if [ -n "$IMPORT_KO" ]; then
 	insmod "$IMPORT_KO"
