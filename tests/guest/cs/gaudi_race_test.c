@@ -1652,10 +1652,13 @@ struct rs_shared {
 	/* opener thread */
 	unsigned int op_ebusy, op_eagain, op_bad;
 	int op_last_bad;
-	/* INFO and sysfs thread */
-	bool cpu_hung;		/* heartbeat case: CPU-CP may time out */
-	unsigned int in_calls, in_busy, in_inreset, in_eio, in_etime, in_bad;
+	/* INFO thread (never blocks, so it samples the whole reset) */
+	unsigned int in_calls, in_busy, in_inreset, in_bad;
 	char in_why[96];
+	/* sysfs thread (its reads wait for the reset to end) */
+	bool cpu_hung;		/* heartbeat case: CPU-CP may time out */
+	unsigned int sy_calls, sy_eio, sy_etime, sy_bad;
+	char sy_why[96];
 };
 
 static int sysfs_read(const char *attr, char *buf, size_t len)
@@ -1680,8 +1683,7 @@ static int sysfs_read(const char *attr, char *buf, size_t len)
 
 /*
  * During a reset: INFO ops that need the hardware fail with EBUSY, the
- * others answer (gaudi-uapi.rst); sysfs attributes that ask the device
- * CPU fail with EIO (sysfs-driver-gaudi), or time out while it hangs.
+ * others answer (gaudi-uapi.rst).
  */
 static void *rs_info(void *p)
 {
@@ -1689,7 +1691,6 @@ static void *rs_info(void *p)
 
 	while (!atomic_load(&sh->stop)) {
 		struct hl_info_hw_idle idle;
-		char val[64];
 		int rc, ds;
 
 		sh->in_calls++;
@@ -1705,13 +1706,32 @@ static void *rs_info(void *p)
 		else if (ds != HL_DEVICE_STATUS_OPERATIONAL && !sh->in_bad++)
 			snprintf(sh->in_why, sizeof(sh->in_why),
 				 "DEVICE_STATUS: %d", ds);
+		usleep(2000);
+	}
+	return NULL;
+}
+
+/*
+ * Sysfs attributes that ask the device CPU wait for a reset to end, then
+ * answer, fail with EIO (sysfs-driver-gaudi), or time out while the CPU
+ * hangs.
+ */
+static void *rs_sysfs(void *p)
+{
+	struct rs_shared *sh = p;
+
+	while (!atomic_load(&sh->stop)) {
+		char val[64];
+		int rc;
+
+		sh->sy_calls++;
 		rc = sysfs_read("max_power", val, sizeof(val));
 		if (rc == -EIO)
-			sh->in_eio++;
+			sh->sy_eio++;
 		else if (rc == -ETIMEDOUT && sh->cpu_hung)
-			sh->in_etime++;
-		else if (rc && !sh->in_bad++)
-			snprintf(sh->in_why, sizeof(sh->in_why),
+			sh->sy_etime++;
+		else if (rc && !sh->sy_bad++)
+			snprintf(sh->sy_why, sizeof(sh->sy_why),
 				 "max_power: %d", rc);
 		usleep(5000);
 	}
@@ -1868,7 +1888,7 @@ static void t_reset(enum rs_kind kind)
 	struct rs_wait wa;
 	struct blocked wb;
 	struct sess s, s2;
-	pthread_t ts, to, ti, tother;
+	pthread_t ts, to, ti, tf, tother;
 	uint64_t held[RS_HELD], seq, events = 0, cnt = 0;
 	char p1[64], bdf[64] = "";
 	bool have_other, r1 = false, r0 = false;
@@ -1928,6 +1948,7 @@ static void t_reset(enum rs_kind kind)
 	pthread_create(&ts, NULL, rs_submitter, &sh);
 	pthread_create(&to, NULL, rs_opener, &sh);
 	pthread_create(&ti, NULL, rs_info, &sh);
+	pthread_create(&tf, NULL, rs_sysfs, &sh);
 	memset(&other, 0, sizeof(other));
 	if (have_other && sess_open_path(&s2, p1) == 0 &&
 	    cb_new(s2.fd, &other.cb) == 0) {
@@ -1973,6 +1994,7 @@ static void t_reset(enum rs_kind kind)
 	pthread_join(ts, NULL);
 	pthread_join(to, NULL);
 	pthread_join(ti, NULL);
+	pthread_join(tf, NULL);
 	if (have_other)
 		pthread_join(tother, NULL);
 	blocked_wait(&wb, 10);
@@ -2032,9 +2054,12 @@ static void t_reset(enum rs_kind kind)
 	   "%s: the opening thread: %u EBUSY (held), %u EAGAIN (in reset), %u other (last %d)",
 	   name, sh.op_ebusy, sh.op_eagain, sh.op_bad, sh.op_last_bad);
 	ok(!sh.in_bad && sh.in_inreset,
-	   "%s: the INFO/sysfs thread: %u rounds, DEVICE_STATUS in reset %u times, HW_IDLE EBUSY %u, max_power EIO %u ETIMEDOUT %u, %u wrong (%s)",
-	   name, sh.in_calls, sh.in_inreset, sh.in_busy, sh.in_eio,
-	   sh.in_etime, sh.in_bad, sh.in_why);
+	   "%s: the INFO thread: %u rounds, DEVICE_STATUS in reset %u times, HW_IDLE EBUSY %u, %u wrong (%s)",
+	   name, sh.in_calls, sh.in_inreset, sh.in_busy, sh.in_bad,
+	   sh.in_why);
+	ok(!sh.sy_bad && sh.sy_calls,
+	   "%s: the sysfs thread: %u reads, max_power EIO %u ETIMEDOUT %u, %u wrong (%s)",
+	   name, sh.sy_calls, sh.sy_eio, sh.sy_etime, sh.sy_bad, sh.sy_why);
 	if (have_other)
 		ok(!other.errs && other.n,
 		   "%s: accel%d ran %u CSs meanwhile, all right (%s)", name,
