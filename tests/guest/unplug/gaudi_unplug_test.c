@@ -3,17 +3,19 @@
  * The card goes away under a busy holder (issue 10).  One round:
  *
  *   - the holder opens the compute node and takes one of everything: a CB
- *     mmapped, a userptr mapping, an HBM allocation exported as a dma-buf
- *     that a second process holds, CSs in flight behind one that waits in
- *     a FENCE forever, and a thread blocked in WAIT_CS on the last;
+ *     mmapped, a userptr mapping, an HBM allocation with a secret in it,
+ *     exported as a dma-buf that a second process holds, CSs in flight
+ *     behind one that waits in a FENCE forever, and a thread blocked in
+ *     WAIT_CS on the last; another card has a holder too;
  *   - the card is removed (--how unbind: the driver's unbind; remove: PCI
  *     remove of the function, from another process, which must return in
  *     bounded time; hotplug: the card pulled, QEMU's device_del through
- *     gaudi-vm --hotplug, the guest's pciehp removing it);
+ *     gaudi-vm --hotplug, the guest's ACPI hot-plug removing it);
  *   - the blocked thread returns, every later ioctl fails with ENODEV, the
- *     CB mapping reads zeros, close returns, the dma-buf holder exits;
- *   - the card comes back (bind, a PCI rescan, or device_add) and a NOP CS
- *     on it works.
+ *     CB mapping reads zeros, close returns, the dma-buf holder exits; the
+ *     other card's holder runs a CS meanwhile;
+ *   - the card comes back (bind, a PCI rescan, or device_add); its next
+ *     holder runs a CS and reads none of the secret.
  *
  *   gaudi_unplug_test --bdf BDF --how unbind|remove|hotplug [--rounds N]
  *
@@ -61,14 +63,14 @@ static int write_file(const char *path, const char *val)
 	return rc;
 }
 
-/* The accel node of the card at bdf ("" when it has none). */
-static int accel_node(char *path, size_t len)
+/* The accel node of the card at @dev (-1 when it has none). */
+static int accel_node_of(const char *dev, char *path, size_t len)
 {
 	char dir[128];
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s/accel", bdf);
+	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s/accel", dev);
 	d = opendir(dir);
 	if (!d)
 		return -1;
@@ -82,6 +84,27 @@ static int accel_node(char *path, size_t len)
 	}
 	closedir(d);
 	return -1;
+}
+
+static int accel_node(char *path, size_t len)
+{
+	return accel_node_of(bdf, path, len);
+}
+
+/* Another card's accel node, for its holder during the removal. */
+static int other_node(char *path, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir("/sys/bus/pci/drivers/gaudi");
+	int rc = -1;
+
+	if (!d)
+		return -1;
+	while (rc && (e = readdir(d)))
+		if (!strncmp(e->d_name, "0000:", 5) && strcmp(e->d_name, bdf))
+			rc = accel_node_of(e->d_name, path, len);
+	closedir(d);
+	return rc;
 }
 
 static int mem_op(int fd, union hl_mem_args *a)
@@ -298,7 +321,10 @@ static void round_once(int r)
 	struct waiter w = { 0 };
 	pthread_t t;
 	char path[64];
-	uint64_t cb, va, seq = 0, h = 0, hbm = 0;
+	uint64_t cb, va, seq = 0, h = 0, hbm = 0, ocb = 0;
+	char opath[64];
+	uint8_t *op = MAP_FAILED;
+	int ofd;
 	volatile uint8_t *cbp;
 	uint8_t *host;
 	int fd, dfd = -1, rc, st, i, sum = 0;
@@ -376,6 +402,15 @@ static void round_once(int r)
 	ok(!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE),
 	   "%d: a thread waits in WAIT_CS", r);
 
+	/* A holder of another card, which must not notice. */
+	ofd = other_node(opath, sizeof(opath)) ? -1 : hl_open_retry(opath);
+	if (ofd >= 0 && cb_create(ofd, 4096, 0, &ocb) == 0) {
+		op = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ofd,
+			  (off_t)ocb);
+		if (op != MAP_FAILED)
+			hl_pkt8(op, 0, HL_PKT_NOP, 0, 0);
+	}
+
 	rc = remove_card(60, &took);
 	ok(rc == 0, "%d: %s of %s returned in %.2f s (%d)", r, how, bdf, took,
 	   rc);
@@ -386,6 +421,13 @@ static void round_once(int r)
 	   w.status);
 	if (__atomic_load_n(&w.done, __ATOMIC_ACQUIRE))
 		pthread_join(t, NULL);
+	if (ofd >= 0) {
+		ok(op != MAP_FAILED && run_cb(ofd, ocb, 8, 0) == 0,
+		   "%d: the holder of %s runs a CS meanwhile", r, opath);
+		if (op != MAP_FAILED)
+			munmap(op, 4096);
+		close(ofd);
+	}
 	ok_eq(hl_submit1(fd, cb, 8, 0, &seq), -ENODEV,
 	      "%d: CS after the removal: ENODEV", r);
 	ok_eq(cb_create(fd, 4096, 0, &cb), -ENODEV,
