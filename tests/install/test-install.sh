@@ -190,7 +190,8 @@ modprobe -C "$ex" -c >"$tmp/mpconf" 2>&1
 check "modprobe.d example: blacklist habanalabs" grep -qx 'blacklist habanalabs' "$tmp/mpconf"
 check "modprobe.d example: softdep habanalabs pre: gaudi" \
 	grep -qx 'softdep habanalabs pre: gaudi' "$tmp/mpconf"
-parms=$(modinfo -F parm "$ko" | cut -d: -f1 | sort)
+# dyndbg is the kernel's own parameter of every module (dynamic debug).
+parms=$( { modinfo -F parm "$ko" | cut -d: -f1; echo dyndbg; } | sort)
 bad=
 for p in $(sed -n 's/^#\{0,1\}options gaudi \([a-z_]*\)=.*/\1/p' "$ex"); do
 	echo "$parms" | grep -qx "$p" || bad="$bad $p"
