@@ -17,11 +17,17 @@
 #define GAUDI_FIT_HBM_OFFSET		0x800000ULL	/* in HBM (BAR4) */
 #define GAUDI_PREBOOT_VER_SRAM_OFFSET	0x13FF000U
 #define GAUDI_UBOOT_VER_SRAM_OFFSET	0x13FF080U
-#define GAUDI_FW_VER_LEN		128
+#define GAUDI_FW_VER_LEN		128	/* cpucp_if.h VERSION_MAX_LEN */
 /* The *_VER_OFFSET registers hold an SRAM offset in these bits. */
 #define GAUDI_FW_VER_OFFSET_MASK	0x0FFFFFFFU
 /* The largest offset whose 128-byte string still fits in SRAM's 20 MiB. */
 #define GAUDI_FW_VER_OFFSET_MAX		0x13FFF80U
+
+/*
+ * The largest firmware file the driver loads (upstream
+ * common/habanalabs.h, FW_FILE_MAX_SIZE).
+ */
+#define GAUDI_FW_FILE_MAX		(20ULL << 20)
 
 /*
  * HW_STATE is 1 once the device has run since power-on (upstream

@@ -13,6 +13,8 @@
 
 /* Number of event ids; every id is below it. */
 #define GAUDI_EVENT_SIZE		663
+/* An event-queue entry: a header word, then the payload (cpucp_if.h). */
+#define GAUDI_EQ_ENTRY_SIZE		64
 
 /* Per-engine classes. */
 #define GAUDI_EVENT_TPC0_DEC		201	/* TPC n: + 2 * n */

@@ -288,6 +288,7 @@
 /* MON_STATUS: valid 0, pending 8:1. */
 #define SM_MON_STATUS_VALID		(1U << 0)
 #define SM_MON_STATUS_PENDING		0x000001FEU
+#define SM_MON_STATUS_PENDING_SHIFT	1
 
 /*
  * Protection bits (upstream include/gaudi/gaudi.h PROT_BITS_OFFS and
