@@ -35,7 +35,8 @@
 #include <drm/drm_mm.h>
 #include <drm/habanalabs_accel.h>
 
-#include "regs/gaudi_cs_regs.h"
+#include "gaudi1/packets.h"
+#include "gaudi_layout.h"
 
 struct gaudi_device;
 struct gaudi_file;

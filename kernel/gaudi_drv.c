@@ -25,9 +25,6 @@
 #include "gaudi_file.h"
 #include "gaudi_info.h"
 
-#define PCI_VENDOR_ID_HABANALABS_GAUDI	0x1da3
-#define PCI_DEVICE_ID_GAUDI		0x1000
-
 unsigned int gaudi_dbg_mask;
 module_param_named(dbg_mask, gaudi_dbg_mask, uint, 0644);
 MODULE_PARM_DESC(dbg_mask, "Debug message categories: 0x1 probe, 0x2 firmware, 0x4 CPU-CP, 0x8 events, 0x10 ioctl, 0x20 reset, 0x40 CS, 0x80 MMU, 0x100 registers (default 0)");
@@ -141,7 +138,7 @@ int gaudi_hw_init(struct gaudi_device *gdev)
 		return ret;
 	}
 	/* From now on the device CPU may post events. */
-	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_INTS_REGISTER);
+	WREG32(gdev, mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR, GAUDI_EVENT_INTS_REGISTER);
 	return 0;
 }
 
@@ -325,7 +322,7 @@ static void gaudi_remove(struct pci_dev *pdev)
 }
 
 static const struct pci_device_id gaudi_pci_ids[] = {
-	{ PCI_DEVICE(PCI_VENDOR_ID_HABANALABS_GAUDI, PCI_DEVICE_ID_GAUDI) },
+	{ PCI_DEVICE(GAUDI_PCI_VENDOR, GAUDI_PCI_DEVICE) },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, gaudi_pci_ids);

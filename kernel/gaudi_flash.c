@@ -36,7 +36,6 @@
 #define GAUDI_FLASH_RES_VALUE		GENMASK_ULL(63, 32)
 
 #define GAUDI_FLASH_CHUNK		SZ_64K
-#define GAUDI_FLASH_WINDOW		SZ_64M
 #define GAUDI_FLASH_ERASE_SIZE		SZ_64K
 /* Erasing a whole 24 MiB slot in the model takes well under a second. */
 #define GAUDI_FLASH_TIMEOUT_US		(10 * USEC_PER_SEC)

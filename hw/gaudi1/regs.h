@@ -253,6 +253,7 @@
  * IS_MME_IDLE, IS_TPC_IDLE).
  */
 #define MME_CTRL_ARCH_STATUS		0x000	/* relative to MME n control */
+#define mmMME0_CTRL_ARCH_STATUS		(mmMME0_CTRL_BASE + MME_CTRL_ARCH_STATUS)
 #define MME_CTRL_ARCH_STATUS_IDLE	0x1180U
 #define TPC_CFG_STATUS			0x691C	/* relative to TPC n config */
 #define TPC_CFG_WQ_INFLIGHT_CNTR	0x69B8

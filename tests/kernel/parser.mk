@@ -7,8 +7,7 @@ GAUDI_PARSER_TESTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 GAUDI_PARSER_KERNEL := $(abspath $(GAUDI_PARSER_TESTS)/../../kernel)
 GAUDI_PARSER_SRCS := $(GAUDI_PARSER_KERNEL)/gaudi_parser.c
 GAUDI_PARSER_HDRS := $(GAUDI_PARSER_KERNEL)/gaudi_parser.h \
-	$(GAUDI_PARSER_KERNEL)/regs/gaudi_regs.h \
-	$(GAUDI_PARSER_KERNEL)/regs/gaudi_cs_regs.h \
+	$(GAUDI_PARSER_KERNEL)/gaudi_layout.h \
 	$(wildcard $(GAUDI_PARSER_TESTS)/shim/linux/*.h) \
 	$(wildcard $(GAUDI_PARSER_KERNEL)/../hw/gaudi1/*.h)
 GAUDI_PARSER_CFLAGS := -I$(GAUDI_PARSER_TESTS)/shim -I$(GAUDI_PARSER_KERNEL) \
