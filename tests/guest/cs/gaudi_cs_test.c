@@ -44,15 +44,6 @@
 #define CFG_BASE	0x7FFC000000ULL
 #define HOST_PHYS	0x8000000000ULL
 
-#define PKT_WREG_32	0x1
-#define PKT_WREG_BULK	0x2
-#define PKT_MSG_LONG	0x3
-#define PKT_CP_DMA	0x5
-#define PKT_REPEAT	0x6
-#define PKT_MSG_PROT	0x7
-#define PKT_LIN_DMA	0x9
-#define PKT_NOP		0xA
-#define PKT_STOP	0xB
 #define PKT_LOAD_EXE	0xF
 #define CTL(op)		((uint32_t)(op) << 24)
 #define CTL_EB		(1U << 29)
@@ -216,7 +207,6 @@ static void t_integrity(void)
 }
 
 /* User sync objects and monitors: the W_S block from SOB 144, monitor 72. */
-#define PKT_FENCE	0x8
 #define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
 #define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
 #define MON_ADDRL	0x2000
@@ -1143,7 +1133,6 @@ out:
 
 /* ---- the user sync managers E_N, E_S, W_N (issue 9 compatibility) ------ */
 
-#define PKT_MSG_SHORT	0x4
 #define EN_BLK		0x4F2000ULL
 #define ES_BLK		0x4B2000ULL
 #define WN_BLK		0x4D2000ULL

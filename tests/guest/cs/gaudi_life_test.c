@@ -53,10 +53,6 @@
 #define DRAM_USER	0x20000000ULL
 #define CFG_BASE	0x7FFC000000ULL
 
-#define PKT_MSG_LONG	0x3
-#define PKT_MSG_PROT	0x7
-#define PKT_FENCE	0x8
-#define PKT_NOP		0xA
 #define CTL(op)		((uint32_t)(op) << 24)
 #define CTL_MB		(1U << 31)
 

@@ -247,7 +247,7 @@ static bool icb_create(struct sess *s, struct icb *c)
 static size_t nops(uint8_t *cb, size_t off, size_t end)
 {
 	while (off < end)
-		off = hl_pkt8(cb, off, HL_PKT_NOP, 0, 0);
+		off = hl_pkt8(cb, off, PKT_NOP, 0, 0);
 	return off;
 }
 
@@ -488,7 +488,7 @@ static void go_internal(struct sess *s, struct icb *c, size_t len, uint32_t q)
 	ch[0].cb_handle = c->dva;
 	ch[0].queue_index = q;
 	ch[0].cb_size = len;
-	hl_pkt8(s->cbp, 0, HL_PKT_NOP, 0, 0);
+	hl_pkt8(s->cbp, 0, PKT_NOP, 0, 0);
 	ch[1].cb_handle = s->cb;
 	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
 	ch[1].cb_size = 8;
@@ -662,12 +662,12 @@ static void repeat_hidden(struct sess *s, uint64_t target)
 {
 	uint8_t *cb = s->cbp;
 
-	hl_pkt8(cb, 0, HL_PKT_REPEAT, REPEAT_SORE | 16U << 16, 0);
+	hl_pkt8(cb, 0, PKT_REPEAT, REPEAT_SORE | 16U << 16, 0);
 	put32(cb + 8, 0);
-	put32(cb + 12, HL_PKT_CTL(HL_PKT_LIN_DMA) | LD_LIN | (1U << 30) |
-		       HL_PKT_CTL_MB);
+	put32(cb + 12, HL_PKT_CTL(PKT_LIN_DMA) | LD_LIN | (1U << 30) |
+		       PKT_CTL_MB);
 	put32(cb + 16, PAT32);
-	put32(cb + 20, HL_PKT_CTL(HL_PKT_MSG_LONG) | HL_PKT_CTL_MB);
+	put32(cb + 20, HL_PKT_CTL(PKT_MSG_LONG) | PKT_CTL_MB);
 	put64(cb + 24, target);
 	go(s, 32, 0);
 }

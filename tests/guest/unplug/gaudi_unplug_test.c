@@ -170,7 +170,7 @@ static int nop_cs(void)
 		if (p == MAP_FAILED) {
 			rc = -errno;
 		} else {
-			hl_pkt8(p, 0, HL_PKT_NOP, 0, 0);
+			hl_pkt8(p, 0, PKT_NOP, 0, 0);
 			rc = hl_submit1(fd, cb, 8, 0, &seq);
 			if (!rc)
 				rc = wait_cs(fd, seq, 10000000, &st, NULL);
@@ -243,7 +243,7 @@ static void round_once(int r)
 	/* A CS that waits forever in a FENCE, then NOPs behind it. */
 	if (cbp != MAP_FAILED) {
 		hl_pkt_fence((uint8_t *)cbp, 0, 0, 1, 1);
-		hl_pkt8((uint8_t *)cbp, 8, HL_PKT_NOP, 0, 0);
+		hl_pkt8((uint8_t *)cbp, 8, PKT_NOP, 0, 0);
 	}
 	rc = hl_submit1(fd, cb, 8, 0, &seq);
 	for (i = 0; !rc && i < 8; i++)

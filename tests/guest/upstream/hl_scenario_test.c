@@ -68,7 +68,6 @@
 #define CORE_DST_TSIZE(k)	((k) ? 0x54 + 8 * ((k) - 1) : 0x74)
 #define CORE_DST_STRIDE(k)	(0x58 + 8 * ((k) - 1))
 
-#define PKT_CP_DMA	0x5
 #define CTL_RB		(1U << 30)
 
 #define CB_SIZE		(64U << 10)
@@ -307,7 +306,7 @@ static void t_nops(struct sess *s)
 	uint32_t st = ~0U;
 	int rc;
 
-	pkt(s->cbp, 0, HL_PKT_NOP, 0, HL_PKT_CTL_MB, 8);
+	pkt(s->cbp, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
 	for (i = 0; i < NOP_CS; i++) {
 		seq[i] = 0;
 		rc = hl_submit1(s->fd, s->cb, 8, GAUDI_QUEUE_ID_DMA_0_0,
@@ -478,8 +477,8 @@ static void t_strided(struct sess *s)
 	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
 			  false, true);
 	put32(s->cbp + len - 20,
-	      HL_PKT_CTL(HL_PKT_LIN_DMA) | CTL_RB | HL_PKT_CTL_MB |
-	      HL_PKT_CTL_EB);
+	      HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB | PKT_CTL_MB |
+	      PKT_CTL_EB);
 	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 			&seq);
 	if (!peer) {
@@ -493,8 +492,8 @@ static void t_strided(struct sess *s)
 			wait_done(s->fd, seq, &st);
 		len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), 8192,
 				  false, true);
-		put32(s->cbp + len - 20, HL_PKT_CTL(HL_PKT_LIN_DMA) | CTL_RB |
-		      HL_PKT_CTL_MB | HL_PKT_CTL_EB);
+		put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
+		      PKT_CTL_MB | PKT_CTL_EB);
 		ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len,
 				 GAUDI_QUEUE_ID_DMA_0_0, &seq), -EPERM,
 		      "strided: gaudi.ko refuses a non-linear LIN_DMA (EPERM)");
@@ -579,14 +578,14 @@ static void t_pingpong(struct sess *s)
 		if (!put_icb(s, 2, tcb, tl))
 			goto out;
 		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | HL_PKT_CTL_MB, 16);
+			 CTL_RB | PKT_CTL_MB, 16);
 		put64(upper + 8, s->icb_va[2]);
 		if (!put_icb(s, 3, upper, ul))
 			goto out;
 	} else {
 		/* gaudi.ko: CP_DMA runs a CB the parser never saw. */
 		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | HL_PKT_CTL_MB, 16);
+			 CTL_RB | PKT_CTL_MB, 16);
 		put64(upper + 8, s->icb_va[2]);
 		if (!put_icb(s, 3, upper, ul))
 			goto out;

@@ -45,10 +45,6 @@
 #define GAUDI_VA_HOST_END	0x3FF8000000000ULL
 
 /* Packet format (INTERFACE.md section 7): opcode in ctl bits 28:24. */
-#define PKT_WREG_BULK		0x2
-#define PKT_MSG_PROT		0x7
-#define PKT_CTL_OPCODE(op)	((uint32_t)(op) << 24)
-#define PKT_CTL_MB		(1U << 31)
 
 #define CB_SIZE			4096
 #define HOST_BUF_SIZE		(2U << 20)
@@ -103,7 +99,7 @@ static size_t pkt_msg_prot(uint8_t *cb, size_t off, uint32_t value,
 			   uint64_t addr)
 {
 	put32(cb + off, value);
-	put32(cb + off + 4, PKT_CTL_OPCODE(PKT_MSG_PROT) | PKT_CTL_MB);
+	put32(cb + off + 4, HL_PKT_CTL(PKT_MSG_PROT) | PKT_CTL_MB);
 	put64(cb + off + 8, addr);
 	return off + 16;
 }
@@ -113,7 +109,7 @@ static size_t pkt_wreg_bulk(uint8_t *cb, size_t off, uint32_t reg,
 			    uint64_t value)
 {
 	put32(cb + off, 1);
-	put32(cb + off + 4, PKT_CTL_OPCODE(PKT_WREG_BULK) |
+	put32(cb + off + 4, HL_PKT_CTL(PKT_WREG_BULK) |
 			    ((reg & 0xFFFF) << 8));
 	put64(cb + off + 8, value);
 	return off + 16;
