@@ -20,6 +20,8 @@
 #include <drm/habanalabs_accel.h>
 
 /* Hardware facts: the tree's description (Documentation/hw.rst). */
+#include "../../hw/gaudi1/memmap.h"
+#include "../../hw/gaudi1/regs.h"
 #include "../../hw/gaudi1/packets.h"
 
 /* ioctl(), restarted on EINTR: 0 or -errno. */

@@ -51,7 +51,6 @@
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(4U << 20)
 #define WAIT_US		(30ULL * 1000 * 1000)
-#define SRAM_USER	(0x7FF0000000ULL + 0x80)
 
 #define PKT_LOAD_EXE	0xF
 
@@ -634,7 +633,7 @@ static void t_cs(struct cs_env *e)
 	len = pkt(e->cbp, 0, 0x1F, 1, 0);
 	rc = submit1(e, e->cb, (uint32_t)len, 0, 0, &seq);
 	cs_line(e, "cs.packet opcode 0x1F q=0", rc, seq);
-	len = pkt_lin_dma(e->cbp, 0, 0x5A5A5A5A5A5A5A5AULL, SRAM_USER, 4096,
+	len = pkt_lin_dma(e->cbp, 0, 0x5A5A5A5A5A5A5A5AULL, GAUDI_SRAM_USER_START, 4096,
 			  true, true);
 	rc = submit1(e, e->cb, (uint32_t)len, 0, 0, &seq);
 	cs_line(e, "cs.lin_dma memset to SRAM q=0", rc, seq);

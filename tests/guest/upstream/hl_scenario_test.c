@@ -50,17 +50,12 @@
  * Gaudi 1 facts (upstream asic_reg headers, gaudi_packets.h; hl-thunk-open's
  * gaudi tests for the stride semantics and the lower CP's fence counter).
  */
-#define CFG_BASE	0x7FFC000000ULL
-#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define MON_ADDRL	0x2000
-#define MON_ADDRH	0x2800
-#define MON_DATA	0x3000
-#define MON_ARM		0x3800
+#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
 #define DMA_QM(n)	(0x508000ULL + 0x20000ULL * (n))
 #define TPC_QM(n)	(0xE08000ULL + 0x40000ULL * (n))
 /* CP_FENCE0_RDATA of CP @cp (0..3 the streams, 4 the lower CP). */
-#define FENCE0(qm, cp)	(CFG_BASE + (qm) + 0x308 + 4 * (cp))
+#define FENCE0(qm, cp)	(GAUDI_CFG_BASE + (qm) + 0x308 + 4 * (cp))
 
 /* DMA core registers, offsets in the DMA queue's WREG_32 window. */
 #define CORE_SRC_TSIZE(k)	((k) ? 0x2C + 8 * ((k) - 1) : 0x4C)
@@ -129,10 +124,10 @@ static size_t msg(uint8_t *cb, size_t off, uint64_t addr, uint32_t val)
 static size_t arm_fence(uint8_t *cb, size_t off, uint32_t m, uint32_t sob,
 			uint32_t target, uint64_t fence_addr)
 {
-	off = msg(cb, off, WS_MON(MON_ADDRL, m), (uint32_t)fence_addr);
-	off = msg(cb, off, WS_MON(MON_ADDRH, m), (uint32_t)(fence_addr >> 32));
-	off = msg(cb, off, WS_MON(MON_DATA, m), 1);
-	off = msg(cb, off, WS_MON(MON_ARM, m),
+	off = msg(cb, off, WS_MON(SM_MON_PAY_ADDRL(0), m), (uint32_t)fence_addr);
+	off = msg(cb, off, WS_MON(SM_MON_PAY_ADDRH(0), m), (uint32_t)(fence_addr >> 32));
+	off = msg(cb, off, WS_MON(SM_MON_PAY_DATA(0), m), 1);
+	off = msg(cb, off, WS_MON(SM_MON_ARM(0), m),
 		  sob / 8 | (0xFFU & ~(1U << sob % 8)) << 8 | target << 17);
 	return hl_pkt_fence(cb, off, 0, 1, 1);
 }
