@@ -10,6 +10,7 @@
 #include "gaudi1/packets.h"
 #include "gaudi1/events.h"
 #include "gaudi1/cpucp.h"
+#include "gaudi1/flash.h"
 
 #define CHECK(e) _Static_assert(e, #e)
 
@@ -128,3 +129,8 @@ int gaudi1_hw_checks(void)
 		n += pkt_sizes[i] != 0;
 	return n == 14 ? 0 : 1;
 }
+
+/* The flash extension stays clear of upstream's CPU-CP ids. */
+CHECK(GAUDI_CPUCP_FLASH_FIRST > CPUCP_PACKET_ACTIVE_STATUS_SET);
+CHECK(GAUDI_CPUCP_FLASH_LAST <= (CPUCP_PKT_CTL_OPCODE_MASK >> CPUCP_PKT_CTL_OPCODE_SHIFT));
+CHECK(GAUDI_FLASH_RES_STATUS + GAUDI_FLASH_RES_DETAIL + 1 == 0x10000ULL);
