@@ -88,7 +88,7 @@ enum gaudi_status {
 struct gaudi_device;
 struct gaudi_dp;
 
-/* ---- register access (CFG offsets, see regs/gaudi_regs.h) ----------- */
+/* ---- register access (CFG offsets, see gaudi1/regs.h) --------------- */
 u32 gaudi_rreg_traced(struct gaudi_device *gdev, u32 reg, const char *name,
 		      const void *caller);
 void gaudi_wreg_traced(struct gaudi_device *gdev, u32 reg, u32 val,

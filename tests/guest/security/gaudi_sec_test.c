@@ -87,7 +87,7 @@
 #define REPEAT_SORE	(1U << 0)
 
 /*
- * Sync managers (kernel/regs/gaudi_cs_regs.h): 2048 SOBs from the block
+ * Sync managers (hw/gaudi1/regs.h): 2048 SOBs from the block
  * base, monitor registers at + 0x2000 (PAY_ADDRL), 0x2800 (PAY_ADDRH),
  * 0x3000 (PAY_DATA), 0x3800 (ARM), 0x4000 (STATUS), 4 bytes per monitor.
  * MSG_SHORT bases as both drivers program them: 0 E_N monitors
