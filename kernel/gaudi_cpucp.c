@@ -225,7 +225,7 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 
 	/* writel orders the descriptor and packet before the doorbell. */
 	WREG32(gdev, mmCPU_IF_PF_PQ_PI, cp->pq_pi);
-	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_PI_UPDATE);
+	WREG32(gdev, mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR, GAUDI_EVENT_PI_UPDATE);
 
 	ret = read_poll_timeout(READ_ONCE, fence,
 				le32_to_cpu(fence) == CPUCP_PACKET_FENCE_VAL,
@@ -309,7 +309,7 @@ static int gaudi_cpucp_queues_init(struct gaudi_device *gdev)
 	WREG32(gdev, mmCPU_IF_EQ_RD_OFFS, 0);
 	WREG32(gdev, mmCPU_IF_PF_PQ_PI, 0);
 	WREG32(gdev, mmCPU_IF_QUEUE_INIT, PQ_INIT_STATUS_READY_FOR_CP_SINGLE_MSI);
-	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_PI_UPDATE);
+	WREG32(gdev, mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR, GAUDI_EVENT_PI_UPDATE);
 
 	ret = gaudi_poll_reg(gdev, mmCPU_IF_QUEUE_INIT, sts,
 			     sts == PQ_INIT_STATUS_READY_FOR_HOST ||

@@ -35,7 +35,8 @@
 #include <drm/drm_mm.h>
 #include <drm/habanalabs_accel.h>
 
-#include "regs/gaudi_cs_regs.h"
+#include "gaudi1/packets.h"
+#include "gaudi_layout.h"
 
 struct gaudi_device;
 struct gaudi_file;
@@ -71,7 +72,7 @@ struct file;
 /* Ended CSs not freed by a submitter are freed this much later. */
 #define GAUDI_REAP_DELAY	1	/* jiffies */
 
-/* The device address map (user ranges): regs/gaudi_cs_regs.h. */
+/* The device address map (user ranges): gaudi1/memmap.h, gaudi_layout.h. */
 
 /* A 16-byte PQ entry. */
 struct gaudi_bd {

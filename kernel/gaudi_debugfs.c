@@ -146,7 +146,7 @@ static int engines_show(struct seq_file *m, void *unused)
 	engines_qm(m, gdev, "MME", 2, mmMME2_QM_BASE, &all_idle);
 	for (i = 0; i < GAUDI_NUM_MME; i++) {
 		v = RREG32(gdev, mmMME0_CTRL_ARCH_STATUS + i * GAUDI_MME_STRIDE);
-		idle = (v & MME_ARCH_STATUS_IDLE) == MME_ARCH_STATUS_IDLE;
+		idle = (v & MME_CTRL_ARCH_STATUS_IDLE) == MME_CTRL_ARCH_STATUS_IDLE;
 		all_idle &= idle;
 		seq_printf(m, "MME%d\tARCH_STATUS 0x%08x\t%s\n", i, v,
 			   idle ? "idle" : "busy");
@@ -164,7 +164,7 @@ static int events_show(struct seq_file *m, void *unused)
 	u32 i, now, aggr;
 
 	seq_puts(m, "id\tsince_reset\ttotal\tname\n");
-	for (i = 0; i < GAUDI_EVENT_COUNT; i++) {
+	for (i = 0; i < GAUDI_EVENT_SIZE; i++) {
 		now = READ_ONCE(gdev->eq.counters[i]);
 		aggr = READ_ONCE(gdev->eq.counters_aggr[i]);
 		if (!aggr)

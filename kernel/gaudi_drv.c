@@ -28,8 +28,6 @@
 #include "gaudi_flash.h"
 #include "gaudi_info.h"
 
-#define PCI_VENDOR_ID_HABANALABS_GAUDI	0x1da3
-#define PCI_DEVICE_ID_GAUDI		0x1000
 
 unsigned int gaudi_timeout_locked = 30;
 module_param_named(timeout_locked, gaudi_timeout_locked, uint, 0444);
@@ -155,7 +153,7 @@ int gaudi_hw_init(struct gaudi_device *gdev)
 		return ret;
 	}
 	/* From now on the device CPU may post events. */
-	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_INTS_REGISTER);
+	WREG32(gdev, mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR, GAUDI_EVENT_INTS_REGISTER);
 	return 0;
 }
 
@@ -389,7 +387,7 @@ static void gaudi_remove(struct pci_dev *pdev)
 }
 
 static const struct pci_device_id gaudi_pci_ids[] = {
-	{ PCI_DEVICE(PCI_VENDOR_ID_HABANALABS_GAUDI, PCI_DEVICE_ID_GAUDI) },
+	{ PCI_DEVICE(GAUDI_PCI_VENDOR, GAUDI_PCI_DEVICE) },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, gaudi_pci_ids);

@@ -34,7 +34,10 @@
 #include <drm/drm_print.h>
 #include <drm/habanalabs_accel.h>
 
-#include "regs/gaudi_regs.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/boot.h"
+#include "gaudi1/regs.h"
+#include "gaudi1/events.h"
 
 #define GAUDI_DRV_NAME "gaudi"
 #define GAUDI_DRV_DESC "Habana Gaudi 1 accelerator"
@@ -80,7 +83,7 @@ enum gaudi_status {
 struct gaudi_device;
 struct gaudi_dp;
 
-/* ---- register access (CFG offsets, see regs/gaudi_regs.h) ----------- */
+/* ---- register access (CFG offsets, see gaudi1/regs.h) --------------- */
 u32 gaudi_rreg(struct gaudi_device *gdev, u32 reg, const char *name);
 void gaudi_wreg(struct gaudi_device *gdev, u32 reg, u32 val, const char *name);
 
@@ -140,7 +143,6 @@ struct gen_pool;
 #define GAUDI_CPU_POOL_RESERVE	SZ_512K	/* of it, for requests <= 4 KiB */
 #define GAUDI_CPU_PQ_SIZE	SZ_64K	/* 4096 x 16-byte descriptors */
 #define GAUDI_EQ_ENTRIES	64
-#define GAUDI_EQ_ENTRY_SIZE	64
 
 #define GAUDI_CPUCP_TIMEOUT_US		(4 * USEC_PER_SEC)
 #define GAUDI_CPUCP_INFO_TIMEOUT_US	(10 * USEC_PER_SEC)
@@ -212,26 +214,7 @@ void gaudi_cpucp_buf_free(struct gaudi_device *gdev, size_t size, void *buf);
 u64 gaudi_cpucp_default_max_power_mw(struct gaudi_device *gdev);
 
 /* ---- gaudi_eq.c -------------------------------------------------------- */
-#define GAUDI_EVENT_COUNT	663	/* upstream's GAUDI_EVENT_SIZE */
-
-/* Events the driver acts on (upstream's gaudi_async_event_id values). */
-#define GAUDI_EV_TPC0_DEC		201	/* TPC n: 201 + 2 * n */
-#define GAUDI_EV_TPC7_DEC		215
-#define GAUDI_EV_MMU_PAGE_FAULT		380
-#define GAUDI_EV_MMU_WR_PERM		381
-#define GAUDI_EV_RAZWI_OR_ADC		548
-#define GAUDI_EV_TPC0_QM		572
-#define GAUDI_EV_DMA7_QM		590
-#define GAUDI_EV_DMA0_CORE		604
-#define GAUDI_EV_DMA7_CORE		611
-#define GAUDI_EV_FW_ALIVE_S		645
-#define GAUDI_EV_DEV_RESET_REQ		646
-#define GAUDI_EV_PKT_QUEUE_OUT_SYNC	647
-#define GAUDI_EV_FIX_POWER_ENV_S	658
-#define GAUDI_EV_FIX_POWER_ENV_E	659
-#define GAUDI_EV_FIX_THERMAL_ENV_S	660
-#define GAUDI_EV_FIX_THERMAL_ENV_E	661
-#define GAUDI_EV_RAZWI_OR_ADC_SW	662
+/* Event ids: gaudi1/events.h (upstream's gaudi_async_event_id values). */
 
 /* Last-error captures for the INFO ioctl (first one since last clear). */
 struct gaudi_captures {
@@ -253,8 +236,8 @@ struct gaudi_eq {
 	spinlock_t lock;		/* counters and captures */
 	u32 ci;				/* next entry to read */
 	bool enabled;			/* IRQ handler may touch the ring */
-	u32 counters[GAUDI_EVENT_COUNT];	/* since the last reset */
-	u32 counters_aggr[GAUDI_EVENT_COUNT];	/* since load */
+	u32 counters[GAUDI_EVENT_SIZE];	/* since the last reset */
+	u32 counters_aggr[GAUDI_EVENT_SIZE];	/* since load */
 	u64 total;
 	u32 clk_throttle;		/* HL_CLK_THROTTLE_* bits now */
 	u32 clk_throttle_ever;

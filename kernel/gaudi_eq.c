@@ -15,7 +15,7 @@
 #include <linux/habanalabs/cpucp_if.h>
 
 #include "gaudi_drv.h"
-#include "regs/gaudi_prot_regs.h"
+#include "gaudi1/regs.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
 
@@ -159,8 +159,6 @@ static u16 gaudi_qm_engine(u32 type, u32 *qm_base)
 	return GAUDI_ENGINE_ID_TPC_0 + type - 572;
 }
 
-#define QM_STS1_CP_UNDEF_CMD_ERR	BIT(3)
-
 static u64 gaudi_eq_qm_error(struct gaudi_device *gdev, u32 type, s64 now)
 {
 	struct gaudi_captures *cap = &gdev->eq.cap;
@@ -169,10 +167,10 @@ static u64 gaudi_eq_qm_error(struct gaudi_device *gdev, u32 type, s64 now)
 	u64 notify = HL_NOTIFIER_EVENT_USER_ENGINE_ERR;
 
 	for (s = 0; s < 4; s++) {
-		sts = RREG32(gdev, base + QM_GLBL_STS1_0 + 4 * s);
+		sts = RREG32(gdev, base + QM_GLBL_STS1(s));
 		if (!sts)
 			continue;
-		WREG32(gdev, base + QM_GLBL_STS1_0 + 4 * s, sts);
+		WREG32(gdev, base + QM_GLBL_STS1(s), sts);
 		if (!(sts & QM_STS1_CP_UNDEF_CMD_ERR))
 			continue;
 		notify |= HL_NOTIFIER_EVENT_UNDEFINED_OPCODE;
@@ -232,7 +230,7 @@ static u64 gaudi_eq_razwi(struct gaudi_device *gdev, u32 type, s64 now,
 	/* The capture: the initiator's place on the die and its AXI id. */
 	if (wr) {
 		id = RREG32(gdev, mmMMU_UP_RAZWI_WRITE_ID);
-		gaudi_user_err(gdev, "RAZWI: illegal write at 0x%llx by initiator x %lu y %lu axi %lu\n",
+		gaudi_user_err(gdev, "RAZWI: illegal write at 0x%llx by initiator x %u y %u axi %u\n",
 			       le64_to_cpu(e->data[0]), FIELD_GET(RAZWI_ID_X, id),
 			       FIELD_GET(RAZWI_ID_Y, id),
 			       FIELD_GET(RAZWI_ID_AXI, id));
@@ -240,7 +238,7 @@ static u64 gaudi_eq_razwi(struct gaudi_device *gdev, u32 type, s64 now,
 	}
 	if (rd) {
 		id = RREG32(gdev, mmMMU_UP_RAZWI_READ_ID);
-		gaudi_user_err(gdev, "RAZWI: illegal read at 0x%llx by initiator x %lu y %lu axi %lu\n",
+		gaudi_user_err(gdev, "RAZWI: illegal read at 0x%llx by initiator x %u y %u axi %u\n",
 			       le64_to_cpu(e->data[0]), FIELD_GET(RAZWI_ID_X, id),
 			       FIELD_GET(RAZWI_ID_Y, id),
 			       FIELD_GET(RAZWI_ID_AXI, id));
@@ -262,10 +260,10 @@ static u64 gaudi_eq_razwi(struct gaudi_device *gdev, u32 type, s64 now,
 static void gaudi_eq_throttle(struct gaudi_device *gdev, u32 type)
 {
 	struct gaudi_eq *eq = &gdev->eq;
-	u32 bit = (type <= GAUDI_EV_FIX_POWER_ENV_E) ? HL_CLK_THROTTLE_POWER :
+	u32 bit = (type <= GAUDI_EVENT_FIX_POWER_ENV_E) ? HL_CLK_THROTTLE_POWER :
 						       HL_CLK_THROTTLE_THERMAL;
-	bool start = type == GAUDI_EV_FIX_POWER_ENV_S ||
-		     type == GAUDI_EV_FIX_THERMAL_ENV_S;
+	bool start = type == GAUDI_EVENT_FIX_POWER_ENV_S ||
+		     type == GAUDI_EVENT_FIX_THERMAL_ENV_S;
 
 	spin_lock(&eq->lock);
 	if (start) {
@@ -291,7 +289,7 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 	u64 notify = 0;
 	char name[96];
 
-	if (type >= GAUDI_EVENT_COUNT) {
+	if (type >= GAUDI_EVENT_SIZE) {
 		gaudi_user_err(gdev, "event of unknown type %u ignored\n", type);
 		return;
 	}
@@ -316,7 +314,7 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		drm_err_ratelimited(&gdev->drm, "event %u: %s\n", type, name);
 		fatal = true;
 		spin_lock(&eq->lock);
-		if (type >= GAUDI_EV_FW_ALIVE_S && !cap->fw_err_valid) {
+		if (type >= GAUDI_EVENT_FW_ALIVE_S && !cap->fw_err_valid) {
 			cap->fw_err_valid = true;
 			cap->fw_err.timestamp = now;
 			cap->fw_err.err_type = HL_INFO_FW_REPORTED_ERR;
@@ -327,7 +325,7 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 			cap->hw_err.event_id = type;
 		}
 		spin_unlock(&eq->lock);
-		notify |= type >= GAUDI_EV_FW_ALIVE_S ?
+		notify |= type >= GAUDI_EVENT_FW_ALIVE_S ?
 			  HL_NOTIFIER_EVENT_CRITICL_FW_ERR :
 			  HL_NOTIFIER_EVENT_CRITICL_HW_ERR |
 			  HL_NOTIFIER_EVENT_GENERAL_HW_ERR;
@@ -340,11 +338,11 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		 * as that TPC's address decoder event; the PCIe, device-CPU
 		 * splitter and PSOC decoder errors are general hardware errors.
 		 */
-		if (type >= GAUDI_EV_TPC0_DEC && type <= GAUDI_EV_TPC7_DEC &&
-		    !((type - GAUDI_EV_TPC0_DEC) & 1))
+		if (type >= GAUDI_EVENT_TPC0_DEC && type <= GAUDI_EVENT_TPC7_DEC &&
+		    !((type - GAUDI_EVENT_TPC0_DEC) & 1))
 			notify |= HL_NOTIFIER_EVENT_TPC_ASSERT;
-		else if (type != GAUDI_EV_RAZWI_OR_ADC &&
-			 type != GAUDI_EV_RAZWI_OR_ADC_SW)
+		else if (type != GAUDI_EVENT_RAZWI_OR_ADC &&
+			 type != GAUDI_EVENT_RAZWI_OR_ADC_SW)
 			notify |= HL_NOTIFIER_EVENT_GENERAL_HW_ERR;
 		break;
 	case EV_PAGE_FAULT:
@@ -361,7 +359,7 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		gaudi_user_err(gdev, "event %u: %s\n", type, name);
 		notify |= HL_NOTIFIER_EVENT_USER_ENGINE_ERR;
 		/* A DMA core error stops the stream that drove it. */
-		engine = type >= GAUDI_EV_DMA0_CORE && type <= GAUDI_EV_DMA7_CORE;
+		engine = type >= GAUDI_EVENT_DMA0_CORE && type <= GAUDI_EVENT_DMA7_CORE;
 		break;
 	case EV_THROTTLE:
 		gaudi_eq_throttle(gdev, type);

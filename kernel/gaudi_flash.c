@@ -18,26 +18,14 @@
 #include <linux/uaccess.h>
 #include <linux/habanalabs/cpucp_if.h>
 
+#include "gaudi1/flash.h"
 #include "gaudi_drv.h"
 #include "gaudi_file.h"
 #include "gaudi_flash.h"
 #include "gaudi_info.h"
 
-/* CPU-CP opcodes of the flash extension (flash.rst, emulator/core/flash.h). */
-#define GAUDI_CPUCP_FLASH_INFO		0x1F00
-#define GAUDI_CPUCP_FLASH_READ		0x1F01
-#define GAUDI_CPUCP_FLASH_ERASE		0x1F02
-#define GAUDI_CPUCP_FLASH_PROGRAM	0x1F03
-#define GAUDI_CPUCP_FLASH_ACTIVATE	0x1F04
-
-/* Result word: status bits 7:0, detail 15:8, value 63:32. */
-#define GAUDI_FLASH_RES_STATUS		GENMASK_ULL(7, 0)
-#define GAUDI_FLASH_RES_DETAIL		GENMASK_ULL(15, 8)
-#define GAUDI_FLASH_RES_VALUE		GENMASK_ULL(63, 32)
-
+/* CPU-CP opcodes and result word of the flash extension: gaudi1/flash.h. */
 #define GAUDI_FLASH_CHUNK		SZ_64K
-#define GAUDI_FLASH_WINDOW		SZ_64M
-#define GAUDI_FLASH_ERASE_SIZE		SZ_64K
 /* Erasing a whole 24 MiB slot in the model takes well under a second. */
 #define GAUDI_FLASH_TIMEOUT_US		(10 * USEC_PER_SEC)
 

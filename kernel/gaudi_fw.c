@@ -276,7 +276,7 @@ static int gaudi_fw_request(struct gaudi_device *gdev, const char *name,
 		return ret;
 	}
 	if (!f->size || f->size % 4 || f->size > GAUDI_FW_FILE_MAX) {
-		gaudi_err(gdev, "firmware file %s is malformed: %zu bytes (must be a non-zero multiple of 4, at most %u)\n",
+		gaudi_err(gdev, "firmware file %s is malformed: %zu bytes (must be a non-zero multiple of 4, at most %llu)\n",
 			  name, f->size, GAUDI_FW_FILE_MAX);
 		release_firmware(f);
 		return -EINVAL;

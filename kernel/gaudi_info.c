@@ -33,12 +33,10 @@
 #include "gaudi_file.h"
 #include "gaudi_flash.h"
 #include "gaudi_info.h"
-#include "regs/gaudi_psoc_regs.h"
+#include "gaudi1/regs.h"
 
 /* Gaudi 1 facts, as upstream reports them. */
-#define GAUDI_SRAM_SIZE			(20 * SZ_1M)
 #define GAUDI_SRAM_USER_OFFSET		GAUDI_DRIVER_SRAM_RESERVED_SIZE_FROM_START
-#define GAUDI_DRAM_USER_BASE		0x20000000ULL	/* first 512 MiB: driver */
 #define GAUDI_DRAM_PAGE_SIZE		SZ_2M
 #define GAUDI_TPC_ENABLED_MASK		0xFF
 #define GAUDI_NO_INTERRUPT_ID		U16_MAX		/* no user interrupts */
@@ -221,7 +219,7 @@ bool gaudi_is_idle(struct gaudi_device *gdev, u64 *busy_mask,
 		bool master = !(i & 1);
 
 		sts = RREG32(gdev, mmMME0_CTRL_ARCH_STATUS + off);
-		eng_idle = (sts & MME_ARCH_STATUS_IDLE) == MME_ARCH_STATUS_IDLE;
+		eng_idle = (sts & MME_CTRL_ARCH_STATUS_IDLE) == MME_CTRL_ARCH_STATUS_IDLE;
 		qm0 = 0;
 		cgm = 0;
 		if (master) {
@@ -266,17 +264,17 @@ static int info_hw_ip(struct gaudi_info_call *c)
 	struct gaudi_users *u = gaudi_users(gdev);
 	const struct cpucp_info *ci = info_cpucp(gdev);
 	struct hl_info_hw_ip_info hw = {};
-	u64 dram_user = GAUDI_HBM_SIZE - GAUDI_DRAM_USER_BASE;
+	u64 dram_user = GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START;
 
 	hw.sram_base_address = GAUDI_SRAM_BASE + GAUDI_SRAM_USER_OFFSET;
 	hw.sram_size = GAUDI_SRAM_SIZE - GAUDI_SRAM_USER_OFFSET;
-	hw.dram_base_address = GAUDI_DRAM_USER_BASE;
+	hw.dram_base_address = GAUDI_DRAM_USER_START;
 	hw.dram_size = round_down(dram_user, GAUDI_DRAM_PAGE_SIZE);
 	hw.dram_enabled = hw.dram_size > PAGE_SIZE;
 	hw.dram_page_size = GAUDI_DRAM_PAGE_SIZE;
 	hw.device_mem_alloc_default_page_size = GAUDI_DRAM_PAGE_SIZE;
-	hw.reserved_dram_size = GAUDI_DRAM_USER_BASE;
-	hw.num_of_events = GAUDI_EVENT_COUNT;
+	hw.reserved_dram_size = GAUDI_DRAM_USER_START;
+	hw.num_of_events = GAUDI_EVENT_SIZE;
 	hw.device_id = gdev->pdev->device;
 	hw.revision_id = gdev->pdev->revision;
 	hw.tpc_enabled_mask = GAUDI_TPC_ENABLED_MASK;

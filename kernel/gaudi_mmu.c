@@ -30,9 +30,6 @@
 #define GAUDI_MMU_ASIDS		2
 #define GAUDI_MMU_HOPS		5
 #define GAUDI_MMU_TIMEOUT_US	(2 * USEC_PER_MSEC)
-#define PTE_PRESENT		BIT_ULL(0)
-#define PTE_LAST		BIT_ULL(11)
-#define PTE_ADDR		GENMASK_ULL(49, 12)
 
 struct gaudi_pt {
 	u64 addr;			/* HBM address of the table */

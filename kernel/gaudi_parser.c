@@ -25,23 +25,20 @@
  */
 #include <linux/array_size.h>
 #include <linux/bitfield.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/types.h>
 
-#include "regs/gaudi_regs.h"
-#include "regs/gaudi_cs_regs.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi1/packets.h"
+#include "gaudi_layout.h"
 #include "gaudi_parser.h"
 
 #define CFG_HI		((u32)(GAUDI_CFG_BASE >> 32))
 
-/* Packet sizes; 0 = undefined opcode. */
-static const u8 gaudi_pkt_size[32] = {
-	[PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
-	[PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
-	[PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
-	[PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
-	[PKT_LOAD_AND_EXE] = 16,
-};
+/* Packet sizes (gaudi1/packets.h); 0 = undefined opcode. */
+static const u8 gaudi_pkt_size[PKT_NUM_OPCODES] = PKT_SIZES;
 
 static const char * const gaudi_pkt_name[32] = {
 	[PKT_WREG_32] = "WREG_32", [PKT_WREG_BULK] = "WREG_BULK",

@@ -46,7 +46,7 @@
 #include "gaudi_drv.h"
 #include "gaudi_trace.h"
 #include "gaudi_cs.h"
-#include "regs/gaudi_prot_regs.h"
+#include "gaudi1/regs.h"
 
 u64 gaudi_host_dev_addr(dma_addr_t dma)
 {

@@ -33,7 +33,7 @@ int gaudi_hw_reset(struct gaudi_device *gdev)
 	int ret;
 
 	gaudi_dbg(gdev, RESET, "halting the device CPU\n");
-	WREG32(gdev, mmGIC_DISTRIBUTOR_SETSPI_NSR, GAUDI_SPI_HALT_MACHINE);
+	WREG32(gdev, mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR, GAUDI_EVENT_HALT_MACHINE);
 	WREG32(gdev, mmKMD_MSG_TO_CPU, KMD_MSG_GOTO_WFE);
 	/* A hung CPU never reports it: then the whole bound is waited. */
 	if (gaudi_poll_reg(gdev, mmCPU_BOOT_STATUS, val,

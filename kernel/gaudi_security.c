@@ -33,7 +33,7 @@
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
-#include "regs/gaudi_prot_regs.h"
+#include "gaudi1/regs.h"
 
 /* [start, end) of the protected registers of a block, block-relative. */
 struct gaudi_pb_range {
@@ -128,7 +128,7 @@ static void gaudi_pb_program(struct gaudi_device *gdev, u32 block,
 		for (off = r[i].start; off < r[i].end; off += 4)
 			words[off >> 7] &= ~BIT((off >> 2) & 31);
 	for (i = 0; i < GAUDI_PB_WORDS; i++)
-		WREG32(gdev, block + GAUDI_PB_OFFSET + 4 * i, words[i]);
+		WREG32(gdev, block + PROT_BITS_OFFS + 4 * i, words[i]);
 }
 
 /*
@@ -230,7 +230,7 @@ void gaudi_security_hw_init(struct gaudi_device *gdev)
 		for (k = 0; k < s->count; k++)
 			gaudi_pb_program(gdev, s->base + k * s->stride, s->r);
 	}
-	for (k = 0; k < GAUDI_DMA_IF_NUM; k++) {
+	for (k = 0; k < GAUDI_NUM_DMA_IF; k++) {
 		b = mmDMA_IF_W_S_BASE + k * GAUDI_DMA_IF_STRIDE;
 		for (m = 0; m < 3; m++)
 			gaudi_lbw_program(gdev, b + dma_if_hit_aw[m],
@@ -243,7 +243,7 @@ void gaudi_security_hw_init(struct gaudi_device *gdev)
 		gaudi_hbw_program(gdev, b);
 		gaudi_hbw_program(gdev, b + SZ_4K);
 	}
-	for (k = 0; k < GAUDI_RTR_NUM; k++) {
+	for (k = 0; k < GAUDI_NUM_RTR; k++) {
 		b = mmSIF_RTR_0_BASE + k * GAUDI_RTR_STRIDE;
 		gaudi_lbw_program(gdev, b + RTR_LBW_HIT_AW, b + RTR_LBW_HIT_AR,
 				  b + RTR_LBW_MIN_AW, b + RTR_LBW_MAX_AW,

@@ -232,7 +232,7 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 	}
 	q = array_index_nospec(q, GAUDI_NUM_EXT_QUEUES);
 	if (count > SM_SOB_VAL) {
-		gaudi_dbg(gdev, CS, "reserve: %u signals exceed a SOB (%lu)\n",
+		gaudi_dbg(gdev, CS, "reserve: %u signals exceed a SOB (%u)\n",
 			  count, SM_SOB_VAL);
 		return -EINVAL;
 	}

@@ -102,10 +102,10 @@ static void load_boot_fit(struct gaudi_core *g)
     if (!info) {
         return;
     }
-    if (!check_image(g, g->sram + GAUDI_BOOT_FIT_SRAM_OFF,
-                     GAUDI_BAR0_SIZE - GAUDI_BOOT_FIT_SRAM_OFF,
+    if (!check_image(g, g->sram + GAUDI_BOOT_FIT_SRAM_OFFSET,
+                     GAUDI_BAR0_SIZE - GAUDI_BOOT_FIT_SRAM_OFFSET,
                      GAUDI_FIT_BOOT, GAUDI_BOOT_FAIL_BOOT_FIT, info)) {
-        set_version(g, GAUDI_UBOOT_VER_OFF, info->version);
+        set_version(g, GAUDI_UBOOT_VER_SRAM_OFFSET, info->version);
         gaudi_reg_set(g, mmCPU_CMD_STATUS_TO_HOST, CPU_MSG_OK);
         gaudi_reg_set(g, mmCPU_BOOT_STATUS,
                       CPU_BOOT_STATUS_READY_TO_BOOT);
@@ -118,7 +118,7 @@ static void load_fit(struct gaudi_core *g)
 {
     struct gaudi_fit_info *info;
 
-    if (g->hbm_size <= GAUDI_FIT_HBM_ADDR) {
+    if (g->hbm_size <= GAUDI_FIT_HBM_OFFSET) {
         image_refused(g, "gaudi-fit.itb", GAUDI_FIT_ETRUNC,
                       "no HBM behind the load address");
         return;
@@ -127,8 +127,8 @@ static void load_fit(struct gaudi_core *g)
     if (!info) {
         return;
     }
-    if (!check_image(g, g->hbm + GAUDI_FIT_HBM_ADDR,
-                     g->hbm_size - GAUDI_FIT_HBM_ADDR, GAUDI_FIT_MAIN,
+    if (!check_image(g, g->hbm + GAUDI_FIT_HBM_OFFSET,
+                     g->hbm_size - GAUDI_FIT_HBM_OFFSET, GAUDI_FIT_MAIN,
                      GAUDI_BOOT_FAIL_FIT, info)) {
         g->boot.fw = info->fw;
         if (take_fail(g, GAUDI_BOOT_FAIL_NO_SRAM_AVAIL)) {
@@ -223,11 +223,11 @@ void gaudi_boot_reset(struct gaudi_core *g)
 
     gaudi_reg_set(g, mmCPU_BOOT_DEV_STS0, CPU_BOOT_DEV_STS0_MODEL);
     gaudi_reg_set(g, mmCPU_BOOT_DEV_STS1, CPU_BOOT_DEV_STS1_MODEL);
-    gaudi_reg_set(g, mmPREBOOT_VER_OFFSET, GAUDI_PREBOOT_VER_OFF);
-    gaudi_reg_set(g, mmUBOOT_VER_OFFSET, GAUDI_UBOOT_VER_OFF);
+    gaudi_reg_set(g, mmPREBOOT_VER_OFFSET, GAUDI_PREBOOT_VER_SRAM_OFFSET);
+    gaudi_reg_set(g, mmUBOOT_VER_OFFSET, GAUDI_UBOOT_VER_SRAM_OFFSET);
     read_preboot_version(g);
-    set_version(g, GAUDI_PREBOOT_VER_OFF, b->preboot_ver);
-    set_version(g, GAUDI_UBOOT_VER_OFF, "");
+    set_version(g, GAUDI_PREBOOT_VER_SRAM_OFFSET, b->preboot_ver);
+    set_version(g, GAUDI_UBOOT_VER_SRAM_OFFSET, "");
     /* A preboot that never comes up leaves the status at NA (0). */
     if (!take_fail(g, GAUDI_BOOT_FAIL_PREBOOT)) {
         gaudi_reg_set(g, mmCPU_BOOT_STATUS,

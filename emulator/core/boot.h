@@ -7,16 +7,11 @@
 #include <stdint.h>
 
 #include "fit.h"
+#include "gaudi1/boot.h"
 
 struct gaudi_core;
 
-/* Where the driver copies the images (INTERFACE.md section 4). */
-#define GAUDI_BOOT_FIT_SRAM_OFF 0x200000ULL /* in SRAM / BAR0 */
-#define GAUDI_FIT_HBM_ADDR 0x800000ULL /* in HBM / BAR4 */
-#define GAUDI_FW_FILE_MAX (20ULL << 20) /* the driver's size limit */
-/* SRAM offsets of the 128-byte version strings (below 0x13F_FF80). */
-#define GAUDI_PREBOOT_VER_OFF 0x13FF000U
-#define GAUDI_UBOOT_VER_OFF 0x13FF080U
+/* Image placement and version strings: gaudi1/boot.h. */
 
 /* Injected failure of the next boot (model control window). */
 enum gaudi_boot_fail {

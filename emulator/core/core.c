@@ -183,8 +183,8 @@ uint8_t *gaudi_local_ptr(struct gaudi_core *g, uint64_t addr, uint64_t len)
 
 static bool is_host(uint64_t addr, uint64_t len)
 {
-    return addr >= GAUDI_HOST_PHYS_BASE && addr < GAUDI_MMU_VA_START &&
-           len <= GAUDI_MMU_VA_START - addr;
+    return addr >= GAUDI_HOST_PHYS_BASE && addr < GAUDI_VA_HOST_START &&
+           len <= GAUDI_VA_HOST_START - addr;
 }
 
 static bool is_cfg(uint64_t addr, uint64_t len)

@@ -25,49 +25,7 @@
 
 #include "gaudi_int.h"
 
-/* struct cpucp_packet fields (cpucp_if.h). */
-#define PKT_CTL_OPCODE_SHIFT 16
-#define PKT_CTL_OPCODE_MASK 0x1FFF0000U
-#define PKT_CTL_RC_SHIFT 12
-#define PKT_CTL_RC_MASK  0x0000F000U
-
-/* enum cpucp_packet_id */
-enum {
-    PKT_DISABLE_PCI_ACCESS = 1,
-    PKT_ENABLE_PCI_ACCESS = 2,
-    PKT_TEMPERATURE_GET = 3,
-    PKT_VOLTAGE_GET = 4,
-    PKT_CURRENT_GET = 5,
-    PKT_FAN_SPEED_GET = 6,
-    PKT_PWM_GET = 7,
-    PKT_PWM_SET = 8,
-    PKT_FREQUENCY_SET = 9,
-    PKT_FREQUENCY_GET = 10,
-    PKT_LED_SET = 11,
-    PKT_INFO_GET = 14,
-    PKT_UNMASK_RAZWI_IRQ = 16,
-    PKT_UNMASK_RAZWI_IRQ_ARRAY = 17,
-    PKT_TEST = 18,
-    PKT_FREQUENCY_CURR_GET = 19,
-    PKT_MAX_POWER_GET = 20,
-    PKT_MAX_POWER_SET = 21,
-    PKT_EEPROM_DATA_GET = 22,
-    PKT_NIC_INFO_GET = 23,
-    PKT_TEMPERATURE_SET = 24,
-    PKT_VOLTAGE_SET = 25,
-    PKT_CURRENT_SET = 26,
-    PKT_PCIE_THROUGHPUT_GET = 27,
-    PKT_PCIE_REPLAY_CNT_GET = 28,
-    PKT_TOTAL_ENERGY_GET = 29,
-    PKT_PLL_INFO_GET = 30,
-    PKT_POWER_GET = 32,
-    PKT_MSI_INFO_SET = 37,
-    PKT_IS_IDLE_CHECK = 42,
-    PKT_HBM_REPLACED_ROWS_INFO_GET = 43,
-    PKT_HBM_PENDING_ROWS_STATUS = 44,
-    PKT_POWER_SET = 45,
-    PKT_ACTIVE_STATUS_SET = 58,
-};
+/* Packet layout and ids: gaudi1/cpucp.h. */
 
 /* enum cpucp_packet_rc */
 enum {
@@ -143,8 +101,8 @@ static bool host_range(struct gaudi_core *g, uint64_t cpu_addr, uint64_t len,
 {
     uint64_t a = gaudi_cpu_addr_to_dev(g, cpu_addr);
 
-    if (a < GAUDI_HOST_PHYS_BASE || a >= GAUDI_MMU_VA_START ||
-        len > GAUDI_MMU_VA_START - a) {
+    if (a < GAUDI_HOST_PHYS_BASE || a >= GAUDI_VA_HOST_START ||
+        len > GAUDI_VA_HOST_START - a) {
         return false;
     }
     *dev = a;
@@ -700,30 +658,30 @@ static int handle(struct gaudi_core *g, uint32_t opcode, struct cpucp_req *r)
     uint32_t pll;
 
     switch (opcode) {
-    case PKT_DISABLE_PCI_ACCESS:
+    case CPUCP_PACKET_DISABLE_PCI_ACCESS:
         c->pci_access = false;
         return RC_SUCCESS;
-    case PKT_ENABLE_PCI_ACCESS:
+    case CPUCP_PACKET_ENABLE_PCI_ACCESS:
         c->pci_access = true;
         return RC_SUCCESS;
-    case PKT_TEST:
+    case CPUCP_PACKET_TEST:
         r->result = r->value;
         r->has_result = true;
         return RC_SUCCESS;
-    case PKT_INFO_GET:
+    case CPUCP_PACKET_INFO_GET:
         return info_get(g, r);
-    case PKT_EEPROM_DATA_GET:
+    case CPUCP_PACKET_EEPROM_DATA_GET:
         return eeprom_get(g, r);
-    case PKT_NIC_INFO_GET:
+    case CPUCP_PACKET_NIC_INFO_GET:
         return nic_info_get(g, r);
-    case PKT_HBM_REPLACED_ROWS_INFO_GET:
+    case CPUCP_PACKET_HBM_REPLACED_ROWS_INFO_GET:
         return hbm_rows_get(g, r);
-    case PKT_HBM_PENDING_ROWS_STATUS:
-    case PKT_PCIE_REPLAY_CNT_GET:
+    case CPUCP_PACKET_HBM_PENDING_ROWS_STATUS:
+    case CPUCP_PACKET_PCIE_REPLAY_CNT_GET:
         r->result = 0;
         r->has_result = true;
         return RC_SUCCESS;
-    case PKT_IS_IDLE_CHECK:
+    case CPUCP_PACKET_IS_IDLE_CHECK:
         /*
          * Busy-engine mask: the CPU sees work only through the
          * queues, which are empty whenever the host can ask.
@@ -731,40 +689,40 @@ static int handle(struct gaudi_core *g, uint32_t opcode, struct cpucp_req *r)
         r->result = 0;
         r->has_result = true;
         return RC_SUCCESS;
-    case PKT_TEMPERATURE_GET:
+    case CPUCP_PACKET_TEMPERATURE_GET:
         return sensor_get(g, HWMON_TEMP, r);
-    case PKT_VOLTAGE_GET:
+    case CPUCP_PACKET_VOLTAGE_GET:
         return sensor_get(g, HWMON_IN, r);
-    case PKT_CURRENT_GET:
+    case CPUCP_PACKET_CURRENT_GET:
         return sensor_get(g, HWMON_CURR, r);
-    case PKT_FAN_SPEED_GET:
+    case CPUCP_PACKET_FAN_SPEED_GET:
         return sensor_get(g, HWMON_FAN, r);
-    case PKT_PWM_GET:
+    case CPUCP_PACKET_PWM_GET:
         return sensor_get(g, HWMON_PWM, r);
-    case PKT_POWER_GET:
+    case CPUCP_PACKET_POWER_GET:
         /* The INFO ioctl asks without a sensor: use channel 0. */
         return sensor_get(g, HWMON_POWER, r);
-    case PKT_TEMPERATURE_SET:
+    case CPUCP_PACKET_TEMPERATURE_SET:
         return sensor_set(g, HWMON_TEMP, r);
-    case PKT_VOLTAGE_SET:
+    case CPUCP_PACKET_VOLTAGE_SET:
         return sensor_set(g, HWMON_IN, r);
-    case PKT_CURRENT_SET:
+    case CPUCP_PACKET_CURRENT_SET:
         return sensor_set(g, HWMON_CURR, r);
-    case PKT_PWM_SET:
+    case CPUCP_PACKET_PWM_SET:
         return sensor_set(g, HWMON_PWM, r);
-    case PKT_POWER_SET:
+    case CPUCP_PACKET_POWER_SET:
         return sensor_set(g, HWMON_POWER, r);
-    case PKT_TOTAL_ENERGY_GET:
+    case CPUCP_PACKET_TOTAL_ENERGY_GET:
         sensors_sample(g);
         r->result = c->energy_uj;
         r->has_result = true;
         return RC_SUCCESS;
-    case PKT_MAX_POWER_GET:
+    case CPUCP_PACKET_MAX_POWER_GET:
         r->result = c->max_power_mw ? c->max_power_mw :
                           fw->max_power_mw;
         r->has_result = true;
         return RC_SUCCESS;
-    case PKT_MAX_POWER_SET:
+    case CPUCP_PACKET_MAX_POWER_SET:
         if (!r->value || r->value > 10ULL * fw->max_power_mw) {
             return RC_INVALID_PARAMS;
         }
@@ -772,12 +730,12 @@ static int handle(struct gaudi_core *g, uint32_t opcode, struct cpucp_req *r)
         c->max_power_mw = r->value;
         sensors_sample(g);
         return RC_SUCCESS;
-    case PKT_FREQUENCY_SET:
+    case CPUCP_PACKET_FREQUENCY_SET:
         return freq_op(g, r, true);
-    case PKT_FREQUENCY_GET:
-    case PKT_FREQUENCY_CURR_GET:
+    case CPUCP_PACKET_FREQUENCY_GET:
+    case CPUCP_PACKET_FREQUENCY_CURR_GET:
         return freq_op(g, r, false);
-    case PKT_PLL_INFO_GET:
+    case CPUCP_PACKET_PLL_INFO_GET:
         pll = r->index & 0xFFFF; /* pll_type */
         if (pll >= GAUDI_FW_MAX_PLLS || !(fw->pll_valid & (1U << pll))) {
             return RC_INVALID_PARAMS;
@@ -788,22 +746,22 @@ static int handle(struct gaudi_core *g, uint32_t opcode, struct cpucp_req *r)
                 (uint64_t)fw->pll[pll][3] << 48;
         r->has_result = true;
         return RC_SUCCESS;
-    case PKT_PCIE_THROUGHPUT_GET:
+    case CPUCP_PACKET_PCIE_THROUGHPUT_GET:
         return pcie_throughput(g, r);
-    case PKT_LED_SET:
+    case CPUCP_PACKET_LED_SET:
         if (r->index >= GAUDI_ARRAY_SIZE(c->led)) {
             return RC_INVALID_PARAMS;
         }
         c->led[r->index] = r->value;
         return RC_SUCCESS;
-    case PKT_UNMASK_RAZWI_IRQ:
+    case CPUCP_PACKET_UNMASK_RAZWI_IRQ:
         return r->value < GAUDI_EVENT_SIZE ? RC_SUCCESS :
                              RC_INVALID_PARAMS;
-    case PKT_UNMASK_RAZWI_IRQ_ARRAY:
+    case CPUCP_PACKET_UNMASK_RAZWI_IRQ_ARRAY:
         return unmask_irq_array(g, r);
-    case PKT_MSI_INFO_SET:
+    case CPUCP_PACKET_MSI_INFO_SET:
         return msi_info_set(g, r);
-    case PKT_ACTIVE_STATUS_SET:
+    case CPUCP_PACKET_ACTIVE_STATUS_SET:
         c->active = r->value;
         return RC_SUCCESS;
     default:
@@ -843,7 +801,7 @@ static void serve_bd(struct gaudi_core *g, uint64_t ptr, uint32_t len)
     memcpy(&w, pkt + 20, 4);
     r.port = gaudi_le32(w);
 
-    opcode = (r.ctl & PKT_CTL_OPCODE_MASK) >> PKT_CTL_OPCODE_SHIFT;
+    opcode = (r.ctl & CPUCP_PKT_CTL_OPCODE_MASK) >> CPUCP_PKT_CTL_OPCODE_SHIFT;
     rc = handle(g, opcode, &r);
     gaudi_trace(g, "cpucp: opcode %u rc %u", opcode, rc);
 
@@ -852,7 +810,8 @@ static void serve_bd(struct gaudi_core *g, uint64_t ptr, uint32_t len)
         q = gaudi_le64(r.result);
         gaudi_host_write(g, r.dev_addr, &q, 8);
     }
-    w = gaudi_le32((r.ctl & ~PKT_CTL_RC_MASK) | rc << PKT_CTL_RC_SHIFT);
+    w = gaudi_le32((r.ctl & ~CPUCP_PKT_CTL_RC_MASK) |
+                   rc << CPUCP_PKT_CTL_RC_SHIFT);
     gaudi_host_write(g, r.dev_addr + 8, &w, 4);
     w = gaudi_le32(CPUCP_PACKET_FENCE_VAL);
     gaudi_host_write(g, r.dev_addr + 12, &w, 4);

@@ -8,14 +8,10 @@
 #include <stdint.h>
 
 #include "fit.h"
+#include "gaudi1/cpucp.h"
 
 struct gaudi_core;
 
-#define CPUCP_PACKET_FENCE_VAL 0xFE8CE7A5U
-#define CPUCP_PKT_SIZE  24 /* struct cpucp_packet */
-#define CPUCP_INFO_SIZE  1768 /* struct cpucp_info, Linux 6.12 */
-#define CPUCP_NIC_INFO_SIZE 2232 /* struct cpucp_nic_info */
-#define CPUCP_HBM_ROWS_SIZE 264 /* cpucp_hbm_row_replaced_rows_info */
 #define CPUCP_MAX_PKT_SIZE 0x10000 /* BD lengths are cast to u16 */
 
 /* Little-endian stores for guest-visible structures. */

@@ -44,7 +44,7 @@ static uint64_t min64(uint64_t a, uint64_t b)
 
 static bool is_host_phys(uint64_t addr)
 {
-    return addr >= GAUDI_HOST_PHYS_BASE && addr < GAUDI_MMU_VA_START;
+    return addr >= GAUDI_HOST_PHYS_BASE && addr < GAUDI_VA_HOST_START;
 }
 
 /*
@@ -56,11 +56,11 @@ static int resolve(struct gaudi_core *g, const struct gaudi_init *in,
                    uint64_t addr, uint64_t len, bool write, uint64_t *pa,
                    uint64_t *seg)
 {
-    uint32_t asid = in->props & GAUDI_PROPS_ASID_MASK;
+    uint32_t asid = in->props & GAUDI_PROPS_ASID;
     bool mmbp = in->secure && (in->props & GAUDI_PROPS_MMBP);
     uint64_t contig = len;
 
-    if (addr >= GAUDI_MMU_VA_START && addr < GAUDI_MMU_VA_END && !mmbp) {
+    if (addr >= GAUDI_VA_HOST_START && addr < GAUDI_VA_HOST_END && !mmbp) {
         if (gaudi_mmu_translate(g, asid, addr, pa, &contig)) {
             gaudi_mmu_fault(g, asid, addr);
             gaudi_txn_emit(g, in, write, addr, 0, len,
@@ -119,7 +119,7 @@ int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
 
 static uint32_t core_base(unsigned int n)
 {
-    return mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE;
+    return mmDMA0_CORE_BASE + n * GAUDI_DMA_STRIDE;
 }
 
 /* RAZWI initiator ids of the DMA_IF each DMA channel sits behind. */

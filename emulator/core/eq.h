@@ -7,24 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gaudi1/events.h"
+
 struct gaudi_core;
 
-#define GAUDI_EQ_ENTRY_SIZE 64
+/* Entry layout (cpucp_if.h, struct hl_eq_entry): header word, payload. */
 #define GAUDI_EQ_PAYLOAD 56
 #define EQ_CTL_READY  (1U << 31)
 #define EQ_CTL_TYPE_SHIFT 16
 #define EQ_CTL_TYPE_MASK 0x0FFF0000U
 #define EQ_CTL_INDEX_MASK 0x0000FFFFU
-
-/* Events the device CPU raises itself (gaudi_async_events.h). */
-#define GAUDI_EVENT_FW_ALIVE_S  645
-#define GAUDI_EVENT_DEV_RESET_REQ 646
-#define GAUDI_EVENT_PKT_QUEUE_OUT_SYNC 647
-#define GAUDI_EVENT_FIX_POWER_ENV_S 658
-#define GAUDI_EVENT_FIX_POWER_ENV_E 659
-#define GAUDI_EVENT_FIX_THERMAL_ENV_S 660
-#define GAUDI_EVENT_FIX_THERMAL_ENV_E 661
-#define GAUDI_EVENT_SIZE  663
 
 struct gaudi_eq {
     bool ready;  /* set up by the QUEUE_INIT handshake */

@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GAUDI_FW_VER_LEN 128 /* VERSION_MAX_LEN of cpucp_if.h */
+#include "gaudi1/boot.h" /* GAUDI_FW_VER_LEN */
+
 #define GAUDI_FW_CARD_NAME_LEN 16 /* CARD_NAME_MAX_LEN */
 #define GAUDI_FW_SERIAL_LEN 32
 #define GAUDI_FW_MAX_SENSORS 128 /* CPUCP_MAX_SENSORS */

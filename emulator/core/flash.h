@@ -12,10 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gaudi1/flash.h"
+
 struct gaudi_core;
 
 /* Layout of the 64 MiB flash window (offsets in the window). */
-#define GAUDI_FLASH_ERASE_SIZE 0x10000U /* 64 KiB sectors */
 #define GAUDI_FLASH_NR_SLOTS 2
 #define GAUDI_FLASH_SLOT_SIZE 0x1800000U /* 24 MiB per boot slot */
 #define GAUDI_FLASH_SLOT0 0x0000000U
@@ -41,22 +42,11 @@ struct gaudi_flash_rec {
 };
 
 /*
- * CPU-CP opcodes of the flash extension (ctl bits 28:16), far above
- * upstream's enum cpucp_packet_id.  Packet fields: addr (offset 0) = a
- * host buffer ("CPU-accessible" address), offset 16 = flash offset or
- * slot, offset 20 = length.  Answers RC_INVALID_PARAMS for a bad range
- * and RC_FAULT for an unreachable host buffer; otherwise RC_SUCCESS with
- * result = flash status (bits 7:0), detail (15:8), value (63:32).
+ * CPU-CP flash extension (opcodes, packet fields, result word and sector
+ * size: gaudi1/flash.h).  Answers RC_INVALID_PARAMS for a bad range and
+ * RC_FAULT for an unreachable host buffer; otherwise RC_SUCCESS with the
+ * result word.
  */
-#define GAUDI_CPUCP_FLASH_INFO 0x1F00 /* addr, 16: buffer size */
-#define GAUDI_CPUCP_FLASH_READ 0x1F01 /* addr, 16: offset, 20: len */
-#define GAUDI_CPUCP_FLASH_ERASE 0x1F02 /* 16: offset, 20: len */
-#define GAUDI_CPUCP_FLASH_PROGRAM 0x1F03 /* addr, 16: offset, 20: len */
-#define GAUDI_CPUCP_FLASH_ACTIVATE 0x1F04 /* addr = crc << 32 | size, */
-                                          /* 16: slot */
-#define GAUDI_CPUCP_FLASH_FIRST GAUDI_CPUCP_FLASH_INFO
-#define GAUDI_CPUCP_FLASH_LAST GAUDI_CPUCP_FLASH_ACTIVATE
-
 #define GAUDI_FLASH_XFER_MAX 0x100000U /* READ/PROGRAM: 1 MiB a packet */
 
 /* Flash status (result bits 7:0). */

@@ -31,34 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Fixed facts of the device address map. */
-#define GAUDI_SRAM_BASE 0x7FF0000000ULL
-#define GAUDI_SRAM_SIZE (20ULL << 20)
-#define GAUDI_BAR0_SIZE (64ULL << 20)
-#define GAUDI_SPI_FLASH_BASE 0x7FF8000000ULL
-#define GAUDI_BAR2_SIZE (128ULL << 20)
-#define GAUDI_FLASH_WINDOW (64ULL << 20) /* lower half of BAR2 */
-#define GAUDI_PSOC_SCRATCHPAD 0x7FFBFE0000ULL
-#define GAUDI_CFG_BASE 0x7FFC000000ULL
-#define GAUDI_CFG_SIZE (64ULL << 20)  /* 32 MiB regs + 32 MiB debug */
-#define GAUDI_CFG_BAR2_OFFSET 0x4000000ULL /* CFG offset 0 within BAR2 */
-#define GAUDI_HOST_PHYS_BASE 0x8000000000ULL
-#define GAUDI_MMU_VA_START 0x1000000000000ULL
-#define GAUDI_MMU_VA_END 0x3FF8000000000ULL /* exclusive */
-#define GAUDI_HBM_DEFAULT_SIZE (32ULL << 30)
-
-/* PCI identity. */
-#define GAUDI_PCI_VENDOR 0x1da3
-#define GAUDI_PCI_DEVICE 0x1000
-
-/* ELBI: register access through PCI config space (config offsets). */
-#define GAUDI_ELBI_ADDR 0xFF0
-#define GAUDI_ELBI_DATA 0xFF4
-#define GAUDI_ELBI_CTRL 0xFF8
-#define GAUDI_ELBI_STS 0xFFC
-#define GAUDI_ELBI_CTRL_WRITE (1U << 31)
-#define GAUDI_ELBI_STS_DONE (1U << 31)
-#define GAUDI_ELBI_STS_ERR (1U << 30)
+/* The address map, PCI identity and ELBI window (Documentation/hw.rst). */
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
 
 enum gaudi_log_level {
     GAUDI_LOG_GUEST_ERROR, /* the guest misused the device */

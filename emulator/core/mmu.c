@@ -33,9 +33,6 @@
 
 #include "gaudi_int.h"
 
-#define PTE_PRESENT  (1ULL << 0)
-#define PTE_LAST  (1ULL << 11)
-#define PTE_ADDR_MASK  0x0003FFFFFFFFF000ULL
 #define HOP0_VALID  1ULL
 
 static const uint8_t hop_shift[5] = { 48, 39, 30, 21, 12 };
@@ -142,8 +139,8 @@ int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
     unsigned int hop;
     bool tlb = !g->id.tlb_off;
 
-    if (asid >= GAUDI_MMU_MAX_ASID || va < GAUDI_MMU_VA_START ||
-        va >= GAUDI_MMU_VA_END) {
+    if (asid >= GAUDI_MMU_MAX_ASID || va < GAUDI_VA_HOST_START ||
+        va >= GAUDI_VA_HOST_END) {
         return -1;
     }
     if (tlb) {
@@ -157,7 +154,7 @@ int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
     if (!(g->mmu.hop0[asid] & HOP0_VALID)) {
         return -1;
     }
-    table = g->mmu.hop0[asid] & PTE_ADDR_MASK;
+    table = g->mmu.hop0[asid] & PTE_ADDR;
     g->mmu.walks++;
 
     for (hop = 0; hop < 5; hop++) {
@@ -172,7 +169,7 @@ int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
                 return -1;
             }
             page = 1ULL << hop_shift[hop];
-            *pa = (pte & PTE_ADDR_MASK & ~(page - 1)) |
+            *pa = (pte & PTE_ADDR & ~(page - 1)) |
                   (va & (page - 1));
             *contig = page - (va & (page - 1));
             if (tlb) {
@@ -180,7 +177,7 @@ int gaudi_mmu_translate(struct gaudi_core *g, uint32_t asid, uint64_t va,
             }
             return 0;
         }
-        table = pte & PTE_ADDR_MASK;
+        table = pte & PTE_ADDR;
     }
     return -1;
 }
@@ -222,14 +219,14 @@ static void mmu_busy_write(struct gaudi_core *g, uint32_t off, uint32_t val)
     uint32_t asid;
     uint64_t hop0;
 
-    if (val & MMU_BUSY_BIT) {
+    if (val & MMU_BUSY) {
         asid = gaudi_reg_get(g, mmMMU_UP_MMU_ASID) &
-               GAUDI_PROPS_ASID_MASK;
+               GAUDI_PROPS_ASID;
         hop0 = ((uint64_t)gaudi_reg_get(g, mmMMU_UP_MMU_HOP0_PA43_12)
                 << 12) |
                ((uint64_t)(gaudi_reg_get(g, mmMMU_UP_MMU_HOP0_PA49_44) &
                            0x3F) << 44);
-        g->mmu.hop0[asid] = (hop0 & PTE_ADDR_MASK) | HOP0_VALID;
+        g->mmu.hop0[asid] = (hop0 & PTE_ADDR) | HOP0_VALID;
         gaudi_trace(g, "MMU hop0 asid %u = 0x%llx", asid,
                     (unsigned long long)hop0);
     }

@@ -51,7 +51,7 @@ struct gaudi_mmu {
 };
 
 /*
- * Translate va (in [GAUDI_MMU_VA_START, GAUDI_MMU_VA_END)) for asid.
+ * Translate va (in [GAUDI_VA_HOST_START, GAUDI_VA_HOST_END)) for asid.
  * On success returns 0, the device physical address in *pa and in *contig
  * how many bytes from va lie in the same page.  Returns -1 when there is no
  * translation; the caller reports it with gaudi_mmu_fault().  A cached

@@ -45,7 +45,7 @@ static bool in_sm_objs(uint32_t off)
     unsigned int i;
 
     for (i = 0; i < 4; i++) {
-        if (off - base[i] < SM_OBJS_SIZE) {
+        if (off - base[i] < SM_BLOCK_END) {
             return true;
         }
     }
@@ -247,7 +247,7 @@ void gaudi_txn_emit(struct gaudi_core *g, const struct gaudi_init *in,
     t.index = in->index;
     t.secure = in->secure;
     t.write = write;
-    t.asid = in->props & GAUDI_PROPS_ASID_MASK;
+    t.asid = in->props & GAUDI_PROPS_ASID;
     t.addr = addr;
     t.pa = pa;
     t.len = len;

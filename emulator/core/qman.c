@@ -91,33 +91,8 @@
 #define DMA_WORK_SHIFT  16
 
 #define PQ_MAX_LOG2  16
-#define PKT_OPCODE(ctl)  (((ctl) >> 24) & 0x1F)
-
-enum {
-    PKT_WREG_32 = 0x1,
-    PKT_WREG_BULK = 0x2,
-    PKT_MSG_LONG = 0x3,
-    PKT_MSG_SHORT = 0x4,
-    PKT_CP_DMA = 0x5,
-    PKT_REPEAT = 0x6,
-    PKT_MSG_PROT = 0x7,
-    PKT_FENCE = 0x8,
-    PKT_LIN_DMA = 0x9,
-    PKT_NOP = 0xA,
-    PKT_STOP = 0xB,
-    PKT_ARB_POINT = 0xC,
-    PKT_WAIT = 0xD,
-    PKT_LOAD_AND_EXE = 0xF,
-};
-
-/* Packet sizes in bytes; 0 = undefined opcode.  WREG_BULK grows. */
-static const uint8_t pkt_size[32] = {
-    [PKT_WREG_32] = 8, [PKT_WREG_BULK] = 8, [PKT_MSG_LONG] = 16,
-    [PKT_MSG_SHORT] = 8, [PKT_CP_DMA] = 16, [PKT_REPEAT] = 8,
-    [PKT_MSG_PROT] = 16, [PKT_FENCE] = 8, [PKT_LIN_DMA] = 24,
-    [PKT_NOP] = 8, [PKT_STOP] = 8, [PKT_ARB_POINT] = 8, [PKT_WAIT] = 8,
-    [PKT_LOAD_AND_EXE] = 16,
-};
+/* Packet sizes in bytes (gaudi1/packets.h); 0 = undefined opcode. */
+static const uint8_t pkt_size[PKT_NUM_OPCODES] = PKT_SIZES;
 
 /* Result of one CP step. */
 enum step {
@@ -182,8 +157,8 @@ static void qm_init(struct gaudi_core *g, struct gaudi_qman *q,
     in->kind = GAUDI_INIT_QMAN;
     in->index = queue_id(q, s);
     in->secure = secure;
-    in->props = qm_reg(g, q, (secure ? QM_GLBL_SECURE_PROPS_0 :
-                              QM_GLBL_NON_SECURE_PROPS_0) + 4 * s);
+    in->props = qm_reg(g, q, (secure ? QM_GLBL_SECURE_PROPS(0) :
+                              QM_GLBL_NON_SECURE_PROPS(0)) + 4 * s);
     in->razwi_id = q->razwi_id;
 }
 
@@ -215,7 +190,7 @@ static void user_init(struct gaudi_core *g, struct gaudi_qman *q,
 static uint32_t pq_log2(struct gaudi_core *g, struct gaudi_qman *q,
                         unsigned int s)
 {
-    uint32_t l = qm_reg(g, q, QM_PQ_SIZE_0 + 4 * s);
+    uint32_t l = qm_reg(g, q, QM_PQ_SIZE(0) + 4 * s);
 
     return l > PQ_MAX_LOG2 ? PQ_MAX_LOG2 : l;
 }
@@ -231,16 +206,16 @@ static bool pq_empty(struct gaudi_core *g, struct gaudi_qman *q,
 {
     uint32_t wrap = pq_wrap(g, q, s);
 
-    return ((qm_reg(g, q, QM_PQ_PI_0 + 4 * s) ^
-             qm_reg(g, q, QM_PQ_CI_0 + 4 * s)) & wrap) == 0;
+    return ((qm_reg(g, q, QM_PQ_PI(0) + 4 * s) ^
+             qm_reg(g, q, QM_PQ_CI(0) + 4 * s)) & wrap) == 0;
 }
 
 static void pq_consume(struct gaudi_core *g, struct gaudi_qman *q,
                        unsigned int s)
 {
-    uint32_t ci = qm_reg(g, q, QM_PQ_CI_0 + 4 * s);
+    uint32_t ci = qm_reg(g, q, QM_PQ_CI(0) + 4 * s);
 
-    gaudi_reg_set(g, q->base + QM_PQ_CI_0 + 4 * s,
+    gaudi_reg_set(g, q->base + QM_PQ_CI(0) + 4 * s,
                   (ci + 1) & pq_wrap(g, q, s));
 }
 
@@ -275,7 +250,7 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
 {
     struct gaudi_stream *st = qm_stream(q, s);
     struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
-    uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
+    uint32_t sts1 = q->base + QM_GLBL_STS1(0) + 4 * s;
     uint32_t payload[2] = { queue_id(q, s), cause };
     char msg[160];
     va_list ap;
@@ -446,10 +421,10 @@ static enum step fence(struct gaudi_core *g, struct gaudi_qman *q,
 {
     unsigned int id = cfg >> 30, dec = cfg & 0xF;
     uint32_t target = (cfg >> 16) & 0xFF;
-    uint32_t off = q->base + QM_CP_FENCE0_CNT_0 +
+    uint32_t off = q->base + QM_CP_FENCE_CNT(0, 0) +
                id * QM_CP_FENCE_STRIDE + 4 * fence_cp(q, s);
     uint32_t cnt = gaudi_reg_get(g, off);
-    uint32_t sts1 = q->base + QM_GLBL_STS1_0 + 4 * s;
+    uint32_t sts1 = q->base + QM_GLBL_STS1(0) + 4 * s;
 
     if (cnt < target) {
         return STEP_BLOCKED;
@@ -479,7 +454,7 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
         return STEP_DMA_WAIT;  /* another stream's transfer */
     }
     /* The CP programs the core's registers, then commits. */
-    base = mmDMA0_CORE_BASE + q->dma * GAUDI_DMA_BLOCK_STRIDE;
+    base = mmDMA0_CORE_BASE + q->dma * GAUDI_DMA_STRIDE;
     gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_LO, (uint32_t)src);
     gaudi_reg_set(g, base + DMA_CORE_SRC_BASE_HI, src >> 32);
     gaudi_reg_set(g, base + DMA_CORE_DST_BASE_LO, w[4]);
@@ -582,10 +557,10 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         break;
     case PKT_MSG_SHORT:
         base = (w[1] >> 22) & 3;
-        addr = ((uint64_t)qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_HI_0 +
+        addr = ((uint64_t)qm_reg(g, q, QM_CP_MSG_BASE_HI(0, 0) +
                                  base * QM_CP_MSG_BASE_STRIDE +
                                  4 * s) << 32) |
-               qm_reg(g, q, QM_CP_MSG_BASE0_ADDR_LO_0 +
+               qm_reg(g, q, QM_CP_MSG_BASE_LO(0, 0) +
                       base * QM_CP_MSG_BASE_STRIDE + 4 * s);
         r = msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
                       (w[1] >> 20) & 3, false);
@@ -626,7 +601,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         gaudi_trace(g, "queue %u: STOP packet", queue_id(q, s));
         return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
     case PKT_WAIT:
-        base = q->base + QM_CP_FENCE0_CNT_0 +
+        base = q->base + QM_CP_FENCE_CNT(0, 0) +
                ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE +
                4 * fence_cp(q, s);
         gaudi_reg_set(g, base,
@@ -658,9 +633,9 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
                      unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
-    uint32_t ci = qm_reg(g, q, QM_PQ_CI_0 + 4 * s), bd[4];
-    uint64_t pq = qm_reg(g, q, QM_PQ_BASE_LO_0 + 4 * s) |
-              ((uint64_t)qm_reg(g, q, QM_PQ_BASE_HI_0 + 4 * s) << 32);
+    uint32_t ci = qm_reg(g, q, QM_PQ_CI(0) + 4 * s), bd[4];
+    uint64_t pq = qm_reg(g, q, QM_PQ_BASE_LO(0) + 4 * s) |
+              ((uint64_t)qm_reg(g, q, QM_PQ_BASE_HI(0) + 4 * s) << 32);
     uint64_t idx = ci & ((1U << pq_log2(g, q, s)) - 1);
     struct gaudi_init in;
 
@@ -895,7 +870,7 @@ static uint32_t qm_sts0(struct gaudi_core *g, struct gaudi_qman *q)
 /* CGM_STS shows AGENT_IDLE while no stream (and no DMA core) works. */
 static uint32_t qm_cgm_sts(struct gaudi_core *g, struct gaudi_qman *q)
 {
-    uint32_t v = qm_reg(g, q, QM_CGM_STS) & ~QM_CGM_STS_IDLE;
+    uint32_t v = qm_reg(g, q, QM_CGM_STS) & ~QM_CGM_STS_AGENT_IDLE;
     unsigned int s;
 
     if (q->dma >= 0 && g->qm.dma[q->dma].active) {
@@ -906,7 +881,7 @@ static uint32_t qm_cgm_sts(struct gaudi_core *g, struct gaudi_qman *q)
             return v;
         }
     }
-    return v | QM_CGM_STS_IDLE;
+    return v | QM_CGM_STS_AGENT_IDLE;
 }
 
 static uint32_t qm_read(struct gaudi_core *g, struct gaudi_qman *q,
@@ -950,13 +925,13 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
     uint32_t off = q->base + rel;
     unsigned int s;
 
-    if (rel >= QM_CP_FENCE0_RDATA_0 &&
-        rel < QM_CP_FENCE0_RDATA_0 + 4 * QM_CP_FENCE_STRIDE) {
+    if (rel >= QM_CP_FENCE_RDATA(0, 0) &&
+        rel < QM_CP_FENCE_RDATA(0, 0) + 4 * QM_CP_FENCE_STRIDE) {
         /* A fence RDATA write adds to the fence counter. */
-        uint32_t f = (rel - QM_CP_FENCE0_RDATA_0) / QM_CP_FENCE_STRIDE;
-        uint32_t cnt = rel - QM_CP_FENCE0_RDATA_0 + QM_CP_FENCE0_CNT_0;
+        uint32_t f = (rel - QM_CP_FENCE_RDATA(0, 0)) / QM_CP_FENCE_STRIDE;
+        uint32_t cnt = rel - QM_CP_FENCE_RDATA(0, 0) + QM_CP_FENCE_CNT(0, 0);
 
-        s = (rel - QM_CP_FENCE0_RDATA_0 - f * QM_CP_FENCE_STRIDE) / 4;
+        s = (rel - QM_CP_FENCE_RDATA(0, 0) - f * QM_CP_FENCE_STRIDE) / 4;
         gaudi_reg_set(g, off, val);
         gaudi_reg_set(g, q->base + cnt, qm_reg(g, q, cnt) + val);
         fence_kick(g, q, s);
@@ -977,27 +952,27 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
         return;
     case QM_GLBL_STS0:
         return;   /* read-only */
-    case QM_GLBL_STS1_0:
-    case QM_GLBL_STS1_0 + 4:
-    case QM_GLBL_STS1_0 + 8:
-    case QM_GLBL_STS1_0 + 12:
-    case QM_GLBL_STS1_0 + 16:
+    case QM_GLBL_STS1(0):
+    case QM_GLBL_STS1(0) + 4:
+    case QM_GLBL_STS1(0) + 8:
+    case QM_GLBL_STS1(0) + 12:
+    case QM_GLBL_STS1(0) + 16:
         gaudi_reg_set(g, off, gaudi_reg_get(g, off) & ~val);
         return;
-    case QM_PQ_PI_0:
-    case QM_PQ_PI_0 + 4:
-    case QM_PQ_PI_0 + 8:
-    case QM_PQ_PI_0 + 12:
+    case QM_PQ_PI(0):
+    case QM_PQ_PI(0) + 4:
+    case QM_PQ_PI(0) + 8:
+    case QM_PQ_PI(0) + 12:
         /* The doorbell. */
         gaudi_reg_set(g, off, val);
-        kick(g, q, (rel - QM_PQ_PI_0) / 4);
+        kick(g, q, (rel - QM_PQ_PI(0)) / 4);
         return;
     default:
         gaudi_reg_set(g, off, val);
         /* A fence counter set directly may release a FENCE. */
-        if (rel >= QM_CP_FENCE0_CNT_0 &&
-            rel < QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE) {
-            s = (rel - QM_CP_FENCE0_CNT_0) % QM_CP_FENCE_STRIDE;
+        if (rel >= QM_CP_FENCE_CNT(0, 0) &&
+            rel < QM_CP_FENCE_CNT(0, 0) + 4 * QM_CP_FENCE_STRIDE) {
+            s = (rel - QM_CP_FENCE_CNT(0, 0)) % QM_CP_FENCE_STRIDE;
             fence_kick(g, q, s / 4);
         }
         return;
@@ -1033,8 +1008,8 @@ static void qm_range_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 /* DMA0..7: a core at +0 and its QMAN at +0x8000 of each 128 KiB block. */
 static uint32_t dma_range_read(struct gaudi_core *g, uint32_t off)
 {
-    uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_BLOCK_STRIDE;
-    uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
+    uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_STRIDE;
+    uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_STRIDE;
 
     if (rel < DMA_CORE_BLOCK_SIZE) {
         return gaudi_dma_core_read(g, n, rel);
@@ -1047,8 +1022,8 @@ static uint32_t dma_range_read(struct gaudi_core *g, uint32_t off)
 
 static void dma_range_write(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
-    uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_BLOCK_STRIDE;
-    uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
+    uint32_t n = (off - mmDMA0_CORE_BASE) / GAUDI_DMA_STRIDE;
+    uint32_t rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_STRIDE;
 
     if (rel < DMA_CORE_BLOCK_SIZE) {
         gaudi_dma_core_write(g, n, rel, val);
@@ -1162,7 +1137,7 @@ void gaudi_qman_init(struct gaudi_core *g)
     unsigned int i;
 
     for (i = 0; i < GAUDI_NUM_DMA; i++) {
-        qs->qm[i].base = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+        qs->qm[i].base = mmDMA0_QM_BASE + i * GAUDI_DMA_STRIDE;
         qs->qm[i].dma = i;
         qs->qm[i].event = GAUDI_EVENT_DMA0_QM + i;
         qs->qm[i].razwi_id = gaudi_dma_razwi_id(i);
@@ -1194,7 +1169,7 @@ void gaudi_qman_init(struct gaudi_core *g)
                         qm_range_read, qm_range_write);
     }
     gaudi_reg_claim(g, mmDMA0_CORE_BASE, mmDMA0_CORE_BASE +
-                    GAUDI_NUM_DMA * GAUDI_DMA_BLOCK_STRIDE,
+                    GAUDI_NUM_DMA * GAUDI_DMA_STRIDE,
                     dma_range_read, dma_range_write);
     gaudi_reg_claim(g, mmPCIE_CORE_MSI_REQ, mmPCIE_CORE_MSI_REQ + 4, NULL,
                     msi_req_write);
@@ -1220,7 +1195,7 @@ void gaudi_qman_reset(struct gaudi_core *g)
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
         }
-        gaudi_reg_set(g, qs->qm[i].base + QM_CGM_STS, QM_CGM_STS_IDLE);
+        gaudi_reg_set(g, qs->qm[i].base + QM_CGM_STS, QM_CGM_STS_AGENT_IDLE);
     }
     /* Idle engine status upstream's idle check reads. */
     for (i = 0; i < GAUDI_NUM_MME; i++) {

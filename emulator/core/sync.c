@@ -35,7 +35,7 @@ static unsigned int block_of(uint32_t off)
     unsigned int b;
 
     for (b = 0; b < GAUDI_SM_BLOCKS; b++)
-        if (off - sm_base[b] < SM_OBJS_SIZE) {
+        if (off - sm_base[b] < SM_BLOCK_END) {
             break;
         }
     return b;
@@ -43,7 +43,7 @@ static unsigned int block_of(uint32_t off)
 
 static uint32_t sob_get(struct gaudi_core *g, unsigned int b, unsigned int i)
 {
-    return gaudi_reg_get(g, sm_base[b] + 4 * i) & SM_SOB_VAL_MASK;
+    return gaudi_reg_get(g, sm_base[b] + 4 * i) & SM_SOB_VAL;
 }
 
 /* Bit n set: watched SOB group * 8 + n does not meet the target. */
@@ -93,7 +93,7 @@ static void mon_init(unsigned int b, unsigned int i, struct gaudi_init *in)
     };
 
     in->kind = GAUDI_INIT_MON;
-    in->index = b * GAUDI_SM_MONS + i;
+    in->index = b * SM_NUM_MONS + i;
     in->secure = false;
     in->props = 0;
     in->razwi_id = RAZWI_ID(dma_if_xy[b][0], dma_if_xy[b][1], AXI_ID_DMA);
@@ -109,7 +109,7 @@ static void drain(struct gaudi_core *g)
     sm->draining = true;
     while (sm->fq_len) {
         unsigned int e = sm->fireq[sm->fq_head];
-        unsigned int b = e / GAUDI_SM_MONS, i = e % GAUDI_SM_MONS;
+        unsigned int b = e / SM_NUM_MONS, i = e % SM_NUM_MONS;
         uint32_t base = sm_base[b];
         struct gaudi_init in;
         uint64_t addr;
@@ -118,10 +118,10 @@ static void drain(struct gaudi_core *g)
         sm->fq_head = (sm->fq_head + 1) % GAUDI_ARRAY_SIZE(sm->fireq);
         sm->fq_len--;
         sm->blk[b].mon[i].queued = false;
-        addr = ((uint64_t)gaudi_reg_get(g, base + SM_MON_PAY_ADDRH_0 +
+        addr = ((uint64_t)gaudi_reg_get(g, base + SM_MON_PAY_ADDRH(0) +
                                         4 * i) << 32) |
-               gaudi_reg_get(g, base + SM_MON_PAY_ADDRL_0 + 4 * i);
-        data = gaudi_reg_get(g, base + SM_MON_PAY_DATA_0 + 4 * i);
+               gaudi_reg_get(g, base + SM_MON_PAY_ADDRL(0) + 4 * i);
+        data = gaudi_reg_get(g, base + SM_MON_PAY_DATA(0) + 4 * i);
         sm->fired++;
         mon_init(b, i, &in);
         if (gaudi_lbw_write(g, &in, addr, data)) {
@@ -144,7 +144,7 @@ static void mon_fire(struct gaudi_core *g, unsigned int b, unsigned int i)
     }
     /* A monitor is queued at most once: the queue cannot overflow. */
     tail = (sm->fq_head + sm->fq_len) % GAUDI_ARRAY_SIZE(sm->fireq);
-    sm->fireq[tail] = b * GAUDI_SM_MONS + i;
+    sm->fireq[tail] = b * SM_NUM_MONS + i;
     sm->fq_len++;
     sm->blk[b].mon[i].queued = true;
 }
@@ -169,10 +169,10 @@ static void sob_write(struct gaudi_core *g, unsigned int b, unsigned int i,
                       uint32_t val)
 {
     uint32_t off = sm_base[b] + 4 * i;
-    uint32_t v = val & SM_SOB_VAL_MASK;
+    uint32_t v = val & SM_SOB_VAL;
 
     if (val & SM_SOB_INC) {
-        v = (gaudi_reg_get(g, off) + v) & SM_SOB_VAL_MASK;
+        v = (gaudi_reg_get(g, off) + v) & SM_SOB_VAL;
     }
     gaudi_reg_set(g, off, v);
     check_group(g, b, i / 8);
@@ -209,10 +209,10 @@ static uint32_t sm_read(struct gaudi_core *g, uint32_t off)
     uint32_t rel = off - sm_base[b];
     const struct gaudi_sm_mon *m;
 
-    if (rel < SM_MON_STATUS_0) {
+    if (rel < SM_MON_STATUS(0)) {
         return gaudi_reg_get(g, off);
     }
-    m = &g->sync.blk[b].mon[(rel - SM_MON_STATUS_0) / 4];
+    m = &g->sync.blk[b].mon[(rel - SM_MON_STATUS(0)) / 4];
     if (!m->armed) {
         return gaudi_reg_get(g, off) & ~SM_MON_STATUS_VALID;
     }
@@ -226,13 +226,13 @@ static void sm_write(struct gaudi_core *g, uint32_t off, uint32_t val)
     uint32_t rel = off - sm_base[b];
     unsigned int i;
 
-    if (rel < SM_MON_PAY_ADDRL_0) {
+    if (rel < SM_MON_PAY_ADDRL(0)) {
         sob_write(g, b, rel / 4, val);
-    } else if (rel >= SM_MON_ARM_0 && rel < SM_MON_STATUS_0) {
+    } else if (rel >= SM_MON_ARM(0) && rel < SM_MON_STATUS(0)) {
         gaudi_reg_set(g, off, val);
-        mon_arm(g, b, (rel - SM_MON_ARM_0) / 4, val);
-    } else if (rel >= SM_MON_STATUS_0) {
-        i = (rel - SM_MON_STATUS_0) / 4;
+        mon_arm(g, b, (rel - SM_MON_ARM(0)) / 4, val);
+    } else if (rel >= SM_MON_STATUS(0)) {
+        i = (rel - SM_MON_STATUS(0)) / 4;
         gaudi_reg_set(g, off, val & ~SM_MON_STATUS_VALID);
         if (!(val & SM_MON_STATUS_VALID) && g->sync.blk[b].mon[i].armed) {
             mon_unlink(&g->sync.blk[b], i);
@@ -248,7 +248,7 @@ void gaudi_sync_init(struct gaudi_core *g)
     unsigned int b;
 
     for (b = 0; b < GAUDI_SM_BLOCKS; b++) {
-        gaudi_reg_claim(g, sm_base[b], sm_base[b] + SM_OBJS_SIZE,
+        gaudi_reg_claim(g, sm_base[b], sm_base[b] + SM_BLOCK_END,
                         sm_read, sm_write);
     }
 }

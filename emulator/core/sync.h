@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gaudi1/regs.h"
+
 #define GAUDI_SM_BLOCKS  4 /* E_N, W_N, E_S, W_S */
-#define GAUDI_SM_SOBS  2048
-#define GAUDI_SM_MONS  512
-#define GAUDI_SM_GROUPS  (GAUDI_SM_SOBS / 8)
+#define GAUDI_SM_GROUPS  (SM_NUM_SOBS / 8)
 
 /* An armed monitor, linked into the list of its SOB group. */
 struct gaudi_sm_mon {
@@ -24,13 +24,13 @@ struct gaudi_sm_mon {
 
 struct gaudi_sm_block {
     int16_t group_head[GAUDI_SM_GROUPS];
-    struct gaudi_sm_mon mon[GAUDI_SM_MONS];
+    struct gaudi_sm_mon mon[SM_NUM_MONS];
 };
 
 struct gaudi_sync {
     struct gaudi_sm_block blk[GAUDI_SM_BLOCKS];
     /* Satisfied monitors whose payload is still to be written. */
-    uint16_t fireq[GAUDI_SM_BLOCKS * GAUDI_SM_MONS];
+    uint16_t fireq[GAUDI_SM_BLOCKS * SM_NUM_MONS];
     unsigned int fq_head, fq_len;
     bool draining;
     uint64_t fired;  /* payloads written (statistics) */

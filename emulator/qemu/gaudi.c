@@ -339,7 +339,7 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
     };
 
     if (!is_power_of_2(s->hbm_size) || s->hbm_size < 512 * MiB ||
-        s->hbm_size > GAUDI_HBM_DEFAULT_SIZE) {
+        s->hbm_size > GAUDI_HBM_SIZE) {
         error_setg(errp, "hbm-size must be a power of two from 512M to 32G");
         return;
     }
@@ -384,7 +384,7 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
     memory_region_init_io(&s->cfg_mr, OBJECT(s), &gaudi_cfg_ops, s,
                           "gaudi.cfg", GAUDI_CFG_SIZE);
     memory_region_add_subregion(&s->bar2, 0, &s->flash_mr);
-    memory_region_add_subregion(&s->bar2, GAUDI_CFG_BAR2_OFFSET, &s->cfg_mr);
+    memory_region_add_subregion(&s->bar2, GAUDI_BAR2_CFG_OFFSET, &s->cfg_mr);
 
     /* Before the core: it may schedule a step from its first write. */
     s->run = timer_new_ns(QEMU_CLOCK_VIRTUAL, gaudi_run, s);
@@ -462,7 +462,7 @@ static void gaudi_reset(DeviceState *dev)
 
 static const Property gaudi_properties[] = {
     DEFINE_PROP_SIZE("hbm-size", GaudiState, hbm_size,
-                     GAUDI_HBM_DEFAULT_SIZE),
+                     GAUDI_HBM_SIZE),
     DEFINE_PROP_STRING("serial", GaudiState, serial),
     DEFINE_PROP_STRING("card-name", GaudiState, card_name),
     DEFINE_PROP_STRING("flash", GaudiState, flash_path),

@@ -32,10 +32,10 @@ submit-lock cs
 build() {
 	d=$out/$1/src
 	rm -rf "$d"
-	mkdir -p "$d/kernel/regs" "$d/uapi/drm"
+	mkdir -p "$d/kernel" "$d/hw/gaudi1" "$d/uapi/drm"
 	cp "$repo/Kbuild" "$d/" &&
 		cp "$repo"/kernel/Kbuild "$repo"/kernel/*.[ch] "$d/kernel/" &&
-		cp "$repo"/kernel/regs/*.h "$d/kernel/regs/" &&
+		cp "$repo"/hw/gaudi1/*.h "$d/hw/gaudi1/" &&
 		cp "$repo"/uapi/drm/*.h "$d/uapi/drm/" &&
 		make -s -C "/lib/modules/$kver/build" M="$d" GAUDI_BREAK="$1" \
 			modules >"$out/$1/build.log" 2>&1 &&

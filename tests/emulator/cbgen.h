@@ -149,10 +149,10 @@ static inline void cb_load_exe(struct cb *c, uint64_t src)
 static inline uint32_t qid_base(unsigned int qid)
 {
 	if (qid < 8)
-		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_BLOCK_STRIDE;
+		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_STRIDE;
 	if (qid < 33)
 		return mmDMA0_QM_BASE +
-		       ((qid - 1) / 4) * GAUDI_DMA_BLOCK_STRIDE;
+		       ((qid - 1) / 4) * GAUDI_DMA_STRIDE;
 	if (qid < 37)
 		return mmMME0_QM_BASE;
 	if (qid < 41)
@@ -180,13 +180,13 @@ static inline struct queue q_setup(struct fakebus *fb, unsigned int qid,
 			   pq_bus };
 	struct gaudi_core *g = fb->g;
 
-	gaudi_cfg_write(g, q.base + QM_PQ_BASE_LO_0 + 4 * q.s,
+	gaudi_cfg_write(g, q.base + QM_PQ_BASE_LO(0) + 4 * q.s,
 			(uint32_t)fake_host_dev(pq_bus));
-	gaudi_cfg_write(g, q.base + QM_PQ_BASE_HI_0 + 4 * q.s,
+	gaudi_cfg_write(g, q.base + QM_PQ_BASE_HI(0) + 4 * q.s,
 			fake_host_dev(pq_bus) >> 32);
-	gaudi_cfg_write(g, q.base + QM_PQ_SIZE_0 + 4 * q.s, log2);
-	gaudi_cfg_write(g, q.base + QM_PQ_PI_0 + 4 * q.s, 0);
-	gaudi_cfg_write(g, q.base + QM_PQ_CI_0 + 4 * q.s, 0);
+	gaudi_cfg_write(g, q.base + QM_PQ_SIZE(0) + 4 * q.s, log2);
+	gaudi_cfg_write(g, q.base + QM_PQ_PI(0) + 4 * q.s, 0);
+	gaudi_cfg_write(g, q.base + QM_PQ_CI(0) + 4 * q.s, 0);
 	/* Enable every stream of the QMAN, as upstream does. */
 	gaudi_cfg_write(g, q.base + QM_GLBL_CFG0, 0x3FFF);
 	return q;
@@ -203,7 +203,7 @@ static inline void q_submit_dev(struct queue *q, uint64_t dev, uint32_t len)
 	memcpy(bd + 8, &len, 4);
 	memcpy(bd + 12, &ctl, 4);
 	q->pi = (q->pi + 1) & ((2U << q->log2) - 1);
-	gaudi_cfg_write(q->fb->g, q->base + QM_PQ_PI_0 + 4 * q->s, q->pi);
+	gaudi_cfg_write(q->fb->g, q->base + QM_PQ_PI(0) + 4 * q->s, q->pi);
 }
 
 static inline void q_submit(struct queue *q, const struct cb *c)
@@ -213,12 +213,12 @@ static inline void q_submit(struct queue *q, const struct cb *c)
 
 static inline uint32_t q_ci(struct queue *q)
 {
-	return gaudi_cfg_read(q->fb->g, q->base + QM_PQ_CI_0 + 4 * q->s);
+	return gaudi_cfg_read(q->fb->g, q->base + QM_PQ_CI(0) + 4 * q->s);
 }
 
 static inline uint32_t q_sts1(struct queue *q)
 {
-	return gaudi_cfg_read(q->fb->g, q->base + QM_GLBL_STS1_0 + 4 * q->s);
+	return gaudi_cfg_read(q->fb->g, q->base + QM_GLBL_STS1(0) + 4 * q->s);
 }
 
 static inline uint32_t q_sts0(struct queue *q)
@@ -235,13 +235,13 @@ static inline void q_restart(struct queue *q)
 /* CFG offset of fence f's RDATA / CNT register of the queue's stream. */
 static inline uint32_t q_fence_rdata(struct queue *q, unsigned int f)
 {
-	return q->base + QM_CP_FENCE0_RDATA_0 + f * QM_CP_FENCE_STRIDE +
+	return q->base + QM_CP_FENCE_RDATA(0, 0) + f * QM_CP_FENCE_STRIDE +
 	       4 * q->s;
 }
 
 static inline uint32_t q_fence_cnt(struct queue *q, unsigned int f)
 {
-	return q->base + QM_CP_FENCE0_CNT_0 + f * QM_CP_FENCE_STRIDE + 4 * q->s;
+	return q->base + QM_CP_FENCE_CNT(0, 0) + f * QM_CP_FENCE_STRIDE + 4 * q->s;
 }
 
 static inline uint32_t host_u32(struct fakebus *fb, uint64_t bus)

@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pte = 0x20000000 | (1 << 11) | 1;
 	memcpy(fb.hbm + hop0 + 0x3000, &pte, 8);
 	memcpy(fb.hbm + 0x20000000, data, size);
-	gaudi_cfg_write(g, q.base + QM_GLBL_NON_SECURE_PROPS_0 + 4 * q.s, 1);
+	gaudi_cfg_write(g, q.base + QM_GLBL_NON_SECURE_PROPS(0) + 4 * q.s, 1);
 	gaudi_cfg_write(g, mmDMA0_CORE_BASE + DMA_CORE_NON_SECURE_PROPS, 1);
 
 	q_submit_dev(&q, fake_host_dev(CB_BUS), size);

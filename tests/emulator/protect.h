@@ -23,17 +23,15 @@
 #define CANARY_BUS	0x1200000ULL	/* a kernel page */
 #define UHOST_BUS	0x2000000ULL	/* the user's pinned host memory */
 #define UHOST_SIZE	0x100000ULL
-#define USER_VA		0x1000000000000ULL	/* where the user sees it */
+#define USER_VA		GAUDI_VA_HOST_START	/* where the user sees it */
 /* HBM: the driver's first 512 MiB, page tables at 256 MiB. */
 #define KDRAM_CANARY	0x1000ULL
 #define PGT_BASE	0x10000000ULL
 #define PGT_POOL	0x10100000ULL
-#define USER_DRAM	0x20000000ULL
+#define USER_DRAM	GAUDI_DRAM_USER_START
 #define USER_ASID	1
 #define CANARY		0xC0FFEE11U
 
-#define PTE_PRESENT	1ULL
-#define PTE_LAST	(1ULL << 11)
 
 /* --- the transaction monitor oracle ----------------------------------- */
 
@@ -52,14 +50,14 @@ static inline bool user_cfg(uint32_t off)
 	uint32_t rel;
 
 	for (i = 0; i < 4; i++)
-		if (in(off, sm[i], sm[i] + SM_OBJS_SIZE))
+		if (in(off, sm[i], sm[i] + SM_BLOCK_END))
 			return true;
 	if (in(off, mmDMA0_CORE_BASE, mmDMA0_CORE_BASE + 8 *
-	       GAUDI_DMA_BLOCK_STRIDE)) {
-		rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_BLOCK_STRIDE;
+	       GAUDI_DMA_STRIDE)) {
+		rel = (off - mmDMA0_CORE_BASE) % GAUDI_DMA_STRIDE;
 		/* A DMA core's transfer registers, a QMAN's fences. */
 		return in(rel, DMA_CORE_SRC_BASE_LO, DMA_CORE_WR_COMP_ADDR_HI + 4) ||
-		       in(rel, DMA_QM_OFFSET + QM_CP_FENCE0_RDATA_0,
+		       in(rel, DMA_QM_OFFSET + QM_CP_FENCE_RDATA(0, 0),
 			  DMA_QM_OFFSET + 0x3A8);
 	}
 	return false;
@@ -222,7 +220,7 @@ static inline void protect_like_upstream(struct fakebus *fb)
 	uint32_t b, i, m;
 
 	for (i = 0; i < 8; i++) {
-		b = mmDMA0_CORE_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+		b = mmDMA0_CORE_BASE + i * GAUDI_DMA_STRIDE;
 		pb_protect(g, b, dma_core_prot, GAUDI_ARRAY_SIZE(dma_core_prot));
 		pb_protect(g, b + DMA_QM_OFFSET, qm_prot,
 			   GAUDI_ARRAY_SIZE(qm_prot));
@@ -231,7 +229,7 @@ static inline void protect_like_upstream(struct fakebus *fb)
 		gaudi_cfg_write(g, b + DMA_CORE_NON_SECURE_PROPS, USER_ASID);
 		for (m = 0; m < 4; m++)
 			gaudi_cfg_write(g, b + DMA_QM_OFFSET +
-					QM_GLBL_NON_SECURE_PROPS_0 + 4 * m,
+					QM_GLBL_NON_SECURE_PROPS(0) + 4 * m,
 					USER_ASID);
 		/* External (PCI DMA) QMANs trust PQF, CQF and CP. */
 		gaudi_cfg_write(g, b + DMA_QM_OFFSET + QM_GLBL_PROT,

@@ -14,7 +14,7 @@
 #define CB_BUS		0x100000ULL	/* CBs, 64 KiB apart */
 #define FENCE_BUS	0x8000ULL	/* host fences */
 #define SRC_BUS		0x1000000ULL	/* 8 MiB source */
-#define HBM_DST		0x20000000ULL
+#define HBM_DST		GAUDI_DRAM_USER_START
 #define T0		1000000ULL	/* virtual time of the first doorbell */
 #define LAT		100		/* ns per packet */
 #define BW		1000		/* MB/s: 1 MiB takes 1048576 ns */
@@ -33,7 +33,7 @@ static uint64_t cb_bus(unsigned int n)
 
 static uint32_t dma_sts0(struct gaudi_core *g, unsigned int n)
 {
-	return gaudi_cfg_read(g, mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE +
+	return gaudi_cfg_read(g, mmDMA0_CORE_BASE + n * GAUDI_DMA_STRIDE +
 			      DMA_CORE_STS0);
 }
 
@@ -69,7 +69,7 @@ static void test_completion_after_doorbell(void)
 	   "one step requested, for when the first packet ends (%llu, %u)",
 	   (unsigned long long)(fb.sched_at - T0), fb.sched_calls);
 	ok((q_sts0(&q) & 0x3FFF) != 0x3FFF, "GLBL_STS0 shows the stream busy");
-	ok_eq(cgm_sts(&q) & QM_CGM_STS_IDLE, 0, "CGM_STS not idle");
+	ok_eq(cgm_sts(&q) & QM_CGM_STS_AGENT_IDLE, 0, "CGM_STS not idle");
 	ok(gaudi_core_busy(g), "gaudi_core_busy() while work is queued");
 	fake_advance(&fb, LAT, 0);
 	ok(host_u32(&fb, FENCE_BUS) == 0x80000001 && fb.msi_count == msi,
@@ -77,7 +77,7 @@ static void test_completion_after_doorbell(void)
 	fake_advance(&fb, LAT, 0);
 	ok_eq(fb.msi_count, msi + 1, "MSI after the second packet");
 	ok_eq(q_ci(&q), 1, "CI advanced with the last packet");
-	ok(q_sts0(&q) == 0x3FFF && (cgm_sts(&q) & QM_CGM_STS_IDLE),
+	ok(q_sts0(&q) == 0x3FFF && (cgm_sts(&q) & QM_CGM_STS_AGENT_IDLE),
 	   "idle again");
 	ok(!fb.sched_pending && !gaudi_core_busy(g),
 	   "nothing scheduled when idle");
@@ -135,7 +135,7 @@ static void test_dma_bandwidth(void)
 	q_submit(&q, &c);
 	run_to(&fb, start + MIB - 1);
 	ok(dma_sts0(g, 0) & DMA_CORE_STS0_BUSY, "STS0 busy during the copy");
-	ok_eq(cgm_sts(&q) & QM_CGM_STS_IDLE, 0, "CGM_STS busy during the copy");
+	ok_eq(cgm_sts(&q) & QM_CGM_STS_AGENT_IDLE, 0, "CGM_STS busy during the copy");
 	ok_eq(fb.hbm[HBM_DST], 0, "no data before the first piece ends");
 	run_to(&fb, start + MIB);
 	ok(fb.hbm[HBM_DST + MIB - 1] == 0x5A && fb.hbm[HBM_DST + MIB] == 0,
@@ -150,7 +150,7 @@ static void test_dma_bandwidth(void)
 	ok_eq(host_u32(&fb, FENCE_BUS), 0, "the next packet waits its latency");
 	run_to(&fb, end + LAT);
 	ok_eq(host_u32(&fb, FENCE_BUS), 0x33, "then runs");
-	ok(q_sts0(&q) == 0x3FFF && (cgm_sts(&q) & QM_CGM_STS_IDLE),
+	ok(q_sts0(&q) == 0x3FFF && (cgm_sts(&q) & QM_CGM_STS_AGENT_IDLE),
 	   "QMAN idle");
 	ok_eq(fb.guest_errors, 0, "no guest errors");
 	fakebus_free(&fb);
@@ -263,10 +263,10 @@ static void test_fences_across_streams(void)
 	      "A ran one latency after B's fence write");
 
 	/* A monitor on SOB 40 writes M's fence; B's CB increments it. */
-	gaudi_cfg_write(g, WS + SM_MON_PAY_ADDRL_0 + 4 * mon, (uint32_t)rd);
-	gaudi_cfg_write(g, WS + SM_MON_PAY_ADDRH_0 + 4 * mon, rd >> 32);
-	gaudi_cfg_write(g, WS + SM_MON_PAY_DATA_0 + 4 * mon, 1);
-	gaudi_cfg_write(g, WS + SM_MON_ARM_0 + 4 * mon,
+	gaudi_cfg_write(g, WS + SM_MON_PAY_ADDRL(0) + 4 * mon, (uint32_t)rd);
+	gaudi_cfg_write(g, WS + SM_MON_PAY_ADDRH(0) + 4 * mon, rd >> 32);
+	gaudi_cfg_write(g, WS + SM_MON_PAY_DATA(0) + 4 * mon, 1);
+	gaudi_cfg_write(g, WS + SM_MON_ARM(0) + 4 * mon,
 			sob / 8 | (uint32_t)(uint8_t)~(1U << (sob % 8)) << 8 |
 			1U << 17);
 	cb_fence(&cm, 1, 1, 1);
@@ -305,7 +305,7 @@ static void test_reset_drops_work(void)
 	msi = fb.msi_count;
 	gaudi_core_reset(g);
 	ok(!dma_sts0(g, 0) && q_sts0(&q) == 0x3FFF &&
-	   (cgm_sts(&q) & QM_CGM_STS_IDLE), "reset: idle at once");
+	   (cgm_sts(&q) & QM_CGM_STS_AGENT_IDLE), "reset: idle at once");
 	ok(!gaudi_core_busy(g), "no work outstanding");
 	run_to(&fb, T0 + 100 * MIB * 1000 / BW);
 	ok(host_u32(&fb, FENCE_BUS) == 0 && host_u32(&fb, FENCE_BUS + 4) == 0 &&
@@ -329,7 +329,7 @@ static void test_direct_commit_async(void)
 {
 	struct fakebus fb;
 	struct gaudi_core *g = fakebus_new_async(&fb, LAT, BW);
-	uint32_t core = mmDMA0_CORE_BASE + 6 * GAUDI_DMA_BLOCK_STRIDE;
+	uint32_t core = mmDMA0_CORE_BASE + 6 * GAUDI_DMA_STRIDE;
 	uint64_t src = fake_host_dev(SRC_BUS);
 
 	memset(fb.host + SRC_BUS, 0x3C, MIB);

@@ -152,7 +152,7 @@ static void test_hard_reset(void)
 	ok_eq(rd(g, mmCPU_BOOT_STATUS), 1, "GOTO_WFE: IN_WFE");
 	ok_eq(send_pkt(&fb, 18, 1, 0, NULL), -1, "halted CPU does not answer");
 	wr(g, mmKMD_MSG_TO_CPU, 0);
-	wr(g, mmCOLD_RST_FLOPS_1, 0xED7BD694);
+	wr(g, mmPSOC_GLOBAL_CONF_COLD_RST_FLOPS_1, 0xED7BD694);
 	wr(g, mmPSOC_GLOBAL_CONF_SW_ALL_RST, 1);
 	ok_eq(rd(g, mmCPU_BOOT_STATUS), 16, "SW_ALL_RST: status 16");
 	ok_eq(rd(g, mmHW_STATE), 0, "SW_ALL_RST: HW_STATE 0");

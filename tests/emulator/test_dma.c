@@ -13,7 +13,7 @@
 #define SRC_BUS		0x1000000ULL	/* 8 MiB of random source */
 #define DST_BUS		0x2000000ULL
 #define SRAM_AREA	(GAUDI_SRAM_BASE + 0x100000)
-#define HBM_AREA	0x20000000ULL
+#define HBM_AREA	GAUDI_DRAM_USER_START
 
 /* host -> SRAM -> HBM -> host on DMA_0_0, random sizes and alignments. */
 static void test_copy_chain(void)
@@ -132,7 +132,7 @@ static void test_direct_commit(void)
 {
 	struct fakebus fb;
 	struct gaudi_core *g = fakebus_new(&fb);
-	uint32_t core = mmDMA0_CORE_BASE + 3 * GAUDI_DMA_BLOCK_STRIDE;
+	uint32_t core = mmDMA0_CORE_BASE + 3 * GAUDI_DMA_STRIDE;
 	uint64_t src = fake_host_dev(SRC_BUS);
 
 	memset(fb.host + SRC_BUS, 0x3C, 5000);

@@ -34,13 +34,13 @@ static unsigned int eq_count(struct fakebus *fb, unsigned int type)
 
 static uint32_t err_cause(struct gaudi_core *g, unsigned int n)
 {
-	return gaudi_cfg_read(g, mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE +
+	return gaudi_cfg_read(g, mmDMA0_CORE_BASE + n * GAUDI_DMA_STRIDE +
 			      DMA_CORE_ERR_CAUSE);
 }
 
 static void clear_err(struct gaudi_core *g, unsigned int n)
 {
-	gaudi_cfg_write(g, mmDMA0_CORE_BASE + n * GAUDI_DMA_BLOCK_STRIDE +
+	gaudi_cfg_write(g, mmDMA0_CORE_BASE + n * GAUDI_DMA_STRIDE +
 			DMA_CORE_ERR_CAUSE, 0xF);
 }
 
@@ -106,7 +106,7 @@ static void test_completion_and_fetch(void)
 {
 	struct fakebus fb;
 	struct gaudi_core *g = ready_card(&fb);
-	uint32_t core = mmDMA0_CORE_BASE + 5 * GAUDI_DMA_BLOCK_STRIDE;
+	uint32_t core = mmDMA0_CORE_BASE + 5 * GAUDI_DMA_STRIDE;
 	uint64_t comp = fake_host_dev(DENY_BUS + 0x40);
 	struct queue q;
 

@@ -8,11 +8,9 @@
 
 #define PGT_BASE	0x10000000ULL	/* hop-0 tables, 4 KiB per ASID */
 #define PGT_POOL	0x10100000ULL	/* further hops */
-#define VA_BASE		0x1000000000000ULL
+#define VA_BASE		GAUDI_VA_HOST_START
 #define PQ_BUS		0x10000ULL
 #define CB_BUS		0x100000ULL
-#define PTE_PRESENT	1ULL
-#define PTE_LAST	(1ULL << 11)
 
 static uint64_t pool = PGT_POOL;
 
@@ -96,7 +94,7 @@ static void test_handshake_and_walk(void)
 	ok(gaudi_mmu_translate(g, 0, VA_BASE + 0x5000, &pa, &contig) != 0,
 	   "ASID without hop 0 faults");
 	ok(gaudi_mmu_translate(g, 1, 0x20000000, &pa, &contig) != 0 &&
-	   gaudi_mmu_translate(g, 1, GAUDI_MMU_VA_END, &pa, &contig) != 0,
+	   gaudi_mmu_translate(g, 1, GAUDI_VA_HOST_END, &pa, &contig) != 0,
 	   "addresses outside the MMU range have no translation");
 	ok(gaudi_mmu_translate(g, 5000, VA_BASE, &pa, &contig) != 0,
 	   "ASID beyond the table faults");
@@ -205,7 +203,7 @@ static void test_cb_through_mmu(void)
 
 	set_hop0(g, 1);
 	map_page(&fb, 1, VA_BASE + 0x10000, fake_host_dev(0x500000), 0);
-	gaudi_cfg_write(g, q.base + QM_GLBL_NON_SECURE_PROPS_0 + 4 * q.s, 1);
+	gaudi_cfg_write(g, q.base + QM_GLBL_NON_SECURE_PROPS(0) + 4 * q.s, 1);
 	cb_msg_long(&c, fake_host_dev(0x8000), 0xC0DE);
 	q_submit_dev(&q, VA_BASE + 0x10000, c.len);
 	ok_eq(host_u32(&fb, 0x8000), 0xC0DE, "CP fetches a CB through the MMU");

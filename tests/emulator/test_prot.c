@@ -121,7 +121,7 @@ static void test_mechanisms(void)
 	struct fakebus fb;
 	struct gaudi_core *g = protected_card(&fb);
 	struct queue q = q_setup(&fb, 9, KPQ_BUS + 0x10000, 4);	/* DMA2 */
-	uint32_t core2 = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_BLOCK_STRIDE;
+	uint32_t core2 = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_STRIDE;
 	struct cb c;
 	uint32_t v, ci;
 
@@ -181,14 +181,14 @@ static void test_mechanisms(void)
 	/* A user's monitor releasing a fence: reported as the monitor's. */
 	c = cb_at(&fb, UHOST_BUS + 0x4000);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
-		    SM_MON_PAY_ADDRL_0 + 4 * 9,
+		    SM_MON_PAY_ADDRL(0) + 4 * 9,
 		    (uint32_t)(GAUDI_CFG_BASE + q_fence_rdata(&q, 1)));
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
-		    SM_MON_PAY_ADDRH_0 + 4 * 9, GAUDI_CFG_BASE >> 32);
+		    SM_MON_PAY_ADDRH(0) + 4 * 9, GAUDI_CFG_BASE >> 32);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
-		    SM_MON_PAY_DATA_0 + 4 * 9, 1);
+		    SM_MON_PAY_DATA(0) + 4 * 9, 1);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0 +
-		    SM_MON_ARM_0 + 4 * 9, 0xFE00 | 1U << 17);
+		    SM_MON_ARM(0) + 4 * 9, 0xFE00 | 1U << 17);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_W_N_SOB_OBJ_0, 1);
 	cb_fence(&c, 1, 1, 1);
 	ci = q_ci(&q);
@@ -281,7 +281,7 @@ static void run(struct fakebus *fb, struct queue *q, const struct target *t,
 	q_submit_dev(q, dev, c->len);
 	q_restart(q);
 	gaudi_cfg_write(fb->g, mmDMA0_CORE_BASE + t->dma *
-			GAUDI_DMA_BLOCK_STRIDE + DMA_CORE_ERR_CAUSE, 0xFF);
+			GAUDI_DMA_STRIDE + DMA_CORE_ERR_CAUSE, 0xFF);
 	gaudi_cfg_write(fb->g, mmMMU_UP_RAZWI_WRITE_VLD, 0);
 	gaudi_cfg_write(fb->g, mmMMU_UP_RAZWI_READ_VLD, 0);
 	gaudi_cfg_write(fb->g, mmMMU_UP_PAGE_ERROR_CAPTURE, 0);
@@ -292,7 +292,7 @@ static void test_classes(const struct target *t)
 	struct fakebus fb;
 	struct gaudi_core *g = protected_card(&fb);
 	struct queue q = q_setup(&fb, t->qid, KPQ_BUS + 0x10000 * t->dma, 4);
-	uint32_t core = mmDMA0_CORE_BASE + t->dma * GAUDI_DMA_BLOCK_STRIDE;
+	uint32_t core = mmDMA0_CORE_BASE + t->dma * GAUDI_DMA_STRIDE;
 	uint32_t qm = core + DMA_QM_OFFSET;
 	uint64_t canary = fake_host_dev(CANARY_BUS);
 	uint32_t prot = gaudi_cfg_read(g, qm + QM_GLBL_PROT);
@@ -337,7 +337,7 @@ static void test_classes(const struct target *t)
 	c = attack_cb(&fb, t, n++);
 	cb_wreg32(&c, DMA_CORE_NON_SECURE_PROPS, 0);
 	cb_wreg32(&c, DMA_QM_OFFSET + QM_GLBL_PROT, 0x3FFF);
-	cb_wreg32(&c, DMA_QM_OFFSET + QM_PQ_BASE_LO_0, 0);
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_PQ_BASE_LO(0), 0);
 	run(&fb, &q, t, &c);
 	ok(gaudi_cfg_read(g, core + DMA_CORE_NON_SECURE_PROPS) == USER_ASID &&
 	   gaudi_cfg_read(g, qm + QM_GLBL_PROT) == prot,
@@ -402,20 +402,20 @@ static void test_classes(const struct target *t)
 	/* A user monitor's payload: LBW only, checked like the CP's. */
 	c = attack_cb(&fb, t, n++);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_PAY_ADDRL_0, (uint32_t)canary);
+		    SM_MON_PAY_ADDRL(0), (uint32_t)canary);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_PAY_ADDRH_0, canary >> 32);
+		    SM_MON_PAY_ADDRH(0), canary >> 32);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_ARM_0, 0xFE00);		/* fires at once */
+		    SM_MON_ARM(0), 0xFE00);		/* fires at once */
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_PAY_ADDRL_0 + 4, (uint32_t)(GAUDI_CFG_BASE + qm +
+		    SM_MON_PAY_ADDRL(0) + 4, (uint32_t)(GAUDI_CFG_BASE + qm +
 						      QM_GLBL_PROT));
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_PAY_ADDRH_0 + 4, (GAUDI_CFG_BASE + qm) >> 32);
+		    SM_MON_PAY_ADDRH(0) + 4, (GAUDI_CFG_BASE + qm) >> 32);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_PAY_DATA_0 + 4, 0x3FFF);
+		    SM_MON_PAY_DATA(0) + 4, 0x3FFF);
 	cb_msg_long(&c, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 +
-		    SM_MON_ARM_0 + 4, 0xFE00);
+		    SM_MON_ARM(0) + 4, 0xFE00);
 	run(&fb, &q, t, &c);
 	ok(stopped(&fb) >= 2 && gaudi_cfg_read(g, qm + QM_GLBL_PROT) == prot,
 	   "%s: monitor payloads to host memory and GLBL_PROT are RAZWIs",

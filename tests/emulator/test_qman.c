@@ -31,7 +31,7 @@ static void test_reset_idle(void)
 	unsigned int i, bad_sts = 0, bad_cgm = 0, bad = 0;
 
 	for (i = 0; i < 8; i++)
-		bases[i] = mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+		bases[i] = mmDMA0_QM_BASE + i * GAUDI_DMA_STRIDE;
 	bases[8] = mmMME0_QM_BASE;
 	bases[9] = mmMME2_QM_BASE;
 	for (i = 0; i < 8; i++)
@@ -56,7 +56,7 @@ static void test_reset_idle(void)
 	ok_eq(bad, 0, "TPC CFG_STATUS 0xEE, WQ_INFLIGHT_CNTR 0");
 	bad = 0;
 	for (i = 0; i < 8; i++) {
-		uint32_t sts = mmDMA0_CORE_BASE + i * GAUDI_DMA_BLOCK_STRIDE +
+		uint32_t sts = mmDMA0_CORE_BASE + i * GAUDI_DMA_STRIDE +
 			       DMA_CORE_STS0;
 
 		gaudi_cfg_write(g, sts, 0xFFFFFFFF);
@@ -130,7 +130,7 @@ static void test_register_packets(void)
 	struct gaudi_core *g = fakebus_new(&fb);
 	struct queue q = q_setup(&fb, 9, pq_bus(0), 4);	/* DMA2 stream 0 */
 	struct cb c = cb_at(&fb, cb_bus(0));
-	uint32_t core = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_BLOCK_STRIDE;
+	uint32_t core = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_STRIDE;
 	uint64_t vals[2] = { 0x2222222211111111ULL, 0x4444444433333333ULL };
 
 	cb_wreg32(&c, DMA_CORE_WR_COMP_WDATA, 0xCAFE0001);
@@ -146,14 +146,14 @@ static void test_register_packets(void)
 
 	/* WREG_32 reaches the QMAN's own registers (same 64 KiB window). */
 	c = cb_at(&fb, cb_bus(1));
-	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_LO_0,
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE_LO(0, 0),
 		  (uint32_t)SRAM_BUF);
-	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_HI_0,
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE_HI(0, 0),
 		  SRAM_BUF >> 32);
 	cb_msg_short(&c, 0, 0x40, 0xABCD1234);
-	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_LO_0 +
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE_LO(0, 0) +
 		  3 * QM_CP_MSG_BASE_STRIDE, (uint32_t)(SRAM_BUF + 0x100));
-	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE0_ADDR_HI_0 +
+	cb_wreg32(&c, DMA_QM_OFFSET + QM_CP_MSG_BASE_HI(0, 0) +
 		  3 * QM_CP_MSG_BASE_STRIDE, SRAM_BUF >> 32);
 	cb_msg_short(&c, 3, 0x8, 0x5678);
 	q_submit(&q, &c);
@@ -220,8 +220,8 @@ static void test_lower_cp_fence(void)
 	struct gaudi_core *g = fakebus_new(&fb);
 	struct queue q = q_setup(&fb, 41, pq_bus(0), 4);	/* TPC_0_0 */
 	struct cb top = cb_at(&fb, cb_bus(0)), sub = cb_at(&fb, cb_bus(1));
-	uint32_t rd4 = q.base + QM_CP_FENCE0_RDATA_0 + 4 * QM_LOWER_CP;
-	uint32_t cnt4 = q.base + QM_CP_FENCE0_CNT_0 + 4 * QM_LOWER_CP;
+	uint32_t rd4 = q.base + QM_CP_FENCE_RDATA(0, 0) + 4 * QM_LOWER_CP;
+	uint32_t cnt4 = q.base + QM_CP_FENCE_CNT(0, 0) + 4 * QM_LOWER_CP;
 
 	cb_fence(&sub, 0, 1, 1);
 	cb_msg_long(&sub, fake_host_dev(FENCE_BUS), 0x4C4F);
@@ -303,7 +303,7 @@ static void test_reentrant_doorbell(void)
 	len = cbb.len;
 	memcpy(bd, &dev, 8);
 	memcpy(bd + 8, &len, 4);
-	cb_msg_long(&ca, GAUDI_CFG_BASE + b.base + QM_PQ_PI_0 + 4 * b.s, 1);
+	cb_msg_long(&ca, GAUDI_CFG_BASE + b.base + QM_PQ_PI(0) + 4 * b.s, 1);
 	cb_msg_long(&ca, fake_host_dev(FENCE_BUS), 0xA5);
 	q_submit(&a, &ca);
 	ok_eq(host_u32(&fb, FENCE_BUS + 4), 0xA5,
@@ -328,7 +328,7 @@ static void test_stop_and_restart(void)
 	ok(q_sts1(&q) & QM_STS1_CP_STOP_OP, "STOP sets CP_STOP_OP");
 	ok(host_u32(&fb, FENCE_BUS) == 0 && host_u32(&fb, FENCE_BUS + 4) == 0,
 	   "nothing runs after STOP");
-	gaudi_cfg_write(g, q.base + QM_GLBL_STS1_0, QM_STS1_CP_STOP_OP);
+	gaudi_cfg_write(g, q.base + QM_GLBL_STS1(0), QM_STS1_CP_STOP_OP);
 	ok_eq(q_sts1(&q), 0, "GLBL_STS1 is write-1-to-clear");
 	q_restart(&q);
 	ok_eq(host_u32(&fb, FENCE_BUS + 4), 2, "GLBL_CFG0 write restarts");
@@ -460,18 +460,18 @@ static void test_bad_input(void)
 		   (q_sts0(&q) & QM_STS0_CP_IS_STOP(1)),
 		   "%s: stream stops with cause 0x%x", bad_cases[i].what,
 		   bad_cases[i].cause);
-		gaudi_cfg_write(g, q.base + QM_GLBL_STS1_0 + 4, sts1);
+		gaudi_cfg_write(g, q.base + QM_GLBL_STS1(0) + 4, sts1);
 		q_restart(&q);
 		ok_eq(host_u32(&fb, FENCE_BUS + 4), i + 1,
 		      "%s: next entry runs after restart", bad_cases[i].what);
 	}
 	/* It ran past the end of SRAM: a write error. */
-	ok_eq(gaudi_cfg_read(g, mmDMA0_CORE_BASE + GAUDI_DMA_BLOCK_STRIDE +
+	ok_eq(gaudi_cfg_read(g, mmDMA0_CORE_BASE + GAUDI_DMA_STRIDE +
 			     DMA_CORE_ERR_CAUSE), DMA_ERR_HBW_WR,
 	      "huge LIN_DMA sets the DMA core's ERR_CAUSE");
-	gaudi_cfg_write(g, mmDMA0_CORE_BASE + GAUDI_DMA_BLOCK_STRIDE +
+	gaudi_cfg_write(g, mmDMA0_CORE_BASE + GAUDI_DMA_STRIDE +
 			DMA_CORE_ERR_CAUSE, DMA_ERR_HBW_WR);
-	ok_eq(gaudi_cfg_read(g, mmDMA0_CORE_BASE + GAUDI_DMA_BLOCK_STRIDE +
+	ok_eq(gaudi_cfg_read(g, mmDMA0_CORE_BASE + GAUDI_DMA_STRIDE +
 			     DMA_CORE_ERR_CAUSE), 0, "ERR_CAUSE is W1C");
 
 	/* A PQ in a hole. */
@@ -479,9 +479,9 @@ static void test_bad_input(void)
 		struct queue p = q_setup(&fb, 6, 0, 4);
 		unsigned int errs = fb.guest_errors;
 
-		gaudi_cfg_write(g, p.base + QM_PQ_BASE_HI_0 + 4 * p.s, 0x7F);
-		gaudi_cfg_write(g, p.base + QM_PQ_BASE_LO_0 + 4 * p.s, 0);
-		gaudi_cfg_write(g, p.base + QM_PQ_PI_0 + 4 * p.s, 1);
+		gaudi_cfg_write(g, p.base + QM_PQ_BASE_HI(0) + 4 * p.s, 0x7F);
+		gaudi_cfg_write(g, p.base + QM_PQ_BASE_LO(0) + 4 * p.s, 0);
+		gaudi_cfg_write(g, p.base + QM_PQ_PI(0) + 4 * p.s, 1);
 		ok(fb.guest_errors > errs && (q_sts1(&p) & QM_STS1_PQF_RD_ERR),
 		   "PQ in a hole stops with PQF_RD_ERR");
 	}

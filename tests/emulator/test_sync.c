@@ -36,9 +36,9 @@ static uint32_t arm_val(unsigned int group, uint8_t mask, int equal,
 static void mon_setup(struct gaudi_core *g, uint32_t blk, unsigned int mon,
 		      uint64_t addr, uint32_t data)
 {
-	gaudi_cfg_write(g, blk + SM_MON_PAY_ADDRL_0 + 4 * mon, (uint32_t)addr);
-	gaudi_cfg_write(g, blk + SM_MON_PAY_ADDRH_0 + 4 * mon, addr >> 32);
-	gaudi_cfg_write(g, blk + SM_MON_PAY_DATA_0 + 4 * mon, data);
+	gaudi_cfg_write(g, blk + SM_MON_PAY_ADDRL(0) + 4 * mon, (uint32_t)addr);
+	gaudi_cfg_write(g, blk + SM_MON_PAY_ADDRH(0) + 4 * mon, addr >> 32);
+	gaudi_cfg_write(g, blk + SM_MON_PAY_DATA(0) + 4 * mon, data);
 }
 
 static void test_sobs_and_monitors(void)
@@ -58,19 +58,19 @@ static void test_sobs_and_monitors(void)
 
 	/* Monitor 3 watches SOBs 16 and 17 (group 2) for >= 2. */
 	mon_setup(g, WS, 3, flag_dev(0), 0x1234);
-	gaudi_cfg_write(g, WS + SM_MON_ARM_0 + 12, arm_val(2, 0xFC, 0, 2));
-	status = gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12);
+	gaudi_cfg_write(g, WS + SM_MON_ARM(0) + 12, arm_val(2, 0xFC, 0, 2));
+	status = gaudi_cfg_read(g, WS + SM_MON_STATUS(0) + 12);
 	ok_eq(status, SM_MON_STATUS_VALID | (3 << SM_MON_STATUS_PENDING_SHIFT),
 	      "armed monitor: VALID, both SOBs pending");
 	gaudi_cfg_write(g, WS + 4 * 16, 2);
 	gaudi_cfg_write(g, WS + 4 * 18, 9);	/* masked out */
 	ok_eq(flag_u32(g, 0), 0, "not yet: SOB 17 is below");
-	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12),
+	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS(0) + 12),
 	      SM_MON_STATUS_VALID | (2 << SM_MON_STATUS_PENDING_SHIFT),
 	      "pending shows SOB 17 only");
 	gaudi_cfg_write(g, WS + 4 * 17, SM_SOB_INC | 2);
 	ok_eq(flag_u32(g, 0), 0x1234, "payload written when met");
-	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 12) &
+	ok_eq(gaudi_cfg_read(g, WS + SM_MON_STATUS(0) + 12) &
 	      SM_MON_STATUS_VALID, 0, "monitor disarmed after firing");
 	gaudi_cfg_write(g, FLAG_REG, 0);
 	gaudi_cfg_write(g, WS + 4 * 17, SM_SOB_INC | 1);
@@ -79,21 +79,21 @@ static void test_sobs_and_monitors(void)
 	/* Equal mode, armed already satisfied: fires on the arm. */
 	gaudi_cfg_write(g, EN + 4 * 40, 7);
 	mon_setup(g, EN, 500, flag_dev(4), 1);
-	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 500, arm_val(5, 0xFE, 1, 6));
+	gaudi_cfg_write(g, EN + SM_MON_ARM(0) + 4 * 500, arm_val(5, 0xFE, 1, 6));
 	ok_eq(flag_u32(g, 4), 0, "equal mode: 7 != 6");
 	gaudi_cfg_write(g, EN + 4 * 40, 6);
 	ok_eq(flag_u32(g, 4), 1, "equal mode fires at 6");
 	mon_setup(g, EN, 501, flag_dev(8), 2);
-	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 501, arm_val(5, 0xFE, 0, 1));
+	gaudi_cfg_write(g, EN + SM_MON_ARM(0) + 4 * 501, arm_val(5, 0xFE, 0, 1));
 	ok_eq(flag_u32(g, 8), 2, "already satisfied fires on arm");
 
 	/* Disarm through MON_STATUS; reset disarms everything. */
 	mon_setup(g, EN, 7, flag_dev(12), 3);
-	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 7, arm_val(9, 0xFE, 0, 1));
-	gaudi_cfg_write(g, EN + SM_MON_STATUS_0 + 4 * 7, 0);
+	gaudi_cfg_write(g, EN + SM_MON_ARM(0) + 4 * 7, arm_val(9, 0xFE, 0, 1));
+	gaudi_cfg_write(g, EN + SM_MON_STATUS(0) + 4 * 7, 0);
 	gaudi_cfg_write(g, EN + 4 * 72, 1);
 	ok_eq(flag_u32(g, 12), 0, "MON_STATUS write disarms");
-	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 7, arm_val(9, 0xFE, 0, 2));
+	gaudi_cfg_write(g, EN + SM_MON_ARM(0) + 4 * 7, arm_val(9, 0xFE, 0, 2));
 	gaudi_core_reset(g);
 	mon_setup(g, EN, 7, flag_dev(12), 3);
 	gaudi_cfg_write(g, EN + 4 * 72, 2);
@@ -101,7 +101,7 @@ static void test_sobs_and_monitors(void)
 
 	/* A payload outside CFG space is a RAZWI (LBW only), nothing else. */
 	mon_setup(g, EN, 8, fake_host_dev(0x8000), 1);
-	gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * 8, arm_val(0, 0xFE, 0, 0));
+	gaudi_cfg_write(g, EN + SM_MON_ARM(0) + 4 * 8, arm_val(0, 0xFE, 0, 0));
 	ok(fb.guest_errors >= 1, "payload to host memory is reported");
 	ok_eq(host_u32(&fb, 0x8000), 0, "and not written");
 	ok_eq(gaudi_cfg_read(g, mmMMU_UP_RAZWI_WRITE_VLD), 1,
@@ -124,7 +124,7 @@ static void test_chain(void)
 
 		mon_setup(g, EN, i, i + 1 < n ? next : flag_dev(0),
 			  i + 1 < n ? SM_SOB_INC | 1 : 0xD0E);
-		gaudi_cfg_write(g, EN + SM_MON_ARM_0 + 4 * i,
+		gaudi_cfg_write(g, EN + SM_MON_ARM(0) + 4 * i,
 				arm_val(i, 0xFE, 0, 1));
 	}
 	gaudi_cfg_write(g, EN, 1);
@@ -146,7 +146,7 @@ static void test_signal_wait(void)
 	struct queue b = q_setup(&fb, 14, PQ_BUS + 0x1000, 4);	/* DMA3 */
 	struct cb ca = cb_at(&fb, CB_BUS), cbb = cb_at(&fb, CB_BUS + 0x1000);
 	uint64_t rdata = GAUDI_CFG_BASE + q_fence_rdata(&b, 0);
-	uint64_t mon_base = GAUDI_CFG_BASE + WS + SM_MON_PAY_ADDRL_0;
+	uint64_t mon_base = GAUDI_CFG_BASE + WS + SM_MON_PAY_ADDRL(0);
 	uint64_t sob_base = GAUDI_CFG_BASE + WS;
 	unsigned int i, mon = 100, sob = 200;
 
@@ -155,8 +155,8 @@ static void test_signal_wait(void)
 	/* CP_MSG_BASE0 = monitor block, BASE1 = SOB block (as upstream). */
 	for (i = 0; i < 2; i++) {
 		struct queue *q = i ? &b : &a;
-		uint32_t lo = q->base + QM_CP_MSG_BASE0_ADDR_LO_0 + 4 * q->s;
-		uint32_t hi = q->base + QM_CP_MSG_BASE0_ADDR_HI_0 + 4 * q->s;
+		uint32_t lo = q->base + QM_CP_MSG_BASE_LO(0, 0) + 4 * q->s;
+		uint32_t hi = q->base + QM_CP_MSG_BASE_HI(0, 0) + 4 * q->s;
 
 		gaudi_cfg_write(g, lo, (uint32_t)mon_base);
 		gaudi_cfg_write(g, hi, mon_base >> 32);
@@ -179,7 +179,7 @@ static void test_signal_wait(void)
 	cb_msg_short(&ca, 1, 4 * sob, SM_SOB_INC | 1);
 
 	q_submit(&b, &cbb);
-	ok(gaudi_cfg_read(g, WS + SM_MON_STATUS_0 + 4 * mon) &
+	ok(gaudi_cfg_read(g, WS + SM_MON_STATUS(0) + 4 * mon) &
 	   SM_MON_STATUS_VALID, "B armed the monitor");
 	ok(fb.host[0x700001] == 0 && (q_sts0(&b) & 0x3FFF) != 0x3FFF,
 	   "B waits in its FENCE");

@@ -12,9 +12,9 @@
 uint32_t iso_qid_base(unsigned int qid)
 {
 	if (qid < 8)
-		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_BLOCK_STRIDE;
+		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_STRIDE;
 	if (qid < 33)
-		return mmDMA0_QM_BASE + ((qid - 1) / 4) * GAUDI_DMA_BLOCK_STRIDE;
+		return mmDMA0_QM_BASE + ((qid - 1) / 4) * GAUDI_DMA_STRIDE;
 	if (qid < 37)
 		return mmMME0_QM_BASE;
 	if (qid < 41)
@@ -42,9 +42,9 @@ void iso_driver_mmu(struct gaudi_core *g, uint32_t asid, uint64_t hop0)
 
 /* MSG_SHORT bases as gaudi_queue.c programs them. */
 static const uint32_t msg_base[4] = {
-	mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL_0,
+	mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
 	mmSYNC_MNGR_E_N_SOB_OBJ_0,
-	mmSYNC_MNGR_W_S_SOB_OBJ_0 + SM_MON_PAY_ADDRL_0,
+	mmSYNC_MNGR_W_S_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0),
 	mmSYNC_MNGR_W_S_SOB_OBJ_0,
 };
 
@@ -56,13 +56,13 @@ static void queue_program(struct gaudi_core *g, unsigned int qid)
 	for (i = 0; i < 4; i++) {
 		uint64_t a = GAUDI_CFG_BASE + msg_base[i];
 
-		wr(g, b + QM_CP_MSG_BASE0_ADDR_LO_0 +
+		wr(g, b + QM_CP_MSG_BASE_LO(0, 0) +
 		   i * QM_CP_MSG_BASE_STRIDE + 4 * s, (uint32_t)a);
-		wr(g, b + QM_CP_MSG_BASE0_ADDR_HI_0 +
+		wr(g, b + QM_CP_MSG_BASE_HI(0, 0) +
 		   i * QM_CP_MSG_BASE_STRIDE + 4 * s, (uint32_t)(a >> 32));
 	}
-	wr(g, b + QM_GLBL_NON_SECURE_PROPS_0 + 4 * s, 1);
-	wr(g, b + QM_GLBL_SECURE_PROPS_0 + 4 * s, 0);
+	wr(g, b + QM_GLBL_NON_SECURE_PROPS(0) + 4 * s, 1);
+	wr(g, b + QM_GLBL_SECURE_PROPS(0) + 4 * s, 0);
 }
 
 void iso_driver_init(struct gaudi_core *g)
@@ -70,7 +70,7 @@ void iso_driver_init(struct gaudi_core *g)
 	unsigned int qid, i;
 
 	for (i = 0; i < 8; i++) {
-		uint32_t core = mmDMA0_CORE_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+		uint32_t core = mmDMA0_CORE_BASE + i * GAUDI_DMA_STRIDE;
 
 		wr(g, core + DMA_CORE_PROT, 0);
 		wr(g, core + DMA_CORE_NON_SECURE_PROPS, 1);
@@ -118,15 +118,15 @@ void iso_driver_submit(struct fakebus *fb, unsigned int qid, uint64_t pq_bus,
 	uint8_t *bd = fb->host + pq_bus;
 	struct gaudi_core *g = fb->g;
 
-	wr(g, b + QM_PQ_BASE_LO_0 + 4 * s, (uint32_t)pq);
-	wr(g, b + QM_PQ_BASE_HI_0 + 4 * s, (uint32_t)(pq >> 32));
-	wr(g, b + QM_PQ_SIZE_0 + 4 * s, log2);
-	wr(g, b + QM_PQ_PI_0 + 4 * s, 0);
-	wr(g, b + QM_PQ_CI_0 + 4 * s, 0);
+	wr(g, b + QM_PQ_BASE_LO(0) + 4 * s, (uint32_t)pq);
+	wr(g, b + QM_PQ_BASE_HI(0) + 4 * s, (uint32_t)(pq >> 32));
+	wr(g, b + QM_PQ_SIZE(0) + 4 * s, log2);
+	wr(g, b + QM_PQ_PI(0) + 4 * s, 0);
+	wr(g, b + QM_PQ_CI(0) + 4 * s, 0);
 	memcpy(bd, &kcb_dev, 8);
 	memcpy(bd + 8, &len, 4);
 	memcpy(bd + 12, &ctl, 4);
-	wr(g, b + QM_PQ_PI_0 + 4 * s, 1);
+	wr(g, b + QM_PQ_PI(0) + 4 * s, 1);
 }
 
 void iso_driver_settle(struct fakebus *fb)

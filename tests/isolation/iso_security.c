@@ -14,8 +14,10 @@
 /* Stand in for the driver's headers (their include guards). */
 #define GAUDI_DRV_H
 #define GAUDI_CS_H
-#include "regs/gaudi_regs.h"
-#include "regs/gaudi_cs_regs.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi1/packets.h"
+#include "gaudi_layout.h"
 
 struct gaudi_core;
 void gaudi_cfg_write(struct gaudi_core *g, uint32_t off, uint32_t val);

@@ -60,14 +60,14 @@ static bool user_sm_reg(uint32_t off)
 	uint32_t rel;
 
 	for (b = 0; b < 4; b++) {
-		if (off < sm_block[b] || off >= sm_block[b] + SM_OBJS_SIZE)
+		if (off < sm_block[b] || off >= sm_block[b] + SM_BLOCK_END)
 			continue;
 		rel = off - sm_block[b];
 		if (sm_block[b] != mmSYNC_MNGR_W_S_SOB_OBJ_0)
 			return true;
-		if (rel < SM_MON_PAY_ADDRL_0)
+		if (rel < SM_MON_PAY_ADDRL(0))
 			return rel / 4 >= WS_FIRST_USER_SOB;
-		return (rel - SM_MON_PAY_ADDRL_0) / 4 % SM_NUM_MONS >=
+		return (rel - SM_MON_PAY_ADDRL(0)) / 4 % SM_NUM_MONS >=
 		       WS_FIRST_USER_MON;
 	}
 	return false;
@@ -77,7 +77,7 @@ static bool user_sm_reg(uint32_t off)
 static uint32_t qman_base(unsigned int i)
 {
 	if (i < 8)
-		return mmDMA0_QM_BASE + i * GAUDI_DMA_BLOCK_STRIDE;
+		return mmDMA0_QM_BASE + i * GAUDI_DMA_STRIDE;
 	if (i == 8)
 		return mmMME0_QM_BASE;
 	if (i == 9)
@@ -92,8 +92,8 @@ static bool fence_reg(uint32_t off)
 	for (i = 0; i < 18; i++) {
 		uint32_t b = qman_base(i);
 
-		if (off >= b + QM_CP_FENCE0_RDATA_0 &&
-		    off < b + QM_CP_FENCE0_CNT_0 + 4 * QM_CP_FENCE_STRIDE)
+		if (off >= b + QM_CP_FENCE_RDATA(0, 0) &&
+		    off < b + QM_CP_FENCE_CNT(0, 0) + 4 * QM_CP_FENCE_STRIDE)
 			return true;
 	}
 	return false;
@@ -126,7 +126,7 @@ static bool hw_user_reg(struct gaudi_core *g, uint32_t off)
 {
 	uint32_t ws = mmSYNC_MNGR_W_S_SOB_OBJ_0;
 
-	if (off >= ws && off < ws + SM_OBJS_SIZE)
+	if (off >= ws && off < ws + SM_BLOCK_END)
 		return true;
 	return pb_open(g, off);
 }
@@ -159,7 +159,7 @@ static bool user_target(struct gaudi_core *g, unsigned int qid, uint64_t pa,
 {
 	uint64_t i;
 
-	if (pa >= GAUDI_HOST_PHYS_BASE && pa < GAUDI_MMU_VA_START)
+	if (pa >= GAUDI_HOST_PHYS_BASE && pa < GAUDI_VA_HOST_START)
 		return via_mmu && in(pa - GAUDI_HOST_PHYS_BASE, len,
 				     ISO_USER_BUS, ISO_USER_SIZE);
 	if (in(pa, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
@@ -219,7 +219,7 @@ static bool driver_traffic(struct iso *s, const struct gaudi_txn *t)
 
 	if (t->kind != GAUDI_INIT_QMAN || t->addr != t->pa)
 		return false;
-	if (t->pa >= GAUDI_HOST_PHYS_BASE && t->pa < GAUDI_MMU_VA_START) {
+	if (t->pa >= GAUDI_HOST_PHYS_BASE && t->pa < GAUDI_VA_HOST_START) {
 		if (!t->write &&
 		    (in(bus, t->len, ISO_PQ_BUS, 16U << ISO_PQ_LOG2) ||
 		     in(bus, t->len, ISO_KCB_BUS, ISO_MAX_CB + 64)))
@@ -266,8 +266,8 @@ static void on_txn(void *opaque, const struct gaudi_txn *t)
 		return;
 	}
 	if (user_target(s->g, s->qid, t->pa, t->len, t->write,
-			t->addr >= GAUDI_MMU_VA_START &&
-			t->addr < GAUDI_MMU_VA_END, s->bypass))
+			t->addr >= GAUDI_VA_HOST_START &&
+			t->addr < GAUDI_VA_HOST_END, s->bypass))
 		return;
 	s->violations++;
 	s->st.violations++;
@@ -425,7 +425,7 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 			  kcb_len);
 	/* Release whatever FENCE it waits in, as other work would. */
 	for (f = 0; f < 4; f++)
-		gaudi_cfg_write(g, iso_qid_base(s->qid) + QM_CP_FENCE0_RDATA_0 +
+		gaudi_cfg_write(g, iso_qid_base(s->qid) + QM_CP_FENCE_RDATA(0, 0) +
 				f * QM_CP_FENCE_STRIDE +
 				4 * iso_qid_stream(s->qid), 1);
 	iso_driver_settle(&s->fb);

@@ -135,11 +135,11 @@ static void monitor_to(struct b *b, uint64_t target, uint32_t data)
 {
 	uint64_t mon = GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0;
 
-	msg_long(b, mon + SM_MON_PAY_ADDRL_0, (uint32_t)target);
-	msg_long(b, mon + SM_MON_PAY_ADDRH_0, (uint32_t)(target >> 32));
-	msg_long(b, mon + SM_MON_PAY_DATA_0, data);
+	msg_long(b, mon + SM_MON_PAY_ADDRL(0), (uint32_t)target);
+	msg_long(b, mon + SM_MON_PAY_ADDRH(0), (uint32_t)(target >> 32));
+	msg_long(b, mon + SM_MON_PAY_DATA(0), data);
 	/* Arm on SOB group 0, every SOB >= 0: fires at once. */
-	msg_long(b, mon + SM_MON_ARM_0, 0);
+	msg_long(b, mon + SM_MON_ARM(0), 0);
 }
 
 size_t iso_seeds(struct iso_seed *out, size_t max)
@@ -222,7 +222,7 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 	if (NEXT("legit: E_N monitor feeds this stream's fence, FENCE waits",
 		 false, Q_TPC)) {
 		monitor_to(&b, GAUDI_CFG_BASE + mmTPC0_QM_BASE +
-			   QM_CP_FENCE0_RDATA_0, 1);
+			   QM_CP_FENCE_RDATA(0, 0), 1);
 		u32(&b, 1U << 16 | 1);		/* fence 0, target 1, dec 1 */
 		u32(&b, CTL(OP_FENCE));
 	}

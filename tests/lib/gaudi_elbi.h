@@ -19,14 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ELBI_ADDR		0xFF0
-#define ELBI_DATA		0xFF4
-#define ELBI_CTRL		0xFF8
-#define ELBI_STS		0xFFC
-#define ELBI_CTRL_WRITE		(1U << 31)
-#define ELBI_STS_DONE		(1U << 31)
-#define ELBI_STS_ERR		(1U << 30)
-#define ELBI_CFG_BASE32		0xFC000000U
+/* The window's registers: hw/gaudi1/regs.h (Documentation/hw.rst). */
+#include "../../hw/gaudi1/regs.h"
 
 /* The PCI config file of accel@card (O_RDWR), or -1. */
 static inline int elbi_open(int card)
@@ -56,25 +50,25 @@ static inline int elbi_cfg(int fd, bool wr, unsigned int off, uint32_t *v)
 /* Read (@wr false) or write CFG register @reg (an offset); 0 or -1. */
 static inline int elbi_rw(int fd, bool wr, uint32_t reg, uint32_t *v)
 {
-	uint32_t addr = ELBI_CFG_BASE32 + reg, zero = 0, sts = 0;
-	uint32_t ctrl = wr ? ELBI_CTRL_WRITE : 0;
+	uint32_t addr = GAUDI_ELBI_CFG_BASE32 + reg, zero = 0, sts = 0;
+	uint32_t ctrl = wr ? GAUDI_ELBI_CTRL_WRITE : 0;
 	int i;
 
-	if (fd < 0 || elbi_cfg(fd, true, ELBI_STS, &zero) ||
-	    elbi_cfg(fd, true, ELBI_ADDR, &addr) ||
-	    (wr && elbi_cfg(fd, true, ELBI_DATA, v)) ||
-	    elbi_cfg(fd, true, ELBI_CTRL, &ctrl))
+	if (fd < 0 || elbi_cfg(fd, true, GAUDI_ELBI_STS, &zero) ||
+	    elbi_cfg(fd, true, GAUDI_ELBI_ADDR, &addr) ||
+	    (wr && elbi_cfg(fd, true, GAUDI_ELBI_DATA, v)) ||
+	    elbi_cfg(fd, true, GAUDI_ELBI_CTRL, &ctrl))
 		return -1;
 	for (i = 0; i < 1000; i++) {
-		if (elbi_cfg(fd, false, ELBI_STS, &sts))
+		if (elbi_cfg(fd, false, GAUDI_ELBI_STS, &sts))
 			return -1;
-		if (sts & ELBI_STS_DONE)
+		if (sts & GAUDI_ELBI_STS_DONE)
 			break;
 		usleep(100);
 	}
-	if (!(sts & ELBI_STS_DONE) || (sts & ELBI_STS_ERR))
+	if (!(sts & GAUDI_ELBI_STS_DONE) || (sts & GAUDI_ELBI_STS_ERR))
 		return -1;
-	return wr ? 0 : elbi_cfg(fd, false, ELBI_DATA, v);
+	return wr ? 0 : elbi_cfg(fd, false, GAUDI_ELBI_DATA, v);
 }
 
 #endif /* GAUDI_ELBI_H */

@@ -19,6 +19,11 @@
 
 #include <drm/habanalabs_accel.h>
 
+/* Hardware facts: the tree's description (Documentation/hw.rst). */
+#include "../../hw/gaudi1/memmap.h"
+#include "../../hw/gaudi1/regs.h"
+#include "../../hw/gaudi1/packets.h"
+
 /* ioctl(), restarted on EINTR: 0 or -errno. */
 static inline int xioctl(int fd, unsigned long req, void *arg)
 {
@@ -243,18 +248,8 @@ static inline size_t pkt_lin_dma(uint8_t *cb, size_t off, uint64_t src,
 	return off + 24;
 }
 
-/* Packet opcodes (ctl bits 28:24) and ctl barrier bits (INTERFACE.md 7). */
-#define HL_PKT_WREG_32		0x1
-#define HL_PKT_MSG_LONG		0x3
-#define HL_PKT_MSG_SHORT	0x4
-#define HL_PKT_REPEAT		0x6
-#define HL_PKT_MSG_PROT		0x7
-#define HL_PKT_FENCE		0x8
-#define HL_PKT_LIN_DMA		0x9
-#define HL_PKT_NOP		0xA
-#define HL_PKT_CTL(op)		((uint32_t)(op) << 24)
-#define HL_PKT_CTL_EB		(1U << 29)
-#define HL_PKT_CTL_MB		(1U << 31)
+/* Packet opcodes and ctl bits: hw/gaudi1/packets.h. */
+#define HL_PKT_CTL(op)		((uint32_t)(op) << PKT_CTL_OPCODE_SHIFT)
 
 /* An 8-byte packet {w0; ctl} at @cb + @off; the offset after it. */
 static inline size_t hl_pkt8(uint8_t *cb, size_t off, uint32_t op,
@@ -269,7 +264,7 @@ static inline size_t hl_pkt8(uint8_t *cb, size_t off, uint32_t op,
 static inline size_t hl_pkt_wreg32(uint8_t *cb, size_t off, uint32_t reg,
 				   uint32_t val)
 {
-	return hl_pkt8(cb, off, HL_PKT_WREG_32, val, (reg & 0xFFFF) << 8);
+	return hl_pkt8(cb, off, PKT_WREG_32, val, (reg & 0xFFFF) << 8);
 }
 
 /*
@@ -280,8 +275,8 @@ static inline size_t hl_pkt_msg_long(uint8_t *cb, size_t off, uint64_t addr,
 				     uint32_t val, bool prot)
 {
 	put32(cb + off, val);
-	put32(cb + off + 4, HL_PKT_CTL(prot ? HL_PKT_MSG_PROT :
-					   HL_PKT_MSG_LONG) | HL_PKT_CTL_MB);
+	put32(cb + off + 4, HL_PKT_CTL(prot ? PKT_MSG_PROT :
+					   PKT_MSG_LONG) | PKT_CTL_MB);
 	put64(cb + off + 8, addr);
 	return off + 16;
 }
@@ -293,15 +288,15 @@ static inline size_t hl_pkt_msg_long(uint8_t *cb, size_t off, uint64_t addr,
 static inline size_t hl_pkt_msg_short(uint8_t *cb, size_t off, uint32_t base,
 				      uint32_t offset, uint32_t val)
 {
-	return hl_pkt8(cb, off, HL_PKT_MSG_SHORT, val,
-		       (base & 3) << 22 | (offset & 0xFFFF) | HL_PKT_CTL_MB);
+	return hl_pkt8(cb, off, PKT_MSG_SHORT, val,
+		       (base & 3) << 22 | (offset & 0xFFFF) | PKT_CTL_MB);
 }
 
 /* FENCE on counter @id: wait until it reaches @target, subtract @dec. */
 static inline size_t hl_pkt_fence(uint8_t *cb, size_t off, uint32_t id,
 				  uint32_t target, uint32_t dec)
 {
-	return hl_pkt8(cb, off, HL_PKT_FENCE,
+	return hl_pkt8(cb, off, PKT_FENCE,
 		       (dec & 0xF) | (target & 0xFF) << 16 | (id & 3) << 30,
 		       0);
 }

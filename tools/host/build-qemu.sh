@@ -91,7 +91,16 @@ for f in "$stage"/*; do
 	cmp -s "$f" "$dst/$(basename "$f")" || cp "$f" "$dst/"
 done
 for f in "$dst"/*; do
-	[ -e "$stage/$(basename "$f")" ] || rm -f "$f"
+	[ -d "$f" ] || [ -e "$stage/$(basename "$f")" ] || rm -f "$f"
+done
+# The hardware description (hw/gaudi1, Documentation/hw.rst), which the
+# model includes as "gaudi1/<name>.h": found next to the sources.
+mkdir -p "$dst/gaudi1"
+for f in "$top"/hw/gaudi1/*.h; do
+	cmp -s "$f" "$dst/gaudi1/$(basename "$f")" || cp "$f" "$dst/gaudi1/"
+done
+for f in "$dst"/gaudi1/*; do
+	[ -e "$top/hw/gaudi1/$(basename "$f")" ] || rm -f "$f"
 done
 
 cd "$build"

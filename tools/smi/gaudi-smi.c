@@ -34,6 +34,9 @@
 
 #include <gaudi/gaudi.h>
 
+#include "gaudi1/boot.h"
+#include "gaudi1/events.h"
+
 #define SMI_VERSION	"0.1.0"
 
 /* Exit codes (documented in gaudi-smi.1). */
@@ -49,8 +52,9 @@ enum {
 
 #define NA		INT64_MIN
 #define MAX_TEMPS	8
-#define NUM_EVENTS	1024	/* buffer; Gaudi 1 has 663 event types */
-#define FWV_LEN		128
+#define NUM_EVENTS	1024	/* buffer, room for every event id */
+_Static_assert(NUM_EVENTS >= GAUDI_EVENT_SIZE, "NUM_EVENTS too small");
+#define FWV_LEN		GAUDI_FW_VER_LEN
 
 /* ---- firmware versions (sysfs names) ------------------------------------ */
 

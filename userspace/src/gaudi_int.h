@@ -15,11 +15,10 @@
 #include <sys/types.h>
 
 #include "gaudi/gaudi.h"
+/* PCI identity and the address map: the hardware description (hw/). */
+#include "gaudi1/memmap.h"
 
 #define GAUDI_EXPORT __attribute__((visibility("default")))
-
-#define GAUDI_PCI_VENDOR	0x1da3
-#define GAUDI_PCI_DEVICE	0x1000
 
 #define GAUDI_NAME_LEN		64
 #define GAUDI_PATH_LEN		256

@@ -10,10 +10,11 @@
 #include <unistd.h>
 
 #include "gaudi_int.h"
+#include "gaudi1/packets.h"
 
 /* LIN_DMA transfers of gaudi_dma_copy() are cut at this size. */
 #define DMA_PIECE		(1ULL << 30)
-#define DMA_PKT_SIZE		24
+#define DMA_PKT_SIZE		PKT_SIZE_LIN_DMA
 
 /* ---- command buffers ---------------------------------------------------- */
 

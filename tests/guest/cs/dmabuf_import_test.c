@@ -34,7 +34,6 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define DRAM_USER	0x20000000ULL
 #define HBM_SIZE	(32ULL << 30)
 #define GIB		(1ULL << 30)
 #define MIB		(1ULL << 20)
@@ -235,15 +234,15 @@ int main(int argc, char **argv)
 		return tap_done();
 
 	/* Peer-to-peer imports of a few shapes of range. */
-	t_range(fd, DRAM_USER, 2 * MIB, "2 MiB at the user HBM base");
-	t_range(fd, DRAM_USER, GIB + 4096, "1 GiB + 4 KiB");
+	t_range(fd, GAUDI_DRAM_USER_START, 2 * MIB, "2 MiB at the user HBM base");
+	t_range(fd, GAUDI_DRAM_USER_START, GIB + 4096, "1 GiB + 4 KiB");
 	t_range(fd, GIB + 12288, 2 * GIB + 20480,
 		"2 GiB + 20 KiB at 1 GiB + 12 KiB (odd size and offset)");
 	t_range(fd, HBM_SIZE - 4096, 4096, "the last page of HBM");
-	t_range(fd, DRAM_USER, HBM_SIZE - DRAM_USER, "all of user HBM");
+	t_range(fd, GAUDI_DRAM_USER_START, HBM_SIZE - GAUDI_DRAM_USER_START, "all of user HBM");
 
 	/* Without peer-to-peer the exporter refuses the attachment. */
-	if (ok(export_fd(fd, DRAM_USER, 2 * MIB, &dfd) == 0,
+	if (ok(export_fd(fd, GAUDI_DRAM_USER_START, 2 * MIB, &dfd) == 0,
 	       "export 2 MiB for the plain attach")) {
 		ok(import("plain", dfd, &r) == 0 && r.get == 0,
 		   "plain import: dma_buf_get (%d)", r.get);
@@ -262,7 +261,7 @@ int main(int argc, char **argv)
 	   "a closed fd: EBADF (get %d)", r.get);
 
 	/* The dma-buf outlives the device file that exported it. */
-	if (ok(export_fd(fd, DRAM_USER + 4 * MIB, 4 * MIB, &dfd) == 0,
+	if (ok(export_fd(fd, GAUDI_DRAM_USER_START + 4 * MIB, 4 * MIB, &dfd) == 0,
 	       "export 4 MiB, then import it")) {
 		ok(import("p2p", dfd, &r) == 0 && r.attach == 0 && r.map == 0,
 		   "import with the device file open");

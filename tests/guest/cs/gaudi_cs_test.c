@@ -37,22 +37,8 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define SRAM_BASE	0x7FF0000000ULL
-#define SRAM_USER	(SRAM_BASE + 0x80)
 #define SRAM_SIZE	(20U << 20)
-#define DRAM_USER	0x20000000ULL
-#define CFG_BASE	0x7FFC000000ULL
-#define HOST_PHYS	0x8000000000ULL
 
-#define PKT_WREG_32	0x1
-#define PKT_WREG_BULK	0x2
-#define PKT_MSG_LONG	0x3
-#define PKT_CP_DMA	0x5
-#define PKT_REPEAT	0x6
-#define PKT_MSG_PROT	0x7
-#define PKT_LIN_DMA	0x9
-#define PKT_NOP		0xA
-#define PKT_STOP	0xB
 #define PKT_LOAD_EXE	0xF
 #define CTL(op)		((uint32_t)(op) << 24)
 #define CTL_EB		(1U << 29)
@@ -170,8 +156,8 @@ static void t_integrity(void)
 		for (i = 0; i < 12; i++) {
 			uint32_t size = 1 + rnd() % (256 << 10);
 			uint32_t so = rnd() % 4096, doff = rnd() % 4096;
-			uint64_t sram = SRAM_USER + (rnd() % (1 << 20));
-			uint64_t hbm = DRAM_USER + (rnd() % (64ULL << 20));
+			uint64_t sram = GAUDI_SRAM_USER_START + (rnd() % (1 << 20));
+			uint64_t hbm = GAUDI_DRAM_USER_START + (rnd() % (64ULL << 20));
 			uint8_t *src = s.buf + so;
 			uint8_t *dst = s.buf + (4 << 20) + doff;
 			uint8_t fill = rnd();
@@ -216,17 +202,12 @@ static void t_integrity(void)
 }
 
 /* User sync objects and monitors: the W_S block from SOB 144, monitor 72. */
-#define PKT_FENCE	0x8
-#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define MON_ADDRL	0x2000
-#define MON_ADDRH	0x2800
-#define MON_DATA	0x3000
-#define MON_ARM		0x3800
-#define EN_SOB(i)	(CFG_BASE + 0x4F2000ULL + 4 * (i))
-#define EN_MON(reg, m)	(CFG_BASE + 0x4F2000ULL + (reg) + 4 * (m))
+#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
+#define EN_SOB(i)	(GAUDI_CFG_BASE + 0x4F2000ULL + 4 * (i))
+#define EN_MON(reg, m)	(GAUDI_CFG_BASE + 0x4F2000ULL + (reg) + 4 * (m))
 /* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
-#define DMA0_FENCE0	(CFG_BASE + 0x508000ULL + 0x308)
+#define DMA0_FENCE0	(GAUDI_CFG_BASE + 0x508000ULL + 0x308)
 
 static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
 		       uint32_t op)
@@ -280,7 +261,7 @@ static void t_internal(void)
 	for (q = GAUDI_QUEUE_ID_DMA_2_0; q <= GAUDI_QUEUE_ID_TPC_7_3; q++) {
 		bool dma = q <= GAUDI_QUEUE_ID_DMA_7_3;
 		uint32_t size = 1 + rnd() % 65536, k;
-		uint64_t hbm = DRAM_USER + (128ULL << 20) + (rnd() % (1 << 20));
+		uint64_t hbm = GAUDI_DRAM_USER_START + (128ULL << 20) + (rnd() % (1 << 20));
 		size_t len = 0;
 
 		if (dma) {
@@ -295,12 +276,12 @@ static void t_internal(void)
 		}
 		len = msg_long(ip, len, WS_SOB(144), 0x80000001U, 0);
 		/* group 18 = SOBs 144..151, watch 144 only, >= sig + 1 */
-		elen = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72),
+		elen = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72),
 				(uint32_t)DMA0_FENCE0, 0);
-		elen = msg_long(s.cbp, elen, WS_MON(MON_ADDRH, 72),
+		elen = msg_long(s.cbp, elen, WS_MON(SM_MON_PAY_ADDRH(0), 72),
 				(uint32_t)(DMA0_FENCE0 >> 32), 0);
-		elen = msg_long(s.cbp, elen, WS_MON(MON_DATA, 72), 1, 0);
-		elen = msg_long(s.cbp, elen, WS_MON(MON_ARM, 72),
+		elen = msg_long(s.cbp, elen, WS_MON(SM_MON_PAY_DATA(0), 72), 1, 0);
+		elen = msg_long(s.cbp, elen, WS_MON(SM_MON_ARM(0), 72),
 				18 | 0xFEU << 8 | (sig + 1) << 17, 0);
 		elen = pkt(s.cbp, elen, PKT_FENCE, 1 | 1U << 16, 0, 8);
 		elen = pkt(s.cbp, elen, PKT_NOP, 0, 0, 8);
@@ -577,7 +558,7 @@ static void t_negative(void)
 	len = pkt(s.cbp, 0, 0xE, 0, 0, 8);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "undefined opcode 0xE: EINVAL");
-	lin_dma(s.cbp, 0, s.va, SRAM_USER, 16, false);
+	lin_dma(s.cbp, 0, s.va, GAUDI_SRAM_USER_START, 16, false);
 	ok(hl_submit1(s.fd, s.cb, 16, 0, &seq) == -EINVAL,
 	   "LIN_DMA truncated to 16 of 24 bytes: EINVAL");
 	ok(hl_submit1(s.fd, s.cb, 12, 0, &seq) == -EINVAL,
@@ -626,30 +607,30 @@ static void t_negative(void)
 
 	/* Addresses the process does not own. */
 	if (!peer) {
-		lin_dma(s.cbp, 0, s.va + BUF_SIZE, SRAM_USER, 4096, false);
+		lin_dma(s.cbp, 0, s.va + BUF_SIZE, GAUDI_SRAM_USER_START, 4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from past the end of the mapping: EINVAL");
-		lin_dma(s.cbp, 0, s.va + BUF_SIZE - 8, SRAM_USER, 16, false);
+		lin_dma(s.cbp, 0, s.va + BUF_SIZE - 8, GAUDI_SRAM_USER_START, 16, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA straddling the end of the mapping: EINVAL");
-		lin_dma(s.cbp, 0, 0x1000000000000ULL + (1ULL << 40), SRAM_USER,
+		lin_dma(s.cbp, 0, 0x1000000000000ULL + (1ULL << 40), GAUDI_SRAM_USER_START,
 			4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from an unmapped device VA: EINVAL");
-		lin_dma(s.cbp, 0, HOST_PHYS + 0x100000, SRAM_USER, 4096, false);
+		lin_dma(s.cbp, 0, GAUDI_HOST_PHYS_BASE + 0x100000, GAUDI_SRAM_USER_START, 4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from host physical memory: EINVAL");
 		lin_dma(s.cbp, 0, s.va, 0x10000000ULL, 4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the driver's HBM (page tables): EINVAL");
-		lin_dma(s.cbp, 0, s.va, SRAM_BASE, 4096, false);
+		lin_dma(s.cbp, 0, s.va, GAUDI_SRAM_BASE, 4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the driver's SRAM: EINVAL");
-		lin_dma(s.cbp, 0, s.va, CFG_BASE + 0xC12000, 4, false);
+		lin_dma(s.cbp, 0, s.va, GAUDI_CFG_BASE + 0xC12000, 4, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the registers: EINVAL");
 		len = pkt(s.cbp, 0, PKT_MSG_LONG, 1, 0, 16);
-		put64(s.cbp + 8, CFG_BASE + 0xC12008);
+		put64(s.cbp + 8, GAUDI_CFG_BASE + 0xC12008);
 		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 		   "MSG_LONG to an MMU register: EINVAL");
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0xF4 << 8, 8);
@@ -668,12 +649,12 @@ static void t_negative(void)
 		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "REPEAT: EPERM");
 		/* Class 3: LIN_DMA options. */
-		lin_dma(s.cbp, 0, s.va, SRAM_USER, 4096, false);
+		lin_dma(s.cbp, 0, s.va, GAUDI_SRAM_USER_START, 4096, false);
 		/* LIN + write completion */
 		put32(s.cbp + 4, CTL(PKT_LIN_DMA) | 1U << 3 | 1U | CTL_MB);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
 		   "LIN_DMA with write completion: EPERM");
-		lin_dma(s.cbp, 0, s.va, SRAM_USER, 4096, false);
+		lin_dma(s.cbp, 0, s.va, GAUDI_SRAM_USER_START, 4096, false);
 		put32(s.cbp + 4, CTL(PKT_LIN_DMA) | CTL_MB);	/* not LIN */
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EPERM,
 		   "non-linear LIN_DMA (strides from registers): EPERM");
@@ -727,7 +708,7 @@ static void t_negative(void)
 		int k;
 
 		for (k = 0; k < 32; k++)
-			n = lin_dma(s.cbp, n, 0, SRAM_USER, 16 << 20, true);
+			n = lin_dma(s.cbp, n, 0, GAUDI_SRAM_USER_START, 16 << 20, true);
 		if (ok(hl_submit1(s.fd, s.cb, n, 0, &seq) == 0,
 		       "a CS of 32 16-MiB SRAM memsets"))
 			ok(wait_cs(s.fd, seq, UINT64_MAX, &st, NULL) == 0 &&
@@ -1074,27 +1055,27 @@ static void t_monitors(void)
 	len = msg_long(s.cbp, 0, WS_SOB(64), 1, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to W_S SOB 64 (signal CSs'): EINVAL");
-	len = msg_long(s.cbp, 0, EN_MON(MON_ADDRH, 5), 0, 0);
+	len = msg_long(s.cbp, 0, EN_MON(SM_MON_PAY_ADDRH(0), 5), 0, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "E_N monitor 5 payload high word 0 (HBM/host): EINVAL");
-	len = msg_long(s.cbp, 0, EN_MON(MON_ADDRL, 5), (uint32_t)WS_SOB(100), 0);
+	len = msg_long(s.cbp, 0, EN_MON(SM_MON_PAY_ADDRL(0), 5), (uint32_t)WS_SOB(100), 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "E_N monitor 5 payload naming W_S SOB 100 (driver's): EINVAL");
-	len = msg_long(s.cbp, 0, WS_MON(MON_ARM, 71), 1, 0);
+	len = msg_long(s.cbp, 0, WS_MON(SM_MON_ARM(0), 71), 1, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to monitor 71 (driver's) ARM: EINVAL");
-	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72),
-		       (uint32_t)(CFG_BASE + 0xC12004), 0);
+	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72),
+		       (uint32_t)(GAUDI_CFG_BASE + 0xC12004), 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload low word naming an MMU register: EINVAL");
-	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRL, 72), (uint32_t)WS_SOB(100),
+	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72), (uint32_t)WS_SOB(100),
 		       0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload naming driver SOB 100: EINVAL");
-	len = msg_long(s.cbp, 0, WS_MON(MON_ADDRH, 72), 0, 0);
+	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRH(0), 72), 0, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload high word 0 (HBM/host): EINVAL");
-	len = msg_long(s.cbp, 0, WS_MON(MON_DATA, 72), 0, 1);
+	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_DATA(0), 72), 0, 1);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "timestamp message to a monitor: EINVAL");
 	len = msg_long(s.cbp, 0, WS_SOB(150), 1, 2);
@@ -1107,13 +1088,13 @@ static void t_monitors(void)
 	/* Allowed: the user's own monitor gates a memset on DMA_0_0. */
 	memset(s.buf, 0, 4096);
 	len = msg_long(s.cbp, 0, WS_SOB(144), 0, 0);
-	len = msg_long(s.cbp, len, WS_MON(MON_ADDRL, 72), (uint32_t)DMA0_FENCE0,
+	len = msg_long(s.cbp, len, WS_MON(SM_MON_PAY_ADDRL(0), 72), (uint32_t)DMA0_FENCE0,
 		       0);
-	len = msg_long(s.cbp, len, WS_MON(MON_ADDRH, 72),
+	len = msg_long(s.cbp, len, WS_MON(SM_MON_PAY_ADDRH(0), 72),
 		       (uint32_t)(DMA0_FENCE0 >> 32), 0);
-	len = msg_long(s.cbp, len, WS_MON(MON_DATA, 72), 1, 0);
+	len = msg_long(s.cbp, len, WS_MON(SM_MON_PAY_DATA(0), 72), 1, 0);
 	/* group 18 = SOBs 144..151, watch 144 only, >= 5 */
-	len = msg_long(s.cbp, len, WS_MON(MON_ARM, 72),
+	len = msg_long(s.cbp, len, WS_MON(SM_MON_ARM(0), 72),
 		       18 | 0xFEU << 8 | 5U << 17, 0);
 	len = pkt(s.cbp, len, PKT_FENCE, 1 | 1U << 16 | 0U << 30, 0, 8);
 	len = lin_dma(s.cbp, len, 0x5A5A5A5A5A5A5A5AULL, s.va, 4096, true);
@@ -1143,12 +1124,8 @@ out:
 
 /* ---- the user sync managers E_N, E_S, W_N (issue 9 compatibility) ------ */
 
-#define PKT_MSG_SHORT	0x4
-#define EN_BLK		0x4F2000ULL
-#define ES_BLK		0x4B2000ULL
-#define WN_BLK		0x4D2000ULL
 /* CP_FENCE0_RDATA of external queue @q (DMA 0/1 QMAN, stream q % 4). */
-#define QFENCE0(q)	(CFG_BASE + 0x508000ULL + 0x20000ULL * ((q) / 4) + \
+#define QFENCE0(q)	(GAUDI_CFG_BASE + 0x508000ULL + 0x20000ULL * ((q) / 4) + \
 			 0x308 + 4 * ((q) % 4))
 
 /* MSG_SHORT through the bases the driver programs: 0 E_N monitors, 1 E_N SOBs. */
@@ -1170,17 +1147,17 @@ static size_t arm_fence(uint8_t *cb, size_t off, uint64_t blk, uint32_t m,
 {
 	uint32_t arm = sob / 8 | (0xFFU & ~(1U << sob % 8)) << 8 |
 		       (eq ? 1U << 16 : 0) | target << 17;
-	uint32_t regs[4] = { MON_ADDRL, MON_ADDRH, MON_DATA, MON_ARM };
+	uint32_t regs[4] = { SM_MON_PAY_ADDRL(0), SM_MON_PAY_ADDRH(0), SM_MON_PAY_DATA(0), SM_MON_ARM(0) };
 	uint32_t vals[4] = { (uint32_t)QFENCE0(q), (uint32_t)(QFENCE0(q) >> 32),
 			     1, arm };
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
-		if (blk == EN_BLK)
-			off = msg_short(cb, off, 0, regs[i] - MON_ADDRL + 4 * m,
+		if (blk == mmSYNC_MNGR_E_N_SOB_OBJ_0)
+			off = msg_short(cb, off, 0, regs[i] - SM_MON_PAY_ADDRL(0) + 4 * m,
 					vals[i]);
 		else
-			off = msg_long(cb, off, CFG_BASE + blk + regs[i] + 4 * m,
+			off = msg_long(cb, off, GAUDI_CFG_BASE + blk + regs[i] + 4 * m,
 				       vals[i], 0);
 	}
 	return pkt(cb, off, PKT_FENCE, 1 | 1U << 16, 0, 8);
@@ -1190,9 +1167,9 @@ static size_t arm_fence(uint8_t *cb, size_t off, uint64_t blk, uint32_t m,
 static size_t sob_write(uint8_t *cb, size_t off, uint64_t blk, uint32_t sob,
 			uint32_t val)
 {
-	if (blk == EN_BLK)
+	if (blk == mmSYNC_MNGR_E_N_SOB_OBJ_0)
 		return msg_short(cb, off, 1, 4 * sob, val);
-	return msg_long(cb, off, CFG_BASE + blk + 4 * sob, val, 0);
+	return msg_long(cb, off, GAUDI_CFG_BASE + blk + 4 * sob, val, 0);
 }
 
 #define USM_THREADS	8
@@ -1237,9 +1214,9 @@ static void *usm_thread(void *arg)
 	ch[0].queue_index = t;
 	ch[1].cb_handle = cbs;
 	ch[1].queue_index = (t + 4) % 8;
-	ch[1].cb_size = sob_write(ps, 0, EN_BLK, sob, 0x80000001U);
+	ch[1].cb_size = sob_write(ps, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, sob, 0x80000001U);
 	for (i = 0; i < USM_ROUNDS; i++) {
-		size_t len = arm_fence(pw, 0, EN_BLK, t, sob, i + 1, false, t);
+		size_t len = arm_fence(pw, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, t, sob, i + 1, false, t);
 
 		len = lin_dma(pw, len, 0x0101010101010101ULL * (0x40 + t + i),
 			      s->va + (slice - s->buf) + 4096 * i, 4096, true);
@@ -1318,9 +1295,9 @@ static void t_usersm(void)
 		uint32_t mon, sob;
 		const char *name;
 	} b[] = {
-		{ EN_BLK, 0, 0, "E_N monitor 0 on SOB 0 (MSG_SHORT)" },
-		{ ES_BLK, 511, 2047, "E_S monitor 511 on SOB 2047 (MSG_LONG)" },
-		{ WN_BLK, 7, 100, "W_N monitor 7 on SOB 100 (MSG_LONG)" },
+		{ mmSYNC_MNGR_E_N_SOB_OBJ_0, 0, 0, "E_N monitor 0 on SOB 0 (MSG_SHORT)" },
+		{ mmSYNC_MNGR_E_S_SOB_OBJ_0, 511, 2047, "E_S monitor 511 on SOB 2047 (MSG_LONG)" },
+		{ mmSYNC_MNGR_W_N_SOB_OBJ_0, 7, 100, "W_N monitor 7 on SOB 100 (MSG_LONG)" },
 	};
 	struct usm_thread ut[USM_THREADS];
 	pthread_t th[USM_THREADS];
@@ -1378,7 +1355,7 @@ static void t_usersm(void)
 	if (ok(sess_open(&s), "usersm: reopen")) {
 		memset(s.buf, 0, 4096);
 		/* SOB 0 of E_N must be 0 again: a monitor for == 0 fires. */
-		len = arm_fence(s.cbp, 0, EN_BLK, 1, 0, 0, true, 2);
+		len = arm_fence(s.cbp, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, 1, 0, 0, true, 2);
 		len = lin_dma(s.cbp, len, 0x7C7C7C7C7C7C7C7CULL, s.va, 4096, true);
 		ok(hl_submit1(s.fd, s.cb, len, 2, &seq) == 0 &&
 		   wait_cs(s.fd, seq, 5000000, &st, NULL) == 0 &&
@@ -1678,7 +1655,7 @@ static uint32_t sob_incs(struct sess *s, uint32_t sob, unsigned int n,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		off = msg_long(s->cbp, off, CFG_BASE + sob,
+		off = msg_long(s->cbp, off, GAUDI_CFG_BASE + sob,
 			       op_set ? 1 : (1U << 31) | 1, 0);
 	return off;
 }
@@ -1865,15 +1842,15 @@ static void t_dmabuf(void)
 {
 	static const struct { uint64_t addr, size, off; const char *what; }
 	bad[] = {
-		{ DRAM_USER, 2 << 20, 4096, "offset not 0" },
-		{ DRAM_USER, 0, 0, "size 0" },
-		{ DRAM_USER, 2048, 0, "size not page aligned" },
-		{ DRAM_USER + 2048, 4096, 0, "address not page aligned" },
+		{ GAUDI_DRAM_USER_START, 2 << 20, 4096, "offset not 0" },
+		{ GAUDI_DRAM_USER_START, 0, 0, "size 0" },
+		{ GAUDI_DRAM_USER_START, 2048, 0, "size not page aligned" },
+		{ GAUDI_DRAM_USER_START + 2048, 4096, 0, "address not page aligned" },
 		{ 0x10000000ULL, 4096, 0, "below the user part of HBM" },
-		{ DRAM_USER - 4096, 8192, 0, "straddling the user base" },
+		{ GAUDI_DRAM_USER_START - 4096, 8192, 0, "straddling the user base" },
 		{ 32ULL << 30, 4096, 0, "past the end of HBM" },
 		{ (32ULL << 30) - 4096, 8192, 0, "crossing the end of HBM" },
-		{ DRAM_USER, 0xFFFFFFFFFFFFF000ULL, 0, "size wrapping around" },
+		{ GAUDI_DRAM_USER_START, 0xFFFFFFFFFFFFF000ULL, 0, "size wrapping around" },
 	};
 	char link[64], target[128];
 	long long sz;
@@ -1884,7 +1861,7 @@ static void t_dmabuf(void)
 
 	if (!ok(sess_open(&s), "dmabuf: open"))
 		return;
-	if (ok(export_fd(s.fd, DRAM_USER, 2 << 20, 0, O_RDWR | O_CLOEXEC,
+	if (ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 2 << 20, 0, O_RDWR | O_CLOEXEC,
 			 &dfd) == 0 && dfd >= 0,
 	       "EXPORT_DMABUF_FD of 2 MiB at the user HBM base: fd %d", dfd)) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
@@ -1901,7 +1878,7 @@ static void t_dmabuf(void)
 	ok(export_fd(s.fd, (32ULL << 30) - 4096, 4096, 0, O_RDWR, &dfd) == 0 &&
 	   !(fcntl(dfd, F_GETFD) & FD_CLOEXEC),
 	   "the last page of HBM exports (no O_CLOEXEC)");
-	ok(export_fd(s.fd, DRAM_USER, 4096, 0, O_RDWR, &dfd2) == 0 &&
+	ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd2) == 0 &&
 	   dfd2 != dfd, "a second export of overlapping HBM: another dma-buf");
 	if (dfd >= 0)
 		close(dfd);
@@ -1912,10 +1889,10 @@ static void t_dmabuf(void)
 			     O_RDWR, &dfd) == -EINVAL,
 		   "EXPORT_DMABUF_FD %s: EINVAL", bad[i].what);
 	if (!peer)
-		ok(export_fd(s.fd, DRAM_USER, 4096, 0, 0x40, &dfd) == -EINVAL,
+		ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 4096, 0, 0x40, &dfd) == -EINVAL,
 		   "EXPORT_DMABUF_FD with O_CREAT in flags: EINVAL (upstream ignores it)");
 	/* A dma-buf outlives the file that exported it. */
-	ok(export_fd(s.fd, DRAM_USER, 4096, 0, O_RDWR, &dfd) == 0,
+	ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd) == 0,
 	   "export, then close the device");
 	sess_close(&s);
 	ok(dfd >= 0 && fdinfo_num(dfd, "size:") == 4096 && close(dfd) == 0,
@@ -2011,7 +1988,7 @@ static void t_hbm(void)
 	if (!ok(sess_open(&s), "hbm: open"))
 		return;
 	ok(dram_usage(s.fd, &free0, &c0) && c0 == 0 &&
-	   free0 == (32ULL << 30) - DRAM_USER,
+	   free0 == (32ULL << 30) - GAUDI_DRAM_USER_START,
 	   "DRAM_USAGE at open: %llu MiB free, 0 for the context",
 	   (unsigned long long)(free0 >> 20));
 	ok(fdinfo_vram(s.fd, "drm-total-vram") == 0,
@@ -2029,7 +2006,7 @@ static void t_hbm(void)
 	ok(tv == 8 << 20 && rv == 8 << 20,
 	   "fdinfo drm-total-vram and drm-resident-vram 8 MiB (%lld, %lld)", tv,
 	   rv);
-	ok(mem_map_handle(s.fd, h1, &addr) == 0 && addr >= DRAM_USER &&
+	ok(mem_map_handle(s.fd, h1, &addr) == 0 && addr >= GAUDI_DRAM_USER_START &&
 	   addr + (4 << 20) <= 32ULL << 30 && !(addr & ((2 << 20) - 1)),
 	   "MAP of the handle: HBM 0x%llx, 2 MiB aligned", (unsigned long long)addr);
 	ok(mem_alloc(s.fd, 0, 0, 0, &h) == -EINVAL, "ALLOC of 0 bytes: EINVAL");

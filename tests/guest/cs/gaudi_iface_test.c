@@ -54,7 +54,6 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define DRAM_USER	0x20000000ULL
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(2U << 20)
 #define WAIT_US		(30ULL * 1000 * 1000)
@@ -399,8 +398,8 @@ static void t_abi(void)
 	memset(s.buf, 0, BUF_SIZE);
 	ok(dma_set(&s, s.va, 0x3C, 8192) == 0 && all_bytes(s.buf, 8192, 0x3C),
 	   "CS: DMA memset of the userptr buffer, WAIT_CS completed");
-	ok(dma_copy(&s, s.va, DRAM_USER, 8192) == 0 &&
-	   dma_copy(&s, DRAM_USER, s.va + 65536, 8192) == 0 &&
+	ok(dma_copy(&s, s.va, GAUDI_DRAM_USER_START, 8192) == 0 &&
+	   dma_copy(&s, GAUDI_DRAM_USER_START, s.va + 65536, 8192) == 0 &&
 	   all_bytes(s.buf + 65536, 8192, 0x3C),
 	   "CS: userptr -> HBM -> userptr copy");
 	for (i = 0; i < 4; i++) {
@@ -759,8 +758,8 @@ static void t_big(void)
 			uint32_t got;
 
 			memset(s.buf, 0xEE, 4096);
-			rc = dma_copy(&s, va + at[i], DRAM_USER, 4096) ?:
-			     dma_copy(&s, DRAM_USER, s.va, 4096);
+			rc = dma_copy(&s, va + at[i], GAUDI_DRAM_USER_START, 4096) ?:
+			     dma_copy(&s, GAUDI_DRAM_USER_START, s.va, 4096);
 			memcpy(&got, s.buf, 4);
 			if (rc || got != want) {
 				tap_diag("offset 0x%" PRIx64 ": rc %d, page %u, expected %u",

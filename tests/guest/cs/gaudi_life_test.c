@@ -48,26 +48,15 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define SRAM_USER	(0x7FF0000000ULL + 0x80)
 #define SRAM_END	(0x7FF0000000ULL + (20ULL << 20))
-#define DRAM_USER	0x20000000ULL
-#define CFG_BASE	0x7FFC000000ULL
 
-#define PKT_MSG_LONG	0x3
-#define PKT_MSG_PROT	0x7
-#define PKT_FENCE	0x8
-#define PKT_NOP		0xA
 #define CTL(op)		((uint32_t)(op) << 24)
 #define CTL_MB		(1U << 31)
 
-#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define MON_ADDRL	0x2000
-#define MON_ADDRH	0x2800
-#define MON_DATA	0x3000
-#define MON_ARM		0x3800
+#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
 /* Fence counter 0 RDATA of stream 0 of DMA engine @n's QMAN. */
-#define DMA_FENCE0(n)	(CFG_BASE + 0x508000ULL + 0x20000ULL * (n) + 0x308)
+#define DMA_FENCE0(n)	(GAUDI_CFG_BASE + 0x508000ULL + 0x20000ULL * (n) + 0x308)
 
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(8U << 20)
@@ -205,12 +194,12 @@ static int arm_fence(struct sess *s, unsigned int mon, unsigned int sob,
 	size_t len;
 
 	len = msg_long(s->cbp, 0, WS_SOB(sob), 0);
-	len = msg_long(s->cbp, len, WS_MON(MON_ADDRL, mon),
+	len = msg_long(s->cbp, len, WS_MON(SM_MON_PAY_ADDRL(0), mon),
 		       (uint32_t)DMA_FENCE0(dma));
-	len = msg_long(s->cbp, len, WS_MON(MON_ADDRH, mon),
+	len = msg_long(s->cbp, len, WS_MON(SM_MON_PAY_ADDRH(0), mon),
 		       (uint32_t)(DMA_FENCE0(dma) >> 32));
-	len = msg_long(s->cbp, len, WS_MON(MON_DATA, mon), 1);
-	len = msg_long(s->cbp, len, WS_MON(MON_ARM, mon),
+	len = msg_long(s->cbp, len, WS_MON(SM_MON_PAY_DATA(0), mon), 1);
+	len = msg_long(s->cbp, len, WS_MON(SM_MON_ARM(0), mon),
 		       sob / 8 | (0xFFU & ~(1U << (sob % 8))) << 8 | 1U << 17);
 	return run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0);
 }
@@ -415,7 +404,7 @@ static void t_pqfull(void)
 
 /* ---- stalledclose --------------------------------------------------------- */
 
-#define OLD_HBM		(DRAM_USER + (512ULL << 20))
+#define OLD_HBM		(GAUDI_DRAM_USER_START + (512ULL << 20))
 
 static void t_stalledclose(void)
 {
@@ -466,7 +455,7 @@ static void t_stalledclose(void)
 
 /* ---- scrub ---------------------------------------------------------------- */
 
-#define SCRUB_HBM	(DRAM_USER + (1ULL << 30))
+#define SCRUB_HBM	(GAUDI_DRAM_USER_START + (1ULL << 30))
 #define SCRUB_HBM_LEN	(256U << 20)
 
 static int scrub_param(int v)
@@ -499,7 +488,7 @@ static int writer(size_t hbm_len, bool sram, double *close_s)
 	for (a = 0; a < hbm_len; a += 64 << 20)
 		if (memset_dev(&c, SCRUB_HBM + a, 64 << 20, 0x5A))
 			return 3;
-	if (sram && memset_dev(&c, SRAM_USER, SRAM_END - SRAM_USER, 0x6B))
+	if (sram && memset_dev(&c, GAUDI_SRAM_USER_START, SRAM_END - GAUDI_SRAM_USER_START, 0x6B))
 		return 3;
 	if (hbm_len && (read_dev(&c, SCRUB_HBM + hbm_len - 4096, 4096, 0) ||
 			!all_are(c.buf, 4096, 0x5A)))
@@ -583,7 +572,7 @@ static bool reads_zero(struct sess *s, size_t hbm_len, bool sram)
 		zero &= read_dev(s, a & ~4095ULL, 4096, 0) == 0 &&
 			all_are(s->buf, 4096, 0);
 		if (sram)
-			zero &= read_dev(s, SRAM_USER + sram_at[i], 4096, 0) ==
+			zero &= read_dev(s, GAUDI_SRAM_USER_START + sram_at[i], 4096, 0) ==
 				0 && all_are(s->buf, 4096, 0);
 	}
 	return zero;

@@ -190,7 +190,7 @@ static void test_kmem(int fd)
 		return;
 	}
 	for (off = 0; off < cbsz; off += 8)
-		hl_pkt8(p, off, HL_PKT_NOP, 0, 0);
+		hl_pkt8(p, off, PKT_NOP, 0, 0);
 	memset(ch, 0, sizeof(ch));
 	for (uint32_t i = 0; i < njobs; i++) {
 		ch[i].cb_handle = cb;

@@ -2096,7 +2096,6 @@ out:
 
 /* ---- close racing a hard reset --------------------------------------------- */
 
-#define SRAM_USER	0x7FF0000080ULL	/* first user SRAM byte (gaudi.rst) */
 #define CR_SRAM		(64U << 10)
 
 static int cr_close(struct blocked *b)
@@ -2145,7 +2144,7 @@ static void t_closereset(void)
 		c0 = hard_resets(s.fd);
 		/* The holder writes SRAM; then work held on a hung queue. */
 		rc = memset_check(s.fd, &s.cb, 1, s.buf, s.va, 64, 0x01);
-		len = pkt_lin_dma(s.cb.p, 0, rep8(0xEE), SRAM_USER, CR_SRAM,
+		len = pkt_lin_dma(s.cb.p, 0, rep8(0xEE), GAUDI_SRAM_USER_START, CR_SRAM,
 				  true, true);
 		rc |= hl_submit1(s.fd, s.cb.h, len, 1, &seq);
 		rc |= wait_cs(s.fd, seq, WAIT_US, &st, NULL);
@@ -2184,7 +2183,7 @@ static void t_closereset(void)
 		   names[v], c0, c1);
 		if (rc == 0) {
 			memset(n.buf, 0x55, CR_SRAM);
-			len = pkt_lin_dma(n.cb.p, 0, SRAM_USER, n.va, CR_SRAM,
+			len = pkt_lin_dma(n.cb.p, 0, GAUDI_SRAM_USER_START, n.va, CR_SRAM,
 					  false, true);
 			st = ~0U;
 			rc = hl_submit1(n.fd, n.cb.h, len, 0, &seq);

@@ -40,7 +40,6 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define SRAM_USER	(0x7FF0000000ULL + 0x80)
 #define PAGE		4096U
 #define MAX_PAGES	64U
 #define BUF_SIZE	(MAX_PAGES * PAGE)
@@ -168,9 +167,9 @@ int main(int argc, char **argv)
 			va0 = va;
 		moved += va != va0;
 
-		len = pkt_lin_dma(cbp, len, va + roff, SRAM_USER, rlen, false,
+		len = pkt_lin_dma(cbp, len, va + roff, GAUDI_SRAM_USER_START, rlen, false,
 				  true);
-		len = pkt_lin_dma(cbp, len, SRAM_USER, rva + resoff, rlen,
+		len = pkt_lin_dma(cbp, len, GAUDI_SRAM_USER_START, rva + resoff, rlen,
 				  false, true);
 		len = pkt_lin_dma(cbp, len, 0x0101010101010101ULL * fillb,
 				  va + woff, wlen, true, true);

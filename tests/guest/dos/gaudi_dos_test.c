@@ -373,7 +373,7 @@ static int run_holder(unsigned int n, double *secs)
 		close(fd);
 		return -1;
 	}
-	hl_pkt8(p, 0, HL_PKT_NOP, 0, 0);
+	hl_pkt8(p, 0, PKT_NOP, 0, 0);
 	for (i = 0; i < n; i++) {
 		rc = hl_submit1(fd, cb, 8, i % 8, &seq);
 		if (rc)

@@ -68,10 +68,6 @@
 #include "tap.h"
 
 /* Device address map (shared/gaudi1/INTERFACE.md section 2). */
-#define CFG_BASE	0x7FFC000000ULL
-#define HOST_PHYS	0x8000000000ULL
-#define SRAM_USER	0x7FF0000080ULL
-#define DRAM_USER	0x20000000ULL
 #define DRAM_KERNEL	0x0FF00000ULL	/* the device CPU's part of HBM */
 #define PGT_HOP0_ASID1	0x10001000ULL	/* hop0 of ASID 1 (INTERFACE.md 8) */
 
@@ -83,30 +79,15 @@
  */
 #define DMA_CORE(n)		(0x500000U + 0x20000U * (n))
 #define DMA_QM(n)		(DMA_CORE(n) + 0x8000U)
-#define DC_SRC_LO		0x014
-#define DC_SRC_HI		0x018
-#define DC_DST_LO		0x01C
-#define DC_DST_HI		0x020
-#define DC_TSIZE		0x074
-#define DC_COMMIT		0x078
-#define DC_WDATA		0x07C
-#define DC_WR_COMP_LO		0x080
-#define DC_WR_COMP_HI		0x084
-#define DC_COMMIT_LIN		(1U << 3)
-#define DC_COMMIT_MEMSET	(1U << 4)
 #define QM_MSG_BASE0_LO(s)	(0x8000U + 0x228 + 4 * (s))
 #define QM_MSG_BASE0_HI(s)	(0x8000U + 0x23C + 4 * (s))
 #define QM_FENCE_RDATA(f, s)	(0x308U + 0x14 * (f) + 4 * (s))
 
 /* LIN_DMA ctl bits (INTERFACE.md section 7). */
-#define LD_WR_COMP	(1U << 0)
-#define LD_TRANSPOSE	(1U << 1)
-#define LD_LIN		(1U << 3)
-#define LD_MEMSET	(1U << 4)
 #define REPEAT_SORE	(1U << 0)
 
 /*
- * Sync managers (kernel/regs/gaudi_cs_regs.h): 2048 SOBs from the block
+ * Sync managers (hw/gaudi1/regs.h): 2048 SOBs from the block
  * base, monitor registers at + 0x2000 (PAY_ADDRL), 0x2800 (PAY_ADDRH),
  * 0x3000 (PAY_DATA), 0x3800 (ARM), 0x4000 (STATUS), 4 bytes per monitor.
  * MSG_SHORT bases as both drivers program them: 0 E_N monitors
@@ -247,7 +228,7 @@ static bool icb_create(struct sess *s, struct icb *c)
 static size_t nops(uint8_t *cb, size_t off, size_t end)
 {
 	while (off < end)
-		off = hl_pkt8(cb, off, HL_PKT_NOP, 0, 0);
+		off = hl_pkt8(cb, off, PKT_NOP, 0, 0);
 	return off;
 }
 
@@ -488,7 +469,7 @@ static void go_internal(struct sess *s, struct icb *c, size_t len, uint32_t q)
 	ch[0].cb_handle = c->dva;
 	ch[0].queue_index = q;
 	ch[0].cb_size = len;
-	hl_pkt8(s->cbp, 0, HL_PKT_NOP, 0, 0);
+	hl_pkt8(s->cbp, 0, PKT_NOP, 0, 0);
 	ch[1].cb_handle = s->cb;
 	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
 	ch[1].cb_size = 8;
@@ -499,12 +480,12 @@ static void go_internal(struct sess *s, struct icb *c, size_t len, uint32_t q)
 static size_t wreg_dma(uint8_t *cb, size_t off, uint64_t src, uint64_t dst,
 		       uint32_t size, uint32_t commit)
 {
-	off = hl_pkt_wreg32(cb, off, DC_SRC_LO, (uint32_t)src);
-	off = hl_pkt_wreg32(cb, off, DC_SRC_HI, (uint32_t)(src >> 32));
-	off = hl_pkt_wreg32(cb, off, DC_DST_LO, (uint32_t)dst);
-	off = hl_pkt_wreg32(cb, off, DC_DST_HI, (uint32_t)(dst >> 32));
-	off = hl_pkt_wreg32(cb, off, DC_TSIZE, size);
-	return hl_pkt_wreg32(cb, off, DC_COMMIT, commit);
+	off = hl_pkt_wreg32(cb, off, DMA_CORE_SRC_BASE_LO, (uint32_t)src);
+	off = hl_pkt_wreg32(cb, off, DMA_CORE_SRC_BASE_HI, (uint32_t)(src >> 32));
+	off = hl_pkt_wreg32(cb, off, DMA_CORE_DST_BASE_LO, (uint32_t)dst);
+	off = hl_pkt_wreg32(cb, off, DMA_CORE_DST_BASE_HI, (uint32_t)(dst >> 32));
+	off = hl_pkt_wreg32(cb, off, DMA_CORE_DST_TSIZE_0, size);
+	return hl_pkt_wreg32(cb, off, DMA_CORE_COMMIT, commit);
 }
 
 /* Prefill the first @n bytes of the buffer with the canary's complement. */
@@ -526,16 +507,16 @@ static void leak_count(struct sess *s, unsigned int n)
 static size_t mon_fire(uint8_t *cb, size_t off, uint32_t b, uint32_t m,
 		       uint32_t g, uint64_t addr, uint32_t val)
 {
-	off = hl_pkt_msg_long(cb, off, CFG_BASE + SOB(b, 8 * g), 0, false);
-	off = hl_pkt_msg_long(cb, off, CFG_BASE + MON_ADDRL(b, m),
+	off = hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + SOB(b, 8 * g), 0, false);
+	off = hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + MON_ADDRL(b, m),
 			      (uint32_t)addr, false);
-	off = hl_pkt_msg_long(cb, off, CFG_BASE + MON_ADDRH(b, m),
+	off = hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + MON_ADDRH(b, m),
 			      (uint32_t)(addr >> 32), false);
-	off = hl_pkt_msg_long(cb, off, CFG_BASE + MON_DATA(b, m), val, false);
-	off = hl_pkt_msg_long(cb, off, CFG_BASE + MON_ARM(b, m),
+	off = hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + MON_DATA(b, m), val, false);
+	off = hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + MON_ARM(b, m),
 			      ARM(g, 0xFE, 1), false);
-	off = hl_pkt_msg_long(cb, off, CFG_BASE + SOB(b, 8 * g), 1, false);
-	return hl_pkt_msg_long(cb, off, CFG_BASE + SOB(b, 8 * g), 0, false);
+	off = hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + SOB(b, 8 * g), 1, false);
+	return hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE + SOB(b, 8 * g), 0, false);
 }
 
 /*
@@ -546,7 +527,7 @@ static size_t mon_fire(uint8_t *cb, size_t off, uint32_t b, uint32_t m,
 static int release_fence(struct sess *s, unsigned int dma, unsigned int st)
 {
 	size_t len = mon_fire(s->cbp, 0, SM_W_S, WS_USER_MON, WS_USER_SOB / 8,
-			      CFG_BASE + DMA_QM(dma) + QM_FENCE_RDATA(0, st),
+			      GAUDI_CFG_BASE + DMA_QM(dma) + QM_FENCE_RDATA(0, st),
 			      1);
 
 	/* mon_fire() arms on the group's first SOB: 144 = 8 * 18. */
@@ -569,19 +550,19 @@ static bool buf_becomes(struct sess *s, size_t off, uint8_t v)
 static void a_wreg_dma_host(struct sess *s)
 {
 	go(s, wreg_dma(s->cbp, 0, PAT64, t_host, 8,
-		       DC_COMMIT_LIN | DC_COMMIT_MEMSET), 0);
+		       DMA_COMMIT_LIN | DMA_COMMIT_MEM_SET), 0);
 }
 
 static void a_wreg_dma_kern(struct sess *s)
 {
 	go(s, wreg_dma(s->cbp, 0, PAT64, t_kern, 8,
-		       DC_COMMIT_LIN | DC_COMMIT_MEMSET), 0);
+		       DMA_COMMIT_LIN | DMA_COMMIT_MEM_SET), 0);
 }
 
 static void a_wreg_dma_read(struct sess *s)
 {
 	leak_prep(s, 256);
-	go(s, wreg_dma(s->cbp, 0, t_host, s->va, 256, DC_COMMIT_LIN), 0);
+	go(s, wreg_dma(s->cbp, 0, t_host, s->va, 256, DMA_COMMIT_LIN), 0);
 	leak_count(s, 256);
 }
 
@@ -589,20 +570,20 @@ static void a_wreg_wrcomp(struct sess *s)
 {
 	size_t len = 0;
 
-	len = hl_pkt_wreg32(s->cbp, len, DC_WDATA, PAT32);
-	len = hl_pkt_wreg32(s->cbp, len, DC_WR_COMP_LO, (uint32_t)t_host);
-	len = hl_pkt_wreg32(s->cbp, len, DC_WR_COMP_HI,
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_WDATA, PAT32);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_LO, (uint32_t)t_host);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_HI,
 			    (uint32_t)(t_host >> 32));
-	len = lin_dma_ctl(s->cbp, len, 0, s->va, 64, true, LD_WR_COMP, 0);
-	len = hl_pkt_wreg32(s->cbp, len, DC_WR_COMP_LO, 0);
-	len = hl_pkt_wreg32(s->cbp, len, DC_WR_COMP_HI, 0);
-	len = hl_pkt_wreg32(s->cbp, len, DC_WDATA, 0);
+	len = lin_dma_ctl(s->cbp, len, 0, s->va, 64, true, PKT_LIN_DMA_WRCOMP, 0);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_LO, 0);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_HI, 0);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_WDATA, 0);
 	go(s, len, 0);
 }
 
 static const uint32_t steer_regs[] = {
-	DC_SRC_LO, DC_SRC_HI, DC_DST_LO, DC_DST_HI, DC_TSIZE, DC_WDATA,
-	DC_WR_COMP_LO, DC_WR_COMP_HI,
+	DMA_CORE_SRC_BASE_LO, DMA_CORE_SRC_BASE_HI, DMA_CORE_DST_BASE_LO, DMA_CORE_DST_BASE_HI, DMA_CORE_DST_TSIZE_0, DMA_CORE_WR_COMP_WDATA,
+	DMA_CORE_WR_COMP_ADDR_LO, DMA_CORE_WR_COMP_ADDR_HI,
 };
 
 static const char * const steer_names[] = {
@@ -637,7 +618,7 @@ static void a_wreg_dma_internal(struct sess *s)
 		return;
 	}
 	go_internal(s, &c, wreg_dma(c.p, 0, PAT64, t_host, 8,
-				    DC_COMMIT_LIN | DC_COMMIT_MEMSET),
+				    DMA_COMMIT_LIN | DMA_COMMIT_MEM_SET),
 		    GAUDI_QUEUE_ID_DMA_3_0);
 }
 
@@ -662,12 +643,12 @@ static void repeat_hidden(struct sess *s, uint64_t target)
 {
 	uint8_t *cb = s->cbp;
 
-	hl_pkt8(cb, 0, HL_PKT_REPEAT, REPEAT_SORE | 16U << 16, 0);
+	hl_pkt8(cb, 0, PKT_REPEAT, REPEAT_SORE | 16U << 16, 0);
 	put32(cb + 8, 0);
-	put32(cb + 12, HL_PKT_CTL(HL_PKT_LIN_DMA) | LD_LIN | (1U << 30) |
-		       HL_PKT_CTL_MB);
+	put32(cb + 12, HL_PKT_CTL(PKT_LIN_DMA) | PKT_LIN_DMA_LIN | (1U << 30) |
+		       PKT_CTL_MB);
 	put32(cb + 16, PAT32);
-	put32(cb + 20, HL_PKT_CTL(HL_PKT_MSG_LONG) | HL_PKT_CTL_MB);
+	put32(cb + 20, HL_PKT_CTL(PKT_MSG_LONG) | PKT_CTL_MB);
 	put64(cb + 24, target);
 	go(s, 32, 0);
 }
@@ -684,17 +665,17 @@ static void a_repeat_kern(struct sess *s)
 
 static void a_ld_wrcomp(struct sess *s)
 {
-	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, LD_WR_COMP, 0), 0);
+	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, PKT_LIN_DMA_WRCOMP, 0), 0);
 }
 
 static void a_ld_nonlinear(struct sess *s)
 {
-	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, 0, LD_LIN), 0);
+	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, 0, PKT_LIN_DMA_LIN), 0);
 }
 
 static void a_ld_transpose(struct sess *s)
 {
-	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, LD_TRANSPOSE, 0), 0);
+	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, PKT_LIN_DMA_TRANSPOSE, 0), 0);
 }
 
 /*
@@ -786,7 +767,7 @@ static void a_msg_kern(struct sess *s)
 
 static void a_msg_drv_sob(struct sess *s)
 {
-	go(s, hl_pkt_msg_long(s->cbp, 0, CFG_BASE + SOB(SM_W_S, WS_DRV_SOB),
+	go(s, hl_pkt_msg_long(s->cbp, 0, GAUDI_CFG_BASE + SOB(SM_W_S, WS_DRV_SOB),
 			      SOB_ADD | 1, false), 0);
 }
 
@@ -798,7 +779,7 @@ static void a_short_drv_sob(struct sess *s)
 static void a_msg_drv_mon(struct sess *s)
 {
 	go(s, hl_pkt_msg_long(s->cbp, 0,
-			      CFG_BASE + MON_DATA(SM_W_S, WS_DRV_MON),
+			      GAUDI_CFG_BASE + MON_DATA(SM_W_S, WS_DRV_MON),
 			      0x1234, false), 0);
 }
 
@@ -816,7 +797,7 @@ static void a_mon_ws_host(struct sess *s)
 static void a_mon_en_drv_sob(struct sess *s)
 {
 	go(s, mon_fire(s->cbp, 0, SM_E_N, 1, 1,
-		       CFG_BASE + SOB(SM_W_S, WS_DRV_SOB), SOB_ADD | 1), 0);
+		       GAUDI_CFG_BASE + SOB(SM_W_S, WS_DRV_SOB), SOB_ADD | 1), 0);
 }
 
 static void a_mon_en_kern(struct sess *s)
@@ -1157,7 +1138,7 @@ static void t_attacks(void)
  * A stream the previous holder left in a FENCE, with a memset of user HBM
  * behind it, must not run for the next holder.
  */
-#define STALE_HBM	(DRAM_USER + (384ULL << 20))
+#define STALE_HBM	(GAUDI_DRAM_USER_START + (384ULL << 20))
 
 static void a_stale_holder(struct sess *s)
 {
@@ -1228,11 +1209,11 @@ struct region {
 };
 
 static const struct region regions[] = {
-	{ "user HBM at 0x20000000 (memset)", DRAM_USER, 1 << 20, false },
-	{ "user HBM at 0x20100000 (copy from host)", DRAM_USER + (1 << 20),
+	{ "user HBM at 0x20000000 (memset)", GAUDI_DRAM_USER_START, 1 << 20, false },
+	{ "user HBM at 0x20100000 (copy from host)", GAUDI_DRAM_USER_START + (1 << 20),
 	  1 << 20, true },
-	{ "user SRAM at 0x7ff0000080 (memset)", SRAM_USER, 64 << 10, false },
-	{ "user SRAM at 0x7ff0010080 (copy from host)", SRAM_USER + (64 << 10),
+	{ "user SRAM at 0x7ff0000080 (memset)", GAUDI_SRAM_USER_START, 64 << 10, false },
+	{ "user SRAM at 0x7ff0010080 (copy from host)", GAUDI_SRAM_USER_START + (64 << 10),
 	  64 << 10, true },
 };
 
@@ -1350,7 +1331,7 @@ static const char *blk_name(uint32_t b)
 static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
 		       uint32_t sigq)
 {
-	uint64_t fence = CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(0, 0);
+	uint64_t fence = GAUDI_CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(0, 0);
 	const char *how = short_msg ? "MSG_SHORT" : "MSG_LONG";
 	uint64_t wseq, sseq;
 	uint32_t st = ~0U;
@@ -1366,15 +1347,15 @@ static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
 		len = hl_pkt_msg_short(s->cbp, len, 0, 0x1800 + 4 * 8,
 				       ARM(1, 0xFE, 1));
 	} else {
-		len = hl_pkt_msg_long(s->cbp, len, CFG_BASE + SOB(b, 8), 0,
+		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + SOB(b, 8), 0,
 				      false);
-		len = hl_pkt_msg_long(s->cbp, len, CFG_BASE + MON_ADDRL(b, 8),
+		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + MON_ADDRL(b, 8),
 				      (uint32_t)fence, false);
-		len = hl_pkt_msg_long(s->cbp, len, CFG_BASE + MON_ADDRH(b, 8),
+		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + MON_ADDRH(b, 8),
 				      (uint32_t)(fence >> 32), false);
-		len = hl_pkt_msg_long(s->cbp, len, CFG_BASE + MON_DATA(b, 8), 1,
+		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + MON_DATA(b, 8), 1,
 				      false);
-		len = hl_pkt_msg_long(s->cbp, len, CFG_BASE + MON_ARM(b, 8),
+		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + MON_ARM(b, 8),
 				      ARM(1, 0xFE, 1), false);
 	}
 	len = hl_pkt_fence(s->cbp, len, 0, 1, 1);
@@ -1392,7 +1373,7 @@ static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
 	if (short_msg)
 		len = hl_pkt_msg_short(s->cbp, 0, 1, 4 * 8, SOB_ADD | 1);
 	else
-		len = hl_pkt_msg_long(s->cbp, 0, CFG_BASE + SOB(b, 8),
+		len = hl_pkt_msg_long(s->cbp, 0, GAUDI_CFG_BASE + SOB(b, 8),
 				      SOB_ADD | 1, false);
 	rc = hl_submit1(s->fd, s->cb, len, sigq, &sseq);
 	ok(rc == 0, "compat %s: signalling CB on queue %u (%s SOB 8 += 1) accepted (%s)",
@@ -1429,13 +1410,13 @@ static void *mt_thread(void *p)
 	struct mt_arg *m = p;
 	struct sess *s = m->s;
 	unsigned int t = m->t, i, q = t % 4, f = t / 4, sob = 64 + 8 * t;
-	uint64_t fence = CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(f, q);
+	uint64_t fence = GAUDI_CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(f, q);
 	uint64_t seqs[2], off = (uint64_t)t << 16;
 	uint32_t map, all, st = ~0U;
 	size_t len;
 	int rc;
 
-	len = hl_pkt_msg_long(m->ps, 0, CFG_BASE + SOB(SM_E_N, sob), 0, false);
+	len = hl_pkt_msg_long(m->ps, 0, GAUDI_CFG_BASE + SOB(SM_E_N, sob), 0, false);
 	if (hl_submit1(s->fd, m->cbs, len, GAUDI_QUEUE_ID_DMA_1_0 + q,
 		       &seqs[0]) || wait_done(s->fd, seqs[0], &st)) {
 		m->fail++;
@@ -1446,16 +1427,16 @@ static void *mt_thread(void *p)
 		uint8_t v = (uint8_t)(t * 32 + i);
 
 		len = hl_pkt_msg_long(m->pw, 0,
-				      CFG_BASE + MON_ADDRL(SM_E_N, 16 + t),
+				      GAUDI_CFG_BASE + MON_ADDRL(SM_E_N, 16 + t),
 				      (uint32_t)fence, false);
 		len = hl_pkt_msg_long(m->pw, len,
-				      CFG_BASE + MON_ADDRH(SM_E_N, 16 + t),
+				      GAUDI_CFG_BASE + MON_ADDRH(SM_E_N, 16 + t),
 				      (uint32_t)(fence >> 32), false);
 		len = hl_pkt_msg_long(m->pw, len,
-				      CFG_BASE + MON_DATA(SM_E_N, 16 + t), 1,
+				      GAUDI_CFG_BASE + MON_DATA(SM_E_N, 16 + t), 1,
 				      false);
 		len = hl_pkt_msg_long(m->pw, len,
-				      CFG_BASE + MON_ARM(SM_E_N, 16 + t),
+				      GAUDI_CFG_BASE + MON_ARM(SM_E_N, 16 + t),
 				      ARM(8 + t, 0xFE, i), false);
 		len = hl_pkt_fence(m->pw, len, f, 1, 1);
 		len = lin_dma(m->pw, len, 0x0101010101010101ULL * v,
@@ -1716,12 +1697,12 @@ int main(int argc, char **argv)
 		if (!ok(canary_start(), "the canary process reports its page's physical address (0x%llx)",
 			(unsigned long long)hc.pa))
 			return tap_done();
-		t_host_page = HOST_PHYS + hc.pa;
+		t_host_page = GAUDI_HOST_PHYS_BASE + hc.pa;
 		t_host = t_host_page + CANARY_OFF;
 		kpa = kc_read("phys");
 		if (kpa > 0 && kc_read("bad") == 0) {
 			kc_pa = (uint64_t)kpa;
-			t_kern = HOST_PHYS + kc_pa + CANARY_OFF;
+			t_kern = GAUDI_HOST_PHYS_BASE + kc_pa + CANARY_OFF;
 		}
 		tap_diag("targets: another process's page at 0x%llx (device 0x%llx), kernel page at 0x%llx (device 0x%llx)",
 			 (unsigned long long)hc.pa,

@@ -288,7 +288,7 @@ static int next_holder(uint64_t hbm, int *nonzero)
 		rc = -errno;
 		goto out;
 	}
-	hl_pkt8(p, 0, HL_PKT_NOP, 0, 0);
+	hl_pkt8(p, 0, PKT_NOP, 0, 0);
 	rc = run_cb(fd, cb, 8, 0);
 	if (!rc && hbm) {
 		memset(host, 0xEE, SECRET_LEN);
@@ -387,7 +387,7 @@ static void round_once(int r)
 	/* A CS that waits forever in a FENCE, then NOPs behind it. */
 	if (cbp != MAP_FAILED) {
 		hl_pkt_fence((uint8_t *)cbp, 0, 0, 1, 1);
-		hl_pkt8((uint8_t *)cbp, 8, HL_PKT_NOP, 0, 0);
+		hl_pkt8((uint8_t *)cbp, 8, PKT_NOP, 0, 0);
 	}
 	rc = hl_submit1(fd, cb, 8, 0, &seq);
 	for (i = 0; !rc && i < 8; i++)
@@ -408,7 +408,7 @@ static void round_once(int r)
 		op = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ofd,
 			  (off_t)ocb);
 		if (op != MAP_FAILED)
-			hl_pkt8(op, 0, HL_PKT_NOP, 0, 0);
+			hl_pkt8(op, 0, PKT_NOP, 0, 0);
 	}
 
 	rc = remove_card(60, &took);

@@ -51,12 +51,7 @@
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(4U << 20)
 #define WAIT_US		(30ULL * 1000 * 1000)
-#define SRAM_USER	(0x7FF0000000ULL + 0x80)
 
-#define PKT_WREG_BULK	0x2
-#define PKT_CP_DMA	0x5
-#define PKT_MSG_PROT	0x7
-#define PKT_STOP	0xB
 #define PKT_LOAD_EXE	0xF
 
 static int fd = -1;
@@ -400,7 +395,7 @@ static size_t pkt(uint8_t *cb, size_t off, uint32_t op, unsigned int words,
 {
 	memset(cb + off, 0, 8 * (words ? words : 1));
 	put32(cb + off, w0);
-	put32(cb + off + 4, HL_PKT_CTL(op) | HL_PKT_CTL_MB);
+	put32(cb + off + 4, HL_PKT_CTL(op) | PKT_CTL_MB);
 	return off + 8 * (words ? words : 1);
 }
 
@@ -483,7 +478,7 @@ static void t_cs(struct cs_env *e)
 	int rc;
 
 	/* A first NOP: the sequence numbers start here. */
-	len = pkt(e->cbp, 0, HL_PKT_NOP, 1, 0);
+	len = pkt(e->cbp, 0, PKT_NOP, 1, 0);
 	rc = submit1(e, e->cb, len, 0, 0, &seq);
 	out("cs.nop q=0 (first)", rc, "seq=%llu", (unsigned long long)seq);
 	if (!rc)
@@ -542,7 +537,7 @@ static void t_cs(struct cs_env *e)
 		cb_destroy(fd, h);
 
 	/* Flags. */
-	len = pkt(e->cbp, 0, HL_PKT_NOP, 1, 0);
+	len = pkt(e->cbp, 0, PKT_NOP, 1, 0);
 	rc = submit1(e, e->cb, len, 0, HL_CS_FLAGS_TIMESTAMP, &seq);
 	cs_line(e, "cs.nop flags=TIMESTAMP", rc, seq);
 	rc = submit1(e, e->cb, len, 0, HL_CS_FLAGS_FORCE_RESTORE, &seq);
@@ -638,7 +633,7 @@ static void t_cs(struct cs_env *e)
 	len = pkt(e->cbp, 0, 0x1F, 1, 0);
 	rc = submit1(e, e->cb, (uint32_t)len, 0, 0, &seq);
 	cs_line(e, "cs.packet opcode 0x1F q=0", rc, seq);
-	len = pkt_lin_dma(e->cbp, 0, 0x5A5A5A5A5A5A5A5AULL, SRAM_USER, 4096,
+	len = pkt_lin_dma(e->cbp, 0, 0x5A5A5A5A5A5A5A5AULL, GAUDI_SRAM_USER_START, 4096,
 			  true, true);
 	rc = submit1(e, e->cb, (uint32_t)len, 0, 0, &seq);
 	cs_line(e, "cs.lin_dma memset to SRAM q=0", rc, seq);

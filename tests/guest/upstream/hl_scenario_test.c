@@ -50,17 +50,12 @@
  * Gaudi 1 facts (upstream asic_reg headers, gaudi_packets.h; hl-thunk-open's
  * gaudi tests for the stride semantics and the lower CP's fence counter).
  */
-#define CFG_BASE	0x7FFC000000ULL
-#define WS_SOB(i)	(CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define MON_ADDRL	0x2000
-#define MON_ADDRH	0x2800
-#define MON_DATA	0x3000
-#define MON_ARM		0x3800
+#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
 #define DMA_QM(n)	(0x508000ULL + 0x20000ULL * (n))
 #define TPC_QM(n)	(0xE08000ULL + 0x40000ULL * (n))
 /* CP_FENCE0_RDATA of CP @cp (0..3 the streams, 4 the lower CP). */
-#define FENCE0(qm, cp)	(CFG_BASE + (qm) + 0x308 + 4 * (cp))
+#define FENCE0(qm, cp)	(GAUDI_CFG_BASE + (qm) + 0x308 + 4 * (cp))
 
 /* DMA core registers, offsets in the DMA queue's WREG_32 window. */
 #define CORE_SRC_TSIZE(k)	((k) ? 0x2C + 8 * ((k) - 1) : 0x4C)
@@ -68,7 +63,6 @@
 #define CORE_DST_TSIZE(k)	((k) ? 0x54 + 8 * ((k) - 1) : 0x74)
 #define CORE_DST_STRIDE(k)	(0x58 + 8 * ((k) - 1))
 
-#define PKT_CP_DMA	0x5
 #define CTL_RB		(1U << 30)
 
 #define CB_SIZE		(64U << 10)
@@ -130,10 +124,10 @@ static size_t msg(uint8_t *cb, size_t off, uint64_t addr, uint32_t val)
 static size_t arm_fence(uint8_t *cb, size_t off, uint32_t m, uint32_t sob,
 			uint32_t target, uint64_t fence_addr)
 {
-	off = msg(cb, off, WS_MON(MON_ADDRL, m), (uint32_t)fence_addr);
-	off = msg(cb, off, WS_MON(MON_ADDRH, m), (uint32_t)(fence_addr >> 32));
-	off = msg(cb, off, WS_MON(MON_DATA, m), 1);
-	off = msg(cb, off, WS_MON(MON_ARM, m),
+	off = msg(cb, off, WS_MON(SM_MON_PAY_ADDRL(0), m), (uint32_t)fence_addr);
+	off = msg(cb, off, WS_MON(SM_MON_PAY_ADDRH(0), m), (uint32_t)(fence_addr >> 32));
+	off = msg(cb, off, WS_MON(SM_MON_PAY_DATA(0), m), 1);
+	off = msg(cb, off, WS_MON(SM_MON_ARM(0), m),
 		  sob / 8 | (0xFFU & ~(1U << sob % 8)) << 8 | target << 17);
 	return hl_pkt_fence(cb, off, 0, 1, 1);
 }
@@ -307,7 +301,7 @@ static void t_nops(struct sess *s)
 	uint32_t st = ~0U;
 	int rc;
 
-	pkt(s->cbp, 0, HL_PKT_NOP, 0, HL_PKT_CTL_MB, 8);
+	pkt(s->cbp, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
 	for (i = 0; i < NOP_CS; i++) {
 		seq[i] = 0;
 		rc = hl_submit1(s->fd, s->cb, 8, GAUDI_QUEUE_ID_DMA_0_0,
@@ -478,8 +472,8 @@ static void t_strided(struct sess *s)
 	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
 			  false, true);
 	put32(s->cbp + len - 20,
-	      HL_PKT_CTL(HL_PKT_LIN_DMA) | CTL_RB | HL_PKT_CTL_MB |
-	      HL_PKT_CTL_EB);
+	      HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB | PKT_CTL_MB |
+	      PKT_CTL_EB);
 	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 			&seq);
 	if (!peer) {
@@ -493,8 +487,8 @@ static void t_strided(struct sess *s)
 			wait_done(s->fd, seq, &st);
 		len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), 8192,
 				  false, true);
-		put32(s->cbp + len - 20, HL_PKT_CTL(HL_PKT_LIN_DMA) | CTL_RB |
-		      HL_PKT_CTL_MB | HL_PKT_CTL_EB);
+		put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
+		      PKT_CTL_MB | PKT_CTL_EB);
 		ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len,
 				 GAUDI_QUEUE_ID_DMA_0_0, &seq), -EPERM,
 		      "strided: gaudi.ko refuses a non-linear LIN_DMA (EPERM)");
@@ -579,14 +573,14 @@ static void t_pingpong(struct sess *s)
 		if (!put_icb(s, 2, tcb, tl))
 			goto out;
 		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | HL_PKT_CTL_MB, 16);
+			 CTL_RB | PKT_CTL_MB, 16);
 		put64(upper + 8, s->icb_va[2]);
 		if (!put_icb(s, 3, upper, ul))
 			goto out;
 	} else {
 		/* gaudi.ko: CP_DMA runs a CB the parser never saw. */
 		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | HL_PKT_CTL_MB, 16);
+			 CTL_RB | PKT_CTL_MB, 16);
 		put64(upper + 8, s->icb_va[2]);
 		if (!put_icb(s, 3, upper, ul))
 			goto out;

@@ -34,21 +34,8 @@
 #include "../../lib/hl_ioctl.h"
 #include "../../lib/tap.h"
 
-/* Upstream Gaudi 1 facts (see shared/gaudi1/INTERFACE.md). */
-#define GAUDI_PCI_ID		0x1000
-#define GAUDI_HBM_SIZE		(32ULL << 30)
-#define GAUDI_DRAM_USER_BASE	0x20000000ULL	/* first 512 MiB: driver */
-#define GAUDI_SRAM_BASE		0x7FF0000000ULL
-#define GAUDI_SRAM_SIZE		(20U << 20)
+/* Gaudi 1 facts: hw/gaudi1 (through hl_ioctl.h); what upstream reports. */
 #define GAUDI_MAX_CLK_MHZ	2200
-#define GAUDI_VA_HOST_START	0x1000000000000ULL
-#define GAUDI_VA_HOST_END	0x3FF8000000000ULL
-
-/* Packet format (INTERFACE.md section 7): opcode in ctl bits 28:24. */
-#define PKT_WREG_BULK		0x2
-#define PKT_MSG_PROT		0x7
-#define PKT_CTL_OPCODE(op)	((uint32_t)(op) << 24)
-#define PKT_CTL_MB		(1U << 31)
 
 #define CB_SIZE			4096
 #define HOST_BUF_SIZE		(2U << 20)
@@ -103,7 +90,7 @@ static size_t pkt_msg_prot(uint8_t *cb, size_t off, uint32_t value,
 			   uint64_t addr)
 {
 	put32(cb + off, value);
-	put32(cb + off + 4, PKT_CTL_OPCODE(PKT_MSG_PROT) | PKT_CTL_MB);
+	put32(cb + off + 4, HL_PKT_CTL(PKT_MSG_PROT) | PKT_CTL_MB);
 	put64(cb + off + 8, addr);
 	return off + 16;
 }
@@ -113,7 +100,7 @@ static size_t pkt_wreg_bulk(uint8_t *cb, size_t off, uint32_t reg,
 			    uint64_t value)
 {
 	put32(cb + off, 1);
-	put32(cb + off + 4, PKT_CTL_OPCODE(PKT_WREG_BULK) |
+	put32(cb + off + 4, HL_PKT_CTL(PKT_WREG_BULK) |
 			    ((reg & 0xFFFF) << 8));
 	put64(cb + off + 8, value);
 	return off + 16;
@@ -157,8 +144,8 @@ static void check_hw_ip(int fd, struct hl_info_hw_ip_info *hw)
 	if (!ok_eq(hl_info(fd, HL_INFO_HW_IP_INFO, hw, sizeof(*hw)), 0,
 		   "INFO HW_IP_INFO"))
 		return;
-	ok_eq(hw->device_id, GAUDI_PCI_ID, "hw_ip.device_id is Gaudi (0x1000)");
-	ok_eq(hw->dram_base_address, GAUDI_DRAM_USER_BASE,
+	ok_eq(hw->device_id, GAUDI_PCI_DEVICE, "hw_ip.device_id is Gaudi (0x1000)");
+	ok_eq(hw->dram_base_address, GAUDI_DRAM_USER_START,
 	      "hw_ip.dram_base_address is the first user HBM byte");
 	ok_eq(hw->dram_base_address + hw->dram_size, GAUDI_HBM_SIZE,
 	      "hw_ip.dram_base_address + dram_size = 32 GiB of HBM");

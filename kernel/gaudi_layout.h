@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * How gaudi.ko lays out what the hardware leaves to the driver: the parts
+ * of the host virtual range and the sync-manager objects it keeps.  The
+ * hardware itself is described in hw/gaudi1/ (Documentation/hw.rst).
+ */
+#ifndef GAUDI_LAYOUT_H
+#define GAUDI_LAYOUT_H
+
+#include <linux/sizes.h>
+
+#include "gaudi1/memmap.h"
+
+/* The first 4 GiB of the host range hold mapped CBs (HL_CB_FLAGS_MAP). */
+#define GAUDI_VA_CB_START	GAUDI_VA_HOST_START
+#define GAUDI_VA_CB_END		(GAUDI_VA_HOST_START + SZ_4G)
+#define GAUDI_VA_USER_START	GAUDI_VA_CB_END
+
+/* First SOB and monitor of the W_S block that belong to users. */
+#define GAUDI_FIRST_USER_SOB	144
+#define GAUDI_FIRST_USER_MON	72
+/*
+ * The driver's signal/wait CSs: 2 SOBs and 1 monitor per external queue,
+ * at upstream's numbers (SOBs 0..127 and monitors 0..63 are upstream's for
+ * collective waits, which need NIC ports).
+ */
+#define GAUDI_SIG_FIRST_SOB	128
+#define GAUDI_SIG_FIRST_MON	64
+
+#endif /* GAUDI_LAYOUT_H */

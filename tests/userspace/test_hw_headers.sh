@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# hw/gaudi1 (Documentation/hw.rst): every header compiles on its own as C11
+# with -Wall -Wextra -Werror -pedantic, twice in one unit (include guard),
+# and tests/hw/hw_checks.c, whose _Static_asserts tie values that must
+# agree, compiles.  Prints TAP and "N passed, N failed".
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/build/tests/hw
+. "$top/tests/lib/tap.sh"
+
+mkdir -p "$out"
+cc=${CC:-gcc}
+flags="-std=c11 -Wall -Wextra -Werror -pedantic -I$top/hw"
+
+for h in "$top"/hw/gaudi1/*.h; do
+	name=gaudi1/$(basename "$h")
+	printf '#include "%s"\n#include "%s"\nint hw_unit;\n' "$name" "$name" \
+		>"$out/one.c"
+	$cc $flags -c -o "$out/one.o" "$out/one.c" 2>"$out/one.log"
+	ok $? "$name compiles alone" || cat "$out/one.log"
+done
+
+grep -L 'SPDX-License-Identifier: GPL-2.0-or-later OR MIT' \
+	"$top"/hw/gaudi1/*.h >"$out/spdx.log"
+[ ! -s "$out/spdx.log" ]
+ok $? "every hw/gaudi1 header is GPL-2.0-or-later OR MIT" || cat "$out/spdx.log"
+
+$cc $flags -c -o "$out/checks.o" "$top/tests/hw/hw_checks.c" 2>"$out/checks.log"
+ok $? "tests/hw/hw_checks.c: the cross-checks hold" || cat "$out/checks.log"
+
+# cpucp.h repeats upstream kernel headers: it must refuse kernel builds.
+printf '#include "gaudi1/cpucp.h"\n' >"$out/kern.c"
+! $cc $flags -D__KERNEL__ -c -o "$out/kern.o" "$out/kern.c" 2>/dev/null
+ok $? "gaudi1/cpucp.h refuses a kernel build"
+
+tap_done
