@@ -301,7 +301,7 @@ void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
 	struct gaudi_dp *dp = gdev->dp;
 	bool busy;
 
-	if (!dp || !READ_ONCE(dp->enabled))
+	if (!READ_ONCE(dp->enabled))
 		return;
 	if (page_fault)
 		queue_work(system_wq, &dp->pf_work);
@@ -1304,8 +1304,6 @@ void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
 
 	memset(c, 0, sizeof(*c));
-	if (!dp)
-		return;
 	c->total_out_of_mem_drop_cnt = atomic64_read(&dp->out_of_mem_drop);
 	c->total_parsing_drop_cnt = atomic64_read(&dp->parsing_drop);
 	c->total_queue_full_drop_cnt = atomic64_read(&dp->queue_full_drop);
@@ -1328,8 +1326,6 @@ bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 	struct gaudi_dp *dp = gdev->dp;
 	bool valid;
 
-	if (!dp)
-		return false;
 	spin_lock_irq(&dp->lock);
 	valid = dp->timeout_valid;
 	*ev = dp->timeout_ev;
@@ -1344,8 +1340,6 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	struct gaudi_ctx *ctx;
 	int ret;
 
-	if (!gdev->dp)
-		return 0;
 	/*
 	 * The previous holder's dma-bufs still expose HBM its importers use,
 	 * and any holder can name any user HBM: wait for them (as upstream,

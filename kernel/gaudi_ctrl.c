@@ -219,10 +219,7 @@ int gaudi_ctrl_init(struct gaudi_device *gdev)
 	struct cdev *cdev;
 	int ret;
 
-	ret = gaudi_file_init(gdev);
-	if (ret)
-		return ret;
-	u = gaudi_users(gdev);
+	u = gdev->users;
 
 	ret = devm_device_add_group(&gdev->pdev->dev, &gaudi_owner_attr_group);
 	if (ret) {
@@ -289,9 +286,9 @@ err_region:
 
 void gaudi_ctrl_fini(struct gaudi_device *gdev)
 {
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 
-	if (!u || u->ctrl_minor < 0)
+	if (u->ctrl_minor < 0)
 		return;
 	mutex_lock(&gaudi_ctrl_lock);
 	xa_erase(&gaudi_ctrl_devs, u->ctrl_minor);

@@ -181,8 +181,6 @@ static int scrub_show(struct seq_file *m, void *unused)
 {
 	struct gaudi_device *gdev = m->private;
 
-	if (!gdev->dp)
-		return -ENODEV;
 	gaudi_scrub_show(gdev, m);
 	return 0;
 }

@@ -28,7 +28,6 @@
 #include "gaudi_flash.h"
 #include "gaudi_info.h"
 
-
 unsigned int gaudi_timeout_locked = 30;
 module_param_named(timeout_locked, gaudi_timeout_locked, uint, 0444);
 MODULE_PARM_DESC(timeout_locked, "Device lockup timeout in seconds (0 = disabled, default 30)");
@@ -266,6 +265,9 @@ static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 	spin_lock_init(&gdev->eq.lock);
 	gaudi_reset_init(gdev);
+	ret = gaudi_file_init(gdev);
+	if (ret)
+		return ret;
 	ret = gaudi_dummy_page_init(gdev);
 	if (ret)
 		return ret;

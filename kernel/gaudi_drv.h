@@ -82,6 +82,8 @@ enum gaudi_status {
 
 struct gaudi_device;
 struct gaudi_dp;
+struct gaudi_hwmon;
+struct gaudi_users;
 
 /* ---- register access (CFG offsets, see gaudi1/regs.h) --------------- */
 u32 gaudi_rreg(struct gaudi_device *gdev, u32 reg, const char *name);
@@ -290,13 +292,6 @@ void gaudi_debugfs_init(struct gaudi_device *gdev);
 int gaudi_ctrl_init(struct gaudi_device *gdev);
 void gaudi_ctrl_fini(struct gaudi_device *gdev);
 
-/*
- * Completion-queue hook of the data plane (gaudi_queue.c): called from the
- * hard IRQ handler, before it decides whether the event thread must run.
- * Set while gdev->dp exists; the IRQ is freed before dp.
- */
-typedef void (*gaudi_irq_hook_t)(struct gaudi_device *gdev);
-
 /* ---- the device ----------------------------------------------------- */
 struct gaudi_device {
 	struct drm_device drm;
@@ -314,13 +309,11 @@ struct gaudi_device {
 	struct gaudi_reset reset;
 
 	struct device *hwmon;
-	void *hwmon_priv;		/* gaudi_hwmon.c channel tables */
+	struct gaudi_hwmon *hwmon_chans;	/* gaudi_hwmon.c channel tables */
 	u64 dbg_addr;			/* debugfs: register address */
-	gaudi_irq_hook_t cq_irq_hook;	/* NULL without a data plane */
 	struct gaudi_dp *dp;		/* data plane (gaudi_cs.h) */
 
-	void *file_priv;		/* gaudi_file.c state (compute node) */
-	void *ctrl_priv;		/* gaudi_ctrl.c state (control node) */
+	struct gaudi_users *users;	/* the nodes' users (gaudi_file.h) */
 	/*
 	 * Shown in place of a CB to a process that still maps it after the
 	 * card was removed (gaudi_cb.c); freed with the DRM device.

@@ -43,7 +43,7 @@ int gaudi_file_init(struct gaudi_device *gdev)
 		return ret;
 	spin_lock_init(&u->notify_lock);
 	u->ctrl_minor = -1;
-	gdev->file_priv = u;
+	gdev->users = u;
 	return 0;
 }
 
@@ -141,11 +141,9 @@ err_unlock:
 int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	int idx, ret;
 
-	if (!u)
-		return -ENODEV;
 	/* The removal waits for an open in progress, then revokes it. */
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
@@ -157,7 +155,7 @@ int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
 void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	struct gaudi_file *gfile = file->driver_priv;
 	struct eventfd_ctx *ctx;
 	struct pid *pid = NULL;
@@ -210,10 +208,8 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
  */
 void gaudi_file_revoke(struct gaudi_device *gdev)
 {
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 
-	if (!u)
-		return;
 	mutex_lock(&u->lock);
 	if (u->compute && u->compute->ctx) {
 		gaudi_note(gdev, "removed while held by pid %d (%s): its work is aborted\n",
@@ -225,11 +221,11 @@ void gaudi_file_revoke(struct gaudi_device *gdev)
 
 void gaudi_file_notify(struct gaudi_device *gdev, u64 events)
 {
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	struct gaudi_file *gfile;
 	unsigned long flags;
 
-	if (!u || !events)
+	if (!events)
 		return;
 	spin_lock_irqsave(&u->notify_lock, flags);
 	gfile = u->compute;
@@ -244,7 +240,7 @@ void gaudi_file_notify(struct gaudi_device *gdev, u64 events)
 void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct gaudi_device *gdev = to_gaudi(file->minor->dev);
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	struct gaudi_file *gfile = file->driver_priv;
 	struct drm_memory_stats stats = {};
 
@@ -291,7 +287,7 @@ int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
 
 int gaudi_file_owner(struct gaudi_device *gdev, void *data)
 {
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	struct drm_gaudi_owner *o = data;
 
 	if (o->flags || memchr_inv(o->reserved, 0, sizeof(o->reserved))) {
@@ -317,11 +313,12 @@ int gaudi_file_owner(struct gaudi_device *gdev, void *data)
 
 /* ---- sysfs: <pci device>/owner/{pid,comm,open_time} ------------------------ */
 
+/* The group exists from probe (gaudi_ctrl_init()) to the device's unbind. */
 static struct gaudi_users *dev_users(struct device *dev)
 {
 	struct gaudi_device *gdev = dev_get_drvdata(dev);
 
-	return gdev ? gaudi_users(gdev) : NULL;
+	return gdev->users;
 }
 
 static ssize_t owner_pid_show(struct device *dev,
@@ -330,8 +327,6 @@ static ssize_t owner_pid_show(struct device *dev,
 	struct gaudi_users *u = dev_users(dev);
 	pid_t pid = 0;
 
-	if (!u)
-		return -ENODEV;
 	mutex_lock(&u->lock);
 	if (u->compute)
 		pid = pid_vnr(u->owner.pid);
@@ -345,8 +340,6 @@ static ssize_t owner_comm_show(struct device *dev,
 	struct gaudi_users *u = dev_users(dev);
 	ssize_t len;
 
-	if (!u)
-		return -ENODEV;
 	mutex_lock(&u->lock);
 	len = sysfs_emit(buf, "%s\n", u->compute ? u->owner.comm : "");
 	mutex_unlock(&u->lock);
@@ -360,8 +353,6 @@ static ssize_t owner_open_time_show(struct device *dev,
 	u64 ns = 0, sec;
 	u32 rem;
 
-	if (!u)
-		return -ENODEV;
 	mutex_lock(&u->lock);
 	if (u->compute)
 		ns = u->owner.open_real_ns;

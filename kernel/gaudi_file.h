@@ -5,8 +5,7 @@
  * The compute node /dev/accel/accelN is held by one process at a time; the
  * control node /dev/accel/accel_controlDN by any number of monitors.  Each
  * open file of either node is a struct gaudi_file; the per-device state is
- * struct gaudi_users (gdev->file_priv), created by gaudi_ctrl_init() before
- * the DRM device is registered.
+ * struct gaudi_users (gdev->users), created at the start of probe.
  */
 #ifndef GAUDI_FILE_H
 #define GAUDI_FILE_H
@@ -51,7 +50,7 @@ struct gaudi_owner_info {
 	ktime_t open_mono;		/* ktime_get() at open */
 };
 
-/* Per device (gdev->file_priv). */
+/* Per device (gdev->users). */
 struct gaudi_users {
 	struct gaudi_device *gdev;
 	struct mutex lock;		/* open/close of the compute node */
@@ -76,9 +75,7 @@ struct gaudi_users {
 	u32 pll_nr, pll_nf, pll_od, pll_div;
 };
 
-#define gaudi_users(gdev) ((struct gaudi_users *)(gdev)->file_priv)
-
-/* Per-device state; called by gaudi_ctrl_init(). */
+/* Per-device state (gdev->users), made by probe before anything else. */
 int gaudi_file_init(struct gaudi_device *gdev);
 
 /* drm_driver.open: exclusive open of the compute node, owner recorded. */

@@ -49,11 +49,9 @@ static void gaudi_flash_answer(struct drm_gaudi_flash *f, u64 res)
 
 static bool gaudi_flash_held(struct gaudi_device *gdev)
 {
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	bool held;
 
-	if (!u)
-		return false;
 	mutex_lock(&u->lock);
 	held = u->compute;
 	mutex_unlock(&u->lock);

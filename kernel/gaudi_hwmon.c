@@ -190,7 +190,7 @@ int gaudi_hwmon_init(struct gaudi_device *gdev)
 		gdev->hwmon = NULL;
 		goto err_free;
 	}
-	gdev->hwmon_priv = h;
+	gdev->hwmon_chans = h;
 	return 0;
 
 err_free:
@@ -203,7 +203,7 @@ void gaudi_hwmon_fini(struct gaudi_device *gdev)
 	if (gdev->hwmon)
 		hwmon_device_unregister(gdev->hwmon);
 	gdev->hwmon = NULL;
-	if (gdev->hwmon_priv)
-		gaudi_hwmon_free(gdev->hwmon_priv);
-	gdev->hwmon_priv = NULL;
+	if (gdev->hwmon_chans)
+		gaudi_hwmon_free(gdev->hwmon_chans);
+	gdev->hwmon_chans = NULL;
 }

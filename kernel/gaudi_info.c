@@ -261,7 +261,7 @@ static void info_pll_regs(struct gaudi_device *gdev, struct gaudi_users *u)
 static int info_hw_ip(struct gaudi_info_call *c)
 {
 	struct gaudi_device *gdev = c->gdev;
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	const struct cpucp_info *ci = info_cpucp(gdev);
 	struct hl_info_hw_ip_info hw = {};
 	u64 dram_user = GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START;
@@ -387,7 +387,7 @@ static int info_sync_manager(struct gaudi_info_call *c)
 
 static int info_open_stats(struct gaudi_info_call *c)
 {
-	struct gaudi_users *u = gaudi_users(c->gdev);
+	struct gaudi_users *u = c->gdev->users;
 	struct hl_open_stats_info os = {};
 
 	mutex_lock(&u->lock);
@@ -402,7 +402,7 @@ static int info_open_stats(struct gaudi_info_call *c)
 
 static int info_last_err_open_dev_time(struct gaudi_info_call *c)
 {
-	struct gaudi_users *u = gaudi_users(c->gdev);
+	struct gaudi_users *u = c->gdev->users;
 	struct hl_info_last_err_open_dev_time t = {};
 
 	mutex_lock(&u->lock);
@@ -557,7 +557,7 @@ static int info_dram_usage(struct gaudi_info_call *c)
 
 static int info_get_events(struct gaudi_info_call *c)
 {
-	struct gaudi_users *u = gaudi_users(c->gdev);
+	struct gaudi_users *u = c->gdev->users;
 	u64 events;
 
 	spin_lock_irq(&u->notify_lock);
@@ -569,7 +569,7 @@ static int info_get_events(struct gaudi_info_call *c)
 
 static int info_unregister_eventfd(struct gaudi_info_call *c)
 {
-	struct gaudi_users *u = gaudi_users(c->gdev);
+	struct gaudi_users *u = c->gdev->users;
 	struct eventfd_ctx *ctx;
 
 	spin_lock_irq(&u->notify_lock);
@@ -791,7 +791,7 @@ static int info_dram_pending_rows(struct gaudi_info_call *c)
 
 static int info_register_eventfd(struct gaudi_info_call *c)
 {
-	struct gaudi_users *u = gaudi_users(c->gdev);
+	struct gaudi_users *u = c->gdev->users;
 	struct eventfd_ctx *ctx;
 	bool busy;
 
@@ -1102,13 +1102,11 @@ static void info_hw_put(struct gaudi_device *gdev)
  */
 static bool info_ctrl_may_see(struct gaudi_device *gdev)
 {
-	struct gaudi_users *u = gaudi_users(gdev);
+	struct gaudi_users *u = gdev->users;
 	bool ok;
 
 	if (capable(CAP_SYS_ADMIN))
 		return true;
-	if (!u)
-		return false;
 	mutex_lock(&u->lock);
 	ok = u->open_counter && uid_eq(current_euid(), u->last_uid);
 	mutex_unlock(&u->lock);

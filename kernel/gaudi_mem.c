@@ -206,8 +206,6 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
 	*array_size = 0;
 	*out = NULL;
 	*out_len = 0;
-	if (!dp)
-		return 0;
 	flush_work(&dp->pf_work);
 	spin_lock_irq(&dp->lock);
 	n = dp->pf_captured ? dp->pf_nmaps : 0;
@@ -606,9 +604,6 @@ void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
 
 	memset(du, 0, sizeof(*du));
-	du->dram_free_mem = GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START;
-	if (!dp || !dp->dram_pool)
-		return;
 	du->dram_free_mem = gen_pool_avail(dp->dram_pool);
 	du->ctx_dram_mem = ctx ? ctx->dram_bytes : 0;
 }

@@ -17,6 +17,7 @@
 #include <drm/drm_drv.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cs.h"
 
 #define GAUDI_DMA_BITS		48
 #define GAUDI_ELBI_TIMEOUT_US	(10 * USEC_PER_MSEC)
@@ -166,11 +167,8 @@ bool gaudi_reg_addr_valid(u64 addr, u32 size)
 static irqreturn_t gaudi_irq_hard(int irq, void *arg)
 {
 	struct gaudi_device *gdev = arg;
-	gaudi_irq_hook_t hook;
 
-	hook = READ_ONCE(gdev->cq_irq_hook);
-	if (hook)
-		hook(gdev);
+	gaudi_cq_irq(gdev);
 	return gaudi_eq_pending(gdev) ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 

@@ -518,8 +518,6 @@ void gaudi_dp_hw_fini(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	if (!dp)
-		return;
 	WRITE_ONCE(dp->enabled, false);
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
 		if (!dp->q[i].valid || dp->q[i].stream != 3)
@@ -601,8 +599,6 @@ static void gaudi_dp_release(struct drm_device *drm, void *arg)
 	struct gaudi_device *gdev = arg;
 	struct gaudi_dp *dp = gdev->dp;
 
-	if (!dp)
-		return;
 	cancel_work_sync(&dp->pf_work);
 	gaudi_mem_pf_clear(gdev);
 	gaudi_scrub_sw_fini(gdev);
@@ -702,7 +698,6 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 		return ret;
 	}
 
-	WRITE_ONCE(gdev->cq_irq_hook, gaudi_cq_irq);
 	return 0;
 
 err_nomem:
@@ -730,9 +725,6 @@ void gaudi_dp_dma_fini(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int waited = 0;
 
-	if (!dp)
-		return;
-	WRITE_ONCE(gdev->cq_irq_hook, NULL);
 	cancel_delayed_work_sync(&dp->tdr);
 	cancel_delayed_work_sync(&dp->reap_work);
 	cancel_work_sync(&dp->pf_work);

@@ -110,8 +110,6 @@ void gaudi_scrub_remove(struct gaudi_device *gdev)
 	struct gaudi_scrub_note *n, *it, *old = NULL;
 	bool dirty;
 
-	if (!dp || !dp->hbm_dirty)
-		return;
 	mutex_lock(&dp->scrub_lock);
 	/* SRAM: every instance clears it before its first holder anyway. */
 	dirty = READ_ONCE(dp->all_dirty) ||
