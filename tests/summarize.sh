@@ -6,7 +6,9 @@
 # status, counts as one more failure.  A closing line's ", N skipped" is
 # counted apart: skips are neither passes nor failures.  Ends with the total
 # closing line "N passed, N failed, N skipped" and exits non-zero if
-# anything failed.  The last lines of each failed suite's output are
+# anything failed.  A suite that fails before printing any test result
+# (an infrastructure failure) is run once more, after a line saying so.
+# The last lines of each failed suite's output are
 # repeated just before that line, so that a log cut to its tail (CI)
 # still shows why.
 set -u
@@ -25,6 +27,16 @@ while [ $# -ge 2 ]; do
 	start=$(date +%s)
 	bash -c "$cmd" 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
+	# Failed before any test ran (a VM that did not start, a full disk):
+	# say what the machine had, then once more; a real failure fails
+	# again.
+	if [ "$status" -ne 0 ] && ! grep -qE '^(not )?ok ' "$log"; then
+		echo "# suite $name failed before any test (status $status); the machine: $(df -h . | tail -n 1 | tr -s ' '), $(free -m | awk '/^Mem:/ {print $7 " MiB available"}'); last lines:"
+		tail -n 12 "$log" | sed 's/^/#   /'
+		echo "# running suite $name again"
+		bash -c "$cmd" 2>&1 | tee "$log"
+		status=${PIPESTATUS[0]}
+	fi
 	secs=$(($(date +%s) - start))
 	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -n "$line" ]; then
