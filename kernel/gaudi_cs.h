@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gaudi.ko: the data plane (issue 4).
+ * gaudi.ko: the data plane.
  *
  *   gaudi_queue.c   hardware queues (PQs), completion queues, QMAN set-up
  *   gaudi_cb.c      command buffers: CB ioctl, mmap, handles
