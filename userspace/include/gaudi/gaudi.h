@@ -181,27 +181,18 @@ int gaudi_card_module_id(const struct gaudi_card *card);
  */
 const char *gaudi_card_syspath(const struct gaudi_card *card);
 
-/* ---- kernel driver (libkmod) -------------------------------------------- */
+/* ---- kernel driver ------------------------------------------------------ */
 
 /**
  * gaudi_driver_loaded() - whether a kernel module is loaded
  * @module: module name, e.g. "gaudi" or "habanalabs"
  *
+ * Read from /sys/module.  Loading one is not the library's job (modprobe,
+ * or the installer's modprobe.d and udev rules).
+ *
  * Return: 1 loaded (live or coming), 0 not loaded, or a negative errno.
  */
 int gaudi_driver_loaded(const char *module);
-
-/**
- * gaudi_driver_load() - load a kernel module and its dependencies
- * @module: module name, e.g. "gaudi"; NULL means "gaudi"
- *
- * For tools that offer it; needs CAP_SYS_MODULE.  Loading an already
- * loaded module succeeds.
- *
- * Return: 0, -ENOENT (no such module for the running kernel), -EPERM,
- * or another negative errno from the kernel.
- */
-int gaudi_driver_load(const char *module);
 
 /**
  * gaudi_check_driver() - why no card can be opened
