@@ -104,7 +104,10 @@ fi
 soname=$(cd "$D$P/lib" 2>/dev/null && ls libgaudi.so.0.* 2>/dev/null | head -n 1)
 expected="/lib/modules/$KVER/updates/gaudi.ko 644
 $P/include/drm/gaudi_accel.h 644
+$P/include/gaudi/cmdbuf.h 644
+$P/include/gaudi/device.h 644
 $P/include/gaudi/gaudi.h 644
+$P/include/gaudi/submit.h 644
 $P/lib/${soname:-libgaudi.so.0.X} 755
 $P/lib/libgaudi.so.0 link
 $P/lib/libgaudi.so link

@@ -682,20 +682,6 @@ static int f_module_loaded(const struct gaudi_sys *sys, const char *name)
 	return 0;
 }
 
-static int f_module_load(const struct gaudi_sys *sys, const char *name)
-{
-	struct fake *f = FAKE(sys);
-
-	gaudi__strcpy(f->loaded_request, name, sizeof(f->loaded_request));
-	if (!strcmp(name, "gaudi"))
-		f->gaudi_loaded = true;
-	else if (!strcmp(name, "habanalabs"))
-		f->hl_loaded = true;
-	else
-		return -ENOENT;
-	return 0;
-}
-
 static int f_control_module_id(const struct gaudi_sys *sys,
 			       const char *devnode)
 {
@@ -724,7 +710,6 @@ void fake_init(struct fake *f)
 	f->sys.enumerate = f_enumerate;
 	f->sys.pci_count = f_pci_count;
 	f->sys.module_loaded = f_module_loaded;
-	f->sys.module_load = f_module_load;
 	f->sys.control_module_id = f_control_module_id;
 	f->sys.priv = f;
 	f->drm_name = "gaudi";

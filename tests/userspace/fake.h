@@ -51,7 +51,6 @@ struct fake {
 	int enum_err;		/* enumerate() fails with this when set */
 	int pci_count;
 	bool gaudi_loaded, hl_loaded;
-	char loaded_request[32];	/* last module_load() name */
 	int virt_err;		/* control_module_id() fails with this */
 	int virt_queries;
 

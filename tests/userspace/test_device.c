@@ -261,17 +261,13 @@ static void test_check_driver(void)
 	ok_eq(gaudi__open_sys(&f.sys, 0, 0, &dev), -ENOPKG,
 	      "open: -ENOPKG");
 	ok_eq(gaudi__driver_loaded_sys(&f.sys, "gaudi"), 0, "gaudi not loaded");
-	ok_eq(gaudi__driver_load_sys(&f.sys, NULL), 0,
-	      "driver_load(NULL) loads...");
-	ok(!strcmp(f.loaded_request, "gaudi"), "... the gaudi module");
+	f.gaudi_loaded = true;	/* modprobe gaudi */
 	ok_eq(gaudi__driver_loaded_sys(&f.sys, "gaudi"), 1, "gaudi loaded");
 	ok_eq(gaudi__driver_loaded_sys(&f.sys, ""), -EINVAL, "empty name");
 	ok_eq(gaudi__check_driver_sys(&f.sys), -ENXIO,
 	      "module loaded, no node: -ENXIO");
 	fake_add_cards(&f, 1, "gaudi");
 	ok_eq(gaudi__check_driver_sys(&f.sys), 0, "a node: 0");
-	ok_eq(gaudi__driver_load_sys(&f.sys, "nosuch"), -ENOENT,
-	      "unknown module: -ENOENT");
 	fake_fini(&f);
 }
 

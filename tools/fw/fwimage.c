@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * gaudi-fw: firmware image files.  The structural check, the digests, the
- * target and kind rules are the device model's own (emulator/core/fit.c):
+ * target and kind rules are the device model's own (firmware/fit/fit.c):
  * the tool refuses exactly what the device CPU would refuse, and says why.
  */
 #include <errno.h>

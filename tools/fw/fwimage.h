@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * gaudi-fw: firmware image files -- reading, checking (with the device
- * model's FIT check, emulator/core/fit.c, built into a small library) and
+ * gaudi-fw: firmware image files -- reading, checking (with the FIT check
+ * the device model uses too, firmware/fit, built into a small library) and
  * the exit codes of a refusal.
  */
 #ifndef GAUDI_FW_IMAGE_H

@@ -320,19 +320,10 @@ int gaudi__driver_loaded_sys(const struct gaudi_sys *sys, const char *module)
 	return sys->module_loaded(sys, module);
 }
 
-int gaudi__driver_load_sys(const struct gaudi_sys *sys, const char *module)
-{
-	return sys->module_load(sys, module && *module ? module : "gaudi");
-}
 
 GAUDI_EXPORT int gaudi_driver_loaded(const char *module)
 {
 	return gaudi__driver_loaded_sys(&gaudi_sys_default, module);
-}
-
-GAUDI_EXPORT int gaudi_driver_load(const char *module)
-{
-	return gaudi__driver_load_sys(&gaudi_sys_default, module);
 }
 
 int gaudi__check_driver_sys(const struct gaudi_sys *sys)

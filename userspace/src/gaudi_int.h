@@ -59,7 +59,6 @@ typedef int (*gaudi_node_fn)(void *arg, const struct gaudi_sys_node *node);
  *	return and returns it; a negative errno of its own
  * @pci_count: number of PCI functions 1da3:1000, or -errno
  * @module_loaded: 1 loaded, 0 not, -errno
- * @module_load: load a module with its dependencies; 0 or -errno
  * @control_module_id: module id a control node reports (HW_IP_INFO), for
  *	control nodes without a PCI parent (upstream's are virtual devices);
  *	-errno when it cannot be opened or is no Gaudi 1
@@ -79,7 +78,6 @@ struct gaudi_sys {
 			 void *arg);
 	int (*pci_count)(const struct gaudi_sys *sys);
 	int (*module_loaded)(const struct gaudi_sys *sys, const char *name);
-	int (*module_load)(const struct gaudi_sys *sys, const char *name);
 	int (*control_module_id)(const struct gaudi_sys *sys,
 				 const char *devnode);
 	void *priv;
@@ -154,7 +152,6 @@ int gaudi__open_card_sys(const struct gaudi_sys *sys,
 			 const struct gaudi_card *card, unsigned int flags,
 			 struct gaudi_dev **out);
 int gaudi__driver_loaded_sys(const struct gaudi_sys *sys, const char *module);
-int gaudi__driver_load_sys(const struct gaudi_sys *sys, const char *module);
 
 /* Normalizes "BB:DD.F" / "DDDD:BB:DD.F" to lower-case "dddd:bb:dd.f". */
 int gaudi__parse_bus_id(const char *in, char *out, size_t len);

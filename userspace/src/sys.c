@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libgaudi: the real system layer (syscalls, libdrm, libudev, libkmod).
+ * libgaudi: the real system layer (syscalls, libdrm, libudev, sysfs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <libkmod.h>
 #include <libudev.h>
 #include <xf86drm.h>
 
@@ -175,61 +174,33 @@ static int sys_pci_count(const struct gaudi_sys *sys)
 	return ret < 0 ? ret : n;
 }
 
+/*
+ * /sys/module/NAME/initstate: "live" or "coming" is loaded, "going" is
+ * not.  A module built into the kernel has no initstate (only a folder
+ * when it has parameters).  Loading modules is not the library's job:
+ * modprobe, the tools' installer (tools/install) or udev do it.
+ */
 static int sys_module_loaded(const struct gaudi_sys *sys, const char *name)
 {
-	struct kmod_module *mod = NULL;
-	struct kmod_ctx *ctx;
-	int ret, state;
+	char path[128], state[16] = "";
+	ssize_t n;
+	int fd;
 
 	(void)sys;
-	ctx = kmod_new(NULL, NULL);
-	if (!ctx)
-		return -ENOMEM;
-	ret = kmod_module_new_from_name(ctx, name, &mod);
-	if (ret >= 0) {
-		state = kmod_module_get_initstate(mod);
-		ret = state == KMOD_MODULE_LIVE || state == KMOD_MODULE_COMING;
-		kmod_module_unref(mod);
+	if (strchr(name, '/') || strlen(name) > 64)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "/sys/module/%s", name);
+		return access(path, F_OK) == 0;
 	}
-	kmod_unref(ctx);
-	return ret;
-}
-
-static int sys_module_load(const struct gaudi_sys *sys, const char *name)
-{
-	struct kmod_list *list = NULL, *l;
-	struct kmod_ctx *ctx;
-	int ret;
-
-	(void)sys;
-	ctx = kmod_new(NULL, NULL);
-	if (!ctx)
-		return -ENOMEM;
-	ret = kmod_load_resources(ctx);
-	if (ret < 0)
-		goto out;
-	ret = kmod_module_new_from_lookup(ctx, name, &list);
-	if (ret < 0)
-		goto out;
-	if (!list) {
-		ret = -ENOENT;
-		goto out;
-	}
-	kmod_list_foreach(l, list) {
-		struct kmod_module *mod = kmod_module_get_module(l);
-
-		ret = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL,
-						      NULL);
-		kmod_module_unref(mod);
-		if (ret > 0)	/* blacklisted: a positive KMOD_PROBE_* code */
-			ret = -EPERM;
-		if (ret < 0)
-			break;
-	}
-	kmod_module_unref_list(list);
-out:
-	kmod_unref(ctx);
-	return ret;
+	n = read(fd, state, sizeof(state) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	state[n] = 0;
+	return !strncmp(state, "live", 4) || !strncmp(state, "coming", 6);
 }
 
 static int sys_control_module_id(const struct gaudi_sys *sys,
@@ -266,6 +237,5 @@ const struct gaudi_sys gaudi_sys_default = {
 	.enumerate = sys_enumerate,
 	.pci_count = sys_pci_count,
 	.module_loaded = sys_module_loaded,
-	.module_load = sys_module_load,
 	.control_module_id = sys_control_module_id,
 };

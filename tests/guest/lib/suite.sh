@@ -5,8 +5,8 @@
 # Runs inside the gaudi-vm guest, started with --driver none.
 #
 #   phase 1  nothing loaded: the library says "driver not loaded" (-ENOPKG)
-#   phase 2  Debian's stock habanalabs loaded through libkmod
-#            (gaudi_driver_load), discovery and control nodes; its compute
+#   phase 2  Debian's stock habanalabs loaded by modprobe and seen by
+#            gaudi_driver_loaded, discovery and control nodes; its compute
 #            node cannot be opened (see DESIGN.md); rmmod seen as uevents
 #   phase 3  the device under test (DUT=peer: the rebuilt upstream peer,
 #            DUT=gaudi: gaudi.ko) inserted while the hotplug monitor

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Gaudi 1 model: firmware image (FIT) check.
+ * Gaudi 1 firmware images (FIT): the check the device CPU's boot ROM makes,
+ * shared by the device model (emulator/) and gaudi-fw (tools/fw/), plain C
+ * on libfdt.
  *
  * The real device CPU refuses a boot image whose structure or digests are
  * wrong and reports FIT_CORRUPTED.  The model does the same for images in
@@ -13,11 +15,12 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <glib.h>
 #include <libfdt.h>
 
+#include "digest.h"
 #include "fit.h"
 
 #define FIT_TARGET "hl205"  /* also accepted: "gaudi" */
@@ -166,31 +169,6 @@ static int get_u32(const void *fdt, int node, const char *name,
     return 0;
 }
 
-static GChecksumType glib_algo(const char *algo, size_t *len)
-{
-    static const struct {
-        const char *name;
-        GChecksumType type;
-        size_t len;
-    } algos[] = {
-        { "md5", G_CHECKSUM_MD5, 16 },
-        { "sha1", G_CHECKSUM_SHA1, 20 },
-        { "sha256", G_CHECKSUM_SHA256, 32 },
-        { "sha384", G_CHECKSUM_SHA384, 48 },
-        { "sha512", G_CHECKSUM_SHA512, 64 },
-    };
-    size_t i;
-
-    for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
-        if (!strcmp(algo, algos[i].name)) {
-            *len = algos[i].len;
-            return algos[i].type;
-        }
-    }
-    *len = 0;
-    return G_CHECKSUM_MD5;
-}
-
 /* Compare one hash-N node's value with the digest of data. */
 static enum gaudi_fit_err check_hash(struct fit_ctx *c, int hnode,
                                      const char *image, const uint8_t *data,
@@ -217,20 +195,13 @@ static enum gaudi_fit_err check_hash(struct fit_ctx *c, int hnode,
         digest[2] = crc >> 8;
         digest[3] = crc;
     } else {
-        GChecksumType type = glib_algo(algo, &want);
-        GChecksum *sum;
-        gsize glen = sizeof(digest);
-
+        want = gaudi_digest(algo, data, dlen, digest);
         if (!want) {
             snprintf(info->failed_image,
                      sizeof(info->failed_image), "%s", image);
             return fail(c, GAUDI_FIT_EALGO,
                         "image %s: algo \"%s\"", image, algo);
         }
-        sum = g_checksum_new(type);
-        g_checksum_update(sum, data, dlen);
-        g_checksum_get_digest(sum, digest, &glen);
-        g_checksum_free(sum);
     }
     if (!value || vlen < 0 || (size_t)vlen != want ||
         memcmp(value, digest, want)) {
@@ -559,9 +530,13 @@ static enum gaudi_fit_err parse_fw_data(struct fit_ctx *img, int images,
      * Property data is only 4-byte aligned inside the image: work on a
      * copy so libfdt's 64-bit accessors see aligned memory.
      */
-    copy = g_memdup2(data, len);
+    copy = malloc(len ? len : 1);
+    if (!copy) {
+        return fail(img, GAUDI_FIT_EFWDATA, FWDATA_IMAGE ": no memory");
+    }
+    memcpy(copy, data, len);
     err = parse_fw_tree(&c, copy, len, fw);
-    g_free(copy);
+    free(copy);
     return err;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Gaudi 1 model: firmware image (FIT) check and the device-CPU firmware
- * data the main image carries.  Layout: Documentation/firmware/format.rst.
+ * Gaudi 1 firmware images (FIT): the boot ROM's check and the device-CPU
+ * firmware data the main image carries, for the model and gaudi-fw.
+ * Layout: Documentation/firmware/format.rst.
  *
  * The checker only reads the buffer it is given and never trusts a length
  * or offset inside it; it is the target of tests/emulator/fuzz_fit.c.
