@@ -459,6 +459,9 @@ void gaudi_sync_signal_locked(struct gaudi_device *gdev,
 	p[3] = cpu_to_le32(upper_32_bits(addr));
 }
 
+/* The longest job, a wait: four MSG_LONGs of 4 dwords and a FENCE of 2. */
+#define GAUDI_SYNC_JOB_DWORDS	(4 * 4 + 2)
+
 static u32 *msg_long(u32 *p, u64 addr, u32 value)
 {
 	p[0] = value;
@@ -481,7 +484,8 @@ static u32 *msg_long(u32 *p, u64 addr, u32 value)
 int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args)
 {
-	u32 flags = args->in.cs_flags, pkts[16] = {}, *p = pkts;
+	u32 flags = args->in.cs_flags, pkts[GAUDI_SYNC_JOB_DWORDS] = {};
+	u32 *p = pkts;
 	u64 sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
 	struct gaudi_cs tmpl = {};
 	struct hl_cs_chunk ch;

@@ -856,7 +856,7 @@ out:
 static void t_munmap(void)
 {
 	const size_t n = 4U << 20, big = 64U << 20;
-	long free0, free1;
+	long free0, free1, slack;
 	char mf[160] = "";
 	int mn = 0;
 	long long h0;
@@ -926,9 +926,18 @@ static void t_munmap(void)
 	}
 	tap_diag("MemFree after each round (kB):%s", mf);
 	ok(good, "8 x (map 64 MiB, munmap, DMA, UNMAP)");
-	ok(free0 > 0 && free1 > free0 - 24 * 1024,
-	   "highest MemFree of rounds 1..3 %ld kB, of rounds 5..7 %ld kB: less than 24 MiB apart",
-	   free0, free1);
+	/*
+	 * The debug kernel (kmemleak there) judges small leaks by kmemleak;
+	 * its KASAN quarantine of freed objects (up to 1/32 of RAM) moves
+	 * MemFree by more (30 MiB measured).  Still below the 128 MiB at
+	 * least that a pinned-page leak loses between the two sets of rounds.
+	 */
+	slack = 24 * 1024;
+	if (!access("/sys/kernel/debug/kmemleak", F_OK))
+		slack += meminfo_kb("MemTotal") / 32;
+	ok(free0 > 0 && free1 > free0 - slack,
+	   "highest MemFree of rounds 1..3 %ld kB, of rounds 5..7 %ld kB: less than %ld kB apart",
+	   free0, free1, slack);
 	ok(fdinfo_host(s.fd) == h0, "fdinfo drm-total-host back to %lld", h0);
 out:
 	sess_close(&s);
