@@ -182,11 +182,29 @@ if [ -n "$KMEMLEAK" ]; then
 		fi
 	fi
 fi
+# One DMA-API debug report is tolerated, on the debug kernel: overlapping
+# streaming mappings of one cacheline ("cacheline tracking EEXIST", "exceeded
+# 7 overlapping mappings").  The uapi lets a holder map the same host
+# pages more than once, as upstream's does, and a coherent x86 device
+# loses nothing by it; dma-debug warns for non-coherent architectures
+# (Documentation/howto/running.rst, Debugging).  The whole report, from
+# "cut here" to "end trace", is replaced by one line.
 dmesg_judged() {
 	dmesg | awk '/gaudi-vm: expect DMAR faults begin/ { e = 1 }
 		/gaudi-vm: expect DMAR faults end/ { e = 0 }
 		e && /DMAR: (\[DMA|DRHD: handling fault)/ { next }
-		{ print }'
+		/-+\[ cut here \]-+/ { w = 1; buf = $0; next }
+		w { buf = buf "\n" $0
+			if ($0 ~ /---\[ end trace/) {
+				w = 0
+				if (buf ~ /DMA-API: .*(overlapping mappings aren.t supported|overlapping mappings of cacheline)/)
+					print "gaudi-vm: tolerated: DMA-API overlapping-mapping report"
+				else
+					print buf
+			}
+			next }
+		{ print }
+		END { if (w) print buf }'
 }
 problems=$(dmesg_judged | grep -E "$PATTERNS")
 if [ -n "$problems" ]; then
