@@ -10,7 +10,7 @@
 #   3  gaudi_unplug_test --how remove (PCI remove, then rescan)
 #   4  gaudi_unplug_test --how hotplug, HOTPLUG_ROUNDS rounds (QEMU
 #      device_del and device_add through gaudi-vm --hotplug)
-#   5  no kernel problem in dmesg
+#   (gaudi-vm then judges dmesg: no kernel report)
 #
 # Environment: GAUDI_KO, BIN, ROUNDS (default 50), HOTPLUG_ROUNDS (default
 # 5).  Prints TAP and ends with "N passed, N failed"; exit status 1 on any
@@ -44,9 +44,8 @@ tap_sub_each remove "$BIN/gaudi_unplug_test" --bdf "$bdf" --how remove \
 tap_sub_each hotplug "$BIN/gaudi_unplug_test" --bdf "$bdf" --how hotplug \
 	--rounds "$HOTPLUG_ROUNDS"
 
-problems=$(dmesg | grep -E 'BUG:|BUG at|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption' | head -5)
-[ -z "$problems" ]
-ok $? "no kernel problem in dmesg"
-[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
+# Kernel reports (BUG, WARNING, KASAN, lockdep, kmemleak...) are judged
+# by gaudi-vm after the suite (exit 99, a failure of the suite), with the
+# one DMA-API debug report it tolerates (tools/vm/guest-init.sh).
 
 tap_done
