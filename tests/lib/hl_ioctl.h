@@ -187,6 +187,25 @@ static inline int hl_submit1(int fd, uint64_t cb, uint32_t len, uint32_t q,
 }
 
 /*
+ * hl_submit1() and a wait of at most @us: 0 once the CS completed, -EIO
+ * if it ended otherwise, or the failing call's -errno.
+ */
+static inline int hl_run1(int fd, uint64_t cb, uint32_t len, uint32_t q,
+			  uint64_t us)
+{
+	uint32_t st = ~0U;
+	uint64_t seq;
+	int rc;
+
+	rc = hl_submit1(fd, cb, len, q, &seq);
+	if (!rc)
+		rc = wait_cs(fd, seq, us, &st, NULL);
+	if (!rc && st != HL_WAIT_CS_STATUS_COMPLETED)
+		rc = -EIO;
+	return rc;
+}
+
+/*
  * Multi-CS wait (HL_WAIT_CS_FLAGS_MULTI_CS) on the @n (<= 32) sequences
  * @seqs for up to @us microseconds; the bitmap of those that completed in
  * *@map and the status in *@status.

@@ -119,17 +119,7 @@ static void sess_close(struct sess *s)
 /* Run the first @len bytes of the session's CB on DMA_0_0 and wait. */
 static int run_cb(struct sess *s, size_t len)
 {
-	uint32_t st = ~0U;
-	uint64_t seq;
-	int rc;
-
-	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, 0, &seq);
-	if (rc)
-		return rc;
-	rc = wait_cs(s->fd, seq, WAIT_US, &st, NULL);
-	if (rc)
-		return rc;
-	return st == HL_WAIT_CS_STATUS_COMPLETED ? 0 : -EIO;
+	return hl_run1(s->fd, s->cb, (uint32_t)len, 0, WAIT_US);
 }
 
 /* One DMA copy (@src -> @dst, device addresses) as its own CS. */

@@ -257,16 +257,7 @@ static int restore_card(void)
 /* One CB of @len bytes on external queue @q, waited for: 0 or -errno. */
 static int run_cb(int fd, uint64_t cb, uint32_t len, uint32_t q)
 {
-	uint64_t seq;
-	uint32_t st = 0;
-	int rc;
-
-	rc = hl_submit1(fd, cb, len, q, &seq);
-	if (!rc)
-		rc = wait_cs(fd, seq, 10000000, &st, NULL);
-	if (!rc && st != HL_WAIT_CS_STATUS_COMPLETED)
-		rc = -EIO;
-	return rc;
+	return hl_run1(fd, cb, len, q, 10000000);
 }
 
 /*
