@@ -11,7 +11,7 @@
  *   mmu-inv        unmapping does not invalidate the device MMU's TLB
  *   cb-early-free  a job's kernel CB is released when its CS ends, not
  *                  when the queue has consumed it
- *   submit-lock    submitters do not serialise on dp->submit_lock, so
+ *   submit-lock    submitters do not serialise on dp->sched.submit_lock, so
  *                  doorbells may be rung out of order
  */
 #ifndef GAUDI_BREAK_H

@@ -142,8 +142,11 @@ struct gaudi_cb *gaudi_cb_get_by_va(struct gaudi_ctx *ctx, u64 va, u32 len,
 	return found;
 }
 
+/* Device mappings of CBs change under ctx->lock (cb->mapped, ctx->cb_va). */
 static void gaudi_cb_unmap_device(struct gaudi_ctx *ctx, struct gaudi_cb *cb)
 {
+	lockdep_assert_held(&ctx->lock);
+
 	if (!cb->mapped)
 		return;
 	gaudi_mmu_unmap(ctx->gdev, cb->va_node.start, cb->size, SZ_4K);
@@ -155,6 +158,8 @@ static void gaudi_cb_unmap_device(struct gaudi_ctx *ctx, struct gaudi_cb *cb)
 static int gaudi_cb_map_device(struct gaudi_ctx *ctx, struct gaudi_cb *cb)
 {
 	int ret;
+
+	lockdep_assert_held(&ctx->lock);
 
 	ret = drm_mm_insert_node_in_range(&ctx->cb_va, &cb->va_node, cb->size,
 					  PAGE_SIZE, 0, GAUDI_VA_CB_START,

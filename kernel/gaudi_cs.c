@@ -94,7 +94,7 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   u32 qid, const void *cb, u32 size, u32 encaps_sob)
 {
 	struct gaudi_dp *dp = gdev->dp;
-	struct gaudi_hw_queue *q = &dp->q[qid];
+	struct gaudi_hw_queue *q = &dp->hwq.q[qid];
 	u32 fence_qm[GAUDI_NUM_QUEUES / 4], n = 0, i;
 	struct gaudi_parser_cfg cfg = {
 		.queue = qid,
@@ -121,8 +121,8 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	 * fenced work of its own would have to be left out.
 	 */
 	for (i = 0; i < GAUDI_NUM_QUEUES && n < ARRAY_SIZE(fence_qm); i++)
-		if (dp->q[i].valid && dp->q[i].stream == 0)
-			fence_qm[n++] = dp->q[i].qm_base;
+		if (dp->hwq.q[i].valid && dp->hwq.q[i].stream == 0)
+			fence_qm[n++] = dp->hwq.q[i].qm_base;
 	cfg.num_fence_qm = n;
 
 	ret = gaudi_parse_cb(&cfg, cb, size, &err);
@@ -168,11 +168,11 @@ static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 
 	lockdep_assert_held(&dp->lock);
 
-	cs = list_first_entry_or_null(&dp->pending, struct gaudi_cs, node);
+	cs = list_first_entry_or_null(&dp->sched.pending, struct gaudi_cs, node);
 	if (!cs || !gaudi_timeout_locked || cs->timed_out)
 		return;
 	delay = (long)(cs->deadline - jiffies);
-	mod_delayed_work(system_wq, &dp->tdr, max(delay, 0L));
+	mod_delayed_work(system_wq, &dp->sched.tdr, max(delay, 0L));
 }
 
 /* End @cs (dp->lock held): signal its fence, release internal slots. */
@@ -181,27 +181,22 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 				     struct list_head *done)
 {
 	struct gaudi_dp *dp = gdev->dp;
-	bool head = list_first_entry(&dp->pending, struct gaudi_cs, node) == cs;
+	bool head = list_first_entry(&dp->sched.pending, struct gaudi_cs, node) == cs;
 
 	lockdep_assert_held(&dp->lock);
 
 	trace_gaudi_cs_complete(gdev->index, cs->seq, error);
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
-	dp->space_gen++;
-	gaudi_sync_put_locked(cs->ctx, cs->sob_ref);
-	cs->sob_ref = -1;
+	dp->sched.space_gen++;
+	gaudi_sob_put_locked(cs->ctx, &cs->sob_ref);
 	/* PQ slots are freed by the done words, not here (gaudi_queue.c). */
 	if (cs->encaps) {
 		gaudi_encaps_release_locked(cs->ctx, cs->encaps);
 		cs->encaps = NULL;
 	}
-	if (error) {
+	if (error)
 		dma_fence_set_error(&cs->fence, error);
-		dp->aborted++;
-	} else {
-		dp->completed++;
-	}
 	dma_fence_signal(&cs->fence);
 	if (head)
 		gaudi_tdr_arm_locked(dp);
@@ -230,7 +225,7 @@ void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
 		return;
 	/* Freeing may not happen under the spinlock: gaudi_cs_reap() does. */
 	if (!cs->staged) {
-		gaudi_cs_complete_locked(gdev, cs, 0, &gdev->dp->done);
+		gaudi_cs_complete_locked(gdev, cs, 0, &gdev->dp->sched.done);
 		return;
 	}
 	/* The LAST part of a staged submission ends every part. */
@@ -239,7 +234,7 @@ void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
 		list_del_init(&part->part_node);
 		if (part->queued)
 			gaudi_cs_complete_locked(gdev, part, 0,
-						 &gdev->dp->done);
+						 &gdev->dp->sched.done);
 	}
 }
 
@@ -249,7 +244,7 @@ void gaudi_cs_reap(struct gaudi_device *gdev)
 	LIST_HEAD(done);
 
 	spin_lock_irq(&dp->lock);
-	list_splice_init(&dp->done, &done);
+	list_splice_init(&dp->sched.done, &done);
 	spin_unlock_irq(&dp->lock);
 	gaudi_cs_cleanup(gdev, &done);
 	/* Kernel CBs of internal queues are consumed without an interrupt. */
@@ -266,14 +261,14 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 	unsigned int i;
 	LIST_HEAD(done);
 
-	cancel_delayed_work(&dp->tdr);
+	cancel_delayed_work(&dp->sched.tdr);
 	spin_lock_irq(&dp->lock);
-	list_for_each_entry_safe(cs, tmp, &dp->pending, node)
+	list_for_each_entry_safe(cs, tmp, &dp->sched.pending, node)
 		gaudi_cs_complete_locked(gdev, cs,
 					 cs->timed_out ? -ETIMEDOUT : -EIO,
 					 &done);
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		struct gaudi_hw_queue *q = &dp->q[i];
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
 
 		q->pi = 0;
 		q->ci = 0;
@@ -281,10 +276,10 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 		if (q->slot)
 			memset(q->slot, 0, q->entries * sizeof(*q->slot));
 	}
-	list_splice_init(&dp->done, &done);
+	list_splice_init(&dp->sched.done, &done);
 	spin_unlock_irq(&dp->lock);
 	gaudi_cs_cleanup(gdev, &done);
-	wake_up_all(&dp->space_wq);
+	wake_up_all(&dp->sched.space_wq);
 }
 
 /*
@@ -301,12 +296,12 @@ void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
 	struct gaudi_dp *dp = gdev->dp;
 	bool busy;
 
-	if (!READ_ONCE(dp->enabled))
+	if (!READ_ONCE(dp->hwq.enabled))
 		return;
 	if (page_fault)
-		queue_work(system_wq, &dp->pf_work);
+		queue_work(system_wq, &dp->mem.pf_work);
 	spin_lock_irq(&dp->lock);
-	busy = !list_empty(&dp->pending);
+	busy = !list_empty(&dp->sched.pending);
 	spin_unlock_irq(&dp->lock);
 	/* A stream that dropped a CB never writes its done word. */
 	busy = busy || !gaudi_queues_idle(gdev);
@@ -319,14 +314,14 @@ void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
 void gaudi_cs_tdr_work(struct work_struct *work)
 {
 	struct gaudi_dp *dp = container_of(to_delayed_work(work),
-					   struct gaudi_dp, tdr);
+					   struct gaudi_dp, sched.tdr);
 	struct gaudi_device *gdev = dp->gdev;
 	struct gaudi_cs *cs;
 	bool skip;
 	u64 seq;
 
 	spin_lock_irq(&dp->lock);
-	cs = list_first_entry_or_null(&dp->pending, struct gaudi_cs, node);
+	cs = list_first_entry_or_null(&dp->sched.pending, struct gaudi_cs, node);
 	if (!cs || cs->timed_out) {
 		spin_unlock_irq(&dp->lock);
 		return;
@@ -339,10 +334,9 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 	cs->timed_out = true;
 	seq = cs->seq;
 	skip = cs->skip_reset;
-	dp->timeouts++;
-	dp->timeout_valid = true;
-	dp->timeout_ev.timestamp = ktime_to_ns(ktime_get());
-	dp->timeout_ev.seq = seq;
+	dp->sched.timeout_valid = true;
+	dp->sched.timeout_ev.timestamp = ktime_to_ns(ktime_get());
+	dp->sched.timeout_ev.seq = seq;
 	spin_unlock_irq(&dp->lock);
 
 	gaudi_user_err(gdev, "CS %llu timed out%s\n", seq,
@@ -376,13 +370,13 @@ static void gaudi_cs_count(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct gaudi_dp *dp = gdev->dp;
 
 	if (ret == -ENOMEM) {
-		atomic64_inc(&dp->out_of_mem_drop);
+		atomic64_inc(&dp->sched.out_of_mem_drop);
 		atomic64_inc(&ctx->out_of_mem_drop);
 	} else if (parsing) {
-		atomic64_inc(&dp->parsing_drop);
+		atomic64_inc(&dp->sched.parsing_drop);
 		atomic64_inc(&ctx->parsing_drop);
 	} else {
-		atomic64_inc(&dp->validation_drop);
+		atomic64_inc(&dp->sched.validation_drop);
 		atomic64_inc(&ctx->validation_drop);
 	}
 }
@@ -400,13 +394,13 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	void *src;
 	int ret;
 
-	if (qid >= GAUDI_NUM_QUEUES || !gdev->dp->q[qid].valid) {
+	if (qid >= GAUDI_NUM_QUEUES || !gdev->dp->hwq.q[qid].valid) {
 		gaudi_dbg(gdev, CS, "CS: queue %u does not exist or is not a user queue\n",
 			  qid);
 		return -EINVAL;
 	}
 	qid = array_index_nospec(qid, GAUDI_NUM_QUEUES);
-	q = &gdev->dp->q[qid];
+	q = &gdev->dp->hwq.q[qid];
 	if (ch->cs_chunk_flags) {
 		gaudi_dbg(gdev, CS, "CS: chunk flags 0x%x not supported\n",
 			  ch->cs_chunk_flags);
@@ -495,9 +489,9 @@ static void gaudi_job_add_cq_pkts(struct gaudi_device *gdev,
 				  struct gaudi_job *job, u32 idx)
 {
 	struct gaudi_dp *dp = gdev->dp;
-	struct gaudi_hw_queue *q = &dp->q[job->queue];
+	struct gaudi_hw_queue *q = &dp->hwq.q[job->queue];
 	__le32 *p = job->kcb + job->kcb_size - GAUDI_CQ_PKTS_SIZE;
-	u64 cq = gaudi_host_dev_addr(dp->cq[job->queue].dma) +
+	u64 cq = gaudi_host_dev_addr(dp->hwq.cq[job->queue].dma) +
 		 4 * (q->cq_pi & (GAUDI_CQ_ENTRIES - 1));
 	u64 msi = GAUDI_CFG_BASE + mmPCIE_CORE_MSI_REQ;
 
@@ -530,7 +524,7 @@ static int gaudi_cs_fits(struct gaudi_device *gdev, struct gaudi_cs *cs,
 	struct gaudi_job *job;
 
 	list_for_each_entry(job, &cs->jobs, node) {
-		struct gaudi_hw_queue *q = &dp->q[job->queue];
+		struct gaudi_hw_queue *q = &dp->hwq.q[job->queue];
 
 		if (!need[job->queue]++)
 			gaudi_queue_retire_locked(gdev, job->queue);
@@ -566,8 +560,8 @@ static int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
 	if (cs->staged_first) {
 		if (!cs->encaps_id)
 			return 0;
-		*e = gaudi_encaps_find_locked(ctx, cs->encaps_id);
-		if (!*e || (*e)->cs_seq) {
+		*e = gaudi_encaps_free_locked(ctx, cs->encaps_id);
+		if (!*e) {
 			gaudi_dbg(gdev, CS, "CS: no free signal reservation %u\n",
 				  cs->encaps_id);
 			return -EINVAL;
@@ -599,7 +593,7 @@ static int gaudi_cs_staged_sob(struct gaudi_device *gdev,
 	ret = gaudi_cs_staged_check_locked(gdev, ctx, cs, &first, &e);
 	if (!ret && first)
 		e = first->encaps;
-	*sob = e ? e->sob : 0;
+	*sob = e ? gaudi_encaps_sob(e) : 0;
 	spin_unlock_irq(&gdev->dp->lock);
 	return ret;
 }
@@ -616,8 +610,7 @@ static void gaudi_cs_staged_bind_locked(struct gaudi_ctx *ctx,
 		first = cs;
 		INIT_LIST_HEAD(&cs->parts);
 		if (e) {
-			e->cs_seq = cs->seq;
-			ctx->sob[e->queue].unbound[e->ref % 2]--;
+			gaudi_encaps_bind_locked(ctx, e, cs->seq);
 			cs->encaps = e;
 		}
 	} else {
@@ -639,6 +632,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   struct gaudi_cs *cs, u64 *seq_out)
 {
 	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_sched *sched = &dp->sched;
 	unsigned long touched[BITS_TO_LONGS(GAUDI_NUM_QUEUES)] = {};
 	struct gaudi_cs *prev, *first = NULL;
 	struct dma_fence *old = NULL;
@@ -655,12 +649,12 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		full = false;
 		ret = gaudi_hw_enter(gdev, &idx);
 		if (ret) {
-			atomic64_inc(&dp->in_reset_drop);
+			atomic64_inc(&dp->sched.in_reset_drop);
 			atomic64_inc(&ctx->in_reset_drop);
 			return ret == -ENODEV ? ret : -EBUSY;
 		}
 		if (!GAUDI_BROKEN(SUBMIT_LOCK))
-			mutex_lock(&dp->submit_lock);
+			mutex_lock(&dp->sched.submit_lock);
 		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
@@ -674,7 +668,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				ret = 0;
 			}
 		} else {
-			ret = gaudi_sync_signal_ready_locked(ctx, cs);
+			ret = cs->signal ?
+			      gaudi_sync_signal_ready_locked(ctx, cs->sig.queue) :
+			      1;
 			if (ret > 0) {
 				ret = gaudi_cs_fits(gdev, cs, &fq);
 				full = ret == -EAGAIN;
@@ -682,9 +678,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 					ret = 0;
 				/* Progress restarts the wait below. */
 				if (full && (fq != blk ||
-					     dp->q[fq].ci != blk_ci)) {
+					     dp->hwq.q[fq].ci != blk_ci)) {
 					blk = fq;
-					blk_ci = dp->q[fq].ci;
+					blk_ci = dp->hwq.q[fq].ci;
 					full_until = 0;
 				}
 			}
@@ -694,19 +690,19 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		}
 		if (ret > 0)
 			break;
-		gen = dp->space_gen;
+		gen = dp->sched.space_gen;
 		spin_unlock_irq(&dp->lock);
 		if (!GAUDI_BROKEN(SUBMIT_LOCK))
-			mutex_unlock(&dp->submit_lock);
+			mutex_unlock(&dp->sched.submit_lock);
 		gaudi_hw_exit(gdev, idx);
 		if (ret == -EAGAIN) {
 			gaudi_dbg(gdev, CS, "CS: %u CSs in flight, the oldest of an open staged submission\n",
 				  GAUDI_MAX_PENDING_CS);
-			atomic64_inc(&dp->max_cs_drop);
+			atomic64_inc(&dp->sched.max_cs_drop);
 			atomic64_inc(&ctx->max_cs_drop);
 		} else if (ret == -EBUSY) {
 			gaudi_dbg(gdev, CS, "signal: queue %u's other SOB is held by a signal reservation\n",
-				  cs->signal_queue);
+				  cs->sig.queue);
 		}
 		if (ret < 0)
 			return ret;
@@ -719,7 +715,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			full_until = jiffies + GAUDI_INT_FULL_WAIT;
 		if (full && time_after(jiffies, full_until)) {
 			gaudi_dbg(gdev, CS, "CS: an internal queue has no room (its stream is not consuming)\n");
-			atomic64_inc(&dp->queue_full_drop);
+			atomic64_inc(&dp->sched.queue_full_drop);
 			atomic64_inc(&ctx->queue_full_drop);
 			return -EAGAIN;
 		}
@@ -731,8 +727,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			dma_fence_put(old);
 			old = NULL;
 		} else {
-			ret = wait_event_interruptible_timeout(dp->space_wq,
-							       READ_ONCE(dp->space_gen) != gen,
+			ret = wait_event_interruptible_timeout(sched->space_wq,
+							       READ_ONCE(sched->space_gen) != gen,
 							       HZ);
 		}
 		if (ret < 0)
@@ -751,21 +747,22 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	cs->deadline = jiffies + cs->deadline;
 	cs->queued = true;
 	cs->ctx = ctx;
-	if (cs->signal)
-		gaudi_sync_signal_locked(gdev, ctx, cs);
+	if (cs->signal) {
+		job = list_first_entry(&cs->jobs, struct gaudi_job, node);
+		cs->sob_ref = gaudi_sync_signal_locked(ctx, &cs->sig, job->kcb);
+	}
 	if (cs->staged)
 		gaudi_cs_staged_bind_locked(ctx, cs, first, e);
 	/* A staged submission is known by its first part's sequence. */
 	*seq_out = cs->staged ? cs->first->seq : seq;
-	list_add_tail(&cs->node, &dp->pending);
-	if (list_is_singular(&dp->pending))
+	list_add_tail(&cs->node, &dp->sched.pending);
+	if (list_is_singular(&dp->sched.pending))
 		gaudi_tdr_arm_locked(dp);
-	dp->submitted++;
 	trace_gaudi_cs_submit(gdev->index, seq,
 			      list_count_nodes(&cs->jobs), cs->staged);
 
 	list_for_each_entry(job, &cs->jobs, node) {
-		struct gaudi_hw_queue *q = &dp->q[job->queue];
+		struct gaudi_hw_queue *q = &dp->hwq.q[job->queue];
 
 		if (job->cq)
 			gaudi_job_add_cq_pkts(gdev, job,
@@ -786,7 +783,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		gaudi_queue_ring(gdev, i);
 
 	if (!GAUDI_BROKEN(SUBMIT_LOCK))
-		mutex_unlock(&dp->submit_lock);
+		mutex_unlock(&dp->sched.submit_lock);
 	/* The model completes inside the doorbell: reap at once. */
 	gaudi_cs_reap(gdev);
 	gaudi_hw_exit(gdev, idx);
@@ -795,14 +792,10 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	return 0;
 }
 
-/*
- * A CS of one job the driver built itself (signal/wait, gaudi_sync.c):
- * not parsed.  @tmpl gives the signal fields; returns the sequence.
- */
+/* The kernel-job API (gaudi_cs.h). */
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			   u32 qid, const void *pkts, u32 size,
-			   const struct gaudi_cs *tmpl, u64 *seq,
-			   u32 *sob_before, u32 *sob)
+			   struct gaudi_kjob *kj, u64 *seq,
+			   struct gaudi_signal *sig)
 {
 	struct gaudi_job *job;
 	struct gaudi_cs *cs;
@@ -815,54 +808,54 @@ int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	cs->gdev = gdev;
 	INIT_LIST_HEAD(&cs->jobs);
 	INIT_LIST_HEAD(&cs->node);
-	cs->signal = tmpl->signal;
-	cs->signal_queue = tmpl->signal_queue;
-	cs->sob_ref = -1;
+	cs->signal = kj->signal;
+	cs->sig.queue = kj->queue;
 	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
 	job->cs = cs;
-	job->queue = qid;
+	job->queue = kj->queue;
 	job->cq = true;
-	job->len = size;
-	job->kcb_size = size + GAUDI_DONE_PKT_SIZE + GAUDI_CQ_PKTS_SIZE;
+	job->len = kj->size;
+	job->kcb_size = kj->size + GAUDI_DONE_PKT_SIZE + GAUDI_CQ_PKTS_SIZE;
 	job->kcb_alloc = job->kcb_size;
 	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
 	if (!job->kcb)
 		goto err_nomem;
-	memcpy(job->kcb, pkts, size);
+	memcpy(job->kcb, kj->pkts, kj->size);
 	list_add_tail(&job->node, &cs->jobs);
 	cs->ext_pending = 1;
-	/* A wait CS's reference on the SOB it watches passes to the CS. */
-	cs->sob_ref = tmpl->sob_ref;
+	/* The reference on the SOB a wait watches passes to the CS. */
+	cs->sob_ref = kj->watch;
+	kj->watch = GAUDI_SOB_REF_NONE;
 	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
 	if (ret) {
 		gaudi_cs_free_jobs(gdev, cs);
+		gaudi_sob_put(gdev, ctx, &cs->sob_ref);
 		kfree(cs);
-		gaudi_sync_put(gdev, ctx, tmpl->sob_ref);
 		return ret;
 	}
 	/* Read under the lock: the CS may already have completed. */
-	spin_lock_irq(&gdev->dp->lock);
-	if (sob_before)
-		*sob_before = cs->sob_value;
-	if (cs->signal && sob)
-		*sob = cs->sob;
-	spin_unlock_irq(&gdev->dp->lock);
+	if (sig) {
+		spin_lock_irq(&gdev->dp->lock);
+		*sig = cs->sig;
+		spin_unlock_irq(&gdev->dp->lock);
+	}
 	dma_fence_put(&cs->fence);
 	return 0;
 
 err_nomem:
 	kfree(job);
 	kfree(cs);
-	gaudi_sync_put(gdev, ctx, tmpl->sob_ref);
+	gaudi_sob_put(gdev, ctx, &kj->watch);
 	return -ENOMEM;
 }
 
 /*
- * The signal CS @seq: 0 and its SOB and value, with a reference on the SOB
- * (*@ref, for gaudi_sync_put()), 1 if gone, or -EINVAL.
+ * The signal CS @seq: 0 and what it signals, with a new reference on its
+ * SOB (*@ref, the caller's to drop), 1 if it is gone, or -EINVAL.
  */
-int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, u32 *sob, u32 *value, int *ref)
+int gaudi_cs_find_signal(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			 u64 seq, struct gaudi_signal *sig,
+			 struct gaudi_sob_ref *ref)
 {
 	struct gaudi_cs *cs;
 	int ret = 1;
@@ -876,11 +869,8 @@ int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			if (!cs->signal) {
 				ret = -EINVAL;
 			} else {
-				*sob = cs->sob;
-				*value = cs->sob_value + 1;
-				*ref = 2 * cs->signal_queue +
-				       (cs->sob - GAUDI_SIG_FIRST_SOB) % 2;
-				ctx->sob[cs->signal_queue].users[*ref % 2]++;
+				*sig = cs->sig;
+				*ref = gaudi_sob_get_locked(ctx, sig);
 				ret = 0;
 			}
 		}
@@ -978,7 +968,7 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		ret = -EINVAL;
 		goto out_count;
 	}
-	restore = n_rest && (!ctx->restored ||
+	restore = n_rest && (!READ_ONCE(ctx->restored) ||
 			     (flags & HL_CS_FLAGS_FORCE_RESTORE));
 	n = n_exec + (restore ? n_rest : 0);
 	chunks = kvmalloc_array(n, sizeof(*chunks), GFP_KERNEL);
@@ -1017,7 +1007,7 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	cs->gdev = gdev;
 	INIT_LIST_HEAD(&cs->jobs);
 	INIT_LIST_HEAD(&cs->node);
-	cs->sob_ref = -1;
+	cs->sob_ref = GAUDI_SOB_REF_NONE;
 	cs->timestamp = flags & HL_CS_FLAGS_TIMESTAMP;
 	cs->skip_reset = flags & HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT;
 	INIT_LIST_HEAD(&cs->part_node);
@@ -1059,7 +1049,7 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (ret)
 		goto out_free_cs;
 	if (restore)
-		ctx->restored = true;
+		WRITE_ONCE(ctx->restored, true);
 	dma_fence_put(&cs->fence);	/* the ioctl's reference */
 	kvfree(chunks);
 	memset(args, 0, sizeof(*args));
@@ -1304,12 +1294,12 @@ void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
 
 	memset(c, 0, sizeof(*c));
-	c->total_out_of_mem_drop_cnt = atomic64_read(&dp->out_of_mem_drop);
-	c->total_parsing_drop_cnt = atomic64_read(&dp->parsing_drop);
-	c->total_queue_full_drop_cnt = atomic64_read(&dp->queue_full_drop);
-	c->total_device_in_reset_drop_cnt = atomic64_read(&dp->in_reset_drop);
-	c->total_max_cs_in_flight_drop_cnt = atomic64_read(&dp->max_cs_drop);
-	c->total_validation_drop_cnt = atomic64_read(&dp->validation_drop);
+	c->total_out_of_mem_drop_cnt = atomic64_read(&dp->sched.out_of_mem_drop);
+	c->total_parsing_drop_cnt = atomic64_read(&dp->sched.parsing_drop);
+	c->total_queue_full_drop_cnt = atomic64_read(&dp->sched.queue_full_drop);
+	c->total_device_in_reset_drop_cnt = atomic64_read(&dp->sched.in_reset_drop);
+	c->total_max_cs_in_flight_drop_cnt = atomic64_read(&dp->sched.max_cs_drop);
+	c->total_validation_drop_cnt = atomic64_read(&dp->sched.validation_drop);
 	if (!ctx)
 		return;
 	c->ctx_out_of_mem_drop_cnt = atomic64_read(&ctx->out_of_mem_drop);
@@ -1327,8 +1317,8 @@ bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 	bool valid;
 
 	spin_lock_irq(&dp->lock);
-	valid = dp->timeout_valid;
-	*ev = dp->timeout_ev;
+	valid = dp->sched.timeout_valid;
+	*ev = dp->sched.timeout_ev;
 	spin_unlock_irq(&dp->lock);
 	return valid;
 }
@@ -1379,7 +1369,7 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	gaudi_mem_pf_clear(gdev);
 	spin_lock_irq(&gdev->dp->lock);
 	gdev->dp->ctx = ctx;
-	gdev->dp->timeout_valid = false;
+	gdev->dp->sched.timeout_valid = false;
 	spin_unlock_irq(&gdev->dp->lock);
 	return 0;
 }
@@ -1518,7 +1508,7 @@ void gaudi_ctx_free(struct gaudi_file *gfile)
 	if (!ctx)
 		return;
 	/* A page-fault capture may still be looking at the context. */
-	flush_work(&ctx->gdev->dp->pf_work);
+	flush_work(&ctx->gdev->dp->mem.pf_work);
 
 	drm_mm_takedown(&ctx->cb_va);
 	drm_mm_takedown(&ctx->va);

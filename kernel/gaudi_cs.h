@@ -2,23 +2,32 @@
 /*
  * gaudi.ko: the data plane.
  *
- *   gaudi_queue.c   hardware queues (PQs), completion queues, QMAN set-up
+ *   gaudi_queue.c   hardware queues (PQs), completion queues, kernel CB
+ *                   copies, QMAN set-up                  struct gaudi_hwq
+ *   gaudi_cs.c      CS ioctl, scheduling, fences, WAIT_CS, timeouts, and
+ *                   the kernel-job API                   struct gaudi_sched
+ *   gaudi_sync.c    sync objects and monitors; signal/wait CSs through the
+ *                   kernel-job API (gaudi_sync.h)        struct gaudi_sync_ctx
  *   gaudi_cb.c      command buffers: CB ioctl, mmap, handles
- *   gaudi_cs.c      CS ioctl, the packet parser, fences, WAIT_CS, timeouts
- *   gaudi_mmu.c     device MMU page tables (ASID 1 for the user context)
- *   gaudi_mem.c     MEMORY ioctl: userptr map/unmap, HBM allocation
- *   gaudi_sync.c    sync objects and monitors of the user context
+ *   gaudi_mmu.c     device MMU page tables (ASID 1)      struct gaudi_mmu
+ *   gaudi_mem.c     MEMORY ioctl: userptr map/unmap, HBM struct gaudi_dp_mem
+ *   gaudi_scrub.c   clearing what a holder wrote         struct gaudi_scrub_state
  *
- * One struct gaudi_dp per device (gdev->dp), one struct gaudi_ctx per open
- * of the compute node (gaudi_file->ctx).  The compute node is exclusive, so
- * there is at most one user context and it always runs with ASID 1.
+ * One struct gaudi_dp per device (gdev->dp), made of those parts, and one
+ * struct gaudi_ctx per open of the compute node (gaudi_file->ctx).  The
+ * compute node is exclusive, so there is at most one user context and it
+ * always runs with ASID 1.  Who calls whom: the CS core uses the hardware
+ * queues; the sync code uses the CS core's kernel-job API; the CS core
+ * holds SOBs only as struct gaudi_sob_ref.
  *
- * Locking order: ctx->lock (CB/mapping tables) and dp->submit_lock (one
- * submitter at a time) -> dp->lock (spinlock: indices, job slots, CS lists,
- * fences).  The hard IRQ handler completes CSs under dp->lock, so process
- * context takes it with interrupts off (spin_lock_irq).  dp->submit_lock
- * is never held across a reset: submitters that must wait for queue space
- * drop it and gaudi_hw_exit() first.
+ * Locking order: dp->teardown_lock -> ctx->lock (CB/mapping tables) and
+ * dp->sched.submit_lock (one submitter at a time) -> dp->lock (spinlock:
+ * queue indices, job slots, CS lists, SOB references, fences) ->
+ * ctx->fence_lock.  The hard IRQ handler completes CSs under dp->lock, so
+ * process context takes it with interrupts off (spin_lock_irq).
+ * dp->sched.submit_lock is never held across a reset: submitters that must
+ * wait for queue space drop it and gaudi_hw_exit() first.  The fields each
+ * lock protects are named next to them below.
  */
 #ifndef GAUDI_CS_H
 #define GAUDI_CS_H
@@ -37,6 +46,7 @@
 
 #include "gaudi1/packets.h"
 #include "gaudi_layout.h"
+#include "gaudi_sync.h"
 
 struct gaudi_device;
 struct gaudi_file;
@@ -47,7 +57,6 @@ struct seq_file;
 struct dma_pool;
 struct file;
 
-#define GAUDI_NUM_EXT_QUEUES	8
 #define GAUDI_NUM_QUEUES	GAUDI_QUEUE_ID_SIZE
 #define GAUDI_EXT_PQ_ENTRIES	4096
 #define GAUDI_INT_PQ_ENTRIES	1024
@@ -117,7 +126,7 @@ struct gaudi_cq {
  * its done word passes @pos (gaudi_queue_retire_locked()).
  */
 struct gaudi_job {
-	struct list_head node;	/* in cs->jobs, then dp->retired */
+	struct list_head node;	/* in cs->jobs, then dp->hwq.retired */
 	struct list_head hw_node;	/* in q->hw_jobs while @on_hw */
 	struct gaudi_cs *cs;	/* NULL once orphaned */
 	u32 queue;
@@ -134,30 +143,11 @@ struct gaudi_job {
 	bool orphan;		/* no CS any more: freed when consumed */
 };
 
-/*
- * Encapsulated signals (HL_CS_FLAGS_RESERVE_SIGNALS_ONLY): @count values
- * of an external queue's signal SOB, reserved for the packets of a staged
- * submission to add 1 each.  @pre is the SOB's value after the first of
- * them.  Bound to the staged submission that raises them (@cs_seq, its
- * first CS) and freed when it ends, at unreserve, at a reset or at close.
- * On ctx->encaps, under dp->lock.
- */
-struct gaudi_encaps {
-	struct list_head node;
-	u32 id;
-	u32 queue;
-	u32 sob;
-	u32 pre;
-	u32 count;
-	int ref;		/* on the SOB, gaudi_sync_put_locked() */
-	u64 cs_seq;		/* 0 until a staged submission takes it */
-};
-
 struct gaudi_cs {
 	struct dma_fence fence;	/* seqno = sequence number */
 	struct gaudi_device *gdev;
 	u64 seq;
-	struct list_head node;	/* dp->pending, submission order */
+	struct list_head node;	/* dp->sched.pending, submission order */
 	struct list_head jobs;
 	u32 ext_pending;	/* external jobs not yet completed */
 	u32 int_jobs;
@@ -165,14 +155,12 @@ struct gaudi_cs {
 	bool timestamp;		/* HL_CS_FLAGS_TIMESTAMP */
 	bool skip_reset;	/* HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT */
 	bool timed_out;
-	bool queued;		/* on dp->pending */
-	/* Signal CS: the SOB it increments and the value it reaches. */
+	bool queued;		/* on dp->sched.pending */
+	/* Signal CS: what it signals (SOB and value given at submission). */
 	bool signal;
-	u32 sob;
-	u32 sob_value;
-	u32 signal_queue;
-	/* Signal or wait CS: the SOB it holds (gaudi_sob_slot.users), or -1. */
-	int sob_ref;
+	struct gaudi_signal sig;
+	/* Signal or wait CS: the SOB it signals or watches. */
+	struct gaudi_sob_ref sob_ref;
 	struct gaudi_ctx *ctx;
 	/*
 	 * Staged submission: the parts of one submission end together, when
@@ -193,48 +181,34 @@ struct gaudi_cs {
 	struct gaudi_encaps *encaps;	/* first part: the signals it raises */
 };
 
-/*
- * The two SOBs of an external queue for signal CSs: signals count up on
- * one until its 15-bit value is full, then move to the other, which is
- * cleared first; the switch waits until no CS in flight still signals or
- * watches the other one (dp->lock).
- */
-struct gaudi_sob_slot {
-	u32 cur;		/* 0 or 1: the SOB signals go to */
-	u32 value;		/* its value after the last signal submitted */
-	/* CSs in flight that signal or watch each, and reservations */
-	u32 users[2];
-	u32 unbound[2];		/* of which reservations no CS took yet */
-	u64 switches;		/* times signals moved to the other SOB */
-};
-
 /* Per open file of the compute node. */
 struct gaudi_ctx {
 	struct gaudi_device *gdev;
 	struct gaudi_file *gfile;
-	struct mutex lock;	/* cbs, maps, va, cb_va */
+	/*
+	 * Changes to the CB and mapping tables (the xarrays have their own
+	 * lock for lookups) and the fields marked ctx->lock.
+	 */
+	struct mutex lock;
 	struct xarray cbs;	/* id -> struct gaudi_cb */
 	u32 cb_count;		/* ctx->lock: handles in cbs */
 	u64 cb_bytes;		/* ctx->lock: and their sizes */
 	struct xarray maps;	/* device VA >> 12 -> struct gaudi_map */
-	struct drm_mm va;	/* host VA range of the device MMU */
-	struct drm_mm cb_va;	/* CB part of it */
+	struct drm_mm va;	/* ctx->lock: host VA range of the device MMU */
+	struct drm_mm cb_va;	/* ctx->lock: CB part of it */
 	u64 fence_context;
 	spinlock_t fence_lock;	/* of the fences of this context */
 	u64 next_seq;		/* dp->lock */
 	struct gaudi_cs *ring[GAUDI_MAX_PENDING_CS];	/* dp->lock */
-	bool restored;		/* restore chunks ran once */
-	u64 dram_bytes;		/* HBM allocated (extension) */
+	bool restored;		/* restore chunks ran once (READ/WRITE_ONCE) */
+	/* ctx->lock, read with READ_ONCE: HBM allocated (extension) */
+	u64 dram_bytes;
 	struct xarray dram;	/* handle -> struct gaudi_dram */
 	/* Counters of HL_INFO_CS_COUNTERS (ctx_*) */
 	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
 		   in_reset_drop, max_cs_drop, validation_drop;
-	/* Signal/wait: the SOBs of each external queue (dp->lock). */
-	struct gaudi_sob_slot sob[GAUDI_NUM_EXT_QUEUES];
-	/* Encapsulated signal reservations (dp->lock). */
-	struct list_head encaps;
-	u32 encaps_next_id;
-	u32 encaps_num;
+	/* Signal/wait SOBs and reservations (gaudi_sync.c, dp->lock). */
+	struct gaudi_sync_ctx sync;
 	/*
 	 * Every CB not yet freed, handles and mappings alike (cb_live_lock):
 	 * a removal frees their memory under the mappings (gaudi_cb.c).
@@ -249,20 +223,16 @@ struct gaudi_ctx {
 	bool torn_down;
 };
 
-/* Per device (gdev->dp). */
-struct gaudi_dp {
-	struct gaudi_device *gdev;
-	bool enabled;		/* queues programmed, IRQ hook may run */
-	spinlock_t lock;		/* queue indices, job slots, CS lists */
-	struct mutex submit_lock;	/* one submitter at a time */
-	wait_queue_head_t space_wq;
+/*
+ * The hardware queues (gaudi_queue.c): the PQs and CQs, the kernel CB
+ * copies they execute and the done words that say how far each external
+ * queue has read.  Indices, job lists and @retired: dp->lock.
+ */
+struct gaudi_hwq {
+	bool enabled;		/* programmed (READ_ONCE; set at hw init) */
 	struct gaudi_hw_queue q[GAUDI_NUM_QUEUES];
 	struct gaudi_cq cq[GAUDI_NUM_EXT_QUEUES];
-	struct list_head pending;	/* CSs in flight, oldest first */
-	struct list_head done;		/* ended, to be freed (gaudi_cs_reap) */
-	u64 space_gen;			/* bumped when queue room frees up */
-	struct delayed_work tdr;
-	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
+	struct list_head retired;	/* consumed orphan jobs, to free */
 	struct dma_pool *kcb_pool[GAUDI_KCB_POOLS];
 	atomic64_t kcb_bytes;		/* kernel CB copies allocated */
 	/*
@@ -271,14 +241,32 @@ struct gaudi_dp {
 	 */
 	__le32 *done_words;
 	dma_addr_t done_words_dma;
-	struct list_head retired;	/* consumed orphan jobs, to free */
 	/* HBM the internal queues' untrusted CPs fetch their CBs from. */
 	struct gen_pool *icb_pool;
-	struct gaudi_ctx *ctx;	/* the user context, if any */
-	/* Close and removal take the user context apart one at a time. */
-	struct mutex teardown_lock;
-	/* Captures for HL_INFO_CS_TIMEOUT_EVENT. */
-	bool timeout_valid;
+};
+
+/* The CS scheduler (gaudi_cs.c): CSs in flight, waits for room, timeouts. */
+struct gaudi_sched {
+	struct mutex submit_lock;	/* one submitter at a time */
+	/* dp->lock: */
+	struct list_head pending;	/* CSs in flight, oldest first */
+	struct list_head done;		/* ended, to be freed (gaudi_cs_reap) */
+	u64 space_gen;			/* bumped when queue room frees up */
+	bool timeout_valid;		/* @timeout_ev holds a capture */
+	struct hl_info_cs_timeout_event timeout_ev;
+	/* Woken when @space_gen or a SOB reference count moves. */
+	wait_queue_head_t space_wq;
+	struct delayed_work tdr;
+	struct delayed_work reap_work;	/* gaudi_cs_reap() after IRQs */
+	/* total_* counters of HL_INFO_CS_COUNTERS */
+	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
+		   in_reset_drop, max_cs_drop, validation_drop;
+};
+
+/* Device memory (gaudi_mem.c): user HBM and the page-fault capture. */
+struct gaudi_dp_mem {
+	struct gen_pool *dram_pool;	/* physical HBM allocator (extension) */
+	atomic_t dmabufs;		/* exported dma-bufs alive */
 	/*
 	 * HL_INFO_USER_MAPPINGS: the context's mappings at its first page
 	 * fault (dp->lock; taken by pf_work, cleared at open).
@@ -287,30 +275,38 @@ struct gaudi_dp {
 	bool pf_captured;
 	u32 pf_nmaps;
 	struct hl_user_mapping *pf_maps;
-	struct hl_info_cs_timeout_event timeout_ev;
-	/* total_* counters of HL_INFO_CS_COUNTERS */
-	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
-		   in_reset_drop, max_cs_drop, validation_drop;
-	u64 submitted, completed, aborted, timeouts;
+};
 
-	/* gaudi_mmu.c */
-	struct gaudi_mmu *mmu;
-	/* gaudi_mem.c: physical HBM allocator (extension) */
-	struct gen_pool *dram_pool;
-	u64 dram_used;
-	atomic_t dmabufs;		/* exported dma-bufs alive */
-
-	/* gaudi_scrub.c: device memory a holder may have written */
-	struct mutex scrub_lock;
+/* Device memory a holder may have written (gaudi_scrub.c). */
+struct gaudi_scrub_state {
+	struct mutex lock;	/* a clear at a time, and the fields below */
 	unsigned long *hbm_dirty;	/* GAUDI_SCRUB_CHUNK units of user HBM */
-	bool sram_dirty;
-	bool all_dirty;			/* all user HBM and SRAM */
+	bool sram_dirty;		/* also READ_ONCE for debugfs */
+	bool all_dirty;			/* all user HBM and SRAM (ditto) */
 	/*
 	 * The instance of the driver this card had before a removal, while
 	 * dma-bufs it exported live (a DRM reference; gaudi_scrub_probe()).
 	 */
 	struct gaudi_device *prev;
-	u64 scrub_last_ns, scrub_last_bytes, scrub_count;
+	u64 last_ns, last_bytes, count;
+};
+
+/* Per device (gdev->dp): the data plane, by part. */
+struct gaudi_dp {
+	struct gaudi_device *gdev;
+	/*
+	 * Queue indices, job slots, CS lists, SOB references, fences; taken
+	 * by the hard IRQ handler, so process context disables interrupts.
+	 */
+	spinlock_t lock;
+	struct gaudi_ctx *ctx;	/* the user context, if any (dp->lock) */
+	/* Close and removal take the user context apart one at a time. */
+	struct mutex teardown_lock;
+	struct gaudi_hwq hwq;
+	struct gaudi_sched sched;
+	struct gaudi_mmu *mmu;		/* gaudi_mmu.c, its own lock */
+	struct gaudi_dp_mem mem;
+	struct gaudi_scrub_state scrub;
 };
 
 /* gaudi_queue.c */
@@ -360,6 +356,28 @@ void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 			    struct hl_info_cs_timeout_event *ev);
 
+/*
+ * The kernel-job API (gaudi_sync.c's CSs): a CS of one job on external
+ * queue @queue that the driver built itself, not parsed.  A signal job
+ * starts with the MSG_LONG that adds to its SOB, which is chosen at
+ * submission (*@sig).  @watch, a SOB reference the CS holds until it ends,
+ * is consumed whatever the outcome.
+ */
+struct gaudi_kjob {
+	u32 queue;
+	const __le32 *pkts;
+	u32 size;
+	bool signal;
+	struct gaudi_sob_ref watch;
+};
+
+int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   struct gaudi_kjob *kj, u64 *seq,
+			   struct gaudi_signal *sig);
+int gaudi_cs_find_signal(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			 u64 seq, struct gaudi_signal *sig,
+			 struct gaudi_sob_ref *ref);
+
 /* gaudi_cb.c */
 int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int gaudi_mmap(struct file *filp, struct vm_area_struct *vma);
@@ -408,35 +426,6 @@ int gaudi_scrub(struct gaudi_device *gdev);
 void gaudi_scrub_remove(struct gaudi_device *gdev);
 bool gaudi_scrub_dmabufs_alive(struct gaudi_device *gdev);
 void gaudi_scrub_exit(void);
-
-/* gaudi_sync.c */
-void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);
-void gaudi_sync_hw_init(struct gaudi_device *gdev);
-void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx);
-int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			   u32 qid, const void *pkts, u32 size,
-			   const struct gaudi_cs *tmpl, u64 *seq,
-			   u32 *sob_before, u32 *sob);
-int gaudi_cs_signal_info(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, u32 *sob, u32 *value, int *ref);
-u32 gaudi_sync_sob(u32 queue, u32 k);
-int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, struct gaudi_cs *cs);
-void gaudi_sync_signal_locked(struct gaudi_device *gdev,
-			      struct gaudi_ctx *ctx, struct gaudi_cs *cs);
-void gaudi_sync_put_locked(struct gaudi_ctx *ctx, int ref);
-void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-		    int ref);
-int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			union hl_cs_args *args);
-int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
-			       struct gaudi_ctx *ctx, union hl_cs_args *args);
-int gaudi_encaps_unreserve_ioctl(struct gaudi_device *gdev,
-				 struct gaudi_ctx *ctx, union hl_cs_args *args);
-struct gaudi_encaps *gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id);
-void gaudi_encaps_release_locked(struct gaudi_ctx *ctx,
-				 struct gaudi_encaps *e);
-void gaudi_encaps_release_all(struct gaudi_device *gdev,
-			      struct gaudi_ctx *ctx);
 
 /* Per-file context (gaudi_cs.c), called by gaudi_file.c. */
 int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile);

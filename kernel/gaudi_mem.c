@@ -103,7 +103,7 @@ static void gaudi_dram_release(struct kref *ref)
 	 * The allocator lives as long as the DRM device, which a dma-buf
 	 * holding this allocation keeps, also after a removal.
 	 */
-	gen_pool_free(gdev->dp->dram_pool, d->addr, d->size);
+	gen_pool_free(gdev->dp->mem.dram_pool, d->addr, d->size);
 	kfree(d);
 }
 
@@ -141,7 +141,8 @@ bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len)
  */
 void gaudi_mem_pf_work(struct work_struct *work)
 {
-	struct gaudi_dp *dp = container_of(work, struct gaudi_dp, pf_work);
+	struct gaudi_dp *dp = container_of(work, struct gaudi_dp,
+					   mem.pf_work);
 	struct hl_user_mapping *m;
 	struct gaudi_ctx *ctx;
 	struct gaudi_map *map;
@@ -149,7 +150,7 @@ void gaudi_mem_pf_work(struct work_struct *work)
 	u32 n = 0;
 
 	spin_lock_irq(&dp->lock);
-	ctx = dp->pf_captured ? NULL : dp->ctx;
+	ctx = dp->mem.pf_captured ? NULL : dp->ctx;
 	spin_unlock_irq(&dp->lock);
 	if (!ctx)
 		return;
@@ -166,10 +167,10 @@ void gaudi_mem_pf_work(struct work_struct *work)
 	}
 	mutex_unlock(&ctx->lock);
 	spin_lock_irq(&dp->lock);
-	if (!dp->pf_captured && dp->ctx == ctx) {
-		dp->pf_captured = true;
-		dp->pf_nmaps = n;
-		dp->pf_maps = m;
+	if (!dp->mem.pf_captured && dp->ctx == ctx) {
+		dp->mem.pf_captured = true;
+		dp->mem.pf_nmaps = n;
+		dp->mem.pf_maps = m;
 		m = NULL;
 	}
 	spin_unlock_irq(&dp->lock);
@@ -182,10 +183,10 @@ void gaudi_mem_pf_clear(struct gaudi_device *gdev)
 	struct hl_user_mapping *m;
 
 	spin_lock_irq(&dp->lock);
-	m = dp->pf_maps;
-	dp->pf_maps = NULL;
-	dp->pf_nmaps = 0;
-	dp->pf_captured = false;
+	m = dp->mem.pf_maps;
+	dp->mem.pf_maps = NULL;
+	dp->mem.pf_nmaps = 0;
+	dp->mem.pf_captured = false;
 	spin_unlock_irq(&dp->lock);
 	kvfree(m);
 }
@@ -206,9 +207,9 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
 	*array_size = 0;
 	*out = NULL;
 	*out_len = 0;
-	flush_work(&dp->pf_work);
+	flush_work(&dp->mem.pf_work);
 	spin_lock_irq(&dp->lock);
-	n = dp->pf_captured ? dp->pf_nmaps : 0;
+	n = dp->mem.pf_captured ? dp->mem.pf_nmaps : 0;
 	spin_unlock_irq(&dp->lock);
 	*array_size = n;
 	len = (size_t)n * sizeof(*m);
@@ -220,8 +221,8 @@ int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irq(&dp->lock);
-	if (dp->pf_captured && dp->pf_nmaps == n)
-		memcpy(m, dp->pf_maps, len);
+	if (dp->mem.pf_captured && dp->mem.pf_nmaps == n)
+		memcpy(m, dp->mem.pf_maps, len);
 	else
 		ret = -EAGAIN;
 	spin_unlock_irq(&dp->lock);
@@ -537,7 +538,7 @@ static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	addr = gen_pool_alloc(dp->dram_pool, size);
+	addr = gen_pool_alloc(dp->mem.dram_pool, size);
 	if (!addr) {
 		kfree(d);
 		return -ENOMEM;
@@ -548,12 +549,12 @@ static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	d->size = size;
 	ret = xa_alloc(&ctx->dram, &id, d, XA_LIMIT(1, INT_MAX), GFP_KERNEL);
 	if (ret) {
-		gen_pool_free(dp->dram_pool, addr, size);
+		gen_pool_free(dp->mem.dram_pool, addr, size);
 		kfree(d);
 		return ret;
 	}
 	mutex_lock(&ctx->lock);
-	ctx->dram_bytes += size;
+	WRITE_ONCE(ctx->dram_bytes, ctx->dram_bytes + size);
 	mutex_unlock(&ctx->lock);
 	memset(args, 0, sizeof(*args));
 	args->out.handle = id;
@@ -588,7 +589,7 @@ static int gaudi_dram_free(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	mutex_lock(&ctx->lock);
 	d = xa_erase(&ctx->dram, handle);
 	if (d)
-		ctx->dram_bytes -= d->size;
+		WRITE_ONCE(ctx->dram_bytes, ctx->dram_bytes - d->size);
 	mutex_unlock(&ctx->lock);
 	if (!d)
 		return -EINVAL;
@@ -604,8 +605,8 @@ void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	struct gaudi_ctx *ctx = gfile ? gfile->ctx : NULL;
 
 	memset(du, 0, sizeof(*du));
-	du->dram_free_mem = gen_pool_avail(dp->dram_pool);
-	du->ctx_dram_mem = ctx ? ctx->dram_bytes : 0;
+	du->dram_free_mem = gen_pool_avail(dp->mem.dram_pool);
+	du->ctx_dram_mem = ctx ? READ_ONCE(ctx->dram_bytes) : 0;
 }
 
 /* ---- dma-buf export of HBM ---------------------------------------------- */
@@ -700,7 +701,7 @@ static void gaudi_dmabuf_release(struct dma_buf *dmabuf)
 
 	if (gb->dram)
 		kref_put(&gb->dram->ref, gaudi_dram_release);
-	atomic_dec(&gdev->dp->dmabufs);
+	atomic_dec(&gdev->dp->mem.dmabufs);
 	drm_dev_put(&gdev->drm);
 	kfree(gb);
 }
@@ -781,7 +782,7 @@ static int gaudi_export_dmabuf(struct gaudi_device *gdev,
 		return PTR_ERR(dmabuf);
 	}
 	drm_dev_get(&gdev->drm);
-	atomic_inc(&gdev->dp->dmabufs);
+	atomic_inc(&gdev->dp->mem.dmabufs);
 	/* Importers write it through BAR4: clear it for the next holder. */
 	gaudi_scrub_mark(gdev, addr, size);
 	fd = dma_buf_fd(dmabuf, flags & O_CLOEXEC);
@@ -872,21 +873,21 @@ int gaudi_mem_sw_init(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	int ret;
 
-	dp->dram_pool = gen_pool_create(ilog2(SZ_2M), -1);
-	if (!dp->dram_pool)
+	dp->mem.dram_pool = gen_pool_create(ilog2(SZ_2M), -1);
+	if (!dp->mem.dram_pool)
 		return -ENOMEM;
-	ret = gen_pool_add(dp->dram_pool, GAUDI_DRAM_USER_START,
+	ret = gen_pool_add(dp->mem.dram_pool, GAUDI_DRAM_USER_START,
 			   GAUDI_HBM_SIZE - GAUDI_DRAM_USER_START, -1);
 	if (ret) {
-		gen_pool_destroy(dp->dram_pool);
-		dp->dram_pool = NULL;
+		gen_pool_destroy(dp->mem.dram_pool);
+		dp->mem.dram_pool = NULL;
 	}
 	return ret;
 }
 
 void gaudi_mem_sw_fini(struct gaudi_device *gdev)
 {
-	struct gen_pool *pool = gdev->dp->dram_pool;
+	struct gen_pool *pool = gdev->dp->mem.dram_pool;
 
 	/*
 	 * At the DRM device's release every holder and dma-buf is gone; an
@@ -897,5 +898,5 @@ void gaudi_mem_sw_fini(struct gaudi_device *gdev)
 		gen_pool_destroy(pool);
 	else if (pool)
 		gaudi_err(gdev, "HBM still allocated at release: allocator left behind\n");
-	gdev->dp->dram_pool = NULL;
+	gdev->dp->mem.dram_pool = NULL;
 }

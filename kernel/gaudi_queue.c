@@ -71,9 +71,9 @@ void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma)
 	unsigned int i;
 	void *kcb;
 
-	if (atomic64_add_return(size, &dp->kcb_bytes) >
+	if (atomic64_add_return(size, &dp->hwq.kcb_bytes) >
 	    (s64)READ_ONCE(gaudi_cs_kmem_mb) << 20) {
-		atomic64_sub(size, &dp->kcb_bytes);
+		atomic64_sub(size, &dp->hwq.kcb_bytes);
 		gaudi_dbg(gdev, CS, "CS: kernel CB copies in flight over cs_kmem_mb=%u\n",
 			  READ_ONCE(gaudi_cs_kmem_mb));
 		return NULL;
@@ -82,12 +82,12 @@ void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma)
 		if (size <= gaudi_kcb_pool_size[i])
 			break;
 	if (i < GAUDI_KCB_POOLS)
-		kcb = dma_pool_alloc(dp->kcb_pool[i], GFP_KERNEL, dma);
+		kcb = dma_pool_alloc(dp->hwq.kcb_pool[i], GFP_KERNEL, dma);
 	else
 		kcb = dma_alloc_coherent(&gdev->pdev->dev, size, dma,
 					 GFP_KERNEL);
 	if (!kcb)
-		atomic64_sub(size, &dp->kcb_bytes);
+		atomic64_sub(size, &dp->hwq.kcb_bytes);
 	return kcb;
 }
 
@@ -97,10 +97,10 @@ void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	atomic64_sub(size, &dp->kcb_bytes);
+	atomic64_sub(size, &dp->hwq.kcb_bytes);
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
 		if (size <= gaudi_kcb_pool_size[i]) {
-			dma_pool_free(dp->kcb_pool[i], kcb, dma);
+			dma_pool_free(dp->hwq.kcb_pool[i], kcb, dma);
 			return;
 		}
 	}
@@ -121,7 +121,7 @@ void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 int gaudi_icb_alloc(struct gaudi_device *gdev, const void *kcb, u32 size,
 		    u64 *addr)
 {
-	unsigned long a = gen_pool_alloc(gdev->dp->icb_pool, size);
+	unsigned long a = gen_pool_alloc(gdev->dp->hwq.icb_pool, size);
 
 	if (!a)
 		return -ENOMEM;
@@ -133,7 +133,7 @@ int gaudi_icb_alloc(struct gaudi_device *gdev, const void *kcb, u32 size,
 void gaudi_icb_free(struct gaudi_device *gdev, u64 addr, u32 size)
 {
 	memset_io(gdev->pci.hbm + addr, 0, size);
-	gen_pool_free(gdev->dp->icb_pool, addr, size);
+	gen_pool_free(gdev->dp->hwq.icb_pool, addr, size);
 }
 
 /* The QMAN block of queue @id, or 0 if the driver does not run it. */
@@ -190,23 +190,23 @@ static bool gaudi_queue_past(struct gaudi_hw_queue *q, u32 pos)
 
 /*
  * Take queue @id's done word into its CI and release the jobs it passed
- * (dp->lock held; any context).  Orphans go to dp->retired, freed by
+ * (dp->lock held; any context).  Orphans go to dp->hwq.retired, freed by
  * gaudi_queue_free_retired().  The device writes the word: its value is
  * only believed when it lies in (ci, pi].
  */
 void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 {
 	struct gaudi_dp *dp = gdev->dp;
-	struct gaudi_hw_queue *q = &dp->q[id];
+	struct gaudi_hw_queue *q = &dp->hwq.q[id];
 	u32 mask = 2 * q->entries - 1, hw, d;
 	struct gaudi_job *job;
 
 	lockdep_assert_held(&dp->lock);
 
-	if (!READ_ONCE(dp->enabled) || list_empty(&q->hw_jobs))
+	if (!READ_ONCE(dp->hwq.enabled) || list_empty(&q->hw_jobs))
 		return;
 	if (q->external)
-		hw = le32_to_cpu(READ_ONCE(dp->done_words[id])) & mask;
+		hw = le32_to_cpu(READ_ONCE(dp->hwq.done_words[id])) & mask;
 	else
 		hw = RREG32(gdev, q->qm_base + QM_PQ_CI(q->stream)) & mask;
 	d = (hw - q->ci) & mask;
@@ -219,7 +219,7 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 		list_del_init(&job->hw_node);
 		job->on_hw = false;
 		if (job->orphan)
-			list_add_tail(&job->node, &dp->retired);
+			list_add_tail(&job->node, &dp->hwq.retired);
 	}
 }
 
@@ -230,7 +230,7 @@ void gaudi_queue_retire_all_locked(struct gaudi_device *gdev)
 	lockdep_assert_held(&gdev->dp->lock);
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
-		if (gdev->dp->q[i].valid)
+		if (gdev->dp->hwq.q[i].valid)
 			gaudi_queue_retire_locked(gdev, i);
 }
 
@@ -240,7 +240,7 @@ bool gaudi_queue_consumed_locked(struct gaudi_device *gdev, u32 id, u32 pos)
 	lockdep_assert_held(&gdev->dp->lock);
 
 	gaudi_queue_retire_locked(gdev, id);
-	return gaudi_queue_past(&gdev->dp->q[id], pos);
+	return gaudi_queue_past(&gdev->dp->hwq.q[id], pos);
 }
 
 /* Every queue has consumed every CB it was given (or the queues are off). */
@@ -252,8 +252,8 @@ bool gaudi_queues_idle(struct gaudi_device *gdev)
 
 	spin_lock_irq(&dp->lock);
 	gaudi_queue_retire_all_locked(gdev);
-	for (i = 0; i < GAUDI_NUM_QUEUES && READ_ONCE(dp->enabled); i++)
-		if (!list_empty(&dp->q[i].hw_jobs))
+	for (i = 0; i < GAUDI_NUM_QUEUES && READ_ONCE(dp->hwq.enabled); i++)
+		if (!list_empty(&dp->hwq.q[i].hw_jobs))
 			idle = false;
 	spin_unlock_irq(&dp->lock);
 	return idle;
@@ -266,7 +266,7 @@ void gaudi_queue_free_retired(struct gaudi_device *gdev)
 	LIST_HEAD(free);
 
 	spin_lock_irq(&dp->lock);
-	list_splice_init(&dp->retired, &free);
+	list_splice_init(&dp->hwq.retired, &free);
 	spin_unlock_irq(&dp->lock);
 	list_for_each_entry_safe(job, tmp, &free, node)
 		gaudi_job_free(gdev, job);
@@ -285,11 +285,11 @@ static void gaudi_queue_drop_all(struct gaudi_device *gdev)
 
 	spin_lock_irq(&dp->lock);
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		list_for_each_entry_safe(job, tmp, &dp->q[i].hw_jobs, hw_node) {
+		list_for_each_entry_safe(job, tmp, &dp->hwq.q[i].hw_jobs, hw_node) {
 			list_del_init(&job->hw_node);
 			job->on_hw = false;
 			if (job->orphan)
-				list_add_tail(&job->node, &dp->retired);
+				list_add_tail(&job->node, &dp->hwq.retired);
 		}
 	}
 	spin_unlock_irq(&dp->lock);
@@ -305,11 +305,11 @@ static void gaudi_queue_drop_all(struct gaudi_device *gdev)
 void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
 {
 	struct gaudi_dp *dp = gdev->dp;
-	struct gaudi_hw_queue *q = &dp->q[job->queue];
+	struct gaudi_hw_queue *q = &dp->hwq.q[job->queue];
 	u32 idx = q->pi & (q->entries - 1);
 	struct gaudi_bd *bd = &q->pq[idx];
 	__le32 *p = job->kcb + job->len;
-	u64 done = gaudi_host_dev_addr(dp->done_words_dma) + 4 * job->queue;
+	u64 done = gaudi_host_dev_addr(dp->hwq.done_words_dma) + 4 * job->queue;
 
 	job->pos = q->pi;
 	q->pi = (q->pi + 1) & (2 * q->entries - 1);
@@ -341,7 +341,7 @@ void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 	unsigned int i, f;
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		struct gaudi_hw_queue *q = &dp->q[i];
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
 
 		if (!q->valid)
 			continue;
@@ -353,7 +353,7 @@ void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
 {
-	struct gaudi_hw_queue *q = &gdev->dp->q[id];
+	struct gaudi_hw_queue *q = &gdev->dp->hwq.q[id];
 
 	/* Descriptors and CBs are visible before the doorbell. */
 	wmb();
@@ -363,8 +363,8 @@ void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
 
 /*
  * Hard IRQ hook: complete the jobs whose CQ entries are ready.  Fences are
- * signalled here; the ended CSs wait on dp->done for gaudi_cs_reap(), run
- * by the next submitter or, a little later, by dp->reap_work.
+ * signalled here; the ended CSs wait on dp->sched.done for gaudi_cs_reap(), run
+ * by the next submitter or, a little later, by dp->sched.reap_work.
  */
 void gaudi_cq_irq(struct gaudi_device *gdev)
 {
@@ -374,11 +374,11 @@ void gaudi_cq_irq(struct gaudi_device *gdev)
 	unsigned int i;
 	u32 e, idx;
 
-	if (!READ_ONCE(dp->enabled))
+	if (!READ_ONCE(dp->hwq.enabled))
 		return;
 	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
-		struct gaudi_hw_queue *q = &dp->q[i];
-		struct gaudi_cq *cq = &dp->cq[i];
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
+		struct gaudi_cq *cq = &dp->hwq.cq[i];
 
 		for (;;) {
 			__le32 *entry = &cq->ring[cq->ci & (GAUDI_CQ_ENTRIES - 1)];
@@ -399,8 +399,8 @@ void gaudi_cq_irq(struct gaudi_device *gdev)
 			gaudi_queue_retire_locked(gdev, i);
 			if (job)
 				gaudi_cs_job_done(gdev, job);
-			reap |= !list_empty(&dp->done) ||
-				!list_empty(&dp->retired);
+			reap |= !list_empty(&dp->sched.done) ||
+				!list_empty(&dp->hwq.retired);
 			spin_unlock(&dp->lock);
 			if (!job)
 				gaudi_user_err(gdev, "queue %u: completion for empty slot %u\n",
@@ -408,15 +408,15 @@ void gaudi_cq_irq(struct gaudi_device *gdev)
 		}
 	}
 	if (reap)
-		queue_delayed_work(system_wq, &dp->reap_work,
+		queue_delayed_work(system_wq, &dp->sched.reap_work,
 				   GAUDI_REAP_DELAY);
-	wake_up_all(&dp->space_wq);
+	wake_up_all(&dp->sched.space_wq);
 }
 
 static void gaudi_reap_work(struct work_struct *work)
 {
 	struct gaudi_dp *dp = container_of(to_delayed_work(work),
-					   struct gaudi_dp, reap_work);
+					   struct gaudi_dp, sched.reap_work);
 
 	gaudi_cs_reap(dp->gdev);
 }
@@ -480,29 +480,29 @@ int gaudi_dp_hw_init(struct gaudi_device *gdev)
 
 	/* The device was reset: no queue reads an old kernel CB any more. */
 	gaudi_queue_drop_all(gdev);
-	memset(dp->done_words, 0, GAUDI_NUM_QUEUES * sizeof(u32));
+	memset(dp->hwq.done_words, 0, GAUDI_NUM_QUEUES * sizeof(u32));
 	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
-		memset(dp->cq[i].ring, 0, GAUDI_CQ_ENTRIES * sizeof(u32));
-		dp->cq[i].ci = 0;
-		memset(dp->q[i].slot, 0,
-		       dp->q[i].entries * sizeof(*dp->q[i].slot));
+		memset(dp->hwq.cq[i].ring, 0, GAUDI_CQ_ENTRIES * sizeof(u32));
+		dp->hwq.cq[i].ci = 0;
+		memset(dp->hwq.q[i].slot, 0,
+		       dp->hwq.q[i].entries * sizeof(*dp->hwq.q[i].slot));
 	}
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
-		if (dp->q[i].valid)
-			gaudi_queue_program(gdev, &dp->q[i]);
+		if (dp->hwq.q[i].valid)
+			gaudi_queue_program(gdev, &dp->hwq.q[i]);
 
 	gaudi_sync_hw_init(gdev);
 
-	WRITE_ONCE(dp->enabled, true);
+	WRITE_ONCE(dp->hwq.enabled, true);
 	/* Enable each QMAN once its four streams are set. */
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		if (!dp->q[i].valid || dp->q[i].stream != 3)
+		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 3)
 			continue;
-		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG1, 0);
+		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG1, 0);
 		/* Upstream's split: see gaudi_security.c. */
-		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_PROT,
-		       dp->q[i].external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
-		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG0,
+		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_PROT,
+		       dp->hwq.q[i].external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
+		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG0,
 		       QM_GLBL_CFG0_ENABLE_ALL);
 	}
 	gaudi_dbg(gdev, CS, "queues enabled\n");
@@ -518,13 +518,13 @@ void gaudi_dp_hw_fini(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	WRITE_ONCE(dp->enabled, false);
+	WRITE_ONCE(dp->hwq.enabled, false);
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		if (!dp->q[i].valid || dp->q[i].stream != 3)
+		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 3)
 			continue;
-		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG1,
+		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG1,
 		       QM_GLBL_CFG1_STOP_ALL);
-		WREG32(gdev, dp->q[i].qm_base + QM_GLBL_CFG0, 0);
+		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG0, 0);
 	}
 	synchronize_irq(gdev->pci.irq);
 	gaudi_cs_abort_all(gdev);
@@ -538,26 +538,26 @@ static void gaudi_queues_free(struct gaudi_device *gdev)
 	unsigned int i;
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		struct gaudi_hw_queue *q = &dp->q[i];
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
 
 		if (q->pq)
 			dma_free_coherent(dev, q->entries * sizeof(*q->pq),
 					  q->pq, q->pq_dma);
 		q->pq = NULL;
 	}
-	if (dp->done_words)
+	if (dp->hwq.done_words)
 		dma_free_coherent(dev, GAUDI_NUM_QUEUES * sizeof(u32),
-				  dp->done_words, dp->done_words_dma);
-	dp->done_words = NULL;
+				  dp->hwq.done_words, dp->hwq.done_words_dma);
+	dp->hwq.done_words = NULL;
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
-		dma_pool_destroy(dp->kcb_pool[i]);
-		dp->kcb_pool[i] = NULL;
+		dma_pool_destroy(dp->hwq.kcb_pool[i]);
+		dp->hwq.kcb_pool[i] = NULL;
 	}
 	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
-		if (dp->cq[i].ring)
+		if (dp->hwq.cq[i].ring)
 			dma_free_coherent(dev, GAUDI_CQ_ENTRIES * sizeof(u32),
-					  dp->cq[i].ring, dp->cq[i].dma);
-		dp->cq[i].ring = NULL;
+					  dp->hwq.cq[i].ring, dp->hwq.cq[i].dma);
+		dp->hwq.cq[i].ring = NULL;
 	}
 }
 
@@ -582,9 +582,9 @@ static void gaudi_dp_free(struct gaudi_device *gdev)
 	unsigned int i;
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
-		kvfree(dp->q[i].slot);
+		kvfree(dp->hwq.q[i].slot);
 	mutex_destroy(&dp->teardown_lock);
-	mutex_destroy(&dp->submit_lock);
+	mutex_destroy(&dp->sched.submit_lock);
 	kfree(dp);
 	gdev->dp = NULL;
 }
@@ -599,12 +599,12 @@ static void gaudi_dp_release(struct drm_device *drm, void *arg)
 	struct gaudi_device *gdev = arg;
 	struct gaudi_dp *dp = gdev->dp;
 
-	cancel_work_sync(&dp->pf_work);
+	cancel_work_sync(&dp->mem.pf_work);
 	gaudi_mem_pf_clear(gdev);
 	gaudi_scrub_sw_fini(gdev);
 	gaudi_mem_sw_fini(gdev);
 	gaudi_mmu_sw_fini(gdev);
-	gaudi_pool_destroy(gdev, dp->icb_pool, "internal CB memory");
+	gaudi_pool_destroy(gdev, dp->hwq.icb_pool, "internal CB memory");
 	gaudi_dp_free(gdev);
 }
 
@@ -620,20 +620,20 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 		return -ENOMEM;
 	dp->gdev = gdev;
 	spin_lock_init(&dp->lock);
-	mutex_init(&dp->submit_lock);
+	mutex_init(&dp->sched.submit_lock);
 	mutex_init(&dp->teardown_lock);
-	init_waitqueue_head(&dp->space_wq);
-	INIT_LIST_HEAD(&dp->pending);
-	INIT_LIST_HEAD(&dp->done);
-	INIT_LIST_HEAD(&dp->retired);
-	atomic_set(&dp->dmabufs, 0);
-	INIT_DELAYED_WORK(&dp->tdr, gaudi_cs_tdr_work);
-	INIT_DELAYED_WORK(&dp->reap_work, gaudi_reap_work);
-	INIT_WORK(&dp->pf_work, gaudi_mem_pf_work);
+	init_waitqueue_head(&dp->sched.space_wq);
+	INIT_LIST_HEAD(&dp->sched.pending);
+	INIT_LIST_HEAD(&dp->sched.done);
+	INIT_LIST_HEAD(&dp->hwq.retired);
+	atomic_set(&dp->mem.dmabufs, 0);
+	INIT_DELAYED_WORK(&dp->sched.tdr, gaudi_cs_tdr_work);
+	INIT_DELAYED_WORK(&dp->sched.reap_work, gaudi_reap_work);
+	INIT_WORK(&dp->mem.pf_work, gaudi_mem_pf_work);
 	gdev->dp = dp;
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		struct gaudi_hw_queue *q = &dp->q[i];
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
 
 		INIT_LIST_HEAD(&q->hw_jobs);
 		q->qm_base = gaudi_queue_qm(i, &q->stream, &q->external);
@@ -654,21 +654,26 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 		}
 	}
 	for (i = 0; i < GAUDI_NUM_EXT_QUEUES; i++) {
-		dp->cq[i].ring = dma_alloc_coherent(dev,
-						    GAUDI_CQ_ENTRIES * sizeof(u32),
-						    &dp->cq[i].dma, GFP_KERNEL);
-		if (!dp->cq[i].ring)
+		struct gaudi_cq *cq = &dp->hwq.cq[i];
+
+		cq->ring = dma_alloc_coherent(dev,
+					      GAUDI_CQ_ENTRIES * sizeof(u32),
+					      &cq->dma, GFP_KERNEL);
+		if (!cq->ring)
 			goto err_nomem;
 	}
 
-	dp->done_words = dma_alloc_coherent(dev, GAUDI_NUM_QUEUES * sizeof(u32),
-					    &dp->done_words_dma, GFP_KERNEL);
-	if (!dp->done_words)
+	dp->hwq.done_words = dma_alloc_coherent(dev,
+						GAUDI_NUM_QUEUES * sizeof(u32),
+						&dp->hwq.done_words_dma,
+						GFP_KERNEL);
+	if (!dp->hwq.done_words)
 		goto err_nomem;
 	for (i = 0; i < GAUDI_KCB_POOLS; i++) {
-		dp->kcb_pool[i] = dma_pool_create("gaudi-kcb", dev,
-						  gaudi_kcb_pool_size[i], 64, 0);
-		if (!dp->kcb_pool[i])
+		dp->hwq.kcb_pool[i] = dma_pool_create("gaudi-kcb", dev,
+						      gaudi_kcb_pool_size[i],
+						      64, 0);
+		if (!dp->hwq.kcb_pool[i])
 			goto err_nomem;
 	}
 
@@ -677,10 +682,10 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 		ret = -ENODEV;
 		goto err_free;
 	}
-	dp->icb_pool = gen_pool_create(GAUDI_ICB_ORDER, -1);
-	if (!dp->icb_pool)
+	dp->hwq.icb_pool = gen_pool_create(GAUDI_ICB_ORDER, -1);
+	if (!dp->hwq.icb_pool)
 		goto err_nomem;
-	ret = gen_pool_add(dp->icb_pool, GAUDI_ICB_BASE, GAUDI_ICB_SIZE, -1);
+	ret = gen_pool_add(dp->hwq.icb_pool, GAUDI_ICB_BASE, GAUDI_ICB_SIZE, -1);
 	if (ret)
 		goto err_free;
 
@@ -704,8 +709,8 @@ err_nomem:
 	ret = -ENOMEM;
 err_free:
 	gaudi_queues_free(gdev);
-	if (dp->icb_pool)
-		gen_pool_destroy(dp->icb_pool);
+	if (dp->hwq.icb_pool)
+		gen_pool_destroy(dp->hwq.icb_pool);
 	gaudi_dp_free(gdev);
 	return ret;
 }
@@ -725,19 +730,19 @@ void gaudi_dp_dma_fini(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int waited = 0;
 
-	cancel_delayed_work_sync(&dp->tdr);
-	cancel_delayed_work_sync(&dp->reap_work);
-	cancel_work_sync(&dp->pf_work);
+	cancel_delayed_work_sync(&dp->sched.tdr);
+	cancel_delayed_work_sync(&dp->sched.reap_work);
+	cancel_work_sync(&dp->mem.pf_work);
 	gaudi_cs_reap(gdev);
 	gaudi_queue_drop_all(gdev);
-	while (atomic64_read(&dp->kcb_bytes) &&
+	while (atomic64_read(&dp->hwq.kcb_bytes) &&
 	       waited < GAUDI_REMOVE_JOBS_WAIT_MS) {
 		usleep_range(10000, 20000);
 		waited += 10;
 	}
-	if (atomic64_read(&dp->kcb_bytes)) {
+	if (atomic64_read(&dp->hwq.kcb_bytes)) {
 		gaudi_err(gdev, "removal: %lld bytes of kernel CBs still held, their memory is left behind\n",
-			  (s64)atomic64_read(&dp->kcb_bytes));
+			  (s64)atomic64_read(&dp->hwq.kcb_bytes));
 		return;
 	}
 	gaudi_queues_free(gdev);

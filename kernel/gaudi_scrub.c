@@ -98,8 +98,8 @@ static void gaudi_scrub_probe(struct gaudi_device *gdev)
 	if (!found)
 		return;
 	gaudi_note(gdev, "holder memory left by a removal: all of it is cleared first\n");
-	gdev->dp->all_dirty = true;
-	gdev->dp->prev = found->gdev;
+	gdev->dp->scrub.all_dirty = true;
+	gdev->dp->scrub.prev = found->gdev;
 	kfree(found);
 }
 
@@ -110,11 +110,11 @@ void gaudi_scrub_remove(struct gaudi_device *gdev)
 	struct gaudi_scrub_note *n, *it, *old = NULL;
 	bool dirty;
 
-	mutex_lock(&dp->scrub_lock);
+	mutex_lock(&dp->scrub.lock);
 	/* SRAM: every instance clears it before its first holder anyway. */
-	dirty = READ_ONCE(dp->all_dirty) ||
-		!bitmap_empty(dp->hbm_dirty, GAUDI_SCRUB_BITS);
-	mutex_unlock(&dp->scrub_lock);
+	dirty = READ_ONCE(dp->scrub.all_dirty) ||
+		!bitmap_empty(dp->scrub.hbm_dirty, GAUDI_SCRUB_BITS);
+	mutex_unlock(&dp->scrub.lock);
 	if (!dirty && !gaudi_scrub_dmabufs_alive(gdev))
 		return;
 	n = kzalloc(sizeof(*n), GFP_KERNEL);
@@ -150,15 +150,15 @@ bool gaudi_scrub_dmabufs_alive(struct gaudi_device *gdev)
 	struct gaudi_dp *dp = gdev->dp;
 	struct gaudi_device *prev;
 
-	if (atomic_read(&dp->dmabufs))
+	if (atomic_read(&dp->mem.dmabufs))
 		return true;
-	prev = READ_ONCE(dp->prev);
+	prev = READ_ONCE(dp->scrub.prev);
 	if (!prev)
 		return false;
 	/* Its own predecessor's too, after several removals. */
 	if (gaudi_scrub_dmabufs_alive(prev))
 		return true;
-	if (cmpxchg(&dp->prev, prev, NULL) == prev)
+	if (cmpxchg(&dp->scrub.prev, prev, NULL) == prev)
 		drm_dev_put(&prev->drm);
 	return false;
 }
@@ -181,29 +181,29 @@ int gaudi_scrub_sw_init(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 
-	mutex_init(&dp->scrub_lock);
-	dp->hbm_dirty = bitmap_zalloc(GAUDI_SCRUB_BITS, GFP_KERNEL);
-	if (!dp->hbm_dirty)
+	mutex_init(&dp->scrub.lock);
+	dp->scrub.hbm_dirty = bitmap_zalloc(GAUDI_SCRUB_BITS, GFP_KERNEL);
+	if (!dp->scrub.hbm_dirty)
 		return -ENOMEM;
 	/*
 	 * What a previous instance of a driver left: SRAM is cleared before
 	 * the first holder; HBM is not (it takes seconds, and loading a
 	 * driver needs root; scrub=2 clears it all).
 	 */
-	dp->sram_dirty = true;
+	dp->scrub.sram_dirty = true;
 	gaudi_scrub_probe(gdev);
 	return 0;
 }
 
 void gaudi_scrub_sw_fini(struct gaudi_device *gdev)
 {
-	struct gaudi_device *prev = xchg(&gdev->dp->prev, NULL);
+	struct gaudi_device *prev = xchg(&gdev->dp->scrub.prev, NULL);
 
 	if (prev)
 		drm_dev_put(&prev->drm);
-	bitmap_free(gdev->dp->hbm_dirty);
-	gdev->dp->hbm_dirty = NULL;
-	mutex_destroy(&gdev->dp->scrub_lock);
+	bitmap_free(gdev->dp->scrub.hbm_dirty);
+	gdev->dp->scrub.hbm_dirty = NULL;
+	mutex_destroy(&gdev->dp->scrub.lock);
 }
 
 /*
@@ -220,7 +220,7 @@ void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len)
 		return;
 	end = addr + len;
 	if (addr < GAUDI_SRAM_END && end > GAUDI_SRAM_USER_START) {
-		WRITE_ONCE(dp->sram_dirty, true);
+		WRITE_ONCE(dp->scrub.sram_dirty, true);
 		return;
 	}
 	if (end <= GAUDI_DRAM_USER_START || addr >= GAUDI_HBM_SIZE)
@@ -231,8 +231,8 @@ void gaudi_scrub_mark(struct gaudi_device *gdev, u64 addr, u64 len)
 	last = (end - 1 - GAUDI_DRAM_USER_START) / GAUDI_SCRUB_CHUNK;
 	/* A bit already set is not written again: no cache-line bouncing. */
 	for (; first <= last; first++)
-		if (!test_bit(first, dp->hbm_dirty))
-			set_bit(first, dp->hbm_dirty);
+		if (!test_bit(first, dp->scrub.hbm_dirty))
+			set_bit(first, dp->scrub.hbm_dirty);
 }
 
 /* Packet sizes (gaudi_packets.h of upstream; WREG_BULK adds its values). */
@@ -291,23 +291,23 @@ void gaudi_scrub_show(struct gaudi_device *gdev, struct seq_file *m)
 {
 	struct gaudi_dp *dp = gdev->dp;
 
-	mutex_lock(&dp->scrub_lock);
+	mutex_lock(&dp->scrub.lock);
 	seq_printf(m, "mode: %u\nclears: %llu\nlast_bytes: %llu\nlast_us: %llu\n",
-		   gaudi_scrub_mode, dp->scrub_count, dp->scrub_last_bytes,
-		   dp->scrub_last_ns / NSEC_PER_USEC);
+		   gaudi_scrub_mode, dp->scrub.count, dp->scrub.last_bytes,
+		   dp->scrub.last_ns / NSEC_PER_USEC);
 	seq_printf(m, "pending_sram: %d\npending_all: %d\npending_hbm_mib: %llu\n",
-		   READ_ONCE(dp->sram_dirty), READ_ONCE(dp->all_dirty),
-		   (u64)bitmap_weight(dp->hbm_dirty, GAUDI_SCRUB_BITS) *
+		   READ_ONCE(dp->scrub.sram_dirty), READ_ONCE(dp->scrub.all_dirty),
+		   (u64)bitmap_weight(dp->scrub.hbm_dirty, GAUDI_SCRUB_BITS) *
 		   (GAUDI_SCRUB_CHUNK >> 20));
-	seq_printf(m, "dmabufs: %d\n", atomic_read(&dp->dmabufs));
-	mutex_unlock(&dp->scrub_lock);
+	seq_printf(m, "dmabufs: %d\n", atomic_read(&dp->mem.dmabufs));
+	mutex_unlock(&dp->scrub.lock);
 }
 
 /* The holder may have written any user HBM and SRAM. */
 void gaudi_scrub_mark_all(struct gaudi_device *gdev)
 {
-	if (!READ_ONCE(gdev->dp->all_dirty))
-		WRITE_ONCE(gdev->dp->all_dirty, true);
+	if (!READ_ONCE(gdev->dp->scrub.all_dirty))
+		WRITE_ONCE(gdev->dp->scrub.all_dirty, true);
 }
 
 static __le32 *gaudi_scrub_pkt(__le32 *p, u64 dst, u32 size)
@@ -381,7 +381,7 @@ static void gaudi_scrub_walk(struct gaudi_dp *dp, bool sram,
 	if (sram)
 		gaudi_scrub_range(pl, GAUDI_SRAM_USER_START,
 				  GAUDI_SRAM_END - GAUDI_SRAM_USER_START);
-	for_each_set_bitrange(rs, re, dp->hbm_dirty, GAUDI_SCRUB_BITS)
+	for_each_set_bitrange(rs, re, dp->scrub.hbm_dirty, GAUDI_SCRUB_BITS)
 		gaudi_scrub_range(pl, GAUDI_DRAM_USER_START +
 				  (u64)rs * GAUDI_SCRUB_CHUNK,
 				  (u64)(re - rs) * GAUDI_SCRUB_CHUNK);
@@ -430,7 +430,7 @@ static int gaudi_scrub_jobs(struct gaudi_device *gdev, bool sram,
 		job->queue = gaudi_scrub_queue(k);
 		job->len = pl.pkts[k] * GAUDI_SCRUB_PKT_SIZE;
 		job->kcb_size = job->len +
-				gaudi_done_size(&dp->q[job->queue]);
+				gaudi_done_size(&dp->hwq.q[job->queue]);
 		job->kcb_alloc = job->kcb_size;
 		job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc,
 					   &job->kcb_dma);
@@ -454,15 +454,15 @@ static int gaudi_scrub_push(struct gaudi_device *gdev, struct gaudi_job **jobs,
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int k;
 
-	mutex_lock(&dp->submit_lock);
+	mutex_lock(&dp->sched.submit_lock);
 	spin_lock_irq(&dp->lock);
 	for (k = 0; k < GAUDI_SCRUB_ENGINES; k++) {
 		if (!jobs[k])
 			continue;
 		gaudi_queue_retire_locked(gdev, jobs[k]->queue);
-		if (!gaudi_queue_free_slots(&dp->q[jobs[k]->queue])) {
+		if (!gaudi_queue_free_slots(&dp->hwq.q[jobs[k]->queue])) {
 			spin_unlock_irq(&dp->lock);
-			mutex_unlock(&dp->submit_lock);
+			mutex_unlock(&dp->sched.submit_lock);
 			return -EBUSY;
 		}
 	}
@@ -477,7 +477,7 @@ static int gaudi_scrub_push(struct gaudi_device *gdev, struct gaudi_job **jobs,
 	for (k = 0; k < GAUDI_SCRUB_ENGINES; k++)
 		if (jobs[k])
 			gaudi_queue_ring(gdev, jobs[k]->queue);
-	mutex_unlock(&dp->submit_lock);
+	mutex_unlock(&dp->sched.submit_lock);
 	return 0;
 }
 
@@ -502,16 +502,16 @@ int gaudi_scrub(struct gaudi_device *gdev)
 	bool sram, done = false;
 	int ret = 0;
 
-	mutex_lock(&dp->scrub_lock);
-	if (gaudi_scrub_mode == 2 || READ_ONCE(dp->all_dirty)) {
-		bitmap_fill(dp->hbm_dirty, GAUDI_SCRUB_BITS);
-		WRITE_ONCE(dp->sram_dirty, true);
+	mutex_lock(&dp->scrub.lock);
+	if (gaudi_scrub_mode == 2 || READ_ONCE(dp->scrub.all_dirty)) {
+		bitmap_fill(dp->scrub.hbm_dirty, GAUDI_SCRUB_BITS);
+		WRITE_ONCE(dp->scrub.sram_dirty, true);
 	}
-	sram = READ_ONCE(dp->sram_dirty);
+	sram = READ_ONCE(dp->scrub.sram_dirty);
 	/* Off: nothing cleared, but the tracking goes on. */
 	if (!gaudi_scrub_mode)
 		goto out;
-	if (!sram && bitmap_empty(dp->hbm_dirty, GAUDI_SCRUB_BITS))
+	if (!sram && bitmap_empty(dp->scrub.hbm_dirty, GAUDI_SCRUB_BITS))
 		goto out;
 	if (gaudi_scrub_dmabufs_alive(gdev)) {
 		ret = -EBUSY;
@@ -560,15 +560,15 @@ int gaudi_scrub(struct gaudi_device *gdev)
 		ret = -ETIMEDOUT;
 		goto out;
 	}
-	dp->scrub_last_ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
-	dp->scrub_last_bytes = bytes;
-	dp->scrub_count++;
+	dp->scrub.last_ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	dp->scrub.last_bytes = bytes;
+	dp->scrub.count++;
 	gaudi_dbg(gdev, CS, "scrub: %llu MiB cleared in %llu us\n",
-		  bytes >> 20, dp->scrub_last_ns / NSEC_PER_USEC);
-	bitmap_zero(dp->hbm_dirty, GAUDI_SCRUB_BITS);
-	WRITE_ONCE(dp->sram_dirty, false);
-	WRITE_ONCE(dp->all_dirty, false);
+		  bytes >> 20, dp->scrub.last_ns / NSEC_PER_USEC);
+	bitmap_zero(dp->scrub.hbm_dirty, GAUDI_SCRUB_BITS);
+	WRITE_ONCE(dp->scrub.sram_dirty, false);
+	WRITE_ONCE(dp->scrub.all_dirty, false);
 out:
-	mutex_unlock(&dp->scrub_lock);
+	mutex_unlock(&dp->scrub.lock);
 	return ret;
 }

@@ -31,12 +31,48 @@
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
+#include "gaudi_sync.h"
 
 #define GAUDI_SIG_SOBS	(2 * GAUDI_NUM_EXT_QUEUES)
 /* Reservations a context may hold at once. */
 #define GAUDI_MAX_ENCAPS	4096
 
-u32 gaudi_sync_sob(u32 queue, u32 k)
+/*
+ * Encapsulated signals (HL_CS_FLAGS_RESERVE_SIGNALS_ONLY): @count values
+ * of an external queue's signal SOB, reserved for the packets of a staged
+ * submission to add 1 each.  @pre is the SOB's value after the first of
+ * them.  Bound to the staged submission that raises them (@cs_seq, its
+ * first CS) and freed when it ends, at unreserve, at a reset or at close.
+ * On ctx->sync.encaps, under dp->lock.
+ */
+struct gaudi_encaps {
+	struct list_head node;
+	u32 id;
+	u32 queue;
+	u32 sob;
+	u32 pre;
+	u32 count;
+	struct gaudi_sob_ref ref;	/* on @sob */
+	u64 cs_seq;		/* 0 until a staged submission takes it */
+};
+
+static struct gaudi_sob_ref gaudi_sob_ref(u32 queue, u32 which)
+{
+	return (struct gaudi_sob_ref){ .id = 1 + 2 * queue + which };
+}
+
+/* The SOB slot counts behind a (valid) reference. */
+static u32 *gaudi_sob_users(struct gaudi_ctx *ctx, struct gaudi_sob_ref ref)
+{
+	return &ctx->sync.sob[(ref.id - 1) / 2].users[(ref.id - 1) % 2];
+}
+
+static u32 *gaudi_sob_unbound(struct gaudi_ctx *ctx, struct gaudi_sob_ref ref)
+{
+	return &ctx->sync.sob[(ref.id - 1) / 2].unbound[(ref.id - 1) % 2];
+}
+
+static u32 gaudi_sync_sob(u32 queue, u32 k)
 {
 	return GAUDI_SIG_FIRST_SOB + 2 * queue + k;
 }
@@ -93,8 +129,8 @@ static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)
 	unsigned int q;
 
 	for (q = 0; q < GAUDI_NUM_EXT_QUEUES; q++) {
-		ctx->sob[q].cur = 0;
-		ctx->sob[q].value = 0;
+		ctx->sync.sob[q].cur = 0;
+		ctx->sync.sob[q].value = 0;
 	}
 }
 
@@ -110,7 +146,7 @@ void gaudi_sync_hw_init(struct gaudi_device *gdev)
 	 */
 	spin_lock_irq(&gdev->dp->lock);
 	if (ctx) {
-		list_for_each_entry_safe(e, tmp, &ctx->encaps, node)
+		list_for_each_entry_safe(e, tmp, &ctx->sync.encaps, node)
 			gaudi_encaps_release_locked(ctx, e);
 		gaudi_sync_reset_slots(ctx);
 	}
@@ -120,7 +156,7 @@ void gaudi_sync_hw_init(struct gaudi_device *gdev)
 /* Open and context teardown keep the device (gaudi_hw_hold()). */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
 {
-	INIT_LIST_HEAD(&ctx->encaps);
+	INIT_LIST_HEAD(&ctx->sync.encaps);
 	gaudi_sync_reset_slots(ctx);
 	if (gaudi_hw_hold(ctx->gdev))
 		return;
@@ -144,7 +180,7 @@ void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx)
  */
 static int gaudi_sync_room_locked(struct gaudi_ctx *ctx, u32 q, u32 count)
 {
-	struct gaudi_sob_slot *sl = &ctx->sob[q];
+	struct gaudi_sob_slot *sl = &ctx->sync.sob[q];
 
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
@@ -157,7 +193,7 @@ static int gaudi_sync_room_locked(struct gaudi_ctx *ctx, u32 q, u32 count)
 static void gaudi_sync_switch_locked(struct gaudi_device *gdev,
 				     struct gaudi_ctx *ctx, u32 q)
 {
-	struct gaudi_sob_slot *sl = &ctx->sob[q];
+	struct gaudi_sob_slot *sl = &ctx->sync.sob[q];
 
 	lockdep_assert_held(&gdev->dp->lock);
 
@@ -172,16 +208,41 @@ static void gaudi_sync_switch_locked(struct gaudi_device *gdev,
 
 /* ---- encapsulated signals ------------------------------------------------ */
 
-struct gaudi_encaps *gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id)
+static struct gaudi_encaps *
+gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id)
 {
 	struct gaudi_encaps *e;
 
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
-	list_for_each_entry(e, &ctx->encaps, node)
+	list_for_each_entry(e, &ctx->sync.encaps, node)
 		if (e->id == id)
 			return e;
 	return NULL;
+}
+
+/* Reservation @id, if no staged submission took it yet (dp->lock held). */
+struct gaudi_encaps *gaudi_encaps_free_locked(struct gaudi_ctx *ctx, u32 id)
+{
+	struct gaudi_encaps *e = gaudi_encaps_find_locked(ctx, id);
+
+	return e && !e->cs_seq ? e : NULL;
+}
+
+/* The SOB the packets of reservation @e's submission may add to. */
+u32 gaudi_encaps_sob(const struct gaudi_encaps *e)
+{
+	return e->sob;
+}
+
+/* Staged submission @seq takes free reservation @e (dp->lock held). */
+void gaudi_encaps_bind_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e,
+			      u64 seq)
+{
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
+	e->cs_seq = seq;
+	(*gaudi_sob_unbound(ctx, e->ref))--;
 }
 
 /* Drop reservation @e and its SOB reference (dp->lock held; any context). */
@@ -190,10 +251,10 @@ void gaudi_encaps_release_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e)
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
 	if (!e->cs_seq)
-		ctx->sob[e->queue].unbound[e->ref % 2]--;
-	gaudi_sync_put_locked(ctx, e->ref);
+		(*gaudi_sob_unbound(ctx, e->ref))--;
+	gaudi_sob_put_locked(ctx, &e->ref);
 	list_del(&e->node);
-	ctx->encaps_num--;
+	ctx->sync.encaps_num--;
 	kfree(e);
 }
 
@@ -202,10 +263,10 @@ void gaudi_encaps_release_all(struct gaudi_device *gdev, struct gaudi_ctx *ctx)
 	struct gaudi_encaps *e, *tmp;
 
 	spin_lock_irq(&gdev->dp->lock);
-	list_for_each_entry_safe(e, tmp, &ctx->encaps, node)
+	list_for_each_entry_safe(e, tmp, &ctx->sync.encaps, node)
 		gaudi_encaps_release_locked(ctx, e);
 	spin_unlock_irq(&gdev->dp->lock);
-	wake_up_all(&gdev->dp->space_wq);
+	wake_up_all(&gdev->dp->sched.space_wq);
 }
 
 /*
@@ -247,20 +308,20 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 			return ret == -ENODEV ? ret : -EBUSY;
 		}
 		spin_lock_irq(&dp->lock);
-		if (ctx->encaps_num >= GAUDI_MAX_ENCAPS) {
+		if (ctx->sync.encaps_num >= GAUDI_MAX_ENCAPS) {
 			ret = -ENOSPC;
 			gaudi_dbg(gdev, CS, "reserve: %u reservations already\n",
-				  ctx->encaps_num);
+				  ctx->sync.encaps_num);
 			break;
 		}
 		ret = gaudi_sync_room_locked(ctx, q, count);
 		if (ret)
 			break;
-		gen = dp->space_gen;
+		gen = dp->sched.space_gen;
 		spin_unlock_irq(&dp->lock);
 		gaudi_hw_exit(gdev, idx);
-		ret = wait_event_interruptible_timeout(dp->space_wq,
-						       READ_ONCE(dp->space_gen) != gen,
+		ret = wait_event_interruptible_timeout(dp->sched.space_wq,
+						       READ_ONCE(dp->sched.space_gen) != gen,
 						       HZ);
 		if (ret < 0) {		/* -ERESTARTSYS: nothing reserved */
 			kfree(e);
@@ -277,11 +338,11 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 		return ret;
 	}
 
-	sl = &ctx->sob[q];
+	sl = &ctx->sync.sob[q];
 	if (sl->value + count > SM_SOB_VAL)
 		gaudi_sync_switch_locked(gdev, ctx, q);
 	do {
-		id = ++ctx->encaps_next_id;
+		id = ++ctx->sync.encaps_next_id;
 	} while (!id || gaudi_encaps_find_locked(ctx, id));
 	sob = gaudi_sync_sob(q, sl->cur);
 	e->id = id;
@@ -289,13 +350,13 @@ int gaudi_encaps_reserve_ioctl(struct gaudi_device *gdev,
 	e->sob = sob;
 	e->pre = sl->value + 1;
 	e->count = count;
-	e->ref = 2 * q + sl->cur;
+	e->ref = gaudi_sob_ref(q, sl->cur);
 	sl->users[sl->cur]++;
 	sl->unbound[sl->cur]++;
 	sl->value += count;
 	next = sl->value + 1;
-	list_add_tail(&e->node, &ctx->encaps);
-	ctx->encaps_num++;
+	list_add_tail(&e->node, &ctx->sync.encaps);
+	ctx->sync.encaps_num++;
 	spin_unlock_irq(&dp->lock);
 	gaudi_hw_exit(gdev, idx);
 
@@ -337,8 +398,9 @@ int gaudi_encaps_unreserve_ioctl(struct gaudi_device *gdev,
 		ret = -EINVAL;
 		goto out;
 	}
-	sl = &ctx->sob[e->queue];
-	if (e->ref % 2 != sl->cur || e->pre + e->count != sl->value + 1) {
+	sl = &ctx->sync.sob[e->queue];
+	if (e->sob != gaudi_sync_sob(e->queue, sl->cur) ||
+	    e->pre + e->count != sl->value + 1) {
 		gaudi_dbg(gdev, CS, "unreserve: SOB %u moved on since reservation %u\n",
 			  e->sob, id);
 		ret = -EINVAL;
@@ -348,26 +410,27 @@ int gaudi_encaps_unreserve_ioctl(struct gaudi_device *gdev,
 	gaudi_encaps_release_locked(ctx, e);
 out:
 	spin_unlock_irq(&dp->lock);
-	wake_up_all(&dp->space_wq);
+	wake_up_all(&dp->sched.space_wq);
 	return ret;
 }
 
 /*
  * A wait on the encapsulated signals of staged submission @seq: 0 and the
- * SOB and value to wait for, with a reference on the SOB (*@ref), 1 if no
+ * SOB and value to wait for, with a new reference on the SOB (*@ref), 1 if no
  * reservation belongs to @seq (it ended, or never had one: nothing to
  * wait for), -EINVAL for an offset beyond the reservation.  Offset k > 0
  * waits for the k-th reserved signal, 0 for the first.
  */
 static int gaudi_encaps_wait_info(struct gaudi_device *gdev,
 				  struct gaudi_ctx *ctx, u64 seq, u32 offset,
-				  u32 *sob, u32 *value, int *ref)
+				  u32 *sob, u32 *value,
+				  struct gaudi_sob_ref *ref)
 {
 	struct gaudi_encaps *e, *found = NULL;
 	int ret = 1;
 
 	spin_lock_irq(&gdev->dp->lock);
-	list_for_each_entry(e, &ctx->encaps, node) {
+	list_for_each_entry(e, &ctx->sync.encaps, node) {
 		if (seq && e->cs_seq == seq) {
 			found = e;
 			break;
@@ -383,80 +446,90 @@ static int gaudi_encaps_wait_info(struct gaudi_device *gdev,
 		*sob = found->sob;
 		*value = found->pre + (offset ? offset - 1 : 0);
 		*ref = found->ref;
-		ctx->sob[found->queue].users[found->ref % 2]++;
+		(*gaudi_sob_users(ctx, found->ref))++;
 		ret = 0;
 	}
 	spin_unlock_irq(&gdev->dp->lock);
 	return ret;
 }
 
-/* Release a SOB reference (dp->lock held). */
-void gaudi_sync_put_locked(struct gaudi_ctx *ctx, int ref)
+/* A new reference on the SOB signal @sig adds to (dp->lock held). */
+struct gaudi_sob_ref gaudi_sob_get_locked(struct gaudi_ctx *ctx,
+					  const struct gaudi_signal *sig)
+{
+	struct gaudi_sob_ref ref;
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
+	ref = gaudi_sob_ref(sig->queue, (sig->sob - GAUDI_SIG_FIRST_SOB) % 2);
+	(*gaudi_sob_users(ctx, ref))++;
+	return ref;
+}
+
+/* Drop reference *@ref, if any, and clear it (dp->lock held). */
+void gaudi_sob_put_locked(struct gaudi_ctx *ctx, struct gaudi_sob_ref *ref)
 {
 	u32 *users;
 
-	if (ref < 0 || !ctx)
+	if (!ref->id || !ctx)
 		return;
 	lockdep_assert_held(&ctx->gdev->dp->lock);
-	users = &ctx->sob[ref / 2].users[ref % 2];
+	users = gaudi_sob_users(ctx, *ref);
 	if (!WARN_ON_ONCE(!*users))
 		(*users)--;
+	*ref = GAUDI_SOB_REF_NONE;
 }
 
-void gaudi_sync_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-		    int ref)
+void gaudi_sob_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		   struct gaudi_sob_ref *ref)
 {
-	if (ref < 0)
+	if (!ref->id)
 		return;
 	spin_lock_irq(&gdev->dp->lock);
-	gaudi_sync_put_locked(ctx, ref);
+	gaudi_sob_put_locked(ctx, ref);
 	spin_unlock_irq(&gdev->dp->lock);
-	wake_up_all(&gdev->dp->space_wq);
+	wake_up_all(&gdev->dp->sched.space_wq);
 }
 
 /*
- * May signal CS @cs be submitted now (dp->lock held)?  1 yes, 0 not yet
- * (its queue's SOB is full and the other one still has users), -EBUSY
- * never (a reservation holds the other one).
+ * May one more signal go to queue @queue now (dp->lock held)?  1 yes, 0
+ * not yet (its current SOB is full and the other one still has users),
+ * -EBUSY never (a reservation holds the other one).
  */
-int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, struct gaudi_cs *cs)
+int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, u32 queue)
 {
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
-	if (!cs->signal)
-		return 1;
-	return gaudi_sync_room_locked(ctx, cs->signal_queue, 1);
+	return gaudi_sync_room_locked(ctx, queue, 1);
 }
 
 /*
- * Give signal CS @cs its SOB and value (dp->lock held, inside
+ * Give signal @sig its SOB and value (dp->lock held, inside
  * gaudi_hw_enter(), after gaudi_sync_signal_ready_locked()): switch SOBs
- * when the current one is full, take a reference, and point the CS's
- * MSG_LONG at the SOB.
+ * when the current one is full, point the MSG_LONG @msg at the SOB and
+ * return a reference on it.
  */
-void gaudi_sync_signal_locked(struct gaudi_device *gdev,
-			      struct gaudi_ctx *ctx, struct gaudi_cs *cs)
+struct gaudi_sob_ref gaudi_sync_signal_locked(struct gaudi_ctx *ctx,
+					      struct gaudi_signal *sig,
+					      __le32 *msg)
 {
-	struct gaudi_sob_slot *sl = &ctx->sob[cs->signal_queue];
-	struct gaudi_job *job;
-	__le32 *p;
+	struct gaudi_device *gdev = ctx->gdev;
+	struct gaudi_sob_slot *sl = &ctx->sync.sob[sig->queue];
 	u64 addr;
 
 	lockdep_assert_held(&gdev->dp->lock);
 
 	if (sl->value >= SM_SOB_VAL)
-		gaudi_sync_switch_locked(gdev, ctx, cs->signal_queue);
-	cs->sob = gaudi_sync_sob(cs->signal_queue, sl->cur);
-	cs->sob_value = sl->value;
-	cs->sob_ref = 2 * cs->signal_queue + sl->cur;
+		gaudi_sync_switch_locked(gdev, ctx, sig->queue);
+	sig->sob = gaudi_sync_sob(sig->queue, sl->cur);
+	sig->before = sl->value;
 	sl->users[sl->cur]++;
 	sl->value++;
 
-	addr = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * cs->sob;
-	job = list_first_entry(&cs->jobs, struct gaudi_job, node);
-	p = job->kcb;
-	p[2] = cpu_to_le32(lower_32_bits(addr));
-	p[3] = cpu_to_le32(upper_32_bits(addr));
+	addr = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * sig->sob;
+	msg[2] = cpu_to_le32(lower_32_bits(addr));
+	msg[3] = cpu_to_le32(upper_32_bits(addr));
+	return gaudi_sob_ref(sig->queue, sl->cur);
 }
 
 /* The longest job, a wait: four MSG_LONGs of 4 dwords and a FENCE of 2. */
@@ -487,11 +560,12 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	u32 flags = args->in.cs_flags, pkts[GAUDI_SYNC_JOB_DWORDS] = {};
 	u32 *p = pkts;
 	u64 sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
-	struct gaudi_cs tmpl = {};
+	struct gaudi_kjob kj = {};
+	struct gaudi_signal sig = {};
 	struct hl_cs_chunk ch;
-	u32 sob, value, mon, before = 0;
+	u32 sob, value, mon;
 	u64 seq, sig_seq, fence;
-	int ret, ref = -1;
+	int ret;
 
 	if ((flags & HL_CS_FLAGS_SIGNAL) && (flags & HL_CS_FLAGS_WAIT))
 		return -EINVAL;
@@ -515,13 +589,12 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			  ch.queue_index);
 		return -EINVAL;
 	}
-	tmpl.sob_ref = -1;
+	ch.queue_index = array_index_nospec(ch.queue_index,
+					    GAUDI_NUM_EXT_QUEUES);
+	kj.queue = ch.queue_index;
 
 	if (flags & HL_CS_FLAGS_SIGNAL) {
-		tmpl.signal = true;
-		ch.queue_index = array_index_nospec(ch.queue_index,
-						    GAUDI_NUM_EXT_QUEUES);
-		tmpl.signal_queue = ch.queue_index;
+		kj.signal = true;
 		/* The SOB address is filled in at submission. */
 		p = msg_long(p, 0, SM_SOB_INC | 1);
 	} else {
@@ -529,7 +602,7 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			ret = gaudi_encaps_wait_info(gdev, ctx,
 						     ch.encaps_signal_seq,
 						     ch.encaps_signal_offset,
-						     &sob, &value, &ref);
+						     &sob, &value, &kj.watch);
 			if (ret < 0)
 				return ret;
 		} else {
@@ -539,18 +612,20 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 					   u64_to_user_ptr(ch.signal_seq_arr),
 					   sizeof(sig_seq)))
 				return -EFAULT;
-			ret = gaudi_cs_signal_info(gdev, ctx, sig_seq, &sob,
-						   &value, &ref);
+			ret = gaudi_cs_find_signal(gdev, ctx, sig_seq, &sig,
+						   &kj.watch);
 			if (ret < 0) {
 				gaudi_dbg(gdev, CS, "wait: %llu is not a signal CS\n",
 					  sig_seq);
 				return ret;
 			}
+			sob = sig.sob;
+			value = sig.before + 1;
 		}
 		if (ret == 0) {
 			mon = GAUDI_SIG_FIRST_MON + ch.queue_index;
 			fence = GAUDI_CFG_BASE +
-				gdev->dp->q[ch.queue_index].qm_base +
+				gdev->dp->hwq.q[ch.queue_index].qm_base +
 				QM_CP_FENCE_RDATA(2, ch.queue_index % 4);
 			p = msg_long(p, sm + SM_MON_PAY_ADDRL(mon),
 				     lower_32_bits(fence));
@@ -576,10 +651,9 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		pkts[value] = (__force u32)cpu_to_le32(pkts[value]);
 
 	/* The wait CS holds the SOB it watches from here on. */
-	tmpl.sob_ref = ref;
-	ret = gaudi_cs_submit_kernel(gdev, ctx, ch.queue_index, pkts,
-				     (p - pkts) * 4, &tmpl, &seq, &before,
-				     &sob);
+	kj.pkts = (__force const __le32 *)pkts;
+	kj.size = (p - pkts) * 4;
+	ret = gaudi_cs_submit_kernel(gdev, ctx, &kj, &seq, &sig);
 	if (ret)	/* -ERESTARTSYS: nothing queued, may be restarted */
 		return ret;
 	memset(args, 0, sizeof(*args));
@@ -587,8 +661,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	args->out.status = HL_CS_STATUS_SUCCESS;
 	if (flags & HL_CS_FLAGS_SIGNAL) {
 		args->out.sob_base_addr_offset = mmSYNC_MNGR_W_S_SOB_OBJ_0 +
-						 4 * sob;
-		args->out.sob_count_before_submission = before;
+						 4 * sig.sob;
+		args->out.sob_count_before_submission = sig.before;
 	}
 	return 0;
 }
