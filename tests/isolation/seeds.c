@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gaudi1/packets.h"
+#include "gaudi1/regs.h"
+
 #include "../emulator/fakebus.h"
 #include "isolation.h"
 
@@ -20,27 +23,8 @@
 #define CANARY		(GAUDI_HOST_PHYS_BASE + ISO_CANARY_BUS)
 #define KERNEL_HBM	0x10000000ULL	/* the MMU page tables */
 
-#define OP_WREG_32	0x1
-#define OP_MSG_LONG	0x3
-#define OP_MSG_SHORT	0x4
-#define OP_REPEAT	0x6
-#define OP_FENCE	0x8
-#define OP_LIN_DMA	0x9
-#define OP_NOP		0xA
-
-#define CTL(op)		((uint32_t)(op) << 24)
-#define MB		(1U << 31)
-#define LIN		(1U << 3)
-#define MEMSET		(1U << 4)
-#define WR_COMP		(1U << 0)
-
-/* DMA core registers, relative to the engine's 64 KiB window. */
-#define DMA_SRC_LO	0x14
-#define DMA_SRC_HI	0x18
-#define DMA_DST_LO	0x1C
-#define DMA_DST_HI	0x20
-#define DMA_TSIZE	0x74
-#define DMA_COMMIT	0x78
+/* Packet and register facts: hw/gaudi1/packets.h and regs.h. */
+#define CTL(op)		((uint32_t)(op) << PKT_CTL_OPCODE_SHIFT)
 
 struct b {
 	struct iso_seed *s;
@@ -78,13 +62,13 @@ static struct b start(struct iso_seed *s, const char *name, bool attack,
 static void wreg(struct b *b, uint32_t reg, uint32_t v)
 {
 	u32(b, v);
-	u32(b, CTL(OP_WREG_32) | (reg & 0xFFFF) << 8 | MB);
+	u32(b, CTL(PKT_WREG_32) | (reg & 0xFFFF) << 8 | PKT_CTL_MB);
 }
 
 static void msg_long(struct b *b, uint64_t a, uint32_t v)
 {
 	u32(b, v);
-	u32(b, CTL(OP_MSG_LONG) | MB);
+	u32(b, CTL(PKT_MSG_LONG) | PKT_CTL_MB);
 	u64(b, a);
 }
 
@@ -92,7 +76,7 @@ static void lin_dma(struct b *b, uint32_t ctl, uint64_t src, uint64_t dst,
 		    uint32_t size)
 {
 	u32(b, size);
-	u32(b, CTL(OP_LIN_DMA) | ctl | MB);
+	u32(b, CTL(PKT_LIN_DMA) | ctl | PKT_CTL_MB);
 	u64(b, src);
 	u64(b, dst);
 }
@@ -100,18 +84,18 @@ static void lin_dma(struct b *b, uint32_t ctl, uint64_t src, uint64_t dst,
 static void nop(struct b *b)
 {
 	u32(b, 0);
-	u32(b, CTL(OP_NOP));
+	u32(b, CTL(PKT_NOP));
 }
 
 /* Class 1: the queue's own DMA core started by register writes. */
 static void dma_by_wreg(struct b *b, uint64_t src, uint64_t dst)
 {
-	wreg(b, DMA_SRC_LO, (uint32_t)src);
-	wreg(b, DMA_SRC_HI, (uint32_t)(src >> 32));
-	wreg(b, DMA_DST_LO, (uint32_t)dst);
-	wreg(b, DMA_DST_HI, (uint32_t)(dst >> 32));
-	wreg(b, DMA_TSIZE, 4096);
-	wreg(b, DMA_COMMIT, LIN);
+	wreg(b, DMA_CORE_SRC_BASE_LO, (uint32_t)src);
+	wreg(b, DMA_CORE_SRC_BASE_HI, (uint32_t)(src >> 32));
+	wreg(b, DMA_CORE_DST_BASE_LO, (uint32_t)dst);
+	wreg(b, DMA_CORE_DST_BASE_HI, (uint32_t)(dst >> 32));
+	wreg(b, DMA_CORE_DST_TSIZE_0, 4096);
+	wreg(b, DMA_CORE_COMMIT, DMA_COMMIT_LIN);
 }
 
 /*
@@ -122,12 +106,12 @@ static void hidden_msg(struct b *b, uint64_t target)
 {
 	nop(b);					/* 0x00 */
 	u32(b, 0);				/* 0x08: LIN_DMA, size 0 */
-	u32(b, CTL(OP_LIN_DMA) | LIN | MB);
+	u32(b, CTL(PKT_LIN_DMA) | PKT_LIN_DMA_LIN | PKT_CTL_MB);
 	u32(b, 0x41414141);			/* 0x10: "src": MSG_LONG */
-	u32(b, CTL(OP_MSG_LONG) | MB);
+	u32(b, CTL(PKT_MSG_LONG) | PKT_CTL_MB);
 	u64(b, target);				/* 0x18: "dst" */
 	u32(b, 0x10U << 16 | 1);		/* 0x20: REPEAT to 0x10 */
-	u32(b, CTL(OP_REPEAT) | MB);
+	u32(b, CTL(PKT_REPEAT) | PKT_CTL_MB);
 }
 
 /* A user monitor of the E_N block whose payload goes to @target. */
@@ -171,7 +155,8 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 			 true, qs[i])) {
 			wreg(&b, 0x80, (uint32_t)CANARY);
 			wreg(&b, 0x84, (uint32_t)(CANARY >> 32));
-			lin_dma(&b, LIN | WR_COMP, user, ISO_USER_HBM, 64);
+			lin_dma(&b, PKT_LIN_DMA_LIN | PKT_LIN_DMA_WRCOMP,
+				user, ISO_USER_HBM, 64);
 		}
 		if (NEXT(i ? "class 3 (internal): non-linear LIN_DMA" :
 			     "class 3 (external): non-linear LIN_DMA",
@@ -191,17 +176,18 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 	}
 	if (NEXT("MSG_SHORT to a driver SOB (W_S base, SOB 10)", true, Q_INT)) {
 		u32(&b, 1);
-		u32(&b, CTL(OP_MSG_SHORT) | 3U << 22 | 40 | MB);
+		u32(&b, CTL(PKT_MSG_SHORT) | 3U << 22 | 40 | PKT_CTL_MB);
 		b.s->hw_blocks = false;
 	}
 	if (NEXT("MSG_LONG to the MMU's hop-0 register", true, Q_TPC))
 		msg_long(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
 	if (NEXT("LIN_DMA of the page tables into user memory", true, Q_INT))
-		lin_dma(&b, LIN, KERNEL_HBM, user, 4096);
+		lin_dma(&b, PKT_LIN_DMA_LIN, KERNEL_HBM, user, 4096);
 	if (NEXT("LIN_DMA from another process's page (physical)", true, Q_INT))
-		lin_dma(&b, LIN, CANARY, user, 4096);
+		lin_dma(&b, PKT_LIN_DMA_LIN, CANARY, user, 4096);
 	if (NEXT("LIN_DMA memset of the driver's SRAM", true, Q_INT))
-		lin_dma(&b, LIN | MEMSET, 0, GAUDI_SRAM_BASE, 0x80);
+		lin_dma(&b, PKT_LIN_DMA_LIN | PKT_LIN_DMA_MEMSET, 0,
+			GAUDI_SRAM_BASE, 0x80);
 	if (NEXT("user monitor with its payload at another process's page",
 		 true, Q_INT))
 		monitor_to(&b, CANARY, 0x43);
@@ -211,20 +197,20 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 
 	/* Legitimate work the parser must accept. */
 	if (NEXT("legit: LIN_DMA user memory -> user HBM", false, Q_EXT))
-		lin_dma(&b, LIN, user, ISO_USER_HBM, 4096);
+		lin_dma(&b, PKT_LIN_DMA_LIN, user, ISO_USER_HBM, 4096);
 	if (NEXT("legit: LIN_DMA memset of user SRAM", false, Q_INT))
-		lin_dma(&b, LIN | MEMSET, 0x5A5A5A5A,
+		lin_dma(&b, PKT_LIN_DMA_LIN | PKT_LIN_DMA_MEMSET, 0x5A5A5A5A,
 			GAUDI_SRAM_BASE + 0x1000, 4096);
 	if (NEXT("legit: MSG_SHORT adds to E_N SOB 5", false, Q_MME)) {
 		u32(&b, 1U << 31 | 1);
-		u32(&b, CTL(OP_MSG_SHORT) | 1U << 22 | 20 | MB);
+		u32(&b, CTL(PKT_MSG_SHORT) | 1U << 22 | 20 | PKT_CTL_MB);
 	}
 	if (NEXT("legit: E_N monitor feeds this stream's fence, FENCE waits",
 		 false, Q_TPC)) {
 		monitor_to(&b, GAUDI_CFG_BASE + mmTPC0_QM_BASE +
 			   QM_CP_FENCE_RDATA(0, 0), 1);
 		u32(&b, 1U << 16 | 1);		/* fence 0, target 1, dec 1 */
-		u32(&b, CTL(OP_FENCE));
+		u32(&b, CTL(PKT_FENCE));
 	}
 	return n;
 #undef NEXT
