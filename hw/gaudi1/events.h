@@ -27,6 +27,19 @@
 #define GAUDI_EVENT_DMA0_CORE		604	/* DMA n core: + n */
 #define GAUDI_EVENT_DMA7_CORE		611
 
+/*
+ * NIC (the NIC registers are in nic.h): per port QP errors
+ * (port p: NIC0_QP0 + p), per macro SEI (macro m: NIC_SEI_0 + m), per
+ * port status from the device CPU (port p: STATUS_NIC0_ENG0 + p), NIC
+ * QMANs (NIC0_QM0 + 2 * macro + qman).
+ */
+#define GAUDI_EVENT_NIC_SEI_0		264
+#define GAUDI_EVENT_NIC0_QM0		594
+#define GAUDI_EVENT_NIC0_QP0		612
+#define GAUDI_EVENT_NIC4_QP1		621
+#define GAUDI_EVENT_STATUS_NIC0_ENG0	648
+#define GAUDI_EVENT_STATUS_NIC4_ENG1	657
+
 /* MMU and protection. */
 #define GAUDI_EVENT_MMU_PAGE_FAULT	380
 #define GAUDI_EVENT_MMU_WR_PERM		381

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * Gaudi 1 hardware description: the NIC.  Ten Ethernet/RoCE ports in five
+ * NIC macros of two ports each; the registers, work-queue and context
+ * layouts the raw Ethernet path needs.
+ *
+ * Offsets are CFG offsets (relative to GAUDI_CFG_BASE) or, without "mm",
+ * offsets inside a block (Documentation/hw.rst).  Plain C, no includes.
+ * Facts whose source is not in torvalds/linux come from Habana's
+ * out-of-tree driver (HabanaAI/drivers.accel.habanalabs.kernel:
+ * gaudi/gaudi_nic.c, gaudi_nic.h, asic_reg/nic0_*_regs.h), its 2020
+ * netdev posting ("habanalabs/gaudi" NIC series) and hl-thunk's Gaudi NIC
+ * tests (gaudi_nic.h): each group names its file.  The last group is not
+ * a public fact but this project's choice (Documentation/emulator/nic.rst).
+ */
+#ifndef GAUDI1_NIC_H
+#define GAUDI1_NIC_H
+
+/*
+ * Address map (upstream include/gaudi/asic_reg/gaudi_blocks.h,
+ * mmNIC0_MAC_CH0_BASE .. mmNIC0_PLL_BASE, mmNIC1_QM0_BASE; gaudi.h
+ * NIC_NUMBER_OF_MACROS): macro m at GAUDI_NIC_MACRO(m); port p lives in
+ * macro p >> 1, and the per-port blocks (QPC, RXE, TXS, TXE) of the odd
+ * port sit GAUDI_NIC_PORT_STRIDE above the even port's (out-of-tree
+ * gaudi_nic.h: NIC_CFG_BASE(port)).  The MAC, STAT, PHY, RXB, TXB and TMR
+ * blocks are shared by the two ports of a macro.
+ */
+#define GAUDI_NIC_NUM_MACROS		5
+#define GAUDI_NIC_NUM_PORTS		10
+#define GAUDI_NIC_MACRO_BASE		0xCC0000
+#define GAUDI_NIC_MACRO_STRIDE		0x40000
+#define GAUDI_NIC_PORT_STRIDE		0x1000
+#define GAUDI_NIC_MACRO(m)		(GAUDI_NIC_MACRO_BASE + \
+					 (m) * GAUDI_NIC_MACRO_STRIDE)
+/* Base of port p's macro, and the per-port block offset of port p. */
+#define GAUDI_NIC_PORT_MACRO(p)		GAUDI_NIC_MACRO((p) >> 1)
+#define GAUDI_NIC_PORT_OFF(p)		(((p) & 1) * GAUDI_NIC_PORT_STRIDE)
+
+/* Blocks inside a macro (gaudi_blocks.h). */
+#define NIC_MAC_CH_OFFSET(l)		(0x0 + (l) * 0x1000)	/* lane 0..3 */
+#define NIC_STAT_OFFSET			0x4000
+#define NIC_MAC_XPCS91_OFFSET		0x5000
+#define NIC_MAC_CORE_OFFSET		0x8000
+#define NIC_MAC_AUX_OFFSET		0x9000
+#define NIC_PHY_OFFSET			0x18000
+#define NIC_QM0_OFFSET			0x20000
+#define NIC_QM1_OFFSET			0x22000
+#define NIC_QPC_OFFSET			0x24000	/* QPC0; QPC1 + PORT_STRIDE */
+#define NIC_RXB_OFFSET			0x28000
+#define NIC_RXE_OFFSET			0x29000	/* RXE0; RXE1 + PORT_STRIDE */
+#define NIC_RX_GW_OFFSET		0x2B000
+#define NIC_TXS_OFFSET			0x30000	/* TXS0; TXS1 + PORT_STRIDE */
+#define NIC_TXE_OFFSET			0x32000	/* TXE0; TXE1 + PORT_STRIDE */
+#define NIC_TXB_OFFSET			0x34000
+#define NIC_TMR_OFFSET			0x35000
+#define NIC_TX_GW_OFFSET		0x36000
+#define NIC_TS_OFFSET			0x38000
+#define NIC_PLL_OFFSET			0x39000
+#define GAUDI_NIC_MAC_LANES		4
+
+#define mmNIC0_QM0_BASE			0xCE0000
+#define mmNIC0_QPC0_BASE		0xCE4000
+#define mmNIC0_RXE0_BASE		0xCE9000
+#define mmNIC0_TXE0_BASE		0xCF2000
+#define mmNIC0_STAT_BASE		0xCC4000
+#define mmNIC0_MAC_CORE_BASE		0xCC8000
+
+/*
+ * NIC QMANs: two per macro, queue ids 73..112 of upstream's
+ * gaudi_queue_id (uapi habanalabs_accel.h: GAUDI_QUEUE_ID_NIC_0_0 is 73,
+ * four streams per QMAN).
+ */
+#define GAUDI_NIC_FIRST_QUEUE		73
+
+/*
+ * MAC core of a macro (out-of-tree gaudi_nic_phy.c: has_pcs_link() reads
+ * mmNIC0_MAC_CORE_MAC_REC_STS0 and tests the port's first lane): the
+ * receive link status, one bit per SerDes lane.  An even port uses lanes
+ * 0 and 1, an odd port lanes 2 and 3 (gaudi_nic.c: power_up_mask 0x3 or
+ * 0xC).
+ */
+#define NIC_MAC_CORE_MAC_REC_STS0	0x008
+#define MAC_REC_STS0_LINK_SHIFT		6
+#define MAC_REC_STS0_LINK		0x000003C0U	/* bits 9:6, lane n */
+#define GAUDI_NIC_PORT_LANES(p)		(((p) & 1) ? 0xCU : 0x3U)
+
+/*
+ * PCS status of a lane (2020 series: check_pcs_link() reads "xpcs"
+ * register 0x20 of the port's first lane, i.e. MAC_CH(lane) + 0x80, and
+ * takes bit 12 as PCS link up).
+ */
+#define NIC_MAC_CH_PCS_STATUS		0x080
+#define MAC_CH_PCS_STATUS_LINK		(1U << 12)
+
+/*
+ * MAC statistics of a macro (out-of-tree asic_reg/nic0_stat_regs.h and
+ * gaudi_nic.c: gaudi_nic_read_mac_cnt()).  A counter is 64 bits: reading
+ * its low word latches the high word into DATA_HI_REG, read next.  The
+ * receive counters of the even port start at RX0, of the odd port at RX1;
+ * transmit at TX0 / TX1.  Writing STATN_CONFIG_RESET clears them
+ * (gaudi_nic_reset_mac_stats()).
+ */
+#define NIC_STAT_DATA_HI_REG		0x000
+#define NIC_STAT_STATN_CONFIG		0x008
+#define STATN_CONFIG_RESET		(1U << 31)
+#define NIC_STAT_RX0			0x100	/* ETHERSTATSOCTETS */
+#define NIC_STAT_RX1			0x218	/* ETHERSTATSOCTETS_2 */
+#define NIC_STAT_TX0			0x330	/* ETHERSTATSOCTETS_4 */
+#define NIC_STAT_TX1			0x400	/* ETHERSTATSOCTETS_6 */
+/* Receive counters, relative to RX0/RX1. */
+#define STAT_RX_ETHERSTATSOCTETS	0x00
+#define STAT_RX_OCTETSRECEIVEDOK	0x04
+#define STAT_RX_AFRAMETOOLONGERRORS	0x10
+#define STAT_RX_AFRAMESRECEIVEDOK	0x18
+#define STAT_RX_IFINUCASTPKTS		0x28
+#define STAT_RX_IFINMULTICASTPKTS	0x2C
+#define STAT_RX_IFINBROADCASTPKTS	0x30
+#define STAT_RX_ETHERSTATSDROPEVENTS	0x34
+#define STAT_RX_ETHERSTATSPKTS		0x3C
+/* Transmit counters, relative to TX0/TX1. */
+#define STAT_TX_ETHERSTATSOCTETS	0x00
+#define STAT_TX_OCTETSTRANSMITTEDOK	0x04
+#define STAT_TX_AFRAMESTRANSMITTEDOK	0x0C
+#define STAT_TX_IFOUTERRORS		0x14
+#define STAT_TX_IFOUTUCASTPKTS		0x18
+#define STAT_TX_IFOUTMULTICASTPKTS	0x1C
+#define STAT_TX_IFOUTBROADCASTPKTS	0x20
+#define STAT_TX_ETHERSTATSPKTS		0x64
+
+/*
+ * QPC block of a port (out-of-tree asic_reg/nic0_qpc0_regs.h; fields from
+ * gaudi_nic.c and the 2020 series).  The requester and responder context
+ * tables are in device memory at BASE_ADDRESS_49_18 << 18 |
+ * BASE_ADDRESS_17_7 << 7, one entry per QP.  The gateway reads or writes
+ * one entry: the driver writes GW_MASK_0..15 and GW_DATA_0..15, then
+ * GW_CTRL (QPN, requester bit), then GW_BUSY = 1, and polls GW_BUSY for
+ * 0; with all masks 0 the operation is a read and GW_DATA holds the entry
+ * (gaudi_nic_qpc_read()).
+ */
+#define NIC_QPC_REQ_QPC_CACHE_INVALIDATE	0x000
+#define NIC_QPC_REQ_QPC_CACHE_INV_STATUS	0x004
+#define NIC_QPC_REQ_STATIC_CONFIG		0x008
+#define NIC_QPC_REQ_BASE_ADDRESS_49_18		0x00C
+#define NIC_QPC_REQ_BASE_ADDRESS_17_7		0x010
+#define NIC_QPC_RES_QPC_CACHE_INVALIDATE	0x034
+#define NIC_QPC_RES_QPC_CACHE_INV_STATUS	0x038
+#define NIC_QPC_RES_STATIC_CONFIG		0x03C
+#define NIC_QPC_RES_BASE_ADDRESS_49_18		0x040
+#define NIC_QPC_RES_BASE_ADDRESS_17_7		0x044
+#define NIC_QPC_ERR_FIFO_WRITE_INDEX		0x050
+#define NIC_QPC_ERR_FIFO_PRODUCER_INDEX		0x054
+#define NIC_QPC_ERR_FIFO_CONSUMER_INDEX		0x058
+#define NIC_QPC_ERR_FIFO_MASK			0x05C
+#define NIC_QPC_ERR_FIFO_BASE_ADDR_49_18	0x06C
+#define NIC_QPC_ERR_FIFO_BASE_ADDR_17_7		0x070
+#define NIC_QPC_GW_BUSY				0x080
+#define NIC_QPC_GW_CTRL				0x084
+#define NIC_QPC_GW_DATA(i)			(0x08C + 4 * (i))	/* 0..15 */
+#define NIC_QPC_GW_MASK(i)			(0x124 + 4 * (i))	/* 0..15 */
+#define NIC_QPC_GW_WORDS			16
+#define NIC_QPC_UNSECURED_DOORBELL_QPN		0x630
+#define NIC_QPC_UNSECURED_DOORBELL_PI		0x634
+#define NIC_QPC_SECURED_DOORBELL_QPN		0x638
+#define NIC_QPC_SECURED_DOORBELL_PI		0x63C
+#define NIC_QPC_PRIVILEGE_DOORBELL_QPN		0x640
+#define NIC_QPC_PRIVILEGE_DOORBELL_PI		0x644
+#define NIC_QPC_DOORBELL_SECURITY		0x648
+#define NIC_QPC_RES_RING0_PI			0x650
+#define NIC_QPC_RES_RING0_CI			0x654
+#define NIC_QPC_RES_RING0_CFG			0x658
+#define NIC_QPC_REQ_RING0_CI			0x680
+#define NIC_QPC_INTERRUPT_CAUSE			0x690
+#define NIC_QPC_INTERRUPT_MASK			0x694
+#define NIC_QPC_INTERRUPT_CLR			0x698
+#define NIC_QPC_INTERRUPT_EN			0x69C
+#define NIC_QPC_INTERRUPT_BASE(n)		(0x6A0 + 4 * (n))	/* 0..8 */
+#define NIC_QPC_INTERRUPT_DATA(n)		(0x6C4 + 4 * (n))	/* 0..8 */
+#define NIC_QPC_INTERRUPT_CFG			0x6F0
+#define NIC_QPC_INTERRUPTS			9
+/* CACHE_INV_STATUS: the invalidation is done, the cache idle. */
+#define QPC_CACHE_INV_STATUS_DONE		(1U << 0)
+#define QPC_CACHE_INV_STATUS_IDLE		(1U << 1)
+#define QPC_GW_CTRL_QPN				0x00FFFFFFU
+#define QPC_GW_CTRL_REQUESTER			(1U << 24)
+/* A doorbell: QPN 23:0 and BUSY 31; its PI register 21:0. */
+#define QPC_DOORBELL_QPN			0x00FFFFFFU
+#define QPC_DOORBELL_BUSY			(1U << 31)
+#define QPC_DOORBELL_PI				0x003FFFFFU
+/*
+ * Interrupts: 4 is the raw receive ring (the Ethernet driver sets MASK
+ * bit 4 to enable it and writes 0xFFFF to INTERRUPT_CLR to re-arm), 8 the
+ * QP error FIFO; INTERRUPT_BASE_4/DATA_4 hold the MSI write (address
+ * mmPCIE_CORE_MSI_REQ on silicon, data 1).  Odd ports cannot raise the
+ * receive MSI (hardware bug): they use the wire interrupt, which the
+ * device CPU turns into an MSI (gaudi_nic.c).
+ */
+#define QPC_INTERRUPT_RX			4
+#define QPC_INTERRUPT_QP_ERR			8
+#define GAUDI_NIC_RAW_QPN			0	/* the driver's raw QP */
+
+/*
+ * QP error FIFO entry (gaudi_nic.h: struct qp_err): QPN 23:0, syndrome
+ * 30:24, requester 31.
+ */
+#define QP_ERR_QPN				0x00FFFFFFU
+#define QP_ERR_SYNDROME				0x7F000000U
+#define QP_ERR_REQUESTER			(1U << 31)
+#define QP_ERR_SYNDROME_DB_INVALID_QP		0x42
+#define QP_ERR_SYNDROME_DB_SECURITY		0x43
+
+/*
+ * RXE block of a port (out-of-tree asic_reg/nic0_rxe0_regs.h): the raw
+ * receive ring of priority 0 (the driver programs P0 and P2 alike) and the
+ * completion queue.  PKT_DROP is a configuration register (which errors
+ * drop a packet), not a counter.
+ */
+#define NIC_RXE_CONTROL				0x000
+#define NIC_RXE_PKT_DROP			0x00C
+#define NIC_RXE_RAW_QPN_P0			0x010
+#define NIC_RXE_RAW_BASE_LO_P0			0x020
+#define NIC_RXE_RAW_BASE_HI_P0			0x030
+#define NIC_RXE_RAW_QPN_P2			0x070
+#define NIC_RXE_RAW_BASE_LO_P2			0x080
+#define NIC_RXE_RAW_BASE_HI_P2			0x090
+#define NIC_RXE_WIN_WQ_BASE_LO(w)		(0x100 + 8 * (w))	/* 0..3 */
+#define NIC_RXE_WIN_WQ_BASE_HI(w)		(0x104 + 8 * (w))
+#define NIC_RXE_WQ_BASE_WINDOW_SEL		0x120
+#define NIC_RXE_CQ_CFG0				0x158
+#define NIC_RXE_CQ_BASE_ADDR_31_7		0x160
+#define NIC_RXE_CQ_BASE_ADDR_49_32		0x180
+#define NIC_RXE_CQ_WRITE_INDEX			0x1A0
+#define NIC_RXE_CQ_PRODUCER_INDEX		0x1C0
+#define NIC_RXE_CQ_CONSUMER_INDEX		0x1E0
+#define NIC_RXE_CQ_MASK				0x200
+#define NIC_RXE_CQ_MSI_CAUSE_CLR		0x260
+#define NIC_RXE_CQ_MSI_ADDR(i)			(0x270 + 4 * (i))
+#define NIC_RXE_CQ_MSI_DATA(i)			(0x2B0 + 4 * (i))
+#define NIC_RXE_MSI_CAUSE			0x2F4
+#define NIC_RXE_MSI_CAUSE_MASK			0x2F8
+/*
+ * The raw receive ring the driver gives the port (gaudi_nic.h:
+ * NIC_RX_SIZE, NIC_RAW_ELEM_SIZE): 512 slots of 8 KiB; the hardware
+ * writes each frame from its destination MAC into the next slot, with no
+ * length descriptor, and advances RES_RING0_PI (read modulo 512).
+ */
+#define GAUDI_NIC_RAW_RING_SLOTS		512
+#define GAUDI_NIC_RAW_SLOT_SIZE			8192
+
+/*
+ * TXE block of a port (2020 series and out-of-tree gaudi_nic.c,
+ * asic_reg/nic0_txe0_regs.h): four send-queue base addresses; a QP's send
+ * queue is base[i] + wq_base_address * (1 << LOG_MAX_WQ_SIZE_i) * 128,
+ * where i = (wq_base_address >> SQ_BASE_ADDRESS_SEL) & 3 and
+ * wq_base_address is the QP's requester context field.  LOG_MAX_WQ_SIZE is
+ * in 128-byte cache lines (four send WQEs each).  PORT0/1_MAC_CFG hold the
+ * source MAC.
+ */
+#define NIC_TXE_LOG_MAX_WQ_SIZE(i)		(0x010 + 4 * (i))	/* 0..3 */
+#define NIC_TXE_SQ_BASE_ADDRESS_49_32(i)	(0x020 + 4 * (i))
+#define NIC_TXE_SQ_BASE_ADDRESS_31_0(i)		(0x030 + 4 * (i))
+#define NIC_TXE_SQ_BASE_ADDRESS_SEL		0x040
+#define NIC_TXE_PORT0_MAC_CFG_47_32		0x088
+#define NIC_TXE_PORT0_MAC_CFG_31_0		0x08C
+#define NIC_TXE_PORT1_MAC_CFG_47_32		0x090
+#define NIC_TXE_PORT1_MAC_CFG_31_0		0x094
+#define GAUDI_NIC_CACHE_LINE			128
+#define GAUDI_NIC_SQ_BASES			4
+
+/*
+ * Send WQE, 32 bytes (2020 series: CFG_SQ_WQE_*; hl-thunk gaudi_nic.h:
+ * struct sq_wqe): dword 0 bits 31:28 opcode; dword 1 local address 31:0;
+ * dword 2 bits 17:0 local address 49:32 and bits 31:18 size in bytes.
+ */
+#define GAUDI_NIC_SEND_WQE_SIZE			32
+#define NIC_WQE_OPCODE_SHIFT			28
+#define NIC_WQE_OPCODE				0xF0000000U	/* dword 0 */
+#define NIC_WQE_LOCAL_ADDR_HI			0x0003FFFFU	/* dword 2 */
+#define NIC_WQE_SIZE_SHIFT			18
+#define NIC_WQE_SIZE				0xFFFC0000U	/* dword 2 */
+#define WQE_NOP					0
+#define WQE_SEND				1
+#define WQE_LINEAR				2
+#define WQE_STRIDE				3
+#define WQE_MULTI_STRIDE			4
+#define WQE_RATE_UPDATE				5
+
+/*
+ * QP contexts (hl-thunk gaudi_nic.h: struct qpc_requester, 512 bits, and
+ * struct qpc_responder, 256 bits; the driver's REQ_/RES_QPC_SET_* agree):
+ * bit positions in the entry read as little-endian 32-bit words.
+ */
+#define GAUDI_NIC_REQ_QPC_SIZE			64
+#define GAUDI_NIC_RES_QPC_SIZE			32
+#define REQ_QPC_TRANSPORT_BIT			369	/* 1 = raw, 0 = RC */
+#define REQ_QPC_LAST_INDEX_BIT			392	/* 22 bits */
+#define REQ_QPC_CONSUMER_INDEX_BIT		436	/* 22 bits */
+#define REQ_QPC_PRODUCER_INDEX_BIT		458	/* 22 bits */
+#define REQ_QPC_WQ_BASE_ADDR_BIT		480	/* 24 bits */
+#define REQ_QPC_VALID_BIT			511
+#define RES_QPC_EXPECTED_PSN_BIT		192	/* 24 bits */
+#define RES_QPC_VALID_BIT			255
+#define QPC_TRANSPORT_RC			0
+#define QPC_TRANSPORT_RAW			1
+
+/*
+ * Not a public fact: this project's choice, shared by the model and the
+ * driver until a source turns up (Documentation/emulator/nic.rst).
+ * - INTERRUPT_EN: interrupt n's MSI enable at bit 2n, its wire enable at
+ *   bit 2n + 1 (upstream names the fields INTERRUPTn_MSI_EN and
+ *   INTERRUPTn_WIRE_EN without positions).
+ * - RAW_BASE_HI: address bits 49:32 in 17:0, log2 of the slot size in
+ *   27:24 (fields RAW_BASE_ADDR_HI and LOG_RAW_ENTRY_SIZE, positions not
+ *   public).
+ * - RES_RING0_CI: the driver writes the slot it will read next; the ring
+ *   is full when the next PI would equal it (Habana's driver never writes
+ *   it; how silicon avoids overwriting unread slots is not public).
+ */
+#define QPC_INTERRUPT_EN_MSI(n)			(1U << (2 * (n)))
+#define QPC_INTERRUPT_EN_WIRE(n)		(1U << (2 * (n) + 1))
+#define RAW_BASE_HI_ADDR			0x0003FFFFU
+#define RAW_BASE_HI_LOG_ENTRY_SHIFT		24
+#define RAW_BASE_HI_LOG_ENTRY			0x0F000000U
+
+#endif /* GAUDI1_NIC_H */
