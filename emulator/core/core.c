@@ -306,6 +306,7 @@ void gaudi_core_reset(struct gaudi_core *g)
 {
     cfg_clear(g);
     gaudi_prot_reset(g);
+    gaudi_nic_reset(g);
     gaudi_mmu_reset(g);
     gaudi_sync_reset(g);
     gaudi_qman_reset(g);
@@ -354,6 +355,7 @@ struct gaudi_core *gaudi_core_new(const struct gaudi_bus *bus, uint8_t *sram,
     gaudi_sync_init(g);
     gaudi_mmu_init(g);
     gaudi_ctl_init(g);
+    gaudi_nic_init(g);
     gaudi_core_reset(g);
     return g;
 }

@@ -9,8 +9,9 @@
  * manager, the DMA engines and the device MMU.
  *
  * It talks to its environment only through struct gaudi_bus (host memory,
- * MSI, time, logging) and through the memory areas the environment owns
- * (SRAM, HBM, SPI flash).  The QEMU glue (emulator/qemu/) and the host unit
+ * MSI, time, logging), through the memory areas the environment owns
+ * (SRAM, HBM, SPI flash) and, for the NIC ports, through struct
+ * gaudi_nic_backend and gaudi_nic_receive()/gaudi_nic_set_link().  The QEMU glue (emulator/qemu/) and the host unit
  * tests and fuzzer (tests/emulator/) are the two environments.
  *
  * The control plane (ELBI, boot, CPU-CP, MMU hop-0 and invalidation) runs
@@ -34,6 +35,7 @@
 /* The address map, PCI identity and ELBI window (Documentation/hw.rst). */
 #include "gaudi1/memmap.h"
 #include "gaudi1/regs.h"
+#include "gaudi1/nic.h"
 
 enum gaudi_log_level {
     GAUDI_LOG_GUEST_ERROR, /* the guest misused the device */
@@ -55,6 +57,7 @@ enum gaudi_initiator {
     GAUDI_INIT_QMAN, /* a QMAN stream; index = upstream queue id */
     GAUDI_INIT_DMA,  /* a DMA core's transfer; index = core 0..7 */
     GAUDI_INIT_MON,  /* a monitor; index = block * 512 + monitor */
+    GAUDI_INIT_NIC,  /* a NIC port's engines; index = port 0..9 */
 };
 
 /* Sync-manager blocks in the monitor index (index / 512). */
@@ -190,5 +193,44 @@ bool gaudi_core_busy(struct gaudi_core *g);
  * timed-out injected hangs).  The environment calls it now and then.
  */
 void gaudi_core_tick(struct gaudi_core *g);
+
+/*
+ * NIC ports (nic.c, Documentation/emulator/nic.rst).  The environment
+ * connects each of the GAUDI_NIC_NUM_PORTS ports to a link: it sets the
+ * link state, hands received frames in and gets sent frames out through
+ * the backend.  Frames are Ethernet frames from the destination MAC,
+ * without preamble and FCS.
+ */
+struct gaudi_nic_backend {
+    void *opaque;
+    /* A frame leaves port p (called from inside a register write). */
+    void (*send)(void *opaque, unsigned int port, const void *frame,
+                 size_t len);
+    /*
+     * Optional: port p's receive ring has room again after
+     * gaudi_nic_can_receive() said false (the driver consumed slots).
+     */
+    void (*rx_ready)(void *opaque, unsigned int port);
+};
+
+/* Install the backend (a copy is kept); NULL disconnects every port. */
+void gaudi_nic_set_backend(struct gaudi_core *g,
+                           const struct gaudi_nic_backend *be);
+
+/* Port p's link (the peer is there and up); kept across device resets. */
+void gaudi_nic_set_link(struct gaudi_core *g, unsigned int port, bool up);
+bool gaudi_nic_link(struct gaudi_core *g, unsigned int port);
+
+/* Would a frame arriving on port p now find a free ring slot? */
+bool gaudi_nic_can_receive(struct gaudi_core *g, unsigned int port);
+
+/*
+ * A frame arrives on port p: written to the port's raw receive ring,
+ * which advances RES_RING0_PI and raises the receive interrupt.  Returns
+ * false if the frame was dropped (no link, ring not set up or full, too
+ * long); drops are counted in the port's MAC statistics.
+ */
+bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
+                       const void *frame, size_t len);
 
 #endif /* GAUDI_CORE_H */

@@ -13,6 +13,8 @@
  *   sync.c   sync manager: sync objects, monitors
  *   mmu.c    device MMU: hop-0 setup, invalidation, 5-hop walk
  *   prot.c   protection bits, range registers, RAZWI, transaction monitor
+ *   nic.c    NIC ports: MAC link and statistics, QP-context gateway, raw
+ *            Ethernet send queue and receive ring, QPC interrupts
  *   ctl.c    model-only control window for tests (fault injection)
  */
 #ifndef GAUDI_INT_H
@@ -29,6 +31,7 @@
 #include "sync.h"
 #include "mmu.h"
 #include "prot.h"
+#include "nic.h"
 
 #define GAUDI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -71,6 +74,7 @@ struct gaudi_core {
     struct gaudi_sync sync;
     struct gaudi_mmu mmu;
     struct gaudi_prot prot;
+    struct gaudi_nic nic;
 };
 
 /* --- core.c ----------------------------------------------------------- */

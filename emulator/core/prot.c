@@ -219,7 +219,7 @@ void gaudi_razwi(struct gaudi_core *g, const struct gaudi_init *in,
 {
     uint32_t vld = write ? mmMMU_UP_RAZWI_WRITE_VLD : mmMMU_UP_RAZWI_READ_VLD;
     uint32_t id = write ? mmMMU_UP_RAZWI_WRITE_ID : mmMMU_UP_RAZWI_READ_ID;
-    static const char *const kind[] = { "queue", "DMA", "monitor" };
+    static const char *const kind[] = { "queue", "DMA", "monitor", "NIC" };
 
     g->prot.razwi++;
     gaudi_guest_error(g, "RAZWI: illegal %s of 0x%llx by %s %u",

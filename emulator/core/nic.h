@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Gaudi 1 model: the NIC (ten ports in five macros): MAC link status and
+ * statistics, the QP-context gateway, the raw Ethernet send queue and
+ * receive ring, the QPC interrupts.  The environment's side (backend,
+ * link, received frames) is declared in gaudi_core.h.
+ */
+#ifndef GAUDI_NIC_H
+#define GAUDI_NIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gaudi_core.h"
+#include "gaudi1/nic.h"
+
+/* The MAC counters the model keeps per port (nic.c maps them to STAT). */
+enum gaudi_nic_cnt {
+    GAUDI_NIC_RX_OCTETS,
+    GAUDI_NIC_RX_FRAMES,
+    GAUDI_NIC_RX_UCAST,
+    GAUDI_NIC_RX_MCAST,
+    GAUDI_NIC_RX_BCAST,
+    GAUDI_NIC_RX_DROPS,   /* ring full or not set up, write failed */
+    GAUDI_NIC_RX_TOOLONG, /* longer than a ring slot */
+    GAUDI_NIC_TX_OCTETS,
+    GAUDI_NIC_TX_FRAMES,
+    GAUDI_NIC_TX_UCAST,
+    GAUDI_NIC_TX_MCAST,
+    GAUDI_NIC_TX_BCAST,
+    GAUDI_NIC_TX_ERRORS,  /* bad WQE or data, or no link */
+    GAUDI_NIC_CNT_NUM
+};
+
+/* Largest frame a LINEAR WQE can send (its 14-bit size field). */
+#define GAUDI_NIC_MAX_FRAME ((NIC_WQE_SIZE >> NIC_WQE_SIZE_SHIFT))
+/* Shortest frame the model sends or receives: an Ethernet header. */
+#define GAUDI_NIC_MIN_FRAME 14
+
+struct gaudi_nic_port_state {
+    bool link;
+    uint64_t cnt[GAUDI_NIC_CNT_NUM];
+    uint64_t wire_irqs; /* wire interrupts (the device CPU's to convert) */
+};
+
+struct gaudi_nic {
+    struct gaudi_nic_backend be;
+    struct gaudi_nic_port_state port[GAUDI_NIC_NUM_PORTS];
+    uint32_t stat_hi[GAUDI_NIC_NUM_MACROS]; /* latched DATA_HI_REG */
+    uint64_t gw_ops;    /* gateway operations done */
+    uint64_t tx_wqes;   /* send WQEs executed */
+    uint64_t qp_errors; /* entries pushed to the QP error FIFOs */
+    uint8_t frame[GAUDI_NIC_MAX_FRAME]; /* the frame being sent */
+};
+
+void gaudi_nic_init(struct gaudi_core *g);
+void gaudi_nic_reset(struct gaudi_core *g);
+
+/* A counter of port p (tests, the device CPU's NIC status). */
+uint64_t gaudi_nic_counter(struct gaudi_core *g, unsigned int port,
+                           enum gaudi_nic_cnt c);
+
+#endif
