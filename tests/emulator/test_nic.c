@@ -638,12 +638,15 @@ static void test_stat_and_reset(void)
 	unsigned int i;
 
 	raw_rx_setup(g, 2, RING_BUS, mmPCIE_CORE_MSI_REQ);
-	raw_rx_setup(g, 4, RING_BUS + (4 << 20), mmPCIE_CORE_MSI_REQ);
+	raw_rx_setup(g, 3, RING_BUS + (4 << 20), mmPCIE_CORE_MSI_REQ);
+	raw_rx_setup(g, 4, RING_BUS + (8 << 20), mmPCIE_CORE_MSI_REQ);
 	gaudi_nic_set_link(g, 2, true);
+	gaudi_nic_set_link(g, 3, true);
 	gaudi_nic_set_link(g, 4, true);
 	fill(f, sizeof(f), 5);
 	for (i = 0; i < 5; i++) {
 		gaudi_nic_receive(g, 2, f, sizeof(f));
+		gaudi_nic_receive(g, 3, f, sizeof(f));
 		gaudi_nic_receive(g, 4, f, sizeof(f));
 	}
 	/* 2^32 + 5 octets: the high word through DATA_HI_REG. */
@@ -655,8 +658,9 @@ static void test_stat_and_reset(void)
 	      "counters ignore writes");
 	wr(g, stat_cfg, STATN_CONFIG_RESET);
 	ok(stat64(g, 2, true, STAT_RX_AFRAMESRECEIVEDOK) == 0 &&
+	   stat64(g, 3, true, STAT_RX_AFRAMESRECEIVEDOK) == 0 &&
 	   stat64(g, 4, true, STAT_RX_AFRAMESRECEIVEDOK) == 5,
-	   "STATN_CONFIG reset clears macro 1 only");
+	   "STATN_CONFIG reset clears both ports of macro 1 only");
 
 	wr(g, qpc(4, NIC_QPC_RES_RING0_CI), 3);
 	gaudi_core_reset(g);
