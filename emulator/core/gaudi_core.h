@@ -6,13 +6,14 @@
  * (shared/gaudi1/INTERFACE.md): the CFG register space, the boot state
  * machine and firmware-image check, the device-CPU (CPU-CP) channel and the
  * event queue, the queue managers with their packet executor, the sync
- * manager, the DMA engines and the device MMU.
+ * manager, the DMA engines, the device MMU and the NIC ports.
  *
  * It talks to its environment only through struct gaudi_bus (host memory,
  * MSI, time, logging), through the memory areas the environment owns
  * (SRAM, HBM, SPI flash) and, for the NIC ports, through struct
- * gaudi_nic_backend and gaudi_nic_receive()/gaudi_nic_set_link().  The QEMU glue (emulator/qemu/) and the host unit
- * tests and fuzzer (tests/emulator/) are the two environments.
+ * gaudi_nic_backend and gaudi_nic_receive()/gaudi_nic_set_link().  The
+ * QEMU glue (emulator/qemu/) and the host unit tests and fuzzer
+ * (tests/emulator/) are the two environments.
  *
  * The control plane (ELBI, boot, CPU-CP, MMU hop-0 and invalidation) runs
  * inside gaudi_cfg_write(): the drivers poll it with short timeouts.  The

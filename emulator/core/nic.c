@@ -109,7 +109,7 @@ static uint32_t qpc_bits(const uint32_t *w, unsigned int bit,
     return (uint32_t)(v >> (bit % 32)) & (uint32_t)((1ULL << width) - 1);
 }
 
-/* --- statistics ---------------------------------------------------------- */
+/* --- statistics --- */
 
 uint64_t gaudi_nic_counter(struct gaudi_core *g, unsigned int port,
                            enum gaudi_nic_cnt c)
@@ -185,7 +185,7 @@ static bool stat_counter(unsigned int m, uint32_t rel, unsigned int *port,
     return false;
 }
 
-/* --- interrupts and QP errors ------------------------------------------- */
+/* --- interrupts and QP errors --- */
 
 /* The MSI write of interrupt n: INTERRUPT_DATA_n to INTERRUPT_BASE_n. */
 static void msi_write(struct gaudi_core *g, unsigned int port, unsigned int n)
@@ -263,7 +263,7 @@ static void qp_error(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     raise_irq(g, port, QPC_INTERRUPT_QP_ERR);
 }
 
-/* --- QP contexts ----------------------------------------------------------- */
+/* --- QP contexts --- */
 
 static uint64_t qpc_table(struct gaudi_core *g, unsigned int port, bool req)
 {
@@ -329,7 +329,7 @@ static void gateway(struct gaudi_core *g, unsigned int port)
     gaudi_reg_set(g, qpc_reg(port, NIC_QPC_GW_BUSY), 0);
 }
 
-/* --- send ------------------------------------------------------------------ */
+/* --- send --- */
 
 /* Execute one send WQE of a raw QP. */
 static void send_wqe(struct gaudi_core *g, unsigned int port, uint64_t at,
@@ -443,7 +443,7 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     }
 }
 
-/* --- receive --------------------------------------------------------------- */
+/* --- receive --- */
 
 /* Ring of port p: base address and slot size; false if not usable. */
 static bool rx_ring(struct gaudi_core *g, unsigned int p, uint64_t *base,
@@ -521,7 +521,7 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
     return true;
 }
 
-/* --- registers ------------------------------------------------------------- */
+/* --- registers --- */
 
 /* Which port's lane l of macro m is: lanes 0-1 even, 2-3 odd. */
 static bool lane_link(struct gaudi_core *g, unsigned int m, unsigned int l)
@@ -647,7 +647,7 @@ static void nic_write_reg(struct gaudi_core *g, uint32_t off, uint32_t val)
     gaudi_reg_set(g, off, val);
 }
 
-/* --- the environment's side ------------------------------------------------ */
+/* --- the environment's side --- */
 
 void gaudi_nic_set_backend(struct gaudi_core *g,
                            const struct gaudi_nic_backend *be)
@@ -676,7 +676,7 @@ bool gaudi_nic_link(struct gaudi_core *g, unsigned int port)
     return port < GAUDI_NIC_NUM_PORTS && g->nic.port[port].link;
 }
 
-/* --- life cycle ------------------------------------------------------------ */
+/* --- life cycle --- */
 
 void gaudi_nic_init(struct gaudi_core *g)
 {
