@@ -694,6 +694,87 @@ static void test_stat_and_reset(void)
 	fakebus_free(&fb);
 }
 
+/*
+ * Guest input never stops the model: random writes to the registers that
+ * have behaviour (with values that often point into memory), frames in
+ * between, under ASan/UBSan.  Then the card still works after a reset.
+ */
+static void test_random_guest(void)
+{
+	static const uint32_t hot[] = {
+		NIC_QPC_REQ_BASE_ADDRESS_49_18, NIC_QPC_REQ_BASE_ADDRESS_17_7,
+		NIC_QPC_RES_BASE_ADDRESS_49_18, NIC_QPC_GW_CTRL,
+		NIC_QPC_GW_BUSY, NIC_QPC_GW_MASK(0), NIC_QPC_GW_DATA(15),
+		NIC_QPC_SECURED_DOORBELL_PI, NIC_QPC_SECURED_DOORBELL_QPN,
+		NIC_QPC_UNSECURED_DOORBELL_QPN, NIC_QPC_PRIVILEGE_DOORBELL_QPN,
+		NIC_QPC_RES_RING0_CI, NIC_QPC_RES_RING0_PI,
+		NIC_QPC_INTERRUPT_MASK, NIC_QPC_INTERRUPT_EN,
+		NIC_QPC_INTERRUPT_CLR, NIC_QPC_INTERRUPT_BASE(4),
+		NIC_QPC_INTERRUPT_BASE(8), NIC_QPC_INTERRUPT_DATA(4),
+		NIC_QPC_ERR_FIFO_BASE_ADDR_49_18, NIC_QPC_ERR_FIFO_MASK,
+	};
+	static uint8_t f[9000];
+	struct fakebus fb;
+	struct wire w;
+	struct gaudi_core *g = card(&fb, &w);
+	unsigned int i, p, alive = 0;
+	uint32_t v, off;
+
+	srand(99);
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+		raw_rx_setup(g, p, RING_BUS, mmPCIE_CORE_MSI_REQ);
+		gaudi_nic_set_link(g, p, true);
+	}
+	raw_tx_setup(&fb, 0);
+	fill(fb.hbm + REQ_QPC_HBM, 1 << 16, 5);
+	fill(fb.hbm + SQ_HBM, 1 << 16, 6);
+	for (i = 0; i < 20000; i++) {
+		p = rand() % GAUDI_NIC_NUM_PORTS;
+		switch (rand() % 4) {
+		case 0:
+			v = rand();
+			break;
+		case 1:
+			v = rand() % 1024;
+			break;
+		case 2:
+			v = QPC_DOORBELL_BUSY | rand() % 16;
+			break;
+		default:
+			v = (uint32_t)(REQ_QPC_HBM >> (rand() % 2 ? 18 : 7));
+			break;
+		}
+		if (rand() % 8) {
+			off = qpc(p, hot[rand() % GAUDI_ARRAY_SIZE(hot)]);
+		} else {
+			off = GAUDI_NIC_PORT_MACRO(p) + NIC_RXE_OFFSET +
+			      (rand() % 0x2000 & ~3U);
+			if (rand() % 2)
+				off = txe(p, rand() % 0x100 & ~3U);
+		}
+		/* Keep the MSI targets off the reset and boot registers. */
+		if (off == qpc(p, NIC_QPC_INTERRUPT_BASE(4)) ||
+		    off == qpc(p, NIC_QPC_INTERRUPT_BASE(8)))
+			v = rand() % 2 ? mmPCIE_CORE_MSI_REQ :
+			    qpc(rand() % GAUDI_NIC_NUM_PORTS,
+				hot[rand() % GAUDI_ARRAY_SIZE(hot)]);
+		wr(g, off, v);
+		if (i % 16 == 0)
+			gaudi_nic_receive(g, rand() % GAUDI_NIC_NUM_PORTS, f,
+					  rand() % sizeof(f));
+	}
+	ok(1, "20000 random register writes and 1250 frames: the model "
+	   "runs on (%u guest errors)", fb.guest_errors);
+	gaudi_core_reset(g);
+	raw_rx_setup(g, 3, RING_BUS, mmPCIE_CORE_MSI_REQ);
+	memset(fb.host + RING_BUS, 0, 64);
+	fill(f, 64, 8);
+	alive = gaudi_nic_receive(g, 3, f, 64) &&
+		!memcmp(fb.host + RING_BUS, f, 64);
+	ok(alive, "after a reset the card receives again");
+	fakebus_free(&fb);
+}
+
 int main(void)
 {
 	test_link_and_map();
@@ -704,5 +785,6 @@ int main(void)
 	test_ring_full();
 	test_rx_bad();
 	test_stat_and_reset();
+	test_random_guest();
 	return tap_done();
 }
