@@ -240,8 +240,51 @@ static enum mode_id mode_of_option(int o)
 }
 
 /*
- * The options into @s and the checks that need no card.  Returns -1 to go
- * on, else the exit status (--help, --version, a usage error).
+ * The combinations of options that are usage errors, in the order the
+ * messages have always come; then -d's sections and -Q's fields.
+ */
+static int check_args(struct smi *s, int nmodes)
+{
+	const struct mode *m = &modes[s->mode];
+
+	if (nmodes > 1) {
+		err("choose one of -L, -q, -Q, -r, -p, --fw-versions, --health, --prometheus");
+		return EX_USAGE;
+	}
+	if (s->display && s->mode != M_REPORT) {
+		err("-d works with -q");
+		return EX_USAGE;
+	}
+	if (opt.fmt != FMT_TEXT && !(m->flags & MF_FORMAT)) {
+		err("--format works with -Q, -q and --health");
+		return EX_USAGE;
+	}
+	if (opt.fmt == FMT_CSV && !(m->flags & MF_CSV)) {
+		err("--format csv needs -Q FIELDS");
+		return EX_USAGE;
+	}
+	if (opt.fmt == FMT_JSON && s->mode == M_TABLE)
+		s->mode = M_REPORT;	/* the whole state as one JSON object */
+	if (s->loop && (modes[s->mode].flags & MF_ACTION)) {
+		err("-l does not repeat -r or -p");
+		return EX_USAGE;
+	}
+	if (s->mode == M_RESET && !s->ids) {
+		err("-r needs -i CARD: name the cards to reset");
+		return EX_USAGE;
+	}
+	if (s->display && parse_sections(s, s->display))
+		return EX_USAGE;
+	if (s->qfields && parse_fields(s, s->qfields))
+		return EX_USAGE;
+	opt.utf8 = isatty(STDOUT_FILENO) &&
+		   !strcmp(nl_langinfo(CODESET), "UTF-8");
+	return -1;
+}
+
+/*
+ * The options into @s, then check_args().  Returns -1 to go on, else the
+ * exit status (--help, --version, a usage error).
  */
 int parse_args(struct smi *s, int argc, char **argv)
 {
@@ -264,8 +307,6 @@ int parse_args(struct smi *s, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *display = NULL, *qfields = NULL;
-	const struct mode *m;
 	unsigned int i;
 	int nmodes = 0, o;
 
@@ -286,8 +327,8 @@ int parse_args(struct smi *s, int argc, char **argv)
 		case 'L': case 'q': case 'r':
 		case O_FW: case O_HEALTH: case O_PROM:
 			break;
-		case 'd': display = optarg; break;
-		case 'Q': qfields = optarg; break;
+		case 'd': s->display = optarg; break;
+		case 'Q': s->qfields = optarg; break;
 		case 'i': s->ids = optarg; break;
 		case O_FORMAT:
 			if (parse_format(optarg)) {
@@ -327,38 +368,5 @@ int parse_args(struct smi *s, int argc, char **argv)
 		err("unexpected argument '%s' (see --help)", argv[optind]);
 		return EX_USAGE;
 	}
-	if (nmodes > 1) {
-		err("choose one of -L, -q, -Q, -r, -p, --fw-versions, --health, --prometheus");
-		return EX_USAGE;
-	}
-	if (display && s->mode != M_REPORT) {
-		err("-d works with -q");
-		return EX_USAGE;
-	}
-	m = &modes[s->mode];
-	if (opt.fmt != FMT_TEXT && !(m->flags & MF_FORMAT)) {
-		err("--format works with -Q, -q and --health");
-		return EX_USAGE;
-	}
-	if (opt.fmt == FMT_CSV && !(m->flags & MF_CSV)) {
-		err("--format csv needs -Q FIELDS");
-		return EX_USAGE;
-	}
-	if (opt.fmt == FMT_JSON && s->mode == M_TABLE)
-		s->mode = M_REPORT;	/* the whole state as one JSON object */
-	if (s->loop && (modes[s->mode].flags & MF_ACTION)) {
-		err("-l does not repeat -r or -p");
-		return EX_USAGE;
-	}
-	if (s->mode == M_RESET && !s->ids) {
-		err("-r needs -i CARD: name the cards to reset");
-		return EX_USAGE;
-	}
-	if (display && parse_sections(s, display))
-		return EX_USAGE;
-	if (qfields && parse_fields(s, qfields))
-		return EX_USAGE;
-	opt.utf8 = isatty(STDOUT_FILENO) &&
-		   !strcmp(nl_langinfo(CODESET), "UTF-8");
-	return -1;
+	return check_args(s, nmodes);
 }

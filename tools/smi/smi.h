@@ -227,6 +227,7 @@ extern const struct mode modes[M_NUM];
 struct smi {
 	enum mode_id mode;
 	const char *ids;		/* -i */
+	const char *display, *qfields;	/* -d, -Q as given */
 	long loop, count, watts;	/* -l, -c, -p */
 	bool sects[S_NUM], procs_too;	/* -d */
 	enum fid q[Q_NUM * 2];		/* -Q */
