@@ -288,7 +288,7 @@ int gaudi_hwmon_init(struct gaudi_device *gdev);
 void gaudi_hwmon_fini(struct gaudi_device *gdev);
 void gaudi_debugfs_init(struct gaudi_device *gdev);
 
-/* ---- gaudi_ctrl.c (userspace surface engineer) -------------------------- */
+/* ---- gaudi_ctrl.c ------------------------------------------------------ */
 int gaudi_ctrl_init(struct gaudi_device *gdev);
 void gaudi_ctrl_fini(struct gaudi_device *gdev);
 
