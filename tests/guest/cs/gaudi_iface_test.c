@@ -57,7 +57,7 @@
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(2U << 20)
 #define WAIT_US		(30ULL * 1000 * 1000)
-#define NEVENTS		663
+#define NEVENTS		GAUDI_EVENT_SIZE
 
 static int card;
 static char path[64], cpath[64], bdf[64];
@@ -73,63 +73,25 @@ static double now_s(void)
 
 /* ---- a session: compute fd, one mapped CB, one mapped 2 MiB buffer ----- */
 
-struct sess {
-	int fd;
-	uint64_t cb;
-	uint8_t *cbp;
-	uint8_t *buf;
-	uint64_t va;
-};
-
-static bool sess_open(struct sess *s)
+static bool sess_open(struct hl_sess *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->cbp = MAP_FAILED;
-	s->fd = hl_open_retry(path);
-	if (s->fd < 0)
-		return false;
-	if (cb_create(s->fd, CB_SIZE, 0, &s->cb))
-		return false;
-	s->cbp = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      s->fd, (off_t)s->cb);
-	if (s->cbp == MAP_FAILED)
-		return false;
-	if (posix_memalign((void **)&s->buf, 4096, BUF_SIZE))
-		return false;
-	memset(s->buf, 0, BUF_SIZE);
-	return map_host(s->fd, s->buf, BUF_SIZE, &s->va) == 0;
-}
-
-static void sess_close(struct sess *s)
-{
-	if (s->va)
-		unmap_host(s->fd, s->va);
-	if (s->cbp != MAP_FAILED)
-		munmap(s->cbp, CB_SIZE);
-	if (s->cb)
-		cb_destroy(s->fd, s->cb);
-	free(s->buf);
-	if (s->fd >= 0)
-		close(s->fd);
-	memset(s, 0, sizeof(*s));
-	s->fd = -1;
-	s->cbp = MAP_FAILED;
+	return hl_sess_open(s, hl_open_retry(path), CB_SIZE, BUF_SIZE, 4096);
 }
 
 /* Run the first @len bytes of the session's CB on DMA_0_0 and wait. */
-static int run_cb(struct sess *s, size_t len)
+static int run_cb(struct hl_sess *s, size_t len)
 {
-	return hl_run1(s->fd, s->cb, (uint32_t)len, 0, WAIT_US);
+	return hl_sess_run(s, len, 0, WAIT_US);
 }
 
 /* One DMA copy (@src -> @dst, device addresses) as its own CS. */
-static int dma_copy(struct sess *s, uint64_t src, uint64_t dst, uint32_t n)
+static int dma_copy(struct hl_sess *s, uint64_t src, uint64_t dst, uint32_t n)
 {
 	return run_cb(s, pkt_lin_dma(s->cbp, 0, src, dst, n, false, true));
 }
 
 /* A DMA memset of @n bytes at @dst to the byte @v. */
-static int dma_set(struct sess *s, uint64_t dst, uint8_t v, uint32_t n)
+static int dma_set(struct hl_sess *s, uint64_t dst, uint8_t v, uint32_t n)
 {
 	return run_cb(s, pkt_lin_dma(s->cbp, 0, 0x0101010101010101ULL * v, dst,
 				     n, true, true));
@@ -323,7 +285,7 @@ static void t_abi(void)
 	union hl_cb_args cba;
 	uint64_t seqs[4], ev;
 	uint32_t map = 0, st = ~0U;
-	struct sess s;
+	struct hl_sess s;
 	unsigned int i;
 	int cfd, efd, rc;
 
@@ -431,7 +393,7 @@ static void t_abi(void)
 	ok(unmap_host(s.fd, 0x1000) == -EINVAL,
 	   "MEMORY UNMAP of an unmapped address: EINVAL");
 out:
-	sess_close(&s);
+	hl_sess_close(&s);
 	close(cfd);
 }
 
@@ -501,7 +463,7 @@ static bool post_counted(int cfd, unsigned int type)
 	return false;
 }
 
-static void ev_case_run(struct sess *s, int cfd, int efd,
+static void ev_case_run(struct hl_sess *s, int cfd, int efd,
 			const struct ev_case *c)
 {
 	uint32_t resets = hard_resets(cfd);
@@ -537,7 +499,7 @@ static void t_events(void)
 	struct hl_info_args a;
 	uint64_t ev, fired, seq;
 	uint32_t st = ~0U, o;
-	struct sess s;
+	struct hl_sess s;
 	unsigned int i;
 	int cfd, efd, efd2, rc;
 	double t0;
@@ -625,7 +587,7 @@ static void t_events(void)
 	   "REGISTER_EVENTFD of a bad fd: EBADF");
 	ok(info_eventfd(s.fd, HL_INFO_REGISTER_EVENTFD, efd2) == 0,
 	   "register another eventfd after unregistering");
-	sess_close(&s);
+	hl_sess_close(&s);
 
 	/* No holder: the event is dropped, the next holder does not see it. */
 	ok(post_counted(cfd, 548), "event 548 with no holder: counted");
@@ -635,7 +597,7 @@ static void t_events(void)
 		   "it sees no bits (0x%" PRIx64 "), the closed file's eventfd stays quiet",
 		   ev);
 	}
-	sess_close(&s);
+	hl_sess_close(&s);
 	close(efd);
 	close(efd2);
 out:
@@ -697,7 +659,7 @@ static void t_big(void)
 	uint64_t va = 0, off, mo;
 	uint32_t *words;
 	uint8_t *big, *m;
-	struct sess s;
+	struct hl_sess s;
 	double t0, tmap, tunmap;
 	long long h0, h1;
 	unsigned int i;
@@ -777,7 +739,7 @@ static void t_big(void)
 	ok(rc == 0 && fdinfo_host(s.fd) == h0,
 	   "UNMAP (%.2f s); drm-total-host back to %lld", tunmap, h0);
 close:
-	sess_close(&s);
+	hl_sess_close(&s);
 out:
 	munmap(big, BIG_SIZE);
 	munmap(m, MFD_SIZE);
@@ -798,7 +760,7 @@ static void t_fork(void)
 	int go[2], done[2], st;
 	uint8_t *p, c = 0;
 	uint64_t va = 0;
-	struct sess s;
+	struct hl_sess s;
 	pid_t pid;
 
 	if (!ok(sess_open(&s), "fork: open"))
@@ -838,7 +800,7 @@ static void t_fork(void)
 	close(done[1]);
 out:
 	munmap(p, n);
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- munmap while mapped --------------------------------------------------- */
@@ -852,7 +814,7 @@ static void t_munmap(void)
 	long long h0;
 	uint64_t va = 0;
 	uint8_t *p, *q;
-	struct sess s;
+	struct hl_sess s;
 	unsigned int i;
 	bool good;
 	int rc;
@@ -930,7 +892,7 @@ static void t_munmap(void)
 	   free0, free1, slack);
 	ok(fdinfo_host(s.fd) == h0, "fdinfo drm-total-host back to %lld", h0);
 out:
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 int main(int argc, char **argv)
