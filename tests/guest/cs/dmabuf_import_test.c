@@ -62,17 +62,7 @@ static int open_dev(void)
 
 static int export_fd(int fd, uint64_t addr, uint64_t size, int *out)
 {
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
-	a.in.flags = O_RDWR | O_CLOEXEC;
-	a.in.export_dmabuf_fd.addr = addr;
-	a.in.export_dmabuf_fd.mem_size = size;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*out = rc ? -1 : (int)a.out.fd;
-	return rc;
+	return hl_export_dmabuf(fd, addr, size, 0, O_RDWR | O_CLOEXEC, out);
 }
 
 /* Import @dfd through the importer ("p2p" or "plain"); 0 once reported. */

@@ -217,7 +217,7 @@ static void t_internal(void)
 		} else {
 			len = pkt(ip, len, PKT_NOP, 0, 0, 8);
 		}
-		len = msg_long(ip, len, WS_SOB(144), 0x80000001U, 0);
+		len = msg_long(ip, len, WS_SOB(144), SM_SOB_INC | 1, 0);
 		/* group 18 = SOBs 144..151, watch 144 only, >= sig + 1 */
 		elen = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72),
 				(uint32_t)DMA0_FENCE0, 0);
@@ -1062,7 +1062,7 @@ static void t_monitors(void)
 	   wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_BUSY,
 	   "SOB 144 set to 4 from DMA_0_1: still waiting");
-	len = msg_long(s.cbp, 0, WS_SOB(144), 0x80000001U, 0);
+	len = msg_long(s.cbp, 0, WS_SOB(144), SM_SOB_INC | 1, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0,
 	   "SOB 144 += 1 from DMA_0_1 (MSG_LONG to a user SOB accepted)");
 	ok(wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
@@ -1165,7 +1165,7 @@ static void *usm_thread(void *arg)
 	ch[0].queue_index = t;
 	ch[1].cb_handle = cbs;
 	ch[1].queue_index = (t + 4) % 8;
-	ch[1].cb_size = sob_write(ps, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, sob, 0x80000001U);
+	ch[1].cb_size = sob_write(ps, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, sob, SM_SOB_INC | 1);
 	for (i = 0; i < USM_ROUNDS; i++) {
 		size_t len = arm_fence(pw, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, t, sob, i + 1, false, t);
 
@@ -1271,14 +1271,14 @@ static void t_usersm(void)
 		if (!ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == 0,
 			"%s: CS arming it from DMA_0_0 accepted", b[i].name))
 			continue;
-		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, SM_SOB_INC | 1);
 		ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 		   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 &&
 		   usleep(100000) == 0 && wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
 		   "  SOB += 1 from DMA_0_1 (target 2): the memset still waits (status %u)",
 		   st);
-		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, SM_SOB_INC | 1);
 		ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 		   wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_COMPLETED &&

@@ -279,31 +279,6 @@ static int memset_check(int fd, struct cb *c, uint32_t q, uint8_t *host,
 	return all_bytes(host, len, v) ? 0 : -EILSEQ;
 }
 
-/* HBM allocation (extension) and its free. */
-static int hbm_alloc(int fd, uint64_t size, uint64_t *h)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_ALLOC;
-	a.in.alloc.mem_size = size;
-	a.in.alloc.page_size = 2 << 20;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*h = rc ? 0 : a.out.handle;
-	return rc;
-}
-
-static int hbm_free(int fd, uint64_t h)
-{
-	union hl_mem_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_FREE;
-	a.in.free.handle = h;
-	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-}
-
 static int owner(int fd, struct drm_gaudi_owner *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -816,9 +791,10 @@ static void *cl_thread(void *p)
 				CL_CALL(w, "UNMAP", unmap_host(sh->fd, va));
 			break;
 		case CL_HBM:
-			rc = CL_CALL(w, "ALLOC", hbm_alloc(sh->fd, 2 << 20, &h));
+			rc = CL_CALL(w, "ALLOC", hl_mem_alloc(sh->fd, 2 << 20,
+							       2 << 20, 0, &h));
 			if (!rc)
-				CL_CALL(w, "FREE", hbm_free(sh->fd, h));
+				CL_CALL(w, "FREE", hl_mem_free(sh->fd, h));
 			break;
 		case CL_INFO: {
 			struct hl_info_hw_ip_info ip;
