@@ -64,6 +64,27 @@ static inline int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
 	return xioctl(fd, DRM_IOCTL_HL_INFO, &a);
 }
 
+/*
+ * DRAM_USAGE: the device's free HBM in *@free_mem and this context's in
+ * *@ctx_mem (either may be NULL; both 0 on error); false if the query
+ * failed.
+ */
+static inline bool hl_dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
+{
+	struct hl_info_dram_usage du;
+	bool ok;
+
+	memset(&du, 0, sizeof(du));
+	ok = hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)) == 0;
+	if (!ok)
+		memset(&du, 0, sizeof(du));
+	if (free_mem)
+		*free_mem = du.dram_free_mem;
+	if (ctx_mem)
+		*ctx_mem = du.ctx_dram_mem;
+	return ok;
+}
+
 /* Poll DEVICE_STATUS every 50 ms for up to @secs s until operational. */
 static inline bool hl_wait_operational(int fd, int secs)
 {

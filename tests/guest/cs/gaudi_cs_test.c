@@ -1861,18 +1861,6 @@ static long long fdinfo_vram(int fd, const char *key)
 	return v;
 }
 
-static bool dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
-{
-	struct hl_info_dram_usage du;
-
-	memset(&du, 0, sizeof(du));
-	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
-		return false;
-	*free_mem = du.dram_free_mem;
-	*ctx_mem = du.ctx_dram_mem;
-	return true;
-}
-
 static void t_hbm(void)
 {
 	uint64_t free0, c0, f1, c1, h1, h2, h, addr, old;
@@ -1882,7 +1870,7 @@ static void t_hbm(void)
 
 	if (!ok(sess_open(&s), "hbm: open"))
 		return;
-	ok(dram_usage(s.fd, &free0, &c0) && c0 == 0 &&
+	ok(hl_dram_usage(s.fd, &free0, &c0) && c0 == 0 &&
 	   free0 == (32ULL << 30) - GAUDI_DRAM_USER_START,
 	   "DRAM_USAGE at open: %llu MiB free, 0 for the context",
 	   (unsigned long long)(free0 >> 20));
@@ -1892,7 +1880,7 @@ static void t_hbm(void)
 	   "ALLOC 4 MiB: handle %llu", (unsigned long long)h1);
 	ok(hl_mem_alloc(s.fd, 3 << 20, 2 << 20, HL_MEM_CONTIGUOUS, &h2) == 0 &&
 	   h2 && h2 != h1, "ALLOC 3 MiB (2 MiB pages, contiguous)");
-	ok(dram_usage(s.fd, &f1, &c1) && c1 == 8 << 20 &&
+	ok(hl_dram_usage(s.fd, &f1, &c1) && c1 == 8 << 20 &&
 	   f1 == free0 - (8 << 20),
 	   "DRAM_USAGE: context 8 MiB (3 MiB rounds to 4), free down by 8 MiB (%llu)",
 	   (unsigned long long)c1);
@@ -1920,7 +1908,7 @@ static void t_hbm(void)
 	   "MAP of an unknown handle: EINVAL");
 	ok(hl_mem_free(s.fd, h1) == 0 && hl_mem_free(s.fd, h1) == -EINVAL,
 	   "FREE, then FREE again: EINVAL");
-	ok(hl_mem_free(s.fd, h2) == 0 && dram_usage(s.fd, &f1, &c1) && c1 == 0 &&
+	ok(hl_mem_free(s.fd, h2) == 0 && hl_dram_usage(s.fd, &f1, &c1) && c1 == 0 &&
 	   f1 == free0 && fdinfo_vram(s.fd, "drm-total-vram") == 0,
 	   "after FREE: DRAM_USAGE and fdinfo back to 0");
 	for (i = 0; i < 1000; i++) {
@@ -1929,7 +1917,7 @@ static void t_hbm(void)
 		if (hl_mem_alloc(s.fd, sz, 0, 0, &h) || hl_mem_free(s.fd, h))
 			fail++;
 	}
-	ok(!fail && dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0 &&
+	ok(!fail && hl_dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0 &&
 	   fdinfo_vram(s.fd, "drm-total-vram") == 0,
 	   "1000 ALLOC/FREE cycles of 1..32 MiB: no leak (%u failed)", fail);
 	ok(hl_mem_alloc(s.fd, 64 << 20, 0, 0, &old) == 0,
@@ -1937,7 +1925,7 @@ static void t_hbm(void)
 	hl_sess_close(&s);
 	if (!ok(sess_open(&s), "hbm: reopen"))
 		return;
-	ok(dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0,
+	ok(hl_dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0,
 	   "close freed it: %llu MiB free", (unsigned long long)(f1 >> 20));
 	ok(hl_mem_free(s.fd, old) == -EINVAL,
 	   "FREE of the previous file's handle: EINVAL");

@@ -597,17 +597,6 @@ static void t_scrubfull(void)
 
 /* ---- dmabuffree ------------------------------------------------------------ */
 
-static bool dram_free(int fd, uint64_t *free_mem)
-{
-	struct hl_info_dram_usage du;
-
-	memset(&du, 0, sizeof(du));
-	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
-		return false;
-	*free_mem = du.dram_free_mem;
-	return true;
-}
-
 /* A child that holds @dfd until a byte arrives on the returned fd. */
 static pid_t holder(int dfd, int *go)
 {
@@ -648,10 +637,10 @@ static void t_dmabuffree(void)
 	pid = holder(dfd, &go);
 	close(dfd);
 	ok(pid > 0, "a second process holds the dma-buf; this one closed it");
-	ok(dram_free(s.fd, &f0), "DRAM_USAGE: %llu MiB free",
+	ok(hl_dram_usage(s.fd, &f0, NULL), "DRAM_USAGE: %llu MiB free",
 	   (unsigned long long)(f0 >> 20));
 	ok(hl_mem_free(s.fd, h) == 0, "FREE of the exported allocation: 0");
-	ok(dram_free(s.fd, &f1) && f1 == f0,
+	ok(hl_dram_usage(s.fd, &f1, NULL) && f1 == f0,
 	   "the HBM stays allocated while the dma-buf lives (%llu MiB free)",
 	   (unsigned long long)(f1 >> 20));
 	ok(hl_mem_alloc(s.fd, 4 << 20, 0, 0, &h2) == 0, "ALLOC 4 MiB again");
@@ -677,7 +666,7 @@ static void t_dmabuffree(void)
 	   "the second process held a valid fd to the end, then exited");
 	if (!ok(sess_open(&s), "then the next holder opens"))
 		return;
-	ok(dram_free(s.fd, &f2) && f2 == f0 + (4 << 20),
+	ok(hl_dram_usage(s.fd, &f2, NULL) && f2 == f0 + (4 << 20),
 	   "the allocation went back with the dma-buf (%llu MiB free)",
 	   (unsigned long long)(f2 >> 20));
 	ok(read_dev(&s, addr, 4096, 0) == 0 && all_are(s.buf, 4096, 0),

@@ -839,18 +839,6 @@ static void *cl_close_thread(void *p)
 	return NULL;
 }
 
-static bool dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
-{
-	struct hl_info_dram_usage du;
-
-	memset(&du, 0, sizeof(du));
-	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
-		return false;
-	*free_mem = du.dram_free_mem;
-	*ctx_mem = du.ctx_dram_mem;
-	return true;
-}
-
 #define CL_ROUNDS	6
 
 static void t_close(void)
@@ -880,7 +868,7 @@ static void t_close(void)
 			tap_diag("close round %u: open: %d", r, sh.fd);
 			continue;
 		}
-		if (!r && !dram_usage(sh.fd, &free0, &ctx0))
+		if (!r && !hl_dram_usage(sh.fd, &free0, &ctx0))
 			tap_diag("close: DRAM_USAGE failed");
 		if (cb_new(sh.fd, &sh.cs_cb) ||
 		    cb_create(sh.fd, CB_SIZE, 0, &sh.mmap_h) ||
@@ -926,7 +914,7 @@ static void t_close(void)
 			tap_diag("close round %u: open right after: %d", r, fd);
 		} else {
 			if (r == CL_ROUNDS - 1 &&
-			    !dram_usage(fd, &free1, &ctx1))
+			    !hl_dram_usage(fd, &free1, &ctx1))
 				tap_diag("close: DRAM_USAGE failed");
 			close(fd);
 		}
