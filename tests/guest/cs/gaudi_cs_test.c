@@ -477,7 +477,7 @@ static void t_negative(void)
 		return;
 
 	/* Forbidden packets on an external queue. */
-	len = pkt(s.cbp, 0, PKT_WREG_BULK, 1, 0x8000 << 8, 16);
+	len = pkt(s.cbp, 0, PKT_WREG_BULK, 1, DMA_QM_OFFSET << 8, 16);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "WREG_BULK: EPERM");
 	len = pkt(s.cbp, 0, PKT_MSG_PROT, 1, 0, 16);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "MSG_PROT: EPERM");
@@ -569,11 +569,11 @@ static void t_negative(void)
 		lin_dma(s.cbp, 0, s.va, GAUDI_SRAM_BASE, 4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the driver's SRAM: EINVAL");
-		lin_dma(s.cbp, 0, s.va, GAUDI_CFG_BASE + 0xC12000, 4, false);
+		lin_dma(s.cbp, 0, s.va, GAUDI_CFG_BASE + mmMMU_UP_MMU_BUSY, 4, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the registers: EINVAL");
 		len = pkt(s.cbp, 0, PKT_MSG_LONG, 1, 0, 16);
-		put64(s.cbp + 8, GAUDI_CFG_BASE + 0xC12008);
+		put64(s.cbp + 8, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12);
 		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 		   "MSG_LONG to an MMU register: EINVAL");
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0xF4 << 8, 8);
@@ -1016,7 +1016,7 @@ static void t_monitors(void)
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to monitor 71 (driver's) ARM: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72),
-		       (uint32_t)(GAUDI_CFG_BASE + 0xC12004), 0);
+		       (uint32_t)(GAUDI_CFG_BASE + mmMMU_UP_MMU_ASID), 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload low word naming an MMU register: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72), (uint32_t)WS_SOB(100),

@@ -96,6 +96,8 @@
 #define MON_DATA(b, m)	((b) + SM_MON_PAY_DATA(m))
 #define MON_ARM(b, m)	((b) + SM_MON_ARM(m))
 #define MON_STATUS(b, m) ((b) + SM_MON_STATUS(m))
+/* A monitor register as a MSG_SHORT offset from base 0 (PAY_ADDRL_0). */
+#define MON_SHORT(reg)	((reg) - SM_MON_PAY_ADDRL(0))
 /* ARM: group 7:0 (SOBs 8g..8g+7), mask 15:8 (1 = ignored), value 31:17. */
 #define ARM(g, mask, val) ((g) | (uint32_t)(mask) << 8 | (uint32_t)(val) << 17)
 #define WS_USER_SOB	144	/* W_S user range of both drivers */
@@ -1276,11 +1278,13 @@ static void fence_pair(struct hl_sess *s, uint32_t b, bool short_msg,
 
 	if (short_msg) {
 		len = hl_pkt_msg_short(s->cbp, len, 1, 4 * 8, 0);
-		len = hl_pkt_msg_short(s->cbp, len, 0, 4 * 8, (uint32_t)fence);
-		len = hl_pkt_msg_short(s->cbp, len, 0, 0x800 + 4 * 8,
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_PAY_ADDRL(8)),
+				       (uint32_t)fence);
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_PAY_ADDRH(8)),
 				       (uint32_t)(fence >> 32));
-		len = hl_pkt_msg_short(s->cbp, len, 0, 0x1000 + 4 * 8, 1);
-		len = hl_pkt_msg_short(s->cbp, len, 0, 0x1800 + 4 * 8,
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_PAY_DATA(8)),
+				       1);
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_ARM(8)),
 				       ARM(1, 0xFE, 1));
 	} else {
 		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + SOB(b, 8), 0,

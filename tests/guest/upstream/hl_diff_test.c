@@ -330,7 +330,7 @@ static void t_mem(uint8_t *buf)
 	out("mem.unmap", unmap_host(fd, va), NULL);
 	out("mem.unmap twice", unmap_host(fd, va), NULL);
 	out("mem.unmap 0", unmap_host(fd, 0), NULL);
-	out("mem.unmap never mapped", unmap_host(fd, 0x1000000000000ULL +
+	out("mem.unmap never mapped", unmap_host(fd, GAUDI_VA_HOST_START +
 						 (3ULL << 40)), NULL);
 	out("mem.map flags=USERPTR|0x100000",
 	    map_flags(buf, 4096, HL_MEM_USERPTR | 0x100000, &va), NULL);
