@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -50,6 +51,29 @@ static inline int hl_open_retry(const char *path)
 	       tries++ < 20000)
 		usleep(1000);
 	return fd;
+}
+
+/*
+ * The PCI address ("0000:01:00.0") of /dev/accel/accel@card into @bdf of
+ * @len bytes, from its sysfs device link: 0, or -1 if there is none.
+ */
+static inline int hl_card_bdf(int card, char *bdf, size_t len)
+{
+	char link[64], target[256];
+	const char *p;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = 0;
+	p = strrchr(target, '/');
+	p = p ? p + 1 : target;
+	if (strlen(p) >= len)
+		return -1;
+	memcpy(bdf, p, strlen(p) + 1);
+	return 0;
 }
 
 /* INFO query @op into @buf of @size bytes. */

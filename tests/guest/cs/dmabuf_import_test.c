@@ -162,20 +162,13 @@ static void t_range(int fd, uint64_t addr, uint64_t size, const char *what)
 /* BAR4's bus address from sysfs: resource line 4 of the card's device. */
 static int read_bar4(void)
 {
-	char link[96], target[PATH_MAX], res[PATH_MAX + 64], line[160];
+	char bdf[64], res[128], line[160];
 	unsigned long long start = 0, end, flags;
-	const char *bdf;
 	FILE *f;
-	ssize_t n;
 	int i;
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
-	target[n] = 0;
-	bdf = strrchr(target, '/');
-	bdf = bdf ? bdf + 1 : target;
 	snprintf(res, sizeof(res), "/sys/bus/pci/devices/%s/resource", bdf);
 	f = fopen(res, "r");
 	if (!f)

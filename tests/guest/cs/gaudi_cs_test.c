@@ -861,15 +861,10 @@ static const char *bin_dir = ".";
 
 static int model_ctl(const char *reg, unsigned int val)
 {
-	char cmd[512], bdf[64] = "", link[128];
-	ssize_t n;
+	char cmd[512], bdf[64] = "";
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, cmd, sizeof(cmd) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
-	cmd[n] = 0;
-	snprintf(bdf, sizeof(bdf), "%s", strrchr(cmd, '/') + 1);
 	snprintf(cmd, sizeof(cmd), "%s/gaudi_model_ctl %s set %s %u >/dev/null",
 		 bin_dir, bdf, reg, val);
 	return system(cmd);

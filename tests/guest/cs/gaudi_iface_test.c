@@ -111,16 +111,7 @@ static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 
 static bool find_bdf(void)
 {
-	char link[128], tgt[256];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, tgt, sizeof(tgt) - 1);
-	if (n <= 0)
-		return false;
-	tgt[n] = 0;
-	snprintf(bdf, sizeof(bdf), "%s", strrchr(tgt, '/') + 1);
-	return true;
+	return hl_card_bdf(card, bdf, sizeof(bdf)) == 0;
 }
 
 static int model_event(unsigned int type)

@@ -444,18 +444,12 @@ static int writer(size_t hbm_len, bool sram, double *close_s)
 /* The driver's own account of its last clear (debugfs "scrub"). */
 static void scrub_debugfs(void)
 {
-	char link[128], target[256], p[320], line[128];
+	char bdf[64], p[128], line[128];
 	unsigned long long bytes = 0, us = 0;
-	const char *bdf;
-	ssize_t n;
 	FILE *f;
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return;
-	target[n] = 0;
-	bdf = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 	snprintf(p, sizeof(p), "/sys/kernel/debug/accel/%s/scrub", bdf);
 	f = fopen(p, "r");
 	if (!f)

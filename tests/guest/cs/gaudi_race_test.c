@@ -319,25 +319,11 @@ static bool wait_operational(int fd, double secs)
 
 /* ---- the model's control window (gaudi_model_ctl) and sysfs -------------- */
 
-static int card_bdf(int n, char *bdf, size_t len)
-{
-	char link[128], target[256];
-	ssize_t k;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", n);
-	k = readlink(link, target, sizeof(target) - 1);
-	if (k <= 0)
-		return -1;
-	target[k] = 0;
-	snprintf(bdf, len, "%s", strrchr(target, '/') + 1);
-	return 0;
-}
-
 static int model_ctl(const char *args)
 {
 	char cmd[512], bdf[64];
 
-	if (card_bdf(card, bdf, sizeof(bdf)))
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "%s/gaudi_model_ctl %s %s >/dev/null",
 		 bin_dir, bdf, args);
@@ -1879,7 +1865,7 @@ static void t_reset(enum rs_kind kind)
 		tap_skip("no model test hooks", "%s", name);
 		return;
 	}
-	card_bdf(card, bdf, sizeof(bdf));
+	hl_card_bdf(card, bdf, sizeof(bdf));
 	card_path(p1, sizeof(p1), card + 1);
 	have_other = !access(p1, F_OK);
 	if (!ok(sess_open(&s) == 0, "%s: open, CB, mapping", name))
