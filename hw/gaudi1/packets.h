@@ -114,6 +114,7 @@
 #define PKT_ARB_PRIORITY		0x000000FFU
 #define PKT_ARB_RELEASE			(1U << 31)
 /* REPEAT cfg: sore 0, o 1, jump pointer 31:16. */
+#define PKT_REPEAT_SORE			(1U << 0)
 #define PKT_REPEAT_JMP			0xFFFF0000U
 
 /*

@@ -21,21 +21,15 @@
 
 /* The window's registers: hw/gaudi1/regs.h (Documentation/hw.rst). */
 #include "../../hw/gaudi1/regs.h"
+#include "hl_ioctl.h"
 
 /* The PCI config file of accel@card (O_RDWR), or -1. */
 static inline int elbi_open(int card)
 {
-	char link[128], target[256], path[320];
-	const char *bdf;
-	ssize_t n;
+	char bdf[64], path[128];
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
-	target[n] = 0;
-	bdf = strrchr(target, '/');
-	bdf = bdf ? bdf + 1 : target;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
 	return open(path, O_RDWR | O_CLOEXEC);
 }

@@ -13,13 +13,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <drm/habanalabs_accel.h>
 
 /* Hardware facts: the tree's description (Documentation/hw.rst). */
+#include "../../hw/gaudi1/events.h"
 #include "../../hw/gaudi1/memmap.h"
 #include "../../hw/gaudi1/regs.h"
 #include "../../hw/gaudi1/packets.h"
@@ -49,6 +53,29 @@ static inline int hl_open_retry(const char *path)
 	return fd;
 }
 
+/*
+ * The PCI address ("0000:01:00.0") of /dev/accel/accel@card into @bdf of
+ * @len bytes, from its sysfs device link: 0, or -1 if there is none.
+ */
+static inline int hl_card_bdf(int card, char *bdf, size_t len)
+{
+	char link[64], target[256];
+	const char *p;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = 0;
+	p = strrchr(target, '/');
+	p = p ? p + 1 : target;
+	if (strlen(p) >= len)
+		return -1;
+	memcpy(bdf, p, strlen(p) + 1);
+	return 0;
+}
+
 /* INFO query @op into @buf of @size bytes. */
 static inline int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
 {
@@ -59,6 +86,27 @@ static inline int hl_info(int fd, uint32_t op, void *buf, uint32_t size)
 	a.return_size = size;
 	a.op = op;
 	return xioctl(fd, DRM_IOCTL_HL_INFO, &a);
+}
+
+/*
+ * DRAM_USAGE: the device's free HBM in *@free_mem and this context's in
+ * *@ctx_mem (either may be NULL; both 0 on error); false if the query
+ * failed.
+ */
+static inline bool hl_dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
+{
+	struct hl_info_dram_usage du;
+	bool ok;
+
+	memset(&du, 0, sizeof(du));
+	ok = hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)) == 0;
+	if (!ok)
+		memset(&du, 0, sizeof(du));
+	if (free_mem)
+		*free_mem = du.dram_free_mem;
+	if (ctx_mem)
+		*ctx_mem = du.ctx_dram_mem;
+	return ok;
 }
 
 /* Poll DEVICE_STATUS every 50 ms for up to @secs s until operational. */
@@ -131,6 +179,101 @@ static inline int unmap_host(int fd, uint64_t va)
 }
 
 /*
+ * CB INFO with HL_CB_FLAGS_GET_DEVICE_VA: the device VA of CB @h (created
+ * with HL_CB_FLAGS_MAP) in *@dva, 0 on error or when it has none.
+ */
+static inline int hl_cb_device_va(int fd, uint64_t h, uint64_t *dva)
+{
+	union hl_cb_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_CB_OP_INFO;
+	a.in.cb_handle = h;
+	a.in.flags = HL_CB_FLAGS_GET_DEVICE_VA;
+	rc = xioctl(fd, DRM_IOCTL_HL_CB, &a);
+	*dva = rc ? 0 : a.out.device_va;
+	return rc;
+}
+
+/* Map @size bytes of CB @h read-write into this process; MAP_FAILED on error. */
+static inline uint8_t *hl_cb_mmap(int fd, uint64_t h, uint32_t size)
+{
+	return mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)h);
+}
+
+/*
+ * Allocate @size bytes of device memory (HBM) in pages of @page bytes (0:
+ * the driver's default) with @flags; its handle in *@h (0 on error).
+ */
+static inline int hl_mem_alloc(int fd, uint64_t size, uint64_t page,
+			       uint32_t flags, uint64_t *h)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_ALLOC;
+	a.in.flags = flags;
+	a.in.alloc.mem_size = size;
+	a.in.alloc.page_size = page;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	*h = rc ? 0 : a.out.handle;
+	return rc;
+}
+
+/* Free the device-memory allocation of handle @h. */
+static inline int hl_mem_free(int fd, uint64_t h)
+{
+	union hl_mem_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_FREE;
+	a.in.free.handle = h;
+	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+}
+
+/*
+ * Map the device-memory allocation of handle @h; its device VA in *@va
+ * when @va is not NULL (0 on error).  unmap_host() unmaps it.
+ */
+static inline int hl_mem_map(int fd, uint64_t h, uint64_t *va)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_MAP;
+	a.in.map_device.handle = h;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	if (va)
+		*va = rc ? 0 : a.out.device_virt_addr;
+	return rc;
+}
+
+/*
+ * EXPORT_DMABUF_FD of @size bytes of device memory at @addr (+ @off) with
+ * the file @flags; the dma-buf fd in *@out (-1 on error).
+ */
+static inline int hl_export_dmabuf(int fd, uint64_t addr, uint64_t size,
+				   uint64_t off, uint32_t flags, int *out)
+{
+	union hl_mem_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
+	a.in.flags = flags;
+	a.in.export_dmabuf_fd.addr = addr;
+	a.in.export_dmabuf_fd.mem_size = size;
+	a.in.export_dmabuf_fd.offset = off;
+	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
+	*out = rc ? -1 : (int)a.out.fd;
+	return rc;
+}
+
+/*
  * Wait up to @us microseconds for the CS of sequence @seq; its status and
  * flags in *@status and *@flags when those are not NULL.
  */
@@ -187,22 +330,31 @@ static inline int hl_submit1(int fd, uint64_t cb, uint32_t len, uint32_t q,
 }
 
 /*
+ * wait_cs() of at most @us for @seq: 0 once the CS completed, -EIO if it
+ * ended otherwise (or is still busy), or the wait's -errno.
+ */
+static inline int hl_wait_ok(int fd, uint64_t seq, uint64_t us)
+{
+	uint32_t st = ~0U;
+	int rc = wait_cs(fd, seq, us, &st, NULL);
+
+	if (!rc && st != HL_WAIT_CS_STATUS_COMPLETED)
+		rc = -EIO;
+	return rc;
+}
+
+/*
  * hl_submit1() and a wait of at most @us: 0 once the CS completed, -EIO
  * if it ended otherwise, or the failing call's -errno.
  */
 static inline int hl_run1(int fd, uint64_t cb, uint32_t len, uint32_t q,
 			  uint64_t us)
 {
-	uint32_t st = ~0U;
 	uint64_t seq;
 	int rc;
 
 	rc = hl_submit1(fd, cb, len, q, &seq);
-	if (!rc)
-		rc = wait_cs(fd, seq, us, &st, NULL);
-	if (!rc && st != HL_WAIT_CS_STATUS_COMPLETED)
-		rc = -EIO;
-	return rc;
+	return rc ? rc : hl_wait_ok(fd, seq, us);
 }
 
 /*
@@ -227,6 +379,74 @@ static inline int hl_wait_multi(int fd, uint64_t *seqs, uint32_t n,
 	if (status)
 		*status = a.out.status;
 	return rc;
+}
+
+/* ---- a session: the compute node, a CB and a mapped host buffer --------- */
+
+/*
+ * What most tests hold: the open node @fd, an external CB (handle @cb,
+ * mapped at @cbp, @cb_size bytes) and a zeroed host buffer @buf mapped
+ * (userptr) at device VA @va.
+ */
+struct hl_sess {
+	int fd;
+	uint64_t cb;
+	uint8_t *cbp;
+	uint8_t *buf;
+	uint64_t va;
+	uint32_t cb_size;
+};
+
+/* Undo hl_sess_open(), also a partial one; @s is then empty (fd -1). */
+static inline void hl_sess_close(struct hl_sess *s)
+{
+	if (s->va)
+		unmap_host(s->fd, s->va);
+	if (s->cbp && s->cbp != MAP_FAILED)
+		munmap(s->cbp, s->cb_size);
+	if (s->cb)
+		cb_destroy(s->fd, s->cb);
+	free(s->buf);
+	if (s->fd >= 0)
+		close(s->fd);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/*
+ * A session on the node already open as @fd (the session owns it; < 0
+ * fails): a CB of @cb_size bytes, mapped, and a buffer of @buf_size bytes
+ * aligned to @align, zeroed and mapped.  On failure everything is undone.
+ */
+static inline bool hl_sess_open(struct hl_sess *s, int fd, uint32_t cb_size,
+				size_t buf_size, size_t align)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->cb_size = cb_size;
+	if (fd < 0)
+		goto fail;
+	if (cb_create(fd, cb_size, 0, &s->cb))
+		goto fail;
+	s->cbp = hl_cb_mmap(fd, s->cb, cb_size);
+	if (s->cbp == MAP_FAILED)
+		goto fail;
+	if (posix_memalign((void **)&s->buf, align, buf_size))
+		goto fail;
+	memset(s->buf, 0, buf_size);
+	if (map_host(fd, s->buf, buf_size, &s->va))
+		goto fail;
+	return true;
+fail:
+	hl_sess_close(s);
+	return false;
+}
+
+/* Run the first @len bytes of the session's CB on queue @q (hl_run1()). */
+static inline int hl_sess_run(struct hl_sess *s, size_t len, uint32_t q,
+			      uint64_t us)
+{
+	return hl_run1(s->fd, s->cb, (uint32_t)len, q, us);
 }
 
 /* ---- packet encoding (little endian) ------------------------------------ */

@@ -62,17 +62,7 @@ static int open_dev(void)
 
 static int export_fd(int fd, uint64_t addr, uint64_t size, int *out)
 {
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
-	a.in.flags = O_RDWR | O_CLOEXEC;
-	a.in.export_dmabuf_fd.addr = addr;
-	a.in.export_dmabuf_fd.mem_size = size;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*out = rc ? -1 : (int)a.out.fd;
-	return rc;
+	return hl_export_dmabuf(fd, addr, size, 0, O_RDWR | O_CLOEXEC, out);
 }
 
 /* Import @dfd through the importer ("p2p" or "plain"); 0 once reported. */
@@ -172,20 +162,13 @@ static void t_range(int fd, uint64_t addr, uint64_t size, const char *what)
 /* BAR4's bus address from sysfs: resource line 4 of the card's device. */
 static int read_bar4(void)
 {
-	char link[96], target[PATH_MAX], res[PATH_MAX + 64], line[160];
+	char bdf[64], res[128], line[160];
 	unsigned long long start = 0, end, flags;
-	const char *bdf;
 	FILE *f;
-	ssize_t n;
 	int i;
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
-	target[n] = 0;
-	bdf = strrchr(target, '/');
-	bdf = bdf ? bdf + 1 : target;
 	snprintf(res, sizeof(res), "/sys/bus/pci/devices/%s/resource", bdf);
 	f = fopen(res, "r");
 	if (!f)

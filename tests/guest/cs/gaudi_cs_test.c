@@ -37,13 +37,8 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define SRAM_SIZE	(20U << 20)
-
-#define PKT_LOAD_EXE	0xF
-#define CTL(op)		((uint32_t)(op) << 24)
-#define CTL_EB		(1U << 29)
-#define CTL_RB		(1U << 30)
-#define CTL_MB		(1U << 31)
+#define CTL(op)		HL_PKT_CTL(op)
+#define CTL_MB		PKT_CTL_MB
 
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(8U << 20)
@@ -63,14 +58,6 @@ static uint64_t rnd(void)
 }
 
 /* ---- a device session: fd, one mapped CB, one mapped host buffer ------- */
-
-struct sess {
-	int fd;
-	uint64_t cb;
-	uint8_t *cbp;
-	uint8_t *buf;
-	uint64_t va;
-};
 
 static int open_dev(void)
 {
@@ -93,59 +80,22 @@ static size_t pkt(uint8_t *cb, size_t off, uint32_t op, uint32_t w0,
 	return off + size;
 }
 
-static bool sess_open(struct sess *s)
+/* The node, a 64 KiB CB and an 8 MiB host buffer on a 2 MiB boundary. */
+static bool sess_open(struct hl_sess *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->fd = open_dev();
-	if (s->fd < 0)
-		return false;
-	if (cb_create(s->fd, CB_SIZE, 0, &s->cb))
-		return false;
-	s->cbp = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      s->fd, (off_t)s->cb);
-	if (s->cbp == MAP_FAILED)
-		return false;
-	if (posix_memalign((void **)&s->buf, 2 << 20, BUF_SIZE))
-		return false;
-	memset(s->buf, 0, BUF_SIZE);
-	return map_host(s->fd, s->buf, BUF_SIZE, &s->va) == 0;
+	return hl_sess_open(s, open_dev(), CB_SIZE, BUF_SIZE, 2 << 20);
 }
 
-static void sess_close(struct sess *s)
+static int run_cb(struct hl_sess *s, size_t len, uint32_t q)
 {
-	if (s->va)
-		unmap_host(s->fd, s->va);
-	if (s->cbp && s->cbp != MAP_FAILED)
-		munmap(s->cbp, CB_SIZE);
-	if (s->cb)
-		cb_destroy(s->fd, s->cb);
-	free(s->buf);
-	if (s->fd >= 0)
-		close(s->fd);
-	memset(s, 0, sizeof(*s));
-	s->fd = -1;
-}
-
-static int run_cb(struct sess *s, size_t len, uint32_t q)
-{
-	uint32_t st = ~0U;
-	uint64_t seq;
-	int rc;
-
-	rc = hl_submit1(s->fd, s->cb, len, q, &seq);
-	if (rc)
-		return rc;
-	rc = wait_cs(s->fd, seq, WAIT_US, &st, NULL);
-	if (rc)
-		return rc;
-	return st == HL_WAIT_CS_STATUS_COMPLETED ? 0 : -EIO;
+	return hl_sess_run(s, len, q, WAIT_US);
 }
 
 /* ---- integrity: every external queue, random sizes and offsets --------- */
 
 static void t_integrity(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	unsigned int q, i, bad_total = 0, runs = 0;
 
 	if (!ok(sess_open(&s), "integrity: open, CB, 8 MiB userptr mapping"))
@@ -198,16 +148,16 @@ static void t_integrity(void)
 		bad_total += bad;
 	}
 	tap_diag("%u CSs checked byte for byte, %u wrong", runs, bad_total);
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* User sync objects and monitors: the W_S block from SOB 144, monitor 72. */
-#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define EN_SOB(i)	(GAUDI_CFG_BASE + 0x4F2000ULL + 4 * (i))
-#define EN_MON(reg, m)	(GAUDI_CFG_BASE + 0x4F2000ULL + (reg) + 4 * (m))
+#define WS_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + (reg) + 4 * (m))
+#define EN_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * (i))
+#define EN_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + (reg) + 4 * (m))
 /* DMA 0 QMAN, CP_FENCE0_RDATA of stream 0 */
-#define DMA0_FENCE0	(GAUDI_CFG_BASE + 0x508000ULL + 0x308)
+#define DMA0_FENCE0	(GAUDI_CFG_BASE + mmDMA0_QM_BASE + QM_CP_FENCE_RDATA(0, 0))
 
 static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
 		       uint32_t op)
@@ -222,9 +172,8 @@ static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val,
 
 static void t_internal(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	struct hl_cs_chunk ch[2];
-	union hl_cb_args a;
 	uint64_t icb = 0, dva = 0, seq;
 	uint8_t *ip;
 	unsigned int q, bad = 0, fail = 0, n = 0, sig = 0;
@@ -236,15 +185,9 @@ static void t_internal(void)
 	if (!ok(cb_create(s.fd, CB_SIZE, HL_CB_FLAGS_MAP, &icb) == 0,
 		"CB create with HL_CB_FLAGS_MAP"))
 		goto out;
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_CB_OP_INFO;
-	a.in.cb_handle = icb;
-	a.in.flags = HL_CB_FLAGS_GET_DEVICE_VA;
-	ok(xioctl(s.fd, DRM_IOCTL_HL_CB, &a) == 0 && a.out.device_va,
-	   "CB INFO GET_DEVICE_VA: 0x%llx", (unsigned long long)a.out.device_va);
-	dva = a.out.device_va;
-	ip = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, s.fd,
-		  (off_t)icb);
+	ok(hl_cb_device_va(s.fd, icb, &dva) == 0 && dva,
+	   "CB INFO GET_DEVICE_VA: 0x%llx", (unsigned long long)dva);
+	ip = hl_cb_mmap(s.fd, icb, CB_SIZE);
 	if (!ok(ip != MAP_FAILED, "mmap the mapped CB"))
 		goto out;
 	/*
@@ -274,7 +217,7 @@ static void t_internal(void)
 		} else {
 			len = pkt(ip, len, PKT_NOP, 0, 0, 8);
 		}
-		len = msg_long(ip, len, WS_SOB(144), 0x80000001U, 0);
+		len = msg_long(ip, len, WS_SOB(144), SM_SOB_INC | 1, 0);
 		/* group 18 = SOBs 144..151, watch 144 only, >= sig + 1 */
 		elen = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72),
 				(uint32_t)DMA0_FENCE0, 0);
@@ -325,7 +268,7 @@ static void t_internal(void)
 out:
 	if (icb)
 		cb_destroy(s.fd, icb);
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- many CSs in flight ---------------------------------------------------- */
@@ -334,7 +277,7 @@ out:
 
 static void t_inflight(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	static uint64_t seqs[INFLIGHT];
 	unsigned int i, bad = 0, order = 0, fail = 0;
 	union hl_wait_cs_args a;
@@ -421,7 +364,7 @@ static void t_inflight(void)
 			   "completion timestamp valid and within the submit..wait window");
 		}
 	}
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- 2 processes x 2 threads, taking turns on the node -------------------- */
@@ -429,7 +372,7 @@ static void t_inflight(void)
 #define TURN_CS 2500
 
 struct turn_arg {
-	struct sess *s;
+	struct hl_sess *s;
 	int t;
 	uint64_t cb;
 	uint8_t *cbp;
@@ -439,7 +382,7 @@ struct turn_arg {
 static void *turn_thread(void *p)
 {
 	struct turn_arg *ta = p;
-	struct sess *s = ta->s;
+	struct hl_sess *s = ta->s;
 	unsigned int i;
 	uint64_t seq;
 	uint32_t st;
@@ -469,7 +412,7 @@ static int turn_process(int id)
 {
 	struct turn_arg ta[2];
 	pthread_t th[2];
-	struct sess s;
+	struct hl_sess s;
 	unsigned int bad = 0;
 	int t;
 
@@ -492,7 +435,7 @@ static int turn_process(int id)
 		bad += ta[t].bad;
 	}
 	(void)id;
-	sess_close(&s);
+	hl_sess_close(&s);
 	return bad ? 1 : 0;
 }
 
@@ -519,7 +462,7 @@ static void t_turns(void)
 
 static void t_negative(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	struct hl_cs_chunk ch[2];
 	union hl_cs_args ca;
 	union hl_cb_args cba;
@@ -534,7 +477,7 @@ static void t_negative(void)
 		return;
 
 	/* Forbidden packets on an external queue. */
-	len = pkt(s.cbp, 0, PKT_WREG_BULK, 1, 0x8000 << 8, 16);
+	len = pkt(s.cbp, 0, PKT_WREG_BULK, 1, DMA_QM_OFFSET << 8, 16);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "WREG_BULK: EPERM");
 	len = pkt(s.cbp, 0, PKT_MSG_PROT, 1, 0, 16);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "MSG_PROT: EPERM");
@@ -542,7 +485,7 @@ static void t_negative(void)
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "CP_DMA: EPERM");
 	len = pkt(s.cbp, 0, PKT_STOP, 0, 0, 8);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM, "STOP: EPERM");
-	len = pkt(s.cbp, 0, PKT_LOAD_EXE, 1, 0, 16);
+	len = pkt(s.cbp, 0, PKT_LOAD_AND_EXE, 1, 0, 16);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 	   "scalar LOAD_AND_EXE: EPERM");
 	/* After a valid NOP too (offset in the message). */
@@ -613,7 +556,7 @@ static void t_negative(void)
 		lin_dma(s.cbp, 0, s.va + BUF_SIZE - 8, GAUDI_SRAM_USER_START, 16, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA straddling the end of the mapping: EINVAL");
-		lin_dma(s.cbp, 0, 0x1000000000000ULL + (1ULL << 40), GAUDI_SRAM_USER_START,
+		lin_dma(s.cbp, 0, GAUDI_VA_HOST_START + (1ULL << 40), GAUDI_SRAM_USER_START,
 			4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA from an unmapped device VA: EINVAL");
@@ -626,11 +569,11 @@ static void t_negative(void)
 		lin_dma(s.cbp, 0, s.va, GAUDI_SRAM_BASE, 4096, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the driver's SRAM: EINVAL");
-		lin_dma(s.cbp, 0, s.va, GAUDI_CFG_BASE + 0xC12000, 4, false);
+		lin_dma(s.cbp, 0, s.va, GAUDI_CFG_BASE + mmMMU_UP_MMU_BUSY, 4, false);
 		ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == -EINVAL,
 		   "LIN_DMA into the registers: EINVAL");
 		len = pkt(s.cbp, 0, PKT_MSG_LONG, 1, 0, 16);
-		put64(s.cbp + 8, GAUDI_CFG_BASE + 0xC12008);
+		put64(s.cbp + 8, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12);
 		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 		   "MSG_LONG to an MMU register: EINVAL");
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0xF4 << 8, 8);
@@ -737,7 +680,7 @@ static void t_negative(void)
 		   "MAP of NULL: EFAULT");
 		ok(map_host(s.fd, (void *)16, 4096, &va) == -EFAULT,
 		   "MAP of an unmapped host address: EFAULT");
-		ok(unmap_host(s.fd, 0x1000000000000ULL + (3ULL << 40)) == -EINVAL,
+		ok(unmap_host(s.fd, GAUDI_VA_HOST_START + (3ULL << 40)) == -EINVAL,
 		   "UNMAP of an address never mapped: EINVAL");
 		ok(map_host(s.fd, s.buf + 100, 5000, &va) == 0 &&
 		   (va & 4095) == 100 && unmap_host(s.fd, va) == 0,
@@ -759,13 +702,13 @@ static void t_negative(void)
 	lin_dma(s.cbp, 0, 0x4242424242424242ULL, s.va, 4096, true);
 	ok(run_cb(&s, 24, 0) == 0 && s.buf[0] == 0x42 && s.buf[4095] == 0x42,
 	   "a valid CS after all the rejections works");
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* Handles of one file are unknown to the next. */
 static void t_handles(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	uint64_t old_cb, old_va;
 	void *m;
 
@@ -773,7 +716,7 @@ static void t_handles(void)
 		return;
 	old_cb = s.cb;
 	old_va = s.va;
-	sess_close(&s);
+	hl_sess_close(&s);
 	if (!ok(sess_open(&s), "handles: reopen"))
 		return;
 	/* A new file numbers from 1 again: use a handle it never created. */
@@ -784,7 +727,7 @@ static void t_handles(void)
 	ok(m == MAP_FAILED, "mmap of another file's CB handle fails");
 	ok(unmap_host(s.fd, old_va + (64ULL << 30)) == -EINVAL,
 	   "UNMAP of an address this file never mapped: EINVAL");
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- 10,000 map/unmap cycles ------------------------------------------------ */
@@ -824,7 +767,7 @@ static long long meminfo(const char *key)
 
 static void t_mapcycles(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	unsigned int i, fail = 0;
 	long long h0, h1, m0, m1, slack;
 	uint8_t *big;
@@ -875,7 +818,7 @@ static void t_mapcycles(void)
 	ok(!fail && !s.va && s.buf[4096] == 0x3C,
 	   "a CS through the original mapping still works (data after UNMAP)");
 	free(big);
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- close with work in flight ---------------------------------------------- */
@@ -884,11 +827,11 @@ static void t_close(void)
 {
 	pid_t pid;
 	int st;
-	struct sess s;
+	struct hl_sess s;
 
 	pid = fork();
 	if (!pid) {
-		struct sess c;
+		struct hl_sess c;
 		unsigned int i;
 
 		if (!sess_open(&c))
@@ -909,7 +852,7 @@ static void t_close(void)
 	ok(sess_open(&s), "the next process opens the node");
 	lin_dma(s.cbp, 0, 0x7777777777777777ULL, s.va, 4096, true);
 	ok(run_cb(&s, 24, 0) == 0 && s.buf[100] == 0x77, "and its CS works");
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- hang injection ------------------------------------------------------------ */
@@ -918,15 +861,10 @@ static const char *bin_dir = ".";
 
 static int model_ctl(const char *reg, unsigned int val)
 {
-	char cmd[512], bdf[64] = "", link[128];
-	ssize_t n;
+	char cmd[512], bdf[64] = "";
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, cmd, sizeof(cmd) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
-	cmd[n] = 0;
-	snprintf(bdf, sizeof(bdf), "%s", strrchr(cmd, '/') + 1);
 	snprintf(cmd, sizeof(cmd), "%s/gaudi_model_ctl %s set %s %u >/dev/null",
 		 bin_dir, bdf, reg, val);
 	return system(cmd);
@@ -938,7 +876,7 @@ static void t_hang(void)
 	struct hl_cs_chunk ch;
 	uint64_t seq1, seq2, ev_mask = 0;
 	uint32_t st = 0;
-	struct sess s;
+	struct hl_sess s;
 	time_t t0;
 	int rc;
 
@@ -980,14 +918,14 @@ static void t_hang(void)
 	lin_dma(s.cbp, 0, 0x6666666666666666ULL, s.va, 4096, true);
 	ok(run_cb(&s, 24, 0) == 0 && s.buf[0] == 0x66 && s.buf[4095] == 0x66,
 	   "the same file's next CS (same mapping) completes after recovery");
-	sess_close(&s);
+	hl_sess_close(&s);
 	if (ok(sess_open(&s), "a later process opens")) {
 		lin_dma(s.cbp, 0, 0x1212121212121212ULL, s.va, 64, true);
 		ok(run_cb(&s, 24, 1) == 0 && s.buf[63] == 0x12,
 		   "and its CS completes");
 	}
 out:
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- signal/wait ordering, checked by data ------------------------------- */
@@ -1010,7 +948,7 @@ static void t_signal(void)
 {
 	uint64_t sig, wseq, dseq, sig2, w2;
 	uint32_t st = ~0U;
-	struct sess s;
+	struct hl_sess s;
 
 	if (!ok(sess_open(&s), "signal: open"))
 		return;
@@ -1042,9 +980,8 @@ static void t_signal(void)
 	ok(sync_cs(s.fd, HL_CS_FLAGS_WAIT, 0, &dseq, &w2) == -EINVAL,
 	   "a wait CS on a sequence that is not a signal CS: EINVAL");
 out:
-	sess_close(&s);
+	hl_sess_close(&s);
 }
-
 
 /* ---- user sync objects and monitors (parser policy) -------------------- */
 
@@ -1052,7 +989,7 @@ static void t_monitors(void)
 {
 	uint64_t seq, seq2;
 	uint32_t st = ~0U;
-	struct sess s;
+	struct hl_sess s;
 	size_t len;
 
 	if (!ok(sess_open(&s), "monitors: open"))
@@ -1074,7 +1011,7 @@ static void t_monitors(void)
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "MSG_LONG to monitor 71 (driver's) ARM: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72),
-		       (uint32_t)(GAUDI_CFG_BASE + 0xC12004), 0);
+		       (uint32_t)(GAUDI_CFG_BASE + mmMMU_UP_MMU_ASID), 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "monitor 72 payload low word naming an MMU register: EINVAL");
 	len = msg_long(s.cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), 72), (uint32_t)WS_SOB(100),
@@ -1090,7 +1027,7 @@ static void t_monitors(void)
 	len = msg_long(s.cbp, 0, WS_SOB(150), 1, 2);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "message with undefined op 2: EINVAL");
-	len = msg_long(s.cbp, 0, WS_MON(0x4000, 512), 0, 0);
+	len = msg_long(s.cbp, 0, WS_MON(SM_MON_STATUS(0), SM_NUM_MONS), 0, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EINVAL,
 	   "message past the last monitor: EINVAL");
 
@@ -1120,7 +1057,7 @@ static void t_monitors(void)
 	   wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_BUSY,
 	   "SOB 144 set to 4 from DMA_0_1: still waiting");
-	len = msg_long(s.cbp, 0, WS_SOB(144), 0x80000001U, 0);
+	len = msg_long(s.cbp, 0, WS_SOB(144), SM_SOB_INC | 1, 0);
 	ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0,
 	   "SOB 144 += 1 from DMA_0_1 (MSG_LONG to a user SOB accepted)");
 	ok(wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
@@ -1128,14 +1065,14 @@ static void t_monitors(void)
 	   s.buf[4095] == 0x5A,
 	   "the monitor fired: the memset ran (status %u)", st);
 out:
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- the user sync managers E_N, E_S, W_N (issue 9 compatibility) ------ */
 
 /* CP_FENCE0_RDATA of external queue @q (DMA 0/1 QMAN, stream q % 4). */
-#define QFENCE0(q)	(GAUDI_CFG_BASE + 0x508000ULL + 0x20000ULL * ((q) / 4) + \
-			 0x308 + 4 * ((q) % 4))
+#define QFENCE0(q)	(GAUDI_CFG_BASE + mmDMA0_QM_BASE + \
+			 GAUDI_DMA_STRIDE * ((q) / 4) + QM_CP_FENCE_RDATA(0, (q) % 4))
 
 /* MSG_SHORT through the bases the driver programs: 0 E_N monitors, 1 E_N SOBs. */
 static size_t msg_short(uint8_t *cb, size_t off, uint32_t base, uint32_t offset,
@@ -1185,7 +1122,7 @@ static size_t sob_write(uint8_t *cb, size_t off, uint64_t blk, uint32_t sob,
 #define USM_ROUNDS	16
 
 struct usm_thread {
-	struct sess *s;
+	struct hl_sess *s;
 	unsigned int t;
 	int fails, bad;
 };
@@ -1199,7 +1136,7 @@ struct usm_thread {
 static void *usm_thread(void *arg)
 {
 	struct usm_thread *ut = arg;
-	struct sess *s = ut->s;
+	struct hl_sess *s = ut->s;
 	uint32_t t = ut->t, sob = 8 * t, i, done = 0, guard;
 	uint64_t seqs[USM_ROUNDS], cbw = 0, cbs = 0;
 	uint8_t *pw = MAP_FAILED, *ps = MAP_FAILED;
@@ -1223,7 +1160,7 @@ static void *usm_thread(void *arg)
 	ch[0].queue_index = t;
 	ch[1].cb_handle = cbs;
 	ch[1].queue_index = (t + 4) % 8;
-	ch[1].cb_size = sob_write(ps, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, sob, 0x80000001U);
+	ch[1].cb_size = sob_write(ps, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, sob, SM_SOB_INC | 1);
 	for (i = 0; i < USM_ROUNDS; i++) {
 		size_t len = arm_fence(pw, 0, mmSYNC_MNGR_E_N_SOB_OBJ_0, t, sob, i + 1, false, t);
 
@@ -1313,7 +1250,7 @@ static void t_usersm(void)
 	uint64_t seq, seq2;
 	uint32_t st = ~0U;
 	unsigned int i, fails = 0, bad = 0;
-	struct sess s;
+	struct hl_sess s;
 	size_t len;
 
 	if (!ok(sess_open(&s), "usersm: open"))
@@ -1329,14 +1266,14 @@ static void t_usersm(void)
 		if (!ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == 0,
 			"%s: CS arming it from DMA_0_0 accepted", b[i].name))
 			continue;
-		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, SM_SOB_INC | 1);
 		ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 		   wait_cs(s.fd, seq2, WAIT_US, &st, NULL) == 0 &&
 		   usleep(100000) == 0 && wait_cs(s.fd, seq, 0, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_BUSY && s.buf[0] == 0,
 		   "  SOB += 1 from DMA_0_1 (target 2): the memset still waits (status %u)",
 		   st);
-		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, 0x80000001U);
+		len = sob_write(s.cbp, 0, b[i].blk, b[i].sob, SM_SOB_INC | 1);
 		ok(hl_submit1(s.fd, s.cb, len, 1, &seq2) == 0 &&
 		   wait_cs(s.fd, seq, WAIT_US, &st, NULL) == 0 &&
 		   st == HL_WAIT_CS_STATUS_COMPLETED &&
@@ -1359,7 +1296,7 @@ static void t_usersm(void)
 	ok(!fails && !bad,
 	   "%u threads x %u CSs fenced by E_N SOBs and monitors, multi-CS waits: %u failed, %u wrong data",
 	   USM_THREADS, USM_ROUNDS, fails, bad);
-	sess_close(&s);
+	hl_sess_close(&s);
 	/* The next holder starts with clean user SOBs. */
 	if (ok(sess_open(&s), "usersm: reopen")) {
 		memset(s.buf, 0, 4096);
@@ -1371,7 +1308,7 @@ static void t_usersm(void)
 		   st == HL_WAIT_CS_STATUS_COMPLETED && s.buf[0] == 0x7C,
 		   "next context: E_N SOB 0 reads 0 (a monitor for == 0 fired, status %u)",
 		   st);
-		sess_close(&s);
+		hl_sess_close(&s);
 	}
 }
 
@@ -1398,7 +1335,7 @@ static int signal_cs(int fd, uint32_t q, uint64_t *seq, uint32_t *sob,
 }
 
 /* Pair @k with the signal queue stalled: the memset must wait for it. */
-static bool ordered_pair(struct sess *s, unsigned int k, uint32_t *sob,
+static bool ordered_pair(struct hl_sess *s, unsigned int k, uint32_t *sob,
 			 uint32_t *before)
 {
 	uint64_t sig, w, d;
@@ -1440,7 +1377,7 @@ static void t_wrap(void)
 	uint32_t st = ~0U, sob = 0, before = 0, sob1 = 0, sob_at[6] = {};
 	uint32_t before_at[6] = {};
 	uint64_t sig, w = 0;
-	struct sess s;
+	struct hl_sess s;
 
 	if (!ok(sess_open(&s), "wrap: open"))
 		return;
@@ -1479,11 +1416,11 @@ static void t_wrap(void)
 	   before_at[4] == 1,
 	   "signal 32768 moves to the queue's other SOB (0x%x), cleared (before %u, %u)",
 	   sob_at[3], before_at[3], before_at[4]);
-	ok(sob1 < 0x492000 + 4 * 144 && sob_at[3] < 0x492000 + 4 * 144,
+	ok(sob1 < mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * 144 &&
+	   sob_at[3] < mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * 144,
 	   "the signal SOBs are below the user range (SOB 144)");
-	sess_close(&s);
+	hl_sess_close(&s);
 }
-
 
 /* ---- staged submission ------------------------------------------------------ */
 
@@ -1497,7 +1434,7 @@ static void t_wrap(void)
  * low half to in.encaps_sig_handle_id.  The CB is copied at submission, so
  * it may be rewritten right after.
  */
-static int submit_staged(struct sess *s, uint32_t len, uint32_t q,
+static int submit_staged(struct hl_sess *s, uint32_t len, uint32_t q,
 			 uint32_t flags, uint64_t in_u64, uint64_t *seq)
 {
 	struct hl_cs_chunk ch;
@@ -1523,7 +1460,7 @@ static int submit_staged(struct sess *s, uint32_t len, uint32_t q,
 }
 
 /* A memset of 4 KiB block @blk of the session's buffer to @v on queue @q. */
-static int staged_memset(struct sess *s, unsigned int blk, uint8_t v,
+static int staged_memset(struct hl_sess *s, unsigned int blk, uint8_t v,
 			 uint32_t q, uint32_t flags, uint64_t in_u64,
 			 uint64_t *seq)
 {
@@ -1532,7 +1469,7 @@ static int staged_memset(struct sess *s, unsigned int blk, uint8_t v,
 	return submit_staged(s, 24, q, flags, in_u64, seq);
 }
 
-static bool block_is(struct sess *s, unsigned int blk, uint8_t v)
+static bool block_is(struct hl_sess *s, unsigned int blk, uint8_t v)
 {
 	unsigned int i;
 
@@ -1547,7 +1484,7 @@ static void t_staged(void)
 	uint64_t first = 0, seq = 0, seq2 = 0, many = 0;
 	uint32_t st = ~0U;
 	unsigned int k, bad = 0;
-	struct sess s;
+	struct hl_sess s;
 	int rc;
 
 	if (!ok(sess_open(&s), "staged: open"))
@@ -1608,7 +1545,7 @@ static void t_staged(void)
 		ok(staged_memset(&s, 0, 0x62, 0, STAGED_LAST, first, &seq) == -EINVAL,
 		   "staged: LAST without STAGED_SUBMISSION: EINVAL");
 	}
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- encapsulated signals ---------------------------------------------------- */
@@ -1657,7 +1594,7 @@ static int encaps_wait(int fd, uint32_t q, uint64_t sig_seq, uint32_t offset,
 }
 
 /* @n MSG_LONGs adding 1 to the SOB at CFG offset @sob (@op_set: set it). */
-static uint32_t sob_incs(struct sess *s, uint32_t sob, unsigned int n,
+static uint32_t sob_incs(struct hl_sess *s, uint32_t sob, unsigned int n,
 			 bool op_set)
 {
 	size_t off = 0;
@@ -1674,12 +1611,12 @@ static void t_encaps(void)
 	uint32_t h1 = 0, h2 = 0, h0 = 0, sob = 0, sob2 = 0, next = 0, next2 = 0;
 	uint64_t e = 0, w1, d1, w2, d2, w3, seq;
 	uint32_t st = ~0U, len;
-	struct sess s;
+	struct hl_sess s;
 
 	if (!ok(sess_open(&s), "encaps: open"))
 		return;
 	ok(reserve_sigs(s.fd, 0, 4, &h1, &sob, &next) == 0 && h1 &&
-	   sob == 0x492000 + 4 * 128 && next == 5,
+	   sob == mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * 128 && next == 5,
 	   "encaps: reserve 4 on DMA_0_0: handle %u, SOB 0x%x (128), next value %u",
 	   h1, sob, next);
 	ok(reserve_sigs(s.fd, 0, 4, &h2, &sob2, &next2) == 0 && h2 != h1 &&
@@ -1763,18 +1700,18 @@ static void t_encaps(void)
 	 * be opened again, so the peer skips this.)
 	 */
 	if (peer) {
-		sess_close(&s);
+		hl_sess_close(&s);
 		return;
 	}
 	ok(reserve_sigs(s.fd, 5, 100, &h2, NULL, NULL) == 0,
 	   "encaps: a reservation left for close to release");
-	sess_close(&s);
+	hl_sess_close(&s);
 	if (ok(sess_open(&s), "encaps: reopen")) {
 		ok(reserve_sigs(s.fd, 5, 4, &h2, &sob2, &next2) == 0 &&
 		   next2 == 5,
 		   "encaps: after close the SOBs start over (next value %u)",
 		   next2);
-		sess_close(&s);
+		hl_sess_close(&s);
 	}
 	if (!ok(sess_open(&s), "encaps: SOB switch: open"))
 		return;
@@ -1806,27 +1743,10 @@ static void t_encaps(void)
 	ok(hl_submit1(s.fd, s.cb, 24, 0, &seq) == 0 &&
 	   submit_staged(&s, 24, 0, STAGED, seq, &e) == -EINVAL,
 	   "staged: a part naming a CS that is not a staged first part: EINVAL");
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- EXPORT_DMABUF_FD of HBM ---------------------------------------------- */
-
-static int export_fd(int fd, uint64_t addr, uint64_t size, uint64_t off,
-		     uint32_t flags, int *out)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
-	a.in.flags = flags;
-	a.in.export_dmabuf_fd.addr = addr;
-	a.in.export_dmabuf_fd.mem_size = size;
-	a.in.export_dmabuf_fd.offset = off;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*out = rc ? -1 : (int)a.out.fd;
-	return rc;
-}
 
 /* fdinfo key of any descriptor as a number (dma-buf "size:", ...). */
 static long long fdinfo_num(int fd, const char *key)
@@ -1863,14 +1783,14 @@ static void t_dmabuf(void)
 	};
 	char link[64], target[128];
 	long long sz;
-	struct sess s;
+	struct hl_sess s;
 	unsigned int i;
 	int dfd, dfd2;
 	ssize_t n;
 
 	if (!ok(sess_open(&s), "dmabuf: open"))
 		return;
-	if (ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 2 << 20, 0, O_RDWR | O_CLOEXEC,
+	if (ok(hl_export_dmabuf(s.fd, GAUDI_DRAM_USER_START, 2 << 20, 0, O_RDWR | O_CLOEXEC,
 			 &dfd) == 0 && dfd >= 0,
 	       "EXPORT_DMABUF_FD of 2 MiB at the user HBM base: fd %d", dfd)) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
@@ -1884,70 +1804,31 @@ static void t_dmabuf(void)
 		ok(fcntl(dfd, F_GETFD) & FD_CLOEXEC, "O_CLOEXEC honoured");
 		ok(close(dfd) == 0, "close the dma-buf");
 	}
-	ok(export_fd(s.fd, (32ULL << 30) - 4096, 4096, 0, O_RDWR, &dfd) == 0 &&
+	ok(hl_export_dmabuf(s.fd, (32ULL << 30) - 4096, 4096, 0, O_RDWR, &dfd) == 0 &&
 	   !(fcntl(dfd, F_GETFD) & FD_CLOEXEC),
 	   "the last page of HBM exports (no O_CLOEXEC)");
-	ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd2) == 0 &&
+	ok(hl_export_dmabuf(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd2) == 0 &&
 	   dfd2 != dfd, "a second export of overlapping HBM: another dma-buf");
 	if (dfd >= 0)
 		close(dfd);
 	if (dfd2 >= 0)
 		close(dfd2);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ok(export_fd(s.fd, bad[i].addr, bad[i].size, bad[i].off,
+		ok(hl_export_dmabuf(s.fd, bad[i].addr, bad[i].size, bad[i].off,
 			     O_RDWR, &dfd) == -EINVAL,
 		   "EXPORT_DMABUF_FD %s: EINVAL", bad[i].what);
 	if (!peer)
-		ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 4096, 0, 0x40, &dfd) == -EINVAL,
+		ok(hl_export_dmabuf(s.fd, GAUDI_DRAM_USER_START, 4096, 0, 0x40, &dfd) == -EINVAL,
 		   "EXPORT_DMABUF_FD with O_CREAT in flags: EINVAL (upstream ignores it)");
 	/* A dma-buf outlives the file that exported it. */
-	ok(export_fd(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd) == 0,
+	ok(hl_export_dmabuf(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd) == 0,
 	   "export, then close the device");
-	sess_close(&s);
+	hl_sess_close(&s);
 	ok(dfd >= 0 && fdinfo_num(dfd, "size:") == 4096 && close(dfd) == 0,
 	   "the dma-buf stays valid after the device file closed");
 }
 
 /* ---- HBM allocation (extension): DRAM_USAGE, fdinfo, leaks ------------- */
-
-static int mem_alloc(int fd, uint64_t size, uint64_t page, uint32_t flags,
-		     uint64_t *h)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_ALLOC;
-	a.in.flags = flags;
-	a.in.alloc.mem_size = size;
-	a.in.alloc.page_size = page;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*h = rc ? 0 : a.out.handle;
-	return rc;
-}
-
-static int mem_free(int fd, uint64_t h)
-{
-	union hl_mem_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_FREE;
-	a.in.free.handle = h;
-	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-}
-
-static int mem_map_handle(int fd, uint64_t h, uint64_t *addr)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_MAP;
-	a.in.map_device.handle = h;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*addr = rc ? 0 : a.out.device_virt_addr;
-	return rc;
-}
 
 /* drm-total-vram / drm-resident-vram in bytes (units KiB/MiB), -1 if absent. */
 static long long fdinfo_vram(int fd, const char *key)
@@ -1975,38 +1856,26 @@ static long long fdinfo_vram(int fd, const char *key)
 	return v;
 }
 
-static bool dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
-{
-	struct hl_info_dram_usage du;
-
-	memset(&du, 0, sizeof(du));
-	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
-		return false;
-	*free_mem = du.dram_free_mem;
-	*ctx_mem = du.ctx_dram_mem;
-	return true;
-}
-
 static void t_hbm(void)
 {
 	uint64_t free0, c0, f1, c1, h1, h2, h, addr, old;
 	unsigned int i, fail = 0;
 	long long tv, rv;
-	struct sess s;
+	struct hl_sess s;
 
 	if (!ok(sess_open(&s), "hbm: open"))
 		return;
-	ok(dram_usage(s.fd, &free0, &c0) && c0 == 0 &&
+	ok(hl_dram_usage(s.fd, &free0, &c0) && c0 == 0 &&
 	   free0 == (32ULL << 30) - GAUDI_DRAM_USER_START,
 	   "DRAM_USAGE at open: %llu MiB free, 0 for the context",
 	   (unsigned long long)(free0 >> 20));
 	ok(fdinfo_vram(s.fd, "drm-total-vram") == 0,
 	   "fdinfo drm-total-vram 0 at open");
-	ok(mem_alloc(s.fd, 4 << 20, 0, 0, &h1) == 0 && h1,
+	ok(hl_mem_alloc(s.fd, 4 << 20, 0, 0, &h1) == 0 && h1,
 	   "ALLOC 4 MiB: handle %llu", (unsigned long long)h1);
-	ok(mem_alloc(s.fd, 3 << 20, 2 << 20, HL_MEM_CONTIGUOUS, &h2) == 0 &&
+	ok(hl_mem_alloc(s.fd, 3 << 20, 2 << 20, HL_MEM_CONTIGUOUS, &h2) == 0 &&
 	   h2 && h2 != h1, "ALLOC 3 MiB (2 MiB pages, contiguous)");
-	ok(dram_usage(s.fd, &f1, &c1) && c1 == 8 << 20 &&
+	ok(hl_dram_usage(s.fd, &f1, &c1) && c1 == 8 << 20 &&
 	   f1 == free0 - (8 << 20),
 	   "DRAM_USAGE: context 8 MiB (3 MiB rounds to 4), free down by 8 MiB (%llu)",
 	   (unsigned long long)c1);
@@ -2015,47 +1884,47 @@ static void t_hbm(void)
 	ok(tv == 8 << 20 && rv == 8 << 20,
 	   "fdinfo drm-total-vram and drm-resident-vram 8 MiB (%lld, %lld)", tv,
 	   rv);
-	ok(mem_map_handle(s.fd, h1, &addr) == 0 && addr >= GAUDI_DRAM_USER_START &&
+	ok(hl_mem_map(s.fd, h1, &addr) == 0 && addr >= GAUDI_DRAM_USER_START &&
 	   addr + (4 << 20) <= 32ULL << 30 && !(addr & ((2 << 20) - 1)),
 	   "MAP of the handle: HBM 0x%llx, 2 MiB aligned", (unsigned long long)addr);
-	ok(mem_alloc(s.fd, 0, 0, 0, &h) == -EINVAL, "ALLOC of 0 bytes: EINVAL");
-	ok(mem_alloc(s.fd, 33ULL << 30, 0, 0, &h) == -EINVAL,
+	ok(hl_mem_alloc(s.fd, 0, 0, 0, &h) == -EINVAL, "ALLOC of 0 bytes: EINVAL");
+	ok(hl_mem_alloc(s.fd, 33ULL << 30, 0, 0, &h) == -EINVAL,
 	   "ALLOC of 33 GiB: EINVAL");
-	ok(mem_alloc(s.fd, free0, 0, 0, &h) == -ENOMEM,
+	ok(hl_mem_alloc(s.fd, free0, 0, 0, &h) == -ENOMEM,
 	   "ALLOC of the whole user HBM while 8 MiB are taken: ENOMEM");
-	ok(mem_alloc(s.fd, 2 << 20, 4096, 0, &h) == -EINVAL,
+	ok(hl_mem_alloc(s.fd, 2 << 20, 4096, 0, &h) == -EINVAL,
 	   "ALLOC with 4 KiB pages: EINVAL");
-	ok(mem_alloc(s.fd, 2 << 20, 0, HL_MEM_USERPTR, &h) == -EINVAL,
+	ok(hl_mem_alloc(s.fd, 2 << 20, 0, HL_MEM_USERPTR, &h) == -EINVAL,
 	   "ALLOC with USERPTR: EINVAL");
-	ok(mem_free(s.fd, 0) == -EINVAL, "FREE of handle 0: EINVAL");
-	ok(mem_free(s.fd, 12345) == -EINVAL, "FREE of an unknown handle: EINVAL");
-	ok(mem_free(s.fd, 1ULL << 40) == -EINVAL, "FREE of a huge handle: EINVAL");
-	ok(mem_map_handle(s.fd, 12345, &addr) == -EINVAL,
+	ok(hl_mem_free(s.fd, 0) == -EINVAL, "FREE of handle 0: EINVAL");
+	ok(hl_mem_free(s.fd, 12345) == -EINVAL, "FREE of an unknown handle: EINVAL");
+	ok(hl_mem_free(s.fd, 1ULL << 40) == -EINVAL, "FREE of a huge handle: EINVAL");
+	ok(hl_mem_map(s.fd, 12345, &addr) == -EINVAL,
 	   "MAP of an unknown handle: EINVAL");
-	ok(mem_free(s.fd, h1) == 0 && mem_free(s.fd, h1) == -EINVAL,
+	ok(hl_mem_free(s.fd, h1) == 0 && hl_mem_free(s.fd, h1) == -EINVAL,
 	   "FREE, then FREE again: EINVAL");
-	ok(mem_free(s.fd, h2) == 0 && dram_usage(s.fd, &f1, &c1) && c1 == 0 &&
+	ok(hl_mem_free(s.fd, h2) == 0 && hl_dram_usage(s.fd, &f1, &c1) && c1 == 0 &&
 	   f1 == free0 && fdinfo_vram(s.fd, "drm-total-vram") == 0,
 	   "after FREE: DRAM_USAGE and fdinfo back to 0");
 	for (i = 0; i < 1000; i++) {
 		uint64_t sz = (1 + rnd() % 32) << 20;
 
-		if (mem_alloc(s.fd, sz, 0, 0, &h) || mem_free(s.fd, h))
+		if (hl_mem_alloc(s.fd, sz, 0, 0, &h) || hl_mem_free(s.fd, h))
 			fail++;
 	}
-	ok(!fail && dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0 &&
+	ok(!fail && hl_dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0 &&
 	   fdinfo_vram(s.fd, "drm-total-vram") == 0,
 	   "1000 ALLOC/FREE cycles of 1..32 MiB: no leak (%u failed)", fail);
-	ok(mem_alloc(s.fd, 64 << 20, 0, 0, &old) == 0,
+	ok(hl_mem_alloc(s.fd, 64 << 20, 0, 0, &old) == 0,
 	   "ALLOC 64 MiB, then close without FREE");
-	sess_close(&s);
+	hl_sess_close(&s);
 	if (!ok(sess_open(&s), "hbm: reopen"))
 		return;
-	ok(dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0,
+	ok(hl_dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0,
 	   "close freed it: %llu MiB free", (unsigned long long)(f1 >> 20));
-	ok(mem_free(s.fd, old) == -EINVAL,
+	ok(hl_mem_free(s.fd, old) == -EINVAL,
 	   "FREE of the previous file's handle: EINVAL");
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 /* ---- page fault: fast abort, capture, user mappings --------------------- */
@@ -2075,7 +1944,7 @@ static void t_fault(void)
 	struct hl_info_args ia;
 	uint64_t sig, w, d = 0, va2 = 0, ev = 0, cnt = 0;
 	uint32_t st = ~0U;
-	struct sess s;
+	struct hl_sess s;
 	uint8_t *buf2 = NULL;
 	double t0, dt;
 	unsigned int i;
@@ -2154,7 +2023,7 @@ static void t_fault(void)
 	   "the next CS works");
 out:
 	close(efd);
-	sess_close(&s);
+	hl_sess_close(&s);
 	free(buf2);
 }
 

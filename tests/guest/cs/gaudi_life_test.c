@@ -48,15 +48,11 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-#define SRAM_END	(0x7FF0000000ULL + (20ULL << 20))
-
-#define CTL(op)		((uint32_t)(op) << 24)
-#define CTL_MB		(1U << 31)
-
-#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
+#define WS_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + (reg) + 4 * (m))
 /* Fence counter 0 RDATA of stream 0 of DMA engine @n's QMAN. */
-#define DMA_FENCE0(n)	(GAUDI_CFG_BASE + 0x508000ULL + 0x20000ULL * (n) + 0x308)
+#define DMA_FENCE0(n)	(GAUDI_CFG_BASE + mmDMA0_QM_BASE + \
+			 GAUDI_DMA_STRIDE * (n) + QM_CP_FENCE_RDATA(0, 0))
 
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(8U << 20)
@@ -84,8 +80,6 @@ struct sess {
 
 static bool sess_open(struct sess *s)
 {
-	union hl_cb_args a;
-
 	memset(s, 0, sizeof(*s));
 	s->fd = hl_open_retry(path);
 	if (s->fd < 0)
@@ -93,17 +87,10 @@ static bool sess_open(struct sess *s)
 	if (cb_create(s->fd, CB_SIZE, 0, &s->cb) ||
 	    cb_create(s->fd, CB_SIZE, HL_CB_FLAGS_MAP, &s->icb))
 		return false;
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_CB_OP_INFO;
-	a.in.cb_handle = s->icb;
-	a.in.flags = HL_CB_FLAGS_GET_DEVICE_VA;
-	if (xioctl(s->fd, DRM_IOCTL_HL_CB, &a) || !a.out.device_va)
+	if (hl_cb_device_va(s->fd, s->icb, &s->dva) || !s->dva)
 		return false;
-	s->dva = a.out.device_va;
-	s->cbp = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      s->fd, (off_t)s->cb);
-	s->ip = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		     s->fd, (off_t)s->icb);
+	s->cbp = hl_cb_mmap(s->fd, s->cb, CB_SIZE);
+	s->ip = hl_cb_mmap(s->fd, s->icb, CB_SIZE);
 	if (s->cbp == MAP_FAILED || s->ip == MAP_FAILED)
 		return false;
 	if (posix_memalign((void **)&s->buf, 2 << 20, BUF_SIZE))
@@ -126,62 +113,10 @@ static void sess_close(struct sess *s)
 	s->fd = -1;
 }
 
-static int submit(int fd, struct hl_cs_chunk *ch, uint32_t n, uint64_t *seq)
-{
-	union hl_cs_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.chunks_execute = (uintptr_t)ch;
-	a.in.num_chunks_execute = n;
-	rc = xioctl(fd, DRM_IOCTL_HL_CS, &a);
-	if (seq)
-		*seq = rc ? 0 : a.out.seq;
-	return rc;
-}
-
-static int wait_ok(int fd, uint64_t seq)
-{
-	uint32_t st = ~0U;
-	int rc = wait_cs(fd, seq, WAIT_US, &st, NULL);
-
-	return rc ? rc : st == HL_WAIT_CS_STATUS_COMPLETED ? 0 : -EIO;
-}
-
 /* Run @len bytes of the external CB on queue @q and wait. */
 static int run_ext(struct sess *s, size_t len, uint32_t q)
 {
-	struct hl_cs_chunk ch;
-	uint64_t seq;
-	int rc;
-
-	memset(&ch, 0, sizeof(ch));
-	ch.cb_handle = s->cb;
-	ch.queue_index = q;
-	ch.cb_size = len;
-	rc = submit(s->fd, &ch, 1, &seq);
-	return rc ? rc : wait_ok(s->fd, seq);
-}
-
-static size_t pkt(uint8_t *cb, size_t off, uint32_t op, uint32_t w0)
-{
-	put32(cb + off, w0);
-	put32(cb + off + 4, CTL(op));
-	return off + 8;
-}
-
-static size_t msg_long(uint8_t *cb, size_t off, uint64_t addr, uint32_t val)
-{
-	put32(cb + off, val);
-	put32(cb + off + 4, CTL(PKT_MSG_LONG) | CTL_MB);
-	put64(cb + off + 8, addr);
-	return off + 16;
-}
-
-/* FENCE on counter 0: wait for 1, take 1. */
-static size_t fence0(uint8_t *cb, size_t off)
-{
-	return pkt(cb, off, PKT_FENCE, 1 | 1U << 16);
+	return hl_run1(s->fd, s->cb, (uint32_t)len, q, WAIT_US);
 }
 
 /*
@@ -193,14 +128,16 @@ static int arm_fence(struct sess *s, unsigned int mon, unsigned int sob,
 {
 	size_t len;
 
-	len = msg_long(s->cbp, 0, WS_SOB(sob), 0);
-	len = msg_long(s->cbp, len, WS_MON(SM_MON_PAY_ADDRL(0), mon),
-		       (uint32_t)DMA_FENCE0(dma));
-	len = msg_long(s->cbp, len, WS_MON(SM_MON_PAY_ADDRH(0), mon),
-		       (uint32_t)(DMA_FENCE0(dma) >> 32));
-	len = msg_long(s->cbp, len, WS_MON(SM_MON_PAY_DATA(0), mon), 1);
-	len = msg_long(s->cbp, len, WS_MON(SM_MON_ARM(0), mon),
-		       sob / 8 | (0xFFU & ~(1U << (sob % 8))) << 8 | 1U << 17);
+	len = hl_pkt_msg_long(s->cbp, 0, WS_SOB(sob), 0, false);
+	len = hl_pkt_msg_long(s->cbp, len, WS_MON(SM_MON_PAY_ADDRL(0), mon),
+			      (uint32_t)DMA_FENCE0(dma), false);
+	len = hl_pkt_msg_long(s->cbp, len, WS_MON(SM_MON_PAY_ADDRH(0), mon),
+			      (uint32_t)(DMA_FENCE0(dma) >> 32), false);
+	len = hl_pkt_msg_long(s->cbp, len, WS_MON(SM_MON_PAY_DATA(0), mon), 1,
+			      false);
+	len = hl_pkt_msg_long(s->cbp, len, WS_MON(SM_MON_ARM(0), mon),
+			      sob / 8 | (0xFFU & ~(1U << (sob % 8))) << 8 |
+			      1U << 17, false);
 	return run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0);
 }
 
@@ -214,8 +151,9 @@ static int release_fence(struct sess *s, unsigned int sob)
 	size_t len = 0;
 
 	while (len < 512)
-		len = pkt(s->cbp, len, PKT_NOP, 0);
-	return run_ext(s, msg_long(s->cbp, len, WS_SOB(sob), 0x80000001U),
+		len = hl_pkt8(s->cbp, len, PKT_NOP, 0, 0);
+	return run_ext(s, hl_pkt_msg_long(s->cbp, len, WS_SOB(sob), SM_SOB_INC | 1,
+					  false),
 		       GAUDI_QUEUE_ID_DMA_0_1);
 }
 
@@ -225,7 +163,7 @@ static int submit_int(struct sess *s, uint32_t q, uint32_t off, uint32_t len,
 {
 	struct hl_cs_chunk ch[2];
 
-	pkt(s->cbp, 0, PKT_NOP, 0);
+	hl_pkt8(s->cbp, 0, PKT_NOP, 0, 0);
 	memset(ch, 0, sizeof(ch));
 	ch[0].cb_handle = s->dva + off;
 	ch[0].queue_index = q;
@@ -233,7 +171,7 @@ static int submit_int(struct sess *s, uint32_t q, uint32_t off, uint32_t len,
 	ch[1].cb_handle = s->cb;
 	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
 	ch[1].cb_size = 8;
-	return submit(s->fd, ch, 2, seq);
+	return hl_submit(s->fd, ch, 2, 0, 0, seq);
 }
 
 /* Copy @size bytes of device memory @dev to the host buffer at @off. */
@@ -285,13 +223,13 @@ static void t_fencefree(void)
 	 * Two NOPs first: a freed pool block starts with the pool's free
 	 * list, the stream resumes at the FENCE, 16 bytes in.
 	 */
-	len = pkt(s.ip, 0, PKT_NOP, 0);
-	len = pkt(s.ip, len, PKT_NOP, 0);
-	len = fence0(s.ip, len);
+	len = hl_pkt8(s.ip, 0, PKT_NOP, 0, 0);
+	len = hl_pkt8(s.ip, len, PKT_NOP, 0, 0);
+	len = hl_pkt_fence(s.ip, len, 0, 1, 1);
 	len = pkt_lin_dma(s.ip, len, 0xA1A1A1A1A1A1A1A1ULL, s.va, 4096, true,
 			  true);
 	if (!ok(submit_int(&s, GAUDI_QUEUE_ID_DMA_2_0, 0, len, &seq) == 0 &&
-		wait_ok(s.fd, seq) == 0,
+		hl_wait_ok(s.fd, seq, WAIT_US) == 0,
 		"CS of FENCE + memset on DMA_2_0 and a NOP on DMA_0_0 completed"))
 		goto out;
 	usleep(100000);
@@ -304,20 +242,19 @@ static void t_fencefree(void)
 	 * when its CS ended, one of them would land where the stream reads
 	 * next.
 	 */
-	len = pkt(s.ip, 8192, PKT_NOP, 0);
-	len = pkt(s.ip, len, PKT_NOP, 0);
+	len = hl_pkt8(s.ip, 8192, PKT_NOP, 0, 0);
+	len = hl_pkt8(s.ip, len, PKT_NOP, 0, 0);
 	pkt_lin_dma(s.ip, len, 0xBDBDBDBDBDBDBDBDULL, s.va + 4096, 4096, true,
 		    true);
 	for (i = 0; i < 64; i++) {
 		struct hl_cs_chunk two[2];
 		uint8_t *cb = i % 2 ? s.cbp : s.ip + 4096;
 
-		len = pkt(cb, 0, PKT_NOP, 0);
-		len = pkt(cb, len, PKT_NOP, 0);
+		len = hl_pkt8(cb, 0, PKT_NOP, 0, 0);
+		len = hl_pkt8(cb, len, PKT_NOP, 0, 0);
 		len = pkt_lin_dma(cb, len, 0xBDBDBDBDBDBDBDBDULL, s.va + 4096,
 				  4096, true, true);
-		len = msg_long(cb, len, s.va + 8192, 1);
-		put32(cb + len - 12, CTL(PKT_MSG_PROT) | CTL_MB);
+		len = hl_pkt_msg_long(cb, len, s.va + 8192, 1, true);
 		memset(two, 0, sizeof(two));
 		two[0].cb_handle = s.dva + 8192;
 		two[0].queue_index = GAUDI_QUEUE_ID_DMA_2_1;
@@ -326,7 +263,7 @@ static void t_fencefree(void)
 		two[1].queue_index = i % 2 ? GAUDI_QUEUE_ID_DMA_0_0 :
 					     GAUDI_QUEUE_ID_DMA_2_1;
 		two[1].cb_size = len;
-		if (submit(s.fd, two, 2, NULL) == -EPERM)
+		if (hl_submit(s.fd, two, 2, 0, 0, NULL) == -EPERM)
 			refused++;
 	}
 	ok(refused == 64, "64 CSs with a CB holding a MSG_PROT refused with EPERM (%u)",
@@ -355,11 +292,11 @@ static int submit_many(struct sess *s, uint32_t q, unsigned int n,
 		ch[i].queue_index = q;
 		ch[i].cb_size = 8;
 	}
-	pkt(s->cbp, 0, PKT_NOP, 0);
+	hl_pkt8(s->cbp, 0, PKT_NOP, 0, 0);
 	ch[n].cb_handle = s->cb;
 	ch[n].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
 	ch[n].cb_size = 8;
-	return submit(s->fd, ch, n + 1, seq);
+	return hl_submit(s->fd, ch, n + 1, 0, 0, seq);
 }
 
 static void t_pqfull(void)
@@ -375,8 +312,8 @@ static void t_pqfull(void)
 		return;
 	ok(arm_fence(&s, 81, 161, 3) == 0,
 	   "monitor 81 on SOB 161 armed to release DMA_3_0's fence 0");
-	fence0(s.ip, 2048);
-	pkt(s.ip, 2056, PKT_NOP, 0);
+	hl_pkt_fence(s.ip, 2048, 0, 1, 1);
+	hl_pkt8(s.ip, 2056, PKT_NOP, 0, 0);
 	ok(submit_many(&s, GAUDI_QUEUE_ID_DMA_3_0, 511, true, &seq) == 0 &&
 	   submit_many(&s, GAUDI_QUEUE_ID_DMA_3_0, 511, false, &seq) == 0 &&
 	   submit_many(&s, GAUDI_QUEUE_ID_DMA_3_0, 2, false, &seq) == 0,
@@ -395,7 +332,7 @@ static void t_pqfull(void)
 	len = pkt_lin_dma(s.ip, 0, 0x3C3C3C3C3C3C3C3CULL, s.va, 4096, true,
 			  true);
 	rc = submit_int(&s, GAUDI_QUEUE_ID_DMA_3_0, 0, len, &seq2);
-	ok(rc == 0 && wait_ok(s.fd, seq2) == 0 &&
+	ok(rc == 0 && hl_wait_ok(s.fd, seq2, WAIT_US) == 0 &&
 	   wait_byte(&s.buf[0], 0x3C, 5000),
 	   "then a job on DMA_3_0 is accepted and runs after the 1024 (rc %d)",
 	   rc);
@@ -421,11 +358,11 @@ static void t_stalledclose(void)
 
 		if (!sess_open(&c) || arm_fence(&c, 82, 162, 4))
 			_exit(2);
-		len = fence0(c.ip, 0);
+		len = hl_pkt_fence(c.ip, 0, 0, 1, 1);
 		len = pkt_lin_dma(c.ip, len, 0xC3C3C3C3C3C3C3C3ULL, OLD_HBM,
 				  4096, true, true);
 		if (submit_int(&c, GAUDI_QUEUE_ID_DMA_4_0, 0, len, &seq) ||
-		    wait_ok(c.fd, seq))
+		    hl_wait_ok(c.fd, seq, WAIT_US))
 			_exit(3);
 		_exit(0);	/* closes with DMA_4_0 held in the FENCE */
 	}
@@ -440,7 +377,7 @@ static void t_stalledclose(void)
 	len = pkt_lin_dma(s.ip, 0, 0x4D4D4D4D4D4D4D4DULL, s.va, 4096, true,
 			  true);
 	ok(submit_int(&s, GAUDI_QUEUE_ID_DMA_4_0, 0, len, &seq) == 0 &&
-	   wait_ok(s.fd, seq) == 0 && wait_byte(&s.buf[0], 0x4D, 5000),
+	   hl_wait_ok(s.fd, seq, WAIT_US) == 0 && wait_byte(&s.buf[0], 0x4D, 5000),
 	   "its first CS on DMA_4_0 runs (0x%02x)", s.buf[0]);
 	/* Release what the old holder waited for, as the old one would. */
 	ok(arm_fence(&s, 82, 162, 4) == 0 && release_fence(&s, 162) == 0,
@@ -488,12 +425,12 @@ static int writer(size_t hbm_len, bool sram, double *close_s)
 	for (a = 0; a < hbm_len; a += 64 << 20)
 		if (memset_dev(&c, SCRUB_HBM + a, 64 << 20, 0x5A))
 			return 3;
-	if (sram && memset_dev(&c, GAUDI_SRAM_USER_START, SRAM_END - GAUDI_SRAM_USER_START, 0x6B))
+	if (sram && memset_dev(&c, GAUDI_SRAM_USER_START, GAUDI_SRAM_END - GAUDI_SRAM_USER_START, 0x6B))
 		return 3;
 	if (hbm_len && (read_dev(&c, SCRUB_HBM + hbm_len - 4096, 4096, 0) ||
 			!all_are(c.buf, 4096, 0x5A)))
 		return 4;
-	if (sram && (read_dev(&c, SRAM_END - 4096, 4096, 0) ||
+	if (sram && (read_dev(&c, GAUDI_SRAM_END - 4096, 4096, 0) ||
 		     !all_are(c.buf, 4096, 0x6B)))
 		return 4;
 	munmap(c.cbp, CB_SIZE);
@@ -507,18 +444,12 @@ static int writer(size_t hbm_len, bool sram, double *close_s)
 /* The driver's own account of its last clear (debugfs "scrub"). */
 static void scrub_debugfs(void)
 {
-	char link[128], target[256], p[320], line[128];
+	char bdf[64], p[128], line[128];
 	unsigned long long bytes = 0, us = 0;
-	const char *bdf;
-	ssize_t n;
 	FILE *f;
 
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", card);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return;
-	target[n] = 0;
-	bdf = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 	snprintf(p, sizeof(p), "/sys/kernel/debug/accel/%s/scrub", bdf);
 	f = fopen(p, "r");
 	if (!f)
@@ -626,9 +557,9 @@ static void t_scrub(void)
 		uint64_t seq;
 		double t;
 
-		pkt(s.ip, 0, PKT_NOP, 0);
+		hl_pkt8(s.ip, 0, PKT_NOP, 0, 0);
 		ok(submit_int(&s, GAUDI_QUEUE_ID_TPC_0_0, 0, 8, &seq) == 0 &&
-		   wait_ok(s.fd, seq) == 0, "the TPC NOP completes");
+		   hl_wait_ok(s.fd, seq, WAIT_US) == 0, "the TPC NOP completes");
 		munmap(s.cbp, CB_SIZE);
 		munmap(s.ip, CB_SIZE);
 		s.cbp = s.ip = NULL;
@@ -660,22 +591,6 @@ static void t_scrubfull(void)
 
 /* ---- dmabuffree ------------------------------------------------------------ */
 
-static int mem_op(int fd, union hl_mem_args *a)
-{
-	return xioctl(fd, DRM_IOCTL_HL_MEMORY, a);
-}
-
-static bool dram_free(int fd, uint64_t *free_mem)
-{
-	struct hl_info_dram_usage du;
-
-	memset(&du, 0, sizeof(du));
-	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
-		return false;
-	*free_mem = du.dram_free_mem;
-	return true;
-}
-
 /* A child that holds @dfd until a byte arrives on the returned fd. */
 static pid_t holder(int dfd, int *go)
 {
@@ -700,55 +615,30 @@ static pid_t holder(int dfd, int *go)
 static void t_dmabuffree(void)
 {
 	uint64_t h, h2, addr, addr2, f0, f1, f2;
-	union hl_mem_args a;
 	struct sess s;
 	int dfd = -1, go = -1, st, fd;
 	pid_t pid;
 
 	if (!ok(sess_open(&s), "dmabuffree: open"))
 		return;
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_ALLOC;
-	a.in.alloc.mem_size = 4 << 20;
-	ok(mem_op(s.fd, &a) == 0, "ALLOC 4 MiB");
-	h = a.out.handle;
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_MAP;
-	a.in.map_device.handle = h;
-	ok(mem_op(s.fd, &a) == 0, "MAP: HBM 0x%llx",
-	   (unsigned long long)a.out.device_virt_addr);
-	addr = a.out.device_virt_addr;
+	ok(hl_mem_alloc(s.fd, 4 << 20, 0, 0, &h) == 0, "ALLOC 4 MiB");
+	ok(hl_mem_map(s.fd, h, &addr) == 0, "MAP: HBM 0x%llx",
+	   (unsigned long long)addr);
 	ok(memset_dev(&s, addr, 4 << 20, 0x77) == 0, "fill it with 0x77");
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_EXPORT_DMABUF_FD;
-	a.in.flags = O_RDWR;
-	a.in.export_dmabuf_fd.addr = addr;
-	a.in.export_dmabuf_fd.mem_size = 2 << 20;
-	if (!ok(mem_op(s.fd, &a) == 0, "export its first 2 MiB as a dma-buf"))
+	if (!ok(hl_export_dmabuf(s.fd, addr, 2 << 20, 0, O_RDWR, &dfd) == 0,
+		"export its first 2 MiB as a dma-buf"))
 		goto out;
-	dfd = (int)a.out.fd;
 	pid = holder(dfd, &go);
 	close(dfd);
 	ok(pid > 0, "a second process holds the dma-buf; this one closed it");
-	ok(dram_free(s.fd, &f0), "DRAM_USAGE: %llu MiB free",
+	ok(hl_dram_usage(s.fd, &f0, NULL), "DRAM_USAGE: %llu MiB free",
 	   (unsigned long long)(f0 >> 20));
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_FREE;
-	a.in.free.handle = h;
-	ok(mem_op(s.fd, &a) == 0, "FREE of the exported allocation: 0");
-	ok(dram_free(s.fd, &f1) && f1 == f0,
+	ok(hl_mem_free(s.fd, h) == 0, "FREE of the exported allocation: 0");
+	ok(hl_dram_usage(s.fd, &f1, NULL) && f1 == f0,
 	   "the HBM stays allocated while the dma-buf lives (%llu MiB free)",
 	   (unsigned long long)(f1 >> 20));
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_ALLOC;
-	a.in.alloc.mem_size = 4 << 20;
-	ok(mem_op(s.fd, &a) == 0, "ALLOC 4 MiB again");
-	h2 = a.out.handle;
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_MAP;
-	a.in.map_device.handle = h2;
-	mem_op(s.fd, &a);
-	addr2 = a.out.device_virt_addr;
+	ok(hl_mem_alloc(s.fd, 4 << 20, 0, 0, &h2) == 0, "ALLOC 4 MiB again");
+	hl_mem_map(s.fd, h2, &addr2);
 	ok(addr2 && (addr2 >= addr + (4 << 20) || addr2 + (4 << 20) <= addr),
 	   "it does not get the exported memory (0x%llx)",
 	   (unsigned long long)addr2);
@@ -770,7 +660,7 @@ static void t_dmabuffree(void)
 	   "the second process held a valid fd to the end, then exited");
 	if (!ok(sess_open(&s), "then the next holder opens"))
 		return;
-	ok(dram_free(s.fd, &f2) && f2 == f0 + (4 << 20),
+	ok(hl_dram_usage(s.fd, &f2, NULL) && f2 == f0 + (4 << 20),
 	   "the allocation went back with the dma-buf (%llu MiB free)",
 	   (unsigned long long)(f2 >> 20));
 	ok(read_dev(&s, addr, 4096, 0) == 0 && all_are(s.buf, 4096, 0),

@@ -223,36 +223,6 @@ struct race {
 	unsigned long maps, bad;
 };
 
-static int mem_alloc(int fd, uint64_t size, uint64_t *h)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_ALLOC;
-	a.in.alloc.mem_size = size;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*h = rc ? 0 : a.out.handle;
-	return rc;
-}
-
-static int mem_handle_op(int fd, uint32_t op, uint64_t h, uint64_t *addr)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = op;
-	if (op == HL_MEM_OP_MAP)
-		a.in.map_device.handle = h;
-	else
-		a.in.free.handle = h;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	if (addr)
-		*addr = rc ? 0 : a.out.device_virt_addr;
-	return rc;
-}
-
 static void *mapper(void *arg)
 {
 	struct race *r = arg;
@@ -264,9 +234,10 @@ static void *mapper(void *arg)
 
 		if (!h)
 			continue;
-		rc = mem_handle_op(r->fd, HL_MEM_OP_MAP, h, &addr);
+		rc = hl_mem_map(r->fd, h, &addr);
 		/* The HBM user part lies above 512 MiB and below 32 GiB. */
-		if (rc == 0 && (addr < (512ULL << 20) || addr >= (32ULL << 30) ||
+		if (rc == 0 && (addr < GAUDI_DRAM_USER_START ||
+				addr >= GAUDI_HBM_SIZE ||
 				addr & ((2 << 20) - 1)))
 			__atomic_fetch_add(&r->bad, 1, __ATOMIC_RELAXED);
 		else if (rc && rc != -EINVAL)
@@ -286,12 +257,12 @@ static void test_map_free_race(int fd)
 	for (i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, mapper, &r);
 	for (i = 0; i < rounds; i++) {
-		if (mem_alloc(fd, 2 << 20, &h)) {
+		if (hl_mem_alloc(fd, 2 << 20, 0, 0, &h)) {
 			errs++;
 			break;
 		}
 		r.handle = h;
-		if (mem_handle_op(fd, HL_MEM_OP_FREE, h, NULL))
+		if (hl_mem_free(fd, h))
 			errs++;
 		r.handle = 0;
 	}

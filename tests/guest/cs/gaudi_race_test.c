@@ -279,31 +279,6 @@ static int memset_check(int fd, struct cb *c, uint32_t q, uint8_t *host,
 	return all_bytes(host, len, v) ? 0 : -EILSEQ;
 }
 
-/* HBM allocation (extension) and its free. */
-static int hbm_alloc(int fd, uint64_t size, uint64_t *h)
-{
-	union hl_mem_args a;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_ALLOC;
-	a.in.alloc.mem_size = size;
-	a.in.alloc.page_size = 2 << 20;
-	rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-	*h = rc ? 0 : a.out.handle;
-	return rc;
-}
-
-static int hbm_free(int fd, uint64_t h)
-{
-	union hl_mem_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_MEM_OP_FREE;
-	a.in.free.handle = h;
-	return xioctl(fd, DRM_IOCTL_HL_MEMORY, &a);
-}
-
 static int owner(int fd, struct drm_gaudi_owner *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -344,25 +319,11 @@ static bool wait_operational(int fd, double secs)
 
 /* ---- the model's control window (gaudi_model_ctl) and sysfs -------------- */
 
-static int card_bdf(int n, char *bdf, size_t len)
-{
-	char link[128], target[256];
-	ssize_t k;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", n);
-	k = readlink(link, target, sizeof(target) - 1);
-	if (k <= 0)
-		return -1;
-	target[k] = 0;
-	snprintf(bdf, len, "%s", strrchr(target, '/') + 1);
-	return 0;
-}
-
 static int model_ctl(const char *args)
 {
 	char cmd[512], bdf[64];
 
-	if (card_bdf(card, bdf, sizeof(bdf)))
+	if (hl_card_bdf(card, bdf, sizeof(bdf)))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "%s/gaudi_model_ctl %s %s >/dev/null",
 		 bin_dir, bdf, args);
@@ -816,9 +777,10 @@ static void *cl_thread(void *p)
 				CL_CALL(w, "UNMAP", unmap_host(sh->fd, va));
 			break;
 		case CL_HBM:
-			rc = CL_CALL(w, "ALLOC", hbm_alloc(sh->fd, 2 << 20, &h));
+			rc = CL_CALL(w, "ALLOC", hl_mem_alloc(sh->fd, 2 << 20,
+							       2 << 20, 0, &h));
 			if (!rc)
-				CL_CALL(w, "FREE", hbm_free(sh->fd, h));
+				CL_CALL(w, "FREE", hl_mem_free(sh->fd, h));
 			break;
 		case CL_INFO: {
 			struct hl_info_hw_ip_info ip;
@@ -863,18 +825,6 @@ static void *cl_close_thread(void *p)
 	return NULL;
 }
 
-static bool dram_usage(int fd, uint64_t *free_mem, uint64_t *ctx_mem)
-{
-	struct hl_info_dram_usage du;
-
-	memset(&du, 0, sizeof(du));
-	if (hl_info(fd, HL_INFO_DRAM_USAGE, &du, sizeof(du)))
-		return false;
-	*free_mem = du.dram_free_mem;
-	*ctx_mem = du.ctx_dram_mem;
-	return true;
-}
-
 #define CL_ROUNDS	6
 
 static void t_close(void)
@@ -904,7 +854,7 @@ static void t_close(void)
 			tap_diag("close round %u: open: %d", r, sh.fd);
 			continue;
 		}
-		if (!r && !dram_usage(sh.fd, &free0, &ctx0))
+		if (!r && !hl_dram_usage(sh.fd, &free0, &ctx0))
 			tap_diag("close: DRAM_USAGE failed");
 		if (cb_new(sh.fd, &sh.cs_cb) ||
 		    cb_create(sh.fd, CB_SIZE, 0, &sh.mmap_h) ||
@@ -950,7 +900,7 @@ static void t_close(void)
 			tap_diag("close round %u: open right after: %d", r, fd);
 		} else {
 			if (r == CL_ROUNDS - 1 &&
-			    !dram_usage(fd, &free1, &ctx1))
+			    !hl_dram_usage(fd, &free1, &ctx1))
 				tap_diag("close: DRAM_USAGE failed");
 			close(fd);
 		}
@@ -1915,7 +1865,7 @@ static void t_reset(enum rs_kind kind)
 		tap_skip("no model test hooks", "%s", name);
 		return;
 	}
-	card_bdf(card, bdf, sizeof(bdf));
+	hl_card_bdf(card, bdf, sizeof(bdf));
 	card_path(p1, sizeof(p1), card + 1);
 	have_other = !access(p1, F_OK);
 	if (!ok(sess_open(&s) == 0, "%s: open, CB, mapping", name))

@@ -1382,7 +1382,7 @@ static int run_flood(long count)
 		case 7:
 			memset(&m, 0, sizeof(m));
 			m.in.op = HL_MEM_OP_UNMAP;	/* nothing mapped */
-			m.in.unmap.device_virt_addr = 0x1000000000000ULL;
+			m.in.unmap.device_virt_addr = GAUDI_VA_HOST_START;
 			rc = xioctl(fd, DRM_IOCTL_HL_MEMORY, &m);
 			break;
 		case 8:

@@ -36,7 +36,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define CFG_IN_BAR2		0x4000000UL
+/* Hardware facts: BAR2 and the ELBI window (Documentation/hw.rst). */
+#include "../../../hw/gaudi1/memmap.h"
+#include "../../../hw/gaudi1/regs.h"
+
+#define CFG_IN_BAR2		((unsigned long)GAUDI_BAR2_CFG_OFFSET)
 #define MODEL_CTL_BASE		0x3FFF000UL
 #define MODEL_CTL_SIZE		0x1000UL
 #define MODEL_CTL_MAGIC		0x434D4447U	/* "GDMC" */
@@ -45,14 +49,7 @@
 #define EVENT_DATA_WORDS	14
 #define PCI_COMMAND		0x04
 #define PCI_COMMAND_MEMORY	0x2
-#define ELBI_ADDR		0xFF0
-#define ELBI_DATA		0xFF4
-#define ELBI_CTRL		0xFF8
-#define ELBI_STS		0xFFC
-#define ELBI_CTRL_WRITE		(1U << 31)
-#define ELBI_STS_DONE		(1U << 31)
-#define ELBI_STS_ERR		(1U << 30)
-#define CFG_BASE_32		0xFC000000U	/* CFG in 32-bit device form */
+#define CFG_BASE_32		GAUDI_ELBI_CFG_BASE32	/* CFG in 32-bit device form */
 
 static const struct {
 	const char *name;
@@ -178,25 +175,25 @@ static int cfg_rw(bool wr, unsigned int off, uint32_t *v)
 static int elbi(bool wr, unsigned int off, uint32_t *v)
 {
 	uint32_t addr = CFG_BASE_32 + (uint32_t)MODEL_CTL_BASE + off;
-	uint32_t zero = 0, ctrl = wr ? ELBI_CTRL_WRITE : 0, sts = 0;
+	uint32_t zero = 0, ctrl = wr ? GAUDI_ELBI_CTRL_WRITE : 0, sts = 0;
 
-	if (cfg_rw(true, ELBI_STS, &zero) || cfg_rw(true, ELBI_ADDR, &addr) ||
-	    (wr && cfg_rw(true, ELBI_DATA, v)) ||
-	    cfg_rw(true, ELBI_CTRL, &ctrl))
+	if (cfg_rw(true, GAUDI_ELBI_STS, &zero) || cfg_rw(true, GAUDI_ELBI_ADDR, &addr) ||
+	    (wr && cfg_rw(true, GAUDI_ELBI_DATA, v)) ||
+	    cfg_rw(true, GAUDI_ELBI_CTRL, &ctrl))
 		goto io;
 	for (int i = 0; i < 1000; i++) {
-		if (cfg_rw(false, ELBI_STS, &sts))
+		if (cfg_rw(false, GAUDI_ELBI_STS, &sts))
 			goto io;
-		if (sts & ELBI_STS_DONE)
+		if (sts & GAUDI_ELBI_STS_DONE)
 			break;
 		usleep(100);
 	}
-	if (!(sts & ELBI_STS_DONE) || (sts & ELBI_STS_ERR)) {
+	if (!(sts & GAUDI_ELBI_STS_DONE) || (sts & GAUDI_ELBI_STS_ERR)) {
 		fprintf(stderr, "gaudi_model_ctl: %s: ELBI %s of 0x%08x: status 0x%08x\n",
 			bdf, wr ? "write" : "read", addr, sts);
 		return -1;
 	}
-	if (!wr && cfg_rw(false, ELBI_DATA, v))
+	if (!wr && cfg_rw(false, GAUDI_ELBI_DATA, v))
 		goto io;
 	return 0;
 io:

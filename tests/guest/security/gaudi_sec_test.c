@@ -72,38 +72,32 @@
 #define PGT_HOP0_ASID1	0x10001000ULL	/* hop0 of ASID 1 (INTERFACE.md 8) */
 
 /*
- * DMA core and QMAN registers (INTERFACE.md section 7; DMA core WR_COMP
- * registers from upstream's dma0_core_regs.h).  WREG_32 offsets are
+ * DMA core and QMAN registers (hw/gaudi1/regs.h).  WREG_32 offsets are
  * relative to the engine's 64 KiB window, which starts at the DMA core;
- * its QMAN is at + 0x8000.
+ * its QMAN is at + DMA_QM_OFFSET.
  */
-#define DMA_CORE(n)		(0x500000U + 0x20000U * (n))
-#define DMA_QM(n)		(DMA_CORE(n) + 0x8000U)
-#define QM_MSG_BASE0_LO(s)	(0x8000U + 0x228 + 4 * (s))
-#define QM_MSG_BASE0_HI(s)	(0x8000U + 0x23C + 4 * (s))
-#define QM_FENCE_RDATA(f, s)	(0x308U + 0x14 * (f) + 4 * (s))
-
-/* LIN_DMA ctl bits (INTERFACE.md section 7). */
-#define REPEAT_SORE	(1U << 0)
+#define DMA_CORE(n)		((uint32_t)mmDMA0_CORE_BASE + GAUDI_DMA_STRIDE * (n))
+#define DMA_QM(n)		(DMA_CORE(n) + DMA_QM_OFFSET)
+#define QM_MSG_BASE0_LO(s)	(DMA_QM_OFFSET + QM_CP_MSG_BASE_LO(0, s))
+#define QM_MSG_BASE0_HI(s)	(DMA_QM_OFFSET + QM_CP_MSG_BASE_HI(0, s))
 
 /*
- * Sync managers (hw/gaudi1/regs.h): 2048 SOBs from the block
- * base, monitor registers at + 0x2000 (PAY_ADDRL), 0x2800 (PAY_ADDRH),
- * 0x3000 (PAY_DATA), 0x3800 (ARM), 0x4000 (STATUS), 4 bytes per monitor.
- * MSG_SHORT bases as both drivers program them: 0 E_N monitors
- * (PAY_ADDRL_0), 1 E_N SOBs, 2 W_S monitors, 3 W_S SOBs.
+ * Sync managers (hw/gaudi1/regs.h): SOBs from the block base, then the
+ * monitor registers.  MSG_SHORT bases as both drivers program them: 0 E_N
+ * monitors (PAY_ADDRL_0), 1 E_N SOBs, 2 W_S monitors, 3 W_S SOBs.
  */
-#define SM_E_N		0x4F2000U
-#define SM_W_N		0x4D2000U
-#define SM_E_S		0x4B2000U
-#define SM_W_S		0x492000U
+#define SM_E_N		((uint32_t)mmSYNC_MNGR_E_N_SOB_OBJ_0)
+#define SM_W_N		((uint32_t)mmSYNC_MNGR_W_N_SOB_OBJ_0)
+#define SM_E_S		((uint32_t)mmSYNC_MNGR_E_S_SOB_OBJ_0)
+#define SM_W_S		((uint32_t)mmSYNC_MNGR_W_S_SOB_OBJ_0)
 #define SOB(b, i)	((b) + 4U * (i))
-#define MON_ADDRL(b, m)	((b) + 0x2000U + 4U * (m))
-#define MON_ADDRH(b, m)	((b) + 0x2800U + 4U * (m))
-#define MON_DATA(b, m)	((b) + 0x3000U + 4U * (m))
-#define MON_ARM(b, m)	((b) + 0x3800U + 4U * (m))
-#define MON_STATUS(b, m) ((b) + 0x4000U + 4U * (m))
-#define SOB_ADD		(1U << 31)
+#define MON_ADDRL(b, m)	((b) + SM_MON_PAY_ADDRL(m))
+#define MON_ADDRH(b, m)	((b) + SM_MON_PAY_ADDRH(m))
+#define MON_DATA(b, m)	((b) + SM_MON_PAY_DATA(m))
+#define MON_ARM(b, m)	((b) + SM_MON_ARM(m))
+#define MON_STATUS(b, m) ((b) + SM_MON_STATUS(m))
+/* A monitor register as a MSG_SHORT offset from base 0 (PAY_ADDRL_0). */
+#define MON_SHORT(reg)	((reg) - SM_MON_PAY_ADDRL(0))
 /* ARM: group 7:0 (SOBs 8g..8g+7), mask 15:8 (1 = ignored), value 31:17. */
 #define ARM(g, mask, val) ((g) | (uint32_t)(mask) << 8 | (uint32_t)(val) << 17)
 #define WS_USER_SOB	144	/* W_S user range of both drivers */
@@ -127,14 +121,6 @@ static const char *drv = "gaudi";
 
 /* ---- device sessions ------------------------------------------------------ */
 
-struct sess {
-	int fd;
-	uint64_t cb;
-	uint8_t *cbp;
-	uint8_t *buf;
-	uint64_t va;
-};
-
 /*
  * Open the compute node, retrying while the previous holder's context is
  * released or the device resets (EBUSY, EAGAIN), up to 120 s.
@@ -152,42 +138,10 @@ static int open_dev(void)
 	return -1;
 }
 
-static void sess_close(struct sess *s)
+/* The node, a 64 KiB CB and an 8 MiB host buffer on a 2 MiB boundary. */
+static bool sess_open(struct hl_sess *s)
 {
-	if (s->va)
-		unmap_host(s->fd, s->va);
-	if (s->cbp && s->cbp != MAP_FAILED)
-		munmap(s->cbp, CB_SIZE);
-	if (s->cb)
-		cb_destroy(s->fd, s->cb);
-	free(s->buf);
-	if (s->fd >= 0)
-		close(s->fd);
-	memset(s, 0, sizeof(*s));
-	s->fd = -1;
-}
-
-static bool sess_open(struct sess *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->fd = open_dev();
-	if (s->fd < 0)
-		return false;
-	if (cb_create(s->fd, CB_SIZE, 0, &s->cb))
-		goto fail;
-	s->cbp = mmap(NULL, CB_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      s->fd, (off_t)s->cb);
-	if (s->cbp == MAP_FAILED)
-		goto fail;
-	if (posix_memalign((void **)&s->buf, 2 << 20, BUF_SIZE))
-		goto fail;
-	memset(s->buf, 0, BUF_SIZE);
-	if (map_host(s->fd, s->buf, BUF_SIZE, &s->va))
-		goto fail;
-	return true;
-fail:
-	sess_close(s);
-	return false;
+	return hl_sess_open(s, open_dev(), CB_SIZE, BUF_SIZE, 2 << 20);
 }
 
 /* A CB of this file mapped into the device MMU (internal queues). */
@@ -201,10 +155,8 @@ struct icb {
  * refused): there an internal queue's CB is any memory the queue can
  * read, here the last 64 KiB of the session's userptr buffer.
  */
-static bool icb_create(struct sess *s, struct icb *c)
+static bool icb_create(struct hl_sess *s, struct icb *c)
 {
-	union hl_cb_args a;
-
 	memset(c, 0, sizeof(*c));
 	if (cb_create(s->fd, 4096, HL_CB_FLAGS_MAP, &c->h)) {
 		c->h = 0;
@@ -212,18 +164,11 @@ static bool icb_create(struct sess *s, struct icb *c)
 		c->dva = s->va + BUF_SIZE - (64 << 10);
 		return true;
 	}
-	memset(&a, 0, sizeof(a));
-	a.in.op = HL_CB_OP_INFO;
-	a.in.cb_handle = c->h;
-	a.in.flags = HL_CB_FLAGS_GET_DEVICE_VA;
-	if (xioctl(s->fd, DRM_IOCTL_HL_CB, &a) || !a.out.device_va)
+	if (hl_cb_device_va(s->fd, c->h, &c->dva) || !c->dva)
 		return false;
-	c->dva = a.out.device_va;
-	c->p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd,
-		    (off_t)c->h);
+	c->p = hl_cb_mmap(s->fd, c->h, 4096);
 	return c->p != MAP_FAILED;
 }
-
 
 static size_t nops(uint8_t *cb, size_t off, size_t end)
 {
@@ -258,23 +203,13 @@ static int wait_done(int fd, uint64_t seq, uint32_t *st)
 	return wait_cs(fd, seq, WAIT_US, st, NULL);
 }
 
-static int run_cb(struct sess *s, size_t len, uint32_t q)
+static int run_cb(struct hl_sess *s, size_t len, uint32_t q)
 {
-	uint64_t seq;
-	uint32_t st;
-	int rc;
-
-	rc = hl_submit1(s->fd, s->cb, len, q, &seq);
-	if (rc)
-		return rc;
-	rc = wait_done(s->fd, seq, &st);
-	if (rc)
-		return rc;
-	return st == HL_WAIT_CS_STATUS_COMPLETED ? 0 : -EIO;
+	return hl_sess_run(s, len, q, WAIT_US);
 }
 
 /* Copy @size bytes of device memory at @dev into the session's buffer. */
-static int dev_read(struct sess *s, uint64_t dev, uint32_t off, uint32_t size)
+static int dev_read(struct hl_sess *s, uint64_t dev, uint32_t off, uint32_t size)
 {
 	return run_cb(s, lin_dma(s->cbp, 0, dev, s->va + off, size, false), 0);
 }
@@ -412,7 +347,10 @@ static struct result *res;
 static uint64_t t_host;		/* host canary word */
 static uint64_t t_host_page;	/* host canary page */
 static uint64_t t_kern;		/* kernel canary word (0: none) */
-static uint32_t msgbase_lo = 0xFC4F4000U, msgbase_hi = 0x7F;
+/* CP_MSG_BASE0 as both drivers program it: E_N's monitor PAY_ADDRL_0. */
+#define MSGBASE0	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + SM_MON_PAY_ADDRL(0))
+static uint32_t msgbase_lo = (uint32_t)MSGBASE0;
+static uint32_t msgbase_hi = (uint32_t)(MSGBASE0 >> 32);
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void note(const char *fmt, ...)
@@ -430,15 +368,15 @@ static void qm_state(const char *when, unsigned int dma, unsigned int st)
 {
 	uint32_t cnt = ~0U, pi = ~0U, ci = ~0U;
 
-	elbi_rw(elbi_fd, false, DMA_QM(dma) + 0x358 + 4 * st, &cnt);
-	elbi_rw(elbi_fd, false, DMA_QM(dma) + 0xA0 + 4 * st, &pi);
-	elbi_rw(elbi_fd, false, DMA_QM(dma) + 0xB0 + 4 * st, &ci);
+	elbi_rw(elbi_fd, false, DMA_QM(dma) + QM_CP_FENCE_CNT(0, st), &cnt);
+	elbi_rw(elbi_fd, false, DMA_QM(dma) + QM_PQ_PI(st), &pi);
+	elbi_rw(elbi_fd, false, DMA_QM(dma) + QM_PQ_CI(st), &ci);
 	note("%s: DMA%u stream %u fence0 %d PI %d CI %d; ", when, dma, st,
 	     (int)cnt, (int)pi, (int)ci);
 }
 
 /* Submit @n chunks, wait when accepted. */
-static void go_chunks(struct sess *s, struct hl_cs_chunk *ch, uint32_t n)
+static void go_chunks(struct hl_sess *s, struct hl_cs_chunk *ch, uint32_t n)
 {
 	uint64_t seq;
 
@@ -449,7 +387,7 @@ static void go_chunks(struct sess *s, struct hl_cs_chunk *ch, uint32_t n)
 	res->wrc = wait_done(s->fd, seq, &res->st);
 }
 
-static void go(struct sess *s, size_t len, uint32_t q)
+static void go(struct hl_sess *s, size_t len, uint32_t q)
 {
 	struct hl_cs_chunk ch;
 
@@ -461,7 +399,7 @@ static void go(struct sess *s, size_t len, uint32_t q)
 }
 
 /* An internal-queue CB and a NOP on DMA_0_0 to end the CS (upstream's rule). */
-static void go_internal(struct sess *s, struct icb *c, size_t len, uint32_t q)
+static void go_internal(struct hl_sess *s, struct icb *c, size_t len, uint32_t q)
 {
 	struct hl_cs_chunk ch[2];
 
@@ -489,13 +427,13 @@ static size_t wreg_dma(uint8_t *cb, size_t off, uint64_t src, uint64_t dst,
 }
 
 /* Prefill the first @n bytes of the buffer with the canary's complement. */
-static void leak_prep(struct sess *s, unsigned int n)
+static void leak_prep(struct hl_sess *s, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
 		s->buf[i] = (uint8_t)~host_pat(CANARY_OFF + i);
 }
 
-static void leak_count(struct sess *s, unsigned int n)
+static void leak_count(struct hl_sess *s, unsigned int n)
 {
 	res->leak = 0;
 	for (unsigned int i = 0; i < n; i++)
@@ -524,10 +462,10 @@ static size_t mon_fire(uint8_t *cb, size_t off, uint32_t b, uint32_t m,
  * monitor 72 on user SOB 144 (both drivers' user range) writes 1 to the
  * stream's fence counter.  Submitted on DMA_0_1.
  */
-static int release_fence(struct sess *s, unsigned int dma, unsigned int st)
+static int release_fence(struct hl_sess *s, unsigned int dma, unsigned int st)
 {
 	size_t len = mon_fire(s->cbp, 0, SM_W_S, WS_USER_MON, WS_USER_SOB / 8,
-			      GAUDI_CFG_BASE + DMA_QM(dma) + QM_FENCE_RDATA(0, st),
+			      GAUDI_CFG_BASE + DMA_QM(dma) + QM_CP_FENCE_RDATA(0, st),
 			      1);
 
 	/* mon_fire() arms on the group's first SOB: 144 = 8 * 18. */
@@ -535,7 +473,7 @@ static int release_fence(struct sess *s, unsigned int dma, unsigned int st)
 }
 
 /* Wait up to 2 s for the buffer byte @off to become @v. */
-static bool buf_becomes(struct sess *s, size_t off, uint8_t v)
+static bool buf_becomes(struct hl_sess *s, size_t off, uint8_t v)
 {
 	for (int i = 0; i < 200; i++) {
 		if (((volatile uint8_t *)s->buf)[off] == v)
@@ -547,26 +485,26 @@ static bool buf_becomes(struct sess *s, size_t off, uint8_t v)
 
 /* ---- the attempts themselves (run in a fresh attacking process) ---------- */
 
-static void a_wreg_dma_host(struct sess *s)
+static void a_wreg_dma_host(struct hl_sess *s)
 {
 	go(s, wreg_dma(s->cbp, 0, PAT64, t_host, 8,
 		       DMA_COMMIT_LIN | DMA_COMMIT_MEM_SET), 0);
 }
 
-static void a_wreg_dma_kern(struct sess *s)
+static void a_wreg_dma_kern(struct hl_sess *s)
 {
 	go(s, wreg_dma(s->cbp, 0, PAT64, t_kern, 8,
 		       DMA_COMMIT_LIN | DMA_COMMIT_MEM_SET), 0);
 }
 
-static void a_wreg_dma_read(struct sess *s)
+static void a_wreg_dma_read(struct hl_sess *s)
 {
 	leak_prep(s, 256);
 	go(s, wreg_dma(s->cbp, 0, t_host, s->va, 256, DMA_COMMIT_LIN), 0);
 	leak_count(s, 256);
 }
 
-static void a_wreg_wrcomp(struct sess *s)
+static void a_wreg_wrcomp(struct hl_sess *s)
 {
 	size_t len = 0;
 
@@ -594,7 +532,7 @@ static const char * const steer_names[] = {
 #define N_STEER (sizeof(steer_regs) / sizeof(steer_regs[0]))
 
 /* Each steering register alone, value 0 (harmless if it runs). */
-static void a_wreg_each(struct sess *s)
+static void a_wreg_each(struct hl_sess *s)
 {
 	uint64_t seq;
 	uint32_t st;
@@ -608,7 +546,7 @@ static void a_wreg_each(struct sess *s)
 	}
 }
 
-static void a_wreg_dma_internal(struct sess *s)
+static void a_wreg_dma_internal(struct hl_sess *s)
 {
 	struct icb c;
 
@@ -622,7 +560,7 @@ static void a_wreg_dma_internal(struct sess *s)
 		    GAUDI_QUEUE_ID_DMA_3_0);
 }
 
-static void a_msgbase_short(struct sess *s)
+static void a_msgbase_short(struct hl_sess *s)
 {
 	size_t len = 0;
 
@@ -639,11 +577,11 @@ static void a_msgbase_short(struct sess *s)
  * REPEAT (sore) jumping to offset 16: the source field of the zero-size
  * LIN_DMA at offset 8, whose last 16 bytes form a MSG_LONG to @target.
  */
-static void repeat_hidden(struct sess *s, uint64_t target)
+static void repeat_hidden(struct hl_sess *s, uint64_t target)
 {
 	uint8_t *cb = s->cbp;
 
-	hl_pkt8(cb, 0, PKT_REPEAT, REPEAT_SORE | 16U << 16, 0);
+	hl_pkt8(cb, 0, PKT_REPEAT, PKT_REPEAT_SORE | 16U << 16, 0);
 	put32(cb + 8, 0);
 	put32(cb + 12, HL_PKT_CTL(PKT_LIN_DMA) | PKT_LIN_DMA_LIN | (1U << 30) |
 		       PKT_CTL_MB);
@@ -653,27 +591,27 @@ static void repeat_hidden(struct sess *s, uint64_t target)
 	go(s, 32, 0);
 }
 
-static void a_repeat_host(struct sess *s)
+static void a_repeat_host(struct hl_sess *s)
 {
 	repeat_hidden(s, t_host);
 }
 
-static void a_repeat_kern(struct sess *s)
+static void a_repeat_kern(struct hl_sess *s)
 {
 	repeat_hidden(s, t_kern);
 }
 
-static void a_ld_wrcomp(struct sess *s)
+static void a_ld_wrcomp(struct hl_sess *s)
 {
 	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, PKT_LIN_DMA_WRCOMP, 0), 0);
 }
 
-static void a_ld_nonlinear(struct sess *s)
+static void a_ld_nonlinear(struct hl_sess *s)
 {
 	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, 0, PKT_LIN_DMA_LIN), 0);
 }
 
-static void a_ld_transpose(struct sess *s)
+static void a_ld_transpose(struct hl_sess *s)
 {
 	go(s, lin_dma_ctl(s->cbp, 0, 0, s->va, 64, true, PKT_LIN_DMA_TRANSPOSE, 0), 0);
 }
@@ -688,7 +626,7 @@ static void a_ld_transpose(struct sess *s)
  * dma_pool overwrites with its free list when a block is freed.)
  */
 #define STALL_OFF	24
-static void a_kcb_reuse(struct sess *s)
+static void a_kcb_reuse(struct hl_sess *s)
 {
 	struct icb c;
 	size_t len;
@@ -732,7 +670,7 @@ static void a_kcb_reuse(struct sess *s)
  * is not affected; one that runs the user's CB in place runs the new
  * packets.
  */
-static void a_kcb_rewrite(struct sess *s)
+static void a_kcb_rewrite(struct hl_sess *s)
 {
 	struct icb c;
 	size_t len;
@@ -755,69 +693,69 @@ static void a_kcb_rewrite(struct sess *s)
 	note("release %s", rc_name(res->rcs[0]));
 }
 
-static void a_msg_host(struct sess *s)
+static void a_msg_host(struct hl_sess *s)
 {
 	go(s, hl_pkt_msg_long(s->cbp, 0, t_host, PAT32, false), 0);
 }
 
-static void a_msg_kern(struct sess *s)
+static void a_msg_kern(struct hl_sess *s)
 {
 	go(s, hl_pkt_msg_long(s->cbp, 0, t_kern, PAT32, false), 0);
 }
 
-static void a_msg_drv_sob(struct sess *s)
+static void a_msg_drv_sob(struct hl_sess *s)
 {
 	go(s, hl_pkt_msg_long(s->cbp, 0, GAUDI_CFG_BASE + SOB(SM_W_S, WS_DRV_SOB),
-			      SOB_ADD | 1, false), 0);
+			      SM_SOB_INC | 1, false), 0);
 }
 
-static void a_short_drv_sob(struct sess *s)
+static void a_short_drv_sob(struct hl_sess *s)
 {
-	go(s, hl_pkt_msg_short(s->cbp, 0, 3, 4 * WS_DRV_SOB, SOB_ADD | 1), 0);
+	go(s, hl_pkt_msg_short(s->cbp, 0, 3, 4 * WS_DRV_SOB, SM_SOB_INC | 1), 0);
 }
 
-static void a_msg_drv_mon(struct sess *s)
+static void a_msg_drv_mon(struct hl_sess *s)
 {
 	go(s, hl_pkt_msg_long(s->cbp, 0,
 			      GAUDI_CFG_BASE + MON_DATA(SM_W_S, WS_DRV_MON),
 			      0x1234, false), 0);
 }
 
-static void a_mon_en_host(struct sess *s)
+static void a_mon_en_host(struct hl_sess *s)
 {
 	go(s, mon_fire(s->cbp, 0, SM_E_N, 0, 0, t_host, PAT32), 0);
 }
 
-static void a_mon_ws_host(struct sess *s)
+static void a_mon_ws_host(struct hl_sess *s)
 {
 	go(s, mon_fire(s->cbp, 0, SM_W_S, WS_USER_MON, WS_USER_SOB / 8,
 		       t_host, PAT32), 0);
 }
 
-static void a_mon_en_drv_sob(struct sess *s)
+static void a_mon_en_drv_sob(struct hl_sess *s)
 {
 	go(s, mon_fire(s->cbp, 0, SM_E_N, 1, 1,
-		       GAUDI_CFG_BASE + SOB(SM_W_S, WS_DRV_SOB), SOB_ADD | 1), 0);
+		       GAUDI_CFG_BASE + SOB(SM_W_S, WS_DRV_SOB), SM_SOB_INC | 1), 0);
 }
 
-static void a_mon_en_kern(struct sess *s)
+static void a_mon_en_kern(struct hl_sess *s)
 {
 	go(s, mon_fire(s->cbp, 0, SM_E_N, 2, 2, t_kern, PAT32), 0);
 }
 
-static void a_ld_host(struct sess *s)
+static void a_ld_host(struct hl_sess *s)
 {
 	go(s, lin_dma(s->cbp, 0, PAT64, t_host, 8, true), 0);
 }
 
-static void a_ld_host_read(struct sess *s)
+static void a_ld_host_read(struct hl_sess *s)
 {
 	leak_prep(s, 256);
 	go(s, lin_dma(s->cbp, 0, t_host, s->va, 256, false), 0);
 	leak_count(s, 256);
 }
 
-static void a_ld_kern(struct sess *s)
+static void a_ld_kern(struct hl_sess *s)
 {
 	go(s, lin_dma(s->cbp, 0, PAT64, t_kern, 8, true), 0);
 }
@@ -827,7 +765,7 @@ static void a_ld_kern(struct sess *s)
  * save them first (a LIN_DMA read), write, read back, restore the saved
  * bytes when both the save and the write went through.
  */
-static void dev_write_probe(struct sess *s, uint64_t dev)
+static void dev_write_probe(struct hl_sess *s, uint64_t dev)
 {
 	uint8_t saved[64];
 	int rd, rb = 1;	/* 1: not tried */
@@ -855,18 +793,18 @@ static void dev_write_probe(struct sess *s, uint64_t dev)
 	}
 }
 
-static void a_ld_kdram(struct sess *s)
+static void a_ld_kdram(struct hl_sess *s)
 {
 	dev_write_probe(s, DRAM_KERNEL);
 }
 
-static void a_ld_pgt(struct sess *s)
+static void a_ld_pgt(struct hl_sess *s)
 {
 	/* Entry 511 of ASID 1's hop0: unused by the tests' mappings. */
 	dev_write_probe(s, PGT_HOP0_ASID1 + 511 * 8);
 }
 
-static void a_ld_kdram_read(struct sess *s)
+static void a_ld_kdram_read(struct hl_sess *s)
 {
 	memset(s->buf, 0xEE, 4096);
 	go(s, lin_dma(s->cbp, 0, DRAM_KERNEL, s->va, 4096, false), 0);
@@ -890,15 +828,15 @@ struct attempt {
 	const char *cls;	/* "class 1", "sync", ... */
 	const char *what;
 	enum policy pol;
-	void (*fn)(struct sess *s);
+	void (*fn)(struct hl_sess *s);
 	bool kern;		/* needs the kernel canary */
 	uint32_t watch;		/* a CFG register that must not change (0: none) */
 };
 
 /* Run @fn in a fresh process holding the compute node. */
-static bool run_attacker(void (*fn)(struct sess *s), int *sig)
+static bool run_attacker(void (*fn)(struct hl_sess *s), int *sig)
 {
-	struct sess s;
+	struct hl_sess s;
 	pid_t pid;
 	int st;
 
@@ -909,7 +847,7 @@ static bool run_attacker(void (*fn)(struct sess *s), int *sig)
 		if (!sess_open(&s))
 			_exit(3);
 		fn(&s);
-		sess_close(&s);
+		hl_sess_close(&s);
 		_exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
@@ -921,7 +859,7 @@ static bool run_attacker(void (*fn)(struct sess *s), int *sig)
 /* A fresh process's normal CS (a memset into its buffer) works. */
 static bool fresh_cs_ok(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	bool good;
 	int i;
 
@@ -934,7 +872,7 @@ static bool fresh_cs_ok(void)
 					  s.va, 4096, true), i) == 0 &&
 		       s.buf[0] == 0x4C && s.buf[4095] == 0x4C;
 	}
-	sess_close(&s);
+	hl_sess_close(&s);
 	return good;
 }
 
@@ -1140,7 +1078,7 @@ static void t_attacks(void)
  */
 #define STALE_HBM	(GAUDI_DRAM_USER_START + (384ULL << 20))
 
-static void a_stale_holder(struct sess *s)
+static void a_stale_holder(struct hl_sess *s)
 {
 	struct icb c;
 	size_t len;
@@ -1159,7 +1097,7 @@ static void a_stale_holder(struct sess *s)
 	/* exit with the stream waiting: no release, no unmap, no close */
 }
 
-static void a_stale_next(struct sess *s)
+static void a_stale_next(struct hl_sess *s)
 {
 	int i, a7 = 0;
 
@@ -1221,7 +1159,7 @@ static const struct region regions[] = {
 
 static uint8_t *a_data;	/* shared: A's bytes, region r at r << 20 */
 
-static void a_holder_a(struct sess *s)
+static void a_holder_a(struct hl_sess *s)
 {
 	uint64_t x = 0x1234567887654321ULL ^ (uint64_t)getpid() << 20;
 	uint8_t *d;
@@ -1258,7 +1196,7 @@ static void a_holder_a(struct sess *s)
 	}
 }
 
-static void a_holder_b(struct sess *s)
+static void a_holder_b(struct hl_sess *s)
 {
 	size_t r, i, same;
 
@@ -1328,10 +1266,10 @@ static const char *blk_name(uint32_t b)
  * every message a MSG_SHORT (monitor registers through base 0, the SOB
  * through base 1).
  */
-static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
+static void fence_pair(struct hl_sess *s, uint32_t b, bool short_msg,
 		       uint32_t sigq)
 {
-	uint64_t fence = GAUDI_CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(0, 0);
+	uint64_t fence = GAUDI_CFG_BASE + DMA_QM(0) + QM_CP_FENCE_RDATA(0, 0);
 	const char *how = short_msg ? "MSG_SHORT" : "MSG_LONG";
 	uint64_t wseq, sseq;
 	uint32_t st = ~0U;
@@ -1340,11 +1278,13 @@ static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
 
 	if (short_msg) {
 		len = hl_pkt_msg_short(s->cbp, len, 1, 4 * 8, 0);
-		len = hl_pkt_msg_short(s->cbp, len, 0, 4 * 8, (uint32_t)fence);
-		len = hl_pkt_msg_short(s->cbp, len, 0, 0x800 + 4 * 8,
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_PAY_ADDRL(8)),
+				       (uint32_t)fence);
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_PAY_ADDRH(8)),
 				       (uint32_t)(fence >> 32));
-		len = hl_pkt_msg_short(s->cbp, len, 0, 0x1000 + 4 * 8, 1);
-		len = hl_pkt_msg_short(s->cbp, len, 0, 0x1800 + 4 * 8,
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_PAY_DATA(8)),
+				       1);
+		len = hl_pkt_msg_short(s->cbp, len, 0, MON_SHORT(SM_MON_ARM(8)),
 				       ARM(1, 0xFE, 1));
 	} else {
 		len = hl_pkt_msg_long(s->cbp, len, GAUDI_CFG_BASE + SOB(b, 8), 0,
@@ -1371,10 +1311,10 @@ static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
 	   "compat %s: the memset behind the FENCE waits (status %s)",
 	   blk_name(b), st_name(st));
 	if (short_msg)
-		len = hl_pkt_msg_short(s->cbp, 0, 1, 4 * 8, SOB_ADD | 1);
+		len = hl_pkt_msg_short(s->cbp, 0, 1, 4 * 8, SM_SOB_INC | 1);
 	else
 		len = hl_pkt_msg_long(s->cbp, 0, GAUDI_CFG_BASE + SOB(b, 8),
-				      SOB_ADD | 1, false);
+				      SM_SOB_INC | 1, false);
 	rc = hl_submit1(s->fd, s->cb, len, sigq, &sseq);
 	ok(rc == 0, "compat %s: signalling CB on queue %u (%s SOB 8 += 1) accepted (%s)",
 	   blk_name(b), sigq, how, rc_name(rc));
@@ -1391,7 +1331,7 @@ static void fence_pair(struct sess *s, uint32_t b, bool short_msg,
 #define MT_ITERS	20
 
 struct mt_arg {
-	struct sess *s;
+	struct hl_sess *s;
 	unsigned int t;
 	uint64_t cbw, cbs;
 	uint8_t *pw, *ps;
@@ -1408,9 +1348,9 @@ struct mt_arg {
 static void *mt_thread(void *p)
 {
 	struct mt_arg *m = p;
-	struct sess *s = m->s;
+	struct hl_sess *s = m->s;
 	unsigned int t = m->t, i, q = t % 4, f = t / 4, sob = 64 + 8 * t;
-	uint64_t fence = GAUDI_CFG_BASE + DMA_QM(0) + QM_FENCE_RDATA(f, q);
+	uint64_t fence = GAUDI_CFG_BASE + DMA_QM(0) + QM_CP_FENCE_RDATA(f, q);
 	uint64_t seqs[2], off = (uint64_t)t << 16;
 	uint32_t map, all, st = ~0U;
 	size_t len;
@@ -1445,7 +1385,7 @@ static void *mt_thread(void *p)
 				&seqs[0]);
 		if (!rc) {
 			len = hl_pkt_msg_short(m->ps, 0, 1, 4 * sob,
-					       SOB_ADD | 1);
+					       SM_SOB_INC | 1);
 			rc = hl_submit1(s->fd, m->cbs, len,
 					GAUDI_QUEUE_ID_DMA_1_0 + q, &seqs[1]);
 		}
@@ -1498,7 +1438,7 @@ static void *mt_thread(void *p)
 	return NULL;
 }
 
-static void t_multics(struct sess *s)
+static void t_multics(struct hl_sess *s)
 {
 	struct mt_arg m[MT_THREADS];
 	pthread_t th[MT_THREADS];
@@ -1570,7 +1510,7 @@ static bool compat_ran;
 
 static void t_compat(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	int err;
 
 	if (!ok(sess_open(&s), "compat: open"))
@@ -1583,12 +1523,12 @@ static void t_compat(void)
 	compat_ran = !err;
 	tap_diag("compat: %u of the 67 user SOBs used are non-zero before close (%d unreadable)",
 		 used_before_close, err);
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 static void t_sobclean(void)
 {
-	struct sess s;
+	struct hl_sess s;
 	unsigned int n, mon_armed = 0;
 	uint32_t v;
 	int err;
@@ -1613,7 +1553,7 @@ static void t_sobclean(void)
 			mon_armed++;
 	tap_diag("sobclean: %u of E_N monitors 0..23 have a non-zero STATUS in the next context",
 		 mon_armed);
-	sess_close(&s);
+	hl_sess_close(&s);
 }
 
 static void t_info(void)

@@ -52,8 +52,6 @@
 #define BUF_SIZE	(4U << 20)
 #define WAIT_US		(30ULL * 1000 * 1000)
 
-#define PKT_LOAD_EXE	0xF
-
 static int fd = -1;
 static int card;
 static uint64_t rng_state = 1;
@@ -330,7 +328,7 @@ static void t_mem(uint8_t *buf)
 	out("mem.unmap", unmap_host(fd, va), NULL);
 	out("mem.unmap twice", unmap_host(fd, va), NULL);
 	out("mem.unmap 0", unmap_host(fd, 0), NULL);
-	out("mem.unmap never mapped", unmap_host(fd, 0x1000000000000ULL +
+	out("mem.unmap never mapped", unmap_host(fd, GAUDI_VA_HOST_START +
 						 (3ULL << 40)), NULL);
 	out("mem.map flags=USERPTR|0x100000",
 	    map_flags(buf, 4096, HL_MEM_USERPTR | 0x100000, &va), NULL);
@@ -622,7 +620,7 @@ static void t_cs(struct cs_env *e)
 		{ PKT_MSG_PROT, 2, "MSG_PROT" },
 		{ PKT_CP_DMA, 2, "CP_DMA" },
 		{ PKT_STOP, 1, "STOP" },
-		{ PKT_LOAD_EXE, 2, "LOAD_AND_EXE" },
+		{ PKT_LOAD_AND_EXE, 2, "LOAD_AND_EXE" },
 	};
 	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++) {
 		snprintf(l, sizeof(l), "cs.packet %s q=0", forbidden[i].name);

@@ -47,23 +47,23 @@
 #include "../../lib/tap.h"
 
 /*
- * Gaudi 1 facts (upstream asic_reg headers, gaudi_packets.h; hl-thunk-open's
- * gaudi tests for the stride semantics and the lower CP's fence counter).
+ * Gaudi 1 facts from hw/gaudi1 (hl-thunk-open's gaudi tests for the stride
+ * semantics and the lower CP's fence counter).
  */
-#define WS_SOB(i)	(GAUDI_CFG_BASE + 0x492000ULL + 4 * (i))
-#define WS_MON(reg, m)	(GAUDI_CFG_BASE + 0x492000ULL + (reg) + 4 * (m))
-#define DMA_QM(n)	(0x508000ULL + 0x20000ULL * (n))
-#define TPC_QM(n)	(0xE08000ULL + 0x40000ULL * (n))
+#define WS_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (i))
+#define WS_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + (reg) + 4 * (m))
+#define DMA_QM(n)	((uint64_t)mmDMA0_QM_BASE + GAUDI_DMA_STRIDE * (uint64_t)(n))
+#define TPC_QM(n)	((uint64_t)mmTPC0_QM_BASE + GAUDI_TPC_STRIDE * (uint64_t)(n))
 /* CP_FENCE0_RDATA of CP @cp (0..3 the streams, 4 the lower CP). */
-#define FENCE0(qm, cp)	(GAUDI_CFG_BASE + (qm) + 0x308 + 4 * (cp))
+#define FENCE0(qm, cp)	(GAUDI_CFG_BASE + (qm) + QM_CP_FENCE_RDATA(0, cp))
 
 /* DMA core registers, offsets in the DMA queue's WREG_32 window. */
-#define CORE_SRC_TSIZE(k)	((k) ? 0x2C + 8 * ((k) - 1) : 0x4C)
-#define CORE_SRC_STRIDE(k)	(0x30 + 8 * ((k) - 1))
-#define CORE_DST_TSIZE(k)	((k) ? 0x54 + 8 * ((k) - 1) : 0x74)
-#define CORE_DST_STRIDE(k)	(0x58 + 8 * ((k) - 1))
+#define CORE_SRC_TSIZE(k)	((k) ? DMA_CORE_SRC_TSIZE(k) : DMA_CORE_SRC_TSIZE_0)
+#define CORE_SRC_STRIDE(k)	DMA_CORE_SRC_STRIDE(k)
+#define CORE_DST_TSIZE(k)	((k) ? DMA_CORE_DST_TSIZE(k) : DMA_CORE_DST_TSIZE_0)
+#define CORE_DST_STRIDE(k)	DMA_CORE_DST_STRIDE(k)
 
-#define CTL_RB		(1U << 30)
+#define CTL_RB		PKT_CTL_RB
 
 #define CB_SIZE		(64U << 10)
 #define BUF_SIZE	(8U << 20)
@@ -369,12 +369,12 @@ static void t_fourdma(struct sess *s)
 		/* DMA_2_0: wait for SOB+0 >= r; SRAM1 -> HBM; SOB+1 += 1. */
 		l1 = arm_fence(ib[0], 0, mon, sob, r, FENCE0(DMA_QM(qm[1]), 0));
 		l1 = pkt_lin_dma(ib[0], l1, sram1, hbm, FD_SIZE, false, true);
-		l1 = msg(ib[0], l1, WS_SOB(sob + 1), 0x80000001U);
+		l1 = msg(ib[0], l1, WS_SOB(sob + 1), SM_SOB_INC | 1);
 		/* DMA_3_0: wait for SOB+1 >= r; HBM -> SRAM2; SOB+2 += 1. */
 		l2 = arm_fence(ib[1], 0, mon + 1, sob + 1, r,
 			       FENCE0(DMA_QM(qm[2]), 0));
 		l2 = pkt_lin_dma(ib[1], l2, hbm, sram2, FD_SIZE, false, true);
-		l2 = msg(ib[1], l2, WS_SOB(sob + 2), 0x80000001U);
+		l2 = msg(ib[1], l2, WS_SOB(sob + 2), SM_SOB_INC | 1);
 		if (!put_icb(s, 0, ib[0], l1) || !put_icb(s, 1, ib[1], l2)) {
 			fails++;
 			break;
@@ -382,7 +382,7 @@ static void t_fourdma(struct sess *s)
 		/* DMA_0_0 (after put_icb, which uses this CB): host -> SRAM1,
 		 * then SOB+0 += 1. */
 		l0 = pkt_lin_dma(s->cbp, 0, s->va, sram1, FD_SIZE, false, true);
-		l0 = msg(s->cbp, l0, WS_SOB(sob), 0x80000001U);
+		l0 = msg(s->cbp, l0, WS_SOB(sob), SM_SOB_INC | 1);
 		/* DMA_1_0 (second external CB): wait for SOB+2 >= r; SRAM2 -> host. */
 		l3 = arm_fence(s->cbp2, 0, mon + 2, sob + 2, r,
 			       FENCE0(DMA_QM(qm[3]), 0));
@@ -559,14 +559,14 @@ static void t_pingpong(struct sess *s)
 	for (i = 1; i <= PP_ROUNDS; i++) {
 		/* D: x[i] = i; b += 1; wait a >= i; z[i] = y[i]. */
 		dl = msg(s->cbp2, dl, xva + 4 * i, i);
-		dl = msg(s->cbp2, dl, WS_SOB(sb), 0x80000001U);
+		dl = msg(s->cbp2, dl, WS_SOB(sb), SM_SOB_INC | 1);
 		dl = arm_fence(s->cbp2, dl, md, sa, i, FENCE0(DMA_QM(0), 0));
 		dl = pkt_lin_dma(s->cbp2, dl, yva + 4 * i, zva + 4 * i, 4,
 				 false, true);
 		/* T: wait b >= i; y[i] = 0x1000 + i; a += 1. */
 		tl = arm_fence(tcb, tl, mt, sb, i, tfence);
 		tl = msg(tcb, tl, yva + 4 * i, 0x1000 + i);
-		tl = msg(tcb, tl, WS_SOB(sa), 0x80000001U);
+		tl = msg(tcb, tl, WS_SOB(sa), SM_SOB_INC | 1);
 	}
 	if (peer) {
 		/* The TPC job is a CP_DMA: the lower CP runs the CB in SRAM. */

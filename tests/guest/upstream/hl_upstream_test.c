@@ -362,7 +362,7 @@ static void run_forbidden(int fd, uint8_t *cb, uint64_t cb_handle,
 	ok_eq(cs_submit(fd, cb_handle, len, GAUDI_QUEUE_ID_DMA_0_0, &seq),
 	      -EPERM, "CS with MSG_PROT on an external queue fails with EPERM");
 	memset(cb, 0, CB_SIZE);
-	len = pkt_wreg_bulk(cb, 0, 0x8000, 0);
+	len = pkt_wreg_bulk(cb, 0, DMA_QM_OFFSET, 0);
 	ok_eq(cs_submit(fd, cb_handle, len, GAUDI_QUEUE_ID_DMA_0_0, &seq),
 	      -EPERM,
 	      "CS with WREG_BULK on an external queue fails with EPERM");
