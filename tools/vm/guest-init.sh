@@ -12,8 +12,8 @@
 # Guest statuses besides the command's own:
 #   97  driver load failed or too few /dev/accel nodes (command not run)
 #   99  dmesg shows WARNING/BUG/Oops/KASAN/UBSAN/lockdep/"NOT usable"/
-#       "Call Trace" (PATTERNS below) or an IOMMU (DMAR) fault not announced
-#       as expected, or, on a kernel with kmemleak (the debug kernel),
+#       "Call Trace" or an IOMMU (DMAR) fault not announced as expected
+#       (tools/vm/dmesg-judge.sh), or, on a kernel with kmemleak (the debug kernel),
 #       objects leaked while the driver and command ran
 # (both only without --keep-going).
 
@@ -152,18 +152,10 @@ if [ "$status" = 0 ] || [ "$KEEP_GOING" = 1 ]; then
 	[ "$status" = 0 ] && status=$cmd_status
 fi
 
-# Kernel problems fail the run even if the command passed.  Beyond the
-# generic markers, the debug kernel's reports by name: KASAN ("BUG:
-# KASAN"), KFENCE ("BUG: KFENCE"), UBSAN ("UBSAN:"), lockdep ("WARNING:
-# possible circular/recursive locking", "suspicious RCU usage"),
-# DEBUG_ATOMIC_SLEEP ("BUG: sleeping function called from invalid context"),
-# DEBUG_LIST and the hung-task detector; DEBUG_OBJECTS and DMA-API debug
-# report through WARNING.  (Not "KFENCE" or "DMA-API:" alone: both also
-# log a line at boot.)  IOMMU faults (a device DMA the IOMMU refused)
-# count as problems, except between the lines "gaudi-vm: expect DMAR faults
-# begin" and "... end" that a test writes to /dev/kmsg around a fault it
-# provokes on purpose.
-PATTERNS='WARNING|\<BUG\>|Oops|KASAN|UBSAN:|NOT usable|Call Trace|DMAR: \[DMA|DRHD: handling fault|possible (circular|recursive) locking|suspicious RCU usage|sleeping function called from invalid context|list_(add|del) corruption|INFO: task .* blocked for more than'
+# Kernel problems fail the run even if the command passed: what counts and
+# the one tolerated report are in /lib/gaudi-vm/dmesg-judge.sh
+# (tools/vm/dmesg-judge.sh), which the suites' checks share.
+. /lib/gaudi-vm/dmesg-judge.sh
 # kmemleak: objects still unreferenced after the command, two scans apart
 # (an object is reported only once it is 5 s old and was unreferenced in a
 # scan).
@@ -182,34 +174,10 @@ if [ -n "$KMEMLEAK" ]; then
 		fi
 	fi
 fi
-# One DMA-API debug report is tolerated, on the debug kernel: overlapping
-# streaming mappings of one cacheline ("cacheline tracking EEXIST", "exceeded
-# 7 overlapping mappings").  The uapi lets a holder map the same host
-# pages more than once, as upstream's does, and a coherent x86 device
-# loses nothing by it; dma-debug warns for non-coherent architectures
-# (Documentation/howto/running.rst, Debugging).  The whole report, from
-# "cut here" to "end trace", is replaced by one line.
-dmesg_judged() {
-	dmesg | awk '/gaudi-vm: expect DMAR faults begin/ { e = 1 }
-		/gaudi-vm: expect DMAR faults end/ { e = 0 }
-		e && /DMAR: (\[DMA|DRHD: handling fault)/ { next }
-		/-+\[ cut here \]-+/ { w = 1; buf = $0; next }
-		w { buf = buf "\n" $0
-			if ($0 ~ /---\[ end trace/) {
-				w = 0
-				if (buf ~ /DMA-API: .*(overlapping mappings aren.t supported|overlapping mappings of cacheline)/)
-					print "gaudi-vm: tolerated: DMA-API overlapping-mapping report"
-				else
-					print buf
-			}
-			next }
-		{ print }
-		END { if (w) print buf }'
-}
-problems=$(dmesg_judged | grep -E "$PATTERNS")
+problems=$(dmesg | kernel_problems)
 if [ -n "$problems" ]; then
 	say "kernel problems in dmesg:"
-	dmesg_judged | grep -E -B2 -A20 "$PATTERNS" |
+	dmesg | judge_dmesg | grep -E -B2 -A20 "$GAUDI_KERNEL_PROBLEMS" |
 		sed 's/^/gaudi-vm: dmesg: /'
 	if [ "$KEEP_GOING" = 1 ]; then
 		say "ignoring dmesg problems (--keep-going)"

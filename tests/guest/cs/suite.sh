@@ -58,6 +58,9 @@ PEER_KO=${PEER_KO:-}
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
 
 # sub PROGRAM ARGS...: run a TAP program, show its output indented.
 sub() { tap_sub "$(basename "$1") ${2:-} ..." "$@"; }
@@ -208,7 +211,7 @@ else
 		"no peer module (PEER_KO='$PEER_KO'; tools/host/build-upstream-peer.sh failed?)"
 fi
 
-problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption' | head -5)
+problems=$(dmesg | kernel_problems | head -5)
 [ -z "$problems" ]
 ok $? "no kernel problem in dmesg"
 [ -z "$problems" ] || echo "$problems" | sed 's/^/# /'

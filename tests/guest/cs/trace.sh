@@ -20,8 +20,15 @@ trace_test() {
 	[ -d "$tr_dir/events/gaudi" ]
 	ok $? "tracefs has events/gaudi"
 	[ -d "$tr_dir/events/gaudi" ] || return
-	grep -q '\[gaudi\]' "$tr_ddc"
-	ok $? "dynamic debug knows gaudi's debug messages"
+	# A kernel without CONFIG_DYNAMIC_DEBUG (a trimmed debug kernel) has
+	# no debug messages to turn on: those checks are counted skips there.
+	tr_nodd="the kernel has no dynamic debug (CONFIG_DYNAMIC_DEBUG)"
+	if [ -e "$tr_ddc" ]; then
+		grep -q '\[gaudi\]' "$tr_ddc"
+		ok $? "dynamic debug knows gaudi's debug messages"
+	else
+		skip "dynamic debug knows gaudi's debug messages" "$tr_nodd"
+	fi
 
 	tr_bdf=$(basename "$(readlink /sys/class/accel/accel0/device)")
 	tr_cnt=/sys/bus/pci/devices/$tr_bdf/hard_reset_cnt
@@ -30,7 +37,7 @@ trace_test() {
 	echo 8192 > "$tr_dir/buffer_size_kb"
 	echo > "$tr_dir/trace"
 	echo 1 > "$tr_dir/events/gaudi/enable"
-	echo "module gaudi format '[RESET]' +p" > "$tr_ddc"
+	[ -e "$tr_ddc" ] && echo "module gaudi format '[RESET]' +p" > "$tr_ddc"
 	tr_n0=$(dmesg | wc -l)
 	sub "$BIN/gaudi_remap_test" --card 0
 	echo 1 > "/sys/bus/pci/devices/$tr_bdf/hard_reset"
@@ -40,7 +47,7 @@ trace_test() {
 		tr_t=$((tr_t + 1))
 	done
 	echo 0 > "$tr_dir/events/gaudi/enable"
-	echo "module gaudi format '[RESET]' -p" > "$tr_ddc"
+	[ -e "$tr_ddc" ] && echo "module gaudi format '[RESET]' -p" > "$tr_ddc"
 	cp "$tr_dir/trace" /tmp/gaudi.trace
 	for tr_ev in gaudi_cs_submit gaudi_cs_complete gaudi_queue_doorbell \
 		gaudi_mmu_map gaudi_mmu_unmap gaudi_reset_start \
@@ -58,11 +65,16 @@ trace_test() {
 		/tmp/gaudi.trace
 	ok $? "trace: register writes by name (SW_ALL_RST)"
 	dmesg | tail -n +$((tr_n0 + 1)) > /tmp/gaudi.dmesg
-	grep -q '\[RESET\] hard reset done' /tmp/gaudi.dmesg
-	ok $? "dynamic debug: the [RESET] messages of the reset"
-	tr_n=$(grep -c '\[CS\]' /tmp/gaudi.dmesg)
-	[ "$tr_n" -eq 0 ]
-	ok $? "dynamic debug: no [CS] message unless asked ($tr_n)"
+	if [ -e "$tr_ddc" ]; then
+		grep -q '\[RESET\] hard reset done' /tmp/gaudi.dmesg
+		ok $? "dynamic debug: the [RESET] messages of the reset"
+		tr_n=$(grep -c '\[CS\]' /tmp/gaudi.dmesg)
+		[ "$tr_n" -eq 0 ]
+		ok $? "dynamic debug: no [CS] message unless asked ($tr_n)"
+	else
+		skip "dynamic debug: the [RESET] messages of the reset" "$tr_nodd"
+		skip "dynamic debug: no [CS] message unless asked" "$tr_nodd"
+	fi
 	echo > "$tr_dir/trace"
 	sub "$BIN/gaudi_remap_test" --card 0
 	tr_n=$(grep -c ' gaudi_' "$tr_dir/trace")

@@ -23,6 +23,9 @@ GAUDI_KO=${GAUDI_KO:-}
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
 
 deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
 # shellcheck disable=SC2086 # a list of module names
@@ -37,7 +40,7 @@ tap_sub_each gaudi_dos_test "$BIN/gaudi_dos_test" --card 0
 rmmod gaudi
 ok $? "rmmod gaudi"
 
-problems=$(dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption|hung_task|blocked for more than' | head -5)
+problems=$(dmesg | kernel_problems | head -5)
 [ -z "$problems" ]
 ok $? "no kernel problem in dmesg"
 [ -z "$problems" ] || echo "$problems" | sed 's/^/# /'

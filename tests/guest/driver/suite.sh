@@ -54,10 +54,12 @@ else
 	MSG_HEARTBEAT=${MSG_HEARTBEAT:-heartbeat lost}
 fi
 DRV_DIR=/sys/bus/pci/drivers/$DUT_MOD
-PROBLEMS='WARNING|\<BUG\>|Oops|KASAN|NOT usable|Call Trace'
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
 mkdir -p "$WORK"
 
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -69,10 +71,11 @@ dmesg_since() { dmesg | tail -n +$(($1 + 1)); }
 
 # no_problems MARK WHAT: no WARNING/BUG/Oops/... since MARK.
 no_problems() {
-	p=$(dmesg_since "$1" | grep -E "$PROBLEMS")
+	p=$(dmesg_since "$1" | kernel_problems)
 	[ -z "$p" ]
 	ok $? "$2: no WARNING/BUG/Oops/KASAN/NOT usable/Call Trace in dmesg"
-	[ -z "$p" ] || dmesg_since "$1" | grep -E -B2 -A8 "$PROBLEMS" |
+	[ -z "$p" ] || dmesg_since "$1" | judge_dmesg |
+		grep -E -B2 -A8 "$GAUDI_KERNEL_PROBLEMS" |
 		head -n 40 | sed 's/^/#   /'
 }
 

@@ -36,10 +36,12 @@ GAUDI_KO=${GAUDI_KO:-}
 PEER_KO=${PEER_KO:-}
 CANARY_KO=${CANARY_KO:-}
 TEST=$BIN/gaudi_sec_test
-PROBLEMS='WARNING|\<BUG\>|Oops|general protection|KASAN|UBSAN|refcount_t|list_del corruption|NOT usable|Call Trace'
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
 
 wait_node() {
 	t=0
@@ -81,7 +83,7 @@ if [ -n "$GAUDI_KO" ]; then
 	tap_sub_each "gaudi" "$TEST" --card 0 attacks stale nextholder
 	unload gaudi
 	ok $? "rmmod gaudi"
-	problems=$(dmesg | grep -E "$PROBLEMS" | head -5)
+	problems=$(dmesg | kernel_problems | head -5)
 	[ -z "$problems" ]
 	ok $? "no kernel problem in dmesg after the gaudi.ko phase"
 	[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
@@ -110,7 +112,7 @@ if [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 	unload habanalabs
 	ok $? "rmmod the peer"
 	# Facts, not judged: what the peer phase left in dmesg.
-	dmesg | grep -E "$PROBLEMS" | head -5 | sed 's/^/# peer: dmesg: /'
+	dmesg | kernel_problems | head -5 | sed 's/^/# peer: dmesg: /'
 else
 	# Visible and counted: the peer build failed or PEER_KO was not given.
 	skip "upstream peer phase (gaudi_sec_test --peer)" \
