@@ -298,6 +298,13 @@ fw)
 		--add "$out/img:/suite/img" "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin IMG=/suite/img"
 	;;
+nic)
+	# The DL1 wiring of the NIC ports (issue 12), seen through gaudi.ko's
+	# debugfs register window (GAUDI_KO or built from kernel/).
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" --nic dl1 "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko"
+	;;
 esac
 
 # Guest CPUs (SMP overrides): 4 for the suites whose threads and processes
