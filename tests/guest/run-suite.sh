@@ -302,7 +302,7 @@ nic)
 	# The DL1 wiring of the NIC ports (issue 12), seen through gaudi.ko's
 	# debugfs register window (GAUDI_KO or built from kernel/).
 	ko=$(gaudi_ko) || exit 2
-	set -- --add "$ko:/suite/ko/gaudi.ko" --nic dl1 "$@"
+	set -- --add "$ko:/suite/ko/gaudi.ko" --nic dl1 --hotplug "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko"
 	;;
 esac

@@ -12,6 +12,8 @@
 #      console line): card 0 port 0 and its peer, card 1 port 0, lose
 #      their link; no other port changes
 #   4  the cable is plugged back: both ends have link again
+#   5  card 1 is hot-unplugged (gaudi-vm --hotplug): card 0's port to it
+#      loses its link; plugged back, both cards have their links again
 #
 # Environment: GAUDI_KO, CARDS (at least 2).  Prints TAP and ends with
 # "N passed, N failed"; exit status 1 on any failure.
@@ -147,5 +149,35 @@ ok $bad "c0p0 pulled: the other cards' links unchanged"
 link_request c0p0 on
 wait_mask 0 "$(expected_mask 0)" && wait_mask 1 "$(expected_mask 1)"
 ok $? "c0p0 plugged back: both ends have link"
+
+# Card 1 pulled out of its slot (QMP device_del through gaudi-vm
+# --hotplug): its cables lose their other end; plugged back, they link.
+wait_gone() {
+	t=0
+	while [ -n "$(card_dir "$1")" ] && [ $t -lt 300 ]; do
+		sleep 0.2
+		t=$((t + 1))
+	done
+	[ -z "$(card_dir "$1")" ]
+}
+wait_back() {
+	t=0
+	while [ -z "$(card_dir "$1")" ] && [ $t -lt 600 ]; do
+		sleep 0.2
+		t=$((t + 1))
+	done
+	[ -n "$(card_dir "$1")" ]
+}
+printf '\ngaudi-vm-hotplug: del 1\n' >/dev/console
+wait_gone 1
+ok $? "card 1 unplugged"
+want=$(($(expected_mask 0) & ~(1 << 0)))
+wait_mask 0 "$want"
+ok $? "card 1 unplugged: card 0 port 0 has no link"
+printf '\ngaudi-vm-hotplug: add 1\n' >/dev/console
+wait_back 1
+ok $? "card 1 plugged back and probed"
+wait_mask 0 "$(expected_mask 0)" && wait_mask 1 "$(expected_mask 1)"
+ok $? "card 1 plugged back: cards 0 and 1 have their links again"
 
 tap_done
