@@ -301,9 +301,13 @@ fw)
 nic)
 	# The DL1 wiring of the NIC ports (issue 12), seen through gaudi.ko's
 	# debugfs register window (GAUDI_KO or built from kernel/).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" \
+		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
 	ko=$(gaudi_ko) || exit 2
-	set -- --add "$ko:/suite/ko/gaudi.ko" --nic dl1 --hotplug "$@"
-	env="GAUDI_KO=/suite/ko/gaudi.ko"
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_nic_frame:/suite/bin/gaudi_nic_frame" \
+		--nic dl1 --hotplug "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	;;
 esac
 

@@ -12,13 +12,17 @@
 #      console line): card 0 port 0 and its peer, card 1 port 0, lose
 #      their link; no other port changes
 #   4  the cable is plugged back: both ends have link again
-#   5  card 1 is hot-unplugged (gaudi-vm --hotplug): card 0's port to it
+#   5  one raw frame from card 0 port 0 to card 1 port 0 (and card 2
+#      port 1 to card 1 port 1), programmed through the register window
+#      by gaudi_nic_frame: it arrives byte for byte in the receive ring
+#   6  card 1 is hot-unplugged (gaudi-vm --hotplug): card 0's port to it
 #      loses its link; plugged back, both cards have their links again
 #
-# Environment: GAUDI_KO, CARDS (at least 2).  Prints TAP and ends with
+# Environment: GAUDI_KO, BIN, CARDS (at least 2).  Prints TAP and ends with
 # "N passed, N failed"; exit status 1 on any failure.
 
 GAUDI_KO=${GAUDI_KO:-}
+BIN=${BIN:-$(dirname "$0")}
 CARDS=${CARDS:-2}
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
@@ -149,6 +153,16 @@ ok $bad "c0p0 pulled: the other cards' links unchanged"
 link_request c0p0 on
 wait_mask 0 "$(expected_mask 0)" && wait_mask 1 "$(expected_mask 1)"
 ok $? "c0p0 plugged back: both ends have link"
+
+# A raw frame through the wiring, set up through the register windows:
+# card 0 port 0 -> card 1 port 0, and on 3 cards card 2 port 1 -> card 1
+# port 1.
+tap_sub "c0p0 -> c1p0" "$BIN/gaudi_nic_frame" "$(card_dir 0)" 0 \
+	"$(card_dir 1)" 0
+if [ "$CARDS" -ge 3 ]; then
+	tap_sub "c2p1 -> c1p1" "$BIN/gaudi_nic_frame" "$(card_dir 2)" 1 \
+		"$(card_dir 1)" 1
+fi
 
 # Card 1 pulled out of its slot (QMP device_del through gaudi-vm
 # --hotplug): its cables lose their other end; plugged back, they link.
