@@ -4,7 +4,10 @@
  * B port Y through the emulated wiring, with no NIC driver: only gaudi.ko's
  * debugfs register window (addr, data32) of each card.
  *
- *   gaudi_nic_frame DEBUGFS_A PORT_X DEBUGFS_B PORT_Y
+ *   gaudi_nic_frame DEBUGFS_A PORT_X DEBUGFS_B PORT_Y [drop]
+ *
+ * With "drop" the cable is expected to be pulled: the frame leaves the
+ * send queue but is counted as an output error and never arrives.
  *
  * Device memory is written and read through the port's QP-context gateway
  * (a masked write of a 32-byte responder entry, Documentation/emulator/
@@ -166,12 +169,11 @@ static void setbits(uint32_t *e, unsigned int bit, unsigned int width,
 	}
 }
 
-static uint64_t stat_frames(const char *d, unsigned int p, int rx)
+static uint64_t stat(const char *d, unsigned int p, int rx, uint32_t r)
 {
 	uint32_t base = rx ? ((p & 1) ? NIC_STAT_RX1 : NIC_STAT_RX0) :
 			     ((p & 1) ? NIC_STAT_TX1 : NIC_STAT_TX0);
-	uint32_t off = GAUDI_NIC_PORT_MACRO(p) + NIC_STAT_OFFSET + base +
-		       (rx ? STAT_RX_ETHERSTATSPKTS : STAT_TX_AFRAMESTRANSMITTEDOK);
+	uint32_t off = GAUDI_NIC_PORT_MACRO(p) + NIC_STAT_OFFSET + base + r;
 	uint32_t lo = rd(d, off);
 
 	return ((uint64_t)rd(d, GAUDI_NIC_PORT_MACRO(p) + NIC_STAT_OFFSET +
@@ -184,12 +186,14 @@ int main(int argc, char **argv)
 	uint32_t ctx[16] = { 0 }, wqe[8] = { 0 };
 	const char *a, *b;
 	unsigned int x, y, i;
-	uint64_t tx0, rx0;
+	uint64_t tx0, rx0, err0;
 	uint32_t pi;
+	int drop;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s DEBUGFS_A PORT_X DEBUGFS_B PORT_Y\n",
-			argv[0]);
+	drop = argc == 6 && !strcmp(argv[5], "drop");
+	if (argc != 5 && !drop) {
+		fprintf(stderr, "usage: %s DEBUGFS_A PORT_X DEBUGFS_B PORT_Y "
+			"[drop]\n", argv[0]);
 		return 2;
 	}
 	a = argv[1];
@@ -230,17 +234,30 @@ int main(int argc, char **argv)
 	wr(a, qpc(x, NIC_QPC_REQ_RING0_CI), 0);
 	ok(!failed, "card A port set up through the register window");
 
-	tx0 = stat_frames(a, x, 0);
-	rx0 = stat_frames(b, y, 1);
+	tx0 = stat(a, x, 0, STAT_TX_AFRAMESTRANSMITTEDOK);
+	err0 = stat(a, x, 0, STAT_TX_IFOUTERRORS);
+	rx0 = stat(b, y, 1, STAT_RX_ETHERSTATSPKTS);
 	wr(a, qpc(x, NIC_QPC_SECURED_DOORBELL_PI), 1);
 	wr(a, qpc(x, NIC_QPC_SECURED_DOORBELL_QPN),
 	   QPC_DOORBELL_BUSY | GAUDI_NIC_RAW_QPN);
 	ok(rd(a, qpc(x, NIC_QPC_REQ_RING0_CI)) == 1,
 	   "doorbell: the send queue's CI reaches 1");
-	ok(stat_frames(a, x, 0) == tx0 + 1, "card A port: one frame sent");
+	if (drop) {
+		ok(stat(a, x, 0, STAT_TX_AFRAMESTRANSMITTEDOK) == tx0 &&
+		   stat(a, x, 0, STAT_TX_IFOUTERRORS) == err0 + 1,
+		   "no link: the frame is counted as an output error");
+		ok(rd(b, qpc(y, NIC_QPC_RES_RING0_PI)) == 0 &&
+		   stat(b, y, 1, STAT_RX_ETHERSTATSPKTS) == rx0,
+		   "no link: nothing arrives at card B");
+		printf("%d passed, %d failed\n", tests - failed, failed);
+		return failed ? 1 : 0;
+	}
+	ok(stat(a, x, 0, STAT_TX_AFRAMESTRANSMITTEDOK) == tx0 + 1,
+	   "card A port: one frame sent");
 	pi = rd(b, qpc(y, NIC_QPC_RES_RING0_PI));
 	ok(pi == 1, "card B port: RES_RING0_PI is 1");
-	ok(stat_frames(b, y, 1) == rx0 + 1, "card B port: one frame received");
+	ok(stat(b, y, 1, STAT_RX_ETHERSTATSPKTS) == rx0 + 1,
+	   "card B port: one frame received");
 	peek(b, y, RING, got, sizeof(got));
 	ok(!memcmp(got, frame, sizeof(frame)),
 	   "card B's ring slot 0 holds the frame, byte for byte");

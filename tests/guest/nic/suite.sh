@@ -10,7 +10,8 @@
 #      internal ports (0..6) whose peer card is present
 #   3  the host pulls the cable c0p0 (QMP set_link, asked for with a
 #      console line): card 0 port 0 and its peer, card 1 port 0, lose
-#      their link; no other port changes
+#      their link; no other port changes; a frame sent on card 0 port 0
+#      is counted as an output error and does not arrive
 #   4  the cable is plugged back: both ends have link again
 #   5  one raw frame from card 0 port 0 to card 1 port 0 (and card 2
 #      port 1 to card 1 port 1), programmed through the register window
@@ -149,6 +150,8 @@ while [ $c -lt "$CARDS" ]; do
 	c=$((c + 1))
 done
 ok $bad "c0p0 pulled: the other cards' links unchanged"
+tap_sub "c0p0 pulled, c0p0 -> c1p0" "$BIN/gaudi_nic_frame" "$(card_dir 0)" 0 \
+	"$(card_dir 1)" 0 drop
 
 link_request c0p0 on
 wait_mask 0 "$(expected_mask 0)" && wait_mask 1 "$(expected_mask 1)"
