@@ -226,6 +226,13 @@ bool gaudi_nic_link(struct gaudi_core *g, unsigned int port);
 bool gaudi_nic_can_receive(struct gaudi_core *g, unsigned int port);
 
 /*
+ * Port p has link and a raw receive ring, and the ring is full: a frame
+ * arriving now should wait (rx_ready follows when the driver frees
+ * slots).  Otherwise an arriving frame is stored or dropped at once.
+ */
+bool gaudi_nic_rx_full(struct gaudi_core *g, unsigned int port);
+
+/*
  * A frame arrives on port p: written to the port's raw receive ring,
  * which advances RES_RING0_PI and raises the receive interrupt.  Returns
  * false if the frame was dropped (no link, ring not set up or full, too

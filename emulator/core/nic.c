@@ -475,6 +475,15 @@ bool gaudi_nic_can_receive(struct gaudi_core *g, unsigned int port)
            rx_ring(g, port, &base, &slot) && !ring_full(g, port);
 }
 
+bool gaudi_nic_rx_full(struct gaudi_core *g, unsigned int port)
+{
+    uint64_t base;
+    uint32_t slot;
+
+    return port < GAUDI_NIC_NUM_PORTS && g->nic.port[port].link &&
+           rx_ring(g, port, &base, &slot) && ring_full(g, port);
+}
+
 bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
                        const void *frame, size_t len)
 {

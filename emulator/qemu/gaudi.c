@@ -11,6 +11,11 @@
  * timer; the step runs in the main loop after the doorbell write returned.
  * The "sync" property selects the old run-to-completion mode instead.
  *
+ * Each of the ten NIC ports can be connected to a netdev ("netdev0" ..
+ * "netdev9"); a port without one has no link.  The port's link follows
+ * QEMU's link state of the port and of its peer, and across a hub the
+ * other end's (Documentation/emulator/nic.rst).
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
@@ -26,6 +31,8 @@
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "net/net.h"
 #include "migration/vmstate.h"
 #include "qom/object.h"
 #include "trace.h"
@@ -43,6 +50,13 @@ OBJECT_DECLARE_SIMPLE_TYPE(GaudiState, GAUDI)
 #define GAUDI_PCI_CLASS 0x1200
 /* Guest errors printed per card without -d guest_errors; then silence. */
 #define GAUDI_ERROR_LOG_BURST 20
+
+typedef struct GaudiPort {
+    GaudiState *card;
+    unsigned int index;
+    NICConf conf;    /* properties "netdevN", "macN" */
+    NICState *nic;    /* NULL: no netdev, no link */
+} GaudiPort;
 
 struct GaudiState {
     PCIDevice parent_obj;
@@ -70,6 +84,7 @@ struct GaudiState {
     uint32_t packet_latency_ns;
     uint32_t dma_bandwidth_mbps;
     bool tlb;
+    GaudiPort port[GAUDI_NIC_NUM_PORTS];
 };
 
 static uint64_t gaudi_cfg_mmio_read(void *opaque, hwaddr addr, unsigned size)
@@ -184,6 +199,170 @@ static void gaudi_tick(void *opaque)
 
     gaudi_core_tick(s->core);
     timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
+}
+
+/* --- NIC ports: one QEMU NIC client per connected port ----------------- */
+
+static NetClientInfo gaudi_port_info;
+
+/* The port's own end of the cable is plugged in and up. */
+static bool gaudi_port_local_up(NetClientState *nc)
+{
+    return nc && !nc->link_down && nc->peer && !nc->peer->link_down;
+}
+
+struct gaudi_hub_search {
+    NetClientState *self;
+    int hub;
+    bool found;
+};
+
+static void gaudi_hub_search_one(NICState *nic, void *opaque)
+{
+    struct gaudi_hub_search *hs = opaque;
+    NetClientState *nc = qemu_get_queue(nic);
+    int hub;
+
+    if (nc != hs->self && net_hub_id_for_client(nc, &hub) == 0 &&
+        hub == hs->hub && gaudi_port_local_up(nc)) {
+        hs->found = true;
+    }
+}
+
+/*
+ * A port has link when its end is up and, if the netdev is a hub port
+ * (the internal wiring), when another NIC on that hub is up too: a hub
+ * is the cable, so taking either end down drops both.  Other backends
+ * (socket, dgram) carry no link state: their local state counts.
+ */
+static bool gaudi_port_link(NetClientState *nc)
+{
+    struct gaudi_hub_search hs = { .self = nc };
+
+    if (!gaudi_port_local_up(nc)) {
+        return false;
+    }
+    if (net_hub_id_for_client(nc, &hs.hub) < 0) {
+        return true;
+    }
+    qemu_foreach_nic(gaudi_hub_search_one, &hs);
+    return hs.found;
+}
+
+static void gaudi_port_update_one(NICState *nic, void *opaque)
+{
+    NetClientState *nc = qemu_get_queue(nic);
+    GaudiPort *port;
+
+    if (nc->info != &gaudi_port_info) {
+        return;
+    }
+    port = qemu_get_nic_opaque(nc);
+    gaudi_nic_set_link(port->card->core, port->index, gaudi_port_link(nc));
+}
+
+/* Any port's state may change every card's links: look at all of them. */
+static void gaudi_ports_update(void)
+{
+    qemu_foreach_nic(gaudi_port_update_one, NULL);
+}
+
+static bool gaudi_port_can_receive(NetClientState *nc)
+{
+    GaudiPort *port = qemu_get_nic_opaque(nc);
+
+    /* Only a full ring holds frames back; otherwise they land or drop. */
+    return !gaudi_nic_rx_full(port->card->core, port->index);
+}
+
+static ssize_t gaudi_port_receive(NetClientState *nc, const uint8_t *buf,
+                                  size_t size)
+{
+    GaudiPort *port = qemu_get_nic_opaque(nc);
+
+    trace_gaudi_nic_rx(port->index, size);
+    gaudi_nic_receive(port->card->core, port->index, buf, size);
+    return size;
+}
+
+static void gaudi_port_link_status_changed(NetClientState *nc)
+{
+    gaudi_ports_update();
+}
+
+static NetClientInfo gaudi_port_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = gaudi_port_can_receive,
+    .receive = gaudi_port_receive,
+    .link_status_changed = gaudi_port_link_status_changed,
+};
+
+/* The engine sends a frame (Ethernet, no FCS) out of port p. */
+static void gaudi_nic_be_send(void *opaque, unsigned int p, const void *frame,
+                              size_t len)
+{
+    GaudiState *s = opaque;
+
+    trace_gaudi_nic_tx(p, len);
+    if (p < GAUDI_NIC_NUM_PORTS && s->port[p].nic) {
+        qemu_send_packet(qemu_get_queue(s->port[p].nic), frame, len);
+    }
+}
+
+static void gaudi_nic_be_rx_ready(void *opaque, unsigned int p)
+{
+    GaudiState *s = opaque;
+
+    if (p < GAUDI_NIC_NUM_PORTS && s->port[p].nic) {
+        qemu_flush_queued_packets(qemu_get_queue(s->port[p].nic));
+    }
+}
+
+static void gaudi_ports_init(GaudiState *s)
+{
+    DeviceState *dev = DEVICE(s);
+    struct gaudi_nic_backend be = {
+        .opaque = s,
+        .send = gaudi_nic_be_send,
+        .rx_ready = gaudi_nic_be_rx_ready,
+    };
+    unsigned int i;
+
+    gaudi_nic_set_backend(s->core, &be);
+    for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++) {
+        GaudiPort *port = &s->port[i];
+        g_autofree char *name = g_strdup_printf("%s.port%u",
+                                                dev->id ?: TYPE_GAUDI, i);
+
+        port->card = s;
+        port->index = i;
+        if (!port->conf.peers.ncs[0]) {
+            continue;
+        }
+        qemu_macaddr_default_if_unset(&port->conf.macaddr);
+        port->nic = qemu_new_nic(&gaudi_port_info, &port->conf,
+                                 object_get_typename(OBJECT(s)), name,
+                                 &dev->mem_reentrancy_guard, port);
+        qemu_format_nic_info_str(qemu_get_queue(port->nic),
+                                 port->conf.macaddr.a);
+    }
+    gaudi_ports_update();
+}
+
+static void gaudi_ports_exit(GaudiState *s)
+{
+    unsigned int i;
+
+    for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++) {
+        if (s->port[i].nic) {
+            qemu_del_nic(s->port[i].nic);
+            s->port[i].nic = NULL;
+        }
+    }
+    gaudi_nic_set_backend(s->core, NULL);
+    /* The other ends of this card's cables lose their link. */
+    gaudi_ports_update();
 }
 
 /* --- PCI config space: the ELBI window ------------------------------- */
@@ -418,6 +597,7 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
 
     s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, gaudi_tick, s);
     timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
+    gaudi_ports_init(s);
     return;
 
 fail_core:
@@ -435,6 +615,7 @@ static void gaudi_exit(PCIDevice *pdev)
 {
     GaudiState *s = GAUDI(pdev);
 
+    gaudi_ports_exit(s);
     timer_free(s->tick);
     s->tick = NULL;
     /* No step may run on a freed core. */
@@ -475,6 +656,27 @@ static const Property gaudi_properties[] = {
     DEFINE_PROP_UINT32("dma-bandwidth-mbps", GaudiState, dma_bandwidth_mbps,
                        GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS),
     DEFINE_PROP_BOOL("tlb", GaudiState, tlb, true),
+    /* Port n's netdev and MAC (the MAC is not used by the model yet). */
+    DEFINE_PROP_NETDEV("netdev0", GaudiState, port[0].conf.peers),
+    DEFINE_PROP_MACADDR("mac0", GaudiState, port[0].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev1", GaudiState, port[1].conf.peers),
+    DEFINE_PROP_MACADDR("mac1", GaudiState, port[1].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev2", GaudiState, port[2].conf.peers),
+    DEFINE_PROP_MACADDR("mac2", GaudiState, port[2].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev3", GaudiState, port[3].conf.peers),
+    DEFINE_PROP_MACADDR("mac3", GaudiState, port[3].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev4", GaudiState, port[4].conf.peers),
+    DEFINE_PROP_MACADDR("mac4", GaudiState, port[4].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev5", GaudiState, port[5].conf.peers),
+    DEFINE_PROP_MACADDR("mac5", GaudiState, port[5].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev6", GaudiState, port[6].conf.peers),
+    DEFINE_PROP_MACADDR("mac6", GaudiState, port[6].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev7", GaudiState, port[7].conf.peers),
+    DEFINE_PROP_MACADDR("mac7", GaudiState, port[7].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev8", GaudiState, port[8].conf.peers),
+    DEFINE_PROP_MACADDR("mac8", GaudiState, port[8].conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev9", GaudiState, port[9].conf.peers),
+    DEFINE_PROP_MACADDR("mac9", GaudiState, port[9].conf.macaddr),
 };
 
 static const VMStateDescription gaudi_vmstate = {

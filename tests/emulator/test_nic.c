@@ -573,6 +573,7 @@ static void test_ring_full(void)
 	}
 	ok_eq(got, GAUDI_NIC_RAW_RING_SLOTS - 1, "511 frames fill the ring");
 	ok(!gaudi_nic_can_receive(g, p), "can_receive: no");
+	ok(gaudi_nic_rx_full(g, p), "rx_full: yes (a frame should wait)");
 	ok(!gaudi_nic_receive(g, p, f, sizeof(f)) &&
 	   stat64(g, p, true, STAT_RX_ETHERSTATSDROPEVENTS) == 1 &&
 	   rd(g, qpc(p, NIC_QPC_RES_RING0_PI)) == GAUDI_NIC_RAW_RING_SLOTS - 1,
@@ -582,6 +583,7 @@ static void test_ring_full(void)
 	wr(g, qpc(p, NIC_QPC_RES_RING0_CI), 10);
 	ok(w.rx_ready == 1 && w.ready_port == p && gaudi_nic_can_receive(g, p),
 	   "the driver consumes slots: the backend hears rx_ready");
+	ok(!gaudi_nic_rx_full(g, p), "rx_full: no once slots are free");
 	f[20] = 0xEE;
 	ok(gaudi_nic_receive(g, p, f, sizeof(f)) &&
 	   rd(g, qpc(p, NIC_QPC_RES_RING0_PI)) == 0 &&
@@ -605,6 +607,8 @@ static void test_rx_bad(void)
 	ok(!gaudi_nic_receive(g, p, f, sizeof(f)) &&
 	   stat64(g, p, true, STAT_RX_ETHERSTATSDROPEVENTS) == 1 &&
 	   !gaudi_nic_can_receive(g, p), "ring not set up: dropped, counted");
+	ok(!gaudi_nic_rx_full(g, p) && !gaudi_nic_rx_full(g, 99),
+	   "rx_full: no without a ring (frames drop rather than wait)");
 	wr(g, rxe(p, NIC_RXE_RAW_BASE_LO_P0), (uint32_t)NOTHING);
 	wr(g, rxe(p, NIC_RXE_RAW_BASE_HI_P0), (uint32_t)(NOTHING >> 32) |
 	   (13U << RAW_BASE_HI_LOG_ENTRY_SHIFT));

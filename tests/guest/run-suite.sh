@@ -298,6 +298,17 @@ fw)
 		--add "$out/img:/suite/img" "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin IMG=/suite/img"
 	;;
+nic)
+	# The DL1 wiring of the NIC ports (issue 12), seen through gaudi.ko's
+	# debugfs register window (GAUDI_KO or built from kernel/).
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" \
+		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/gaudi_nic_frame:/suite/bin/gaudi_nic_frame" \
+		--nic dl1 --hotplug "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	;;
 esac
 
 # Guest CPUs (SMP overrides): 4 for the suites whose threads and processes
