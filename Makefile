@@ -122,6 +122,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	dos 'CARDS=1 tests/guest/run-suite.sh dos' \
 	unplug 'CARDS=2 ROUNDS=3 HOTPLUG_ROUNDS=2 tests/guest/run-suite.sh unplug' \
+	nic 'CARDS=3 tests/guest/run-suite.sh nic' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \
