@@ -174,7 +174,9 @@ clean:
 # part of check: the cold build is long) runs the driver, cs, security and
 # lib suites on it; any KASAN/KFENCE/UBSAN/lockdep/kmemleak report fails the
 # suite (gaudi-vm's dmesg and kmemleak checks, exit 99); unplug too.  2
-# cards, 2 driver load cycles of 1 card and 3 + 3 + 2 unplug rounds: each
+# cards, no upstream peer in cs and security (PEER=none: upstream's own
+# lockdep reports, Documentation/upstream-peer.rst), lib against gaudi.ko,
+# 2 driver load cycles of 1 card and 3 + 3 + 2 unplug rounds: each
 # removal there costs a minute (iounmap of the 32 GiB BAR under
 # DEBUG_OBJECTS).  DEBUG_TIMEOUT: host-side seconds per suite.
 .PHONY: debug-kernel check-debug run-debug-suites
@@ -184,9 +186,8 @@ DEBUG_TIMEOUT ?= 5400
 DEBUG_KERNEL ?= debug
 DEBUG_SUITES := \
 	driver 'CARDS=2 CYCLES=2 CYCLE_CARDS=1 tests/guest/run-suite.sh driver' \
-	cs 'CARDS=2 tests/guest/run-suite.sh cs' \
-	security 'CARDS=2 tests/guest/run-suite.sh security' \
-	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
+	cs 'PEER=none CARDS=2 tests/guest/run-suite.sh cs' \
+	security 'PEER=none CARDS=2 tests/guest/run-suite.sh security' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	unplug 'CARDS=2 ROUNDS=3 HOTPLUG_ROUNDS=2 tests/guest/run-suite.sh unplug'
 

@@ -208,7 +208,7 @@ elif [ -n "$PEER_KO" ] && [ -f "$PEER_KO" ]; then
 else
 	# Visible and counted: the peer build failed or PEER_KO was not given.
 	skip "upstream peer phase (gaudi_cs_test --peer)" \
-		"no peer module (PEER_KO='$PEER_KO'; tools/host/build-upstream-peer.sh failed?)"
+		"no peer module (PEER_KO='$PEER_KO': run-suite.sh PEER=none, or the peer build failed)"
 fi
 
 problems=$(dmesg | kernel_problems | head -5)
