@@ -195,6 +195,7 @@ static const char *kind_name(enum gaudi_initiator k)
 	case GAUDI_INIT_QMAN: return "QMAN";
 	case GAUDI_INIT_DMA: return "DMA";
 	case GAUDI_INIT_MON: return "monitor";
+	case GAUDI_INIT_NIC: return "NIC";
 	}
 	return "?";
 }
