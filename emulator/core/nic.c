@@ -52,7 +52,7 @@ static uint32_t macro_base(unsigned int m)
 /* Base of a per-port block (QPC, RXE, TXE) of port p. */
 static uint32_t port_block(unsigned int p, uint32_t block)
 {
-    return GAUDI_NIC_PORT_MACRO(p) + block + GAUDI_NIC_PORT_OFF(p);
+    return GAUDI_NIC_PORT_REG(p, block, 0);
 }
 
 static uint32_t qpc_reg(unsigned int p, uint32_t r)

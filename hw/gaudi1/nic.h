@@ -35,6 +35,9 @@
 /* Base of port p's macro, and the per-port block offset of port p. */
 #define GAUDI_NIC_PORT_MACRO(p)		GAUDI_NIC_MACRO((p) >> 1)
 #define GAUDI_NIC_PORT_OFF(p)		(((p) & 1) * GAUDI_NIC_PORT_STRIDE)
+/* Register r of port p's own instance of a per-port block (QPC, RXE, TXE). */
+#define GAUDI_NIC_PORT_REG(p, block, r) \
+	(GAUDI_NIC_PORT_MACRO(p) + (block) + GAUDI_NIC_PORT_OFF(p) + (r))
 
 /* Blocks inside a macro (gaudi_blocks.h). */
 #define NIC_MAC_CH_OFFSET(l)		(0x0 + (l) * 0x1000)	/* lane 0..3 */

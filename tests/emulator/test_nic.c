@@ -29,20 +29,17 @@
 
 static uint32_t qpc(unsigned int p, uint32_t r)
 {
-	return GAUDI_NIC_PORT_MACRO(p) + NIC_QPC_OFFSET +
-	       GAUDI_NIC_PORT_OFF(p) + r;
+	return GAUDI_NIC_PORT_REG(p, NIC_QPC_OFFSET, r);
 }
 
 static uint32_t rxe(unsigned int p, uint32_t r)
 {
-	return GAUDI_NIC_PORT_MACRO(p) + NIC_RXE_OFFSET +
-	       GAUDI_NIC_PORT_OFF(p) + r;
+	return GAUDI_NIC_PORT_REG(p, NIC_RXE_OFFSET, r);
 }
 
 static uint32_t txe(unsigned int p, uint32_t r)
 {
-	return GAUDI_NIC_PORT_MACRO(p) + NIC_TXE_OFFSET +
-	       GAUDI_NIC_PORT_OFF(p) + r;
+	return GAUDI_NIC_PORT_REG(p, NIC_TXE_OFFSET, r);
 }
 
 static uint32_t stat_reg(unsigned int p, bool rx, uint32_t r)
