@@ -49,26 +49,10 @@ static uint32_t macro_base(unsigned int m)
     return GAUDI_NIC_MACRO(m);
 }
 
-/* Base of a per-port block (QPC, RXE, TXE) of port p. */
-static uint32_t port_block(unsigned int p, uint32_t block)
-{
-    return GAUDI_NIC_PORT_REG(p, block, 0);
-}
-
-static uint32_t qpc_reg(unsigned int p, uint32_t r)
-{
-    return port_block(p, NIC_QPC_OFFSET) + r;
-}
-
-static uint32_t rxe_reg(unsigned int p, uint32_t r)
-{
-    return port_block(p, NIC_RXE_OFFSET) + r;
-}
-
-static uint32_t txe_reg(unsigned int p, uint32_t r)
-{
-    return port_block(p, NIC_TXE_OFFSET) + r;
-}
+/* The port blocks' registers (hw/gaudi1/nic.h). */
+#define qpc_reg GAUDI_NIC_QPC_REG
+#define rxe_reg GAUDI_NIC_RXE_REG
+#define txe_reg GAUDI_NIC_TXE_REG
 
 static void nic_init_of(unsigned int port, struct gaudi_init *in)
 {

@@ -58,6 +58,11 @@
 #define NIC_TMR_OFFSET			0x35000
 #define NIC_TX_GW_OFFSET		0x36000
 #define NIC_TS_OFFSET			0x38000
+
+/* Register r of port p's QPC, RXE and TXE blocks. */
+#define GAUDI_NIC_QPC_REG(p, r)	GAUDI_NIC_PORT_REG(p, NIC_QPC_OFFSET, r)
+#define GAUDI_NIC_RXE_REG(p, r)	GAUDI_NIC_PORT_REG(p, NIC_RXE_OFFSET, r)
+#define GAUDI_NIC_TXE_REG(p, r)	GAUDI_NIC_PORT_REG(p, NIC_TXE_OFFSET, r)
 #define NIC_PLL_OFFSET			0x39000
 #define GAUDI_NIC_MAC_LANES		4
 

@@ -27,20 +27,10 @@
 #define SQ_LOG		6	/* 128-byte lines: 256 WQEs */
 #define SQ_ENTRIES	(4 << SQ_LOG)
 
-static uint32_t qpc(unsigned int p, uint32_t r)
-{
-	return GAUDI_NIC_PORT_REG(p, NIC_QPC_OFFSET, r);
-}
-
-static uint32_t rxe(unsigned int p, uint32_t r)
-{
-	return GAUDI_NIC_PORT_REG(p, NIC_RXE_OFFSET, r);
-}
-
-static uint32_t txe(unsigned int p, uint32_t r)
-{
-	return GAUDI_NIC_PORT_REG(p, NIC_TXE_OFFSET, r);
-}
+/* The port blocks' registers (hw/gaudi1/nic.h). */
+#define qpc GAUDI_NIC_QPC_REG
+#define rxe GAUDI_NIC_RXE_REG
+#define txe GAUDI_NIC_TXE_REG
 
 static uint32_t stat_reg(unsigned int p, bool rx, uint32_t r)
 {

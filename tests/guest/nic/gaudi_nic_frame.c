@@ -83,20 +83,10 @@ static uint32_t rd(const char *dir, uint32_t off)
 	return (uint32_t)v;
 }
 
-static uint32_t qpc(unsigned int p, uint32_t r)
-{
-	return GAUDI_NIC_PORT_REG(p, NIC_QPC_OFFSET, r);
-}
-
-static uint32_t rxe(unsigned int p, uint32_t r)
-{
-	return GAUDI_NIC_PORT_REG(p, NIC_RXE_OFFSET, r);
-}
-
-static uint32_t txe(unsigned int p, uint32_t r)
-{
-	return GAUDI_NIC_PORT_REG(p, NIC_TXE_OFFSET, r);
-}
+/* The port blocks' registers (hw/gaudi1/nic.h). */
+#define qpc GAUDI_NIC_QPC_REG
+#define rxe GAUDI_NIC_RXE_REG
+#define txe GAUDI_NIC_TXE_REG
 
 /*
  * One gateway operation on table entry qpn of the table at base (128-byte
