@@ -140,6 +140,12 @@ struct gaudi_identity {
      * STLB model is on (mmu.h).
      */
     bool tlb_off;
+    /*
+     * The bound on one command buffer's work, in packets (qman.c); 0 =
+     * the default of 2^20.  A smaller one lets host harnesses that run
+     * fuzzed CBs to completion stop runaway loops sooner.
+     */
+    uint32_t cb_max_work;
 };
 
 struct gaudi_core;

@@ -86,11 +86,16 @@
  * asynchronous mode.
  */
 #define CB_MAX_WORK  (1ULL << 20)
-#define RUN_MAX_WORK  (1ULL << 22)
+#define RUN_MAX_WORK(cb)  (4ULL * (cb))
 #define STEP_MAX_WORK  (1ULL << 13)
 #define DMA_WORK_SHIFT  16
 
 #define PQ_MAX_LOG2  16
+
+static uint64_t cb_max_work(const struct gaudi_core *g)
+{
+    return g->id.cb_max_work ? g->id.cb_max_work : CB_MAX_WORK;
+}
 /* Packet sizes in bytes (gaudi1/packets.h); 0 = undefined opcode. */
 static const uint8_t pkt_size[PKT_NUM_OPCODES] = PKT_SIZES;
 
@@ -488,7 +493,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         st->in_sub = false;
         return STEP_NEXT;
     }
-    if (st->work >= CB_MAX_WORK || (qm_sync(g) && !g->qm.budget)) {
+    if (st->work >= cb_max_work(g) || (qm_sync(g) && !g->qm.budget)) {
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "runaway command buffer stopped");
     }
@@ -768,7 +773,7 @@ static void run_all(struct gaudi_core *g)
     }
     qs->running = true;
     qs->steps++;
-    qs->budget = sync ? RUN_MAX_WORK : STEP_MAX_WORK;
+    qs->budget = sync ? RUN_MAX_WORK(cb_max_work(g)) : STEP_MAX_WORK;
     qs->now = sync ? UINT64_MAX : gaudi_now_ns(g);
     while (progress && (sync || qs->budget)) {
         progress = false;

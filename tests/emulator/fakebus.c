@@ -117,6 +117,12 @@ struct gaudi_core *fakebus_new(struct fakebus *fb)
 	return fb_create(fb, NULL, false);
 }
 
+struct gaudi_core *fakebus_new_id(struct fakebus *fb,
+				  const struct gaudi_identity *id)
+{
+	return fb_create(fb, id, false);
+}
+
 struct gaudi_core *fakebus_new_async(struct fakebus *fb, uint32_t latency_ns,
 				     uint32_t bandwidth_mbps)
 {

@@ -39,6 +39,9 @@ struct fakebus {
 
 /* Create a card on a fake bus; abort()s on allocation failure (tests). */
 struct gaudi_core *fakebus_new(struct fakebus *fb);
+/* The same with model options (run to completion). */
+struct gaudi_core *fakebus_new_id(struct fakebus *fb,
+				  const struct gaudi_identity *id);
 void fakebus_free(struct fakebus *fb);
 
 /* A card in the asynchronous mode with the given timing. */

@@ -179,6 +179,17 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		u32(&b, CTL(PKT_MSG_SHORT) | 3U << 22 | 40 | PKT_CTL_MB);
 		b.s->hw_blocks = false;
 	}
+	/*
+	 * A protection-bit word of a block neither driver programs (past the
+	 * E_N monitors) is as open as the block; clearing its own guard bit
+	 * must be judged by the bits the write found (the fuzzer's find).
+	 */
+	if (NEXT("MSG_LONG closes the protection bits of an open block", true,
+		 Q_EXT)) {
+		msg_long(&b, GAUDI_CFG_BASE + 0x4FB000 + PROT_BITS_OFFS + 0x7C,
+			 0x7FFFFFFF);
+		b.s->hw_blocks = false;
+	}
 	if (NEXT("MSG_LONG to the MMU's hop-0 register", true, Q_TPC))
 		msg_long(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
 	if (NEXT("LIN_DMA of the page tables into user memory", true, Q_INT))
