@@ -74,7 +74,9 @@ uninstall:
 # for kernels installed later.  dkms-source DKMS_SRC=DIR only copies them.
 DKMS_SRC ?= /usr/src/gaudi-$(GAUDI_VERSION)
 DKMS_FILES = dkms.conf VERSION Kbuild kernel/Kbuild uapi/drm/gaudi_accel.h \
-	$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/kernel/*.[ch] $(TOP)/hw/gaudi1/*.h))
+	kernel/en/Kbuild \
+	$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/en/*.[ch] \
+		$(TOP)/hw/gaudi1/*.h))
 dkms-source:
 	@$(SUDO) sh -c 'rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC) && \
 		cd $(TOP) && cp --parents $(DKMS_FILES) $(DKMS_SRC)/'

@@ -107,7 +107,7 @@ int gaudi_cpucp_sw_init(struct gaudi_device *gdev)
 	/* First in the pool, so both are naturally aligned. */
 	cp->pq = gaudi_cpucp_buf_alloc(gdev, GAUDI_CPU_PQ_SIZE, &dev_addr);
 	cp->eq = gaudi_cpucp_buf_alloc(gdev, GAUDI_EQ_SIZE, &dev_addr);
-	cp->pkt = gaudi_cpucp_buf_alloc(gdev, sizeof(struct cpucp_packet),
+	cp->pkt = gaudi_cpucp_buf_alloc(gdev, GAUDI_CPUCP_PKT_MAX,
 					&cp->pkt_addr);
 	if (!cp->pq || !cp->eq || !cp->pkt) {
 		ret = -ENOMEM;
@@ -124,7 +124,7 @@ int gaudi_cpucp_sw_init(struct gaudi_device *gdev)
 	return 0;
 
 err_free_queues:
-	gaudi_cpucp_buf_free(gdev, sizeof(struct cpucp_packet), cp->pkt);
+	gaudi_cpucp_buf_free(gdev, GAUDI_CPUCP_PKT_MAX, cp->pkt);
 	if (cp->eq)
 		gaudi_cpucp_buf_free(gdev, GAUDI_EQ_SIZE, cp->eq);
 	if (cp->pq)
@@ -143,7 +143,7 @@ void gaudi_cpucp_sw_fini(struct gaudi_device *gdev)
 
 	kfree(cp->info);
 	cp->info = NULL;
-	gaudi_cpucp_buf_free(gdev, sizeof(struct cpucp_packet), cp->pkt);
+	gaudi_cpucp_buf_free(gdev, GAUDI_CPUCP_PKT_MAX, cp->pkt);
 	gaudi_cpucp_buf_free(gdev, GAUDI_EQ_SIZE, cp->eq);
 	gaudi_cpucp_buf_free(gdev, GAUDI_CPU_PQ_SIZE, cp->pq);
 	gen_pool_destroy(cp->pool);
@@ -190,6 +190,13 @@ static void gaudi_cpucp_lost(struct gaudi_device *gdev, u32 opcode)
 int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 		     unsigned int timeout_us, u64 *result)
 {
+	return gaudi_cpucp_send_len(gdev, pkt, sizeof(*pkt), timeout_us,
+				    result);
+}
+
+int gaudi_cpucp_send_len(struct gaudi_device *gdev, struct cpucp_packet *pkt,
+			 size_t len, unsigned int timeout_us, u64 *result)
+{
 	struct gaudi_cpucp *cp = &gdev->cpucp;
 	u32 opcode = FIELD_GET(CPUCP_PKT_CTL_OPCODE_MASK, le32_to_cpu(pkt->ctl));
 	struct cpucp_packet *p;
@@ -210,15 +217,19 @@ int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 		ret = -EIO;
 		goto out_unlock;
 	}
+	if (WARN_ON_ONCE(len < sizeof(*p) || len > GAUDI_CPUCP_PKT_MAX)) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
 	p = cp->pkt;
 	pkt_addr = cp->pkt_addr;
-	memcpy(p, pkt, sizeof(*p));
+	memcpy(p, pkt, len);
 	p->fence = 0;
 
 	pi = cp->pq_pi;
 	bd = (struct gaudi_bd *)cp->pq + (pi & (GAUDI_CPU_PQ_ENTRIES - 1));
 	bd->ptr = cpu_to_le64(pkt_addr);
-	bd->len = cpu_to_le32(sizeof(*p));
+	bd->len = cpu_to_le32(len);
 	bd->ctl = cpu_to_le32(pi & (GAUDI_CPU_PQ_ENTRIES - 1));
 	cp->pq_pi = (pi + 1) & (2 * GAUDI_CPU_PQ_ENTRIES - 1);
 	cp->packets++;

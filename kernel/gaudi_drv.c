@@ -151,6 +151,7 @@ int gaudi_hw_init(struct gaudi_device *gdev)
 		gaudi_eq_fini(gdev);
 		return ret;
 	}
+	gaudi_nic_hw_init(gdev);
 	/* From now on the device CPU may post events. */
 	WREG32(gdev, mmGIC_DISTRIBUTOR__5_GICD_SETSPI_NSR, GAUDI_EVENT_INTS_REGISTER);
 	return 0;
@@ -264,6 +265,9 @@ static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	spin_lock_init(&gdev->eq.lock);
+	ret = gaudi_nic_sw_init(gdev);
+	if (ret)
+		return ret;
 	gaudi_reset_init(gdev);
 	ret = gaudi_file_init(gdev);
 	if (ret)
@@ -332,6 +336,9 @@ static int gaudi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_heartbeat_stop;
 	}
 	gaudi_debugfs_init(gdev);
+	ret = gaudi_nic_init(gdev);
+	if (ret)
+		gaudi_warn(gdev, "probe: NIC ports not offered: %d\n", ret);
 
 	gaudi_note(gdev, "Gaudi %s added as accel%u in %lld ms (firmware %s)\n",
 		   pci_name(pdev), gdev->index,
@@ -374,6 +381,7 @@ static void gaudi_remove(struct pci_dev *pdev)
 {
 	struct gaudi_device *gdev = pci_get_drvdata(pdev);
 
+	gaudi_nic_fini(gdev);
 	drm_dev_unplug(&gdev->drm);
 	gaudi_file_revoke(gdev);
 	gaudi_reset_fini(gdev);

@@ -38,6 +38,7 @@
 #include "gaudi1/boot.h"
 #include "gaudi1/regs.h"
 #include "gaudi1/events.h"
+#include "gaudi1/nic.h"
 
 #define GAUDI_DRV_NAME "gaudi"
 #define GAUDI_DRV_DESC "Habana Gaudi 1 accelerator"
@@ -202,6 +203,13 @@ void gaudi_cpucp_heartbeat_stop(struct gaudi_device *gdev);
  */
 int gaudi_cpucp_send(struct gaudi_device *gdev, struct cpucp_packet *pkt,
 		     unsigned int timeout_us, u64 *result);
+/*
+ * The same for a packet with a tail (struct cpucp_array_data_packet):
+ * @len bytes from @pkt, at most GAUDI_CPUCP_PKT_MAX.
+ */
+#define GAUDI_CPUCP_PKT_MAX	128
+int gaudi_cpucp_send_len(struct gaudi_device *gdev, struct cpucp_packet *pkt,
+			 size_t len, unsigned int timeout_us, u64 *result);
 /* Shorthand: opcode, value and index (u32 at offset 16). */
 int gaudi_cpucp_simple(struct gaudi_device *gdev, u32 opcode, u64 value,
 		       u32 index, u64 *result);
@@ -292,6 +300,32 @@ void gaudi_debugfs_init(struct gaudi_device *gdev);
 int gaudi_ctrl_init(struct gaudi_device *gdev);
 void gaudi_ctrl_fini(struct gaudi_device *gdev);
 
+/* ---- gaudi_nic.c: the NIC ports, for a network driver (gaudi_cn.h) ---- */
+struct gaudi_cn;
+struct gaudi_cn_client;
+
+struct gaudi_nic {
+	/* Protects client and priv changes and the reset callbacks. */
+	struct mutex lock;
+	/* The attached network driver; read without the lock by the IRQ. */
+	const struct gaudi_cn_client *client;
+	void *priv;
+	/* From the firmware at each bring-up (NIC_INFO_GET). */
+	u32 ports_mask;
+	u32 ext_ports_mask;
+	u8 mac[GAUDI_NIC_NUM_PORTS][6];
+	u8 eeprom[256];
+	struct gaudi_cn *cn;		/* the auxiliary device, if ports */
+};
+
+int gaudi_nic_sw_init(struct gaudi_device *gdev);
+void gaudi_nic_hw_init(struct gaudi_device *gdev);
+int gaudi_nic_init(struct gaudi_device *gdev);
+void gaudi_nic_fini(struct gaudi_device *gdev);
+void gaudi_nic_irq(struct gaudi_device *gdev);
+void gaudi_nic_reset_prepare(struct gaudi_device *gdev);
+void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok);
+
 /* ---- the device ----------------------------------------------------- */
 struct gaudi_device {
 	struct drm_device drm;
@@ -314,6 +348,7 @@ struct gaudi_device {
 	struct gaudi_dp *dp;		/* data plane (gaudi_cs.h) */
 
 	struct gaudi_users *users;	/* the nodes' users (gaudi_file.h) */
+	struct gaudi_nic nic;		/* the NIC ports (gaudi_nic.c) */
 	/*
 	 * Shown in place of a CB to a process that still maps it after the
 	 * card was removed (gaudi_cb.c); freed with the DRM device.

@@ -283,6 +283,9 @@ static int info_hw_ip(struct gaudi_info_call *c)
 	hw.tpc_interrupt_id = GAUDI_NO_INTERRUPT_ID;
 	hw.server_type = HL_SERVER_TYPE_UNKNOWN;
 	hw.security_enabled = gdev->fw.security_enabled;
+	/* nic_ports_mask and nic_ports_external_mask (gaudi_accel.h) */
+	hw.reserved4 = gdev->nic.ports_mask;
+	hw.reserved5 = gdev->nic.ext_ports_mask;
 
 	info_pll_regs(gdev, u);
 	hw.psoc_pci_pll_nr = u->pll_nr;

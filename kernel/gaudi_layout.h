@@ -27,4 +27,13 @@
 #define GAUDI_SIG_FIRST_SOB	128
 #define GAUDI_SIG_FIRST_MON	64
 
+/*
+ * HBM for the NIC's tables (QP contexts), 1 MiB per port, inside the
+ * driver's reserved HBM that users can neither read nor write
+ * (gaudi_security.c: the read range 0x18000000/64 MiB, the write range
+ * 0/512 MiB).
+ */
+#define GAUDI_NIC_HBM_BASE	0x18000000ULL
+#define GAUDI_NIC_HBM_PORT_SIZE	SZ_1M
+
 #endif /* GAUDI_LAYOUT_H */

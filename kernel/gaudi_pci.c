@@ -169,6 +169,7 @@ static irqreturn_t gaudi_irq_hard(int irq, void *arg)
 	struct gaudi_device *gdev = arg;
 
 	gaudi_cq_irq(gdev);
+	gaudi_nic_irq(gdev);
 	return gaudi_eq_pending(gdev) ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 

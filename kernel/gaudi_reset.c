@@ -97,6 +97,7 @@ static void gaudi_reset_work(struct work_struct *work)
 	gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_DEVICE_RESET |
 				HL_NOTIFIER_EVENT_DEVICE_UNAVAILABLE);
 
+	gaudi_nic_reset_prepare(gdev);
 	gaudi_cpucp_heartbeat_stop(gdev);
 	/* Wait for every user inside gaudi_hw_enter() to leave. */
 	down_write(&r->rwsem);
@@ -127,6 +128,7 @@ static void gaudi_reset_work(struct work_struct *work)
 			gaudi_note(gdev, "hard reset done in %llu ms, device operational\n",
 				   r->last_duration_ms);
 	}
+	gaudi_nic_reset_done(gdev, !ret);
 	gaudi_reset_uevent(gdev, false);
 }
 

@@ -533,22 +533,67 @@ static int eeprom_get(struct gaudi_core *g, struct cpucp_req *r)
     return copy_out(g, r, buf, n);
 }
 
-/* struct cpucp_nic_info offsets. */
-#define NIC_LINK_MASK  768
-#define NIC_AUTO_NEG_MASK 1952
-#define NIC_SERDES_TYPE  1968
-#define HLS1_SERDES_TYPE 2
+/*
+ * The ports' QSFP28 module as SFF-8636 describes it (lower page and upper
+ * page 0): identifier QSFP28, a passive copper cable with no separable
+ * connector (DL1's internal wiring is not a pluggable module; the model
+ * shows one cable type for all ports), 100GBASE-CR4, vendor strings of
+ * this model.  Checksums CC_BASE (191) and CC_EXT (223) as the standard
+ * defines them.
+ */
+static void qsfp_eeprom(uint8_t *e, const char *serial)
+{
+    unsigned int i, sum;
+
+    e[0] = 0x11;                      /* identifier: QSFP28 */
+    e[1] = 0x07;                      /* revision: SFF-8636 rev 2.8+ */
+    e[2] = 0x04;                      /* flat memory (passive copper) */
+    e[128] = 0x11;
+    e[130] = 0x23;                    /* connector: no separable */
+    e[131] = 0x80;                    /* extended compliance (byte 192) */
+    e[140] = 0xFF;                    /* nominal rate: see byte 222 */
+    e[146] = 1;                       /* copper length: 1 m */
+    e[147] = 0xA0;                    /* transmitter: copper unequalized */
+    memcpy(e + 148, "GAUDI-OPEN MODEL", 16);   /* vendor name */
+    memcpy(e + 168, "DL1-INTERNAL    ", 16);   /* part number */
+    memcpy(e + 184, "01", 2);                  /* revision */
+    for (sum = 0, i = 128; i < 191; i++) {
+        sum += e[i];
+    }
+    e[191] = sum & 0xFF;
+    e[192] = 0x0B;                    /* 100GBASE-CR4 */
+    memset(e + 196, ' ', 16);
+    memcpy(e + 196, serial, strnlen(serial, 16)); /* serial number */
+    memcpy(e + 212, "201023  ", 8);   /* date code */
+    e[222] = 103;                     /* nominal rate: 103 x 250 Mb/s */
+    for (sum = 0, i = 192; i < 223; i++) {
+        sum += e[i];
+    }
+    e[223] = sum & 0xFF;
+}
 
 static int nic_info_get(struct gaudi_core *g, struct cpucp_req *r)
 {
     const struct gaudi_fw_data *fw = gaudi_boot_fw(g);
     uint8_t nic[CPUCP_NIC_INFO_SIZE] = { 0 };
     uint64_t ports = (1ULL << fw->nr_macs) - 1;
+    unsigned int p;
 
-    memcpy(nic, fw->macs, 6 * fw->nr_macs);
-    put64(nic + NIC_LINK_MASK, ports);
-    put64(nic + NIC_AUTO_NEG_MASK, ports);
-    nic[NIC_SERDES_TYPE] = HLS1_SERDES_TYPE;
+    memcpy(nic + CPUCP_NIC_INFO_MACS, fw->macs, 6 * fw->nr_macs);
+    /* Each card's own addresses (its board's data on silicon). */
+    for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+        if (g->id.nic_mac_set & (1U << p)) {
+            memcpy(nic + CPUCP_NIC_INFO_MACS + 6 * p, g->id.nic_mac[p], 6);
+            ports |= 1ULL << p;
+        }
+    }
+    put64(nic + CPUCP_NIC_INFO_LINK_MASK, ports);
+    /* The DL1 wiring of gaudi-vm --nic dl1: ports 7..9 are scale-out. */
+    put64(nic + CPUCP_NIC_INFO_LINK_EXT_MASK, ports & 0x380);
+    qsfp_eeprom(nic + CPUCP_NIC_INFO_QSFP_EEPROM,
+                g->id.serial[0] ? g->id.serial : fw->serial);
+    put64(nic + CPUCP_NIC_INFO_AUTO_NEG_MASK, ports);
+    nic[CPUCP_NIC_INFO_SERDES_TYPE] = CPUCP_SERDES_TYPE_HLS1;
     return copy_out(g, r, nic, sizeof(nic));
 }
 
@@ -602,11 +647,30 @@ static int unmask_irq_array(struct gaudi_core *g, struct cpucp_req *r)
 
 static int msi_info_set(struct gaudi_core *g, struct cpucp_req *r)
 {
-    uint32_t types[16];
+    uint32_t vec[64];
+    int n = array_tail(g, r, vec, 64), i;
 
-    /* Gaudi 1 has one MSI for everything: accept and keep nothing. */
-    return array_tail(g, r, types, 16) < 0 ? RC_INVALID_PARAMS :
-                         RC_SUCCESS;
+    if (n < 0) {
+        return RC_INVALID_PARAMS;
+    }
+    /*
+     * The card has one MSI: the vector numbers are kept for the record;
+     * what matters is which odd ports' receive interrupts to forward.
+     */
+    g->cpu.nic_msi = 0;
+    for (i = 1; i < n && i < CPUCP_NUM_MSI_TYPES; i++) {
+        g->cpu.nic_msi |= 1U << (2 * (i - 1) + 1);
+    }
+    return RC_SUCCESS;
+}
+
+bool gaudi_cpu_forward_nic_irq(struct gaudi_core *g, unsigned int port)
+{
+    if (!gaudi_cpu_serving(g) || !(g->cpu.nic_msi & (1U << port))) {
+        return false;
+    }
+    gaudi_msi(g);
+    return true;
 }
 
 static int pcie_throughput(struct gaudi_core *g, struct cpucp_req *r)

@@ -54,7 +54,15 @@ struct gaudi_cpu {
     uint64_t curr_highest_ma;
     bool power_throttle, thermal_throttle;
     uint64_t pcie_last_ns[2], pcie_last_bytes[2];
+    /* Odd ports whose wire receive interrupt becomes an MSI (MSI_INFO_SET). */
+    uint16_t nic_msi;
 };
+
+/*
+ * A NIC port's wire interrupt: the device CPU raises the card's MSI for it
+ * if the driver asked for that port (MSI_INFO_SET); false otherwise.
+ */
+bool gaudi_cpu_forward_nic_irq(struct gaudi_core *g, unsigned int port);
 
 /* True while the device CPU runs its application and is not stopped. */
 bool gaudi_cpu_serving(struct gaudi_core *g);

@@ -146,6 +146,13 @@ struct gaudi_identity {
      * fuzzed CBs to completion stop runaway loops sooner.
      */
     uint32_t cb_max_work;
+    /*
+     * The card's port MACs as its firmware data would give them (the
+     * device CPU's NIC_INFO_GET); a port whose bit in nic_mac_set is clear
+     * gets the firmware image's MAC.
+     */
+    uint8_t nic_mac[GAUDI_NIC_NUM_PORTS][6];
+    uint16_t nic_mac_set;
 };
 
 struct gaudi_core;
@@ -218,6 +225,12 @@ struct gaudi_nic_backend {
      * gaudi_nic_can_receive() said false (the driver consumed slots).
      */
     void (*rx_ready)(void *opaque, unsigned int port);
+    /*
+     * Optional: port p's transmitter was switched off or on (the driver
+     * put its lanes in low power, or a reset woke them): the link of p
+     * and of its peer change (gaudi_nic_powered()).
+     */
+    void (*power_changed)(void *opaque, unsigned int port);
 };
 
 /* Install the backend (a copy is kept); NULL disconnects every port. */
@@ -227,6 +240,8 @@ void gaudi_nic_set_backend(struct gaudi_core *g,
 /* Port p's link (the peer is there and up); kept across device resets. */
 void gaudi_nic_set_link(struct gaudi_core *g, unsigned int port, bool up);
 bool gaudi_nic_link(struct gaudi_core *g, unsigned int port);
+/* Is port p's transmitter on (no lane of it in low power)? */
+bool gaudi_nic_powered(struct gaudi_core *g, unsigned int port);
 
 /* Would a frame arriving on port p now find a free ring slot? */
 bool gaudi_nic_can_receive(struct gaudi_core *g, unsigned int port);

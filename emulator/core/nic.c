@@ -206,6 +206,9 @@ static void raise_irq(struct gaudi_core *g, unsigned int port, unsigned int n)
     }
     if (en & QPC_INTERRUPT_EN_WIRE(n)) {
         g->nic.port[port].wire_irqs++;
+        if (n == QPC_INTERRUPT_RX) {
+            gaudi_cpu_forward_nic_irq(g, port);
+        }
         if (n == QPC_INTERRUPT_QP_ERR) {
             uint64_t payload = port;
 
@@ -609,6 +612,42 @@ static void qpc_write(struct gaudi_core *g, unsigned int port, uint32_t r,
     gaudi_reg_set(g, off, val);
 }
 
+/* A port is off when a lane of it is in low power. */
+static bool port_off(struct gaudi_core *g, unsigned int port)
+{
+    uint32_t lanes = GAUDI_NIC_PORT_LANES(port);
+    unsigned int l;
+
+    for (l = 0; l < GAUDI_NIC_MAC_LANES; l++) {
+        if ((lanes & (1U << l)) &&
+            (gaudi_reg_get(g, GAUDI_NIC_PORT_MACRO(port) +
+                           NIC_MAC_CH_OFFSET(l) + NIC_MAC_CH_PCS_CONTROL1) &
+             MAC_CH_PCS_CONTROL1_LOW_POWER)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void power_update(struct gaudi_core *g, unsigned int port)
+{
+    bool off = port_off(g, port);
+
+    if (off == g->nic.port[port].off) {
+        return;
+    }
+    g->nic.port[port].off = off;
+    gaudi_trace(g, "NIC%u: transmitter %s", port, off ? "off" : "on");
+    if (g->nic.be.power_changed) {
+        g->nic.be.power_changed(g->nic.be.opaque, port);
+    }
+}
+
+bool gaudi_nic_powered(struct gaudi_core *g, unsigned int port)
+{
+    return port < GAUDI_NIC_NUM_PORTS && !g->nic.port[port].off;
+}
+
 static void nic_write_reg(struct gaudi_core *g, uint32_t off, uint32_t val)
 {
     uint32_t rel = off - GAUDI_NIC_MACRO_BASE;
@@ -630,6 +669,11 @@ static void nic_write_reg(struct gaudi_core *g, uint32_t off, uint32_t val)
                    sizeof(g->nic.port[0].cnt));
             g->nic.stat_hi[m] = 0;
         }
+        return;
+    }
+    if (moff < NIC_STAT_OFFSET && moff % 0x1000 == NIC_MAC_CH_PCS_CONTROL1) {
+        gaudi_reg_set(g, off, val);
+        power_update(g, 2 * m + (moff / 0x1000 >= 2));
         return;
     }
     if (moff >= NIC_STAT_OFFSET && moff < NIC_STAT_OFFSET + 0x1000 &&
@@ -705,6 +749,10 @@ void gaudi_nic_reset(struct gaudi_core *g)
         g->nic.port[p].wire_irqs = 0;
     }
     memset(g->nic.stat_hi, 0, sizeof(g->nic.stat_hi));
+    /* The lanes leave low power with the registers. */
+    for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+        power_update(g, p);
+    }
     g->nic.gw_ops = 0;
     g->nic.tx_wqes = 0;
     g->nic.qp_errors = 0;

@@ -39,6 +39,7 @@ enum gaudi_nic_cnt {
 
 struct gaudi_nic_port_state {
     bool link;
+    bool off;  /* a lane of the port is in low power (PCS control 1) */
     uint64_t cnt[GAUDI_NIC_CNT_NUM];
     uint64_t wire_irqs; /* wire interrupts (the device CPU's to convert) */
 };

@@ -205,10 +205,21 @@ static void gaudi_tick(void *opaque)
 
 static NetClientInfo gaudi_port_info;
 
-/* The port's own end of the cable is plugged in and up. */
+/*
+ * The port's own end of the cable is plugged in and up, and, for a Gaudi
+ * port, its transmitter is on (the driver did not put it in low power).
+ */
 static bool gaudi_port_local_up(NetClientState *nc)
 {
-    return nc && !nc->link_down && nc->peer && !nc->peer->link_down;
+    if (!nc || nc->link_down || !nc->peer || nc->peer->link_down) {
+        return false;
+    }
+    if (nc->info == &gaudi_port_info) {
+        GaudiPort *port = qemu_get_nic_opaque(nc);
+
+        return gaudi_nic_powered(port->card->core, port->index);
+    }
+    return true;
 }
 
 struct gaudi_hub_search {
@@ -319,6 +330,12 @@ static void gaudi_nic_be_rx_ready(void *opaque, unsigned int p)
     }
 }
 
+/* A transmitter went off or on: this port's cable and its peer's. */
+static void gaudi_nic_be_power_changed(void *opaque, unsigned int p)
+{
+    gaudi_ports_update();
+}
+
 static void gaudi_ports_init(GaudiState *s)
 {
     DeviceState *dev = DEVICE(s);
@@ -326,6 +343,7 @@ static void gaudi_ports_init(GaudiState *s)
         .opaque = s,
         .send = gaudi_nic_be_send,
         .rx_ready = gaudi_nic_be_rx_ready,
+        .power_changed = gaudi_nic_be_power_changed,
     };
     unsigned int i;
 
@@ -500,6 +518,7 @@ static void gaudi_flash_dirty(void *opaque, uint64_t off, uint64_t len)
 static void gaudi_realize(PCIDevice *pdev, Error **errp)
 {
     GaudiState *s = GAUDI(pdev);
+    unsigned int i;
     struct gaudi_identity id = {
         .test_hooks = s->test_hooks,
         .packet_latency_ns = s->packet_latency_ns,
@@ -541,6 +560,12 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
     if (s->module_id != GAUDI_MODULE_ID_UNSET) {
         id.module_id = s->module_id;
         id.module_id_set = true;
+    }
+    /* Every port has its own MAC (macN, else QEMU's next free address). */
+    for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++) {
+        qemu_macaddr_default_if_unset(&s->port[i].conf.macaddr);
+        memcpy(id.nic_mac[i], s->port[i].conf.macaddr.a, 6);
+        id.nic_mac_set |= 1U << i;
     }
 
     if (!gaudi_flash_open(s, errp)) {

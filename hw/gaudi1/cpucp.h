@@ -52,6 +52,29 @@
 #define CPUCP_PKT_SIZE			24
 #define CPUCP_INFO_SIZE			1768	/* struct cpucp_info */
 #define CPUCP_NIC_INFO_SIZE		2232	/* struct cpucp_nic_info */
+/*
+ * struct cpucp_nic_info (cpucp_if.h, CPUCP_MAX_NICS 128): six bytes of MAC
+ * per port from 0, link_mask (a bitmap of u64s) at 768, link_ext_mask
+ * (the scale-out ports) at 912, the QSFP module EEPROM (SFF-8636, 1024
+ * bytes) at 928, auto_neg_mask at 1952, serdes_type at 1968 (HLS1 = 2).
+ */
+#define CPUCP_NIC_INFO_MACS		0
+#define CPUCP_NIC_INFO_LINK_MASK	768
+#define CPUCP_NIC_INFO_LINK_EXT_MASK	912
+#define CPUCP_NIC_INFO_QSFP_EEPROM	928
+#define CPUCP_NIC_INFO_AUTO_NEG_MASK	1952
+#define CPUCP_NIC_INFO_SERDES_TYPE	1968
+#define CPUCP_SERDES_TYPE_HLS1		2
+/*
+ * MSI_INFO_SET is a cpucp_array_data_packet: the 24-byte packet, u32
+ * length, u32 data[length], data[type] the MSI vector of enum
+ * cpucp_msi_type (cpucp_if.h): 0 the event queue, 1..5 NIC ports 1, 3,
+ * 5, 7, 9 (the odd ports, whose receive interrupt the device CPU turns
+ * into an MSI).  The vectors: gaudi1/nic.h.
+ */
+#define CPUCP_MSI_TYPE_EVENT_QUEUE	0
+#define CPUCP_MSI_TYPE_NIC_PORT(p)	(1 + (p) / 2)	/* odd p */
+#define CPUCP_NUM_MSI_TYPES		6
 #define CPUCP_HBM_ROWS_SIZE		264	/* cpucp_hbm_row_replaced_rows_info */
 
 /* enum cpucp_packet_id (cpucp_if.h): the ids the model answers. */

@@ -93,6 +93,16 @@
 #define GAUDI_NIC_PORT_LANES(p)		(((p) & 1) ? 0xCU : 0x3U)
 
 /*
+ * PCS control 1 of a lane (IEEE 802.3 clause 45 register 3.0, at
+ * MAC_CH(lane) + 0x0 as register 3.32 is at + 0x80 below): bit 11 puts
+ * the lane in low power.  That the NIC's MAC_CH block maps the PCS
+ * registers this way is inferred from the status register's place, not
+ * stated by a source (Documentation/emulator/nic.rst).
+ */
+#define NIC_MAC_CH_PCS_CONTROL1		0x000
+#define MAC_CH_PCS_CONTROL1_LOW_POWER	(1U << 11)
+
+/*
  * PCS status of a lane (2020 series: check_pcs_link() reads "xpcs"
  * register 0x20 of the port's first lane, i.e. MAC_CH(lane) + 0x80, and
  * takes bit 12 as PCS link up).
@@ -202,6 +212,13 @@
  * receive MSI (hardware bug): they use the wire interrupt, which the
  * device CPU turns into an MSI (gaudi_nic.c).
  */
+/*
+ * MSI vectors (Habana's gaudi_fw_if.h): the event queue's 8, odd port
+ * 2k + 1's receive interrupt 10 + 2k; the model gives even port p 9 + p
+ * too (not public; the card has one MSI, the number is only recorded).
+ */
+#define GAUDI_EVENT_QUEUE_MSI_IDX		8
+#define GAUDI_NIC_PORT_MSI_IDX(p)		(9 + (p))
 #define QPC_INTERRUPT_RX			4
 #define QPC_INTERRUPT_QP_ERR			8
 #define GAUDI_NIC_RAW_QPN			0	/* the driver's raw QP */

@@ -311,10 +311,19 @@ nic)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" \
 		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
 	ko=$(gaudi_ko) || exit 2
+	en_ko=$(dirname "$ko")/en/gaudi_en.ko
+	[ -f "$en_ko" ] || die "$en_ko missing (a kernel without networking?)"
+	for tool in ip ethtool; do
+		command -v "$tool" >/dev/null ||
+			die "$tool missing (tools/host/install-deps.sh)"
+	done
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$en_ko:/suite/ko/gaudi_en.ko" \
 		--add "$out/gaudi_nic_frame:/suite/bin/gaudi_nic_frame" \
+		--add "$(command -v ip):/suite/bin/ip" \
+		--add "$(command -v ethtool):/suite/bin/ethtool" \
 		--nic dl1 --hotplug "$@"
-	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin"
 	;;
 esac
 

@@ -18,6 +18,7 @@ PKGS=(
 	dkms
 	libdrm-dev libudev-dev libkmod-dev lm-sensors
 	gcc-multilib
+	iproute2 ethtool tshark
 )
 
 if [ "$(id -u)" != 0 ]; then

@@ -7,6 +7,7 @@
 # install: stages every part into a scratch tree (STAGE), then copies the
 # tree into DESTDIR and writes a manifest of what it put there:
 #   /lib/modules/$KVER/updates/gaudi.ko         (depmod -a $KVER, not with DESTDIR)
+#   /lib/modules/$KVER/updates/gaudi_en.ko      (the NIC ports' Ethernet driver)
 #   $PREFIX/include/drm/gaudi_accel.h           the uapi extensions header
 #   $PREFIX/lib, include/gaudi, lib/pkgconfig, share/man/man3   libgaudi
 #   $PREFIX/bin, share/man/...                  tools/smi, tools/fw (when present)
@@ -82,6 +83,11 @@ stage() {
 
 	[ -f "$KO" ] || die "$KO missing (make kernel)"
 	install -D -m 644 "$KO" "$s$MODULEDIR/$KVER/updates/gaudi.ko"
+	# The NIC ports' Ethernet driver, where the kernel has networking.
+	if [ -f "$(dirname "$KO")/en/gaudi_en.ko" ]; then
+		install -D -m 644 "$(dirname "$KO")/en/gaudi_en.ko" \
+			"$s$MODULEDIR/$KVER/updates/gaudi_en.ko"
+	fi
 
 	install -D -m 644 "$TOP/uapi/drm/gaudi_accel.h" \
 		"$s$PREFIX/include/drm/gaudi_accel.h"

@@ -23,6 +23,7 @@
 # "N passed, N failed"; exit status 1 on any failure.
 
 GAUDI_KO=${GAUDI_KO:-}
+GAUDI_EN_KO=${GAUDI_EN_KO:-}
 BIN=${BIN:-$(dirname "$0")}
 CARDS=${CARDS:-2}
 
@@ -196,5 +197,208 @@ wait_back 1
 ok $? "card 1 plugged back and probed"
 wait_mask 0 "$(expected_mask 0)" && wait_mask 1 "$(expected_mask 1)"
 ok $? "card 1 plugged back: cards 0 and 1 have their links again"
+
+# ---- 7: the Ethernet driver (gaudi_en.ko on gaudi.ko's auxiliary devices) --
+# Each card's ports become netdevs; each card's netdevs go into a network
+# namespace of their own, so that traffic between cards crosses the wire.
+PATH=$BIN:$PATH
+insmod "$GAUDI_EN_KO"
+ok $? "insmod gaudi_en.ko"
+
+# card_of_pci BDF: the card index of a PCI function (see card_dir).
+card_of_pci() {
+	path=$(readlink -f "/sys/bus/pci/devices/$1")
+	rp=$(basename "$(dirname "$path")")
+	slot=$(echo "$rp" | cut -d: -f3 | cut -d. -f1)
+	echo $((0x$slot - 0x10))
+}
+# The netdevs of gaudi_en: "card port name mac bdf" lines in $NDMAP.
+NDMAP=/tmp/gaudi-netdevs
+ndmap() {
+	: >"$NDMAP"
+	for nf in /sys/class/net/*; do
+		drv=$(readlink -f "$nf/device/driver" 2>/dev/null)
+		[ "${drv##*/}" = gaudi_en.eth ] || continue
+		bdf=$(basename "$(dirname "$(readlink -f "$nf/device")")")
+		echo "$(card_of_pci "$bdf") $(cat "$nf/dev_port") ${nf##*/}" \
+			"$(cat "$nf/address") $bdf" >>"$NDMAP"
+	done
+}
+# nd CARD PORT: the netdev's name.
+nd() { awk -v c="$1" -v p="$2" '$1 == c && $2 == p { print $3 }' "$NDMAP"; }
+t=0
+while :; do
+	ndmap
+	[ "$(wc -l <"$NDMAP")" -ge $((CARDS * 10)) ] || [ $t -ge 50 ] && break
+	sleep 0.2
+	t=$((t + 1))
+done
+ok $(($(wc -l <"$NDMAP") != CARDS * 10)) \
+	"$((CARDS * 10)) netdevs of gaudi_en, 10 per card (got $(wc -l <"$NDMAP"))"
+dups=$(awk '{ print $4 }' "$NDMAP" | sort | uniq -d | wc -l)
+ok "$dups" "every port has a MAC of its own ($dups duplicates)"
+bad=0
+c=0
+while [ $c -lt "$CARDS" ]; do
+	p=0
+	while [ $p -lt 10 ]; do
+		[ -n "$(nd $c $p)" ] || bad=$((bad + 1))
+		p=$((p + 1))
+	done
+	c=$((c + 1))
+done
+ok $bad "each card has ports 0..9 (dev_port), found by card and port"
+n0=$(nd 0 0)
+bdf0=$(awk '$1 == 0 && $2 == 0 { print $5 }' "$NDMAP")
+info=$(ethtool -i "$n0" 2>&1)
+echo "$info" | grep -q "^driver: gaudi_en" &&
+	echo "$info" | grep -q "^bus-info: $bdf0"
+ok $? "ethtool -i $n0: driver gaudi_en, bus-info $bdf0"
+ethtool -m "$n0" 2>&1 | grep -q "QSFP28"
+ok $? "ethtool -m $n0: the module EEPROM decodes as QSFP28"
+ethtool "$n0" 2>&1 | grep -q "100000baseCR4/Full"
+ok $? "ethtool $n0: 100000baseCR4/Full link mode"
+
+# One namespace per card, holding that card's ports.
+c=0
+NSPIDS=
+while [ $c -lt "$CARDS" ]; do
+	unshare -n sleep 100000 &
+	NSPIDS="$NSPIDS $!"
+	c=$((c + 1))
+done
+sleep 0.5
+# ns CARD CMD...: run in the card's namespace.
+ns() {
+	# shellcheck disable=SC2086 # the list of pids
+	set -- "$(echo $NSPIDS | cut -d' ' -f$(($1 + 1)))" "$@"
+	pid=$1
+	shift 2
+	nsenter -t "$pid" -n "$@"
+}
+bad=0
+# shellcheck disable=SC2034 # mac and bdf: the map's other columns
+while read -r c p dev mac bdf; do
+	pid=$(echo $NSPIDS | cut -d' ' -f$((c + 1)))
+	ip link set dev "$dev" netns "$pid" || bad=$((bad + 1))
+	ns "$c" ip link set dev "$dev" up || bad=$((bad + 1))
+done <"$NDMAP"
+ok $bad "each card's netdevs moved to its namespace and up"
+# ns_carrier CARD PORT: 1 with carrier (sysfs shows the first namespace's
+# netdevs only: ask ip for the LOWER_UP flag).
+ns_carrier() {
+	ns "$1" ip -o link show dev "$(nd "$1" "$2")" 2>/dev/null |
+		grep -q "[<,]LOWER_UP[,>]" && echo 1
+}
+# carrier_mask CARD: ports whose netdev has carrier.
+carrier_mask() {
+	m=0
+	p=0
+	while [ $p -lt 10 ]; do
+		[ "$(ns_carrier "$1" $p)" = 1 ] && m=$((m | (1 << p)))
+		p=$((p + 1))
+	done
+	echo $m
+}
+wait_carrier() {	# wait_carrier CARD MASK
+	t=0
+	while [ "$(carrier_mask "$1")" != "$2" ] && [ $t -lt 40 ]; do
+		sleep 0.25
+		t=$((t + 1))
+	done
+	[ "$(carrier_mask "$1")" = "$2" ]
+}
+c=0
+while [ $c -lt "$CARDS" ]; do
+	wait_carrier $c "$(expected_mask $c)"
+	ok $? "card $c: carrier on ports $(printf 0x%03x "$(expected_mask $c)")" \
+		"(got $(printf 0x%03x "$(carrier_mask $c)"))"
+	c=$((c + 1))
+done
+
+# Addresses: the cable between card i's port p and card j (i < j), which
+# arrives on card j's port i, is 10.i.j.0/24: .1 on card i, .2 on card j.
+c=0
+links=0
+while [ $c -lt "$CARDS" ]; do
+	p=0
+	while [ $p -lt 7 ]; do
+		j=$(peer_card $c $p)
+		if [ "$j" -lt "$CARDS" ] && [ $c -lt "$j" ]; then
+			ns $c ip addr add "10.$c.$j.1/24" dev "$(nd $c $p)"
+			ns "$j" ip addr add "10.$c.$j.2/24" dev "$(nd "$j" $c)"
+			links=$((links + 1))
+		fi
+		p=$((p + 1))
+	done
+	c=$((c + 1))
+done
+bad=0
+c=0
+while [ $c -lt "$CARDS" ]; do
+	p=0
+	while [ $p -lt 7 ]; do
+		j=$(peer_card $c $p)
+		if [ "$j" -lt "$CARDS" ] && [ $c -lt "$j" ]; then
+			if ! ns $c ping -c 1 -W 3 -I "$(nd $c $p)" "10.$c.$j.2" \
+				>/dev/null 2>&1; then
+				bad=$((bad + 1))
+				diag "no answer from card $j over card $c port $p"
+			fi
+		fi
+		p=$((p + 1))
+	done
+	c=$((c + 1))
+done
+ok $bad "ping over each of the $links internal links reaches the card the DL1 map names ($bad unanswered)"
+
+# TCP over one link: card 1 serves 8 MiB over HTTP to card 0.
+mkdir -p /tmp/www
+dd if=/dev/urandom of=/tmp/www/blob bs=1024 count=8192 2>/dev/null
+ns 1 httpd -p 10.0.1.2:8080 -h /tmp/www
+sleep 0.3
+up() { cut -d' ' -f1 /proc/uptime | tr -d .; }
+t0=$(up)
+got=$(ns 0 wget -q -O - http://10.0.1.2:8080/blob | md5sum | cut -d' ' -f1)
+el=$(($(up) - t0))
+[ "$got" = "$(md5sum </tmp/www/blob | cut -d' ' -f1)" ]
+ok $? "TCP: 8 MiB from card 1 to card 0 over c0p0, intact ($((8 * 100 * 1024 / (el > 0 ? el : 1))) KiB/s)"
+tx=$(ns 0 ethtool -S "$(nd 0 0)" | awk '$1 == "mac_rx_frames:" { print $2 }')
+[ "${tx:-0}" -gt 5000 ]
+ok $? "ethtool -S: card 0 port 0 counted ${tx:-0} received frames (> 5000)"
+
+# A port taken down takes the link partner's carrier with it.
+ns 0 ip link set dev "$(nd 0 0)" down
+wait_carrier 1 "$(expected_mask 1 0)"
+ok $? "card 0 port 0 down: card 1 port 0 loses its carrier, nothing else changes"
+ns 0 ip link set dev "$(nd 0 0)" up
+wait_carrier 1 "$(expected_mask 1)" && wait_carrier 0 "$(expected_mask 0)"
+ok $? "card 0 port 0 up again: both ends have carrier"
+ns 0 ping -c 1 -W 3 10.0.1.2 >/dev/null 2>&1
+ok $? "ping over c0p0 works again"
+
+# A hard reset of card 1 with its ports up: they come back by themselves.
+echo 1 >"/sys/bus/pci/devices/$(awk '$1 == 1 && $2 == 0 { print $5 }' "$NDMAP")/hard_reset"
+sleep 1
+wait_carrier 1 "$(expected_mask 1)"
+ok $? "card 1 hard reset: its ports have carrier again"
+t=0
+until ns 0 ping -c 1 -W 2 10.0.1.2 >/dev/null 2>&1 || [ $t -ge 10 ]; do
+	t=$((t + 1))
+done
+ns 0 ping -c 1 -W 2 10.0.1.2 >/dev/null 2>&1
+ok $? "card 1 hard reset: ping from card 0 answered again"
+
+kill $NSPIDS 2>/dev/null
+rmmod gaudi_en
+ok $? "rmmod gaudi_en"
+ndmap
+ok "$(wc -l <"$NDMAP")" "no gaudi_en netdev left"
+# What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
+no_problems_nic=$(dmesg | kernel_problems | head -3)
+[ -z "$no_problems_nic" ]
+ok $? "dmesg: no kernel problem${no_problems_nic:+: $no_problems_nic}"
 
 tap_done

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The core-network interface: what gaudi.ko gives the drivers of a card's
+ * NIC ports.  gaudi.ko creates one auxiliary device "gaudi.en.<accel
+ * minor>" per card with enabled ports (gaudi_nic.c); the Ethernet driver
+ * (kernel/en/, gaudi_en.ko) binds to it and registers the netdevs.  A
+ * RoCE or RDMA driver will sit on the same interface.
+ *
+ * Everything here is called in process context unless it says otherwise.
+ * The network driver reaches the hardware only through the ops; gaudi.ko
+ * calls the network driver only through the struct gaudi_cn_client it
+ * attached.  Documentation/kernel/nic.rst has the picture.
+ */
+#ifndef GAUDI_CN_H
+#define GAUDI_CN_H
+
+#include <linux/auxiliary_bus.h>
+#include <linux/if_ether.h>
+#include <linux/interrupt.h>
+#include <linux/types.h>
+
+#include "gaudi1/nic.h"
+
+#define GAUDI_CN_AUX_NAME	"en"
+#define GAUDI_CN_EEPROM_LEN	256	/* SFF-8636 lower page and page 0 */
+
+struct gaudi_cn;
+
+/**
+ * struct gaudi_cn_client - what the network driver attaches
+ * @irq: the card's interrupt fired (hard interrupt context): look at the
+ *	ports' receive rings.  The card has one MSI for everything, so this
+ *	runs for completions and events too and must be cheap.
+ * @reset_prepare: the device is about to be reset: stop using it (no
+ *	register access until @reset_done).
+ * @reset_done: the device is back (@ok true) or failed to come back.
+ *	Registers are at their reset values: set up the open ports again.
+ */
+struct gaudi_cn_client {
+	void (*irq)(void *priv);
+	void (*reset_prepare)(void *priv);
+	void (*reset_done)(void *priv, bool ok);
+};
+
+/**
+ * struct gaudi_cn_ops - what gaudi.ko does for the network driver
+ * @rreg: read a 32-bit register (CFG offset, hw/gaudi1/nic.h); may be
+ *	called in any context.
+ * @wreg: write one.
+ * @attach: attach @client (one at a time; -EBUSY otherwise).
+ * @detach: detach it; when this returns no callback runs any more.
+ */
+struct gaudi_cn_ops {
+	u32 (*rreg)(struct gaudi_cn *cn, u32 off);
+	void (*wreg)(struct gaudi_cn *cn, u32 off, u32 val);
+	int (*attach)(struct gaudi_cn *cn, const struct gaudi_cn_client *client,
+		      void *priv);
+	void (*detach)(struct gaudi_cn *cn);
+};
+
+/**
+ * struct gaudi_cn - a card's NIC as its network drivers see it
+ * @adev: the auxiliary device
+ * @ops: hardware access
+ * @dma_dev: the device to allocate DMA memory for (the PCI function)
+ * @host_base: what to add to a DMA address to reach host memory from the
+ *	NIC (the host window, GAUDI_HOST_PHYS_BASE)
+ * @ports_mask: ports the firmware enables
+ * @ext_ports_mask: of those, the scale-out ports
+ * @mac: each port's MAC, from the firmware (NIC_INFO_GET)
+ * @hbm_base: device memory reserved for the NIC's tables, per port
+ *	@hbm_port_size bytes from @hbm_base + port * @hbm_port_size;
+ *	unreachable for users (gaudi_security.c)
+ * @hbm_port_size: see @hbm_base
+ * @msi_vector: port p's receive interrupt data (gaudi1/nic.h)
+ * @eeprom: the ports' module EEPROM (SFF-8636), from the firmware
+ * @bus_info: the PCI function's name
+ * @fw_version: the device firmware's version string
+ * @card: the accel minor, for names
+ */
+struct gaudi_cn {
+	struct auxiliary_device adev;
+	const struct gaudi_cn_ops *ops;
+	struct device *dma_dev;
+	u64 host_base;
+	u32 ports_mask;
+	u32 ext_ports_mask;
+	u8 mac[GAUDI_NIC_NUM_PORTS][ETH_ALEN];
+	u64 hbm_base;
+	u64 hbm_port_size;
+	u32 msi_vector[GAUDI_NIC_NUM_PORTS];
+	u8 eeprom[GAUDI_CN_EEPROM_LEN];
+	char bus_info[32];
+	char fw_version[64];
+	unsigned int card;
+};
+
+static inline struct gaudi_cn *to_gaudi_cn(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct gaudi_cn, adev);
+}
+
+#endif /* GAUDI_CN_H */

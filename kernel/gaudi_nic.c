@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The NIC, gaudi.ko's part.  At every bring-up the device CPU is asked
+ * for the ports (NIC_INFO_GET: which are enabled, their MACs, the module
+ * EEPROM) and told which odd ports' receive interrupts to turn into MSIs
+ * (MSI_INFO_SET; silicon cannot raise them from those ports).  The ports
+ * are reported in HW_IP_INFO and handed to a network driver through one
+ * auxiliary device per card (gaudi_cn.h); gaudi.ko keeps no port state of
+ * its own.  The network driver's hooks run from the interrupt handler and
+ * around resets.
+ */
+#include <linux/habanalabs/cpucp_if.h>
+#include <linux/slab.h>
+#include <drm/drm_managed.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cn.h"
+#include "gaudi_layout.h"
+
+/* The aux device and its owner; freed by the device's release. */
+struct gaudi_nic_aux {
+	struct gaudi_cn cn;
+	struct gaudi_device *gdev;
+};
+
+static struct gaudi_device *cn_gdev(struct gaudi_cn *cn)
+{
+	return container_of(cn, struct gaudi_nic_aux, cn)->gdev;
+}
+
+static u32 gaudi_cn_rreg(struct gaudi_cn *cn, u32 off)
+{
+	return gaudi_rreg(cn_gdev(cn), off, "nic");
+}
+
+static void gaudi_cn_wreg(struct gaudi_cn *cn, u32 off, u32 val)
+{
+	gaudi_wreg(cn_gdev(cn), off, val, "nic");
+}
+
+static int gaudi_cn_attach(struct gaudi_cn *cn,
+			   const struct gaudi_cn_client *client, void *priv)
+{
+	struct gaudi_nic *nic = &cn_gdev(cn)->nic;
+	int ret = 0;
+
+	mutex_lock(&nic->lock);
+	if (nic->client) {
+		ret = -EBUSY;
+	} else {
+		nic->priv = priv;
+		/* The interrupt handler reads client, then priv. */
+		smp_store_release(&nic->client, client);
+	}
+	mutex_unlock(&nic->lock);
+	return ret;
+}
+
+static void gaudi_cn_detach(struct gaudi_cn *cn)
+{
+	struct gaudi_device *gdev = cn_gdev(cn);
+
+	mutex_lock(&gdev->nic.lock);
+	WRITE_ONCE(gdev->nic.client, NULL);
+	mutex_unlock(&gdev->nic.lock);
+	synchronize_irq(gdev->pci.irq);
+}
+
+static const struct gaudi_cn_ops gaudi_cn_ops = {
+	.rreg = gaudi_cn_rreg,
+	.wreg = gaudi_cn_wreg,
+	.attach = gaudi_cn_attach,
+	.detach = gaudi_cn_detach,
+};
+
+/* Hard interrupt context: the network driver looks at its rings. */
+void gaudi_nic_irq(struct gaudi_device *gdev)
+{
+	const struct gaudi_cn_client *c;
+
+	/* Pairs with the release in gaudi_cn_attach(): priv is set. */
+	c = smp_load_acquire(&gdev->nic.client);
+	if (c)
+		c->irq(gdev->nic.priv);
+}
+
+static int gaudi_nic_info_get(struct gaudi_device *gdev)
+{
+	struct gaudi_nic *nic = &gdev->nic;
+	struct cpucp_packet pkt = {};
+	struct cpucp_nic_info *info;
+	u64 addr;
+	int ret, p;
+
+	info = gaudi_cpucp_buf_alloc(gdev, sizeof(*info), &addr);
+	if (!info)
+		return -ENOMEM;
+	pkt.ctl = cpu_to_le32(CPUCP_PACKET_NIC_INFO_GET <<
+			      CPUCP_PKT_CTL_OPCODE_SHIFT);
+	pkt.addr = cpu_to_le64(addr);
+	pkt.data_max_size = cpu_to_le32(sizeof(*info));
+	ret = gaudi_cpucp_send(gdev, &pkt, GAUDI_CPUCP_INFO_TIMEOUT_US, NULL);
+	if (!ret) {
+		nic->ports_mask = le64_to_cpu(info->link_mask[0]) &
+				  GENMASK(GAUDI_NIC_NUM_PORTS - 1, 0);
+		nic->ext_ports_mask = le64_to_cpu(info->link_ext_mask[0]) &
+				      nic->ports_mask;
+		for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++)
+			memcpy(nic->mac[p], info->mac_addrs[p].mac_addr,
+			       ETH_ALEN);
+		memcpy(nic->eeprom, info->qsfp_eeprom, sizeof(nic->eeprom));
+	}
+	gaudi_cpucp_buf_free(gdev, sizeof(*info), info);
+	return ret;
+}
+
+/* The odd ports' receive interrupts, through the device CPU. */
+static int gaudi_nic_msi_info_set(struct gaudi_device *gdev)
+{
+	struct {
+		struct cpucp_packet pkt;
+		__le32 length;
+		__le32 data[CPUCP_NUM_OF_MSI_TYPES];
+	} __packed req = {};
+	unsigned int p;
+
+	req.pkt.ctl = cpu_to_le32(CPUCP_PACKET_MSI_INFO_SET <<
+				  CPUCP_PKT_CTL_OPCODE_SHIFT);
+	req.length = cpu_to_le32(CPUCP_NUM_OF_MSI_TYPES);
+	req.data[CPUCP_EVENT_QUEUE_MSI_TYPE] =
+		cpu_to_le32(GAUDI_EVENT_QUEUE_MSI_IDX);
+	for (p = 1; p < GAUDI_NIC_NUM_PORTS; p += 2)
+		req.data[CPUCP_NIC_PORT1_MSI_TYPE + p / 2] =
+			cpu_to_le32(GAUDI_NIC_PORT_MSI_IDX(p));
+	return gaudi_cpucp_send_len(gdev, &req.pkt, sizeof(req),
+				    GAUDI_CPUCP_TIMEOUT_US, NULL);
+}
+
+/*
+ * Bring-up (probe and every reset), after the device-CPU channel.  A
+ * firmware without NIC support leaves the card without ports, not
+ * without a driver.
+ */
+void gaudi_nic_hw_init(struct gaudi_device *gdev)
+{
+	int ret = gaudi_nic_info_get(gdev);
+
+	if (!ret && gdev->nic.ports_mask)
+		ret = gaudi_nic_msi_info_set(gdev);
+	if (ret) {
+		gaudi_warn(gdev, "NIC: no port information from the firmware (%d): ports disabled\n",
+			   ret);
+		gdev->nic.ports_mask = 0;
+		gdev->nic.ext_ports_mask = 0;
+	}
+}
+
+int gaudi_nic_sw_init(struct gaudi_device *gdev)
+{
+	return drmm_mutex_init(&gdev->drm, &gdev->nic.lock);
+}
+
+#if IS_ENABLED(CONFIG_AUXILIARY_BUS)
+static void gaudi_nic_aux_release(struct device *dev)
+{
+	kfree(container_of(to_auxiliary_dev(dev), struct gaudi_nic_aux,
+			   cn.adev));
+}
+
+/* Probe, last: offer the ports to a network driver. */
+int gaudi_nic_init(struct gaudi_device *gdev)
+{
+	struct gaudi_nic *nic = &gdev->nic;
+	struct gaudi_nic_aux *aux;
+	struct gaudi_cn *cn;
+	unsigned int p;
+	int ret;
+
+	if (!nic->ports_mask)
+		return 0;
+	aux = kzalloc(sizeof(*aux), GFP_KERNEL);
+	if (!aux)
+		return -ENOMEM;
+	aux->gdev = gdev;
+	cn = &aux->cn;
+	cn->ops = &gaudi_cn_ops;
+	cn->dma_dev = &gdev->pdev->dev;
+	cn->host_base = GAUDI_HOST_PHYS_BASE;
+	cn->ports_mask = nic->ports_mask;
+	cn->ext_ports_mask = nic->ext_ports_mask;
+	memcpy(cn->mac, nic->mac, sizeof(cn->mac));
+	memcpy(cn->eeprom, nic->eeprom, sizeof(cn->eeprom));
+	cn->hbm_base = GAUDI_NIC_HBM_BASE;
+	cn->hbm_port_size = GAUDI_NIC_HBM_PORT_SIZE;
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++)
+		cn->msi_vector[p] = GAUDI_NIC_PORT_MSI_IDX(p);
+	strscpy(cn->bus_info, pci_name(gdev->pdev), sizeof(cn->bus_info));
+	strscpy(cn->fw_version, gdev->fw.uboot_ver, sizeof(cn->fw_version));
+	cn->card = gdev->index;
+
+	cn->adev.name = GAUDI_CN_AUX_NAME;
+	cn->adev.id = gdev->index;
+	cn->adev.dev.parent = &gdev->pdev->dev;
+	cn->adev.dev.release = gaudi_nic_aux_release;
+	ret = auxiliary_device_init(&cn->adev);
+	if (ret) {
+		kfree(aux);
+		return ret;
+	}
+	ret = auxiliary_device_add(&cn->adev);
+	if (ret) {
+		auxiliary_device_uninit(&cn->adev);
+		return ret;
+	}
+	nic->cn = cn;
+	return 0;
+}
+
+/* Remove, first: the network driver lets go of the ports. */
+void gaudi_nic_fini(struct gaudi_device *gdev)
+{
+	struct gaudi_cn *cn = gdev->nic.cn;
+
+	if (!cn)
+		return;
+	gdev->nic.cn = NULL;
+	auxiliary_device_delete(&cn->adev);
+	auxiliary_device_uninit(&cn->adev);
+}
+#else
+int gaudi_nic_init(struct gaudi_device *gdev)
+{
+	return 0;
+}
+
+void gaudi_nic_fini(struct gaudi_device *gdev)
+{
+}
+#endif
+
+/* Reset: the network driver stops using the device, then starts again. */
+void gaudi_nic_reset_prepare(struct gaudi_device *gdev)
+{
+	struct gaudi_nic *nic = &gdev->nic;
+
+	mutex_lock(&nic->lock);
+	if (nic->client && nic->client->reset_prepare)
+		nic->client->reset_prepare(nic->priv);
+	mutex_unlock(&nic->lock);
+}
+
+void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok)
+{
+	struct gaudi_nic *nic = &gdev->nic;
+
+	mutex_lock(&nic->lock);
+	if (nic->client && nic->client->reset_done)
+		nic->client->reset_done(nic->priv, ok);
+	mutex_unlock(&nic->lock);
+}
