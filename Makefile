@@ -124,7 +124,8 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	security 'CARDS=2 tests/guest/run-suite.sh security' \
 	dos 'CARDS=1 tests/guest/run-suite.sh dos' \
 	unplug 'CARDS=2 ROUNDS=3 HOTPLUG_ROUNDS=2 tests/guest/run-suite.sh unplug' \
-	nic 'CARDS=3 tests/guest/run-suite.sh nic' \
+	nic 'CARDS=8 tests/guest/run-suite.sh nic' \
+	nic-two-hosts 'tests/guest/nic/two-hosts.sh' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \

@@ -193,11 +193,14 @@ static void gaudi_run(void *opaque)
     gaudi_core_run(s->core);
 }
 
+static void gaudi_ports_poll(GaudiState *s);
+
 static void gaudi_tick(void *opaque)
 {
     GaudiState *s = opaque;
 
     gaudi_core_tick(s->core);
+    gaudi_ports_poll(s);
     timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + GAUDI_TICK_NS);
 }
 
@@ -276,6 +279,29 @@ static void gaudi_port_update_one(NICState *nic, void *opaque)
 static void gaudi_ports_update(void)
 {
     qemu_foreach_nic(gaudi_port_update_one, NULL);
+}
+
+/*
+ * Socket and stream backends change their link_down without telling the
+ * NIC (a listening socket is down until the other VM connects, and again
+ * when it goes): a card with such a port looks again every tick, so that
+ * its link follows the other end within GAUDI_TICK_NS.
+ */
+static void gaudi_ports_poll(GaudiState *s)
+{
+    unsigned int i;
+    int hub;
+
+    for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++) {
+        NetClientState *nc = s->port[i].nic ?
+                             qemu_get_queue(s->port[i].nic) : NULL;
+
+        if (nc && net_hub_id_for_client(nc, &hub) < 0 &&
+            gaudi_port_link(nc) != gaudi_nic_link(s->core, i)) {
+            gaudi_ports_update();
+            return;
+        }
+    }
 }
 
 static bool gaudi_port_can_receive(NetClientState *nc)

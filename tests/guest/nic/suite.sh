@@ -18,8 +18,16 @@
 #      by gaudi_nic_frame: it arrives byte for byte in the receive ring
 #   6  card 1 is hot-unplugged (gaudi-vm --hotplug): card 0's port to it
 #      loses its link; plugged back, both cards have their links again
+#   7  gaudi_en.ko: ten netdevs per card with MACs of their own, ethtool
+#      -i/-m/link modes; each card's netdevs in a network namespace of
+#      its own, carrier on exactly the wired ports, ping over every
+#      internal link (so it can only be answered by the card the DL1 map
+#      names), 8 MiB over TCP on one link, a port taken down drops its
+#      peer's carrier and comes back, a hard reset with the ports up,
+#      rmmod, and a clean dmesg
 #
-# Environment: GAUDI_KO, BIN, CARDS (at least 2).  Prints TAP and ends with
+# Environment: GAUDI_KO, GAUDI_EN_KO, BIN (gaudi_nic_frame, ip, ethtool),
+# CARDS (at least 2).  Prints TAP and ends with
 # "N passed, N failed"; exit status 1 on any failure.
 
 GAUDI_KO=${GAUDI_KO:-}
