@@ -35,11 +35,14 @@ struct gaudi_cn;
  *	register access until @reset_done).
  * @reset_done: the device is back (@ok true) or failed to come back.
  *	Registers are at their reset values: set up the open ports again.
+ * @link_event: the device CPU reports that @port's link changed (its
+ *	STATUS_NIC event); look at the link now rather than at the next poll.
  */
 struct gaudi_cn_client {
 	void (*irq)(void *priv);
 	void (*reset_prepare)(void *priv);
 	void (*reset_done)(void *priv, bool ok);
+	void (*link_event)(void *priv, unsigned int port);
 };
 
 /**

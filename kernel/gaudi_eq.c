@@ -376,6 +376,9 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		gaudi_reset_schedule(gdev, "fatal event");
 	else if (engine)
 		gaudi_cs_engine_error(gdev, pf);
+	if (type >= GAUDI_EVENT_STATUS_NIC0_ENG0 &&
+	    type <= GAUDI_EVENT_STATUS_NIC4_ENG1)
+		gaudi_nic_link_event(gdev, type - GAUDI_EVENT_STATUS_NIC0_ENG0);
 }
 
 /*

@@ -258,3 +258,16 @@ void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok)
 		nic->client->reset_done(nic->priv, ok);
 	mutex_unlock(&nic->lock);
 }
+
+/* The event thread: a port's link changed (STATUS_NIC event). */
+void gaudi_nic_link_event(struct gaudi_device *gdev, unsigned int port)
+{
+	struct gaudi_nic *nic = &gdev->nic;
+
+	if (port >= GAUDI_NIC_NUM_PORTS)
+		return;
+	mutex_lock(&nic->lock);
+	if (nic->client && nic->client->link_event)
+		nic->client->link_event(nic->priv, port);
+	mutex_unlock(&nic->lock);
+}

@@ -703,9 +703,14 @@ void gaudi_nic_set_link(struct gaudi_core *g, unsigned int port, bool up)
         return;
     }
     if (g->nic.port[port].link != up) {
+        /* The device CPU tells the driver (a model choice, nic.rst). */
+        uint32_t payload[2] = { gaudi_le32(port), gaudi_le32(up) };
+
         gaudi_trace(g, "NIC%u: link %s", port, up ? "up" : "down");
+        g->nic.port[port].link = up;
+        gaudi_eq_event(g, GAUDI_EVENT_STATUS_NIC0_ENG0 + port, payload,
+                       sizeof(payload));
     }
-    g->nic.port[port].link = up;
 }
 
 bool gaudi_nic_link(struct gaudi_core *g, unsigned int port)

@@ -821,10 +821,19 @@ static void en_reset_done(void *priv, bool ok)
 	rtnl_unlock();
 }
 
+/* The device CPU saw a link change: look now, not at the next poll. */
+static void en_link_event(void *priv, unsigned int port)
+{
+	struct gaudi_en *en = priv;
+
+	mod_delayed_work(system_wq, &en->link_work, 0);
+}
+
 static const struct gaudi_cn_client en_client = {
 	.irq = en_irq,
 	.reset_prepare = en_reset_prepare,
 	.reset_done = en_reset_done,
+	.link_event = en_link_event,
 };
 
 /* ---- the auxiliary driver --------------------------------------------- */
@@ -888,10 +897,14 @@ static void en_remove(struct auxiliary_device *adev)
 	struct gaudi_en *en = dev_get_drvdata(&adev->dev);
 	unsigned int i;
 
+	/*
+	 * No callback from gaudi.ko from now on (a link event would queue
+	 * the link work again), then no link work, then the ports.
+	 */
+	en->cn->ops->detach(en->cn);
 	cancel_delayed_work_sync(&en->link_work);
 	for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++)
 		en_port_del(en, i);
-	en->cn->ops->detach(en->cn);
 	kfree(en);
 }
 

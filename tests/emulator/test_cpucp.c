@@ -196,7 +196,19 @@ static void test_copy_opcodes(void)
 	ok(!memcmp(d, "\x02\x47\x4f\x00\x00\x00", 6), "MAC 0");
 	ok(!memcmp(d + 54, "\x02\x47\x4f\x00\x00\x09", 6), "MAC 9");
 	ok_eq(get32(d + 768), 0x3FF, "link mask: ten ports");
+	ok_eq(get32(d + 912), 0x380, "external ports 7..9");
+	ok(d[928] == 0x11 && d[928 + 128] == 0x11 && d[928 + 192] == 0x0B &&
+	   !memcmp(d + 928 + 148, "GAUDI-OPEN MODEL", 16),
+	   "QSFP28 EEPROM: identifier, 100GBASE-CR4, vendor");
 	ok_eq(d[2232], 0xEE, "nothing past the structure");
+	memcpy(g->id.nic_mac[3], "\x02\x47\x12\x34\x00\x03", 6);
+	g->id.nic_mac_set = 1U << 3;
+	ok_eq(send_pkt(&fb, 23, cpu_addr(H_DATA), 2232, &res), 0,
+	      "NIC_INFO_GET with a card MAC");
+	ok(!memcmp(d + 18, "\x02\x47\x12\x34\x00\x03", 6) &&
+	   !memcmp(d + 12, "\x02\x47\x4f\x00\x00\x02", 6),
+	   "the card's own MAC for port 3, the image's for port 2");
+	g->id.nic_mac_set = 0;
 
 	memset(d, 0xEE, 512);
 	ok_eq(send_pkt(&fb, 43, cpu_addr(H_DATA), 8, &res), 0,
@@ -219,6 +231,7 @@ static void test_copy_opcodes(void)
 static void test_array_packets(void)
 {
 	struct fakebus fb;
+	unsigned int msis;
 	uint8_t buf[64] = { 0 };
 	uint32_t w;
 	struct pkt r;
@@ -245,6 +258,13 @@ static void test_array_packets(void)
 	w = 7;
 	memcpy(buf + 24, &w, 4);
 	ok_eq(send_raw(&fb, buf, 56, cpu_addr(H_PKT), &r), 0, "MSI_INFO_SET");
+	ok(fb.g->cpu.nic_msi == 0x2AA,
+	   "MSI_INFO_SET: the odd ports' receive interrupts forwarded (0x%x)",
+	   fb.g->cpu.nic_msi);
+	msis = fb.msi_count;
+	ok(gaudi_cpu_forward_nic_irq(fb.g, 3) && fb.msi_count == msis + 1 &&
+	   !gaudi_cpu_forward_nic_irq(fb.g, 2) && fb.msi_count == msis + 1,
+	   "port 3's wire interrupt becomes an MSI, port 2's does not");
 	fakebus_free(&fb);
 }
 

@@ -375,6 +375,7 @@ static void test_tx_bad(void)
 	struct wire w;
 	struct gaudi_core *g = card(&fb, &w);
 	unsigned int p = 6, errs;
+	uint64_t ev0;
 	uint32_t e, qpn;
 
 	raw_tx_setup(&fb, p);
@@ -418,6 +419,7 @@ static void test_tx_bad(void)
 	wr(g, txe(p, NIC_TXE_LOG_MAX_WQ_SIZE(1)), SQ_LOG);
 
 	/* Unsecured doorbell on the raw QP: security check, QP error. */
+	ev0 = g->eq.posted + g->eq.drops;
 	ring(g, p, 5, NIC_QPC_UNSECURED_DOORBELL_QPN);
 	memcpy(&e, fb.hbm + ERR_FIFO_HBM, 4);
 	ok(w.frames == 1 && rd(g, qpc(p, NIC_QPC_ERR_FIFO_PRODUCER_INDEX)) == 1 &&
@@ -427,7 +429,7 @@ static void test_tx_bad(void)
 	   "0x%x", e);
 	ok(rd(g, qpc(p, NIC_QPC_INTERRUPT_CAUSE)) &
 	   (1U << QPC_INTERRUPT_QP_ERR) && g->nic.port[p].wire_irqs == 1 &&
-	   g->eq.posted + g->eq.drops == 1,
+	   g->eq.posted + g->eq.drops == ev0 + 1,
 	   "QP error interrupt: cause bit, wire interrupt, NIC QP event");
 
 	/* Doorbell on an invalid QP. */
@@ -766,9 +768,69 @@ static void test_random_guest(void)
 	fakebus_free(&fb);
 }
 
+/*
+ * PCS low power switches a port's transmitter off and the environment
+ * hears it; a link change is offered to the event queue (STATUS_NIC).
+ */
+static unsigned int power_calls, power_port;
+
+static void wire_power(void *opaque, unsigned int port)
+{
+	(void)opaque;
+	power_calls++;
+	power_port = port;
+}
+
+static void test_power_and_link_event(void)
+{
+	struct fakebus fb;
+	struct wire w;
+	struct gaudi_core *g = card(&fb, &w);
+	struct gaudi_nic_backend be = {
+		.opaque = &w,
+		.send = wire_send,
+		.power_changed = wire_power,
+	};
+	uint32_t lane2 = GAUDI_NIC_MACRO(1) + NIC_MAC_CH_OFFSET(2) +
+			 NIC_MAC_CH_PCS_CONTROL1;
+	uint32_t lane0 = GAUDI_NIC_MACRO(1) + NIC_MAC_CH_OFFSET(0) +
+			 NIC_MAC_CH_PCS_CONTROL1;
+	uint64_t ev0;
+
+	gaudi_nic_set_backend(g, &be);
+	power_calls = 0;
+	ok(gaudi_nic_powered(g, 2) && gaudi_nic_powered(g, 3),
+	   "ports are powered at reset");
+	wr(g, lane2, MAC_CH_PCS_CONTROL1_LOW_POWER);
+	ok(!gaudi_nic_powered(g, 3) && gaudi_nic_powered(g, 2) &&
+	   power_calls == 1 && power_port == 3,
+	   "lane 2 in low power: port 3 off, port 2 on, the backend told");
+	wr(g, lane2, MAC_CH_PCS_CONTROL1_LOW_POWER | 1);
+	ok_eq(power_calls, 1, "no call when nothing changes");
+	wr(g, lane0, MAC_CH_PCS_CONTROL1_LOW_POWER);
+	ok(!gaudi_nic_powered(g, 2) && power_calls == 2 && power_port == 2,
+	   "lane 0 in low power: port 2 off");
+	wr(g, lane2, 0);
+	ok(gaudi_nic_powered(g, 3) && power_calls == 3,
+	   "lane 2 back: port 3 on");
+	gaudi_core_reset(g);
+	ok(gaudi_nic_powered(g, 2) && power_calls == 4 && power_port == 2,
+	   "a device reset wakes the lanes and tells the backend");
+
+	ev0 = g->eq.posted + g->eq.drops;
+	gaudi_nic_set_link(g, 4, true);
+	gaudi_nic_set_link(g, 4, true);
+	gaudi_nic_set_link(g, 4, false);
+	ok_eq(g->eq.posted + g->eq.drops, ev0 + 2,
+	      "each link change (not a repeat) offers a STATUS_NIC event");
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+	fakebus_free(&fb);
+}
+
 int main(void)
 {
 	test_link_and_map();
+	test_power_and_link_event();
 	test_gateway();
 	test_tx();
 	test_tx_bad();

@@ -375,10 +375,19 @@ tx=$(ns 0 ethtool -S "$(nd 0 0)" | awk '$1 == "mac_rx_frames:" { print $2 }')
 [ "${tx:-0}" -gt 5000 ]
 ok $? "ethtool -S: card 0 port 0 counted ${tx:-0} received frames (> 5000)"
 
-# A port taken down takes the link partner's carrier with it.
+# A port taken down takes the link partner's carrier with it; the
+# partner's device CPU reports it (event STATUS_NIC0_ENG0 + port, 648).
+# status_events CARD PORT: how many the card's driver counted.
+status_events() {
+	awk -v id=$((648 + $2)) '$1 == id { print $3 }' "$(card_dir "$1")/events"
+}
+ev0=$(status_events 1 0)
 ns 0 ip link set dev "$(nd 0 0)" down
 wait_carrier 1 "$(expected_mask 1 0)"
 ok $? "card 0 port 0 down: card 1 port 0 loses its carrier, nothing else changes"
+ev1=$(status_events 1 0)
+[ "${ev1:-0}" -gt "${ev0:-0}" ]
+ok $? "card 1 counted the link change as its port 0 status event (${ev0:-0} -> ${ev1:-0})"
 ns 0 ip link set dev "$(nd 0 0)" up
 wait_carrier 1 "$(expected_mask 1)" && wait_carrier 0 "$(expected_mask 0)"
 ok $? "card 0 port 0 up again: both ends have carrier"
