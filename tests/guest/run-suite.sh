@@ -103,6 +103,9 @@ upstream)
 	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
 		"$suite_dir/hl_scenario_test.c"
 	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
+	# The cards' NIC ports wired as on a DL1 (issue 12): upstream's
+	# driver must probe and pass with the NIC present and linked.
+	set -- --nic dl1 "$@"
 	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that

@@ -406,6 +406,27 @@ done
 ns 0 ping -c 1 -W 2 10.0.1.2 >/dev/null 2>&1
 ok $? "card 1 hard reset: ping from card 0 answered again"
 
+# Card 1 unbound from gaudi.ko with its ports up: its netdevs go first;
+# bound again, they come back (in the first namespace, down).
+bdf1=$(awk '$1 == 1 && $2 == 0 { print $5 }' "$NDMAP")
+ns_ports() { ns "$1" ip -o link show | grep -vc ": lo:"; }
+before=$(ns_ports 1)
+echo "$bdf1" >/sys/bus/pci/drivers/gaudi/unbind
+ok $? "card 1 unbound with its ports up"
+after=$(ns_ports 1)
+[ "$before" -eq 10 ] && [ "$after" -eq 0 ]
+ok $? "card 1's netdevs are gone from its namespace ($before -> $after)"
+echo "$bdf1" >/sys/bus/pci/drivers/gaudi/bind
+t=0
+ndmap
+while [ "$(awk -v b="$bdf1" '$5 == b' "$NDMAP" | wc -l)" -lt 10 ] && [ $t -lt 100 ]; do
+	sleep 0.2
+	ndmap
+	t=$((t + 1))
+done
+[ "$(awk -v b="$bdf1" '$5 == b' "$NDMAP" | wc -l)" -eq 10 ]
+ok $? "card 1 bound again: its ten netdevs are back"
+
 kill $NSPIDS 2>/dev/null
 rmmod gaudi_en
 ok $? "rmmod gaudi_en"
