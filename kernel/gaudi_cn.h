@@ -37,12 +37,15 @@ struct gaudi_cn;
  *	Registers are at their reset values: set up the open ports again.
  * @link_event: the device CPU reports that @port's link changed (its
  *	STATUS_NIC event); look at the link now rather than at the next poll.
+ * @qp_error: @port's QP error interrupt fired (its NIC QP event): read the
+ *	port's error FIFO, then re-arm the interrupt.
  */
 struct gaudi_cn_client {
 	void (*irq)(void *priv);
 	void (*reset_prepare)(void *priv);
 	void (*reset_done)(void *priv, bool ok);
 	void (*link_event)(void *priv, unsigned int port);
+	void (*qp_error)(void *priv, unsigned int port);
 };
 
 /**

@@ -325,7 +325,7 @@ void gaudi_nic_fini(struct gaudi_device *gdev);
 void gaudi_nic_irq(struct gaudi_device *gdev);
 void gaudi_nic_reset_prepare(struct gaudi_device *gdev);
 void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok);
-void gaudi_nic_link_event(struct gaudi_device *gdev, unsigned int port);
+void gaudi_nic_event(struct gaudi_device *gdev, u32 type);
 
 /* ---- the device ----------------------------------------------------- */
 struct gaudi_device {

@@ -29,6 +29,7 @@ enum gaudi_ev_class {
 	EV_QM,		/* queue manager error (undefined opcode...) */
 	EV_ENGINE,	/* engine error (DMA core, TPC kernel, MME) */
 	EV_THROTTLE,
+	EV_NIC,		/* a NIC port's status or QP error: the network driver */
 };
 
 struct gaudi_ev_range {
@@ -91,11 +92,11 @@ static const struct gaudi_ev_range gaudi_ev_ranges[] = {
 	{ 583, 590, EV_QM, 1, "DMA%u queue manager" },
 	{ 594, 603, EV_ENGINE, 2, "NIC%u queue manager" },
 	{ 604, 611, EV_ENGINE, 1, "DMA%u core" },
-	{ 612, 621, EV_ENGINE, 2, "NIC%u queue pair" },
+	{ 612, 621, EV_NIC, 2, "NIC%u queue pair" },
 	{ 645, 645, EV_FATAL, 1, "device CPU firmware reported a fatal error" },
 	{ 646, 646, EV_FATAL, 1, "device CPU firmware requested a device reset" },
 	{ 647, 647, EV_FATAL, 1, "device-CPU queue out of sync" },
-	{ 648, 657, EV_INFO, 2, "NIC%u status" },
+	{ 648, 657, EV_NIC, 2, "NIC%u status" },
 	{ 658, 661, EV_THROTTLE, 1, "clock throttling" },
 	{ 662, 662, EV_RAZWI, 1, "RAZWI (software)" },
 };
@@ -121,6 +122,7 @@ static const char * const gaudi_ev_class_names[] = {
 	[EV_QM] = "queue error",
 	[EV_ENGINE] = "engine error",
 	[EV_THROTTLE] = "clock throttling",
+	[EV_NIC] = "NIC port event",
 };
 
 const char *gaudi_event_name(u32 type, char *buf, size_t len)
@@ -364,6 +366,11 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 	case EV_THROTTLE:
 		gaudi_eq_throttle(gdev, type);
 		break;
+	case EV_NIC:
+		/* The ports are the kernel's (gaudi_en), not the holder's. */
+		gaudi_dbg(gdev, EQ, "event %u: %s\n", type, name);
+		gaudi_nic_event(gdev, type);
+		break;
 	}
 
 	if (notify) {
@@ -376,9 +383,6 @@ static void gaudi_eq_dispatch(struct gaudi_device *gdev, u32 type,
 		gaudi_reset_schedule(gdev, "fatal event");
 	else if (engine)
 		gaudi_cs_engine_error(gdev, pf);
-	if (type >= GAUDI_EVENT_STATUS_NIC0_ENG0 &&
-	    type <= GAUDI_EVENT_STATUS_NIC4_ENG1)
-		gaudi_nic_link_event(gdev, type - GAUDI_EVENT_STATUS_NIC0_ENG0);
 }
 
 /*

@@ -259,15 +259,28 @@ void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok)
 	mutex_unlock(&nic->lock);
 }
 
-/* The event thread: a port's link changed (STATUS_NIC event). */
-void gaudi_nic_link_event(struct gaudi_device *gdev, unsigned int port)
+/*
+ * The event thread: a port's link changed (STATUS_NIC event) or its QP
+ * error interrupt fired (NIC QP event).
+ */
+void gaudi_nic_event(struct gaudi_device *gdev, u32 type)
 {
+	const struct gaudi_cn_client *c;
 	struct gaudi_nic *nic = &gdev->nic;
 
-	if (port >= GAUDI_NIC_NUM_PORTS)
-		return;
 	mutex_lock(&nic->lock);
-	if (nic->client && nic->client->link_event)
-		nic->client->link_event(nic->priv, port);
+	c = nic->client;
+	if (!c) {
+		/* nothing */
+	} else if (type >= GAUDI_EVENT_STATUS_NIC0_ENG0 &&
+		   type <= GAUDI_EVENT_STATUS_NIC4_ENG1) {
+		if (c->link_event)
+			c->link_event(nic->priv,
+				      type - GAUDI_EVENT_STATUS_NIC0_ENG0);
+	} else if (type >= GAUDI_EVENT_NIC0_QP0 &&
+		   type <= GAUDI_EVENT_NIC4_QP1) {
+		if (c->qp_error)
+			c->qp_error(nic->priv, type - GAUDI_EVENT_NIC0_QP0);
+	}
 	mutex_unlock(&nic->lock);
 }

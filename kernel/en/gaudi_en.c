@@ -49,6 +49,7 @@
 #define GAUDI_EN_LINK_MS	200
 #define GAUDI_EN_NAPI_WEIGHT	64
 #define GAUDI_EN_GW_TIMEOUT_US	10000
+#define GAUDI_EN_ERR_ENTRIES	1024		/* QP error FIFO, 4 bytes each */
 
 static_assert(GAUDI_EN_TX_SLOTS * GAUDI_NIC_SEND_WQE_SIZE %
 	      GAUDI_NIC_CACHE_LINE == 0);
@@ -88,8 +89,14 @@ struct gaudi_en_port {
 	dma_addr_t rx_dma;
 	u32 rx_ci;	/* next slot to read */
 
+	/* QP error FIFO (host memory) */
+	__le32 *err_fifo;
+	dma_addr_t err_dma;
+	u32 err_ci;
+
 	struct gaudi_en_stats rx_stats, tx_stats;
 	u64 rx_length_errors;	/* frames that could not be sized */
+	u64 qp_errors;		/* entries of the QP error FIFO */
 };
 
 struct gaudi_en {
@@ -194,6 +201,7 @@ static int en_hw_start(struct gaudi_en_port *p)
 {
 	struct gaudi_cn *cn = p->en->cn;
 	u64 rx = cn->host_base + p->rx_dma, sq = cn->host_base + p->sq_dma;
+	u64 err = cn->host_base + p->err_dma;
 	u32 rx_hi = upper_32_bits(rx) |
 		    (GAUDI_EN_RX_LOG << RAW_BASE_HI_LOG_ENTRY_SHIFT);
 	u32 even = !(p->port & 1);
@@ -228,16 +236,25 @@ static int en_hw_start(struct gaudi_en_port *p)
 	en_wr(p, RXE(p, NIC_RXE_RAW_QPN_P2), GAUDI_NIC_RAW_QPN);
 	en_wr(p, RXE(p, NIC_RXE_RAW_BASE_LO_P2), lower_32_bits(rx));
 	en_wr(p, RXE(p, NIC_RXE_RAW_BASE_HI_P2), rx_hi);
+	/* QP errors: the FIFO, reported by the device CPU as an event. */
+	p->err_ci = 0;
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_BASE_ADDR_49_18), err >> 18);
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_BASE_ADDR_17_7), err & 0x3FF80);
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_MASK), GAUDI_EN_ERR_ENTRIES - 1);
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_PRODUCER_INDEX), 0);
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_CONSUMER_INDEX), 0);
 	/* Receive interrupt: MSI on even ports, the wire (device CPU) on odd. */
 	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_BASE(QPC_INTERRUPT_RX)),
 	      mmPCIE_CORE_MSI_REQ);
 	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_DATA(QPC_INTERRUPT_RX)),
 	      cn->msi_vector[p->port]);
 	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_EN),
-	      even ? QPC_INTERRUPT_EN_MSI(QPC_INTERRUPT_RX) :
-		     QPC_INTERRUPT_EN_WIRE(QPC_INTERRUPT_RX));
+	      (even ? QPC_INTERRUPT_EN_MSI(QPC_INTERRUPT_RX) :
+		      QPC_INTERRUPT_EN_WIRE(QPC_INTERRUPT_RX)) |
+	      QPC_INTERRUPT_EN_WIRE(QPC_INTERRUPT_QP_ERR));
 	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_CLR), 0xFFFF);
-	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_MASK), BIT(QPC_INTERRUPT_RX));
+	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_MASK),
+	      BIT(QPC_INTERRUPT_RX) | BIT(QPC_INTERRUPT_QP_ERR));
 	return 0;
 }
 
@@ -251,6 +268,8 @@ static void en_hw_stop(struct gaudi_en_port *p)
 	en_wr(p, RXE(p, NIC_RXE_RAW_BASE_HI_P2), 0);
 	en_wr(p, TXE(p, NIC_TXE_SQ_BASE_ADDRESS_49_32(0)), 0);
 	en_wr(p, TXE(p, NIC_TXE_SQ_BASE_ADDRESS_31_0(0)), 0);
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_BASE_ADDR_49_18), 0);
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_BASE_ADDR_17_7), 0);
 }
 
 /* ---- transmit --------------------------------------------------------- */
@@ -504,6 +523,10 @@ static void en_free_rings(struct gaudi_en_port *p)
 	if (p->sq)
 		dma_free_coherent(dev, GAUDI_EN_TX_SLOTS *
 				  GAUDI_NIC_SEND_WQE_SIZE, p->sq, p->sq_dma);
+	if (p->err_fifo)
+		dma_free_coherent(dev, GAUDI_EN_ERR_ENTRIES * 4, p->err_fifo,
+				  p->err_dma);
+	p->err_fifo = NULL;
 	p->rx_ring = NULL;
 	p->tx_buf = NULL;
 	p->sq = NULL;
@@ -521,7 +544,9 @@ static int en_alloc_rings(struct gaudi_en_port *p)
 	p->sq = dma_alloc_coherent(dev, GAUDI_EN_TX_SLOTS *
 				   GAUDI_NIC_SEND_WQE_SIZE, &p->sq_dma,
 				   GFP_KERNEL);
-	if (!p->rx_ring || !p->tx_buf || !p->sq) {
+	p->err_fifo = dma_alloc_coherent(dev, GAUDI_EN_ERR_ENTRIES * 4,
+					 &p->err_dma, GFP_KERNEL);
+	if (!p->rx_ring || !p->tx_buf || !p->sq || !p->err_fifo) {
 		en_free_rings(p);
 		return -ENOMEM;
 	}
@@ -660,7 +685,7 @@ static const struct en_mac_stat en_mac_stats[] = {
 };
 
 static const char en_sw_stats[][ETH_GSTRING_LEN] = {
-	"rx_length_errors", "tx_ring_used",
+	"rx_length_errors", "tx_ring_used", "qp_errors",
 };
 
 static void en_get_drvinfo(struct net_device *ndev,
@@ -722,6 +747,7 @@ static void en_get_ethtool_stats(struct net_device *ndev,
 	spin_lock_bh(&p->tx_lock);
 	data[n++] = GAUDI_EN_TX_SLOTS - 1 - en_tx_free(p);
 	spin_unlock_bh(&p->tx_lock);
+	data[n++] = READ_ONCE(p->qp_errors);
 }
 
 static int en_get_link_ksettings(struct net_device *ndev,
@@ -821,6 +847,37 @@ static void en_reset_done(void *priv, bool ok)
 	rtnl_unlock();
 }
 
+/*
+ * The port's QP error interrupt (its NIC QP event, the event thread):
+ * report and count the FIFO's new entries, then re-arm.  Only the driver
+ * rings the raw QP's doorbells, so an entry is a driver or hardware bug.
+ */
+static void en_qp_error(void *priv, unsigned int port)
+{
+	struct gaudi_en *en = priv;
+	struct gaudi_en_port *p = port < GAUDI_NIC_NUM_PORTS ? en->port[port] :
+							       NULL;
+	u32 pi, e, n = 0;
+
+	if (!p || !READ_ONCE(p->running) || en->in_reset)
+		return;
+	pi = en_rd(p, QPC(p, NIC_QPC_ERR_FIFO_PRODUCER_INDEX));
+	dma_rmb();
+	while (p->err_ci != pi && n++ < GAUDI_EN_ERR_ENTRIES) {
+		e = le32_to_cpu(p->err_fifo[p->err_ci &
+					    (GAUDI_EN_ERR_ENTRIES - 1)]);
+		if (net_ratelimit())
+			netdev_warn(p->ndev, "%s QP %u error, syndrome 0x%x\n",
+				    e & QP_ERR_REQUESTER ? "requester" :
+							   "responder",
+				    e & QP_ERR_QPN, (e & QP_ERR_SYNDROME) >> 24);
+		p->err_ci++;
+		WRITE_ONCE(p->qp_errors, p->qp_errors + 1);
+	}
+	en_wr(p, QPC(p, NIC_QPC_ERR_FIFO_CONSUMER_INDEX), p->err_ci);
+	en_wr(p, QPC(p, NIC_QPC_INTERRUPT_CLR), BIT(QPC_INTERRUPT_QP_ERR));
+}
+
 /* The device CPU saw a link change: look now, not at the next poll. */
 static void en_link_event(void *priv, unsigned int port)
 {
@@ -834,6 +891,7 @@ static const struct gaudi_cn_client en_client = {
 	.reset_prepare = en_reset_prepare,
 	.reset_done = en_reset_done,
 	.link_event = en_link_event,
+	.qp_error = en_qp_error,
 };
 
 /* ---- the auxiliary driver --------------------------------------------- */

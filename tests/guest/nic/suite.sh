@@ -394,6 +394,28 @@ ok $? "card 0 port 0 up again: both ends have carrier"
 ns 0 ping -c 1 -W 3 10.0.1.2 >/dev/null 2>&1
 ok $? "ping over c0p0 works again"
 
+# A QP error: the raw QP's unsecured doorbell (only the secured one is
+# allowed on it) rung through card 0's register window.  The port's error
+# FIFO gets the entry, the device CPU posts the port's QP event, gaudi_en
+# reports and counts it; the port keeps working.
+qp_errors() {
+	ns 0 ethtool -S "$(nd 0 0)" | awk '$1 == "qp_errors:" { print $2 }'
+}
+q0=$(qp_errors)
+reg "$(card_dir 0)" $((0xCE4630)) >/dev/null	# select the register
+echo $((0x80000000)) >"$(card_dir 0)/data32"	# QPC0 UNSECURED_DOORBELL_QPN
+t=0
+while [ "$(qp_errors)" = "$q0" ] && [ $t -lt 20 ]; do
+	sleep 0.1
+	t=$((t + 1))
+done
+q1=$(qp_errors)
+[ "${q1:-0}" -eq $((${q0:-0} + 1)) ] &&
+	dmesg | grep -q "$(nd 0 0): requester QP 0 error, syndrome 0x43"
+ok $? "unsecured doorbell on the raw QP: one QP error reported and counted (${q0:-?} -> ${q1:-?})"
+ns 0 ping -c 1 -W 3 10.0.1.2 >/dev/null 2>&1
+ok $? "card 0 port 0 still works after the QP error"
+
 # A hard reset of card 1 with its ports up: they come back by themselves.
 echo 1 >"/sys/bus/pci/devices/$(awk '$1 == 1 && $2 == 0 { print $5 }' "$NDMAP")/hard_reset"
 sleep 1
