@@ -138,12 +138,13 @@ static DIR *opendir_at(int dirfd, const char *name)
 
 static void nic_add_name(struct card *c, const char *name)
 {
-	size_t len = strlen(c->nic);
+	size_t len = strlen(c->nic), n = strlen(name);
 
-	if (len + strlen(name) + 2 > sizeof(c->nic))
+	if (len + n + 2 > sizeof(c->nic))
 		return;
-	snprintf(c->nic + len, sizeof(c->nic) - len, "%s%s",
-		 len ? " " : "", name);
+	if (len)
+		c->nic[len++] = ' ';
+	memcpy(c->nic + len, name, n + 1);
 }
 
 /* One netdev (folder @ifd, named @name) into its port. */
@@ -156,7 +157,9 @@ static void nic_read_if(struct card *c, int ifd, const char *name)
 		return;
 	np = &c->ports[port];
 	np->enabled = true;
-	snprintf(np->ifname, sizeof(np->ifname), "%s", name);
+	if (strlen(name) >= sizeof(np->ifname))
+		return;		/* IFNAMSIZ is 16 */
+	memcpy(np->ifname, name, strlen(name) + 1);
 	if (read_at(ifd, "address", np->mac, sizeof(np->mac)))
 		np->mac[0] = '\0';
 	if (read_at(ifd, "operstate", np->operstate, sizeof(np->operstate)))
@@ -190,9 +193,10 @@ static void nic_scan_net(struct card *c, int pfd, bool ports)
 
 		if (de->d_name[0] == '.')
 			continue;
-		nic_add_name(c, de->d_name);
-		if (!ports)
+		if (!ports) {
+			nic_add_name(c, de->d_name);
 			continue;
+		}
 		ifd = openat(dirfd(d), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (ifd < 0)
@@ -243,6 +247,8 @@ void nic_collect(struct card *c, int pcifd)
 	for (p = 0; p < NIC_PORTS; p++) {
 		struct nic_port *np = &c->ports[p];
 
+		if (np->ifname[0])
+			nic_add_name(c, np->ifname);	/* in port order */
 		if (c->nic_mask != NA && ((c->nic_mask >> p) & 1))
 			np->enabled = true;
 		if (c->nic_ext_mask != NA)

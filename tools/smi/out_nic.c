@@ -48,10 +48,6 @@ const char *nic_peer_text(const struct smi *s, const struct nic_port *p,
 {
 	int ci;
 
-	if (p->external) {
-		snprintf(buf, len, "scale-out");
-		return buf;
-	}
 	if (p->peer_module < 0) {
 		snprintf(buf, len, "-");
 		return buf;
@@ -93,7 +89,7 @@ static void ports_header(enum nic_view v)
 		printf("%12s %12s %14s %14s %8s %8s %8s %8s", "RX frames",
 		       "TX frames", "RX bytes", "TX bytes", "RX drop",
 		       "TX drop", "RX err", "TX err");
-	printf("  %s\n", "Note");
+	printf("  %s\n", "Note");	/* only rows without interface have one */
 }
 
 static void ports_row(const struct smi *s, const struct card *c,
@@ -129,7 +125,10 @@ static void ports_row(const struct smi *s, const struct card *c,
 		       i64(p->tx_dropped, g, sizeof(g)),
 		       i64(p->rx_errors, h, sizeof(h)),
 		       i64(p->tx_errors, k, sizeof(k)));
-	printf("  %s\n", p->ifname[0] ? "" : hidden_text(c));
+	if (p->ifname[0])
+		printf("\n");
+	else
+		printf("  %s\n", hidden_text(c));
 }
 
 static void ports_table(const struct smi *s, enum nic_view v)
@@ -364,16 +363,20 @@ void nic_report_text(const struct smi *s, const struct card *c)
 		snprintf(lab, sizeof(lab), "Port %u", p);
 		nic_peer_text(s, np, peer, sizeof(peer));
 		if (!np->ifname[0]) {
-			printf("        %-30s : - (%s), %s, peer %s%s\n", lab,
+			printf("        %-30s : - (%s), %s%s%s%s\n", lab,
 			       hidden_text(c),
-			       np->external ? "scale-out" : "internal", peer,
+			       np->external ? "scale-out" : "internal",
+			       np->peer_module >= 0 ? ", peer " : "",
+			       np->peer_module >= 0 ? peer : "",
 			       np->peer_module >= 0 ? " (board map)" : "");
 			continue;
 		}
-		printf("        %-30s : %s %s, link %s, speed %s, %s, peer %s%s\n",
+		printf("        %-30s : %s %s, link %s, speed %s, %s%s%s%s\n",
 		       lab, np->ifname, np->mac[0] ? np->mac : "-",
 		       link_text(np), speed_text(np, sp, sizeof(sp)),
-		       np->external ? "scale-out" : "internal", peer,
+		       np->external ? "scale-out" : "internal",
+		       np->peer_module >= 0 ? ", peer " : "",
+		       np->peer_module >= 0 ? peer : "",
 		       np->peer_module >= 0 ? " (board map)" : "");
 		printf("        %-30s   rx %s frames %s bytes, tx %s frames %s bytes, drops %s, errors %s\n",
 		       "", i64(np->rx_frames, a, sizeof(a)),
