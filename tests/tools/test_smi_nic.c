@@ -350,7 +350,7 @@ int main(void)
 	ok(lines_matching(o, "0    ") == 10 && lines_matching(o, "1    ") == 10,
 	   "-n ports: 10 rows per card");
 	ok(strstr(o, "eth4") && strstr(o, "02:00:00:00:00:04") &&
-	   strstr(o, "card 1 port 0") && strstr(o, "scale-out -") &&
+	   strstr(o, "card 1 (module 1) port 0") && strstr(o, "scale-out -") &&
 	   strstr(o, "not in this namespace") &&
 	   strstr(o, "no NIC driver bound") && strstr(o, "100G") &&
 	   strstr(o, "DL1 board map"),
@@ -366,12 +366,12 @@ int main(void)
 	   "-n stats: counters, no peers");
 	/* card 0 port 0: carrier 0 -> "(link down)" */
 	o = capture(v_ports, &s);
-	ok(strstr(o, "card 1 port 0 (link down)") != NULL, "-n ports: the port without carrier says link down");
+	ok(strstr(o, "card 1 (module 1) port 0 (link down)") != NULL, "-n ports: the port without carrier says link down");
 
 	/* ---- -n topo ---- */
 	o = capture(v_topo, &s);
 	ok(strstr(o, "card0   X      p0!") && strstr(o, "card1   p0?") &&
-	   strstr(o, "p7,p8,p9") && strstr(o, "board map"),
+	   strstr(o, "0      p7,p8,p9") && strstr(o, "board map"),
 	   "-n topo: card0 reaches card1 on p0 (link down: !), card 1's port unknown (?), scale-out p7,p8,p9");
 	show(o);
 
@@ -406,7 +406,7 @@ int main(void)
 	o = capture(v_report, &s);
 	ok(strstr(o, "Port 4") && strstr(o, "eth4 02:00:00:00:00:04, link yes") &&
 	   strstr(o, "Port 3                         : - (not in this namespace)") &&
-	   strstr(o, "peer card 1 port 0 (link down) (board map)") &&
+	   strstr(o, "peer card 1 (module 1) port 0 (link down) (board map)") &&
 	   strstr(o, "Ports with link                : 7"),
 	   "-q -d nic: ports, hidden port, peer, counts");
 	show(o);

@@ -42,7 +42,10 @@ static const char *hidden_text(const struct card *c)
 	return c->nic_bound ? "not in this namespace" : "no NIC driver bound";
 }
 
-/* "card J port Q" of the board map ("module J" when no such card). */
+/*
+ * "card J (module M) port Q" of the board map: J the gaudi-smi index of
+ * the card whose module id is M ("module M ... (no card)" when none).
+ */
 const char *nic_peer_text(const struct smi *s, const struct nic_port *p,
 			  char *buf, size_t len)
 {
@@ -54,7 +57,8 @@ const char *nic_peer_text(const struct smi *s, const struct nic_port *p,
 	}
 	ci = card_of_module(s, p->peer_module);
 	if (ci >= 0)
-		snprintf(buf, len, "card %d port %d%s", ci, p->peer_port,
+		snprintf(buf, len, "card %d (module %d) port %d%s", ci,
+			 p->peer_module, p->peer_port,
 			 p->carrier == 0 ? " (link down)" : "");
 	else
 		snprintf(buf, len, "module %d port %d (no card)",
@@ -80,7 +84,7 @@ static void ports_header(enum nic_view v)
 {
 	printf("%-4s %-4s %-15s ", "Card", "Port", "Interface");
 	if (v != NV_STATS)
-		printf("%-17s %-4s %-5s %-9s %-30s", "MAC", "Link", "Speed",
+		printf("%-17s %-4s %-5s %-9s %-40s", "MAC", "Link", "Speed",
 		       "Type", "Peer (board map)");
 	if (v == NV_PORTS)
 		printf(" %12s %12s %14s %14s %7s %7s", "RX frames",
@@ -102,7 +106,7 @@ static void ports_row(const struct smi *s, const struct card *c,
 	printf("%-4u %-4u %-15s ", c->index, port,
 	       p->ifname[0] ? p->ifname : "-");
 	if (v != NV_STATS)
-		printf("%-17s %-4s %-5s %-9s %-30s",
+		printf("%-17s %-4s %-5s %-9s %-40s",
 		       p->mac[0] ? p->mac : "-", link_text(p),
 		       speed_text(p, a, sizeof(a)),
 		       p->external ? "scale-out" : "internal",
@@ -195,7 +199,7 @@ static void topo(const struct smi *s)
 		snprintf(h, sizeof(h), "card%u", j);
 		printf(" %-6s", h);
 	}
-	printf(" %s\n", "Scale-out");
+	printf(" %-6s %s\n", "Module", "Scale-out");
 	for (i = 0; i < s->ncards; i++) {
 		const struct card *c = &s->cards[i];
 		char h[16], ext[48] = "";
@@ -227,10 +231,10 @@ static void topo(const struct smi *s)
 			    len < sizeof(ext) - 4)
 				len += snprintf(ext + len, sizeof(ext) - len,
 						"%sp%u", len ? "," : "", p);
-		printf(" %s\n", len ? ext : "-");
+		printf(" %-6lld %s\n", (long long)c->module_id, len ? ext : "-");
 	}
 	printf("\nLegend:\n"
-	       "  X    the card itself\n"
+	       "  X    the card itself (Module: its module id, the map's key)\n"
 	       "  pN   port N of the row's card leads to the column's card (board map)\n"
 	       "  pN!  that port has no link (link down)\n"
 	       "  pN?  that port has no interface in this namespace: link unknown\n"
