@@ -5,8 +5,8 @@
 # suite (tests/guest/nic/suite.sh), not run alone.
 #
 # Inputs: it runs in the init network namespace, once, when gaudi_en's
-# netdevs of all CARDS cards are visible there and up (before any is moved
-# to another namespace).  It uses $BIN/gaudi-smi (or $SMI), CARDS and the
+# netdevs of all CARDS cards are visible there and set up (before any is
+# moved to another namespace); it waits for their carriers to settle.  It uses $BIN/gaudi-smi (or $SMI), CARDS and the
 # ok() of tests/lib/tap.sh, which the suite has sourced (its counters go
 # on); it sets only variables that begin with smi_ and leaves files in
 # /tmp/nic-smi.  Checks:
@@ -26,17 +26,24 @@ mkdir -p "$smi_dir"
 
 # What sysfs says: "card port interface mac carrier" per gaudi_en netdev,
 # the card being the index of its PCI function among gaudi-smi's cards.
+# Few forks (TCG makes each one slow): shell reads, two readlinks a netdev.
 smi_expect() {
-	"$smi_bin" -Q pci.bus_id --format csv,noheader >"$smi_dir/bdfs"
+	smi_bdfs=$("$smi_bin" -Q pci.bus_id --format csv,noheader)
 	for smi_nf in /sys/class/net/*; do
-		smi_drv=$(readlink -f "$smi_nf/device/driver" 2>/dev/null)
+		smi_drv=$(readlink "$smi_nf/device/driver" 2>/dev/null)
 		[ "${smi_drv##*/}" = gaudi_en.eth ] || continue
-		smi_bdf=$(basename "$(dirname "$(readlink -f "$smi_nf/device")")")
-		smi_card=$(awk -v b="$smi_bdf" '$1 == b { print NR - 1 }' \
-			"$smi_dir/bdfs")
-		echo "$smi_card $(cat "$smi_nf/dev_port") ${smi_nf##*/}" \
-			"$(cat "$smi_nf/address")" \
-			"$(cat "$smi_nf/carrier" 2>/dev/null || echo -)"
+		smi_dev=$(readlink -f "$smi_nf/device")
+		smi_dev=${smi_dev%/*}
+		smi_card=0
+		for smi_b in $smi_bdfs; do
+			[ "$smi_b" = "${smi_dev##*/}" ] && break
+			smi_card=$((smi_card + 1))
+		done
+		read -r smi_port <"$smi_nf/dev_port"
+		read -r smi_mac <"$smi_nf/address"
+		smi_car=-
+		read -r smi_car 2>/dev/null <"$smi_nf/carrier"
+		echo "$smi_card $smi_port ${smi_nf##*/} $smi_mac ${smi_car:--}"
 	done | sort -n -k1,1 -k2,2
 }
 
@@ -46,14 +53,32 @@ smi_ports() {
 		sort -n -k1,1 -k2,2
 }
 
+# The links come up within the driver's 200 ms link poll after "up":
+# wait (10 s at most) until some carrier is up and the count holds for 1 s.
+smi_carriers() { cat /sys/class/net/*/carrier 2>/dev/null | grep -c '^1$'; }
+smi_t=0
+smi_last=-1
+smi_same=0
+while [ $smi_t -lt 20 ] && [ $smi_same -lt 2 ]; do
+	smi_now=$(smi_carriers)
+	if [ "$smi_now" -gt 0 ] && [ "$smi_now" = "$smi_last" ]; then
+		smi_same=$((smi_same + 1))
+	else
+		smi_same=0
+	fi
+	smi_last=$smi_now
+	sleep 0.5
+	smi_t=$((smi_t + 1))
+done
+
 # A snapshot of both, taken again (5 times at most) while a carrier
 # changes under it.
 smi_t=0
 while :; do
-	smi_expect >"$smi_dir/sys.before"
-	smi_ports >"$smi_dir/smi"
+	smi_before=$(cat /sys/class/net/*/carrier 2>/dev/null)
 	smi_expect >"$smi_dir/sys"
-	cmp -s "$smi_dir/sys.before" "$smi_dir/sys" && break
+	smi_ports >"$smi_dir/smi"
+	[ "$smi_before" = "$(cat /sys/class/net/*/carrier 2>/dev/null)" ] && break
 	smi_t=$((smi_t + 1))
 	[ $smi_t -ge 5 ] && break
 	sleep 0.5
