@@ -111,6 +111,7 @@ vmtest: all
 SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \
+	tools-host 'make -s -C tests/tools run' \
 	parser 'make -s -C tests/kernel run' \
 	isolation 'make -s -C tests/isolation run' \
 	fuzz 'make -s -C tests/isolation fuzz FUZZ_S=60' \

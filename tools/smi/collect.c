@@ -2,8 +2,8 @@
 /*
  * gaudi-smi: collection.  Fills struct card from libgaudi (the control
  * node's INFO ioctl, gaudi.ko's owner query) and sysfs (status, firmware
- * versions, power cap, reset counters, hwmon, network interfaces), reading
- * only what the view needs (N_* bits).
+ * versions, power cap, reset counters, hwmon; the NIC ports in nic.c),
+ * reading only what the view needs (N_* bits).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -216,28 +216,6 @@ static void collect_hwmon(struct card *c)
 	close(fd);
 }
 
-/* Network interfaces whose device is this card (a NIC driver bound). */
-static void collect_nic(struct card *c)
-{
-	struct dirent *de;
-	size_t len = 0;
-	DIR *d;
-
-	c->nic[0] = '\0';
-	d = opendir_at(c->sysfd, "net");
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		len += snprintf(c->nic + len, sizeof(c->nic) - len, "%s%s",
-				len ? " " : "", de->d_name);
-		if (len >= sizeof(c->nic))
-			break;
-	}
-	closedir(d);
-}
-
 static void sum_events(const uint32_t *ev, int64_t *out)
 {
 	unsigned int i;
@@ -307,7 +285,8 @@ static void collect_ctrl(struct card *c, unsigned int need)
 	struct hl_open_stats_info os;
 	uint32_t a, b;
 
-	if ((need & (N_HWIP | N_MEM)) && !gaudi_info_hw_ip(c->dev, &hw)) {
+	if ((need & (N_HWIP | N_MEM | N_NIC)) &&
+	    !gaudi_info_hw_ip(c->dev, &hw)) {
 		size_t n = strnlen((const char *)hw.card_name,
 				   sizeof(hw.card_name));
 
@@ -319,6 +298,8 @@ static void collect_ctrl(struct card *c, unsigned int need)
 		c->tpc_mask = hw.tpc_enabled_mask;
 		if (c->module_id < 0)
 			c->module_id = hw.module_id;
+		c->nic_mask = (int64_t)gaudi_hw_ip_nic_ports_mask(&hw);
+		c->nic_ext_mask = (int64_t)gaudi_hw_ip_nic_ports_ext_mask(&hw);
 	}
 	if ((need & N_MEM) && !gaudi_info_dram_usage(c->dev, &du))
 		c->mem_free = (int64_t)du.dram_free_mem;
@@ -381,7 +362,7 @@ void collect(struct card *c, unsigned int need)
 	if ((need & N_HWMON) && (operational || !c->dev))
 		collect_hwmon(c);
 	if (need & N_NIC)
-		collect_nic(c);
+		nic_collect(c, c->sysfd);
 	if (!c->name[0])
 		snprintf(c->name, sizeof(c->name), "HL205");
 }
@@ -436,4 +417,5 @@ void card_clear(struct card *c)
 	for (e = 0; e < EVC_NUM; e++)
 		c->ev_reset[e] = c->ev_load[e] = NA;
 	memset(c->fw_have, 0, sizeof(c->fw_have));
+	nic_clear(c);
 }

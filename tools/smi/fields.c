@@ -88,6 +88,19 @@ struct field fields[Q_NUM] = {
 	[Q_HEALTH_WHY] = { "health.reason", "Reason", "", S_HEALTH,
 			   N_ALL & ~N_NIC },
 	[Q_NIC] = { "nic.ports", "Interfaces", "", S_NIC, N_NIC },
+	[Q_NIC_COUNT] = { "nic.ports.count", "Ports enabled", "", S_NIC,
+			  N_NIC | N_HWIP },
+	[Q_NIC_EXT] = { "nic.ports.external", "Scale-out ports", "", S_NIC,
+			N_NIC | N_HWIP },
+	[Q_NIC_VISIBLE] = { "nic.ports.visible",
+			    "Ports with an interface here", "", S_NIC,
+			    N_NIC | N_HWIP },
+	[Q_NIC_UP] = { "nic.ports.up", "Ports with link", "", S_NIC,
+		       N_NIC | N_HWIP },
+	[Q_NIC_MASK] = { "nic.ports.mask", "Ports mask", "", S_NIC,
+			 N_NIC | N_HWIP },
+	[Q_NIC_EXT_MASK] = { "nic.ports.external_mask", "Scale-out ports mask",
+			     "", S_NIC, N_NIC | N_HWIP },
 };
 
 static char fw_field_names[NUM_FW][32];
@@ -120,6 +133,12 @@ struct val vnum(int64_t v, double div, int prec)
 static struct val vstr(const char *s)
 {
 	return (struct val){ .kind = s ? V_STR : V_NA, .s = s };
+}
+
+/* Whether the ports are known: a mask from the driver or gaudi.en. */
+static bool nic_known(const struct card *c)
+{
+	return (c->nic_mask != NA && c->nic_mask) || c->nic_aux;
 }
 
 struct val field_get(const struct card *c, enum fid f)
@@ -192,6 +211,16 @@ struct val field_get(const struct card *c, enum fid f)
 	case Q_HEALTH: return vstr(health_names[c->health]);
 	case Q_HEALTH_WHY: return vstr(c->why);
 	case Q_NIC: return vstr(c->nic[0] ? c->nic : NULL);
+	case Q_NIC_COUNT: return nic_known(c) ? vint(nic_count(c, NC_ENABLED)) :
+				 vint(NA);
+	case Q_NIC_EXT: return nic_known(c) ? vint(nic_count(c, NC_EXTERNAL)) :
+			       vint(NA);
+	case Q_NIC_VISIBLE: return nic_known(c) ?
+				   vint(nic_count(c, NC_VISIBLE)) : vint(NA);
+	case Q_NIC_UP: return nic_known(c) ? vint(nic_count(c, NC_UP)) :
+			      vint(NA);
+	case Q_NIC_MASK: return vstr(c->nic_mask_s[0] ? c->nic_mask_s : NULL);
+	case Q_NIC_EXT_MASK: return vstr(c->nic_ext_s[0] ? c->nic_ext_s : NULL);
 	default: return vint(NA);
 	}
 }
@@ -218,8 +247,11 @@ unsigned int fields_need(const enum fid *q, unsigned int nq)
 	return need;
 }
 
-/* Whether -q shows a section's fields (NIC: only with interfaces). */
+/*
+ * Whether -q shows a section's fields (NIC: only with interfaces, or when
+ * a NIC driver is bound whose netdevs may all be in other namespaces).
+ */
 bool sect_has_data(const struct card *c, enum sect s)
 {
-	return s != S_NIC || c->nic[0];
+	return s != S_NIC || c->nic[0] || c->nic_bound;
 }

@@ -64,6 +64,7 @@ const struct mode modes[M_NUM] = {
 	[M_FW] = { O_FW, N_FW, MF_NOSIGNAL, run_fw },
 	[M_HEALTH] = { O_HEALTH, N_ALL, MF_FORMAT, run_health },
 	[M_PROM] = { O_PROM, N_ALL, 0, run_prometheus },
+	[M_NIC] = { 'n', N_NIC | N_HWIP, MF_FORMAT, run_nic },
 	[M_RESET] = { 'r', 0, MF_ACTION, run_reset },
 	[M_POWER] = { 'p', 0, MF_ACTION, run_power },
 };
@@ -126,6 +127,8 @@ static int discover(struct smi *s, struct gaudi_card_list **list)
 		snprintf(c->bus, sizeof(c->bus), "%s",
 			 gaudi_card_pci_bus_id(c->gc));
 		c->driver = gaudi_card_driver(c->gc);
+		/* for the board map, also of cards not selected */
+		c->module_id = gaudi_card_module_id(c->gc);
 	}
 	return -1;
 }
@@ -158,6 +161,8 @@ static void collect_all(struct smi *s, unsigned int need, bool *warned)
 		collect(c, need);
 		judge(c);
 	}
+	if (need & N_NIC)
+		nic_apply_map(s->cards, s->ncards);
 	if (s->drvsum[0])
 		return;
 	for (i = 0; i < s->ncards; i++) {

@@ -45,6 +45,9 @@ static void usage(FILE *f)
 "                           power, memory, utilization, events, reset,\n"
 "                           health, nic, processes)\n"
 "  -Q, --query-fields=F,... values of fields (--help-fields lists them)\n"
+"  -n, --nic=VIEW           the NIC ports: ports (a table: interface, MAC,\n"
+"                           link, peer, counters), link, stats, or topo (a\n"
+"                           card x card matrix of the linking ports)\n"
 "      --fw-versions        firmware versions of each card\n"
 "      --health             one verdict line per card; exit status 0 all\n"
 "                           OK, 5 a card has warnings, 6 a card failed\n"
@@ -53,7 +56,7 @@ static void usage(FILE *f)
 "Selection and format:\n"
 "  -i, --id=CARD[,CARD..]   cards by index (gaudi-smi -L) or PCI bus id\n"
 "      --format=FMT         csv[,noheader][,nounits] or json (for -Q, -q,\n"
-"                           --health; default text)\n"
+"                           -n, --health; default text)\n"
 "  -l, --loop=SECONDS       repeat the view every SECONDS until interrupted\n"
 "  -c, --count=N            with -l: stop after N repetitions\n"
 "Actions (root):\n"
@@ -218,6 +221,24 @@ static int parse_fields(struct smi *s, const char *qfields)
 	return 0;
 }
 
+/* -n VIEW */
+static int parse_nic_view(struct smi *s, const char *arg)
+{
+	static const char *const names[] = {
+		[NV_PORTS] = "ports", [NV_LINK] = "link",
+		[NV_STATS] = "stats", [NV_TOPO] = "topo",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(names); i++)
+		if (!strcmp(arg, names[i])) {
+			s->nic_view = i;
+			return 0;
+		}
+	err("-n wants ports, link, stats or topo, not '%s'", arg);
+	return -1;
+}
+
 /* A whole number in [1, max] into *v; -1 if @arg is not one. */
 static int parse_long(const char *arg, long max, long *v)
 {
@@ -248,7 +269,7 @@ static int check_args(struct smi *s, int nmodes)
 	const struct mode *m = &modes[s->mode];
 
 	if (nmodes > 1) {
-		err("choose one of -L, -q, -Q, -r, -p, --fw-versions, --health, --prometheus");
+		err("choose one of -L, -q, -Q, -n, -r, -p, --fw-versions, --health, --prometheus");
 		return EX_USAGE;
 	}
 	if (s->display && s->mode != M_REPORT) {
@@ -256,7 +277,7 @@ static int check_args(struct smi *s, int nmodes)
 		return EX_USAGE;
 	}
 	if (opt.fmt != FMT_TEXT && !(m->flags & MF_FORMAT)) {
-		err("--format works with -Q, -q and --health");
+		err("--format works with -Q, -q, -n and --health");
 		return EX_USAGE;
 	}
 	if (opt.fmt == FMT_CSV && !(m->flags & MF_CSV)) {
@@ -303,6 +324,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		{ "health", no_argument, NULL, O_HEALTH },
 		{ "prometheus", no_argument, NULL, O_PROM },
 		{ "help-fields", no_argument, NULL, O_HELP_FIELDS },
+		{ "nic", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -315,7 +337,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		s->sects[i] = true;
 	s->procs_too = true;
 
-	while ((o = getopt_long(argc, argv, "Lqd:Q:i:l:c:rp:hV", lopts,
+	while ((o = getopt_long(argc, argv, "Lqd:Q:i:l:c:rp:n:hV", lopts,
 				NULL)) != -1) {
 		enum mode_id mo = mode_of_option(o);
 
@@ -326,6 +348,10 @@ int parse_args(struct smi *s, int argc, char **argv)
 		switch (o) {
 		case 'L': case 'q': case 'r':
 		case O_FW: case O_HEALTH: case O_PROM:
+			break;
+		case 'n':
+			if (parse_nic_view(s, optarg))
+				return EX_USAGE;
 			break;
 		case 'd': s->display = optarg; break;
 		case 'Q': s->qfields = optarg; break;

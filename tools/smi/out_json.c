@@ -89,7 +89,8 @@ static void json_sensors(const struct card *c)
 	printf("]");
 }
 
-static void json_section(const struct card *c, enum sect sec)
+static void json_section(const struct smi *s, const struct card *c,
+			 enum sect sec)
 {
 	int f, nf = 0;
 
@@ -104,6 +105,8 @@ static void json_section(const struct card *c, enum sect sec)
 	}
 	if (sec == S_TEMPERATURE)
 		json_sensors(c);
+	if (sec == S_NIC)
+		nic_report_json(s, c);
 	printf("}");
 }
 
@@ -150,7 +153,7 @@ void report_json(const struct smi *s)
 		json_str(stdout, c->bus);
 		for (sec = 0; sec < S_NUM; sec++)
 			if (s->sects[sec] && sect_has_data(c, sec))
-				json_section(c, sec);
+				json_section(s, c, sec);
 		if (s->procs_too)
 			json_procs(&s->procs, c);
 		printf("}");

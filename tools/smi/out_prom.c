@@ -2,10 +2,12 @@
 /*
  * gaudi-smi: --prometheus, the Prometheus text exposition format for node
  * exporter's textfile collector: identity, up, health, every hwmon sensor,
- * the numeric fields of the table below and the events by class.  Each
+ * the numeric fields of the table below, the events by class and each NIC
+ * port's link and counters.  Each
  * metric family is a HELP and a TYPE line, then a sample function called
  * for each selected card.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@ struct pfamily {
 	void (*sample)(const struct pfamily *pf, const struct card *c);
 	enum fid f;		/* prom_field: the field */
 	double scale;		/* prom_field: multiply the field's value */
+	size_t off;		/* prom_port_counter: offset in nic_port */
 };
 
 /* "NAME{card=...,bus_id=..." of a sample; the caller closes the braces. */
@@ -99,6 +102,62 @@ static void prom_events(const struct pfamily *pf, const struct card *c)
 	}
 }
 
+/* Each enabled port: its interface (or ""), MAC and type; value 1. */
+static void prom_port_info(const struct pfamily *pf, const struct card *c)
+{
+	unsigned int p;
+
+	for (p = 0; p < NIC_PORTS; p++) {
+		const struct nic_port *np = &c->ports[p];
+
+		if (!np->enabled)
+			continue;
+		prom_open(pf, c);
+		printf(",port=\"%u\",interface=\"", p);
+		prom_label_escaped(np->ifname);
+		printf("\",mac=\"");
+		prom_label_escaped(np->mac);
+		printf("\",type=\"%s\"} 1\n",
+		       np->external ? "scale-out" : "internal");
+	}
+}
+
+/* Carrier of each port with an interface here (an interface down: 0). */
+static void prom_port_link(const struct pfamily *pf, const struct card *c)
+{
+	unsigned int p;
+
+	for (p = 0; p < NIC_PORTS; p++) {
+		const struct nic_port *np = &c->ports[p];
+
+		if (!np->enabled || !np->ifname[0])
+			continue;
+		prom_open(pf, c);
+		printf(",port=\"%u\"} %d\n", p, np->carrier == 1);
+	}
+}
+
+/* A counter of struct nic_port (pf->off) of each port that has it. */
+static void prom_port_counter(const struct pfamily *pf, const struct card *c)
+{
+	unsigned int p;
+
+	for (p = 0; p < NIC_PORTS; p++) {
+		const struct nic_port *np = &c->ports[p];
+		int64_t v;
+
+		memcpy(&v, (const char *)np + pf->off, sizeof(v));
+		if (!np->enabled || v == NA)
+			continue;
+		prom_open(pf, c);
+		printf(",port=\"%u\"} %lld\n", p, (long long)v);
+	}
+}
+
+#define PORT_COUNTER(name, help, member) \
+	{ name, "counter", help, .sample = prom_port_counter, \
+	  .off = offsetof(struct nic_port, member) }
+
 static const struct pfamily families[] = {
 	{ "gaudi_info", "gauge", "Card identity; the value is always 1.",
 	  .sample = prom_info },
@@ -111,28 +170,50 @@ static const struct pfamily families[] = {
 	  "Temperature of each hwmon sensor in degrees Celsius.",
 	  .sample = prom_temps },
 	{ "gaudi_power_watts", "gauge", "Input power draw in watts.",
-	  prom_field, Q_POWER, 1 },
+	  prom_field, Q_POWER, 1, 0 },
 	{ "gaudi_power_limit_watts", "gauge", "Power cap in watts.",
-	  prom_field, Q_POWER_CAP, 1 },
+	  prom_field, Q_POWER_CAP, 1, 0 },
 	{ "gaudi_energy_joules_total", "counter",
 	  "Energy consumed since power-on in joules.",
-	  prom_field, Q_ENERGY, 1 },
+	  prom_field, Q_ENERGY, 1, 0 },
 	{ "gaudi_memory_total_bytes", "gauge",
 	  "HBM available to users in bytes.",
-	  prom_field, Q_MEM_TOTAL, 1048576 },
+	  prom_field, Q_MEM_TOTAL, 1048576, 0 },
 	{ "gaudi_memory_used_bytes", "gauge", "HBM in use in bytes.",
-	  prom_field, Q_MEM_USED, 1048576 },
+	  prom_field, Q_MEM_USED, 1048576, 0 },
 	{ "gaudi_utilization_ratio", "gauge",
 	  "Device utilization as reported by the driver (0..1).",
-	  prom_field, Q_UTIL, 0.01 },
+	  prom_field, Q_UTIL, 0.01, 0 },
 	{ "gaudi_clock_mme_hertz", "gauge", "Current MME clock in hertz.",
-	  prom_field, Q_CLK_CUR, 1e6 },
+	  prom_field, Q_CLK_CUR, 1e6, 0 },
 	{ "gaudi_hard_resets_total", "counter",
 	  "Hard resets since the driver bound the card.",
-	  prom_field, Q_RESET_HARD, 1 },
+	  prom_field, Q_RESET_HARD, 1, 0 },
 	{ "gaudi_events_total", "counter",
 	  "Device events since the driver loaded, by class.",
 	  .sample = prom_events },
+	{ "gaudi_nic_port_info", "gauge",
+	  "NIC port identity (interface empty: not in this network namespace); always 1.",
+	  .sample = prom_port_info },
+	{ "gaudi_nic_port_link", "gauge",
+	  "1 when the port's interface has carrier, 0 otherwise.",
+	  .sample = prom_port_link },
+	PORT_COUNTER("gaudi_nic_port_rx_frames_total",
+		     "Frames received by the port's interface.", rx_frames),
+	PORT_COUNTER("gaudi_nic_port_tx_frames_total",
+		     "Frames sent by the port's interface.", tx_frames),
+	PORT_COUNTER("gaudi_nic_port_rx_bytes_total",
+		     "Bytes received by the port's interface.", rx_bytes),
+	PORT_COUNTER("gaudi_nic_port_tx_bytes_total",
+		     "Bytes sent by the port's interface.", tx_bytes),
+	PORT_COUNTER("gaudi_nic_port_rx_dropped_total",
+		     "Received frames the interface dropped.", rx_dropped),
+	PORT_COUNTER("gaudi_nic_port_tx_dropped_total",
+		     "Frames to send the interface dropped.", tx_dropped),
+	PORT_COUNTER("gaudi_nic_port_rx_errors_total",
+		     "Receive errors of the port's interface.", rx_errors),
+	PORT_COUNTER("gaudi_nic_port_tx_errors_total",
+		     "Send errors of the port's interface.", tx_errors),
 };
 
 void run_prometheus(struct smi *s)

@@ -320,6 +320,8 @@ void report_text(const struct smi *s)
 			report_fields(c, sec);
 			if (sec == S_TEMPERATURE)
 				report_sensors(c);
+			if (sec == S_NIC)
+				nic_report_text(s, c);
 		}
 		if (s->procs_too)
 			report_procs(&s->procs, c);

@@ -4,10 +4,12 @@
  * each part offers the others.  Not installed.
  *
  *   collect.c   a card's state from libgaudi and sysfs into struct card
+ *   nic.c       a card's NIC ports (gaudi_en's netdevs, the DL1 board map)
  *   health.c    the verdict of a card (judge) and --health's exit status
  *   procs.c     the processes holding cards, from /proc and the owner query
  *   fields.c    the field table (-Q, -q, --help-fields) and field values
  *   out_text.c  the default table, -L, --fw-versions, -q and --health text
+ *   out_nic.c   -n ports|link|stats|topo and the ports of -q
  *   out_csv.c   -Q as CSV (also its default text form)
  *   out_json.c  --format json of -Q, -q and --health
  *   out_prom.c  --prometheus
@@ -64,6 +66,24 @@ extern const char *const evc_names[EVC_NUM];
 /* ---- per-card state ---------------------------------------------------- */
 
 enum health { H_OK, H_WARN, H_FAIL };
+
+/* ---- NIC ports (nic.c) ------------------------------------------------- */
+
+#define NIC_PORTS	10
+
+/* One port of a card; NA in what was not read. */
+struct nic_port {
+	bool enabled;		/* in nic_ports_mask (or has a netdev) */
+	bool external;		/* in nic_ports_external_mask */
+	char ifname[16];	/* "" when no netdev in this namespace */
+	char mac[24];
+	char operstate[16];
+	int64_t carrier;	/* 1, 0, NA (interface down or not visible) */
+	int64_t speed, mtu;	/* Mb/s (NA without carrier), bytes */
+	int64_t rx_frames, tx_frames, rx_bytes, tx_bytes;
+	int64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+	int peer_module, peer_port;	/* board map; -1 none */
+};
 extern const char *const health_names[];
 
 struct temp {
@@ -100,7 +120,13 @@ struct card {
 	int64_t open_counter;
 	struct gaudi_owner owner;
 	bool owner_ok;
-	char nic[256];
+	char nic[256];			/* the card's interfaces, space-separated */
+	int64_t nic_mask, nic_ext_mask;	/* HW_IP_INFO; NA unknown */
+	bool nic_aux;			/* gaudi.ko's gaudi.en.N device exists */
+	bool nic_bound;			/* a driver (gaudi_en) is bound to it */
+	bool nic_map;			/* the board map applies (DL1-style) */
+	char nic_mask_s[24], nic_ext_s[24];	/* the masks as 0x... */
+	struct nic_port ports[NIC_PORTS];
 
 	enum health health;
 	char why[256];
@@ -171,6 +197,8 @@ enum fid {
 	Q_OWNER_COMM,
 	Q_HEALTH, Q_HEALTH_WHY,
 	Q_NIC,
+	Q_NIC_COUNT, Q_NIC_EXT, Q_NIC_VISIBLE, Q_NIC_UP, Q_NIC_MASK,
+	Q_NIC_EXT_MASK,
 	Q_NUM
 };
 
@@ -199,9 +227,12 @@ extern struct smi_opt opt;
 /* getopt values of the long options without a letter */
 enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS };
 
+/* -n VIEW */
+enum nic_view { NV_PORTS, NV_LINK, NV_STATS, NV_TOPO };
+
 enum mode_id {
 	M_TABLE, M_LIST, M_REPORT, M_QUERY, M_FW, M_HEALTH, M_PROM,
-	M_RESET, M_POWER, M_NUM
+	M_NIC, M_RESET, M_POWER, M_NUM
 };
 
 struct smi;
@@ -229,6 +260,7 @@ struct smi {
 	const char *ids;		/* -i */
 	const char *display, *qfields;	/* -d, -Q as given */
 	long loop, count, watts;	/* -l, -c, -p */
+	enum nic_view nic_view;		/* -n */
 	bool sects[S_NUM], procs_too;	/* -d */
 	enum fid q[Q_NUM * 2];		/* -Q */
 	unsigned int nq;
@@ -255,6 +287,23 @@ int write_at(int dirfd, const char *name, const char *val);
 void card_open_control(struct card *c, bool *warned);
 void card_clear(struct card *c);
 void collect(struct card *c, unsigned int need);
+
+/* nic.c */
+void nic_collect(struct card *c, int pcifd);
+void nic_clear(struct card *c);
+int dl1_peer(int module, int port, int *peer_port);
+bool dl1_host(const struct card *cards, unsigned int ncards);
+void nic_apply_map(struct card *cards, unsigned int ncards);
+int card_of_module(const struct smi *s, int module);
+unsigned int nic_count(const struct card *c, int what);
+enum { NC_ENABLED, NC_EXTERNAL, NC_VISIBLE, NC_UP };
+
+/* out_nic.c */
+void run_nic(struct smi *s);
+void nic_report_text(const struct smi *s, const struct card *c);
+void nic_report_json(const struct smi *s, const struct card *c);
+const char *nic_peer_text(const struct smi *s, const struct nic_port *p,
+			  char *buf, size_t len);
 
 /* health.c */
 bool ctrl_unreadable(const struct card *c);

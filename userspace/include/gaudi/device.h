@@ -384,6 +384,39 @@ int gaudi_info(struct gaudi_dev *dev, uint32_t op, uint32_t arg, void *buf,
 int gaudi_info_hw_ip(struct gaudi_dev *dev, struct hl_info_hw_ip_info *out);
 
 /**
+ * gaudi_hw_ip_nic_ports_mask() - the enabled NIC ports of a HW_IP_INFO answer
+ * @hw: an answer of gaudi_info_hw_ip()
+ *
+ * Habana's ABI names this u64 of struct hl_info_hw_ip_info
+ * ``nic_ports_mask``; Linux 6.12's <drm/habanalabs_accel.h> calls the same
+ * field ``reserved4``.  gaudi.ko fills it; upstream's driver leaves it 0.
+ * An inline reader, not a library symbol.
+ *
+ * Return: bit N set when port N (0..9) is enabled; 0 unknown.
+ */
+static inline uint64_t
+gaudi_hw_ip_nic_ports_mask(const struct hl_info_hw_ip_info *hw)
+{
+	return hw->reserved4;
+}
+
+/**
+ * gaudi_hw_ip_nic_ports_ext_mask() - the scale-out NIC ports of HW_IP_INFO
+ * @hw: an answer of gaudi_info_hw_ip()
+ *
+ * Habana's ``nic_ports_external_mask``, ``reserved5`` in Linux 6.12's
+ * header: the ports that leave the board (the others link the cards of the
+ * server to each other).  0 on upstream's driver.
+ *
+ * Return: bit N set when port N is a scale-out port.
+ */
+static inline uint64_t
+gaudi_hw_ip_nic_ports_ext_mask(const struct hl_info_hw_ip_info *hw)
+{
+	return hw->reserved5;
+}
+
+/**
  * gaudi_info_device_status() - HL_INFO_DEVICE_STATUS
  * @dev: the device
  * @status: receives an enum hl_device_status value
