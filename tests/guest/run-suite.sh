@@ -314,6 +314,7 @@ nic)
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" \
 		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
 	ko=$(gaudi_ko) || exit 2
+	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
 	en_ko=$(dirname "$ko")/en/gaudi_en.ko
 	[ -f "$en_ko" ] || die "$en_ko missing (a kernel without networking?)"
 	for tool in ip ethtool; do
@@ -325,6 +326,7 @@ nic)
 		--add "$out/gaudi_nic_frame:/suite/bin/gaudi_nic_frame" \
 		--add "$(command -v ip):/suite/bin/ip" \
 		--add "$(command -v ethtool):/suite/bin/ethtool" \
+		--add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" \
 		--nic dl1 --hotplug "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin"
 	;;

@@ -267,6 +267,12 @@ ok $? "ethtool -m $n0: the module EEPROM decodes as QSFP28"
 ethtool "$n0" 2>&1 | grep -q "100000baseCR4/Full"
 ok $? "ethtool $n0: 100000baseCR4/Full link mode"
 
+# gaudi-smi's NIC ports against sysfs, every netdev up in this namespace
+# shellcheck disable=SC2034 # the map's other columns
+while read -r c p dev mac bdf; do ip link set dev "$dev" up; done <"$NDMAP"
+# shellcheck source-path=SCRIPTDIR source=smi.sh
+. "$(dirname "$0")/smi.sh"
+
 # One namespace per card, holding that card's ports.
 c=0
 NSPIDS=
@@ -359,6 +365,19 @@ while [ $c -lt "$CARDS" ]; do
 	c=$((c + 1))
 done
 ok $bad "ping over each of the $links internal links reaches the card the DL1 map names ($bad unanswered)"
+
+# IPv6 over the same cable (c0p0 - c1p0).
+ns 0 ip -6 addr add fd00:0:1::1/64 dev "$(nd 0 0)" &&
+	ns 1 ip -6 addr add fd00:0:1::2/64 dev "$(nd 1 0)"
+ok $? "IPv6 addresses on c0p0 and c1p0"
+# (duplicate address detection first: a second or two)
+t=0
+until ns 0 ping -6 -c 1 -W 2 fd00:0:1::2 >/dev/null 2>&1 || [ $t -ge 8 ]; do
+	sleep 0.5
+	t=$((t + 1))
+done
+ns 0 ping -6 -c 1 -W 3 fd00:0:1::2 >/dev/null 2>&1
+ok $? "ping over IPv6 from card 0 to card 1"
 
 # TCP over one link: card 1 serves 8 MiB over HTTP to card 0.
 mkdir -p /tmp/www
