@@ -138,8 +138,7 @@ int write_at(int dirfd, const char *name, const char *val)
 
 /* ---- collection -------------------------------------------------------- */
 
-/* Directory @name below the open directory @dirfd, or NULL. */
-static DIR *opendir_at(int dirfd, const char *name)
+DIR *opendir_at(int dirfd, const char *name)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d;

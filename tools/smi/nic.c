@@ -123,19 +123,6 @@ void nic_clear(struct card *c)
 	}
 }
 
-static DIR *opendir_at(int dirfd, const char *name)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d;
-
-	if (fd < 0)
-		return NULL;
-	d = fdopendir(fd);
-	if (!d)
-		close(fd);
-	return d;
-}
-
 static void nic_add_name(struct card *c, const char *name)
 {
 	size_t len = strlen(c->nic), n = strlen(name);

@@ -20,6 +20,7 @@
 #ifndef GAUDI_SMI_H
 #define GAUDI_SMI_H
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -284,6 +285,8 @@ void str_lower(char *s);
 int read_at(int dirfd, const char *name, char *buf, size_t len);
 int64_t read_int_at(int dirfd, const char *name);
 int write_at(int dirfd, const char *name, const char *val);
+/* Directory @name below the open directory @dirfd, or NULL. */
+DIR *opendir_at(int dirfd, const char *name);
 void card_open_control(struct card *c, bool *warned);
 void card_clear(struct card *c);
 void collect(struct card *c, unsigned int need);
