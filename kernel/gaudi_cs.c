@@ -109,12 +109,7 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct gaudi_parser_err err;
 	int ret;
 
-	if (qid >= GAUDI_QUEUE_ID_TPC_0_0 && qid <= GAUDI_QUEUE_ID_TPC_7_3)
-		cfg.engine = GAUDI_ENGINE_TPC;
-	else if (qid >= GAUDI_QUEUE_ID_MME_0_0 && qid <= GAUDI_QUEUE_ID_MME_1_3)
-		cfg.engine = GAUDI_ENGINE_MME;
-	else
-		cfg.engine = GAUDI_ENGINE_DMA;
+	cfg.engine = gaudi_cs_engine(qid);
 	/*
 	 * User monitors may release the fences of any queue users run (the
 	 * holder's own streams).  A QMAN whose streams the driver used for
@@ -175,6 +170,62 @@ static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 	mod_delayed_work(system_wq, &dp->sched.tdr, max(delay, 0L));
 }
 
+unsigned int gaudi_cs_engine(u32 queue)
+{
+	if (queue >= GAUDI_QUEUE_ID_TPC_0_0 && queue <= GAUDI_QUEUE_ID_TPC_7_3)
+		return GAUDI_ENGINE_TPC;
+	if (queue >= GAUDI_QUEUE_ID_MME_0_0 && queue <= GAUDI_QUEUE_ID_MME_1_3)
+		return GAUDI_ENGINE_MME;
+	return GAUDI_ENGINE_DMA;
+}
+
+/*
+ * Engine time: a CS's classes are busy for its context from its push to
+ * its completion; overlapping CSs count once (a union, not a sum).
+ */
+static void gaudi_busy_start_locked(struct gaudi_cs *cs, ktime_t now)
+{
+	struct gaudi_ctx *ctx = cs->ctx;
+	unsigned long m = cs->engines;
+	unsigned int c;
+
+	lockdep_assert_held(&cs->gdev->dp->lock);
+	for_each_set_bit(c, &m, GAUDI_NUM_ENGINE_CLASSES)
+		if (!ctx->busy_inflight[c]++)
+			ctx->busy_since[c] = now;
+}
+
+static void gaudi_busy_end_locked(struct gaudi_cs *cs, ktime_t now)
+{
+	struct gaudi_ctx *ctx = cs->ctx;
+	unsigned long m = cs->engines;
+	unsigned int c;
+
+	lockdep_assert_held(&cs->gdev->dp->lock);
+	for_each_set_bit(c, &m, GAUDI_NUM_ENGINE_CLASSES)
+		if (!--ctx->busy_inflight[c])
+			ctx->busy_ns[c] += ktime_to_ns(ktime_sub(now,
+						ctx->busy_since[c]));
+	cs->engines = 0;
+}
+
+void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
+		      u64 busy[GAUDI_NUM_ENGINE_CLASSES])
+{
+	struct gaudi_dp *dp = ctx->gdev->dp;
+	ktime_t now = ktime_get();
+	unsigned int c;
+
+	spin_lock_irq(&dp->lock);
+	for (c = 0; c < GAUDI_NUM_ENGINE_CLASSES; c++) {
+		busy[c] = ctx->busy_ns[c];
+		if (ctx->busy_inflight[c])
+			busy[c] += ktime_to_ns(ktime_sub(now,
+							 ctx->busy_since[c]));
+	}
+	spin_unlock_irq(&dp->lock);
+}
+
 /* End @cs (dp->lock held): signal its fence, release internal slots. */
 static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 				     struct gaudi_cs *cs, int error,
@@ -186,6 +237,7 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	lockdep_assert_held(&dp->lock);
 
 	trace_gaudi_cs_complete(gdev->index, cs->seq, error);
+	gaudi_busy_end_locked(cs, ktime_get());
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
 	dp->sched.space_gen++;
@@ -769,7 +821,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 					      q->pi & (q->entries - 1));
 		gaudi_queue_push(gdev, job);
 		__set_bit(job->queue, touched);
+		cs->engines |= BIT(gaudi_cs_engine(job->queue));
 	}
+	gaudi_busy_start_locked(cs, ktime_get());
 	spin_unlock_irq(&dp->lock);
 
 	/*

@@ -58,6 +58,8 @@ struct dma_pool;
 struct file;
 
 #define GAUDI_NUM_QUEUES	GAUDI_QUEUE_ID_SIZE
+/* Engine classes of the accounting: DMA, MME, TPC (gaudi_parser.h). */
+#define GAUDI_NUM_ENGINE_CLASSES	3
 #define GAUDI_EXT_PQ_ENTRIES	4096
 #define GAUDI_INT_PQ_ENTRIES	1024
 #define GAUDI_CQ_ENTRIES	GAUDI_EXT_PQ_ENTRIES
@@ -156,6 +158,7 @@ struct gaudi_cs {
 	bool skip_reset;	/* HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT */
 	bool timed_out;
 	bool queued;		/* on dp->sched.pending */
+	u8 engines;		/* BIT(engine class) of its jobs' queues */
 	/* Signal CS: what it signals (SOB and value given at submission). */
 	bool signal;
 	struct gaudi_signal sig;
@@ -209,6 +212,15 @@ struct gaudi_ctx {
 		   in_reset_drop, max_cs_drop, validation_drop;
 	/* Signal/wait SOBs and reservations (gaudi_sync.c, dp->lock). */
 	struct gaudi_sync_ctx sync;
+	/*
+	 * Engine time (fdinfo drm-engine-*), per class of gaudi_cs_engine():
+	 * the union of the intervals in which a CS of the context with a job
+	 * on that class was on the hardware (pushed, not yet completed).
+	 * dp->lock.
+	 */
+	u32 busy_inflight[GAUDI_NUM_ENGINE_CLASSES];
+	ktime_t busy_since[GAUDI_NUM_ENGINE_CLASSES];
+	u64 busy_ns[GAUDI_NUM_ENGINE_CLASSES];
 	/*
 	 * Every CB not yet freed, handles and mappings alike (cb_live_lock):
 	 * a removal frees their memory under the mappings (gaudi_cb.c).
@@ -325,6 +337,11 @@ void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job);
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
 void gaudi_cq_irq(struct gaudi_device *gdev);
 u64 gaudi_host_dev_addr(dma_addr_t dma);
+/* A queue's engine class (enum gaudi_parser_engine), for the accounting. */
+unsigned int gaudi_cs_engine(u32 queue);
+/* fdinfo: the context's busy time per engine class, in ns. */
+void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
+		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 		    dma_addr_t dma);

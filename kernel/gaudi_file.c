@@ -25,6 +25,7 @@
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
+#include "gaudi_parser.h"
 #include "gaudi_info.h"
 
 #define GAUDI_BUSY_LOG_INTERVAL		(10 * HZ)
@@ -253,6 +254,25 @@ void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	stats.private = gaudi_mem_ctx_dram_bytes(gfile);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
+	/*
+	 * Engine time per class, each class shown as one engine (no
+	 * capacity key): busy while any engine of it runs this client's work
+	 * (accel/gaudi.rst, "Accounting").
+	 */
+	if (gfile->ctx) {
+		static const char * const cls[GAUDI_NUM_ENGINE_CLASSES] = {
+			[GAUDI_ENGINE_DMA] = "dma",
+			[GAUDI_ENGINE_MME] = "mme",
+			[GAUDI_ENGINE_TPC] = "tpc",
+		};
+		u64 busy[GAUDI_NUM_ENGINE_CLASSES];
+		unsigned int c;
+
+		gaudi_cs_busy_ns(gfile->ctx, busy);
+		for (c = 0; c < GAUDI_NUM_ENGINE_CLASSES; c++)
+			drm_printf(p, "drm-engine-%s:\t%llu ns\n", cls[c],
+				   busy[c]);
+	}
 
 	drm_printf(p, "gaudi-node:\tcompute\n");
 	mutex_lock(&u->lock);

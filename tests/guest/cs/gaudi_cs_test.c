@@ -1927,6 +1927,60 @@ static void t_hbm(void)
 	hl_sess_close(&s);
 }
 
+/* ---- fdinfo engine time (drm-engine-<class>) ----------------------------- */
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * The fdinfo busy time of the DMA class covers a transfer and stays
+ * within the time the submission took; the other classes stay idle, and
+ * an idle wait adds nothing.
+ */
+static void t_fdinfo(void)
+{
+	long long d0, m0, p0, d1, m1, p1, d2, start, wall;
+	uint64_t h = 0, addr = 0;
+	struct hl_sess s;
+	size_t len;
+	int rc;
+
+	if (!ok(sess_open(&s), "fdinfo: open"))
+		return;
+	d0 = fdinfo_vram(s.fd, "drm-engine-dma");
+	m0 = fdinfo_vram(s.fd, "drm-engine-mme");
+	p0 = fdinfo_vram(s.fd, "drm-engine-tpc");
+	ok(d0 == 0 && m0 == 0 && p0 == 0,
+	   "fdinfo: drm-engine-dma, -mme and -tpc at open: %lld %lld %lld ns",
+	   d0, m0, p0);
+	ok(hl_mem_alloc(s.fd, 64 << 20, 0, 0, &h) == 0 &&
+	   hl_mem_map(s.fd, h, &addr) == 0, "fdinfo: 64 MiB of HBM at 0x%llx",
+	   (unsigned long long)addr);
+	len = pkt_lin_dma(s.cbp, 0, 0x5A5A5A5A, addr, 64 << 20, true, false);
+	start = mono_ns();
+	rc = run_cb(&s, len, GAUDI_QUEUE_ID_DMA_0_0);
+	wall = mono_ns() - start;
+	d1 = fdinfo_vram(s.fd, "drm-engine-dma");
+	m1 = fdinfo_vram(s.fd, "drm-engine-mme");
+	p1 = fdinfo_vram(s.fd, "drm-engine-tpc");
+	ok(rc == 0 && d1 - d0 >= 1000000 && d1 - d0 <= wall,
+	   "fdinfo: a 64 MiB memset keeps DMA busy %lld ns of the %lld ns the CS took (at least 1 ms, at most all of it)",
+	   d1 - d0, wall);
+	ok(m1 == m0 && p1 == p0, "fdinfo: MME and TPC stay idle (%lld, %lld)",
+	   m1, p1);
+	usleep(200000);
+	d2 = fdinfo_vram(s.fd, "drm-engine-dma");
+	ok(d2 == d1, "fdinfo: 200 ms idle add nothing (%lld -> %lld)", d1, d2);
+	if (h)
+		hl_mem_free(s.fd, h);
+	hl_sess_close(&s);
+}
+
 /* ---- page fault: fast abort, capture, user mappings --------------------- */
 
 static double now_s(void)
@@ -2081,6 +2135,8 @@ int main(int argc, char **argv)
 			t_signal();
 		else if (!strcmp(t, "hbm"))
 			t_hbm();
+		else if (!strcmp(t, "fdinfo"))
+			t_fdinfo();
 		else if (!strcmp(t, "fault"))
 			t_fault();
 		else if (!strcmp(t, "dmabuf"))

@@ -275,6 +275,7 @@ static void t_abi(void)
 	struct drm_gaudi_owner own;
 	union hl_cb_args cba;
 	uint64_t seqs[4], ev;
+	int src[4];
 	uint32_t map = 0, st = ~0U;
 	struct hl_sess s;
 	unsigned int i;
@@ -350,7 +351,8 @@ static void t_abi(void)
 					 s.va + 4096 * (i + 64), 4096, true,
 					 true);
 
-		if (hl_submit1(s.fd, s.cb, (uint32_t)len, i, &seqs[i]))
+		src[i] = hl_submit1(s.fd, s.cb, (uint32_t)len, i, &seqs[i]);
+		if (src[i])
 			seqs[i] = 0;
 	}
 	rc = -1;
@@ -361,7 +363,8 @@ static void t_abi(void)
 		map |= m;
 	}
 	ok(rc == 0 && map == 0xF && all_bytes(s.buf + 4096 * 64, 4 * 4096, 0x42),
-	   "4 CSs on DMA_0_0..3, multi-CS WAIT_CS: completion map 0x%x", map);
+	   "4 CSs on DMA_0_0..3, multi-CS WAIT_CS: completion map 0x%x (submits %d %d %d %d, wait %d)",
+	   map, src[0], src[1], src[2], src[3], rc);
 	ok(wait_cs(s.fd, seqs[3], 0, &st, NULL) == 0 &&
 	   st == HL_WAIT_CS_STATUS_COMPLETED, "WAIT_CS of the last: COMPLETED");
 	abi("cs_seq_first", seqs[0] > 0);

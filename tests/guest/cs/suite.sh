@@ -113,14 +113,14 @@ if [ -n "${SWIOTLB:-}" ] && [ "$SWIOTLB" != 0 ]; then
 	# leak.
 	tlb=/sys/kernel/debug/swiotlb/io_tlb_used
 	used0=$(cat "$tlb")
-	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" mapcycles dmabuf hbm
+	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" mapcycles dmabuf hbm fdinfo
 	used1=$(cat "$tlb")
 	[ "$used1" -le "$used0" ]
 	ok $? "no swiotlb slot leaked (in use: $used0 before, $used1 after)"
 else
 	sub "$BIN/hl_upstream_test" --compute --card 0
 	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" integrity internal \
-		inflight negative handles mapcycles dmabuf hbm close turns
+		inflight negative handles mapcycles dmabuf hbm fdinfo close turns
 	sub "$BIN/gaudi_cs_test" --card 0 --bin "$BIN" signal monitors usersm \
 		wrap staged encaps fault hang
 	sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose \
