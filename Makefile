@@ -47,7 +47,7 @@ userspace:
 	@$(MAKE) -s -C userspace
 
 # gaudi-smi (build/tools), on libgaudi.
-.PHONY: tools
+.PHONY: tools deb
 tools: userspace
 	@$(MAKE) -s -C tools/smi
 	@$(MAKE) -s -C tools/fw
@@ -80,6 +80,10 @@ DKMS_FILES = dkms.conf VERSION Kbuild kernel/Kbuild uapi/drm/gaudi_accel.h \
 dkms-source:
 	@$(SUDO) sh -c 'rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC) && \
 		cd $(TOP) && cp --parents $(DKMS_FILES) $(DKMS_SRC)/'
+
+# Debian packages (debian/) in build/deb: tools/deb/build-deb.sh.
+deb:
+	@$(TOP)/tools/deb/build-deb.sh
 
 dkms-install: dkms-source
 	@if $(SUDO) dkms status gaudi/$(GAUDI_VERSION) | grep -q .; then \
@@ -133,7 +137,8 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	fw-host 'make -s -C tests/fw run' \
 	fw 'CARDS=2 tests/guest/run-suite.sh fw' \
 	fw-reboot 'tests/guest/fw/reboot.sh' \
-	install 'tests/install/test-install.sh'
+	install 'tests/install/test-install.sh' \
+	deb 'tests/deb/run.sh'
 
 check: deps
 	@$(MAKE) -s all
