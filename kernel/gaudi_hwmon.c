@@ -111,9 +111,58 @@ static umode_t gaudi_hwmon_is_visible(const void *data,
 	return 0444;
 }
 
+/*
+ * Labels (lm-sensors shows them): the channels of gaudi-open's firmware
+ * (firmware/src/fw-data.dts.in: die and board temperature, core voltage
+ * and current, board power), in the firmware's order per type.  The
+ * firmware does not name its channels; others go without a label.
+ */
+static const char *const gaudi_hwmon_labels[hwmon_max][2] = {
+	[hwmon_temp] = { "ASIC die", "board" },
+	[hwmon_in] = { "core" },
+	[hwmon_curr] = { "core" },
+	[hwmon_power] = { "board input" },
+	[hwmon_fan] = { "fan" },
+};
+
+static int gaudi_hwmon_read_string(struct device *dev,
+				   enum hwmon_sensor_types type, u32 attr,
+				   int channel, const char **str)
+{
+	if (type >= hwmon_max || channel < 0 ||
+	    channel >= ARRAY_SIZE(gaudi_hwmon_labels[0]) ||
+	    !gaudi_hwmon_labels[type][channel])
+		return -EOPNOTSUPP;
+	*str = gaudi_hwmon_labels[type][channel];
+	return 0;
+}
+
+/* The label attribute of channel @ch of @type, if it has a label. */
+static u32 gaudi_hwmon_label_bit(enum hwmon_sensor_types type, unsigned int ch)
+{
+	if (ch >= ARRAY_SIZE(gaudi_hwmon_labels[0]) ||
+	    !gaudi_hwmon_labels[type][ch])
+		return 0;
+	switch (type) {
+	case hwmon_temp:
+		return HWMON_T_LABEL;
+	case hwmon_in:
+		return HWMON_I_LABEL;
+	case hwmon_curr:
+		return HWMON_C_LABEL;
+	case hwmon_power:
+		return HWMON_P_LABEL;
+	case hwmon_fan:
+		return HWMON_F_LABEL;
+	default:
+		return 0;
+	}
+}
+
 static const struct hwmon_ops gaudi_hwmon_ops = {
 	.is_visible = gaudi_hwmon_is_visible,
 	.read = gaudi_hwmon_read,
+	.read_string = gaudi_hwmon_read_string,
 	.write = gaudi_hwmon_write,
 };
 
@@ -163,9 +212,12 @@ int gaudi_hwmon_init(struct gaudi_device *gdev)
 		type = le32_to_cpu(info->sensors[i].type);
 		if (!info->sensors[i].flags)
 			break;
-		if (type < hwmon_max && h->config[type])
-			h->config[type][used[type]++] =
-				le32_to_cpu(info->sensors[i].flags);
+		if (type < hwmon_max && h->config[type]) {
+			h->config[type][used[type]] =
+				le32_to_cpu(info->sensors[i].flags) |
+				gaudi_hwmon_label_bit(type, used[type]);
+			used[type]++;
+		}
 	}
 	if (!n) {
 		gaudi_err(gdev, "firmware lists no sensors: no hwmon device\n");

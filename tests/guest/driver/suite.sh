@@ -256,11 +256,18 @@ if command -v sensors >/dev/null 2>&1; then
 	sensors >"$WORK/sensors" 2>&1
 	st=$?
 	chips=$(grep -c -- '-pci-' "$WORK/sensors")
-	temps=$(grep -c '^temp1:' "$WORK/sensors")
+	# The driver's labels (gaudi_hwmon.c); the peer has none: temp1.
+	temps=$(grep -c '^\(ASIC die\|temp1\):' "$WORK/sensors")
 	[ "$st" -eq 0 ] && [ "$chips" -eq "$CARDS" ] && [ "$temps" -eq "$CARDS" ]
-	ok $? "sensors (lm-sensors) lists $chips chips with temp1, want $CARDS"
-	grep -q '^power1:' "$WORK/sensors" && grep -q '^in0:' "$WORK/sensors"
+	ok $? "sensors (lm-sensors) lists $chips chips with the die temperature, want $CARDS"
+	grep -q '^\(power1\|board input\):' "$WORK/sensors" &&
+		grep -q '^\(in0\|core\):' "$WORK/sensors"
 	ok $? "sensors shows power and voltage channels"
+	if [ "$DUT_MOD" = gaudi ]; then
+		labels=$(grep -c '^\(ASIC die\|board\|core\|board input\):' "$WORK/sensors")
+		[ "$labels" -eq $((5 * CARDS)) ]
+		ok $? "sensors names gaudi.ko's channels: ASIC die, board, core (V, A), board input ($labels lines, want $((5 * CARDS)))"
+	fi
 else
 	ok 1 "sensors (lm-sensors) present in the guest"
 fi

@@ -61,7 +61,7 @@ norm() {
 	    -e 's/\},$/}/' \
 	    -e 's/^card [0-9]+ /card # /' \
 	    -e 's/^Card [0-9]+: /Card #: /' \
-	    -e 's/^( +(Temperature|Sensor temp[0-9]|Power draw|Energy since power-on|Voltage|Current|Utilization|RX throughput|TX throughput|MME clock|Module id|Compute opens) +: ).*/\1MASKED/' \
+	    -e 's/^( +(Temperature|Sensor [^:]*[^ :]|Power draw|Energy since power-on|Voltage|Current|Utilization|RX throughput|TX throughput|MME clock|Module id|Compute opens) +: ).*/\1MASKED/' \
 	    -e 's/("(temperature|power\.draw|energy|voltage|current|utilization|clocks\.mme|pci\.rx|pci\.tx|module_id|open_counter|value)": )[0-9.]+/\1MASKED/g' \
 	    -e 's/("node\.(control|compute)": "[^"]*[^0-9])[0-9]+"/\1#"/g' |
 	awk -v cards="$CARDS" '
