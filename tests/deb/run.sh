@@ -41,7 +41,6 @@ for p in $pkgs; do
 	debs+=("$out/${p}_${ver}_$( [ "$p" = gaudi-dkms ] || [ "$p" = gaudi-firmware ] && echo all || dpkg --print-architecture).deb")
 done
 lint=$(lintian -I --fail-on error,warning "$out"/*.changes 2>&1 | grep -v 'root privileges')
-st=$?
 [ -z "$lint" ]
 ok $? "lintian: no error, warning or info${lint:+: $(echo "$lint" | head -3 | tr '\n' ' ')}"
 

@@ -564,10 +564,10 @@ sample() {
 	ma=$(meminfo MemAvailable)
 	su=$(meminfo SUnreclaim)
 }
-cycles() {	# cycles N: adds the failed ones to bad
-	n=0
-	while [ "$n" -lt "$1" ]; do
-		n=$((n + 1))
+cycles() {	# cycles N: adds the failed ones to bad (n is tap.sh's)
+	cyc=0
+	while [ "$cyc" -lt "$1" ]; do
+		cyc=$((cyc + 1))
 		cycle
 		st=$?
 		if [ "$st" -ne 0 ]; then

@@ -72,7 +72,7 @@ ok $? "ping $peer over the scale-out cable"
 if [ "$ROLE" = b ]; then
 	httpd -p "$me:8080" -h /tmp/www
 	timeout 180 nc -l -p 9999 >/tmp/done
-	grep -q done /tmp/done
+	grep -q "done" /tmp/done
 	ok $? "host a says it is done"
 else
 	up() { cut -d' ' -f1 /proc/uptime | tr -d .; }
@@ -89,7 +89,7 @@ else
 	[ "$got" = "$sum" ]
 	ok $? "$size bytes over TCP from host b, intact" \
 		"($((size * 100 / 1024 / (el > 0 ? el : 1))) KiB/s)"
-	echo done | nc "$peer" 9999
+	echo "done" | nc "$peer" 9999
 	ok $? "told host b it is done"
 fi
 problems=$(dmesg | kernel_problems | head -3)

@@ -95,10 +95,10 @@ if [ -n "$GAUDI_KO" ]; then
 		sleep 6
 		echo scan >"$kml"
 		echo scan >"$kml"
-		n=$(grep -c '^unreferenced object' "$kml")
-		[ "$n" -eq 0 ]
-		ok $? "kmemleak: no unreferenced object after the gaudi.ko phase ($n)"
-		[ "$n" -eq 0 ] || head -n 80 "$kml" | sed 's/^/# /'
+		leaks=$(grep -c '^unreferenced object' "$kml")
+		[ "$leaks" -eq 0 ]
+		ok $? "kmemleak: no unreferenced object after the gaudi.ko phase ($leaks)"
+		[ "$leaks" -eq 0 ] || head -n 80 "$kml" | sed 's/^/# /'
 		echo clear >"$kml"
 	fi
 fi
