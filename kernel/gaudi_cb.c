@@ -240,7 +240,7 @@ static int gaudi_cb_create(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	ctx->cb_bytes += cb->size;
 	mutex_unlock(&ctx->lock);
 
-	atomic64_add(cb->size, &ctx->gfile->host_bytes);
+	gaudi_file_host_add(ctx->gfile, cb->size);
 	*handle = gaudi_cb_handle(id, compat);
 	gaudi_dbg(gdev, IOCTL, "CB %u created, %u bytes\n", id, cb->size);
 	return 0;

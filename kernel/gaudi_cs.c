@@ -226,6 +226,17 @@ void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
 	spin_unlock_irq(&dp->lock);
 }
 
+u64 gaudi_cs_submitted(struct gaudi_ctx *ctx)
+{
+	struct gaudi_dp *dp = ctx->gdev->dp;
+	u64 n;
+
+	spin_lock_irq(&dp->lock);
+	n = ctx->next_seq - 1;
+	spin_unlock_irq(&dp->lock);
+	return n;
+}
+
 /* End @cs (dp->lock held): signal its fence, release internal slots. */
 static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 				     struct gaudi_cs *cs, int error,

@@ -206,6 +206,7 @@ struct gaudi_ctx {
 	bool restored;		/* restore chunks ran once (READ/WRITE_ONCE) */
 	/* ctx->lock, read with READ_ONCE: HBM allocated (extension) */
 	u64 dram_bytes;
+	u64 dram_peak;		/* the most @dram_bytes ever was */
 	struct xarray dram;	/* handle -> struct gaudi_dram */
 	/* Counters of HL_INFO_CS_COUNTERS (ctx_*) */
 	atomic64_t out_of_mem_drop, parsing_drop, queue_full_drop,
@@ -342,6 +343,8 @@ unsigned int gaudi_cs_engine(u32 queue);
 /* fdinfo: the context's busy time per engine class, in ns. */
 void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
 		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
+/* Command submissions the context's HL_CS accepted. */
+u64 gaudi_cs_submitted(struct gaudi_ctx *ctx);
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 		    dma_addr_t dma);

@@ -80,6 +80,7 @@ union gaudi_ctrl_args {
 	struct drm_gaudi_query_caps caps;
 	struct drm_gaudi_owner owner;
 	struct drm_gaudi_flash flash;
+	struct drm_gaudi_accounting acct;
 };
 
 /*
@@ -113,6 +114,9 @@ static long gaudi_ctrl_ioctl(struct file *filp, unsigned int cmd,
 	case DRM_COMMAND_BASE + DRM_GAUDI_FLASH:
 		kcmd = DRM_IOCTL_GAUDI_FLASH;
 		break;
+	case DRM_COMMAND_BASE + DRM_GAUDI_ACCOUNTING:
+		kcmd = DRM_IOCTL_GAUDI_ACCOUNTING;
+		break;
 	default:
 		goto not_here;
 	}
@@ -126,8 +130,8 @@ static long gaudi_ctrl_ioctl(struct file *filp, unsigned int cmd,
 		return -EFAULT;
 
 	/*
-	 * INFO and FLASH enter the device themselves and touch user memory
-	 * only outside it; the others never touch user memory.
+	 * INFO, FLASH and ACCOUNTING enter the device themselves and touch
+	 * user memory only outside it; the others never touch user memory.
 	 */
 	switch (kcmd) {
 	case DRM_IOCTL_HL_INFO:
@@ -135,6 +139,9 @@ static long gaudi_ctrl_ioctl(struct file *filp, unsigned int cmd,
 		break;
 	case DRM_IOCTL_GAUDI_FLASH:
 		ret = gaudi_flash_op(gdev, &k.flash);
+		break;
+	case DRM_IOCTL_GAUDI_ACCOUNTING:
+		ret = gaudi_acct_query(gdev, &k.acct);
 		break;
 	default:
 		if (!drm_dev_enter(&gdev->drm, &idx))

@@ -45,7 +45,7 @@ int gaudi_file_init(struct gaudi_device *gdev)
 	spin_lock_init(&u->notify_lock);
 	u->ctrl_minor = -1;
 	gdev->users = u;
-	return 0;
+	return gaudi_acct_init(gdev);
 }
 
 /* A refused open: say who holds the node, once per holder and interval. */
@@ -129,6 +129,7 @@ static int gaudi_file_do_open(struct drm_device *drm, struct drm_file *file,
 		return ret;
 	}
 	file->driver_priv = gfile;
+	gaudi_acct_open(gdev, gfile);
 	gaudi_dbg(gdev, IOCTL, "compute node opened by pid %d (%s)\n",
 		  pid_nr(u->owner.pid), u->owner.comm);
 	return 0;
@@ -169,6 +170,8 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 	 * unless a removal of the card already took them.
 	 */
 	gaudi_ctx_close(gfile);
+	/* Its work has ended: the accounting record is final. */
+	gaudi_acct_close(gdev, gfile);
 
 	/*
 	 * Everything the file owns is torn down before the node is marked
@@ -300,7 +303,8 @@ int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
 	q->abi_major = GAUDI_ABI_VERSION_MAJOR;
 	q->abi_minor = GAUDI_ABI_VERSION_MINOR;
 	q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
-		  GAUDI_CAP_OPEN_BUSY_OWNER | GAUDI_CAP_FLASH;
+		  GAUDI_CAP_OPEN_BUSY_OWNER | GAUDI_CAP_FLASH |
+		  GAUDI_CAP_ACCOUNTING;
 	q->info_ops = gaudi_info_ops_mask(control);
 	return 0;
 }

@@ -17,6 +17,11 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "gaudi_cs.h"
+
+/* Engine classes accounted (GAUDI_NUM_ENGINE_CLASSES of gaudi_cs.h). */
+#define GAUDI_ACCT_CLASSES		GAUDI_NUM_ENGINE_CLASSES
+
 struct cdev;
 struct device;
 struct drm_device;
@@ -36,6 +41,7 @@ struct gaudi_file {
 	struct eventfd_ctx *eventfd;	/* users->notify_lock */
 	/* fdinfo drm-total-host: memory this file pins or allocates */
 	atomic64_t host_bytes;
+	atomic64_t host_peak;		/* the most @host_bytes ever was */
 	struct gaudi_ctx *ctx;		/* CBs, CSs, mappings (gaudi_cs.h) */
 	/* One device-CPU INFO request of this file at a time. */
 	struct mutex info_lock;
@@ -48,6 +54,32 @@ struct gaudi_owner_info {
 	char comm[TASK_COMM_LEN];	/* of the process, at open */
 	u64 open_real_ns;		/* CLOCK_REALTIME at open */
 	ktime_t open_mono;		/* ktime_get() at open */
+};
+
+/*
+ * One holding of the compute node, for DRM_IOCTL_GAUDI_ACCOUNTING
+ * (gaudi_acct.c): what the holder used, kept after its close.
+ */
+struct gaudi_acct_entry {
+	u64 id;				/* open_counter after the open */
+	struct pid *pid;		/* a reference of its own */
+	kuid_t uid;
+	char comm[TASK_COMM_LEN];
+	u32 flags;			/* GAUDI_ACCT_* */
+	u64 start_real_ns;
+	u64 wall_ns;
+	u64 busy_ns[GAUDI_ACCT_CLASSES];
+	u64 cs_submitted;
+	u64 peak_hbm, peak_host;
+	u64 energy_uj;
+};
+
+/* The holder's accounting state while it holds the node (u->lock). */
+struct gaudi_acct_live {
+	bool ready;			/* context made, samples taken */
+	bool energy_ok;			/* @energy_start was read */
+	u64 energy_start;		/* the card's counter at open, uJ */
+	u32 resets_start;		/* hard + soft resets at open */
 };
 
 /* Per device (gdev->users). */
@@ -69,6 +101,11 @@ struct gaudi_users {
 	struct cdev *ctrl_cdev;
 	struct device *ctrl_dev;
 	int ctrl_minor;
+
+	/* accounting (gaudi_acct.c), u->lock */
+	struct gaudi_acct_live acct;
+	struct gaudi_acct_entry *kept;	/* ring of exited holders */
+	unsigned int kept_max, kept_n, kept_next;
 
 	/* INFO caches (gaudi_info.c) */
 	bool pll_regs_read;
@@ -100,6 +137,13 @@ void gaudi_file_revoke(struct gaudi_device *gdev);
 int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
 			  void *data);
 int gaudi_file_owner(struct gaudi_device *gdev, void *data);
+
+/* Accounting (gaudi_acct.c). */
+int gaudi_acct_init(struct gaudi_device *gdev);
+void gaudi_acct_open(struct gaudi_device *gdev, struct gaudi_file *gfile);
+void gaudi_acct_close(struct gaudi_device *gdev, struct gaudi_file *gfile);
+int gaudi_acct_query(struct gaudi_device *gdev, void *data);
+void gaudi_file_host_add(struct gaudi_file *gfile, s64 bytes);
 
 /* The sysfs "owner" directory of the PCI device (pid, comm, open_time). */
 extern const struct attribute_group gaudi_owner_attr_group;

@@ -1204,3 +1204,9 @@ int gaudi_owner_ioctl(struct drm_device *drm, void *data,
 {
 	return gaudi_file_owner(to_gaudi(drm), data);
 }
+
+int gaudi_accounting_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	return gaudi_acct_query(to_gaudi(drm), data);
+}

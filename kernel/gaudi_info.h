@@ -21,6 +21,8 @@ struct drm_file;
 int gaudi_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int gaudi_query_caps_ioctl(struct drm_device *drm, void *data,
 			   struct drm_file *file);
+int gaudi_accounting_ioctl(struct drm_device *drm, void *data,
+			   struct drm_file *file);
 int gaudi_owner_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 

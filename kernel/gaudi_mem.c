@@ -468,7 +468,7 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	mutex_unlock(&ctx->lock);
 	gaudi_mmu_invalidate(gdev);
 	drm_dev_exit(idx);
-	atomic64_add(npages << PAGE_SHIFT, &ctx->gfile->host_bytes);
+	gaudi_file_host_add(ctx->gfile, npages << PAGE_SHIFT);
 
 	gaudi_dbg(gdev, MMU, "MAP: 0x%llx + 0x%llx at device VA 0x%llx\n",
 		  addr, size, map->node.start + map->offset);
@@ -555,6 +555,8 @@ static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	mutex_lock(&ctx->lock);
 	WRITE_ONCE(ctx->dram_bytes, ctx->dram_bytes + size);
+	if (ctx->dram_bytes > ctx->dram_peak)
+		WRITE_ONCE(ctx->dram_peak, ctx->dram_bytes);
 	mutex_unlock(&ctx->lock);
 	memset(args, 0, sizeof(*args));
 	args->out.handle = id;

@@ -54,12 +54,13 @@ extern "C" {
  */
 
 #define GAUDI_ABI_VERSION_MAJOR		1
-#define GAUDI_ABI_VERSION_MINOR		1
+#define GAUDI_ABI_VERSION_MINOR		2
 
 /* Ioctl numbers, relative to DRM_COMMAND_BASE. */
 #define DRM_GAUDI_QUERY_CAPS		0x20
 #define DRM_GAUDI_OWNER			0x21
 #define DRM_GAUDI_FLASH			0x22
+#define DRM_GAUDI_ACCOUNTING		0x23
 
 /**
  * DOC: Capabilities
@@ -81,11 +82,14 @@ extern "C" {
  * GAUDI_CAP_FLASH
  *	DRM_IOCTL_GAUDI_FLASH is served, on both nodes: the card's SPI flash
  *	with two boot slots, updated through the device CPU (ABI 1.1).
+ * GAUDI_CAP_ACCOUNTING
+ *	DRM_IOCTL_GAUDI_ACCOUNTING is served, on both nodes (ABI 1.2).
  */
 #define GAUDI_CAP_OWNER			_BITULL(0)
 #define GAUDI_CAP_SYNC_RELEASE		_BITULL(1)
 #define GAUDI_CAP_OPEN_BUSY_OWNER	_BITULL(2)
 #define GAUDI_CAP_FLASH			_BITULL(3)
+#define GAUDI_CAP_ACCOUNTING		_BITULL(4)
 
 /**
  * struct drm_gaudi_query_caps - ABI version and extensions of the driver
@@ -304,6 +308,137 @@ struct drm_gaudi_flash {
 };
 
 /**
+ * DOC: Accounting
+ *
+ * The driver keeps one accounting record per holding of the compute node:
+ * from the open that made a process the holder to its close.  The record of
+ * the current holder is updated as it runs; when it closes, the record is
+ * kept with the records of earlier holders, at most ``acct_records`` of
+ * them (a module parameter, default 64), the oldest dropped first.
+ * DRM_IOCTL_GAUDI_ACCOUNTING copies them out, oldest first, the running
+ * one last.  Records live as long as the driver is bound to the card.
+ *
+ * What is counted:
+ *
+ * - Engine time per class (&drm_gaudi_acct_record.busy_ns), as fdinfo's
+ *   ``drm-engine-<class>`` keys: the time in which at least one command
+ *   submission of the holder with a job on an engine of that class was on
+ *   the hardware (pushed to its queue, not yet completed).  Overlapping
+ *   submissions count once; a class is one engine whatever the number of
+ *   its engines that run.
+ * - Peak memory: the most HBM allocated with HL_MEM_OP_ALLOC at any time,
+ *   and the most host memory pinned for the device at any time (user
+ *   pages mapped with HL_MEM_OP_MAP_USERPTR plus the driver's command
+ *   buffers), as fdinfo's ``drm-total-vram`` and ``drm-total-host``.
+ * - Energy: the difference of the card's energy counter (the device CPU's
+ *   TOTAL_ENERGY_GET, in microjoules) between the open and the close, or
+ *   now for the running holder.  One process holds a card at a time, so
+ *   this is all the energy the card used while the process held it,
+ *   idle power included.  GAUDI_ACCT_ENERGY is clear when the counter could
+ *   not be read at both ends (the device was not operational or in reset).
+ */
+
+/* &drm_gaudi_acct_record.flags */
+#define GAUDI_ACCT_RUNNING		_BITUL(0)
+#define GAUDI_ACCT_ENERGY		_BITUL(1)
+#define GAUDI_ACCT_RESET		_BITUL(2)
+
+/* Index of &drm_gaudi_acct_record.busy_ns: the fdinfo engine classes. */
+#define GAUDI_ENGINE_CLASS_DMA		0
+#define GAUDI_ENGINE_CLASS_MME		1
+#define GAUDI_ENGINE_CLASS_TPC		2
+#define GAUDI_ENGINE_CLASS_NIC		3
+#define GAUDI_ENGINE_CLASS_SLOTS	8
+
+/**
+ * struct drm_gaudi_acct_record - one holding of the compute node
+ *
+ * All members are Out.
+ */
+struct drm_gaudi_acct_record {
+	/**
+	 * @id: Out: the holding's number, the open counter after its open
+	 * (&drm_gaudi_owner.open_counter): unique per card while the driver
+	 * is bound, so a tool that polls sees each holding once.
+	 */
+	__u64 id;
+	/**
+	 * @pid: Out: process id of the holder in the caller's pid namespace;
+	 * 0 when it is not visible from there.
+	 */
+	__s32 pid;
+	/** @uid: Out: user id of the holder in the caller's user namespace. */
+	__u32 uid;
+	/** @comm: Out: command name of the holder at open, NUL-terminated. */
+	__u8 comm[GAUDI_OWNER_COMM_LEN];
+	/**
+	 * @flags: Out: GAUDI_ACCT_RUNNING (the holder still holds the node),
+	 * GAUDI_ACCT_ENERGY (@energy_uj is valid), GAUDI_ACCT_RESET (the card
+	 * was reset while held).
+	 */
+	__u32 flags;
+	/** @pad: Out: 0. */
+	__u32 pad;
+	/** @start_time_ns: Out: CLOCK_REALTIME of the open, in ns. */
+	__u64 start_time_ns;
+	/**
+	 * @wall_ns: Out: how long the node was held (so far, when running),
+	 * measured with CLOCK_MONOTONIC.
+	 */
+	__u64 wall_ns;
+	/**
+	 * @busy_ns: Out: engine time per class (GAUDI_ENGINE_CLASS_*), in
+	 * ns; classes the driver does not count read 0.
+	 */
+	__u64 busy_ns[GAUDI_ENGINE_CLASS_SLOTS];
+	/** @cs_submitted: Out: command submissions accepted by HL_CS. */
+	__u64 cs_submitted;
+	/** @peak_hbm_bytes: Out: most HBM allocated at one time. */
+	__u64 peak_hbm_bytes;
+	/** @peak_host_bytes: Out: most host memory pinned at one time. */
+	__u64 peak_host_bytes;
+	/** @energy_uj: Out: energy of the card while held, in uJ. */
+	__u64 energy_uj;
+	/** @reserved: Out: 0. */
+	__u64 reserved[4];
+};
+
+#define GAUDI_ACCT_RECORD_SIZE_V1	184
+
+/**
+ * struct drm_gaudi_accounting - copy out the accounting records
+ *
+ * Served on the compute and the control node.  See DOC: Accounting.
+ */
+struct drm_gaudi_accounting {
+	/**
+	 * @records: In: user pointer to room for @count records of
+	 * @record_size bytes each; may be 0 when @count is 0.
+	 */
+	__u64 records;
+	/** @count: In: room, in records; Out: records written. */
+	__u32 count;
+	/**
+	 * @record_size: In: the size of one record as the caller knows it,
+	 * at least GAUDI_ACCT_RECORD_SIZE_V1, a multiple of 8, at most 4096:
+	 * the stride of the array.  The driver writes the first
+	 * min(@record_size, its own) bytes of each record and zeroes the
+	 * rest.  Out: the driver's record size.
+	 */
+	__u32 record_size;
+	/** @available: Out: records the driver has now, running included. */
+	__u32 available;
+	/** @max_kept: Out: records of exited holders kept at most. */
+	__u32 max_kept;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+	/** @pad: In: must be 0. */
+	__u32 pad;
+	/** @reserved: In: must be 0; Out: 0. */
+	__u64 reserved[4];
+};
+
+/**
  * DOC: Extension ioctls
  *
  * DRM_IOCTL_GAUDI_QUERY_CAPS
@@ -320,6 +455,11 @@ struct drm_gaudi_flash {
  *	held, no GAUDI_FLASH_FORCE), EFAULT, EINTR (fatal signal; @result
  *	tells how far it got), EIO (device CPU refused, NOT_ERASED, or the
  *	device is not operational), ENOEXEC, EBADMSG, ETIMEDOUT, ENODEV.
+ * DRM_IOCTL_GAUDI_ACCOUNTING
+ *	Copies the accounting records (DOC: Accounting) to @records: at most
+ *	@count, the newest when there are more; @available says how many
+ *	there are.  Errors: EINVAL (flags, pad or reserved not zero, a
+ *	@record_size out of range), EFAULT, ENOMEM, ENODEV.
  */
 #define DRM_IOCTL_GAUDI_QUERY_CAPS					\
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_QUERY_CAPS,		\
@@ -328,6 +468,9 @@ struct drm_gaudi_flash {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_OWNER, struct drm_gaudi_owner)
 #define DRM_IOCTL_GAUDI_FLASH						\
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_FLASH, struct drm_gaudi_flash)
+#define DRM_IOCTL_GAUDI_ACCOUNTING					\
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_ACCOUNTING,		\
+		 struct drm_gaudi_accounting)
 
 #if defined(__cplusplus)
 }

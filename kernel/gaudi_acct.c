@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gaudi.ko: per-holder accounting (DRM_IOCTL_GAUDI_ACCOUNTING).
+ *
+ * A holding of the compute node runs from the open that made a process the
+ * holder to its close.  While it runs, its record is made on demand from
+ * the holder's context (engine time, submissions, memory peaks) and the
+ * card's energy counter; at close the final figures go into a ring of
+ * acct_records entries, the oldest dropped first.  The ring and the live
+ * state are under users->lock, as the holder itself is.
+ *
+ * The energy counter is read through the device CPU at open, at close and
+ * when a tool asks for the running record, never while a reset holds the
+ * device: a holding that saw a reset, or whose counter could not be read at
+ * both ends, has no energy figure (uapi/drm/gaudi_accel.h, "Accounting").
+ */
+#include <linux/cred.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/habanalabs/cpucp_if.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cs.h"
+#include "gaudi_file.h"
+#include "gaudi_parser.h"
+#include "../uapi/drm/gaudi_accel.h"
+
+#define GAUDI_ACCT_RECORDS_MAX		1024
+
+static unsigned int gaudi_acct_records = 64;
+module_param_named(acct_records, gaudi_acct_records, uint, 0444);
+MODULE_PARM_DESC(acct_records,
+		 "Accounting records of exited holders kept per card (0-1024, default 64)");
+
+static_assert(sizeof(struct drm_gaudi_acct_record) ==
+	      GAUDI_ACCT_RECORD_SIZE_V1);
+static_assert(GAUDI_ACCT_CLASSES <= GAUDI_ENGINE_CLASS_SLOTS);
+/* busy_ns[] is indexed by the driver's classes: the uapi's must match. */
+static_assert(!(GAUDI_ENGINE_DMA - GAUDI_ENGINE_CLASS_DMA) &&
+	      !(GAUDI_ENGINE_MME - GAUDI_ENGINE_CLASS_MME) &&
+	      !(GAUDI_ENGINE_TPC - GAUDI_ENGINE_CLASS_TPC));
+
+static void gaudi_acct_fini(struct drm_device *drm, void *data)
+{
+	struct gaudi_users *u = data;
+	unsigned int i;
+
+	for (i = 0; i < u->kept_max; i++)
+		put_pid(u->kept[i].pid);
+}
+
+int gaudi_acct_init(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u = gdev->users;
+
+	u->kept_max = min(gaudi_acct_records, GAUDI_ACCT_RECORDS_MAX);
+	if (!u->kept_max)
+		return 0;
+	u->kept = drmm_kcalloc(&gdev->drm, u->kept_max, sizeof(*u->kept),
+			       GFP_KERNEL);
+	if (!u->kept)
+		return -ENOMEM;
+	return drmm_add_action_or_reset(&gdev->drm, gaudi_acct_fini, u);
+}
+
+void gaudi_file_host_add(struct gaudi_file *gfile, s64 bytes)
+{
+	s64 now = atomic64_add_return(bytes, &gfile->host_bytes);
+	s64 peak = atomic64_read(&gfile->host_peak);
+
+	while (now > peak &&
+	       !atomic64_try_cmpxchg(&gfile->host_peak, &peak, now))
+		;
+}
+
+/*
+ * The card's energy counter, if it can be read without waiting for a reset
+ * or the removal of the card.
+ */
+static bool acct_energy(struct gaudi_device *gdev, u64 *uj)
+{
+	bool ok = false;
+	int idx;
+
+	if (!drm_dev_enter(&gdev->drm, &idx))
+		return false;
+	if (down_read_trylock(&gdev->reset.rwsem)) {
+		if (READ_ONCE(gdev->status) == GAUDI_STATUS_OPERATIONAL)
+			ok = !gaudi_cpucp_simple(gdev,
+						 CPUCP_PACKET_TOTAL_ENERGY_GET,
+						 0, 0, uj);
+		up_read(&gdev->reset.rwsem);
+	}
+	drm_dev_exit(idx);
+	return ok;
+}
+
+static u32 acct_resets(struct gaudi_device *gdev)
+{
+	return READ_ONCE(gdev->reset.hard_reset_cnt) +
+	       READ_ONCE(gdev->reset.soft_reset_cnt);
+}
+
+/* The holder's context is made: take the samples its record starts from. */
+void gaudi_acct_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
+{
+	struct gaudi_users *u = gdev->users;
+	u32 resets = acct_resets(gdev);
+	u64 energy = 0;
+	bool ok;
+
+	ok = acct_energy(gdev, &energy);
+	mutex_lock(&u->lock);
+	if (u->compute == gfile) {
+		u->acct.ready = true;
+		u->acct.energy_ok = ok;
+		u->acct.energy_start = energy;
+		u->acct.resets_start = resets;
+	}
+	mutex_unlock(&u->lock);
+}
+
+/*
+ * The holder's figures as they are now (u->lock held, u->compute set and
+ * ready); @energy_now, @energy_ok: a sample of the counter taken just
+ * before.
+ */
+static void acct_fill_live(struct gaudi_users *u, struct gaudi_acct_entry *e,
+			   u64 energy_now, bool energy_ok)
+{
+	struct gaudi_file *gfile = u->compute;
+	struct gaudi_ctx *ctx = gfile->ctx;
+
+	lockdep_assert_held(&u->lock);
+	memset(e, 0, sizeof(*e));
+	e->id = u->open_counter;
+	e->pid = u->owner.pid;
+	e->uid = u->owner.uid;
+	memcpy(e->comm, u->owner.comm, sizeof(e->comm));
+	e->start_real_ns = u->owner.open_real_ns;
+	e->wall_ns = ktime_to_ns(ktime_sub(ktime_get(), u->owner.open_mono));
+	e->flags = GAUDI_ACCT_RUNNING;
+	if (acct_resets(u->gdev) != u->acct.resets_start) {
+		e->flags |= GAUDI_ACCT_RESET;
+	} else if (u->acct.energy_ok && energy_ok &&
+		   energy_now >= u->acct.energy_start) {
+		e->flags |= GAUDI_ACCT_ENERGY;
+		e->energy_uj = energy_now - u->acct.energy_start;
+	}
+	e->peak_host = atomic64_read(&gfile->host_peak);
+	if (ctx) {
+		gaudi_cs_busy_ns(ctx, e->busy_ns);
+		e->cs_submitted = gaudi_cs_submitted(ctx);
+		e->peak_hbm = READ_ONCE(ctx->dram_peak);
+	}
+}
+
+/*
+ * The holder closes: its work has ended (gaudi_ctx_close()), the context
+ * still exists.  Its final record goes into the ring.
+ */
+void gaudi_acct_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
+{
+	struct gaudi_users *u = gdev->users;
+	struct gaudi_acct_entry *e;
+	struct pid *old = NULL;
+	u64 energy = 0;
+	bool ok;
+
+	ok = acct_energy(gdev, &energy);
+	mutex_lock(&u->lock);
+	if (u->compute != gfile || !u->acct.ready) {
+		mutex_unlock(&u->lock);
+		return;
+	}
+	u->acct.ready = false;
+	if (!u->kept_max) {
+		mutex_unlock(&u->lock);
+		return;
+	}
+	e = &u->kept[u->kept_next];
+	old = e->pid;
+	acct_fill_live(u, e, energy, ok);
+	e->flags &= ~GAUDI_ACCT_RUNNING;
+	e->pid = get_pid(u->owner.pid);
+	u->kept_next = (u->kept_next + 1) % u->kept_max;
+	if (u->kept_n < u->kept_max)
+		u->kept_n++;
+	mutex_unlock(&u->lock);
+	put_pid(old);
+}
+
+static void acct_to_uapi(const struct gaudi_acct_entry *e,
+			 struct drm_gaudi_acct_record *r)
+{
+	unsigned int c;
+
+	memset(r, 0, sizeof(*r));
+	r->id = e->id;
+	r->pid = pid_vnr(e->pid);
+	r->uid = from_kuid_munged(current_user_ns(), e->uid);
+	strscpy(r->comm, e->comm, sizeof(r->comm));
+	r->flags = e->flags;
+	r->start_time_ns = e->start_real_ns;
+	r->wall_ns = e->wall_ns;
+	for (c = 0; c < GAUDI_ACCT_CLASSES; c++)
+		r->busy_ns[c] = e->busy_ns[c];
+	r->cs_submitted = e->cs_submitted;
+	r->peak_hbm_bytes = e->peak_hbm;
+	r->peak_host_bytes = e->peak_host;
+	r->energy_uj = e->energy_uj;
+}
+
+int gaudi_acct_query(struct gaudi_device *gdev, void *data)
+{
+	struct drm_gaudi_accounting *a = data;
+	struct gaudi_users *u = gdev->users;
+	struct drm_gaudi_acct_record *recs = NULL;
+	u8 __user *dst = u64_to_user_ptr(a->records);
+	unsigned int avail, n, skip, i, k, want;
+	struct gaudi_acct_entry live;
+	u32 rs = a->record_size;
+	u64 energy = 0;
+	bool ok = false;
+	int ret = 0, idx;
+
+	/* Gone cards answer ENODEV, as the other extensions. */
+	if (!drm_dev_enter(&gdev->drm, &idx))
+		return -ENODEV;
+	drm_dev_exit(idx);
+	if (a->flags || a->pad || memchr_inv(a->reserved, 0,
+					     sizeof(a->reserved))) {
+		gaudi_dbg(gdev, IOCTL, "ACCOUNTING: reserved bits set\n");
+		return -EINVAL;
+	}
+	if (a->count && (rs < GAUDI_ACCT_RECORD_SIZE_V1 || rs % 8 ||
+			 rs > PAGE_SIZE)) {
+		gaudi_dbg(gdev, IOCTL, "ACCOUNTING: record size %u\n", rs);
+		return -EINVAL;
+	}
+
+	/* Room for what there can be; the copy happens outside the lock. */
+	want = min(a->count, u->kept_max + 1);
+	if (want) {
+		recs = kvcalloc(want, sizeof(*recs), GFP_KERNEL);
+		if (!recs)
+			return -ENOMEM;
+	}
+	/* A sample for the running record, if there is one. */
+	if (want && READ_ONCE(u->compute))
+		ok = acct_energy(gdev, &energy);
+
+	mutex_lock(&u->lock);
+	avail = u->kept_n + (u->compute && u->acct.ready);
+	n = min(want, avail);
+	skip = avail - n;
+	for (i = 0, k = 0; i < u->kept_n && k < n; i++) {
+		unsigned int slot = (u->kept_next + u->kept_max - u->kept_n +
+				     i) % u->kept_max;
+
+		if (skip) {
+			skip--;
+			continue;
+		}
+		acct_to_uapi(&u->kept[slot], &recs[k++]);
+	}
+	if (k < n) {
+		acct_fill_live(u, &live, energy, ok);
+		acct_to_uapi(&live, &recs[k++]);
+	}
+	mutex_unlock(&u->lock);
+
+	for (i = 0; i < k; i++) {
+		size_t len = min_t(size_t, rs, sizeof(*recs));
+
+		if (copy_to_user(dst + (size_t)i * rs, &recs[i], len) ||
+		    clear_user(dst + (size_t)i * rs + len, rs - len)) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	kvfree(recs);
+	if (ret)
+		return ret;
+	a->count = k;
+	a->record_size = sizeof(*recs);
+	a->available = avail;
+	a->max_kept = u->kept_max;
+	return 0;
+}
