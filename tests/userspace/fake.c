@@ -544,6 +544,45 @@ static int do_info(struct fake *f, int fd, struct hl_info_args *a)
 	return 0;
 }
 
+/* The driver's rules: the newest min(count, n) records, oldest first. */
+static int do_acct(struct fake *f, struct drm_gaudi_accounting *a)
+{
+	unsigned int n = f->acct_n, k, i;
+	uint8_t *dst = (uint8_t *)(uintptr_t)a->records;
+
+	if (a->flags || a->pad)
+		return -EINVAL;
+	if (a->count && (a->record_size < GAUDI_ACCT_RECORD_SIZE_V1 ||
+			 a->record_size % 8 || a->record_size > 4096))
+		return -EINVAL;
+	k = a->count < n ? a->count : n;
+	for (i = 0; i < k; i++) {
+		struct drm_gaudi_acct_record r;
+		unsigned int id = n - k + i + 1;
+
+		memset(&r, 0, sizeof(r));
+		r.id = id;
+		r.pid = 1000 + (int)id;
+		r.uid = 7;
+		memset(r.comm, 'c', sizeof(r.comm));	/* unterminated */
+		r.flags = id == n ? GAUDI_ACCT_RUNNING | GAUDI_ACCT_ENERGY :
+				    GAUDI_ACCT_ENERGY;
+		r.wall_ns = id * 1000;
+		r.busy_ns[GAUDI_ENGINE_CLASS_DMA] = id * 10;
+		r.busy_ns[GAUDI_ENGINE_CLASS_TPC] = id * 30;
+		r.cs_submitted = id;
+		r.peak_hbm_bytes = id << 20;
+		r.peak_host_bytes = id << 12;
+		r.energy_uj = id * 5;
+		memcpy(dst + (size_t)i * a->record_size, &r, sizeof(r));
+	}
+	a->count = k;
+	a->record_size = sizeof(struct drm_gaudi_acct_record);
+	a->available = n;
+	a->max_kept = 64;
+	return 0;
+}
+
 static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
 		   void *arg)
 {
@@ -568,7 +607,8 @@ static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
 		}
 		q->abi_major = 1;
 		q->abi_minor = 0;
-		q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE;
+		q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
+			  GAUDI_CAP_ACCOUNTING;
 		q->info_ops = 0x7FFFFFFFFFULL;
 		ret = 0;
 	} else if (req == DRM_IOCTL_GAUDI_OWNER) {
@@ -586,6 +626,8 @@ static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
 		o->held_ns = 22;
 		o->open_counter = 33;
 		ret = 0;
+	} else if (req == DRM_IOCTL_GAUDI_ACCOUNTING) {
+		ret = f->has_caps ? do_acct(f, arg) : -EINVAL;
 	} else if (req == DRM_IOCTL_HL_INFO) {
 		ret = do_info(f, fd, arg);
 	} else if (is_control_fd(f, fd)) {

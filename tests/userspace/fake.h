@@ -57,6 +57,8 @@ struct fake {
 	/* the device */
 	const char *drm_name;	/* drmGetVersion name; NULL: fails */
 	bool has_caps;		/* gaudi.ko extensions */
+	/* DRM_IOCTL_GAUDI_ACCOUNTING: records there are (ids 1..n, the last running) */
+	unsigned int acct_n;
 	int open_err;		/* open() of a compute node fails with this */
 	int open_count, close_count;
 	char last_open[GAUDI_PATH_LEN];

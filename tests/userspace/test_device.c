@@ -124,6 +124,40 @@ static void test_virtual_control(void)
 	fake_fini(&f);
 }
 
+static void test_accounting(struct fake *f, struct gaudi_dev *dev)
+{
+	struct gaudi_acct *r = calloc(200, sizeof(*r));
+	unsigned int max = 0;
+
+	if (!r)
+		return;
+	f->acct_n = 3;
+	ok_eq(gaudi_accounting(dev, NULL, 0, &max), 3,
+	      "accounting: n 0 tells how many");
+	ok_eq(max, 64, "accounting: max_kept copied");
+	ok_eq(gaudi_accounting(dev, NULL, 2, NULL), -EINVAL,
+	      "accounting: no buffer: -EINVAL");
+	ok_eq(gaudi_accounting(dev, r, 2, NULL), 2, "accounting: room for 2");
+	ok(r[0].id == 2 && r[1].id == 3 &&
+	   (r[1].flags & GAUDI_ACCT_F_RUNNING) &&
+	   !(r[0].flags & GAUDI_ACCT_F_RUNNING),
+	   "the newest two, oldest first, the running one last");
+	ok(r[1].pid == 1003 && r[1].uid == 7 && strlen(r[1].comm) == 15 &&
+	   r[1].busy_ns[GAUDI_CLASS_DMA] == 30 &&
+	   r[1].busy_ns[GAUDI_CLASS_TPC] == 90 &&
+	   r[1].busy_ns[GAUDI_CLASS_MME] == 0 && r[1].cs_submitted == 3 &&
+	   r[1].peak_hbm_bytes == 3 << 20 && r[1].peak_host_bytes == 3 << 12 &&
+	   r[1].energy_uj == 15 && r[1].wall_ns == 3000,
+	   "fields copied, comm terminated");
+	f->acct_n = 150;
+	ok_eq(gaudi_accounting(dev, r, 200, NULL), 150,
+	      "150 records: past the batch, all of them");
+	ok(r[0].id == 1 && r[149].id == 150, "in order");
+	f->acct_n = 0;
+	ok_eq(gaudi_accounting(dev, r, 200, NULL), 0, "none: 0");
+	free(r);
+}
+
 static void test_open(void)
 {
 	struct gaudi_dev *dev = NULL;
@@ -152,6 +186,7 @@ static void test_open(void)
 		   own.uid == 1000 && own.open_counter == 33,
 		   "owner fields copied");
 		ok(strlen(own.comm) == 15, "unterminated comm is terminated");
+		test_accounting(&f, dev);
 		gaudi_close(dev);
 		ok_eq(f.close_count, 1, "close closes the fd");
 	}

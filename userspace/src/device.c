@@ -559,7 +559,7 @@ GAUDI_EXPORT const char *gaudi_pci_bus_id(const struct gaudi_dev *dev)
 	return dev->pci_slot;
 }
 
-/* ---- capabilities and owner --------------------------------------------- */
+/* ---- capabilities, owner and accounting --------------------------------- */
 
 GAUDI_EXPORT int gaudi_query_caps(struct gaudi_dev *dev,
 				  struct gaudi_caps *caps)
@@ -597,4 +597,81 @@ GAUDI_EXPORT int gaudi_owner(struct gaudi_dev *dev, struct gaudi_owner *owner)
 	owner->held_ns = o.held_ns;
 	owner->open_counter = o.open_counter;
 	return 0;
+}
+
+/* Records asked of the driver per call, at most. */
+#define ACCT_BATCH	64
+
+GAUDI_EXPORT int gaudi_accounting(struct gaudi_dev *dev, struct gaudi_acct *recs,
+				  unsigned int n, unsigned int *max_kept)
+{
+	struct drm_gaudi_acct_record k[ACCT_BATCH], *buf = k;
+	struct drm_gaudi_accounting a;
+	unsigned int i, c, want, skip = 0;
+	int ret;
+
+	if (!dev || (n && !recs))
+		return -EINVAL;
+	if (dev->caps_rc)
+		return dev->caps_rc;
+	if (!(dev->caps.caps & GAUDI_CAP_ACCOUNTING))
+		return -EOPNOTSUPP;
+	/*
+	 * How many there are first; then the newest min(n, that), in one
+	 * call when they fit the batch, else all of them in a buffer.
+	 */
+	memset(&a, 0, sizeof(a));
+	ret = dev->sys->ioctl(dev->sys, dev->fd, DRM_IOCTL_GAUDI_ACCOUNTING, &a);
+	if (ret)
+		return ret;
+	if (max_kept)
+		*max_kept = a.max_kept;
+	if (!n)
+		return (int)a.available;
+
+	want = a.available + 1;	/* one may start meanwhile */
+
+	if (want > ACCT_BATCH) {
+		buf = calloc(want, sizeof(*buf));
+		if (!buf)
+			return -ENOMEM;
+	} else {
+		want = ACCT_BATCH;
+	}
+	memset(&a, 0, sizeof(a));
+	a.records = (uintptr_t)buf;
+	a.count = want;
+	a.record_size = sizeof(*buf);
+	ret = dev->sys->ioctl(dev->sys, dev->fd, DRM_IOCTL_GAUDI_ACCOUNTING, &a);
+	if (ret)
+		goto out;
+	c = a.count;
+	if (c > n)
+		skip = c - n;
+	for (i = 0; i + skip < c; i++) {
+		const struct drm_gaudi_acct_record *r = &buf[i + skip];
+		struct gaudi_acct *o = &recs[i];
+		unsigned int e;
+
+		memset(o, 0, sizeof(*o));
+		o->id = r->id;
+		o->pid = r->pid;
+		o->uid = r->uid;
+		memcpy(o->comm, r->comm, sizeof(o->comm));
+		o->comm[sizeof(o->comm) - 1] = '\0';
+		o->flags = r->flags;
+		o->start_time_ns = r->start_time_ns;
+		o->wall_ns = r->wall_ns;
+		for (e = 0; e < GAUDI_CLASS_NUM; e++)
+			o->busy_ns[e] = r->busy_ns[e];
+		o->cs_submitted = r->cs_submitted;
+		o->peak_hbm_bytes = r->peak_hbm_bytes;
+		o->peak_host_bytes = r->peak_host_bytes;
+		o->energy_uj = r->energy_uj;
+	}
+	ret = (int)i;
+out:
+	if (buf != k)
+		free(buf);
+	return ret;
 }

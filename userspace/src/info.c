@@ -13,7 +13,17 @@ _Static_assert(GAUDI_CAPS_OWNER == GAUDI_CAP_OWNER, "caps bit");
 _Static_assert(GAUDI_CAPS_SYNC_RELEASE == GAUDI_CAP_SYNC_RELEASE, "caps bit");
 _Static_assert(GAUDI_CAPS_OPEN_BUSY_OWNER == GAUDI_CAP_OPEN_BUSY_OWNER,
 	       "caps bit");
+_Static_assert(GAUDI_CAPS_FLASH == GAUDI_CAP_FLASH, "caps bit");
+_Static_assert(GAUDI_CAPS_ACCOUNTING == GAUDI_CAP_ACCOUNTING, "caps bit");
 _Static_assert(GAUDI_OWNER_STATE_HELD == GAUDI_OWNER_HELD, "owner state");
+_Static_assert(GAUDI_ACCT_F_RUNNING == GAUDI_ACCT_RUNNING &&
+	       GAUDI_ACCT_F_ENERGY == GAUDI_ACCT_ENERGY &&
+	       GAUDI_ACCT_F_RESET == GAUDI_ACCT_RESET, "accounting flags");
+_Static_assert(GAUDI_CLASS_DMA == GAUDI_ENGINE_CLASS_DMA &&
+	       GAUDI_CLASS_MME == GAUDI_ENGINE_CLASS_MME &&
+	       GAUDI_CLASS_TPC == GAUDI_ENGINE_CLASS_TPC &&
+	       GAUDI_CLASS_NIC == GAUDI_ENGINE_CLASS_NIC &&
+	       GAUDI_CLASS_NUM <= GAUDI_ENGINE_CLASS_SLOTS, "engine classes");
 
 static int info(struct gaudi_dev *dev, uint32_t op, uint32_t arg, void *buf,
 		uint32_t size, struct hl_info_args *out)

@@ -297,6 +297,8 @@ const char *gaudi_pci_bus_id(const struct gaudi_dev *dev);
 #define GAUDI_CAPS_OWNER		(1ULL << 0)
 #define GAUDI_CAPS_SYNC_RELEASE		(1ULL << 1)
 #define GAUDI_CAPS_OPEN_BUSY_OWNER	(1ULL << 2)
+#define GAUDI_CAPS_FLASH		(1ULL << 3)
+#define GAUDI_CAPS_ACCOUNTING		(1ULL << 4)
 
 /**
  * struct gaudi_caps - ABI version and extensions of the driver
@@ -356,6 +358,70 @@ struct gaudi_owner {
  * Return: 0; -EOPNOTSUPP when the driver lacks GAUDI_CAPS_OWNER.
  */
 int gaudi_owner(struct gaudi_dev *dev, struct gaudi_owner *owner);
+
+/* ---- accounting (gaudi.ko extension) ----------------------------------- */
+
+/* &gaudi_acct.flags */
+#define GAUDI_ACCT_F_RUNNING	(1U << 0)	/* still holds the card */
+#define GAUDI_ACCT_F_ENERGY	(1U << 1)	/* @energy_uj is valid */
+#define GAUDI_ACCT_F_RESET	(1U << 2)	/* the card was reset meanwhile */
+
+/* Index of &gaudi_acct.busy_ns */
+enum gaudi_engine_class {
+	GAUDI_CLASS_DMA,
+	GAUDI_CLASS_MME,
+	GAUDI_CLASS_TPC,
+	GAUDI_CLASS_NIC,
+	GAUDI_CLASS_NUM
+};
+
+/**
+ * struct gaudi_acct - what one holder of a card used
+ * @id: the holding's number, unique per card while the driver is bound
+ * @pid: process id in the caller's pid namespace (0: not visible)
+ * @uid: user id
+ * @comm: command name at open, NUL-terminated
+ * @flags: GAUDI_ACCT_F_* bits
+ * @start_time_ns: CLOCK_REALTIME of the open
+ * @wall_ns: how long it held the card (so far, if running)
+ * @busy_ns: engine time per class (enum gaudi_engine_class)
+ * @cs_submitted: command submissions accepted
+ * @peak_hbm_bytes: most HBM allocated at one time
+ * @peak_host_bytes: most host memory pinned for the card at one time
+ * @energy_uj: the card's energy while held (with GAUDI_ACCT_F_ENERGY)
+ */
+struct gaudi_acct {
+	uint64_t id;
+	int32_t pid;
+	uint32_t uid;
+	char comm[16];
+	uint32_t flags;
+	uint64_t start_time_ns;
+	uint64_t wall_ns;
+	uint64_t busy_ns[GAUDI_CLASS_NUM];
+	uint64_t cs_submitted;
+	uint64_t peak_hbm_bytes;
+	uint64_t peak_host_bytes;
+	uint64_t energy_uj;
+};
+
+/**
+ * gaudi_accounting() - the driver's accounting records of a card
+ * @dev: the device (either node)
+ * @recs: room for @n records, oldest first, the running holder last
+ * @n: its size; 0 to learn how many there are
+ * @max_kept: if not NULL, receives how many exited holders the driver
+ *	keeps at most
+ *
+ * The driver keeps one record per holding of the compute node: the
+ * running one and a bounded number of exited ones.  When there are more
+ * than @n, the newest @n are returned.
+ *
+ * Return: records written (or available, when @n is 0); -EOPNOTSUPP when
+ * the driver lacks GAUDI_CAPS_ACCOUNTING, else a negative errno.
+ */
+int gaudi_accounting(struct gaudi_dev *dev, struct gaudi_acct *recs,
+		     unsigned int n, unsigned int *max_kept);
 
 /* ---- INFO --------------------------------------------------------------- */
 
