@@ -65,6 +65,7 @@ const struct mode modes[M_NUM] = {
 	[M_HEALTH] = { O_HEALTH, N_ALL, MF_FORMAT, run_health },
 	[M_PROM] = { O_PROM, N_ALL, 0, run_prometheus },
 	[M_NIC] = { 'n', N_NIC | N_HWIP, MF_FORMAT, run_nic },
+	[M_ACCT] = { 'a', N_OWNER, MF_FORMAT | MF_CSV | MF_ROWS, run_acct },
 	[M_RESET] = { 'r', 0, MF_ACTION, run_reset },
 	[M_POWER] = { 'p', 0, MF_ACTION, run_power },
 };

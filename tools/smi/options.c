@@ -48,6 +48,10 @@ static void usage(FILE *f)
 "  -n, --nic=VIEW           the NIC ports: ports (a table: interface, MAC,\n"
 "                           link, peer, counters), link, stats, or topo (a\n"
 "                           card x card matrix of the linking ports)\n"
+"  -a, --accounting         what each process that held a card used: engine\n"
+"                           time, peak memory, energy, wall time (gaudi.ko\n"
+"                           keeps the running holder and recent exited ones)\n"
+"      --price=PRICE        with -a: the cost of a card-hour, for a cost column\n"
 "      --fw-versions        firmware versions of each card\n"
 "      --health             one verdict line per card; exit status 0 all\n"
 "                           OK, 5 a card has warnings, 6 a card failed\n"
@@ -56,7 +60,7 @@ static void usage(FILE *f)
 "Selection and format:\n"
 "  -i, --id=CARD[,CARD..]   cards by index (gaudi-smi -L) or PCI bus id\n"
 "      --format=FMT         csv[,noheader][,nounits] or json (for -Q, -q,\n"
-"                           -n, --health; default text)\n"
+"                           -a, -n, --health; default text)\n"
 "  -l, --loop=SECONDS       repeat the view every SECONDS until interrupted\n"
 "  -c, --count=N            with -l: stop after N repetitions\n"
 "Actions (root):\n"
@@ -249,6 +253,16 @@ static int parse_long(const char *arg, long max, long *v)
 	return errno || *end || end == arg || *v <= 0 || *v > max ? -1 : 0;
 }
 
+/* --price: a number in (0, 1e6] into *v; -1 if @arg is not one. */
+static int parse_price(const char *arg, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	return errno || *end || end == arg || !(*v > 0) || *v > 1e6 ? -1 : 0;
+}
+
 /* The mode an option picks, M_NUM for an option that is not a mode. */
 static enum mode_id mode_of_option(int o)
 {
@@ -269,7 +283,7 @@ static int check_args(struct smi *s, int nmodes)
 	const struct mode *m = &modes[s->mode];
 
 	if (nmodes > 1) {
-		err("choose one of -L, -q, -Q, -n, -r, -p, --fw-versions, --health, --prometheus");
+		err("choose one of -L, -q, -Q, -a, -n, -r, -p, --fw-versions, --health, --prometheus");
 		return EX_USAGE;
 	}
 	if (s->display && s->mode != M_REPORT) {
@@ -277,11 +291,11 @@ static int check_args(struct smi *s, int nmodes)
 		return EX_USAGE;
 	}
 	if (opt.fmt != FMT_TEXT && !(m->flags & MF_FORMAT)) {
-		err("--format works with -Q, -q, -n and --health");
+		err("--format works with -Q, -q, -a, -n and --health");
 		return EX_USAGE;
 	}
 	if (opt.fmt == FMT_CSV && !(m->flags & MF_CSV)) {
-		err("--format csv needs -Q FIELDS");
+		err("--format csv needs -Q FIELDS or -a");
 		return EX_USAGE;
 	}
 	if (opt.fmt == FMT_JSON && s->mode == M_TABLE)
@@ -292,6 +306,10 @@ static int check_args(struct smi *s, int nmodes)
 	}
 	if (s->mode == M_RESET && !s->ids) {
 		err("-r needs -i CARD: name the cards to reset");
+		return EX_USAGE;
+	}
+	if (s->price > 0 && s->mode != M_ACCT) {
+		err("--price works with -a");
 		return EX_USAGE;
 	}
 	if (s->display && parse_sections(s, s->display))
@@ -325,6 +343,8 @@ int parse_args(struct smi *s, int argc, char **argv)
 		{ "prometheus", no_argument, NULL, O_PROM },
 		{ "help-fields", no_argument, NULL, O_HELP_FIELDS },
 		{ "nic", required_argument, NULL, 'n' },
+		{ "accounting", no_argument, NULL, 'a' },
+		{ "price", required_argument, NULL, O_PRICE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -337,7 +357,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		s->sects[i] = true;
 	s->procs_too = true;
 
-	while ((o = getopt_long(argc, argv, "Lqd:Q:i:l:c:rp:n:hV", lopts,
+	while ((o = getopt_long(argc, argv, "Lqad:Q:i:l:c:rp:n:hV", lopts,
 				NULL)) != -1) {
 		enum mode_id mo = mode_of_option(o);
 
@@ -346,7 +366,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 			nmodes++;
 		}
 		switch (o) {
-		case 'L': case 'q': case 'r':
+		case 'L': case 'q': case 'r': case 'a':
 		case O_FW: case O_HEALTH: case O_PROM:
 			break;
 		case 'n':
@@ -375,6 +395,13 @@ int parse_args(struct smi *s, int argc, char **argv)
 		case 'p':
 			if (parse_long(optarg, 1000, &s->watts)) {
 				err("-p wants a power limit in watts (1..1000), not '%s'",
+				    optarg);
+				return EX_USAGE;
+			}
+			break;
+		case O_PRICE:
+			if (parse_price(optarg, &s->price)) {
+				err("--price wants the cost of a card-hour (a number above 0, at most 1000000), not '%s'",
 				    optarg);
 				return EX_USAGE;
 			}

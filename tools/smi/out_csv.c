@@ -9,7 +9,7 @@
 
 #include "smi.h"
 
-static void csv_cell(FILE *f, const char *s)
+void csv_cell(FILE *f, const char *s)
 {
 	if (strpbrk(s, ",\"\n")) {
 		fputc('"', f);

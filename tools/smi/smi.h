@@ -13,6 +13,7 @@
  *   out_csv.c   -Q as CSV (also its default text form)
  *   out_json.c  --format json of -Q, -q and --health
  *   out_prom.c  --prometheus
+ *   acct.c      -a, the accounting records gaudi.ko keeps
  *   actions.c   -r and -p (sysfs writes)
  *   options.c   the command line into struct smi, --help, --help-fields
  *   main.c      the mode table, discovery and the collection loop
@@ -226,14 +227,14 @@ struct smi_opt {
 extern struct smi_opt opt;
 
 /* getopt values of the long options without a letter */
-enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS };
+enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS, O_PRICE };
 
 /* -n VIEW */
 enum nic_view { NV_PORTS, NV_LINK, NV_STATS, NV_TOPO };
 
 enum mode_id {
 	M_TABLE, M_LIST, M_REPORT, M_QUERY, M_FW, M_HEALTH, M_PROM,
-	M_NIC, M_RESET, M_POWER, M_NUM
+	M_NIC, M_ACCT, M_RESET, M_POWER, M_NUM
 };
 
 struct smi;
@@ -261,6 +262,7 @@ struct smi {
 	const char *ids;		/* -i */
 	const char *display, *qfields;	/* -d, -Q as given */
 	long loop, count, watts;	/* -l, -c, -p */
+	double price;			/* --price, per card-hour */
 	enum nic_view nic_view;		/* -n */
 	bool sects[S_NUM], procs_too;	/* -d */
 	enum fid q[Q_NUM * 2];		/* -Q */
@@ -301,6 +303,9 @@ int card_of_module(const struct smi *s, int module);
 unsigned int nic_count(const struct card *c, int what);
 enum { NC_ENABLED, NC_EXTERNAL, NC_VISIBLE, NC_UP };
 
+/* acct.c */
+void run_acct(struct smi *s);
+
 /* out_nic.c */
 void run_nic(struct smi *s);
 void nic_report_text(const struct smi *s, const struct card *c);
@@ -330,6 +335,7 @@ bool sect_has_data(const struct card *c, enum sect s);
 void run_table(struct smi *s);
 void run_list(struct smi *s);
 void run_fw(struct smi *s);
+void csv_cell(FILE *f, const char *s);
 void report_text(const struct smi *s);
 void health_text(const struct smi *s);
 
