@@ -285,10 +285,13 @@ tools)
 	"$cc" -O2 -Wall -Wextra -Werror -o "$out/gaudi_tools_test" \
 		"$suite_dir/gaudi_tools_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_acct_test" "$suite_dir/gaudi_acct_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	ko=$(gaudi_ko) || exit 2
 	set -- --add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" \
 		--add "$out/gaudi_tools_test:/suite/bin/gaudi_tools_test" \
+		--add "$out/gaudi_acct_test:/suite/bin/gaudi_acct_test" \
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$ko:/suite/ko/gaudi.ko" \
 		--device-opts test-hooks=on "$@"

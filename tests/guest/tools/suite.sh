@@ -335,6 +335,9 @@ run hlr -r -i 1
 	[ "$(card_status 1)" = operational ]
 ok $? "habanalabs: -r -i 1 as root: exit $st, operational again after $(ms_since "$t0") ms"
 show "$WORK/hlr.out" "$WORK/hlr.err"
+run hlacct -a
+[ $st -eq 1 ] && grep -q "gaudi.ko only" "$WORK/hlacct.err"
+ok $? "habanalabs: -a: exit $st (1), $(head -n 1 "$WORK/hlacct.err")"
 
 rmmod habanalabs
 ok $? "rmmod habanalabs"
@@ -485,6 +488,64 @@ run h3 --health
 [ $st -eq 0 ]
 ok $? "--health after resetting card 2 as well: exit $st (0)"
 show "$WORK/h3.out"
+
+# ---- accounting (issue 14): the driver's records, then gaudi-smi -a ---------
+# gaudi_acct_test checks the records against the work of three jobs; its
+# "# job PID ID" lines name them for the checks of gaudi-smi's view.
+# gaudi-smi's card 0 is the accel node -Q node.compute names.
+a0=$("$SMI" -Q node.compute -i 0 --format csv,noheader)
+c0=${a0#/dev/accel/accel}
+tap_sub "gaudi_acct_test job" "$BIN/gaudi_acct_test" job "$c0" 3
+jobs=$(echo "$out" | sed -n 's/^# job \([0-9]*\) [0-9]*$/\1/p' | tr '\n' ' ')
+[ "$(echo "$jobs" | wc -w)" -eq 3 ]
+ok $? "three jobs accounted: pids $jobs"
+price=13.11
+run acct -a -i 0 --format csv,noheader,nounits --price "$price"
+[ $st -eq 0 ]
+ok $? "gaudi: -a -i 0 --format csv,noheader,nounits --price $price: exit $st"
+for p in $jobs; do
+	grep -E "^0, [^,]+, [0-9]+, $p, " "$WORK/acct.out" >"$WORK/acct.row"
+	# card, bus, id, pid, uid, command, state, start, time, busy.dma,
+	# busy.mme, busy.tpc, submissions, hbm, host, energy, power, cost
+	[ "$(wc -l <"$WORK/acct.row")" -eq 1 ] &&
+		awk -F', ' -v price="$price" '{
+			want = $9 / 3600 * price; d = $18 - want; if (d < 0) d = -d
+			bad = $6 != "gaudi_acct_test" || $7 != "exited" ||
+			      $8 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T/ ||
+			      $10 <= 0 || $11 != "0.000" || $12 != "0.000" ||
+			      $13 != 5 || $14 != "48.0" || $15 < 8.0 ||
+			      $16 <= 0 || $17 <= 0 || d > 0.0001 || $10 > $9
+			exit bad
+		}' "$WORK/acct.row"
+	ok $? "gaudi: -a lists job $p once: exited, 5 submissions, 48 MiB HBM, DMA time, energy, cost = time x $price/h ($(cat "$WORK/acct.row"))"
+done
+run acct1 -a -i 1 --format csv,noheader
+[ "$(grep -cE "^1, [^,]+, [0-9]+, $hpid, [0-9]+, gaudi-holder, exited, " "$WORK/acct1.out")" -eq 1 ]
+ok $? "gaudi: card 1's earlier holder (pid $hpid, gaudi-holder) is listed once, exited"
+run accth -a -i 0 --format csv
+head -n 1 "$WORK/accth.out" | grep -q "^card, pci.bus_id, id, pid, uid, command, state, start_time, time \[s\], busy.dma \[s\], busy.mme \[s\], busy.tpc \[s\], submissions, peak_memory.hbm \[MiB\], peak_memory.host \[MiB\], energy \[J\], power.average \[W\], cost$"
+ok $? "gaudi: -a --format csv: a header with units"
+run acctj -a --format json --price "$price"
+json_ok "$WORK/acctj.out" "gaudi: -a --format json"
+[ "$(grep -c '"command": "gaudi_acct_test", "running": false' "$WORK/acctj.out")" -ge 3 ] &&
+	grep -q '"busy_ns": {"dma": [1-9]' "$WORK/acctj.out"
+ok $? "gaudi: -a JSON holds the three jobs with their busy time"
+run acctt -a -i 0 --price 2
+[ $st -eq 0 ] && head -n 1 "$WORK/acctt.out" | grep -q "^Card PID .*Energy J .*Cost" &&
+	[ "$(grep -c " gaudi_acct_test exited " "$WORK/acctt.out")" -ge 3 ]
+ok $? "gaudi: -a as a table, with a cost column"
+show "$WORK/acctt.out"
+runu acctu -a -i 0 --format csv,noheader
+[ $st -eq 0 ] && (for p in $jobs; do grep -q "^0, [^,]*, [0-9]*, $p, " "$WORK/acctu.out" || exit 1; done)
+ok $? "gaudi, unprivileged: -a through the control node lists the jobs"
+run accbad --price 3
+[ $st -eq 2 ] && grep -q "works with -a" "$WORK/accbad.err"
+ok $? "gaudi: --price without -a: exit $st (2)"
+run accbad2 -a --price=-1
+[ $st -eq 2 ]
+ok $? "gaudi: -a --price=-1: exit $st (2), $(cat "$WORK/accbad2.err")"
+tap_sub "gaudi_acct_test bound" "$BIN/gaudi_acct_test" bound "$c0"
+tap_sub "gaudi_acct_test negative" "$BIN/gaudi_acct_test" negative "$c0"
 
 # Speed: the default view against cat of the sysfs files behind the table
 # (status, power cap, CPU-CP version, temperature, power) of every card.
