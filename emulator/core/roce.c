@@ -262,12 +262,22 @@ static void port_mac(struct gaudi_core *g, unsigned int port, uint8_t *mac)
 
 /* --- transmit, with the fault injection --- */
 
+/*
+ * Send a RoCE frame.  The fault injection counts the frames sent for the
+ * first time (requests and ACKs/NAKs, not retransmissions), so that a
+ * resent window is never hit at the same place again and again.
+ */
 static void wire_send(struct gaudi_core *g, unsigned int port,
-                      const uint8_t *frame, size_t len)
+                      const uint8_t *frame, size_t len, bool again)
 {
     struct gaudi_roce *r = &g->nic.roce;
     const struct gaudi_identity *id = &g->id;
-    uint64_t n = ++r->tx_seq;
+    uint64_t n = again ? 0 : ++r->tx_seq;
+
+    if (!n) {
+        gaudi_nic_xmit(g, port, frame, len);
+        return;
+    }
 
     if (id->roce_drop_every && !(n % id->roce_drop_every)) {
         count(g, port, GAUDI_ROCE_INJECTED);
@@ -439,7 +449,7 @@ static struct gaudi_roce_req *req_find(struct gaudi_core *g,
 /* Build and send the request packet p of q. */
 static int send_pkt(struct gaudi_core *g, unsigned int port,
                     struct gaudi_roce_req *q, const struct gaudi_roce_pkt *p,
-                    const uint32_t *ctx)
+                    const uint32_t *ctx, bool again)
 {
     uint8_t f[GAUDI_ROCE_MAX_FRAME];
     uint8_t mac[6];
@@ -479,7 +489,7 @@ static int send_pkt(struct gaudi_core *g, unsigned int port,
     memset(f + off, 0, pad);
     off += pad;
     finish(f, off);
-    wire_send(g, port, f, off + ICRC_LEN);
+    wire_send(g, port, f, off + ICRC_LEN, again);
     return 0;
 }
 
@@ -512,7 +522,7 @@ static int resend(struct gaudi_core *g, unsigned int port,
             &q->win[(q->head + i) % GAUDI_ROCE_WINDOW];
 
         count(g, port, GAUDI_ROCE_RETRANSMITS);
-        if (send_pkt(g, port, q, p, ctx)) {
+        if (send_pkt(g, port, q, p, ctx, true)) {
             req_fail(g, port, q, ROCE_SYN_LOCAL_FAULT);
             return -1;
         }
@@ -534,7 +544,7 @@ static int emit(struct gaudi_core *g, unsigned int port,
     q->next_psn = (q->next_psn + 1) & PSN_MASK;
     q->n++;
     count(g, port, GAUDI_ROCE_TX_PKTS);
-    if (send_pkt(g, port, q, p, ctx)) {
+    if (send_pkt(g, port, q, p, ctx, false)) {
         req_fail(g, port, q, ROCE_SYN_LOCAL_FAULT);
         return -1;
     }
@@ -819,7 +829,7 @@ static void send_ack(struct gaudi_core *g, unsigned int port,
     finish(f, off);
     count(g, port, (syndrome & 0xE0) == AETH_NAK ? GAUDI_ROCE_TX_NAKS :
                                                    GAUDI_ROCE_TX_ACKS);
-    wire_send(g, port, f, off + ICRC_LEN);
+    wire_send(g, port, f, off + ICRC_LEN, false);
 }
 
 static void res_fail(struct gaudi_core *g, unsigned int port, uint32_t qpn,
@@ -884,18 +894,23 @@ static void responder(struct gaudi_core *g, unsigned int port,
     }
     payload = bth + hl;
     payload_len = (uint32_t)(plen - hl - ICRC_LEN - pad);
+    /*
+     * No valid context: no peer QP to answer to (the requester times
+     * out).  Reported once until the context is valid again.
+     */
     if (qpn >= GAUDI_ROCE_MAX_QPN ||
-        gaudi_nic_qpc_load(g, port, false, qpn, ctx, &addr)) {
-        send_ack(g, port, f, NULL, psn, AETH_NAK | NAK_REMOTE_ACCESS);
-        res_fail(g, port, qpn, NULL, 0, ROCE_SYN_RES_INVALID_QP);
-        return;
-    }
-    if (!bits(ctx, RES_QPC_VALID_BIT, 1) ||
+        gaudi_nic_qpc_load(g, port, false, qpn, ctx, &addr) ||
+        !bits(ctx, RES_QPC_VALID_BIT, 1) ||
         bits(ctx, RES_QPC_TRANSPORT_BIT, 1) != QPC_TRANSPORT_RC) {
-        send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS);
-        res_fail(g, port, qpn, NULL, 0, ROCE_SYN_RES_INVALID_QP);
+        count(g, port, GAUDI_ROCE_BAD_FRAMES);
+        if (qpn < GAUDI_ROCE_MAX_QPN &&
+            !g->nic.roce.res[port][qpn].invalid_seen) {
+            g->nic.roce.res[port][qpn].invalid_seen = true;
+            res_fail(g, port, qpn, NULL, 0, ROCE_SYN_RES_INVALID_QP);
+        }
         return;
     }
+    g->nic.roce.res[port][qpn].invalid_seen = false;
     if (bits(ctx, RES_QPC_CONN_STATE_BIT, 2) == RES_QPC_CONN_ERROR) {
         send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS);
         return; /* already reported */

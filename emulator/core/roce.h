@@ -81,6 +81,7 @@ struct gaudi_roce_req {
 
 struct gaudi_roce_res {
     bool in_msg;              /* between FIRST and LAST */
+    bool invalid_seen;        /* reported: a packet for an invalid QP */
     uint64_t va;              /* where the next payload goes */
     uint32_t left;            /* bytes the RETH announced, still to come */
 };
