@@ -2,7 +2,7 @@
 /*
  * Gaudi 1 hardware description: the NIC.  Ten Ethernet/RoCE ports in five
  * NIC macros of two ports each; the registers, work-queue and context
- * layouts the raw Ethernet path needs.
+ * layouts the raw Ethernet path and the RoCE engine need.
  *
  * Offsets are CFG offsets (relative to GAUDI_CFG_BASE) or, without "mm",
  * offsets inside a block (Documentation/hw.rst).  Plain C, no includes.
