@@ -771,6 +771,11 @@ static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     if (!q) {
         return; /* a late ACK for a QP with nothing outstanding */
     }
+    if (!psn_before(upto, q->next_psn)) {
+        /* Acknowledges what was never sent: not for this QP's peer. */
+        count(g, port, GAUDI_ROCE_BAD_FRAMES);
+        return;
+    }
     if (nak && (syndrome & 0x1F) != NAK_PSN_SEQ) {
         req_fail(g, port, q, (syndrome & 0x1F) == NAK_REMOTE_ACCESS ?
                  ROCE_SYN_REMOTE_ACCESS : ROCE_SYN_REMOTE_INVALID);

@@ -777,7 +777,7 @@ static void test_errors(void)
 /* Random frames to UDP 4791: no crash, nothing outside the mappings. */
 static void test_garbage(void)
 {
-	unsigned int p = 0, i, bad_mem = 0;
+	unsigned int p = 0, i, bad_mem = 0, written;
 	uint8_t f[MAXF];
 	uint8_t *canary = malloc(0x10000);
 	uint8_t *pgt = malloc(0x20000);
@@ -821,8 +821,8 @@ static void test_garbage(void)
 			};
 
 			f[42] = ops[rand() % sizeof(ops)];
-			f[46] = f[47] = 0;
-			f[48] = 1;
+			f[47] = f[48] = 0;
+			f[49] = 1;
 			if (rand() % 2) {
 				f[62] = RKEY >> 24;
 				f[63] = (RKEY >> 16) & 0xFF;
@@ -830,7 +830,15 @@ static void test_garbage(void)
 				f[65] = RKEY & 0xFF;
 			}
 			if (rand() % 2) {
-				f[50] = f[51] = f[52] = 0; /* expected PSN */
+				f[51] = f[52] = f[53] = 0; /* expected PSN */
+			}
+			if (rand() % 2) {
+				/* A VA near the mapping's end. */
+				uint64_t va = VA_BUF + BUF_SIZE -
+					      (uint64_t)(rand() % 0x3000);
+
+				for (k = 0; k < 8; k++)
+					f[54 + k] = (uint8_t)(va >> (56 - 8 * k));
 			}
 		}
 		if (rand() % 4 && ipl + 14 <= len && ipl >= 32) {
@@ -851,6 +859,12 @@ static void test_garbage(void)
 		  memcmp(pgt, W->fb[1].hbm + PGT_BASE, 0x20000);
 	ok(!bad_mem, "20000 garbage frames: memory outside the mapping and "
 	   "the page tables untouched");
+	for (i = 0, written = 0; i < 0x3000; i++)
+		written += W->fb[1].hbm[BUF_HBM + BUF_SIZE - 0x3000 + i] != 0;
+	ok(gaudi_roce_counter(g, p, GAUDI_ROCE_RES_ERRORS) > 0 && written,
+	   "some reached the responder and wrote inside the mapping (%llu "
+	   "responder errors)",
+	   (unsigned long long)gaudi_roce_counter(g, p, GAUDI_ROCE_RES_ERRORS));
 	ok(gaudi_roce_counter(g, p, GAUDI_ROCE_RX_PKTS) == 20000 &&
 	   gaudi_roce_counter(g, p, GAUDI_ROCE_ICRC_ERRORS) > 0 &&
 	   gaudi_roce_counter(g, p, GAUDI_ROCE_BAD_FRAMES) > 0,
@@ -863,6 +877,75 @@ static void test_garbage(void)
 	   "counted by the MAC, nothing in the raw ring");
 	free(canary);
 	free(pgt);
+	bye();
+}
+
+/* An ACK for PSNs never sent completes nothing. */
+static void test_forged_ack(void)
+{
+	unsigned int p = 0, k;
+	uint8_t f[62];
+	uint32_t c, psn;
+
+	two_cards(p, NULL);
+	connect(p, 1, 1, RKEY, 500);
+	W->dead = true;
+	post(1, 0, VA_BUF, VA_BUF, 100, 1);
+	doorbell(p, 1, 1);
+	memset(f, 0, sizeof(f));
+	memcpy(f, W->cap[0].buf, 42);	/* the request's headers, reused */
+	f[14 + 3] = 62 - 14;		/* IP length */
+	f[14 + 20 + 5] = 62 - 34;	/* UDP length */
+	f[14 + 10] = f[14 + 11] = 0;
+	for (k = 0, c = 0; k < 20; k += 2)
+		c += be16(f + 14 + k);
+	while (c >> 16)
+		c = (c & 0xFFFF) + (c >> 16);
+	f[14 + 10] = (uint8_t)(~c >> 8);
+	f[14 + 11] = (uint8_t)~c;
+	for (psn = 600; psn <= 601; psn++) {
+		f[42] = 0x11;			/* ACKNOWLEDGE */
+		f[49] = 1;			/* to QP 1 */
+		f[51] = (uint8_t)(psn >> 16);
+		f[52] = (uint8_t)(psn >> 8);
+		f[53] = (uint8_t)psn;
+		f[54] = 0x1F;			/* ACK */
+		c = icrc_ref(f, sizeof(f));
+		f[58] = (uint8_t)c;
+		f[59] = (uint8_t)(c >> 8);
+		f[60] = (uint8_t)(c >> 16);
+		f[61] = (uint8_t)(c >> 24);
+		gaudi_nic_receive(W->fb[0].g, p, f, sizeof(f));
+	}
+	ok(cq_pi(0, p) == 0 &&
+	   gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_BAD_FRAMES) == 2,
+	   "an ACK beyond the PSNs sent is dropped, nothing completes "
+	   "(%u CQEs, %llu bad, %llu icrc, %llu acks)", cq_pi(0, p),
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_BAD_FRAMES),
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_ICRC_ERRORS),
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_RX_ACKS));
+	f[51] = 0;
+	f[52] = 500 >> 8;
+	f[53] = 500 & 0xFF;
+	c = icrc_ref(f, sizeof(f));
+	f[58] = (uint8_t)c;
+	f[59] = (uint8_t)(c >> 8);
+	f[60] = (uint8_t)(c >> 16);
+	f[61] = (uint8_t)(c >> 24);
+	gaudi_nic_receive(W->fb[0].g, p, f, sizeof(f));
+	ok(cq_pi(0, p) == 0, "the ACK of the data packet alone completes "
+	   "nothing (the SOB packet is outstanding)");
+	f[53] = 501 & 0xFF;
+	c = icrc_ref(f, sizeof(f));
+	f[58] = (uint8_t)c;
+	f[59] = (uint8_t)(c >> 8);
+	f[60] = (uint8_t)(c >> 16);
+	f[61] = (uint8_t)(c >> 24);
+	gaudi_nic_receive(W->fb[0].g, p, f, sizeof(f));
+	ok(cq_pi(0, p) == 1, "the ACK of the last packet completes the WQE");
 	bye();
 }
 
@@ -899,6 +982,7 @@ int main(void)
 	test_injection();
 	test_errors();
 	test_garbage();
+	test_forged_ack();
 	test_raw_untouched();
 	free(W);
 	return tap_done();
