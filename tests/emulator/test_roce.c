@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fakebus.h"
 #include "tap.h"
@@ -562,6 +563,45 @@ static void write_pcap(const char *path)
 	fclose(f);
 }
 
+/* tshark, if there, decodes the captured frames as RoCE v2. */
+static void tshark_check(void)
+{
+	char path[] = "/tmp/test_roce_XXXXXX", cmd[256], out[256] = "";
+	size_t n = 0;
+	FILE *f;
+	int fd;
+
+	fflush(stdout);
+	if (system("command -v tshark >/dev/null 2>&1")) {
+		tap_skip("no tshark", "tshark decodes the frames as RoCE v2");
+		return;
+	}
+	fd = mkstemp(path);
+	if (fd < 0) {
+		tap_skip("no temporary file", "tshark decodes the frames");
+		return;
+	}
+	close(fd);
+	write_pcap(path);
+	snprintf(cmd, sizeof(cmd), "tshark -r %s -T fields -e "
+		 "infiniband.bth.opcode -e infiniband.bth.destqp -e "
+		 "infiniband.reth.dmalen -e _ws.malformed 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (f) {
+		n = fread(out, 1, sizeof(out) - 1, f);
+		pclose(f);
+	}
+	out[n] = 0;
+	unlink(path);
+	ok(!strcmp(out, "6\t0x000009\t9001\t\n7\t0x000009\t\t\n"
+		   "8\t0x000009\t\t\n11\t0x000009\t0\t\n"),
+	   "tshark: RC RDMA WRITE FIRST/MIDDLE/LAST/ONLY IMM to QP 9, RETH "
+	   "lengths, nothing malformed");
+	if (strcmp(out, "6\t0x000009\t9001\t\n7\t0x000009\t\t\n"
+		   "8\t0x000009\t\t\n11\t0x000009\t0\t\n"))
+		tap_diag("tshark said: %s", out);
+}
+
 static void test_frames(void)
 {
 	unsigned int p = 0, i, cq = 0;
@@ -625,6 +665,7 @@ static void test_frames(void)
 	}
 	if (pcap)
 		write_pcap(pcap);
+	tshark_check();
 	ok(sob(1, 4) == 1 && cq_pi(0, p) == 1 &&
 	   !memcmp(W->fb[1].hbm + BUF_HBM + 0x100, W->fb[0].hbm + BUF_HBM + 1,
 		   9001), "delivered: bytes, SOB 1, one CQE");
