@@ -583,7 +583,7 @@ static int fetch(struct gaudi_core *g, unsigned int port,
     q->cur_off = 0;
     q->cur_data_done = false;
     if (op == WQE_NOP) {
-        /* Nothing to send: complete with the packets before it. */
+        /* Nothing to send. */
         q->cur_size = 0;
         q->cur_sync = false;
         q->cur_data_done = true;
@@ -650,12 +650,7 @@ static int pump(struct gaudi_core *g, unsigned int port,
             p.last = true;
             q->cur_sync = false;
         } else {
-            /* A NOP: complete now if nothing is outstanding. */
-            q->cur = false;
-            if (!q->n) {
-                cq_write(g, port, q->cur_idx | ROCE_CQE_REQUESTER,
-                         q->qpn & ROCE_CQE_QPN);
-            }
+            q->cur = false; /* a NOP: skipped, no completion */
             continue;
         }
         if (p.last) {
