@@ -392,6 +392,20 @@ static void cq_write(struct gaudi_core *g, unsigned int port, uint32_t lo,
     gaudi_reg_set(g, pi_reg, pi + 1);
     gaudi_reg_set(g, GAUDI_NIC_RXE_REG(port, NIC_RXE_CQ_WRITE_INDEX),
                   (pi + 1) & mask);
+    if (cfg & ROCE_CQ_CFG0_INT_EN) {
+        uint32_t cause_reg = GAUDI_NIC_RXE_REG(port, NIC_RXE_MSI_CAUSE);
+        uint32_t cause = gaudi_reg_get(g, cause_reg);
+
+        if (!(cause & 1)) {
+            /* One write until CQ_MSI_CAUSE_CLR re-arms it. */
+            gaudi_reg_set(g, cause_reg, cause | 1);
+            gaudi_nic_lbw_signal(g, port,
+                                 gaudi_reg_get(g, GAUDI_NIC_RXE_REG(port,
+                                               NIC_RXE_CQ_MSI_ADDR(0))),
+                                 gaudi_reg_get(g, GAUDI_NIC_RXE_REG(port,
+                                               NIC_RXE_CQ_MSI_DATA(0))));
+        }
+    }
 }
 
 static int req_ctx(struct gaudi_core *g, unsigned int port, uint32_t qpn,

@@ -990,6 +990,35 @@ static void test_forged_ack(void)
 	bye();
 }
 
+/* The CQ interrupt: a SOB of the requester's card counts them. */
+static void test_cq_irq(void)
+{
+	unsigned int p = 1, cq = 0;
+	struct gaudi_core *g;
+	char why[128] = "";
+	bool good;
+
+	two_cards(p, NULL);
+	g = W->fb[0].g;
+	wr(g, rxe(p, NIC_RXE_CQ_MSI_ADDR(0)), SOB_BASE + 4 * 100);
+	wr(g, rxe(p, NIC_RXE_CQ_MSI_DATA(0)), SM_SOB_INC | 1);
+	wr(g, rxe(p, NIC_RXE_CQ_CFG0), ROCE_CQ_CFG0_ENABLE |
+	   ROCE_CQ_CFG0_INT_EN);
+	connect(p, 7, 8, RKEY, 1);
+	good = run_writes(p, 7, 10, 30, 0, &cq, 20, why, sizeof(why));
+	ok(good && sob(0, 100) == 1 &&
+	   (gaudi_cfg_read(g, rxe(p, NIC_RXE_MSI_CAUSE)) & 1),
+	   "10 CQEs, one CQ interrupt write until re-armed (%u) %s",
+	   sob(0, 100), why);
+	wr(g, rxe(p, NIC_RXE_CQ_MSI_CAUSE_CLR), 1);
+	ok(!(gaudi_cfg_read(g, rxe(p, NIC_RXE_MSI_CAUSE)) & 1),
+	   "CQ_MSI_CAUSE_CLR clears the cause");
+	good = run_writes(p, 7, 3, 31, 0, &cq, 20, why, sizeof(why));
+	ok(good && sob(0, 100) == 2, "the next CQE interrupts again (%u)",
+	   sob(0, 100));
+	bye();
+}
+
 /* A non-RoCE frame still reaches the raw ring. */
 static void test_raw_untouched(void)
 {
@@ -1024,6 +1053,7 @@ int main(void)
 	test_errors();
 	test_garbage();
 	test_forged_ack();
+	test_cq_irq();
 	test_raw_untouched();
 	free(W);
 	return tap_done();
