@@ -375,4 +375,5 @@ void gaudi_core_tick(struct gaudi_core *g)
 {
     gaudi_cpu_tick(g);
     gaudi_qman_tick(g);
+    gaudi_roce_run(g);
 }

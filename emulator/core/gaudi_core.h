@@ -153,6 +153,15 @@ struct gaudi_identity {
      */
     uint8_t nic_mac[GAUDI_NIC_NUM_PORTS][6];
     uint16_t nic_mac_set;
+    /*
+     * RoCE fault injection (tests; QEMU properties roce-drop-every,
+     * roce-reorder-every, roce-corrupt-every): of the RoCE frames the card
+     * sends, drop every Nth, send every Nth after the next one, or send
+     * every Nth with a bad iCRC; 0 = off.
+     */
+    uint32_t roce_drop_every;
+    uint32_t roce_reorder_every;
+    uint32_t roce_corrupt_every;
 };
 
 struct gaudi_core;

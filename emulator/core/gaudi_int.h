@@ -15,6 +15,7 @@
  *   prot.c   protection bits, range registers, RAZWI, transaction monitor
  *   nic.c    NIC ports: MAC link and statistics, QP-context gateway, raw
  *            Ethernet send queue and receive ring, QPC interrupts
+ *   roce.c   NIC RoCE v2 engine: RDMA WRITE requester and responder
  *   ctl.c    model-only control window for tests (fault injection)
  */
 #ifndef GAUDI_INT_H

@@ -18,6 +18,8 @@
  *    doorbell's PI, reads each LINEAR WQE's frame and hands it to the
  *    backend; an unsecured doorbell on a raw QP fails the security check
  *    (QP error FIFO entry, interrupt 8);
+ *  - a doorbell on an RC QP and received UDP 4791 frames go to the RoCE
+ *    engine (roce.c);
  *  - gaudi_nic_receive() writes a frame into the next slot of the port's
  *    raw receive ring, advances RES_RING0_PI and raises interrupt 4.
  * A QPC interrupt sets its CAUSE bit; if the bit was clear and MASK enables
@@ -218,9 +220,9 @@ static void raise_irq(struct gaudi_core *g, unsigned int port, unsigned int n)
     }
 }
 
-/* Push a QP error (requester side) to the port's error FIFO. */
-static void qp_error(struct gaudi_core *g, unsigned int port, uint32_t qpn,
-                     uint32_t syndrome)
+/* Push a QP error to the port's error FIFO. */
+void gaudi_nic_qp_error(struct gaudi_core *g, unsigned int port,
+                        uint32_t qpn, uint32_t syndrome, bool requester)
 {
     uint64_t base =
         ((uint64_t)gaudi_reg_get(g, qpc_reg(port,
@@ -232,7 +234,7 @@ static void qp_error(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     uint32_t pi = gaudi_reg_get(g, pi_reg);
     uint32_t entry = gaudi_le32((qpn & QP_ERR_QPN) |
                                 ((syndrome << 24) & QP_ERR_SYNDROME) |
-                                QP_ERR_REQUESTER);
+                                (requester ? QP_ERR_REQUESTER : 0));
 
     g->nic.qp_errors++;
     if (!base) {
@@ -248,6 +250,12 @@ static void qp_error(struct gaudi_core *g, unsigned int port, uint32_t qpn,
                       (pi + 1) & mask);
     }
     raise_irq(g, port, QPC_INTERRUPT_QP_ERR);
+}
+
+static void qp_error(struct gaudi_core *g, unsigned int port, uint32_t qpn,
+                     uint32_t syndrome)
+{
+    gaudi_nic_qp_error(g, port, qpn, syndrome, true);
 }
 
 /* --- QP contexts --- */
@@ -276,6 +284,22 @@ static int qpc_load(struct gaudi_core *g, unsigned int port, bool req,
         return -1;
     }
     return 0;
+}
+
+int gaudi_nic_qpc_load(struct gaudi_core *g, unsigned int port, bool req,
+                       uint32_t qpn, uint32_t *w, uint64_t *addr)
+{
+    return qpc_load(g, port, req, qpn, w, addr);
+}
+
+void gaudi_nic_qpc_store(struct gaudi_core *g, unsigned int port, bool req,
+                         uint64_t addr, const uint32_t *w)
+{
+    if (nic_write(g, port, addr, w, req ? GAUDI_NIC_REQ_QPC_SIZE :
+                                         GAUDI_NIC_RES_QPC_SIZE)) {
+        gaudi_guest_error(g, "NIC%u: context at 0x%llx unwritable", port,
+                          (unsigned long long)addr);
+    }
 }
 
 /* GW_BUSY written 1: the masked read-modify-write of one context. */
@@ -353,14 +377,23 @@ static void send_wqe(struct gaudi_core *g, unsigned int port, uint64_t at,
         ps->cnt[GAUDI_NIC_TX_ERRORS]++;
         return;
     }
+    gaudi_nic_xmit(g, port, frame, size);
+}
+
+bool gaudi_nic_xmit(struct gaudi_core *g, unsigned int port,
+                    const void *frame, size_t len)
+{
+    struct gaudi_nic_port_state *ps = &g->nic.port[port];
+
     if (!ps->link) {
         ps->cnt[GAUDI_NIC_TX_ERRORS]++; /* the MAC drops it */
-        return;
+        return false;
     }
-    count_frame(ps, false, frame, size);
+    count_frame(ps, false, frame, len);
     if (g->nic.be.send) {
-        g->nic.be.send(g->nic.be.opaque, port, frame, size);
+        g->nic.be.send(g->nic.be.opaque, port, frame, len);
     }
+    return true;
 }
 
 /*
@@ -384,8 +417,7 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
         return;
     }
     if (qpc_bits(w, REQ_QPC_TRANSPORT_BIT, 1) != QPC_TRANSPORT_RAW) {
-        gaudi_log(g, GAUDI_LOG_UNIMP, "NIC%u: doorbell on RC QP %u: RDMA "
-                  "is not modelled", port, qpn);
+        gaudi_roce_doorbell(g, port, qpn, pi); /* any doorbell may */
         return;
     }
     if (!secured) {
@@ -489,6 +521,11 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
     if (len < GAUDI_NIC_MIN_FRAME) {
         ps->cnt[GAUDI_NIC_RX_DROPS]++;
         return false;
+    }
+    /* UDP 4791 goes to the RoCE engine (roce.c), not to the ring. */
+    if (gaudi_roce_receive(g, port, frame, len)) {
+        count_frame(ps, true, frame, len);
+        return true;
     }
     if (!rx_ring(g, port, &base, &slot)) {
         ps->cnt[GAUDI_NIC_RX_DROPS]++;
@@ -761,4 +798,5 @@ void gaudi_nic_reset(struct gaudi_core *g)
     g->nic.gw_ops = 0;
     g->nic.tx_wqes = 0;
     g->nic.qp_errors = 0;
+    gaudi_roce_reset(g);
 }

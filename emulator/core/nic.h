@@ -13,6 +13,7 @@
 
 #include "gaudi_core.h"
 #include "gaudi1/nic.h"
+#include "roce.h"
 
 /* The MAC counters the model keeps per port (nic.c maps them to STAT). */
 enum gaudi_nic_cnt {
@@ -52,6 +53,7 @@ struct gaudi_nic {
     uint64_t tx_wqes;   /* send WQEs executed */
     uint64_t qp_errors; /* entries pushed to the QP error FIFOs */
     uint8_t frame[GAUDI_NIC_MAX_FRAME]; /* the frame being sent */
+    struct gaudi_roce roce; /* the RoCE v2 engine (roce.c) */
 };
 
 void gaudi_nic_init(struct gaudi_core *g);
@@ -60,5 +62,19 @@ void gaudi_nic_reset(struct gaudi_core *g);
 /* A counter of port p (tests, the device CPU's NIC status). */
 uint64_t gaudi_nic_counter(struct gaudi_core *g, unsigned int port,
                            enum gaudi_nic_cnt c);
+
+/* For the RoCE engine (roce.c). */
+/* Read QP qpn's context (64 or 32 bytes) into w; its address in *addr. */
+int gaudi_nic_qpc_load(struct gaudi_core *g, unsigned int port, bool req,
+                       uint32_t qpn, uint32_t *w, uint64_t *addr);
+/* Write a context read by gaudi_nic_qpc_load() back to addr. */
+void gaudi_nic_qpc_store(struct gaudi_core *g, unsigned int port, bool req,
+                         uint64_t addr, const uint32_t *w);
+/* Push a QP error to the port's error FIFO and raise its interrupt. */
+void gaudi_nic_qp_error(struct gaudi_core *g, unsigned int port,
+                        uint32_t qpn, uint32_t syndrome, bool requester);
+/* Send a frame out of the port (MAC statistics, link); false if dropped. */
+bool gaudi_nic_xmit(struct gaudi_core *g, unsigned int port,
+                    const void *frame, size_t len);
 
 #endif

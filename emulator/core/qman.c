@@ -800,6 +800,7 @@ static void run_all(struct gaudi_core *g)
 void gaudi_core_run(struct gaudi_core *g)
 {
     run_all(g);
+    gaudi_roce_run(g); /* NIC retransmission timers */
 }
 
 bool gaudi_core_busy(struct gaudi_core *g)

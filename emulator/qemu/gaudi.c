@@ -84,6 +84,8 @@ struct GaudiState {
     uint32_t packet_latency_ns;
     uint32_t dma_bandwidth_mbps;
     bool tlb;
+    /* RoCE fault injection (tests): every Nth frame; 0 = off. */
+    uint32_t roce_drop_every, roce_reorder_every, roce_corrupt_every;
     GaudiPort port[GAUDI_NIC_NUM_PORTS];
 };
 
@@ -550,6 +552,9 @@ static void gaudi_realize(PCIDevice *pdev, Error **errp)
         .packet_latency_ns = s->packet_latency_ns,
         .dma_bandwidth_mbps = s->dma_bandwidth_mbps,
         .tlb_off = !s->tlb,
+        .roce_drop_every = s->roce_drop_every,
+        .roce_reorder_every = s->roce_reorder_every,
+        .roce_corrupt_every = s->roce_corrupt_every,
     };
     struct gaudi_bus bus = {
         .opaque = s,
@@ -707,6 +712,11 @@ static const Property gaudi_properties[] = {
     DEFINE_PROP_UINT32("dma-bandwidth-mbps", GaudiState, dma_bandwidth_mbps,
                        GAUDI_DEFAULT_DMA_BANDWIDTH_MBPS),
     DEFINE_PROP_BOOL("tlb", GaudiState, tlb, true),
+    DEFINE_PROP_UINT32("roce-drop-every", GaudiState, roce_drop_every, 0),
+    DEFINE_PROP_UINT32("roce-reorder-every", GaudiState, roce_reorder_every,
+                       0),
+    DEFINE_PROP_UINT32("roce-corrupt-every", GaudiState, roce_corrupt_every,
+                       0),
     /* Port n's netdev and MAC (the MAC is not used by the model yet). */
     DEFINE_PROP_NETDEV("netdev0", GaudiState, port[0].conf.peers),
     DEFINE_PROP_MACADDR("mac0", GaudiState, port[0].conf.macaddr),

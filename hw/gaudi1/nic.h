@@ -2,7 +2,7 @@
 /*
  * Gaudi 1 hardware description: the NIC.  Ten Ethernet/RoCE ports in five
  * NIC macros of two ports each; the registers, work-queue and context
- * layouts the raw Ethernet path needs.
+ * layouts the raw Ethernet path and the RoCE engine need.
  *
  * Offsets are CFG offsets (relative to GAUDI_CFG_BASE) or, without "mm",
  * offsets inside a block (Documentation/hw.rst).  Plain C, no includes.
@@ -302,6 +302,17 @@
 #define NIC_WQE_LOCAL_ADDR_HI			0x0003FFFFU	/* dword 2 */
 #define NIC_WQE_SIZE_SHIFT			18
 #define NIC_WQE_SIZE				0xFFFC0000U	/* dword 2 */
+/*
+ * The rest of a send WQE (hl-thunk gaudi_nic.h: struct sq_wqe): dword 0
+ * bit 27 ackreq; dword 3 remote address 31:0; dword 4 bits 17:0 remote
+ * address 49:32 (the field is named 43_32 but is 18 bits wide); dword 5
+ * bits 25:0 remote sync object, bit 31 sync_object_valid; dword 6 the
+ * remote sync object's data; dword 7 the stride.
+ */
+#define NIC_WQE_ACKREQ				(1U << 27)	/* dword 0 */
+#define NIC_WQE_REMOTE_ADDR_HI			0x0003FFFFU	/* dword 4 */
+#define NIC_WQE_REMOTE_SOB			0x03FFFFFFU	/* dword 5 */
+#define NIC_WQE_SYNC_VALID			(1U << 31)	/* dword 5 */
 #define WQE_NOP					0
 #define WQE_SEND				1
 #define WQE_LINEAR				2
@@ -324,6 +335,41 @@
 #define REQ_QPC_VALID_BIT			511
 #define RES_QPC_EXPECTED_PSN_BIT		192	/* 24 bits */
 #define RES_QPC_VALID_BIT			255
+/*
+ * The rest of the two contexts the RoCE engine reads (hl-thunk
+ * gaudi_nic.h, struct qpc_requester / qpc_responder, bit positions
+ * counted from their field order and widths).  Requester: destination QP
+ * 0 (24), remote key 32, destination IPv4 64, source IPv4 96, destination
+ * MAC bits 31:0 at 128 and 47:32 at 160 (16), sequence-error retry count
+ * 176 (8), timeout retry count 184 (8), next PSN to send 192 (24),
+ * oldest unacknowledged PSN 224 (24), sob_en 255, error 510.  Responder:
+ * destination QP 0 (24), connection state 30 (2: open, close, resync,
+ * error), local key 32, destination IPv4 64, source IPv4 96, destination
+ * MAC 128/160, NAK syndrome 189 (2), transport 191, sob_en 251.
+ */
+#define REQ_QPC_DST_QP_BIT			0	/* 24 bits */
+#define REQ_QPC_REMOTE_KEY_BIT			32
+#define REQ_QPC_DST_IP_BIT			64
+#define REQ_QPC_SRC_IP_BIT			96
+#define REQ_QPC_DST_MAC_31_0_BIT		128
+#define REQ_QPC_DST_MAC_47_32_BIT		160	/* 16 bits */
+#define REQ_QPC_SEQ_ERR_RETRY_BIT		176	/* 8 bits */
+#define REQ_QPC_TIMEOUT_RETRY_BIT		184	/* 8 bits */
+#define REQ_QPC_NEXT_PSN_BIT			192	/* 24 bits */
+#define REQ_QPC_OLDEST_UNACKED_PSN_BIT		224	/* 24 bits */
+#define REQ_QPC_SOB_EN_BIT			255
+#define REQ_QPC_ERROR_BIT			510
+#define RES_QPC_DST_QP_BIT			0	/* 24 bits */
+#define RES_QPC_CONN_STATE_BIT			30	/* 2 bits */
+#define RES_QPC_LOCAL_KEY_BIT			32
+#define RES_QPC_DST_IP_BIT			64
+#define RES_QPC_SRC_IP_BIT			96
+#define RES_QPC_DST_MAC_31_0_BIT		128
+#define RES_QPC_DST_MAC_47_32_BIT		160
+#define RES_QPC_NACK_SYNDROME_BIT		189	/* 2 bits */
+#define RES_QPC_TRANSPORT_BIT			191
+#define RES_QPC_SOB_EN_BIT			251
+#define RES_QPC_CONN_ERROR			3
 #define QPC_TRANSPORT_RC			0
 #define QPC_TRANSPORT_RAW			1
 
@@ -342,6 +388,33 @@
  */
 #define QPC_INTERRUPT_EN_MSI(n)			(1U << (2 * (n)))
 #define QPC_INTERRUPT_EN_WIRE(n)		(1U << (2 * (n) + 1))
+/*
+ * - The RoCE engine (Documentation/emulator/nic.rst, "RoCE v2"): the
+ *   remote sync object of a send WQE is the CFG offset of a SOB register
+ *   (SYNC_MNGR_*_SOB_OBJ_n); the port's completion queue 0 is enabled by
+ *   CQ_CFG0 bit 0, lives at CQ_BASE_ADDR_49_32 << 32 | CQ_BASE_ADDR_31_7
+ *   << 7 (an address the port's user ASID translates), has CQ_MASK + 1
+ *   entries; PRODUCER_INDEX counts CQEs written (WRITE_INDEX is it masked),
+ *   CONSUMER_INDEX is the driver's.  CQE, 8 bytes (the public facts: valid
+ *   bit 63, type bit 23): requester: bits 21:0 the WQE index, bit 23 = 1,
+ *   bits 55:32 the QPN; responder: bits 22:0 the QPN, bit 23 = 0, bits
+ *   62:32 the immediate data's low 31 bits.  QP error syndromes 0x50...
+ */
+#define ROCE_CQ_CFG0_ENABLE			(1U << 0)
+#define ROCE_CQE_REQUESTER			(1U << 23)	/* low dword */
+#define ROCE_CQE_QPN				0x00FFFFFFU
+#define ROCE_CQE_VALID				(1U << 31)	/* high dword */
+#define ROCE_SYN_WQE_FAULT			0x50	/* requester */
+#define ROCE_SYN_LOCAL_FAULT			0x51
+#define ROCE_SYN_BAD_WQE			0x52
+#define ROCE_SYN_RETRY_EXCEEDED			0x53
+#define ROCE_SYN_REMOTE_ACCESS			0x54
+#define ROCE_SYN_REMOTE_INVALID			0x55
+#define ROCE_SYN_RES_INVALID_QP			0x60	/* responder */
+#define ROCE_SYN_RES_BAD_RKEY			0x61
+#define ROCE_SYN_RES_MMU			0x62
+#define ROCE_SYN_RES_LENGTH			0x63
+#define ROCE_SYN_RES_SOB			0x64
 #define RAW_BASE_HI_ADDR			0x0003FFFFU
 #define RAW_BASE_HI_LOG_ENTRY_SHIFT		24
 #define RAW_BASE_HI_LOG_ENTRY			0x0F000000U

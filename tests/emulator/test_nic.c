@@ -444,12 +444,13 @@ static void test_tx_bad(void)
 	ok(g->nic.port[p].wire_irqs == 1,
 	   "no second interrupt until INTERRUPT_CLR");
 
-	/* An RC QP is RDMA: not modelled, not an error of the guest. */
+	/* An RC QP is the RoCE engine's (test_roce.c): nothing posted. */
 	errs = fb.guest_errors;
 	put_req_qpc(&fb, 10, true, QPC_TRANSPORT_RC);
+	wr(g, qpc(p, NIC_QPC_SECURED_DOORBELL_PI), 0);
 	wr(g, qpc(p, NIC_QPC_SECURED_DOORBELL_QPN), QPC_DOORBELL_BUSY | 10);
 	ok(fb.guest_errors == errs && w.frames == 1,
-	   "doorbell on an RC QP: left to the RDMA model");
+	   "doorbell on an RC QP with nothing posted: RoCE engine, no error");
 
 	/* Context table that decodes to nothing. */
 	wr(g, qpc(p, NIC_QPC_REQ_BASE_ADDRESS_49_18), NOTHING >> 18);

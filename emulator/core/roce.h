@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Gaudi 1 model: the NIC's RoCE v2 engine (requester and responder of RC
+ * QPs), Documentation/emulator/nic.rst "RoCE v2".  nic.c hands it the
+ * doorbells of RC QPs and the received UDP 4791 frames.
+ */
+#ifndef GAUDI_ROCE_H
+#define GAUDI_ROCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gaudi_core;
+
+/* Model choices (nic.rst): sizes and times of the engine. */
+#define GAUDI_ROCE_MTU          4096    /* payload bytes per packet */
+#define GAUDI_ROCE_MAX_QPN      1024    /* QPNs the engine serves */
+#define GAUDI_ROCE_REQ_SLOTS    16      /* requester QPs in flight per port */
+#define GAUDI_ROCE_WINDOW       32      /* unacknowledged packets per QP */
+#define GAUDI_ROCE_RTO_NS       1000000 /* retransmission timeout */
+#define GAUDI_ROCE_RETRIES      7       /* when the QPC's count is 0 */
+#define GAUDI_ROCE_PKT_BUDGET   256     /* packets per doorbell, tick, ACK */
+#define GAUDI_ROCE_DEFER        8       /* frames received while busy */
+/* Ethernet + IPv4 + UDP + BTH + RETH + ImmDt + payload + iCRC. */
+#define GAUDI_ROCE_MAX_FRAME    (14 + 20 + 8 + 12 + 16 + 4 + \
+                                 GAUDI_ROCE_MTU + 4)
+
+enum gaudi_roce_cnt {
+    GAUDI_ROCE_TX_PKTS,      /* request packets sent (first time) */
+    GAUDI_ROCE_RETRANSMITS,  /* request packets sent again */
+    GAUDI_ROCE_TX_ACKS,      /* ACKs sent by the responder */
+    GAUDI_ROCE_TX_NAKS,      /* NAKs sent by the responder */
+    GAUDI_ROCE_RX_PKTS,      /* RoCE frames received */
+    GAUDI_ROCE_RX_ACKS,      /* ACKs received by the requester */
+    GAUDI_ROCE_RX_NAKS,      /* NAKs received by the requester */
+    GAUDI_ROCE_ICRC_ERRORS,  /* dropped: bad iCRC */
+    GAUDI_ROCE_BAD_FRAMES,   /* dropped: malformed, unknown opcode */
+    GAUDI_ROCE_DUPLICATES,   /* request packets seen before (re-ACKed) */
+    GAUDI_ROCE_TIMEOUTS,     /* retransmission timer expirations */
+    GAUDI_ROCE_REQ_ERRORS,   /* requester QPs put in error */
+    GAUDI_ROCE_RES_ERRORS,   /* responder QPs put in error */
+    GAUDI_ROCE_CQ_OVERFLOW,  /* CQEs lost to a full completion queue */
+    GAUDI_ROCE_INJECTED,     /* frames dropped/reordered/corrupted */
+    GAUDI_ROCE_CNT_NUM
+};
+
+/* One request packet kept until acknowledged (rebuilt to resend). */
+struct gaudi_roce_pkt {
+    uint64_t laddr;    /* local address of the payload */
+    uint64_t raddr;    /* remote address (RETH VA) of the message */
+    uint32_t psn;
+    uint32_t wqe;      /* index of the WQE it belongs to */
+    uint32_t msg_len;  /* RETH DMA length */
+    uint32_t imm;      /* ImmDt (sync packets) */
+    uint16_t len;      /* payload bytes */
+    uint8_t opcode;    /* BTH opcode */
+    bool last;         /* the WQE completes when this one is acked */
+};
+
+struct gaudi_roce_req {
+    bool used;
+    bool error;
+    uint32_t qpn;
+    uint32_t pi, ci;          /* doorbell PI, next WQE to fetch */
+    uint32_t entries;         /* send queue size in WQEs */
+    uint64_t sq;              /* send queue address */
+    /* The WQE being cut into packets. */
+    bool cur;
+    uint32_t cur_idx, cur_off, cur_size;
+    uint64_t cur_laddr, cur_raddr;
+    bool cur_sync, cur_data_done;
+    uint32_t cur_sob, cur_sob_data;
+    /* Unacknowledged packets, oldest first. */
+    struct gaudi_roce_pkt win[GAUDI_ROCE_WINDOW];
+    unsigned int head, n;
+    uint32_t next_psn;
+    uint64_t deadline;        /* 0 = no timer */
+    unsigned int retries;
+};
+
+struct gaudi_roce_res {
+    bool in_msg;              /* between FIRST and LAST */
+    bool invalid_seen;        /* reported: a packet for an invalid QP */
+    uint64_t va;              /* where the next payload goes */
+    uint32_t left;            /* bytes the RETH announced, still to come */
+};
+
+struct gaudi_roce_frame {
+    unsigned int port;
+    uint16_t len;
+    uint8_t buf[GAUDI_ROCE_MAX_FRAME];
+};
+
+struct gaudi_roce {
+    struct gaudi_roce_req req[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_REQ_SLOTS];
+    struct gaudi_roce_res res[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_MAX_QPN];
+    uint64_t cnt[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_CNT_NUM];
+    /* Fault injection (struct gaudi_identity roce_*_every). */
+    uint64_t tx_seq;
+    bool held;                /* a frame kept back to be sent late */
+    struct gaudi_roce_frame hold;
+    /* Frames that arrived while the engine was busy (re-entry). */
+    unsigned int depth;
+    unsigned int defer_n;
+    struct gaudi_roce_frame defer[GAUDI_ROCE_DEFER];
+    struct gaudi_roce_frame work; /* the deferred frame being handled */
+};
+
+void gaudi_roce_reset(struct gaudi_core *g);
+
+/* An RC QP's doorbell (nic.c): send its WQEs from the CI up to pi. */
+void gaudi_roce_doorbell(struct gaudi_core *g, unsigned int port,
+                         uint32_t qpn, uint32_t pi);
+
+/*
+ * A received frame: true if it is RoCE v2 (IPv4, UDP port 4791) and the
+ * engine took it (even to drop it); false leaves it to the raw ring.
+ */
+bool gaudi_roce_receive(struct gaudi_core *g, unsigned int port,
+                        const uint8_t *frame, size_t len);
+
+/* Timers: retransmission, late (reordered) frames.  From run and tick. */
+void gaudi_roce_run(struct gaudi_core *g);
+
+/* Next time the engine needs gaudi_roce_run(); UINT64_MAX if none. */
+uint64_t gaudi_roce_next_ns(struct gaudi_core *g);
+
+uint64_t gaudi_roce_counter(struct gaudi_core *g, unsigned int port,
+                            enum gaudi_roce_cnt c);
+
+/* Compute the RoCE v2 iCRC of an Ethernet frame (without its iCRC). */
+uint32_t gaudi_roce_icrc(const uint8_t *frame, size_t len);
+
+#endif

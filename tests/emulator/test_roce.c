@@ -1,0 +1,1030 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The NIC's RoCE v2 engine: two cards cabled port to port through a fake
+ * wire.  Contexts programmed through the QPC gateway, send queues, data
+ * and completion queue in user memory behind the device MMU; RDMA WRITEs
+ * of random sizes and offsets with a remote sync-object increment; the
+ * frame format; loss, reordering and corruption injected; bad rkey,
+ * unmapped remote memory, invalid QP and a dead link; garbage frames.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fakebus.h"
+#include "tap.h"
+
+/* Device memory (HBM at device address 0) of each card. */
+#define REQ_QPC_HBM	0x1000000ULL
+#define RES_QPC_HBM	0x1100000ULL
+#define ERR_FIFO_HBM	0x3800000ULL
+#define SQ_HBM		0x7000000ULL	/* behind VA_SQ */
+#define CQ_HBM		0x7010000ULL	/* behind VA_CQ */
+#define BUF_HBM		0x8000000ULL	/* behind VA_BUF */
+#define PGT_BASE	0x10000000ULL
+#define PGT_POOL	0x10100000ULL
+/* User virtual addresses (ASID 1). */
+#define ASID		1
+#define VA_SQ		(GAUDI_VA_HOST_START + 0x1000000ULL)
+#define VA_CQ		(GAUDI_VA_HOST_START + 0x1010000ULL)
+#define VA_BUF		(GAUDI_VA_HOST_START + 0x2000000ULL)
+#define VA_HOLE		(GAUDI_VA_HOST_START + 0x4000000ULL) /* unmapped */
+#define SQ_SIZE		0x10000ULL
+#define BUF_SIZE	0x40000ULL	/* 256 KiB */
+#define SQ_LOG		6		/* 256 WQEs per QP */
+#define SQ_ENTRIES	(4 << SQ_LOG)
+#define SQ_SEL		10
+#define CQ_ENTRIES	512
+#define SOB_BASE	mmSYNC_MNGR_E_N_SOB_OBJ_0
+#define RKEY		0x1234ABCDU
+#define PSN0		0xFFFFF0U	/* wraps through 0 */
+
+#define qpc GAUDI_NIC_QPC_REG
+#define rxe GAUDI_NIC_RXE_REG
+#define txe GAUDI_NIC_TXE_REG
+
+#define MAXF		GAUDI_ROCE_MAX_FRAME
+#define QLEN		1024
+
+struct qframe {
+	unsigned int to, port;
+	uint16_t len;
+	uint8_t buf[MAXF];
+};
+
+/* The cable: frames queued and delivered by wire_run(), never nested. */
+struct wire {
+	struct fakebus fb[2];
+	struct qframe q[QLEN];
+	unsigned int head, n;
+	bool dead;
+	unsigned int ncap;		/* frames captured A -> B */
+	struct qframe cap[16];
+	unsigned int sent[2];
+	int side[2];
+};
+
+static struct wire *W;
+
+static void wire_send(void *opaque, unsigned int port, const void *frame,
+		      size_t len)
+{
+	int from = *(int *)opaque;
+	struct qframe *f;
+
+	W->sent[from]++;
+	if (from == 0 && W->ncap < 16 && len <= MAXF) {
+		W->cap[W->ncap].len = (uint16_t)len;
+		memcpy(W->cap[W->ncap++].buf, frame, len);
+	}
+	if (W->dead || W->n == QLEN || len > MAXF)
+		return;
+	f = &W->q[(W->head + W->n++) % QLEN];
+	f->to = !from;
+	f->port = port;
+	f->len = (uint16_t)len;
+	memcpy(f->buf, frame, len);
+}
+
+static void wire_run(void)
+{
+	unsigned int guard = 0;
+
+	while (W->n && guard++ < 100000) {
+		struct qframe *f = &W->q[W->head];
+
+		W->head = (W->head + 1) % QLEN;
+		W->n--;
+		gaudi_nic_receive(W->fb[f->to].g, f->port, f->buf, f->len);
+	}
+}
+
+/* Deliver, and let time pass (1 ms steps) until done() or max steps. */
+static void settle(bool (*done)(void *), void *arg, unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < max; i++) {
+		wire_run();
+		if (done && done(arg))
+			return;
+		W->fb[0].now += 1000000;
+		W->fb[1].now += 1000000;
+		gaudi_core_tick(W->fb[0].g);
+		gaudi_core_tick(W->fb[1].g);
+	}
+	wire_run();
+}
+
+static void wr(struct gaudi_core *g, uint32_t off, uint32_t v)
+{
+	gaudi_cfg_write(g, off, v);
+}
+
+static void setbits(uint32_t *e, unsigned int bit, unsigned int width,
+		    uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < width; i++) {
+		unsigned int b = bit + i;
+
+		e[b / 32] &= ~(1U << (b % 32));
+		e[b / 32] |= ((v >> i) & 1U) << (b % 32);
+	}
+}
+
+static uint32_t getbits(const uint32_t *e, unsigned int bit,
+			unsigned int width)
+{
+	uint32_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < width; i++)
+		v |= ((e[(bit + i) / 32] >> ((bit + i) % 32)) & 1U) << i;
+	return v;
+}
+
+static uint64_t pool[2];
+
+static void map_page(struct fakebus *fb, int side, uint64_t va, uint64_t pa)
+{
+	static const unsigned int shift[5] = { 48, 39, 30, 21, 12 };
+	static const uint64_t mask[5] = { 3, 511, 511, 511, 511 };
+	uint64_t table = PGT_BASE + 0x1000ULL * ASID, pte;
+	unsigned int hop;
+
+	for (hop = 0; hop < 5; hop++) {
+		uint64_t slot = table + 8 * ((va >> shift[hop]) & mask[hop]);
+
+		if (hop == 4) {
+			pte = pa | PTE_LAST | PTE_PRESENT;
+			memcpy(fb->hbm + slot, &pte, 8);
+			return;
+		}
+		memcpy(&pte, fb->hbm + slot, 8);
+		if (!(pte & PTE_PRESENT)) {
+			pte = pool[side] | PTE_PRESENT;
+			pool[side] += 0x1000;
+			memcpy(fb->hbm + slot, &pte, 8);
+		}
+		table = pte & ~0xFFFULL;
+	}
+}
+
+static void map_range(struct fakebus *fb, int side, uint64_t va, uint64_t pa,
+		      uint64_t size)
+{
+	uint64_t o;
+
+	for (o = 0; o < size; o += 0x1000)
+		map_page(fb, side, va + o, pa + o);
+}
+
+static uint32_t ip_of(int side)
+{
+	return 0x0A000001U + side; /* 10.0.0.1, 10.0.0.2 */
+}
+
+static void mac_of(int side, unsigned int port, uint8_t *m)
+{
+	static const uint8_t oui[3] = { 0xB0, 0xFD, 0x0B };
+
+	memcpy(m, oui, 3);
+	m[3] = 0x10;
+	m[4] = (uint8_t)side;
+	m[5] = (uint8_t)port;
+}
+
+/* Card side, port p, as a driver would set it up for RDMA. */
+static void card_setup(int side, unsigned int p,
+		       const struct gaudi_identity *id)
+{
+	struct fakebus *fb = &W->fb[side];
+	struct gaudi_core *g;
+	struct gaudi_nic_backend be = { .send = wire_send };
+	uint64_t hop0 = PGT_BASE + 0x1000ULL * ASID;
+	uint64_t sq_base = VA_SQ;	/* wq_base_address n: + n * 8 KiB */
+	uint32_t qm = GAUDI_NIC_PORT_MACRO(p) +
+		      ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+	uint8_t mac[6];
+
+	g = id ? fakebus_new_id(fb, id) : fakebus_new(fb);
+	fb->quiet = true;
+	W->side[side] = side;
+	be.opaque = &W->side[side];
+	gaudi_nic_set_backend(g, &be);
+	gaudi_nic_set_link(g, p, true);
+	/* Tables and error FIFO. */
+	wr(g, qpc(p, NIC_QPC_REQ_BASE_ADDRESS_49_18), REQ_QPC_HBM >> 18);
+	wr(g, qpc(p, NIC_QPC_REQ_BASE_ADDRESS_17_7), (REQ_QPC_HBM >> 7) & 0x7FF);
+	wr(g, qpc(p, NIC_QPC_RES_BASE_ADDRESS_49_18), RES_QPC_HBM >> 18);
+	wr(g, qpc(p, NIC_QPC_RES_BASE_ADDRESS_17_7), (RES_QPC_HBM >> 7) & 0x7FF);
+	wr(g, qpc(p, NIC_QPC_ERR_FIFO_BASE_ADDR_49_18), ERR_FIFO_HBM >> 18);
+	wr(g, qpc(p, NIC_QPC_ERR_FIFO_BASE_ADDR_17_7), ERR_FIFO_HBM & 0x3FF80);
+	wr(g, qpc(p, NIC_QPC_ERR_FIFO_MASK), 63);
+	wr(g, qpc(p, NIC_QPC_INTERRUPT_MASK), 1U << QPC_INTERRUPT_QP_ERR);
+	wr(g, qpc(p, NIC_QPC_INTERRUPT_EN),
+	   QPC_INTERRUPT_EN_WIRE(QPC_INTERRUPT_QP_ERR));
+	/* Source MAC. */
+	mac_of(side, p, mac);
+	wr(g, txe(p, (p & 1) ? NIC_TXE_PORT1_MAC_CFG_47_32 :
+		  NIC_TXE_PORT0_MAC_CFG_47_32), mac[0] << 8 | mac[1]);
+	wr(g, txe(p, (p & 1) ? NIC_TXE_PORT1_MAC_CFG_31_0 :
+		  NIC_TXE_PORT0_MAC_CFG_31_0),
+	   (uint32_t)mac[2] << 24 | mac[3] << 16 | mac[4] << 8 | mac[5]);
+	/* Send queues: window 0, QP n's queue at VA_SQ + n * 8 KiB. */
+	wr(g, txe(p, NIC_TXE_SQ_BASE_ADDRESS_49_32(0)), sq_base >> 32);
+	wr(g, txe(p, NIC_TXE_SQ_BASE_ADDRESS_31_0(0)), (uint32_t)sq_base);
+	wr(g, txe(p, NIC_TXE_SQ_BASE_ADDRESS_SEL), SQ_SEL);
+	wr(g, txe(p, NIC_TXE_LOG_MAX_WQ_SIZE(0)), SQ_LOG);
+	/* Completion queue 0. */
+	wr(g, rxe(p, NIC_RXE_CQ_BASE_ADDR_49_32), VA_CQ >> 32);
+	wr(g, rxe(p, NIC_RXE_CQ_BASE_ADDR_31_7), (uint32_t)VA_CQ >> 7);
+	wr(g, rxe(p, NIC_RXE_CQ_MASK), CQ_ENTRIES - 1);
+	wr(g, rxe(p, NIC_RXE_CQ_CFG0), ROCE_CQ_CFG0_ENABLE);
+	/* The user's memory behind the MMU, ASID 1 in the NIC QMAN. */
+	pool[side] = PGT_POOL;
+	map_range(fb, side, VA_SQ, SQ_HBM, SQ_SIZE);
+	map_range(fb, side, VA_CQ, CQ_HBM, 0x1000);
+	map_range(fb, side, VA_BUF, BUF_HBM, BUF_SIZE);
+	wr(g, mmMMU_UP_MMU_ASID, ASID);
+	wr(g, mmMMU_UP_MMU_HOP0_PA43_12, hop0 >> 12);
+	wr(g, mmMMU_UP_MMU_HOP0_PA49_44, hop0 >> 44);
+	wr(g, mmMMU_UP_MMU_BUSY, 0x80000000U);
+	wr(g, mmMMU_UP_MMU_ENABLE, 1);
+	wr(g, qm + QM_GLBL_NON_SECURE_PROPS(0), ASID);
+}
+
+static void two_cards(unsigned int p, const struct gaudi_identity *id)
+{
+	memset(W, 0, sizeof(*W));
+	card_setup(0, p, id);
+	card_setup(1, p, id);
+}
+
+static void bye(void)
+{
+	fakebus_free(&W->fb[0]);
+	fakebus_free(&W->fb[1]);
+}
+
+/* Write a context through the gateway as the driver does. */
+static void gateway(struct gaudi_core *g, unsigned int p, uint32_t qpn,
+		    bool req, const uint32_t *e)
+{
+	unsigned int i, words = req ? 16 : 8;
+
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+		wr(g, qpc(p, NIC_QPC_GW_MASK(i)), i < words ? 0xFFFFFFFFU : 0);
+		wr(g, qpc(p, NIC_QPC_GW_DATA(i)), i < words ? e[i] : 0);
+	}
+	wr(g, qpc(p, NIC_QPC_GW_CTRL), qpn | (req ? QPC_GW_CTRL_REQUESTER : 0));
+	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
+}
+
+/* Requester qa on card 0 -> responder qb on card 1 (rkey: the key sent). */
+static void connect(unsigned int p, uint32_t qa, uint32_t qb, uint32_t rkey,
+		    uint32_t psn)
+{
+	uint32_t r[16] = { 0 }, s[8] = { 0 };
+	uint8_t m0[6], m1[6];
+
+	mac_of(0, p, m0);
+	mac_of(1, p, m1);
+	setbits(r, REQ_QPC_DST_QP_BIT, 24, qb);
+	setbits(r, REQ_QPC_REMOTE_KEY_BIT, 32, rkey);
+	setbits(r, REQ_QPC_DST_IP_BIT, 32, ip_of(1));
+	setbits(r, REQ_QPC_SRC_IP_BIT, 32, ip_of(0));
+	setbits(r, REQ_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m1[2] << 24 |
+		m1[3] << 16 | m1[4] << 8 | m1[5]);
+	setbits(r, REQ_QPC_DST_MAC_47_32_BIT, 16, m1[0] << 8 | m1[1]);
+	setbits(r, REQ_QPC_NEXT_PSN_BIT, 24, psn);
+	setbits(r, REQ_QPC_OLDEST_UNACKED_PSN_BIT, 24, psn);
+	setbits(r, REQ_QPC_WQ_BASE_ADDR_BIT, 24, qa);
+	setbits(r, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
+	setbits(r, REQ_QPC_VALID_BIT, 1, 1);
+	gateway(W->fb[0].g, p, qa, true, r);
+
+	setbits(s, RES_QPC_DST_QP_BIT, 24, qa);
+	setbits(s, RES_QPC_LOCAL_KEY_BIT, 32, RKEY);
+	setbits(s, RES_QPC_DST_IP_BIT, 32, ip_of(0));
+	setbits(s, RES_QPC_SRC_IP_BIT, 32, ip_of(1));
+	setbits(s, RES_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m0[2] << 24 |
+		m0[3] << 16 | m0[4] << 8 | m0[5]);
+	setbits(s, RES_QPC_DST_MAC_47_32_BIT, 16, m0[0] << 8 | m0[1]);
+	setbits(s, RES_QPC_EXPECTED_PSN_BIT, 24, psn);
+	setbits(s, RES_QPC_SOB_EN_BIT, 1, 1);
+	setbits(s, RES_QPC_VALID_BIT, 1, 1);
+	gateway(W->fb[1].g, p, qb, false, s);
+}
+
+/* WQE idx of requester qa on card 0: RDMA WRITE (+ SOB increment). */
+static void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
+		 uint32_t size, int sob)
+{
+	uint32_t w[8] = { 0 };
+
+	w[0] = WQE_LINEAR << NIC_WQE_OPCODE_SHIFT;
+	w[1] = (uint32_t)la;
+	w[2] = ((uint32_t)(la >> 32) & NIC_WQE_LOCAL_ADDR_HI) |
+	       size << NIC_WQE_SIZE_SHIFT;
+	w[3] = (uint32_t)ra;
+	w[4] = (uint32_t)(ra >> 32) & NIC_WQE_REMOTE_ADDR_HI;
+	if (sob >= 0) {
+		w[5] = (SOB_BASE + 4 * sob) | NIC_WQE_SYNC_VALID;
+		w[6] = SM_SOB_INC | 1;
+	}
+	memcpy(W->fb[0].hbm + SQ_HBM + 0x2000ULL * qa + 32ULL * idx, w,
+	       sizeof(w));
+}
+
+static void doorbell(unsigned int p, uint32_t qa, uint32_t pi)
+{
+	struct gaudi_core *g = W->fb[0].g;
+
+	wr(g, qpc(p, NIC_QPC_UNSECURED_DOORBELL_PI), pi);
+	wr(g, qpc(p, NIC_QPC_UNSECURED_DOORBELL_QPN), QPC_DOORBELL_BUSY | qa);
+}
+
+static uint32_t sob(int side, unsigned int n)
+{
+	return gaudi_cfg_read(W->fb[side].g, SOB_BASE + 4 * n);
+}
+
+static unsigned int cq_pi(int side, unsigned int p)
+{
+	return gaudi_cfg_read(W->fb[side].g, rxe(p, NIC_RXE_CQ_PRODUCER_INDEX));
+}
+
+static void cqe(int side, unsigned int i, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t e[2];
+
+	memcpy(e, W->fb[side].hbm + CQ_HBM + 8ULL * (i % CQ_ENTRIES), 8);
+	*lo = e[0];
+	*hi = e[1];
+}
+
+/* Error FIFO entry i of side. */
+static uint32_t qp_err(int side, unsigned int i)
+{
+	uint32_t e;
+
+	memcpy(&e, W->fb[side].hbm + ERR_FIFO_HBM + 4ULL * i, 4);
+	return e;
+}
+
+static unsigned int qp_errs(int side, unsigned int p)
+{
+	return gaudi_cfg_read(W->fb[side].g,
+			      qpc(p, NIC_QPC_ERR_FIFO_PRODUCER_INDEX));
+}
+
+struct want {
+	int side;
+	unsigned int p, n;
+};
+
+static bool cq_reached(void *arg)
+{
+	struct want *w = arg;
+
+	return cq_pi(w->side, w->p) >= w->n;
+}
+
+static void fill(uint8_t *b, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	srand(seed);
+	for (i = 0; i < n; i++)
+		b[i] = (uint8_t)rand();
+}
+
+/*
+ * n random writes on QP qa -> qb (port p), each incrementing SOB sobn
+ * on card 1; returns true if the bytes, the SOB and the CQEs are right.
+ */
+static bool run_writes(unsigned int p, uint32_t qa, unsigned int n,
+		       unsigned int seed, unsigned int sobn, unsigned int *cq0,
+		       unsigned int max_steps, char *why, size_t whylen)
+{
+	static uint8_t shadow[BUF_SIZE];
+	uint8_t *src = W->fb[0].hbm + BUF_HBM, *dst = W->fb[1].hbm + BUF_HBM;
+	unsigned int i, base_cq = *cq0, idx0;
+	uint32_t sob0 = sob(1, sobn);
+	struct want want = { 0, p, base_cq + n };
+	uint32_t ctx[16];
+
+	memcpy(ctx, W->fb[0].hbm + REQ_QPC_HBM + 64ULL * qa, 64);
+	idx0 = getbits(ctx, REQ_QPC_CONSUMER_INDEX_BIT, 22);
+	fill(src, BUF_SIZE, seed);
+	memcpy(shadow, dst, BUF_SIZE);
+	srand(seed * 7 + 1);
+	for (i = 0; i < n; i++) {
+		uint32_t size = (uint32_t)rand() % 16384;
+		uint64_t lo = (uint64_t)rand() % (BUF_SIZE - size);
+		uint64_t ro = (uint64_t)rand() % (BUF_SIZE - size);
+
+		if (i == 0)
+			size = 0; /* a zero-length write still signals */
+		post(qa, (idx0 + i) % SQ_ENTRIES, VA_BUF + lo, VA_BUF + ro,
+		     size, (int)sobn);
+		memcpy(shadow + ro, src + lo, size);
+	}
+	doorbell(p, qa, (idx0 + n) % SQ_ENTRIES);
+	settle(cq_reached, &want, max_steps);
+	*cq0 = cq_pi(0, p);
+	if (memcmp(shadow, dst, BUF_SIZE)) {
+		snprintf(why, whylen, "bytes differ");
+		return false;
+	}
+	if (sob(1, sobn) != ((sob0 + n) & SM_SOB_VAL)) {
+		snprintf(why, whylen, "SOB %u, want %u", sob(1, sobn),
+			 sob0 + n);
+		return false;
+	}
+	if (cq_pi(0, p) != base_cq + n) {
+		snprintf(why, whylen, "%u CQEs, want %u", cq_pi(0, p) - base_cq,
+			 n);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t lo, hi;
+
+		cqe(0, base_cq + i, &lo, &hi);
+		if (!(hi & ROCE_CQE_VALID) || (hi & ROCE_CQE_QPN) != qa ||
+		    !(lo & ROCE_CQE_REQUESTER) ||
+		    (lo & 0x3FFFFF) != (idx0 + i) % SQ_ENTRIES) {
+			snprintf(why, whylen, "CQE %u: %08x %08x", i, lo, hi);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --- tests ------------------------------------------------------------ */
+
+static void test_writes(void)
+{
+	unsigned int p = 3, cq = 0; /* an odd port: QM1's ASID */
+	char why[128] = "";
+	bool good;
+
+	two_cards(p, NULL);
+	connect(p, 1, 5, RKEY, PSN0);
+	good = run_writes(p, 1, 40, 1, 7, &cq, 50, why, sizeof(why));
+	ok(good, "40 RDMA WRITEs of random sizes and offsets: bytes, remote "
+	   "SOB +1 each, requester CQEs in order (%s)", why);
+	ok(cq_pi(1, p) == 0, "no responder CQE when the SOB is written");
+	ok(gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_RETRANSMITS) == 0 &&
+	   gaudi_roce_counter(W->fb[1].g, p, GAUDI_ROCE_ICRC_ERRORS) == 0,
+	   "a clean wire: no retransmission, no iCRC error");
+	good = run_writes(p, 1, 30, 2, 7, &cq, 50, why, sizeof(why));
+	ok(good, "a second batch continues the PSNs and the CQ (%s)", why);
+	{
+		uint32_t ctx[16], rctx[8];
+
+		memcpy(ctx, W->fb[0].hbm + REQ_QPC_HBM + 64, 64);
+		memcpy(rctx, W->fb[1].hbm + RES_QPC_HBM + 32 * 5, 32);
+		ok(getbits(ctx, REQ_QPC_NEXT_PSN_BIT, 24) ==
+		   getbits(rctx, RES_QPC_EXPECTED_PSN_BIT, 24) &&
+		   getbits(ctx, REQ_QPC_NEXT_PSN_BIT, 24) < PSN0,
+		   "requester next PSN == responder expected PSN, wrapped "
+		   "(0x%x)", getbits(ctx, REQ_QPC_NEXT_PSN_BIT, 24));
+	}
+	ok(W->fb[0].guest_errors == 0 && W->fb[1].guest_errors == 0,
+	   "no guest errors");
+	bye();
+}
+
+static uint32_t crc32_ref(const uint8_t *p, size_t n, uint32_t crc)
+{
+	static uint32_t t[256];
+	size_t i;
+
+	if (!t[1]) {
+		for (i = 0; i < 256; i++) {
+			uint32_t c = (uint32_t)i;
+			int k;
+
+			for (k = 0; k < 8; k++)
+				c = c & 1 ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+			t[i] = c;
+		}
+	}
+	for (i = 0; i < n; i++)
+		crc = t[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+	return crc;
+}
+
+/* The iCRC as the test computes it, independently of roce.c. */
+static uint32_t icrc_ref(const uint8_t *f, size_t len)
+{
+	uint8_t m[MAXF + 8];
+
+	memset(m, 0xFF, 8);
+	memcpy(m + 8, f + 14, len - 14 - 4);
+	m[8 + 1] = 0xFF;		/* TOS */
+	m[8 + 8] = 0xFF;		/* TTL */
+	m[8 + 10] = m[8 + 11] = 0xFF;	/* IP checksum */
+	m[8 + 26] = m[8 + 27] = 0xFF;	/* UDP checksum */
+	m[8 + 32] = 0xFF;		/* BTH reserved */
+	return ~crc32_ref(m, len - 14 - 4 + 8, 0xFFFFFFFFU);
+}
+
+static unsigned int be16(const uint8_t *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static void write_pcap(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	uint32_t gh[6] = { 0xA1B2C3D4U, 0x00040002U, 0, 0, 65535, 1 };
+	unsigned int i;
+
+	if (!f)
+		return;
+	fwrite(gh, 4, 6, f);
+	for (i = 0; i < W->ncap; i++) {
+		uint32_t ph[4] = { i, 0, W->cap[i].len, W->cap[i].len };
+
+		fwrite(ph, 4, 4, f);
+		fwrite(W->cap[i].buf, 1, W->cap[i].len, f);
+	}
+	fclose(f);
+}
+
+/* tshark, if there, decodes the captured frames as RoCE v2. */
+static void tshark_check(void)
+{
+	char path[] = "/tmp/test_roce_XXXXXX", cmd[256], out[256] = "";
+	size_t n = 0;
+	FILE *f;
+	int fd;
+
+	fflush(stdout);
+	if (system("command -v tshark >/dev/null 2>&1")) {
+		tap_skip("no tshark", "tshark decodes the frames as RoCE v2");
+		return;
+	}
+	fd = mkstemp(path);
+	if (fd < 0) {
+		tap_skip("no temporary file", "tshark decodes the frames");
+		return;
+	}
+	close(fd);
+	write_pcap(path);
+	snprintf(cmd, sizeof(cmd), "tshark -r %s -T fields -e "
+		 "infiniband.bth.opcode -e infiniband.bth.destqp -e "
+		 "infiniband.reth.dmalen -e _ws.malformed 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (f) {
+		n = fread(out, 1, sizeof(out) - 1, f);
+		pclose(f);
+	}
+	out[n] = 0;
+	unlink(path);
+	ok(!strcmp(out, "6\t0x000009\t9001\t\n7\t0x000009\t\t\n"
+		   "8\t0x000009\t\t\n11\t0x000009\t0\t\n"),
+	   "tshark: RC RDMA WRITE FIRST/MIDDLE/LAST/ONLY IMM to QP 9, RETH "
+	   "lengths, nothing malformed");
+	if (strcmp(out, "6\t0x000009\t9001\t\n7\t0x000009\t\t\n"
+		   "8\t0x000009\t\t\n11\t0x000009\t0\t\n"))
+		tap_diag("tshark said: %s", out);
+}
+
+static void test_frames(void)
+{
+	unsigned int p = 0, i, cq = 0;
+	static const uint8_t want_op[4] = { 0x06, 0x07, 0x08, 0x0B };
+	bool eth = true, ip = true, udp = true, bth = true, icrc = true;
+	uint32_t psn = 0x123456;
+	const char *pcap = getenv("ROCE_PCAP");
+
+	two_cards(p, NULL);
+	connect(p, 2, 9, RKEY, psn);
+	fill(W->fb[0].hbm + BUF_HBM, 0x4000, 3);
+	post(2, 0, VA_BUF + 1, VA_BUF + 0x100, 9001, 4);
+	doorbell(p, 2, 1);
+	settle(NULL, NULL, 2);
+	ok(W->ncap == 4, "9001 bytes + SOB: 4 request frames (%u)", W->ncap);
+	for (i = 0; i < W->ncap && i < 4; i++) {
+		const uint8_t *f = W->cap[i].buf, *h = f + 14, *b = f + 42;
+		size_t len = W->cap[i].len;
+		uint32_t s = 0;
+		unsigned int k;
+		uint8_t m1[6];
+
+		mac_of(1, p, m1);
+		eth &= !memcmp(f, m1, 6) && be16(f + 12) == 0x0800;
+		for (k = 0; k < 20; k += 2)
+			s += be16(h + k);
+		while (s >> 16)
+			s = (s & 0xFFFF) + (s >> 16);
+		ip &= h[0] == 0x45 && s == 0xFFFF && h[9] == 17 &&
+		      be16(h + 2) == len - 14 && be32(h + 12) == ip_of(0) &&
+		      be32(h + 16) == ip_of(1);
+		udp &= be16(h + 22) == 4791 && be16(h + 24) == len - 34;
+		bth &= b[0] == want_op[i] && (be32(b + 4) & 0xFFFFFF) == 9 &&
+		       (be32(b + 8) & 0xFFFFFF) == psn + i;
+		icrc &= (uint32_t)(f[len - 4] | f[len - 3] << 8 |
+				   f[len - 2] << 16 |
+				   (uint32_t)f[len - 1] << 24) ==
+			icrc_ref(f, len);
+	}
+	ok(eth, "Ethernet: destination MAC from the context, IPv4");
+	ok(ip, "IPv4: header checksum, protocol UDP, addresses from the context");
+	ok(udp, "UDP: destination port 4791, length");
+	ok(bth, "BTH: WRITE FIRST, MIDDLE, LAST, ONLY WITH IMMEDIATE; dest QP; "
+	   "consecutive PSNs");
+	ok(icrc, "iCRC matches the test's own RoCE v2 computation");
+	if (W->ncap >= 4) {
+		const uint8_t *r = W->cap[0].buf + 54, *r3 = W->cap[3].buf + 54;
+
+		ok(((uint64_t)be32(r) << 32 | be32(r + 4)) == VA_BUF + 0x100 &&
+		   be32(r + 8) == RKEY && be32(r + 12) == 9001 &&
+		   W->cap[0].len == 54 + 16 + 4096 + 4 &&
+		   W->cap[2].len == 54 + 809 + 3 + 4 &&
+		   (W->cap[2].buf[43] >> 4 & 3) == 3,
+		   "RETH: VA, R_Key, DMA length; 4096-byte MTU; last pads 3");
+		ok(be32(r3) == 0 && be32(r3 + 4) == SOB_BASE + 16 &&
+		   be32(r3 + 12) == 0 && be32(r3 + 16) == (SM_SOB_INC | 1),
+		   "sync packet: RETH VA = SOB offset, length 0, ImmDt = data");
+	} else {
+		ok(0, "RETH");
+		ok(0, "sync packet");
+	}
+	if (pcap)
+		write_pcap(pcap);
+	tshark_check();
+	ok(sob(1, 4) == 1 && cq_pi(0, p) == 1 &&
+	   !memcmp(W->fb[1].hbm + BUF_HBM + 0x100, W->fb[0].hbm + BUF_HBM + 1,
+		   9001), "delivered: bytes, SOB 1, one CQE");
+	(void)cq;
+	bye();
+}
+
+static void test_injection(void)
+{
+	static const char *const what[3] = { "drop", "reorder", "corrupt" };
+	unsigned int m;
+
+	for (m = 0; m < 3; m++) {
+		struct gaudi_identity id;
+		unsigned int p = 4, cq = 0;
+		uint64_t rtx, icrc, inj;
+		char why[128] = "";
+		bool good;
+
+		memset(&id, 0, sizeof(id));
+		if (m == 0)
+			id.roce_drop_every = 7;
+		if (m == 1)
+			id.roce_reorder_every = 5;
+		if (m == 2)
+			id.roce_corrupt_every = 6;
+		two_cards(p, &id);
+		connect(p, 3, 3, RKEY, 100);
+		good = run_writes(p, 3, 60, 10 + m, 9, &cq, 400, why,
+				  sizeof(why));
+		rtx = gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_RETRANSMITS);
+		icrc = gaudi_roce_counter(W->fb[1].g, p,
+					  GAUDI_ROCE_ICRC_ERRORS) +
+		       gaudi_roce_counter(W->fb[0].g, p,
+					  GAUDI_ROCE_ICRC_ERRORS);
+		inj = gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_INJECTED) +
+		      gaudi_roce_counter(W->fb[1].g, p, GAUDI_ROCE_INJECTED);
+		ok(good, "%s every Nth frame: 60 writes complete, bytes and "
+		   "SOB exact (%s)", what[m], why);
+		ok(inj > 0 && rtx > 0 && (m != 2 || icrc > 0),
+		   "%s: %llu injected, %llu retransmitted, %llu iCRC errors",
+		   what[m], (unsigned long long)inj, (unsigned long long)rtx,
+		   (unsigned long long)icrc);
+		ok(qp_errs(0, p) == 0 && qp_errs(1, p) == 0,
+		   "%s: no QP error (%x %x)", what[m], qp_err(0, 0),
+		   qp_err(1, 0));
+		bye();
+	}
+}
+
+/* Error syndrome of FIFO entry e, and its requester bit. */
+#define SYN(e) (((e) & QP_ERR_SYNDROME) >> 24)
+
+static void test_errors(void)
+{
+	unsigned int p = 0, cq = 0, e0, e1;
+	char why[128] = "";
+	uint32_t e;
+	bool good;
+
+	two_cards(p, NULL);
+	connect(p, 1, 1, RKEY, 0);
+	connect(p, 2, 2, RKEY ^ 1, 0);	/* wrong key */
+	connect(p, 3, 3, RKEY, 0);	/* writes to an unmapped VA */
+	connect(p, 4, 44, RKEY, 0);
+	{
+		uint32_t zero[8] = { 0 };
+
+		gateway(W->fb[1].g, p, 44, false, zero); /* not valid */
+	}
+	good = run_writes(p, 1, 5, 20, 1, &cq, 20, why, sizeof(why));
+	ok(good, "QP 1 works (%s)", why);
+
+	/* Bad rkey. */
+	post(2, 0, VA_BUF, VA_BUF, 100, 2);
+	doorbell(p, 2, 1);
+	settle(NULL, NULL, 3);
+	e0 = qp_errs(0, p);
+	e1 = qp_errs(1, p);
+	e = qp_err(1, 0);
+	ok(e1 == 1 && (e & QP_ERR_QPN) == 2 && !(e & QP_ERR_REQUESTER) &&
+	   SYN(e) == ROCE_SYN_RES_BAD_RKEY,
+	   "bad rkey: responder QP 2 in error (entry 0x%08x)", e);
+	e = qp_err(0, 0);
+	ok(e0 == 1 && (e & QP_ERR_QPN) == 2 && (e & QP_ERR_REQUESTER) &&
+	   SYN(e) == ROCE_SYN_REMOTE_ACCESS,
+	   "bad rkey: requester QP 2 in error after the NAK (0x%08x)", e);
+	ok(sob(1, 2) == 0 && W->fb[0].g->nic.port[p].wire_irqs >= 1,
+	   "no SOB write; the QP error interrupt was raised");
+
+	/* Unmapped remote VA. */
+	post(3, 0, VA_BUF, VA_HOLE, 5000, 3);
+	doorbell(p, 3, 1);
+	settle(NULL, NULL, 3);
+	e = qp_err(1, 1);
+	ok(qp_errs(1, p) == 2 && (e & QP_ERR_QPN) == 3 &&
+	   SYN(e) == ROCE_SYN_RES_MMU,
+	   "unmapped remote VA: responder QP 3 in error (0x%08x)", e);
+	e = qp_err(0, 1);
+	ok(qp_errs(0, p) == 2 && (e & QP_ERR_QPN) == 3 &&
+	   SYN(e) == ROCE_SYN_REMOTE_ACCESS && sob(1, 3) == 0,
+	   "unmapped remote VA: requester QP 3 in error, no SOB (0x%08x)", e);
+
+	/* Invalid responder QP: nobody to NAK to, the requester times out. */
+	post(4, 0, VA_BUF, VA_BUF, 10, 4);
+	doorbell(p, 4, 1);
+	settle(NULL, NULL, 12);
+	e = qp_err(1, 2);
+	ok(qp_errs(1, p) == 3 && (e & QP_ERR_QPN) == 44 &&
+	   SYN(e) == ROCE_SYN_RES_INVALID_QP,
+	   "invalid QP 44: one responder error for all the retries "
+	   "(0x%08x, %u)", e, qp_errs(1, p));
+	e = qp_err(0, 2);
+	ok(qp_errs(0, p) == 3 && (e & QP_ERR_QPN) == 4 &&
+	   SYN(e) == ROCE_SYN_RETRY_EXCEEDED,
+	   "invalid QP: requester QP 4 in error, retries exceeded (0x%08x)",
+	   e);
+
+	good = run_writes(p, 1, 5, 21, 1, &cq, 20, why, sizeof(why));
+	ok(good, "QP 1 still works after the others' errors (%s)", why);
+
+	/* A dead link: the retries run out. */
+	W->dead = true;
+	post(1, 10, VA_BUF, VA_BUF, 3000, 1);
+	doorbell(p, 1, 11);
+	settle(NULL, NULL, 12);
+	e = qp_err(0, 3);
+	ok(qp_errs(0, p) == 4 && (e & QP_ERR_QPN) == 1 &&
+	   SYN(e) == ROCE_SYN_RETRY_EXCEEDED &&
+	   gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_TIMEOUTS) == 16,
+	   "dead link: 7 retries, then QP 1 in error (0x%08x)", e);
+	ok(gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_RETRANSMITS) == 7 * 2 * 2,
+	   "each retry resent the window (%llu)",
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_RETRANSMITS));
+	{
+		uint32_t ctx[16];
+
+		memcpy(ctx, W->fb[0].hbm + REQ_QPC_HBM + 64, 64);
+		ok(getbits(ctx, REQ_QPC_ERROR_BIT, 1),
+		   "the requester context's error bit is set");
+	}
+	W->dead = false;
+	connect(p, 5, 6, RKEY, 77);
+	good = run_writes(p, 5, 5, 22, 5, &cq, 20, why, sizeof(why));
+	ok(good, "another QP works once the link is back (%s)", why);
+	bye();
+}
+
+/* Random frames to UDP 4791: no crash, nothing outside the mappings. */
+static void test_garbage(void)
+{
+	unsigned int p = 0, i, bad_mem = 0, written;
+	uint8_t f[MAXF];
+	uint8_t *canary = malloc(0x10000);
+	uint8_t *pgt = malloc(0x20000);
+	struct gaudi_core *g;
+
+	two_cards(p, NULL);
+	connect(p, 1, 1, RKEY, 0);
+	g = W->fb[1].g;
+	memset(W->fb[1].hbm + BUF_HBM + BUF_SIZE, 0xA5, 0x10000);
+	memcpy(canary, W->fb[1].hbm + BUF_HBM + BUF_SIZE, 0x10000);
+	memcpy(pgt, W->fb[1].hbm + PGT_BASE, 0x20000);
+	srand(99);
+	for (i = 0; i < 20000; i++) {
+		size_t len = 42 + (size_t)rand() % (MAXF - 42 + 200);
+		size_t k, ipl;
+		uint8_t m1[6];
+		uint32_t c;
+
+		if (len > MAXF)
+			len = MAXF;
+		for (k = 0; k < len; k++)
+			f[k] = (uint8_t)rand();
+		mac_of(1, p, m1);
+		memcpy(f, m1, 6);
+		f[12] = 0x08;
+		f[13] = 0x00;
+		f[14] = 0x45;
+		f[20] = f[21] = 0;
+		f[23] = 17;
+		f[36] = 4791 >> 8;
+		f[37] = 4791 & 0xFF;
+		ipl = rand() % 4 ? len - 14 : (size_t)rand() % 0x10000;
+		f[16] = (uint8_t)(ipl >> 8);
+		f[17] = (uint8_t)ipl;
+		f[38] = (uint8_t)((ipl - 20) >> 8);
+		f[39] = (uint8_t)(ipl - 20);
+		if (rand() % 2) {
+			/* Mostly plausible: a write to QP 1 or an ACK. */
+			static const uint8_t ops[] = {
+				0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x11,
+			};
+
+			f[42] = ops[rand() % sizeof(ops)];
+			f[47] = f[48] = 0;
+			f[49] = 1;
+			if (rand() % 2) {
+				f[62] = RKEY >> 24;
+				f[63] = (RKEY >> 16) & 0xFF;
+				f[64] = (RKEY >> 8) & 0xFF;
+				f[65] = RKEY & 0xFF;
+			}
+			if (rand() % 2) {
+				f[51] = f[52] = f[53] = 0; /* expected PSN */
+			}
+			if (rand() % 2) {
+				/* A VA near the mapping's end. */
+				uint64_t va = VA_BUF + BUF_SIZE -
+					      (uint64_t)(rand() % 0x3000);
+
+				for (k = 0; k < 8; k++)
+					f[54 + k] = (uint8_t)(va >> (56 - 8 * k));
+			}
+		}
+		if (rand() % 4 && ipl + 14 <= len && ipl >= 32) {
+			c = icrc_ref(f, 14 + ipl);
+			f[14 + ipl - 4] = (uint8_t)c;
+			f[14 + ipl - 3] = (uint8_t)(c >> 8);
+			f[14 + ipl - 2] = (uint8_t)(c >> 16);
+			f[14 + ipl - 1] = (uint8_t)(c >> 24);
+		}
+		gaudi_nic_receive(g, p, f, len);
+		if ((i & 255) == 0) {
+			/* The responder context back to valid and open. */
+			connect(p, 1, 1, RKEY, 0);
+		}
+		W->n = 0; /* the answers go nowhere */
+	}
+	bad_mem = memcmp(canary, W->fb[1].hbm + BUF_HBM + BUF_SIZE, 0x10000) ||
+		  memcmp(pgt, W->fb[1].hbm + PGT_BASE, 0x20000);
+	ok(!bad_mem, "20000 garbage frames: memory outside the mapping and "
+	   "the page tables untouched");
+	for (i = 0, written = 0; i < 0x3000; i++)
+		written += W->fb[1].hbm[BUF_HBM + BUF_SIZE - 0x3000 + i] != 0;
+	ok(gaudi_roce_counter(g, p, GAUDI_ROCE_RES_ERRORS) > 0 && written,
+	   "some reached the responder and wrote inside the mapping (%llu "
+	   "responder errors)",
+	   (unsigned long long)gaudi_roce_counter(g, p, GAUDI_ROCE_RES_ERRORS));
+	ok(gaudi_roce_counter(g, p, GAUDI_ROCE_RX_PKTS) == 20000 &&
+	   gaudi_roce_counter(g, p, GAUDI_ROCE_ICRC_ERRORS) > 0 &&
+	   gaudi_roce_counter(g, p, GAUDI_ROCE_BAD_FRAMES) > 0,
+	   "all seen by the engine: %llu iCRC errors, %llu malformed",
+	   (unsigned long long)gaudi_roce_counter(g, p, GAUDI_ROCE_ICRC_ERRORS),
+	   (unsigned long long)gaudi_roce_counter(g, p,
+						  GAUDI_ROCE_BAD_FRAMES));
+	ok(gaudi_nic_counter(g, p, GAUDI_NIC_RX_FRAMES) == 20000 &&
+	   gaudi_cfg_read(g, qpc(p, NIC_QPC_RES_RING0_PI)) == 0,
+	   "counted by the MAC, nothing in the raw ring");
+	free(canary);
+	free(pgt);
+	bye();
+}
+
+/* An ACK for PSNs never sent completes nothing. */
+static void test_forged_ack(void)
+{
+	unsigned int p = 0, k;
+	uint8_t f[62];
+	uint32_t c, psn;
+
+	two_cards(p, NULL);
+	connect(p, 1, 1, RKEY, 500);
+	W->dead = true;
+	post(1, 0, VA_BUF, VA_BUF, 100, 1);
+	doorbell(p, 1, 1);
+	memset(f, 0, sizeof(f));
+	memcpy(f, W->cap[0].buf, 42);	/* the request's headers, reused */
+	f[14 + 3] = 62 - 14;		/* IP length */
+	f[14 + 20 + 5] = 62 - 34;	/* UDP length */
+	f[14 + 10] = f[14 + 11] = 0;
+	for (k = 0, c = 0; k < 20; k += 2)
+		c += be16(f + 14 + k);
+	while (c >> 16)
+		c = (c & 0xFFFF) + (c >> 16);
+	f[14 + 10] = (uint8_t)(~c >> 8);
+	f[14 + 11] = (uint8_t)~c;
+	for (psn = 600; psn <= 601; psn++) {
+		f[42] = 0x11;			/* ACKNOWLEDGE */
+		f[49] = 1;			/* to QP 1 */
+		f[51] = (uint8_t)(psn >> 16);
+		f[52] = (uint8_t)(psn >> 8);
+		f[53] = (uint8_t)psn;
+		f[54] = 0x1F;			/* ACK */
+		c = icrc_ref(f, sizeof(f));
+		f[58] = (uint8_t)c;
+		f[59] = (uint8_t)(c >> 8);
+		f[60] = (uint8_t)(c >> 16);
+		f[61] = (uint8_t)(c >> 24);
+		gaudi_nic_receive(W->fb[0].g, p, f, sizeof(f));
+	}
+	ok(cq_pi(0, p) == 0 &&
+	   gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_BAD_FRAMES) == 2,
+	   "an ACK beyond the PSNs sent is dropped, nothing completes "
+	   "(%u CQEs, %llu bad, %llu icrc, %llu acks)", cq_pi(0, p),
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_BAD_FRAMES),
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_ICRC_ERRORS),
+	   (unsigned long long)gaudi_roce_counter(W->fb[0].g, p,
+						  GAUDI_ROCE_RX_ACKS));
+	f[51] = 0;
+	f[52] = 500 >> 8;
+	f[53] = 500 & 0xFF;
+	c = icrc_ref(f, sizeof(f));
+	f[58] = (uint8_t)c;
+	f[59] = (uint8_t)(c >> 8);
+	f[60] = (uint8_t)(c >> 16);
+	f[61] = (uint8_t)(c >> 24);
+	gaudi_nic_receive(W->fb[0].g, p, f, sizeof(f));
+	ok(cq_pi(0, p) == 0, "the ACK of the data packet alone completes "
+	   "nothing (the SOB packet is outstanding)");
+	f[53] = 501 & 0xFF;
+	c = icrc_ref(f, sizeof(f));
+	f[58] = (uint8_t)c;
+	f[59] = (uint8_t)(c >> 8);
+	f[60] = (uint8_t)(c >> 16);
+	f[61] = (uint8_t)(c >> 24);
+	gaudi_nic_receive(W->fb[0].g, p, f, sizeof(f));
+	ok(cq_pi(0, p) == 1, "the ACK of the last packet completes the WQE");
+	bye();
+}
+
+/* A non-RoCE frame still reaches the raw ring. */
+static void test_raw_untouched(void)
+{
+	unsigned int p = 0;
+	uint8_t f[60] = { 0 };
+	struct gaudi_core *g;
+
+	two_cards(p, NULL);
+	g = W->fb[1].g;
+	wr(g, rxe(p, NIC_RXE_RAW_BASE_LO_P0), 0x100000);
+	wr(g, rxe(p, NIC_RXE_RAW_BASE_HI_P0), 13U << RAW_BASE_HI_LOG_ENTRY_SHIFT);
+	mac_of(1, p, f);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[23] = 17;
+	f[36] = 4792 >> 8;
+	f[37] = 4792 & 0xFF;	/* UDP, not 4791 */
+	ok(gaudi_nic_receive(g, p, f, sizeof(f)) &&
+	   gaudi_cfg_read(g, qpc(p, NIC_QPC_RES_RING0_PI)) == 1,
+	   "UDP to another port goes to the raw ring");
+	bye();
+}
+
+int main(void)
+{
+	W = calloc(1, sizeof(*W));
+	if (!W)
+		return 1;
+	test_writes();
+	test_frames();
+	test_injection();
+	test_errors();
+	test_garbage();
+	test_forged_ack();
+	test_raw_untouched();
+	free(W);
+	return tap_done();
+}
