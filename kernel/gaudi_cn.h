@@ -55,6 +55,9 @@ struct gaudi_cn_client {
  * @wreg: write one.
  * @attach: attach @client (one at a time; -EBUSY otherwise).
  * @detach: detach it; when this returns no callback runs any more.
+ * @qpc_write: write a whole QP context (@req: the requester's, 16 words;
+ *	else the responder's, 8) of @port through its context gateway,
+ *	which gaudi.ko shares with the RoCE connections; sleeps.
  */
 struct gaudi_cn_ops {
 	u32 (*rreg)(struct gaudi_cn *cn, u32 off);
@@ -62,6 +65,8 @@ struct gaudi_cn_ops {
 	int (*attach)(struct gaudi_cn *cn, const struct gaudi_cn_client *client,
 		      void *priv);
 	void (*detach)(struct gaudi_cn *cn);
+	int (*qpc_write)(struct gaudi_cn *cn, unsigned int port, u32 qpn,
+			 bool req, const u32 *data);
 };
 
 /**

@@ -39,6 +39,7 @@
 #include "gaudi1/regs.h"
 #include "gaudi1/events.h"
 #include "gaudi1/nic.h"
+#include "gaudi_roce.h"
 
 #define GAUDI_DRV_NAME "gaudi"
 #define GAUDI_DRV_DESC "Habana Gaudi 1 accelerator"
@@ -316,6 +317,10 @@ struct gaudi_nic {
 	u8 mac[GAUDI_NIC_NUM_PORTS][6];
 	u8 eeprom[256];
 	struct gaudi_cn *cn;		/* the auxiliary device, if ports */
+	/* Per port: one user of the context gateway at a time. */
+	struct mutex gw_lock[GAUDI_NIC_NUM_PORTS];
+	/* Per port: the holder's RoCE connections (gaudi_roce.c). */
+	struct gaudi_roce_port roce[GAUDI_NIC_NUM_PORTS];
 };
 
 int gaudi_nic_sw_init(struct gaudi_device *gdev);

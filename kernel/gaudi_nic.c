@@ -66,9 +66,16 @@ static void gaudi_cn_detach(struct gaudi_cn *cn)
 	synchronize_irq(gdev->pci.irq);
 }
 
+static int gaudi_cn_qpc_write(struct gaudi_cn *cn, unsigned int port,
+			      u32 qpn, bool req, const u32 *data)
+{
+	return gaudi_roce_qpc_write(cn_gdev(cn), port, qpn, req, data);
+}
+
 static const struct gaudi_cn_ops gaudi_cn_ops = {
 	.rreg = gaudi_cn_rreg,
 	.wreg = gaudi_cn_wreg,
+	.qpc_write = gaudi_cn_qpc_write,
 	.attach = gaudi_cn_attach,
 	.detach = gaudi_cn_detach,
 };
@@ -153,11 +160,14 @@ void gaudi_nic_hw_init(struct gaudi_device *gdev)
 		gdev->nic.ports_mask = 0;
 		gdev->nic.ext_ports_mask = 0;
 	}
+	gaudi_roce_hw_init(gdev);
 }
 
 int gaudi_nic_sw_init(struct gaudi_device *gdev)
 {
-	return drmm_mutex_init(&gdev->drm, &gdev->nic.lock);
+	int ret = drmm_mutex_init(&gdev->drm, &gdev->nic.lock);
+
+	return ret ? ret : gaudi_roce_sw_init(gdev);
 }
 
 #if IS_ENABLED(CONFIG_AUXILIARY_BUS)

@@ -30,7 +30,6 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/iopoll.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -48,7 +47,6 @@
 #define GAUDI_EN_MAX_MTU	(GAUDI_EN_RX_SLOT - VLAN_ETH_HLEN)
 #define GAUDI_EN_LINK_MS	200
 #define GAUDI_EN_NAPI_WEIGHT	64
-#define GAUDI_EN_GW_TIMEOUT_US	10000
 #define GAUDI_EN_ERR_ENTRIES	1024		/* QP error FIFO, 4 bytes each */
 
 static_assert(GAUDI_EN_TX_SLOTS * GAUDI_NIC_SEND_WQE_SIZE %
@@ -146,29 +144,26 @@ static void set_bits(__le32 *e, unsigned int bit, unsigned int width, u32 v)
 	}
 }
 
-/* Write the raw QP's requester context through the port's gateway. */
+/*
+ * Write the raw QP's requester context through the port's gateway, which
+ * gaudi.ko shares with the users' RoCE connections (gaudi_cn_ops).
+ */
 static int en_write_raw_qpc(struct gaudi_en_port *p)
 {
 	struct gaudi_cn *cn = p->en->cn;
 	u64 table = cn->hbm_base + p->port * cn->hbm_port_size;
 	__le32 ctx[GAUDI_NIC_REQ_QPC_SIZE / 4] = {};
+	u32 data[GAUDI_NIC_REQ_QPC_SIZE / 4];
 	unsigned int i;
-	u32 busy;
 
 	set_bits(ctx, REQ_QPC_WQ_BASE_ADDR_BIT, 24, 0);
 	set_bits(ctx, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RAW);
 	set_bits(ctx, REQ_QPC_VALID_BIT, 1, 1);
 	en_wr(p, QPC(p, NIC_QPC_REQ_BASE_ADDRESS_49_18), table >> 18);
 	en_wr(p, QPC(p, NIC_QPC_REQ_BASE_ADDRESS_17_7), (table >> 7) & 0x7FF);
-	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
-		en_wr(p, QPC(p, NIC_QPC_GW_MASK(i)), ~0U);
-		en_wr(p, QPC(p, NIC_QPC_GW_DATA(i)), le32_to_cpu(ctx[i]));
-	}
-	en_wr(p, QPC(p, NIC_QPC_GW_CTRL),
-	      GAUDI_NIC_RAW_QPN | QPC_GW_CTRL_REQUESTER);
-	en_wr(p, QPC(p, NIC_QPC_GW_BUSY), 1);
-	return read_poll_timeout(en_rd, busy, !busy, 10, GAUDI_EN_GW_TIMEOUT_US,
-				 false, p, QPC(p, NIC_QPC_GW_BUSY));
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		data[i] = le32_to_cpu(ctx[i]);
+	return cn->ops->qpc_write(cn, p->port, GAUDI_NIC_RAW_QPN, true, data);
 }
 
 /*
