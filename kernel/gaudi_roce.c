@@ -24,8 +24,10 @@
  * QP n's queue is at area + n * queue size.  (This driver's choice.)
  */
 #include <linux/bitmap.h>
+#include <linux/if_ether.h>
 #include <linux/iopoll.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
@@ -41,6 +43,7 @@
 /* The responder table, after the requester's in the port's HBM. */
 #define GAUDI_ROCE_RES_TABLE_OFF	0x80000
 
+static_assert(GAUDI_NIC_PORTS == GAUDI_NIC_NUM_PORTS);
 static_assert(GAUDI_NIC_MAX_CONN * GAUDI_NIC_REQ_QPC_SIZE <=
 	      GAUDI_ROCE_RES_TABLE_OFF);
 static_assert(GAUDI_ROCE_RES_TABLE_OFF +
@@ -248,6 +251,15 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		       (res_table(p) >> 7) & 0x7FF);
 		WREG32(gdev, GAUDI_NIC_TXE_REG(p, NIC_TXE_SQ_BASE_ADDRESS_SEL),
 		       GAUDI_ROCE_SQ_SEL);
+		/* The source MAC of RoCE frames (gaudi_en writes it too). */
+		WREG32(gdev, GAUDI_NIC_TXE_REG(p, (p & 1) ?
+					       NIC_TXE_PORT1_MAC_CFG_47_32 :
+					       NIC_TXE_PORT0_MAC_CFG_47_32),
+		       get_unaligned_be16(nic->mac[p]));
+		WREG32(gdev, GAUDI_NIC_TXE_REG(p, (p & 1) ?
+					       NIC_TXE_PORT1_MAC_CFG_31_0 :
+					       NIC_TXE_PORT0_MAC_CFG_31_0),
+		       get_unaligned_be32(nic->mac[p] + 2));
 		mutex_lock(&rp->lock);
 		/* The tables in HBM survive a reset: the contexts do not. */
 		port_teardown(gdev, p, true);
@@ -701,6 +713,8 @@ static int roce_link(struct roce_call *c)
 	c->out.link.ports_mask = gdev->nic.ports_mask;
 	c->out.link.ext_ports_mask = gdev->nic.ext_ports_mask;
 	c->out.link.up_mask = up;
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++)
+		memcpy(c->out.link.mac[p], gdev->nic.mac[p], ETH_ALEN);
 	return 0;
 }
 

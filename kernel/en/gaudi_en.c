@@ -845,7 +845,8 @@ static void en_reset_done(void *priv, bool ok)
 /*
  * The port's QP error interrupt (its NIC QP event, the event thread):
  * report and count the FIFO's new entries, then re-arm.  Only the driver
- * rings the raw QP's doorbells, so an entry is a driver or hardware bug.
+ * rings the raw QP's doorbells, so an entry of QP 0 is a driver or
+ * hardware bug; the other QPs are the users' RoCE connections.
  */
 static void en_qp_error(void *priv, unsigned int port)
 {
@@ -861,7 +862,12 @@ static void en_qp_error(void *priv, unsigned int port)
 	while (p->err_ci != pi && n++ < GAUDI_EN_ERR_ENTRIES) {
 		e = le32_to_cpu(p->err_fifo[p->err_ci &
 					    (GAUDI_EN_ERR_ENTRIES - 1)]);
-		if (net_ratelimit())
+		/* Users' RoCE QPs (gaudi_roce.c) err by their own doing. */
+		if ((e & QP_ERR_QPN) != GAUDI_NIC_RAW_QPN)
+			netdev_dbg(p->ndev, "user QP %u error, syndrome 0x%x\n",
+				   e & QP_ERR_QPN,
+				   (e & QP_ERR_SYNDROME) >> 24);
+		else if (net_ratelimit())
 			netdev_warn(p->ndev, "%s QP %u error, syndrome 0x%x\n",
 				    e & QP_ERR_REQUESTER ? "requester" :
 							   "responder",

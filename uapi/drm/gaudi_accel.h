@@ -533,6 +533,8 @@ struct drm_gaudi_accounting {
 #define GAUDI_NIC_OP_LINK_STATE		0x41
 #define GAUDI_NIC_OP_CONN_STATE		0x43
 
+/* Ports of a card. */
+#define GAUDI_NIC_PORTS			10
 /* QP numbers per port: connections use 1..GAUDI_NIC_MAX_CONN - 1. */
 #define GAUDI_NIC_MAX_CONN		1024
 /* Bounds of the queues (entries, powers of 2). */
@@ -742,6 +744,11 @@ struct drm_gaudi_nic_link {
 	__u32 up_mask;
 	/** @pad: Out: 0. */
 	__u32 pad;
+	/**
+	 * @mac: Out: each port's MAC address (bytes 0..5; 6 and 7 are 0),
+	 * the source address of its RoCE frames.
+	 */
+	__u8 mac[GAUDI_NIC_PORTS][8];
 };
 
 /* &drm_gaudi_nic_conn_state.flags */
