@@ -395,7 +395,7 @@ static int roce_set_req(struct roce_call *c)
 	struct gaudi_roce_port *rp;
 	int ret;
 
-	if (r->flags || memchr_inv(r->pad, 0, sizeof(r->pad)) ||
+	if (r->flags || r->pad2 || memchr_inv(r->pad, 0, sizeof(r->pad)) ||
 	    memchr_inv(r->reserved, 0, sizeof(r->reserved)) ||
 	    r->dst_conn_id > 0xFFFFFF || r->psn > 0xFFFFFF ||
 	    r->timeout_retry > 0xFF) {

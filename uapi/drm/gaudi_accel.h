@@ -624,6 +624,8 @@ struct drm_gaudi_nic_req_ctx {
 	__u32 timeout_retry;
 	/** @flags: In: must be 0. */
 	__u32 flags;
+	/** @pad2: In: must be 0. */
+	__u32 pad2;
 	/** @reserved: In: must be 0. */
 	__u64 reserved[2];
 };

@@ -452,6 +452,10 @@ static void neg(const char *accel, const char *ctrl)
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ reserved: EINVAL");
 		r.reserved[0] = 0;
+		r.pad2 = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ pad2: EINVAL");
+		r.pad2 = 0;
 		r.dst_conn_id = 1 << 24;
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ dst_conn_id 2^24: EINVAL");
