@@ -215,6 +215,8 @@ void gaudi_file_revoke(struct gaudi_device *gdev)
 {
 	struct gaudi_users *u = gdev->users;
 
+	/* The NIC stops reaching the holder's memory first. */
+	gaudi_roce_revoke(gdev);
 	mutex_lock(&u->lock);
 	if (u->compute && u->compute->ctx) {
 		gaudi_note(gdev, "removed while held by pid %d (%s): its work is aborted\n",

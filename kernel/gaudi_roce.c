@@ -278,20 +278,46 @@ int gaudi_roce_sw_init(struct gaudi_device *gdev)
 	return 0;
 }
 
-/* Close of the compute node, before its mappings go. */
-void gaudi_roce_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
+/* The connections of @gfile (of anybody if NULL) go. */
+static void roce_release(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			 bool hw)
 {
-	bool hw = !gaudi_hw_hold(gdev);
 	unsigned int p;
 
 	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
 		struct gaudi_roce_port *rp = &gdev->nic.roce[p];
 
 		mutex_lock(&rp->lock);
-		if (rp->owner == gfile)
+		if (!gfile || rp->owner == gfile)
 			port_teardown(gdev, p, hw);
 		mutex_unlock(&rp->lock);
 	}
+}
+
+/*
+ * Close of the compute node, before its mappings go.  After a removal
+ * (gaudi_roce_revoke() ran) there is nothing left of it.
+ */
+void gaudi_roce_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
+{
+	bool hw = false;
+	int idx;
+
+	if (!drm_dev_enter(&gdev->drm, &idx))
+		return;
+	hw = !gaudi_hw_hold(gdev);
+	roce_release(gdev, gfile, hw);
+	if (hw)
+		gaudi_hw_release(gdev);
+	drm_dev_exit(idx);
+}
+
+/* Removal, while the device is still bound: every connection goes. */
+void gaudi_roce_revoke(struct gaudi_device *gdev)
+{
+	bool hw = !gaudi_hw_hold(gdev);
+
+	roce_release(gdev, NULL, hw);
 	if (hw)
 		gaudi_hw_release(gdev);
 }
