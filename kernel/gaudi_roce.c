@@ -873,11 +873,17 @@ int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (ret)
 		goto out;
 	ret = op->fn(c);
-	gaudi_hw_exit(gdev, idx);
 	if (!ret && op->out_size &&
 	    copy_to_user(u64_to_user_ptr(a->output_ptr), &c->out,
-			 op->out_size))
+			 op->out_size)) {
 		ret = -EFAULT;
+		/* A QP the caller never learnt of is not kept. */
+		if (a->op == GAUDI_NIC_OP_ALLOC_CONN) {
+			c->in.conn.conn_id = c->out.conn_id.conn_id;
+			roce_destroy(c);
+		}
+	}
+	gaudi_hw_exit(gdev, idx);
 out:
 	kfree(c);
 	return ret;

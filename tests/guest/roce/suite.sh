@@ -100,12 +100,19 @@ while :; do
 	sleep 0.2
 	t=$((t + 1))
 done
+# Each end in a network namespace of its own, so that the ping crosses
+# the cable.
+unshare -n sleep 100000 &
+ns0=$!
+unshare -n sleep 100000 &
+ns1=$!
+sleep 0.5
 if [ -n "$n00" ] && [ -n "$n10" ]; then
-	ip netns add r0 && ip netns add r1 &&
-		ip link set "$n00" netns r0 && ip link set "$n10" netns r1 &&
-		ip -n r0 addr add 192.168.77.1/24 dev "$n00" &&
-		ip -n r1 addr add 192.168.77.2/24 dev "$n10" &&
-		ip -n r0 link set "$n00" up && ip -n r1 link set "$n10" up
+	ip link set dev "$n00" netns $ns0 && ip link set dev "$n10" netns $ns1 &&
+		nsenter -t $ns0 -n ip addr add 192.168.77.1/24 dev "$n00" &&
+		nsenter -t $ns1 -n ip addr add 192.168.77.2/24 dev "$n10" &&
+		nsenter -t $ns0 -n ip link set dev "$n00" up &&
+		nsenter -t $ns1 -n ip link set dev "$n10" up
 	ok $? "gaudi_en: $n00 (card 0 port 0) and $n10 (card 1 port 0) up"
 else
 	ok 1 "gaudi_en netdevs of card 0 port 0 and card 1 port 0"
@@ -118,7 +125,7 @@ sleep 1
 tap_sub_each rdma "$BIN/gaudi_roce_test" rdma "$a0" "$d0" 0 "$a1" "$d1" 0
 
 t=0
-until ip netns exec r0 ping -c 1 -W 1 192.168.77.2 >/dev/null 2>&1; do
+until nsenter -t $ns0 -n ping -c 1 -W 1 192.168.77.2 >/dev/null 2>&1; do
 	t=$((t + 1))
 	[ $t -ge 10 ] && break
 done
@@ -127,8 +134,7 @@ ok $? "ping over the same cable through gaudi_en's raw QP"
 
 tap_sub_each fuzz "$BIN/gaudi_roce_test" fuzz "$a0" "$FUZZ" 1
 
-ip netns del r0 2>/dev/null
-ip netns del r1 2>/dev/null
+kill $ns0 $ns1 2>/dev/null
 rmmod gaudi_en
 ok $? "rmmod gaudi_en"
 rmmod gaudi
