@@ -191,6 +191,21 @@ static void msi_write(struct gaudi_core *g, unsigned int port, unsigned int n)
     gaudi_cfg_write(g, addr, data);
 }
 
+/* A write of the NIC's interrupt logic to a register (CFG or LBW form). */
+void gaudi_nic_lbw_signal(struct gaudi_core *g, unsigned int port,
+                          uint32_t addr, uint32_t data)
+{
+    if (addr >= GAUDI_ELBI_CFG_BASE32) {
+        addr -= GAUDI_ELBI_CFG_BASE32;
+    }
+    if (addr >= GAUDI_CFG_REGS_SIZE || (addr & 3)) {
+        gaudi_guest_error(g, "NIC%u: interrupt address 0x%x is not a "
+                          "register", port, addr);
+        return;
+    }
+    gaudi_cfg_write(g, addr, data);
+}
+
 static void raise_irq(struct gaudi_core *g, unsigned int port, unsigned int n)
 {
     uint32_t cause_reg = qpc_reg(port, NIC_QPC_INTERRUPT_CAUSE);
@@ -711,6 +726,14 @@ static void nic_write_reg(struct gaudi_core *g, uint32_t off, uint32_t val)
     if (moff < NIC_STAT_OFFSET && moff % 0x1000 == NIC_MAC_CH_PCS_CONTROL1) {
         gaudi_reg_set(g, off, val);
         power_update(g, 2 * m + (moff / 0x1000 >= 2));
+        return;
+    }
+    if (moff >= NIC_RXE_OFFSET && moff < NIC_RXE_OFFSET + 0x2000 &&
+        moff % 0x1000 == NIC_RXE_CQ_MSI_CAUSE_CLR) {
+        /* Write 1 to clear MSI_CAUSE bits (the CQ interrupt re-arms). */
+        uint32_t cause = off - NIC_RXE_CQ_MSI_CAUSE_CLR + NIC_RXE_MSI_CAUSE;
+
+        gaudi_reg_set(g, cause, gaudi_reg_get(g, cause) & ~val);
         return;
     }
     if (moff >= NIC_STAT_OFFSET && moff < NIC_STAT_OFFSET + 0x1000 &&

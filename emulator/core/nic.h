@@ -73,6 +73,9 @@ void gaudi_nic_qpc_store(struct gaudi_core *g, unsigned int port, bool req,
 /* Push a QP error to the port's error FIFO and raise its interrupt. */
 void gaudi_nic_qp_error(struct gaudi_core *g, unsigned int port,
                         uint32_t qpn, uint32_t syndrome, bool requester);
+/* The interrupt write of port's logic: data to a register address. */
+void gaudi_nic_lbw_signal(struct gaudi_core *g, unsigned int port,
+                          uint32_t addr, uint32_t data);
 /* Send a frame out of the port (MAC statistics, link); false if dropped. */
 bool gaudi_nic_xmit(struct gaudi_core *g, unsigned int port,
                     const void *frame, size_t len);

@@ -392,6 +392,20 @@ static void cq_write(struct gaudi_core *g, unsigned int port, uint32_t lo,
     gaudi_reg_set(g, pi_reg, pi + 1);
     gaudi_reg_set(g, GAUDI_NIC_RXE_REG(port, NIC_RXE_CQ_WRITE_INDEX),
                   (pi + 1) & mask);
+    if (cfg & ROCE_CQ_CFG0_INT_EN) {
+        uint32_t cause_reg = GAUDI_NIC_RXE_REG(port, NIC_RXE_MSI_CAUSE);
+        uint32_t cause = gaudi_reg_get(g, cause_reg);
+
+        if (!(cause & 1)) {
+            /* One write until CQ_MSI_CAUSE_CLR re-arms it. */
+            gaudi_reg_set(g, cause_reg, cause | 1);
+            gaudi_nic_lbw_signal(g, port,
+                                 gaudi_reg_get(g, GAUDI_NIC_RXE_REG(port,
+                                               NIC_RXE_CQ_MSI_ADDR(0))),
+                                 gaudi_reg_get(g, GAUDI_NIC_RXE_REG(port,
+                                               NIC_RXE_CQ_MSI_DATA(0))));
+        }
+    }
 }
 
 static int req_ctx(struct gaudi_core *g, unsigned int port, uint32_t qpn,
@@ -444,6 +458,21 @@ static struct gaudi_roce_req *req_find(struct gaudi_core *g,
         }
     }
     return NULL;
+}
+
+/* The requester context still valid, RC and not in error. */
+static bool ctx_alive(const uint32_t *ctx)
+{
+    return bits(ctx, REQ_QPC_VALID_BIT, 1) &&
+           bits(ctx, REQ_QPC_TRANSPORT_BIT, 1) == QPC_TRANSPORT_RC &&
+           !bits(ctx, REQ_QPC_ERROR_BIT, 1);
+}
+
+/* q has WQEs to cut and room in its window (budget ran out). */
+static bool req_pending(const struct gaudi_roce_req *q)
+{
+    return q->used && (q->cur || q->ci != q->pi) &&
+           q->n < GAUDI_ROCE_WINDOW;
 }
 
 /* Build and send the request packet p of q. */
@@ -514,7 +543,8 @@ static int resend(struct gaudi_core *g, unsigned int port,
     uint64_t addr;
     unsigned int i;
 
-    if (req_ctx(g, port, q->qpn, ctx, &addr)) {
+    if (req_ctx(g, port, q->qpn, ctx, &addr) || !ctx_alive(ctx)) {
+        memset(q, 0, sizeof(*q));
         return -1;
     }
     for (i = 0; i < q->n; i++) {
@@ -615,7 +645,8 @@ static int pump(struct gaudi_core *g, unsigned int port,
     uint64_t addr;
     int r;
 
-    if (req_ctx(g, port, q->qpn, ctx, &addr)) {
+    if (req_ctx(g, port, q->qpn, ctx, &addr) || !ctx_alive(ctx)) {
+        memset(q, 0, sizeof(*q)); /* destroyed under the engine's feet */
         return -1;
     }
     while (*budget && q->n < GAUDI_ROCE_WINDOW) {
@@ -651,6 +682,7 @@ static int pump(struct gaudi_core *g, unsigned int port,
             q->cur_sync = false;
         } else {
             q->cur = false; /* a NOP: skipped, no completion */
+            (*budget)--;
             continue;
         }
         if (p.last) {
@@ -738,6 +770,9 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     if (!pump(g, port, q, &budget)) {
         req_save(g, port, q, false);
         req_release_if_idle(g, port, q);
+        if (req_pending(q) && g->bus.schedule) {
+            g->bus.schedule(g->bus.opaque, 0); /* the rest in a step */
+        }
     }
 }
 
@@ -870,8 +905,7 @@ static int sob_write(struct gaudi_core *g, unsigned int port, uint64_t off,
 }
 
 static void responder(struct gaudi_core *g, unsigned int port,
-                      const uint8_t *f, size_t len, const uint8_t *bth,
-                      size_t plen)
+                      const uint8_t *f, const uint8_t *bth, size_t plen)
 {
     uint32_t ctx[GAUDI_NIC_RES_QPC_SIZE / 4];
     uint8_t op = bth[0];
@@ -984,7 +1018,6 @@ static void responder(struct gaudi_core *g, unsigned int port,
     if (last || ackreq) {
         send_ack(g, port, f, ctx, psn, AETH_ACK);
     }
-    (void)len;
 }
 
 static void receive_one(struct gaudi_core *g, unsigned int port,
@@ -1024,7 +1057,7 @@ static void receive_one(struct gaudi_core *g, unsigned int port,
     case OP_WRITE_LAST_IMM:
     case OP_WRITE_ONLY:
     case OP_WRITE_ONLY_IMM:
-        responder(g, port, f, len, bth, plen);
+        responder(g, port, f, bth, plen);
         return;
     }
     count(g, port, GAUDI_ROCE_BAD_FRAMES);
@@ -1097,6 +1130,9 @@ uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
             const struct gaudi_roce_req *q = &g->nic.roce.req[p][i];
 
+            if (req_pending(q)) {
+                return 0; /* at once */
+            }
             if (q->used && q->deadline && q->deadline < next) {
                 next = q->deadline;
             }
@@ -1127,6 +1163,14 @@ void gaudi_roce_run(struct gaudi_core *g)
             uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
             uint64_t addr;
 
+            if (req_pending(q)) {
+                unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
+
+                if (!pump(g, p, q, &budget)) {
+                    req_save(g, p, q, false);
+                    req_release_if_idle(g, p, q);
+                }
+            }
             if (!q->used || !q->deadline || q->deadline > now) {
                 continue;
             }

@@ -395,12 +395,16 @@
  *   CQ_CFG0 bit 0, lives at CQ_BASE_ADDR_49_32 << 32 | CQ_BASE_ADDR_31_7
  *   << 7 (an address the port's user ASID translates), has CQ_MASK + 1
  *   entries; PRODUCER_INDEX counts CQEs written (WRITE_INDEX is it masked),
- *   CONSUMER_INDEX is the driver's.  CQE, 8 bytes (the public facts: valid
+ *   CONSUMER_INDEX is the driver's; with CQ_CFG0 bit 1 a CQE written while
+ *   MSI_CAUSE bit 0 is clear sets it and writes CQ_MSI_DATA_0 to the
+ *   register CQ_MSI_ADDR_0 names (an MSI request register or a SOB);
+ *   writing 1s to CQ_MSI_CAUSE_CLR clears MSI_CAUSE bits.  CQE, 8 bytes (the public facts: valid
  *   bit 63, type bit 23): requester: bits 21:0 the WQE index, bit 23 = 1,
  *   bits 55:32 the QPN; responder: bits 22:0 the QPN, bit 23 = 0, bits
  *   62:32 the immediate data's low 31 bits.  QP error syndromes 0x50...
  */
 #define ROCE_CQ_CFG0_ENABLE			(1U << 0)
+#define ROCE_CQ_CFG0_INT_EN			(1U << 1)
 #define ROCE_CQE_REQUESTER			(1U << 23)	/* low dword */
 #define ROCE_CQE_QPN				0x00FFFFFFU
 #define ROCE_CQE_VALID				(1U << 31)	/* high dword */

@@ -147,6 +147,7 @@ static uint32_t getbits(const uint32_t *e, unsigned int bit,
 }
 
 static uint64_t pool[2];
+static bool async_cards;
 
 static void map_page(struct fakebus *fb, int side, uint64_t va, uint64_t pa)
 {
@@ -210,7 +211,8 @@ static void card_setup(int side, unsigned int p,
 		      ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
 	uint8_t mac[6];
 
-	g = id ? fakebus_new_id(fb, id) : fakebus_new(fb);
+	g = async_cards ? fakebus_new_async(fb, 0, 0) :
+	    id ? fakebus_new_id(fb, id) : fakebus_new(fb);
 	fb->quiet = true;
 	W->side[side] = side;
 	be.opaque = &W->side[side];
@@ -990,6 +992,68 @@ static void test_forged_ack(void)
 	bye();
 }
 
+/* The CQ interrupt: a SOB of the requester's card counts them. */
+static void test_cq_irq(void)
+{
+	unsigned int p = 1, cq = 0;
+	struct gaudi_core *g;
+	char why[128] = "";
+	bool good;
+
+	two_cards(p, NULL);
+	g = W->fb[0].g;
+	wr(g, rxe(p, NIC_RXE_CQ_MSI_ADDR(0)), SOB_BASE + 4 * 100);
+	wr(g, rxe(p, NIC_RXE_CQ_MSI_DATA(0)), SM_SOB_INC | 1);
+	wr(g, rxe(p, NIC_RXE_CQ_CFG0), ROCE_CQ_CFG0_ENABLE |
+	   ROCE_CQ_CFG0_INT_EN);
+	connect(p, 7, 8, RKEY, 1);
+	good = run_writes(p, 7, 10, 30, 0, &cq, 20, why, sizeof(why));
+	ok(good && sob(0, 100) == 1 &&
+	   (gaudi_cfg_read(g, rxe(p, NIC_RXE_MSI_CAUSE)) & 1),
+	   "10 CQEs, one CQ interrupt write until re-armed (%u) %s",
+	   sob(0, 100), why);
+	wr(g, rxe(p, NIC_RXE_CQ_MSI_CAUSE_CLR), 1);
+	ok(!(gaudi_cfg_read(g, rxe(p, NIC_RXE_MSI_CAUSE)) & 1),
+	   "CQ_MSI_CAUSE_CLR clears the cause");
+	good = run_writes(p, 7, 3, 31, 0, &cq, 20, why, sizeof(why));
+	ok(good && sob(0, 100) == 2, "the next CQE interrupts again (%u)",
+	   sob(0, 100));
+	bye();
+}
+
+/*
+ * Asynchronous mode: the retransmission timer runs from the bus's
+ * scheduled gaudi_core_run(), with no tick.
+ */
+static void test_async_timer(void)
+{
+	unsigned int p = 6, i;
+	uint8_t *src, *dst;
+
+	async_cards = true;
+	two_cards(p, NULL);
+	async_cards = false;
+	connect(p, 2, 3, RKEY, 9);
+	src = W->fb[0].hbm + BUF_HBM;
+	dst = W->fb[1].hbm + BUF_HBM;
+	fill(src, 10000, 40);
+	W->dead = true;		/* the first transmission is lost */
+	post(2, 0, VA_BUF, VA_BUF + 8, 10000, 11);
+	doorbell(p, 2, 1);
+	W->dead = false;
+	ok(W->fb[0].sched_pending, "the requester asked the bus for its timer");
+	for (i = 0; i < 10 && cq_pi(0, p) < 1; i++) {
+		fake_advance(&W->fb[0], 1000000, 100);
+		fake_advance(&W->fb[1], 1000000, 100);
+		wire_run();
+	}
+	ok(cq_pi(0, p) == 1 && sob(1, 11) == 1 &&
+	   !memcmp(dst + 8, src, 10000) &&
+	   gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_RETRANSMITS) == 4,
+	   "resent by the scheduled timer after %u ms: bytes, SOB, CQE", i);
+	bye();
+}
+
 /* A non-RoCE frame still reaches the raw ring. */
 static void test_raw_untouched(void)
 {
@@ -1024,6 +1088,8 @@ int main(void)
 	test_errors();
 	test_garbage();
 	test_forged_ack();
+	test_cq_irq();
+	test_async_timer();
 	test_raw_untouched();
 	free(W);
 	return tap_done();
