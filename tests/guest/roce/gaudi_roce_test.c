@@ -776,6 +776,43 @@ static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
 	       set_res(b->fd, b->port, qb, &eb, GAUDI_NIC_RES_SOB_EN);
 }
 
+/* One write with a SOB increment on requester @qa: CQE, bytes, SOB. */
+static void still_writes(struct side *a, struct side *b, uint32_t qa,
+			 uint32_t qb, uint8_t *shadow, uint32_t sob_want,
+			 const char *when)
+{
+	struct drm_gaudi_nic_conn_state sa, sb;
+	uint32_t off = rand() % 100000, size = 1 + rand() % 9000;
+	uint32_t dst = off + 17;
+	uint64_t cqe = 0;
+
+	if (!strcmp(when, "after both errors")) {
+		/* The case that once lost its SOB write (00:20 run). */
+		off = 3;
+		size = 5000;
+		dst = 1000;
+	}
+	dbg_dir = b->dbg;
+	memcpy(shadow, b->buf.p, BUF_SIZE);
+	memcpy(shadow + dst, a->buf.p + off, size);
+	wqe_write(a, qa, a->buf.va + off, size, b->buf.va + dst,
+		  SOB(USER_SOB), SM_SOB_INC | 1);
+	ok(!doorbell(a->fd, a->port, qa, a->pi[qa]),
+	   "QP %u writes %s: doorbell", qa, when);
+	ok(cq_poll(a, 1, &cqe, 10000) == 1 &&
+	   ((cqe >> 32) & 0xFFFFFF) == qa, "  its CQE (0x%llx)",
+	   (unsigned long long)cqe);
+	ok(!memcmp(b->buf.p, shadow, BUF_SIZE), "  the %u bytes", size);
+	ok(sob_rd(USER_SOB) == (sob_want & 0x7FFF), "  the SOB (%u, want %u)",
+	   sob_rd(USER_SOB), sob_want & 0x7FFF);
+	conn_state(a->fd, a->port, qa, &sa);
+	conn_state(b->fd, b->port, qb, &sb);
+	ok(sa.flags == GAUDI_NIC_CONN_REQ_VALID &&
+	   sb.flags == GAUDI_NIC_CONN_RES_VALID && sa.next_psn == sb.expected_psn,
+	   "  both ends valid, no error, PSN %u = %u (0x%x 0x%x)",
+	   sa.next_psn, sb.expected_psn, sa.flags, sb.flags);
+}
+
 static void rdma(char **argv)
 {
 	struct side a, b;
@@ -867,6 +904,8 @@ static void rdma(char **argv)
 	ok(!memcmp(b.buf.p, shadow, BUF_SIZE) &&
 	   ((sob_rd(USER_SOB) - sob0) & 0x7FFF) == n,
 	   "nothing written, SOB unchanged");
+	still_writes(&a, &b, qa[1], qb[1], shadow, sob0 + n + 1,
+		     "after the bad rkey");
 
 	/* A sync-object target that is not a SOB: refused, QP in error. */
 	wqe_write(&a, qa[3], a.buf.va, 512, b.buf.va + 8192, NOT_A_SOB,
@@ -881,17 +920,8 @@ static void rdma(char **argv)
 	ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
 
 	/* The other QPs keep working. */
-	memcpy(shadow, b.buf.p, BUF_SIZE);
-	memcpy(shadow + 1000, a.buf.p + 3, 5000);
-	wqe_write(&a, qa[1], a.buf.va + 3, 5000, b.buf.va + 1000, USER_SOB,
-		  SM_SOB_INC | 1);
-	ok(!doorbell(a.fd, a.port, qa[1], a.pi[qa[1]]) &&
-	   cq_poll(&a, 1, cqe, 10000) == 1 &&
-	   ((cqe[0] >> 32) & 0xFFFFFF) == qa[1] &&
-	   !memcmp(b.buf.p, shadow, BUF_SIZE) &&
-	   ((sob_rd(USER_SOB) - sob0) & 0x7FFF) == n + 1,
-	   "QP %u still writes after the errors", qa[1]);
-
+	still_writes(&a, &b, qa[1], qb[1], shadow, sob0 + n + 2,
+		     "after both errors");
 	/* The QP in error is brought back by new contexts. */
 	a.pi[qa[2]] = 0;
 	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
