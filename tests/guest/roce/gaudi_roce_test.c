@@ -952,6 +952,15 @@ static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 		return;
 	ok(!area_map(fd, &m, 1 << 20), "1 MiB mapped");
 	srand(seed);
+	/* Some state to hit: queues and QPs on ports 0..2. */
+	for (k = 0; k < 3; k++) {
+		uint32_t c;
+
+		wq_set(fd, k, m.va, 8, 64);
+		cq_set(fd, k, m.va + (512 << 10), 1024);
+		alloc_conn(fd, k, &c);
+		alloc_conn(fd, k, &c);
+	}
 	for (i = 0; i < n; i++) {
 		struct drm_gaudi_nic a;
 
@@ -959,28 +968,33 @@ static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 		for (k = 0; k < 64; k++)
 			buf[k] = ((uint64_t)rand() << 32) ^ rand();
 		/* Plausible values most of the time. */
-		for (k = 0; k < 8; k++) {
+		for (k = 0; k < 16; k++) {
 			uint32_t *w = (uint32_t *)buf + k;
 
-			switch (rand() % 6) {
+			switch (rand() % 8) {
 			case 0:
+			case 1:
+			case 2:
 				*w = rand() % 11;
 				break;
-			case 1:
-				*w = 1 << (rand() % 14);
+			case 3:
+				*w = 1U << (rand() % 14);
 				break;
-			case 2:
+			case 4:
+			case 5:
 				*w = 0;
 				break;
 			default:
 				break;
 			}
 		}
-		if (rand() % 2)
+		if (rand() % 3 == 0)
 			buf[0] = m.va + (rand() % 16) * 4096;
+		else if (rand() % 3 == 0)
+			buf[rand() % 3] = m.va + (rand() % 256) * 128;
 		a.op = ops[rand() % (sizeof(ops) / 4)];
 		a.input_ptr = rand() % 20 ? (uintptr_t)buf : (uint64_t)rand();
-		a.input_size = (uint32_t)(rand() % 10 ? rand() % 64 : rand());
+		a.input_size = (uint32_t)(rand() % 10 ? 4 * (rand() % 17) : rand());
 		a.output_ptr = rand() % 20 ? (uintptr_t)out : (uint64_t)rand();
 		a.output_size = (uint32_t)(rand() % 10 ? rand() % 128 : rand());
 		if (!(rand() % 20))

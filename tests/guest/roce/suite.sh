@@ -20,13 +20,13 @@
 #   5  ping over gaudi_en's netdevs of the same cable still works
 #   6  gaudi_roce_test fuzz: random NIC ioctls; dmesg has no kernel problem
 #
-# Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 3000).
+# Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000).
 # Prints TAP and ends with "N passed, N failed".
 
 GAUDI_KO=${GAUDI_KO:-}
 GAUDI_EN_KO=${GAUDI_EN_KO:-}
 BIN=${BIN:-$(dirname "$0")}
-FUZZ=${FUZZ:-3000}
+FUZZ=${FUZZ:-5000}
 PATH=$BIN:$PATH
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
