@@ -72,10 +72,35 @@ static int gaudi_cn_qpc_write(struct gaudi_cn *cn, unsigned int port,
 	return gaudi_roce_qpc_write(cn_gdev(cn), port, qpn, req, data);
 }
 
+static u64 gaudi_cn_mac_counter(struct gaudi_cn *cn, unsigned int port,
+				bool rx, u32 reg)
+{
+	return gaudi_nic_mac_counter(cn_gdev(cn), port, rx, reg);
+}
+
+/* A 64-bit MAC counter: reading the low word latches the high one. */
+u64 gaudi_nic_mac_counter(struct gaudi_device *gdev, unsigned int port,
+			  bool rx, u32 reg)
+{
+	u32 macro = GAUDI_NIC_PORT_MACRO(port) + NIC_STAT_OFFSET;
+	bool odd = port & 1;
+	u32 base = rx ? (odd ? NIC_STAT_RX1 : NIC_STAT_RX0) :
+			(odd ? NIC_STAT_TX1 : NIC_STAT_TX0);
+	unsigned long flags;
+	u32 lo, hi;
+
+	spin_lock_irqsave(&gdev->nic.stat_lock, flags);
+	lo = gaudi_rreg(gdev, macro + base + reg, "nic stat");
+	hi = gaudi_rreg(gdev, macro + NIC_STAT_DATA_HI_REG, "nic stat");
+	spin_unlock_irqrestore(&gdev->nic.stat_lock, flags);
+	return (u64)hi << 32 | lo;
+}
+
 static const struct gaudi_cn_ops gaudi_cn_ops = {
 	.rreg = gaudi_cn_rreg,
 	.wreg = gaudi_cn_wreg,
 	.qpc_write = gaudi_cn_qpc_write,
+	.mac_counter = gaudi_cn_mac_counter,
 	.attach = gaudi_cn_attach,
 	.detach = gaudi_cn_detach,
 };
@@ -166,6 +191,8 @@ void gaudi_nic_hw_init(struct gaudi_device *gdev)
 int gaudi_nic_sw_init(struct gaudi_device *gdev)
 {
 	int ret = drmm_mutex_init(&gdev->drm, &gdev->nic.lock);
+
+	spin_lock_init(&gdev->nic.stat_lock);
 
 	return ret ? ret : gaudi_roce_sw_init(gdev);
 }

@@ -342,6 +342,7 @@ struct roce_call {
 		struct drm_gaudi_nic_cq_pi pi;
 		struct drm_gaudi_nic_link link;
 		struct drm_gaudi_nic_conn_state state;
+		struct drm_gaudi_nic_counters cnt;
 	} out;
 };
 
@@ -744,6 +745,37 @@ static int roce_link(struct roce_call *c)
 	return 0;
 }
 
+static int roce_counters(struct roce_call *c)
+{
+	struct drm_gaudi_nic_counters *o = &c->out.cnt;
+	struct gaudi_device *gdev = c->gdev;
+	u32 port = c->in.port.port;
+
+	if (c->in.port.flags || port >= GAUDI_NIC_NUM_PORTS ||
+	    !(gdev->nic.ports_mask & BIT(port))) {
+		gaudi_dbg(gdev, IOCTL, "NIC: COUNTERS of port %u refused\n",
+			  port);
+		return -EINVAL;
+	}
+	o->rx_octets = gaudi_nic_mac_counter(gdev, port, true,
+					     STAT_RX_ETHERSTATSOCTETS);
+	o->rx_frames = gaudi_nic_mac_counter(gdev, port, true,
+					     STAT_RX_ETHERSTATSPKTS);
+	o->rx_unicast = gaudi_nic_mac_counter(gdev, port, true,
+					      STAT_RX_IFINUCASTPKTS);
+	o->rx_drops = gaudi_nic_mac_counter(gdev, port, true,
+					    STAT_RX_ETHERSTATSDROPEVENTS);
+	o->tx_octets = gaudi_nic_mac_counter(gdev, port, false,
+					     STAT_TX_ETHERSTATSOCTETS);
+	o->tx_frames = gaudi_nic_mac_counter(gdev, port, false,
+					     STAT_TX_ETHERSTATSPKTS);
+	o->tx_unicast = gaudi_nic_mac_counter(gdev, port, false,
+					      STAT_TX_IFOUTUCASTPKTS);
+	o->tx_errors = gaudi_nic_mac_counter(gdev, port, false,
+					     STAT_TX_IFOUTERRORS);
+	return 0;
+}
+
 static int roce_conn_state(struct roce_call *c)
 {
 	struct drm_gaudi_nic_conn *r = &c->in.conn;
@@ -810,6 +842,9 @@ static const struct roce_op roce_ops[] = {
 		sizeof(struct drm_gaudi_nic_doorbell), 0 },
 	[GAUDI_NIC_OP_LINK_STATE] = { roce_link, 0,
 		sizeof(struct drm_gaudi_nic_link) },
+	[GAUDI_NIC_OP_COUNTERS] = { roce_counters,
+		sizeof(struct drm_gaudi_nic_port),
+		sizeof(struct drm_gaudi_nic_counters) },
 	[GAUDI_NIC_OP_CONN_STATE] = { roce_conn_state,
 		sizeof(struct drm_gaudi_nic_conn),
 		sizeof(struct drm_gaudi_nic_conn_state) },

@@ -101,8 +101,6 @@ struct gaudi_en {
 	struct gaudi_cn *cn;
 	struct gaudi_en_port *port[GAUDI_NIC_NUM_PORTS];
 	struct delayed_work link_work;
-	/* the MAC statistics' DATA_HI latch is shared by a macro's ports */
-	spinlock_t stat_lock;
 	bool in_reset;
 };
 
@@ -713,20 +711,15 @@ static void en_get_strings(struct net_device *ndev, u32 sset, u8 *data)
 		ethtool_puts(&data, en_sw_stats[i]);
 }
 
-/* A 64-bit MAC counter: the low word latches the high one. */
+/*
+ * A 64-bit MAC counter, through gaudi.ko: the high-word latch is shared
+ * with the users' COUNTERS op.
+ */
 static u64 en_mac_counter(struct gaudi_en_port *p, const struct en_mac_stat *s)
 {
-	u32 macro = GAUDI_NIC_PORT_MACRO(p->port) + NIC_STAT_OFFSET;
-	bool odd = p->port & 1;
-	u32 base = s->rx ? (odd ? NIC_STAT_RX1 : NIC_STAT_RX0) :
-			   (odd ? NIC_STAT_TX1 : NIC_STAT_TX0);
-	u32 lo, hi;
+	struct gaudi_cn *cn = p->en->cn;
 
-	spin_lock(&p->en->stat_lock);
-	lo = en_rd(p, macro + base + s->reg);
-	hi = en_rd(p, macro + NIC_STAT_DATA_HI_REG);
-	spin_unlock(&p->en->stat_lock);
-	return (u64)hi << 32 | lo;
+	return cn->ops->mac_counter(cn, p->port, s->rx, s->reg);
 }
 
 static void en_get_ethtool_stats(struct net_device *ndev,
@@ -979,7 +972,6 @@ static int en_probe(struct auxiliary_device *adev,
 	if (!en)
 		return -ENOMEM;
 	en->cn = cn;
-	spin_lock_init(&en->stat_lock);
 	INIT_DELAYED_WORK(&en->link_work, en_link_work);
 	dev_set_drvdata(&adev->dev, en);
 	ret = cn->ops->attach(cn, &en_client, en);

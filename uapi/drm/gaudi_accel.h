@@ -499,6 +499,10 @@ struct drm_gaudi_accounting {
  *	reach the NIC's doorbells, so the kernel rings them.
  * GAUDI_NIC_OP_LINK_STATE (0x41)
  *	No input; out &struct drm_gaudi_nic_link.
+ * GAUDI_NIC_OP_COUNTERS (0x42)
+ *	In &struct drm_gaudi_nic_port; out &struct drm_gaudi_nic_counters:
+ *	the port's MAC counters (all traffic of the port, RoCE and
+ *	Ethernet).
  * GAUDI_NIC_OP_CONN_STATE (0x43)
  *	In &struct drm_gaudi_nic_conn; out &struct drm_gaudi_nic_conn_state.
  *	How a holder learns of a QP error (a bad remote key, a refused sync
@@ -531,6 +535,7 @@ struct drm_gaudi_accounting {
 #define GAUDI_NIC_OP_USER_CQ_UPDATE_CI	13
 #define GAUDI_NIC_OP_DOORBELL		0x40
 #define GAUDI_NIC_OP_LINK_STATE		0x41
+#define GAUDI_NIC_OP_COUNTERS		0x42
 #define GAUDI_NIC_OP_CONN_STATE		0x43
 
 /* Ports of a card. */
@@ -751,6 +756,33 @@ struct drm_gaudi_nic_link {
 	 * the source address of its RoCE frames.
 	 */
 	__u8 mac[GAUDI_NIC_PORTS][8];
+};
+
+/**
+ * struct drm_gaudi_nic_counters - COUNTERS' output
+ *
+ * The port's MAC statistics since the card's last reset (64-bit
+ * counters of the NIC's STAT block).
+ */
+struct drm_gaudi_nic_counters {
+	/** @rx_octets: Out: octets received. */
+	__u64 rx_octets;
+	/** @rx_frames: Out: frames received. */
+	__u64 rx_frames;
+	/** @rx_unicast: Out: unicast frames received. */
+	__u64 rx_unicast;
+	/** @rx_drops: Out: frames dropped on receive. */
+	__u64 rx_drops;
+	/** @tx_octets: Out: octets sent. */
+	__u64 tx_octets;
+	/** @tx_frames: Out: frames sent. */
+	__u64 tx_frames;
+	/** @tx_unicast: Out: unicast frames sent. */
+	__u64 tx_unicast;
+	/** @tx_errors: Out: frames that could not be sent (no link). */
+	__u64 tx_errors;
+	/** @reserved: Out: 0. */
+	__u64 reserved[4];
 };
 
 /* &drm_gaudi_nic_conn_state.flags */

@@ -299,6 +299,30 @@ static void neg(const char *accel, const char *ctrl)
 	   !link.mac[0][6], "LINK_STATE: ports 0x%x, ext 0x%x, up 0x%x",
 	   link.ports_mask, link.ext_ports_mask, link.up_mask);
 
+	/* COUNTERS. */
+	{
+		struct drm_gaudi_nic_counters cnt;
+		struct drm_gaudi_nic_port cp = { 0, 0 };
+
+		memset(&cnt, 0xAA, sizeof(cnt));
+		ok(!nic(fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt) &&
+		   !cnt.reserved[0] && !cnt.reserved[3] &&
+		   cnt.tx_frames < (1ULL << 40),
+		   "COUNTERS port 0: tx %llu frames, rx %llu frames",
+		   (unsigned long long)cnt.tx_frames,
+		   (unsigned long long)cnt.rx_frames);
+		cp.port = 10;
+		ok(nic(fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt) == -EINVAL,
+		   "COUNTERS port 10: EINVAL");
+		cp.port = 0;
+		cp.flags = 1;
+		ok(nic(fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt) == -EINVAL,
+		   "COUNTERS flags: EINVAL");
+		cp.flags = 0;
+		ok(nic_raw(fd, GAUDI_NIC_OP_COUNTERS, &cp, sizeof(cp), &cnt,
+			   64) == -EINVAL, "COUNTERS output 64 < 96 bytes: EINVAL");
+	}
+
 	/* The header. */
 	memset(&pin, 0, sizeof(pin));
 	memset(&a, 0, sizeof(a));
@@ -307,8 +331,8 @@ static void neg(const char *accel, const char *ctrl)
 	a.output_ptr = (uintptr_t)&cid;
 	a.output_size = sizeof(cid);
 	{
-		static const uint32_t bad_ops[] = { 4, 8, 14, 29, 0x3F, 0x42,
-						    0x44, 0xFFFFFFFF };
+		static const uint32_t bad_ops[] = { 4, 8, 14, 29, 0x3F, 0x44,
+						    0xFFFFFFFF };
 
 		for (i = 0; i < sizeof(bad_ops) / 4; i++) {
 			a.op = bad_ops[i];
@@ -817,6 +841,8 @@ static void rdma(char **argv)
 {
 	struct side a, b;
 	uint32_t qa[4], qb[4], sob0, nsob0, n, i, bad, wrong;
+	struct drm_gaudi_nic_counters cnt_a0, cnt_b0;
+	uint64_t bytes = 0;
 	uint64_t cqe[64];
 	uint8_t *shadow;
 	int rc;
@@ -856,6 +882,13 @@ static void rdma(char **argv)
 	dbg_dir = b.dbg;
 	sob0 = sob_rd(USER_SOB);
 	nsob0 = reg_rd(NOT_A_SOB);
+	{
+		struct drm_gaudi_nic_port cp = { a.port, 0 };
+
+		nic(a.fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt_a0);
+		cp.port = b.port;
+		nic(b.fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt_b0);
+	}
 	n = 40;
 	bad = 0;
 	for (i = 0; i < n; i++) {
@@ -866,6 +899,7 @@ static void rdma(char **argv)
 
 		if (i == 0)
 			size = 16383;
+		bytes += size;
 		memcpy(shadow + dst, a.buf.p + src, size);
 		wqe_write(&a, qa[qp], a.buf.va + src, size, b.buf.va + dst,
 			  SOB(USER_SOB), SM_SOB_INC | 1);
@@ -890,6 +924,24 @@ static void rdma(char **argv)
 	   "user SOB %u incremented exactly %u times (%u -> %u)", USER_SOB, n,
 	   sob0, sob_rd(USER_SOB));
 	ok(cq_poll(&a, 1, NULL, 50) == 0, "no more CQEs");
+	{
+		struct drm_gaudi_nic_port cp = { a.port, 0 };
+		struct drm_gaudi_nic_counters ca, cb;
+
+		nic(a.fd, GAUDI_NIC_OP_COUNTERS, &cp, &ca);
+		cp.port = b.port;
+		nic(b.fd, GAUDI_NIC_OP_COUNTERS, &cp, &cb);
+		/* At least two packets a write (data, SOB), each ACKed. */
+		ok(ca.tx_frames - cnt_a0.tx_frames >= 2 * n &&
+		   cb.rx_frames - cnt_b0.rx_frames >= 2 * n &&
+		   ca.tx_octets - cnt_a0.tx_octets >= bytes &&
+		   cb.tx_frames - cnt_b0.tx_frames >= 1,
+		   "COUNTERS: A sent %llu frames (%llu octets), B received %llu, sent %llu",
+		   (unsigned long long)(ca.tx_frames - cnt_a0.tx_frames),
+		   (unsigned long long)(ca.tx_octets - cnt_a0.tx_octets),
+		   (unsigned long long)(cb.rx_frames - cnt_b0.rx_frames),
+		   (unsigned long long)(cb.tx_frames - cnt_b0.tx_frames));
+	}
 	ok(cq_poll(&b, 1, NULL, 10) == 0, "no CQE on the responder");
 
 	/* A bad rkey: the QP errors on both sides, nothing written. */
@@ -942,7 +994,7 @@ static void rdma(char **argv)
 static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 {
 	static const uint32_t ops[] = { 0, 1, 2, 3, 9, 10, 11, 12, 13, 0x40,
-					0x41, 0x43, 4, 0x42, 77 };
+					0x41, 0x42, 0x43, 4, 77 };
 	struct area m;
 	uint64_t buf[64], out[64];
 	unsigned int i, k, done = 0;
