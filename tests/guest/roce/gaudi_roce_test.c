@@ -15,6 +15,8 @@
  *                                           bytes, remote SOB, CQEs, bad
  *                                           rkey, kernel SOB, other QPs
  *   gaudi_roce_test fuzz ACCEL N SEED       N random NIC ioctls
+ *   gaudi_roce_test remove ACCEL DBG        the card unbound under a holder
+ *                                           with connections, bound again
  *
  * DBG is the card's debugfs directory (addr, data32).  Prints TAP and
  * ends with "N passed, N failed"; exit status 1 on any failure.
@@ -1063,6 +1065,81 @@ static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 		close(fd);
 }
 
+/* ---- remove ---------------------------------------------------------------- */
+
+static int sys_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -errno;
+	rc = fputs(val, f) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -EIO : 0;
+}
+
+/* The compute node of the card at @bdf, after a rebind. */
+static int accel_of(const char *bdf, char *path, size_t len)
+{
+	char link[256], target[512];
+	int i;
+	ssize_t n;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", i);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (strstr(target, bdf)) {
+			snprintf(path, len, "/dev/accel/accel%d", i);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The card unbound while its holder has connections: the ioctl answers
+ * ENODEV, close is clean; bound again, the contexts are invalid.
+ */
+static void remove_test(const char *accel)
+{
+	struct drm_gaudi_nic_conn_state st;
+	struct area wq, cq;
+	char bdf[64], node[64];
+	uint32_t c[3];
+	unsigned int i, valid = 0;
+	int fd, t;
+
+	if (!ok(!hl_card_bdf(atoi(accel + strlen("/dev/accel/accel")), bdf,
+			     sizeof(bdf)), "PCI address of %s", accel))
+		return;
+	fd = hl_open_retry(accel);
+	if (!ok(fd >= 0, "open %s", accel))
+		return;
+	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	ok(!sys_write("/sys/bus/pci/drivers/gaudi/unbind", bdf),
+	   "unbind %s while held", bdf);
+	ok(conn_state(fd, 2, c[0], &st) == -ENODEV &&
+	   alloc_conn(fd, 2, &c[1]) == -ENODEV, "the NIC ioctl: ENODEV");
+	close(fd);
+	ok(!sys_write("/sys/bus/pci/drivers/gaudi/bind", bdf), "bind again");
+	for (t = 0; t < 100 && accel_of(bdf, node, sizeof(node)); t++)
+		usleep(100000);
+	fd = hl_open_retry(node);
+	if (!ok(fd >= 0, "open %s", node))
+		return;
+	hl_wait_operational(fd, 30);
+	for (i = 0; i < 3; i++)
+		valid += qpc_valid(2, c[i], true) + qpc_valid(2, c[i], false);
+	ok(!valid, "the contexts are invalid in the NIC");
+	ok(conn_state(fd, 2, c[0], &st) == -EINVAL,
+	   "the old connection is unknown");
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "neg")) {
@@ -1073,6 +1150,9 @@ int main(int argc, char **argv)
 		teardown(argv[2]);
 	} else if (argc >= 8 && !strcmp(argv[1], "rdma")) {
 		rdma(argv + 2);
+	} else if (argc >= 4 && !strcmp(argv[1], "remove")) {
+		dbg_dir = argv[3];
+		remove_test(argv[2]);
 	} else if (argc >= 5 && !strcmp(argv[1], "fuzz")) {
 		fuzz(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else {

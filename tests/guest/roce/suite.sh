@@ -18,7 +18,9 @@
 #      object that is not a SOB put the QP in error on both ends (seen with
 #      CONN_STATE), the other QPs keep working
 #   5  ping over gaudi_en's netdevs of the same cable still works
-#   6  gaudi_roce_test fuzz: random NIC ioctls; dmesg has no kernel problem
+#   6  gaudi_roce_test fuzz: random NIC ioctls
+#   7  gaudi_roce_test remove: card 0 unbound while its holder has
+#      connections, bound again: nothing left; dmesg has no kernel problem
 #
 # Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000).
 # Prints TAP and ends with "N passed, N failed".
@@ -135,6 +137,8 @@ ok $? "ping over the same cable through gaudi_en's raw QP"
 tap_sub_each fuzz "$BIN/gaudi_roce_test" fuzz "$a0" "$FUZZ" 1
 
 kill $ns0 $ns1 2>/dev/null
+# Last: card 0 unbound under a holder with connections (its netdevs go).
+tap_sub_each remove "$BIN/gaudi_roce_test" remove "$a0" "$d0"
 rmmod gaudi_en
 ok $? "rmmod gaudi_en"
 rmmod gaudi
