@@ -986,6 +986,53 @@ static void rdma(char **argv)
 	   cq_poll(&a, 1, NULL, 10000) == 1 &&
 	   !memcmp(b.buf.p, shadow, BUF_SIZE),
 	   "and writes again (no SOB)");
+
+	/*
+	 * Both directions at once on the same cable: B's requester QP
+	 * qb[0] to A's responder qa[0] (A's requester qa[0] keeps writing
+	 * to B): data and ACKs of both cross on each port.
+	 */
+	{
+		uint8_t *shadow_a = malloc(BUF_SIZE);
+		uint32_t sob_a0, k, m = 12;
+
+		dbg_dir = a.dbg;
+		sob_a0 = sob_rd(USER_SOB + 1);
+		memcpy(shadow_a, a.buf.p, BUF_SIZE);
+		memcpy(shadow, b.buf.p, BUF_SIZE);
+		ok(!connect(&b, qb[0], &a, qa[0], 0x5555, 0x5555, 1000),
+		   "B's QP %u connected to A's QP %u", qb[0], qa[0]);
+		bad = 0;
+		for (k = 0; k < m; k++) {
+			uint32_t size = 1 + rand() % 12000;
+			uint32_t src = rand() % (BUF_SIZE / 2 - size);
+			uint32_t dst = BUF_SIZE / 2 + rand() % (BUF_SIZE / 2 - size);
+
+			/* B -> A: from B's lower half into A's upper half. */
+			memcpy(shadow_a + dst, b.buf.p + src, size);
+			wqe_write(&b, qb[0], b.buf.va + src, size,
+				  a.buf.va + dst, SOB(USER_SOB + 1),
+				  SM_SOB_INC | 1);
+			bad += !!doorbell(b.fd, b.port, qb[0], b.pi[qb[0]]);
+			/* A -> B: from A's lower half into B's upper half. */
+			src = rand() % (BUF_SIZE / 2 - size);
+			dst = BUF_SIZE / 2 + rand() % (BUF_SIZE / 2 - size);
+			memcpy(shadow + dst, a.buf.p + src, size);
+			wqe_write(&a, qa[0], a.buf.va + src, size,
+				  b.buf.va + dst, -1, 0);
+			bad += !!doorbell(a.fd, a.port, qa[0], a.pi[qa[0]]);
+		}
+		ok(!bad, "%u writes each way posted", m);
+		ok(cq_poll(&b, m, NULL, 20000) == m &&
+		   cq_poll(&a, m, NULL, 20000) == m,
+		   "%u requester CQEs on each card", m);
+		ok(!memcmp(a.buf.p, shadow_a, BUF_SIZE) &&
+		   !memcmp(b.buf.p, shadow, BUF_SIZE), "both buffers exact");
+		usleep(100000);
+		ok(((sob_rd(USER_SOB + 1) - sob_a0) & 0x7FFF) == m,
+		   "card A's SOB %u incremented %u times", USER_SOB + 1, m);
+		free(shadow_a);
+	}
 	free(shadow);
 	close(a.fd);
 	close(b.fd);
