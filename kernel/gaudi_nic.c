@@ -15,6 +15,7 @@
 
 #include "gaudi_drv.h"
 #include "gaudi_cn.h"
+#include "gaudi_file.h"
 #include "gaudi_layout.h"
 
 /* The aux device and its owner; freed by the device's release. */
@@ -320,4 +321,8 @@ void gaudi_nic_event(struct gaudi_device *gdev, u32 type)
 			c->qp_error(nic->priv, type - GAUDI_EVENT_NIC0_QP0);
 	}
 	mutex_unlock(&nic->lock);
+	/* The holder's connections may be the ones in error. */
+	if (type >= GAUDI_EVENT_NIC0_QP0 && type <= GAUDI_EVENT_NIC4_QP1 &&
+	    gaudi_roce_port_used(gdev, type - GAUDI_EVENT_NIC0_QP0))
+		gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_USER_ENGINE_ERR);
 }

@@ -312,6 +312,21 @@ void gaudi_roce_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	drm_dev_exit(idx);
 }
 
+/* Whether @port has connections of a holder (the QP error event). */
+bool gaudi_roce_port_used(struct gaudi_device *gdev, unsigned int port)
+{
+	struct gaudi_roce_port *rp;
+	bool used;
+
+	if (port >= GAUDI_NIC_NUM_PORTS)
+		return false;
+	rp = &gdev->nic.roce[port];
+	mutex_lock(&rp->lock);
+	used = rp->owner && !bitmap_empty(rp->conns, GAUDI_NIC_MAX_CONN);
+	mutex_unlock(&rp->lock);
+	return used;
+}
+
 /* Removal, while the device is still bound: every connection goes. */
 void gaudi_roce_revoke(struct gaudi_device *gdev)
 {

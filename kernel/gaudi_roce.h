@@ -33,6 +33,8 @@ int gaudi_roce_sw_init(struct gaudi_device *gdev);
 void gaudi_roce_hw_init(struct gaudi_device *gdev);
 /* Close of the compute node, before its mappings are released. */
 void gaudi_roce_close(struct gaudi_device *gdev, struct gaudi_file *gfile);
+/* Whether @port has connections of a holder (the QP error event). */
+bool gaudi_roce_port_used(struct gaudi_device *gdev, unsigned int port);
 /* Removal of the card, after drm_dev_unplug(), while still bound. */
 void gaudi_roce_revoke(struct gaudi_device *gdev);
 /* A whole context through @port's gateway (also gaudi_en's, cn ops). */

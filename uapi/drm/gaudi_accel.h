@@ -506,8 +506,10 @@ struct drm_gaudi_accounting {
  * GAUDI_NIC_OP_CONN_STATE (0x43)
  *	In &struct drm_gaudi_nic_conn; out &struct drm_gaudi_nic_conn_state.
  *	How a holder learns of a QP error (a bad remote key, a refused sync
- *	object, retries exhausted): its requester's completions stop coming
- *	and the state says error.  SET_REQ_CONN_CTX restarts the requester.
+ *	object, retries exhausted): its requester's completions stop coming,
+ *	HL_NOTIFIER_EVENT_USER_ENGINE_ERR is posted (HL_INFO_GET_EVENTS, the
+ *	eventfd) when the port's QP error event arrives, and the state says
+ *	error.  SET_REQ_CONN_CTX restarts the requester.
  *
  * Completion queue entries (8 bytes, little endian): bit 63 valid; a
  * requester CQE (bit 23 set) has the WQE index in bits 21:0 and the QP in

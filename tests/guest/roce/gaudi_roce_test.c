@@ -947,6 +947,12 @@ static void rdma(char **argv)
 	ok(cq_poll(&b, 1, NULL, 10) == 0, "no CQE on the responder");
 
 	/* A bad rkey: the QP errors on both sides, nothing written. */
+	{
+		uint64_t ev;
+
+		hl_info(a.fd, HL_INFO_GET_EVENTS, &ev, sizeof(ev));
+		hl_info(b.fd, HL_INFO_GET_EVENTS, &ev, sizeof(ev));
+	}
 	memcpy(shadow, b.buf.p, BUF_SIZE);
 	wqe_write(&a, qa[2], a.buf.va, 4096, b.buf.va, SOB(USER_SOB), SM_SOB_INC | 1);
 	ok(!doorbell(a.fd, a.port, qa[2], a.pi[qa[2]]), "write with a bad rkey");
@@ -955,6 +961,25 @@ static void rdma(char **argv)
 	ok(wait_state(&b, qb[2], GAUDI_NIC_CONN_RES_ERROR, 10000),
 	   "the responder QP is in error");
 	ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
+	{
+		uint64_t ea = 0, eb = 0;
+		int t;
+
+		/* The QP event reaches the driver through the device CPU. */
+		for (t = 0; t < 50 && !(ea & HL_NOTIFIER_EVENT_USER_ENGINE_ERR);
+		     t++) {
+			uint64_t e = 0;
+
+			usleep(20000);
+			hl_info(a.fd, HL_INFO_GET_EVENTS, &e, sizeof(e));
+			ea |= e;
+		}
+		hl_info(b.fd, HL_INFO_GET_EVENTS, &eb, sizeof(eb));
+		ok((ea & HL_NOTIFIER_EVENT_USER_ENGINE_ERR) &&
+		   (eb & HL_NOTIFIER_EVENT_USER_ENGINE_ERR),
+		   "both holders are notified (USER_ENGINE_ERR: 0x%llx, 0x%llx)",
+		   (unsigned long long)ea, (unsigned long long)eb);
+	}
 	ok(!memcmp(b.buf.p, shadow, BUF_SIZE) &&
 	   ((sob_rd(USER_SOB) - sob0) & 0x7FFF) == n,
 	   "nothing written, SOB unchanged");
