@@ -105,7 +105,7 @@ static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 {
 	unsigned int i, words = req ? GAUDI_NIC_REQ_QPC_SIZE / 4 :
 				      GAUDI_NIC_RES_QPC_SIZE / 4;
-	u32 busy, st, inv;
+	u32 busy, st, inv, inv_st;
 	int ret;
 
 	lockdep_assert_held(&gdev->nic.gw_lock[port]);
@@ -133,11 +133,13 @@ static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 	/* The engine must not keep a stale copy of the entry. */
 	inv = req ? NIC_QPC_REQ_QPC_CACHE_INVALIDATE :
 		    NIC_QPC_RES_QPC_CACHE_INVALIDATE;
+	inv_st = req ? NIC_QPC_REQ_QPC_CACHE_INV_STATUS :
+		       NIC_QPC_RES_QPC_CACHE_INV_STATUS;
 	WREG32(gdev, qpc_reg(port, inv), 1);
 	return read_poll_timeout(gaudi_rreg, st,
 				 st & QPC_CACHE_INV_STATUS_DONE, 10,
 				 GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
-				 qpc_reg(port, inv + 4), "nic inv");
+				 qpc_reg(port, inv_st), "nic inv");
 }
 
 /* For gaudi_en (cn ops): a whole-entry write under the gateway lock. */
