@@ -55,6 +55,13 @@ struct gaudi_cn_client {
  * @wreg: write one.
  * @attach: attach @client (one at a time; -EBUSY otherwise).
  * @detach: detach it; when this returns no callback runs any more.
+ * @qpc_write: write a whole QP context (@req: the requester's, 16 words;
+ *	else the responder's, 8) of @port through its context gateway,
+ *	which gaudi.ko shares with the RoCE connections; sleeps.
+ * @mac_counter: a 64-bit MAC counter of @port (@rx: its receive
+ *	counters, else its transmit ones; @reg relative to them,
+ *	hw/gaudi1/nic.h STAT_*); the high-word latch is shared with
+ *	gaudi.ko's readers.  Any context.
  */
 struct gaudi_cn_ops {
 	u32 (*rreg)(struct gaudi_cn *cn, u32 off);
@@ -62,6 +69,10 @@ struct gaudi_cn_ops {
 	int (*attach)(struct gaudi_cn *cn, const struct gaudi_cn_client *client,
 		      void *priv);
 	void (*detach)(struct gaudi_cn *cn);
+	int (*qpc_write)(struct gaudi_cn *cn, unsigned int port, u32 qpn,
+			 bool req, const u32 *data);
+	u64 (*mac_counter)(struct gaudi_cn *cn, unsigned int port, bool rx,
+			   u32 reg);
 };
 
 /**

@@ -226,6 +226,7 @@ static const struct drm_ioctl_desc gaudi_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(GAUDI_OWNER, gaudi_owner_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(GAUDI_FLASH, gaudi_flash_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(GAUDI_ACCOUNTING, gaudi_accounting_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(GAUDI_NIC, gaudi_nic_ioctl, 0),
 };
 
 static const struct drm_driver gaudi_drm_driver = {

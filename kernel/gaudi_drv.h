@@ -39,6 +39,7 @@
 #include "gaudi1/regs.h"
 #include "gaudi1/events.h"
 #include "gaudi1/nic.h"
+#include "gaudi_roce.h"
 
 #define GAUDI_DRV_NAME "gaudi"
 #define GAUDI_DRV_DESC "Habana Gaudi 1 accelerator"
@@ -316,6 +317,12 @@ struct gaudi_nic {
 	u8 mac[GAUDI_NIC_NUM_PORTS][6];
 	u8 eeprom[256];
 	struct gaudi_cn *cn;		/* the auxiliary device, if ports */
+	/* The MAC statistics' DATA_HI latch (gaudi_nic_mac_counter()). */
+	spinlock_t stat_lock;
+	/* Per port: one user of the context gateway at a time. */
+	struct mutex gw_lock[GAUDI_NIC_NUM_PORTS];
+	/* Per port: the holder's RoCE connections (gaudi_roce.c). */
+	struct gaudi_roce_port roce[GAUDI_NIC_NUM_PORTS];
 };
 
 int gaudi_nic_sw_init(struct gaudi_device *gdev);
@@ -326,6 +333,8 @@ void gaudi_nic_irq(struct gaudi_device *gdev);
 void gaudi_nic_reset_prepare(struct gaudi_device *gdev);
 void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok);
 void gaudi_nic_event(struct gaudi_device *gdev, u32 type);
+u64 gaudi_nic_mac_counter(struct gaudi_device *gdev, unsigned int port,
+			  bool rx, u32 reg);
 
 /* ---- the device ----------------------------------------------------- */
 struct gaudi_device {

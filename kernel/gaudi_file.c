@@ -169,6 +169,7 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 	 * Work in flight ends (or is reset away), CBs and mappings go,
 	 * unless a removal of the card already took them.
 	 */
+	gaudi_roce_close(gdev, gfile);
 	gaudi_ctx_close(gfile);
 	/* Its work has ended: the accounting record is final. */
 	gaudi_acct_close(gdev, gfile);
@@ -214,6 +215,8 @@ void gaudi_file_revoke(struct gaudi_device *gdev)
 {
 	struct gaudi_users *u = gdev->users;
 
+	/* The NIC stops reaching the holder's memory first. */
+	gaudi_roce_revoke(gdev);
 	mutex_lock(&u->lock);
 	if (u->compute && u->compute->ctx) {
 		gaudi_note(gdev, "removed while held by pid %d (%s): its work is aborted\n",
@@ -304,7 +307,7 @@ int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
 	q->abi_minor = GAUDI_ABI_VERSION_MINOR;
 	q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
 		  GAUDI_CAP_OPEN_BUSY_OWNER | GAUDI_CAP_FLASH |
-		  GAUDI_CAP_ACCOUNTING;
+		  GAUDI_CAP_ACCOUNTING | GAUDI_CAP_NIC;
 	q->info_ops = gaudi_info_ops_mask(control);
 	return 0;
 }

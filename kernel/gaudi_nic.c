@@ -15,6 +15,7 @@
 
 #include "gaudi_drv.h"
 #include "gaudi_cn.h"
+#include "gaudi_file.h"
 #include "gaudi_layout.h"
 
 /* The aux device and its owner; freed by the device's release. */
@@ -66,9 +67,41 @@ static void gaudi_cn_detach(struct gaudi_cn *cn)
 	synchronize_irq(gdev->pci.irq);
 }
 
+static int gaudi_cn_qpc_write(struct gaudi_cn *cn, unsigned int port,
+			      u32 qpn, bool req, const u32 *data)
+{
+	return gaudi_roce_qpc_write(cn_gdev(cn), port, qpn, req, data);
+}
+
+static u64 gaudi_cn_mac_counter(struct gaudi_cn *cn, unsigned int port,
+				bool rx, u32 reg)
+{
+	return gaudi_nic_mac_counter(cn_gdev(cn), port, rx, reg);
+}
+
+/* A 64-bit MAC counter: reading the low word latches the high one. */
+u64 gaudi_nic_mac_counter(struct gaudi_device *gdev, unsigned int port,
+			  bool rx, u32 reg)
+{
+	u32 macro = GAUDI_NIC_PORT_MACRO(port) + NIC_STAT_OFFSET;
+	bool odd = port & 1;
+	u32 base = rx ? (odd ? NIC_STAT_RX1 : NIC_STAT_RX0) :
+			(odd ? NIC_STAT_TX1 : NIC_STAT_TX0);
+	unsigned long flags;
+	u32 lo, hi;
+
+	spin_lock_irqsave(&gdev->nic.stat_lock, flags);
+	lo = gaudi_rreg(gdev, macro + base + reg, "nic stat");
+	hi = gaudi_rreg(gdev, macro + NIC_STAT_DATA_HI_REG, "nic stat");
+	spin_unlock_irqrestore(&gdev->nic.stat_lock, flags);
+	return (u64)hi << 32 | lo;
+}
+
 static const struct gaudi_cn_ops gaudi_cn_ops = {
 	.rreg = gaudi_cn_rreg,
 	.wreg = gaudi_cn_wreg,
+	.qpc_write = gaudi_cn_qpc_write,
+	.mac_counter = gaudi_cn_mac_counter,
 	.attach = gaudi_cn_attach,
 	.detach = gaudi_cn_detach,
 };
@@ -153,11 +186,16 @@ void gaudi_nic_hw_init(struct gaudi_device *gdev)
 		gdev->nic.ports_mask = 0;
 		gdev->nic.ext_ports_mask = 0;
 	}
+	gaudi_roce_hw_init(gdev);
 }
 
 int gaudi_nic_sw_init(struct gaudi_device *gdev)
 {
-	return drmm_mutex_init(&gdev->drm, &gdev->nic.lock);
+	int ret = drmm_mutex_init(&gdev->drm, &gdev->nic.lock);
+
+	spin_lock_init(&gdev->nic.stat_lock);
+
+	return ret ? ret : gaudi_roce_sw_init(gdev);
 }
 
 #if IS_ENABLED(CONFIG_AUXILIARY_BUS)
@@ -283,4 +321,8 @@ void gaudi_nic_event(struct gaudi_device *gdev, u32 type)
 			c->qp_error(nic->priv, type - GAUDI_EVENT_NIC0_QP0);
 	}
 	mutex_unlock(&nic->lock);
+	/* The holder's connections may be the ones in error. */
+	if (type >= GAUDI_EVENT_NIC0_QP0 && type <= GAUDI_EVENT_NIC4_QP1 &&
+	    gaudi_roce_port_used(gdev, type - GAUDI_EVENT_NIC0_QP0))
+		gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_USER_ENGINE_ERR);
 }

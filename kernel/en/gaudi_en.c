@@ -30,7 +30,6 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/iopoll.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -48,7 +47,6 @@
 #define GAUDI_EN_MAX_MTU	(GAUDI_EN_RX_SLOT - VLAN_ETH_HLEN)
 #define GAUDI_EN_LINK_MS	200
 #define GAUDI_EN_NAPI_WEIGHT	64
-#define GAUDI_EN_GW_TIMEOUT_US	10000
 #define GAUDI_EN_ERR_ENTRIES	1024		/* QP error FIFO, 4 bytes each */
 
 static_assert(GAUDI_EN_TX_SLOTS * GAUDI_NIC_SEND_WQE_SIZE %
@@ -103,8 +101,6 @@ struct gaudi_en {
 	struct gaudi_cn *cn;
 	struct gaudi_en_port *port[GAUDI_NIC_NUM_PORTS];
 	struct delayed_work link_work;
-	/* the MAC statistics' DATA_HI latch is shared by a macro's ports */
-	spinlock_t stat_lock;
 	bool in_reset;
 };
 
@@ -146,29 +142,26 @@ static void set_bits(__le32 *e, unsigned int bit, unsigned int width, u32 v)
 	}
 }
 
-/* Write the raw QP's requester context through the port's gateway. */
+/*
+ * Write the raw QP's requester context through the port's gateway, which
+ * gaudi.ko shares with the users' RoCE connections (gaudi_cn_ops).
+ */
 static int en_write_raw_qpc(struct gaudi_en_port *p)
 {
 	struct gaudi_cn *cn = p->en->cn;
 	u64 table = cn->hbm_base + p->port * cn->hbm_port_size;
 	__le32 ctx[GAUDI_NIC_REQ_QPC_SIZE / 4] = {};
+	u32 data[GAUDI_NIC_REQ_QPC_SIZE / 4];
 	unsigned int i;
-	u32 busy;
 
 	set_bits(ctx, REQ_QPC_WQ_BASE_ADDR_BIT, 24, 0);
 	set_bits(ctx, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RAW);
 	set_bits(ctx, REQ_QPC_VALID_BIT, 1, 1);
 	en_wr(p, QPC(p, NIC_QPC_REQ_BASE_ADDRESS_49_18), table >> 18);
 	en_wr(p, QPC(p, NIC_QPC_REQ_BASE_ADDRESS_17_7), (table >> 7) & 0x7FF);
-	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
-		en_wr(p, QPC(p, NIC_QPC_GW_MASK(i)), ~0U);
-		en_wr(p, QPC(p, NIC_QPC_GW_DATA(i)), le32_to_cpu(ctx[i]));
-	}
-	en_wr(p, QPC(p, NIC_QPC_GW_CTRL),
-	      GAUDI_NIC_RAW_QPN | QPC_GW_CTRL_REQUESTER);
-	en_wr(p, QPC(p, NIC_QPC_GW_BUSY), 1);
-	return read_poll_timeout(en_rd, busy, !busy, 10, GAUDI_EN_GW_TIMEOUT_US,
-				 false, p, QPC(p, NIC_QPC_GW_BUSY));
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		data[i] = le32_to_cpu(ctx[i]);
+	return cn->ops->qpc_write(cn, p->port, GAUDI_NIC_RAW_QPN, true, data);
 }
 
 /*
@@ -718,20 +711,15 @@ static void en_get_strings(struct net_device *ndev, u32 sset, u8 *data)
 		ethtool_puts(&data, en_sw_stats[i]);
 }
 
-/* A 64-bit MAC counter: the low word latches the high one. */
+/*
+ * A 64-bit MAC counter, through gaudi.ko: the high-word latch is shared
+ * with the users' COUNTERS op.
+ */
 static u64 en_mac_counter(struct gaudi_en_port *p, const struct en_mac_stat *s)
 {
-	u32 macro = GAUDI_NIC_PORT_MACRO(p->port) + NIC_STAT_OFFSET;
-	bool odd = p->port & 1;
-	u32 base = s->rx ? (odd ? NIC_STAT_RX1 : NIC_STAT_RX0) :
-			   (odd ? NIC_STAT_TX1 : NIC_STAT_TX0);
-	u32 lo, hi;
+	struct gaudi_cn *cn = p->en->cn;
 
-	spin_lock(&p->en->stat_lock);
-	lo = en_rd(p, macro + base + s->reg);
-	hi = en_rd(p, macro + NIC_STAT_DATA_HI_REG);
-	spin_unlock(&p->en->stat_lock);
-	return (u64)hi << 32 | lo;
+	return cn->ops->mac_counter(cn, p->port, s->rx, s->reg);
 }
 
 static void en_get_ethtool_stats(struct net_device *ndev,
@@ -850,7 +838,8 @@ static void en_reset_done(void *priv, bool ok)
 /*
  * The port's QP error interrupt (its NIC QP event, the event thread):
  * report and count the FIFO's new entries, then re-arm.  Only the driver
- * rings the raw QP's doorbells, so an entry is a driver or hardware bug.
+ * rings the raw QP's doorbells, so an entry of QP 0 is a driver or
+ * hardware bug; the other QPs are the users' RoCE connections.
  */
 static void en_qp_error(void *priv, unsigned int port)
 {
@@ -866,7 +855,12 @@ static void en_qp_error(void *priv, unsigned int port)
 	while (p->err_ci != pi && n++ < GAUDI_EN_ERR_ENTRIES) {
 		e = le32_to_cpu(p->err_fifo[p->err_ci &
 					    (GAUDI_EN_ERR_ENTRIES - 1)]);
-		if (net_ratelimit())
+		/* Users' RoCE QPs (gaudi_roce.c) err by their own doing. */
+		if ((e & QP_ERR_QPN) != GAUDI_NIC_RAW_QPN)
+			netdev_dbg(p->ndev, "user QP %u error, syndrome 0x%x\n",
+				   e & QP_ERR_QPN,
+				   (e & QP_ERR_SYNDROME) >> 24);
+		else if (net_ratelimit())
 			netdev_warn(p->ndev, "%s QP %u error, syndrome 0x%x\n",
 				    e & QP_ERR_REQUESTER ? "requester" :
 							   "responder",
@@ -978,7 +972,6 @@ static int en_probe(struct auxiliary_device *adev,
 	if (!en)
 		return -ENOMEM;
 	en->cn = cn;
-	spin_lock_init(&en->stat_lock);
 	INIT_DELAYED_WORK(&en->link_work, en_link_work);
 	dev_set_drvdata(&adev->dev, en);
 	ret = cn->ops->attach(cn, &en_client, en);

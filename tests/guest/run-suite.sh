@@ -333,6 +333,23 @@ nic)
 		--nic dl1 --hotplug "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin"
 	;;
+roce)
+	# RoCE connections through DRM_IOCTL_GAUDI_NIC (issue 13) over the
+	# DL1 wiring: card 0 port 0 to card 1 port 0, so two cards do.
+	[ -n "${CARDS:-}" ] || cards=2
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_roce_test" "$suite_dir/gaudi_roce_test.c"
+	ko=$(gaudi_ko) || exit 2
+	en_ko=$(dirname "$ko")/en/gaudi_en.ko
+	[ -f "$en_ko" ] || die "$en_ko missing (a kernel without networking?)"
+	command -v ip >/dev/null || die "ip missing (tools/host/install-deps.sh)"
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$en_ko:/suite/ko/gaudi_en.ko" \
+		--add "$out/gaudi_roce_test:/suite/bin/gaudi_roce_test" \
+		--add "$(command -v ip):/suite/bin/ip" \
+		--nic dl1 "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin${FUZZ:+ FUZZ=$FUZZ}"
+	;;
 esac
 
 # Guest CPUs (SMP overrides): 4 for the suites whose threads and processes

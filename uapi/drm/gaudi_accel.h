@@ -54,13 +54,14 @@ extern "C" {
  */
 
 #define GAUDI_ABI_VERSION_MAJOR		1
-#define GAUDI_ABI_VERSION_MINOR		2
+#define GAUDI_ABI_VERSION_MINOR		3
 
 /* Ioctl numbers, relative to DRM_COMMAND_BASE. */
 #define DRM_GAUDI_QUERY_CAPS		0x20
 #define DRM_GAUDI_OWNER			0x21
 #define DRM_GAUDI_FLASH			0x22
 #define DRM_GAUDI_ACCOUNTING		0x23
+#define DRM_GAUDI_NIC			0x24
 
 /**
  * DOC: Capabilities
@@ -82,6 +83,8 @@ extern "C" {
  * GAUDI_CAP_FLASH
  *	DRM_IOCTL_GAUDI_FLASH is served, on both nodes: the card's SPI flash
  *	with two boot slots, updated through the device CPU (ABI 1.1).
+ * GAUDI_CAP_NIC
+ *	DRM_IOCTL_GAUDI_NIC is served on the compute node (DOC: NIC).
  * GAUDI_CAP_ACCOUNTING
  *	DRM_IOCTL_GAUDI_ACCOUNTING is served, on both nodes (ABI 1.2).
  */
@@ -90,6 +93,7 @@ extern "C" {
 #define GAUDI_CAP_OPEN_BUSY_OWNER	_BITULL(2)
 #define GAUDI_CAP_FLASH			_BITULL(3)
 #define GAUDI_CAP_ACCOUNTING		_BITULL(4)
+#define GAUDI_CAP_NIC			_BITULL(5)
 
 /**
  * struct drm_gaudi_query_caps - ABI version and extensions of the driver
@@ -439,6 +443,371 @@ struct drm_gaudi_accounting {
 };
 
 /**
+ * DOC: NIC
+ *
+ * DRM_IOCTL_GAUDI_NIC controls RoCE v2 connections (queue pairs) of the
+ * card's NIC ports for the holder of the compute node.  The argument,
+ * &struct drm_gaudi_nic, has the members of Habana's out-of-tree
+ * hl_nic_args in its order (input_ptr, output_ptr, input_size,
+ * output_size, ctx_id, op) followed by our conventions' flags, pad and
+ * reserved.  @op selects the operation; its input struct is read from
+ * @input_ptr (@input_size bytes: a shorter struct is zero-extended, bytes
+ * beyond the driver's struct must be zero, at most 4096), its output struct
+ * is written to @output_ptr (@output_size must hold it; only the struct's
+ * size is written).  Ops 0..13 carry Habana's Gaudi 1 numbers; 0x40 on are
+ * ours.
+ *
+ * A connection is a QP number (1..GAUDI_NIC_MAX_CONN - 1; QP 0 of every
+ * port is the Ethernet driver's raw queue) of one port, owned by the
+ * holder.  The send queues and the completion queue are in the holder's
+ * own mapped memory (device VAs of HL_MEM_OP_MAP with HL_MEM_USERPTR);
+ * the NIC reads and writes them, and the remote buffers of RDMA WRITEs
+ * arriving at the holder's connections, through the device MMU with the
+ * holder's ASID.  A remote sync object is written as a non-secure write:
+ * only the SOBs users may write can be signalled.  Closing the compute
+ * node or a reset of the card invalidates every connection and unsets
+ * the queues.
+ *
+ * GAUDI_NIC_OP_ALLOC_CONN (0)
+ *	In &struct drm_gaudi_nic_port; out &struct drm_gaudi_nic_conn_id.
+ *	Reserves the lowest free QP number of the port.
+ * GAUDI_NIC_OP_SET_REQ_CONN_CTX (1)
+ *	In &struct drm_gaudi_nic_req_ctx.  Writes the connection's
+ *	requester context (valid, RC); needs USER_WQ_SET on the port and
+ *	@conn_id below its @num_wqs.  Also brings a requester in error back.
+ * GAUDI_NIC_OP_SET_RES_CONN_CTX (2)
+ *	In &struct drm_gaudi_nic_res_ctx: the responder context.
+ * GAUDI_NIC_OP_DESTROY_CONN (3)
+ *	In &struct drm_gaudi_nic_conn: both contexts invalidated, the number
+ *	freed.
+ * GAUDI_NIC_OP_USER_WQ_SET (9), GAUDI_NIC_OP_USER_WQ_UNSET (10)
+ *	In &struct drm_gaudi_nic_wq / &struct drm_gaudi_nic_port.  The
+ *	port's send queues: connection n's queue of @entries 32-byte WQEs
+ *	is at @addr + n * @entries * 32.  UNSET needs no connection with a
+ *	requester context.
+ * GAUDI_NIC_OP_USER_CQ_SET (11), GAUDI_NIC_OP_USER_CQ_UNSET (12)
+ *	In &struct drm_gaudi_nic_cq / &struct drm_gaudi_nic_port.  The
+ *	port's completion queue of @entries 8-byte CQEs (at most
+ *	GAUDI_NIC_CQ_MAX_ENTRIES).
+ * GAUDI_NIC_OP_USER_CQ_UPDATE_CI (13)
+ *	In &struct drm_gaudi_nic_cq_ci; out &struct drm_gaudi_nic_cq_pi.
+ *	The holder has consumed the CQEs before @ci; the output is the
+ *	number of CQEs the port has written so far.
+ * GAUDI_NIC_OP_DOORBELL (0x40)
+ *	In &struct drm_gaudi_nic_doorbell: the requester runs the WQEs from
+ *	its consumer index up to (not including) @pi.  User engines cannot
+ *	reach the NIC's doorbells, so the kernel rings them.
+ * GAUDI_NIC_OP_LINK_STATE (0x41)
+ *	No input; out &struct drm_gaudi_nic_link.
+ * GAUDI_NIC_OP_COUNTERS (0x42)
+ *	In &struct drm_gaudi_nic_port; out &struct drm_gaudi_nic_counters:
+ *	the port's MAC counters (all traffic of the port, RoCE and
+ *	Ethernet).
+ * GAUDI_NIC_OP_CONN_STATE (0x43)
+ *	In &struct drm_gaudi_nic_conn; out &struct drm_gaudi_nic_conn_state.
+ *	How a holder learns of a QP error (a bad remote key, a refused sync
+ *	object, retries exhausted): its requester's completions stop coming,
+ *	HL_NOTIFIER_EVENT_USER_ENGINE_ERR is posted (HL_INFO_GET_EVENTS, the
+ *	eventfd) when the port's QP error event arrives, and the state says
+ *	error.  SET_REQ_CONN_CTX restarts the requester.
+ *
+ * Completion queue entries (8 bytes, little endian): bit 63 valid; a
+ * requester CQE (bit 23 set) has the WQE index in bits 21:0 and the QP in
+ * bits 55:32 and is written once the remote side acknowledged the WQE's
+ * last packet; a responder CQE (bit 23 clear) has the QP in bits 22:0 and
+ * the immediate data's low 31 bits in bits 62:32.  Send WQE: see
+ * Documentation/accel/gaudi-uapi.rst.
+ *
+ * Errors: EINVAL (unknown op, ctx_id, flags, pad or reserved not zero, a
+ * port outside the enabled ports, an unknown or foreign connection, QP 0,
+ * a size not a power of 2 or out of bounds, an address not inside the
+ * caller's mappings or badly aligned, a PI beyond the queue, an output
+ * too small), EBUSY (queue already set, in use), ENOSPC (no free QP),
+ * EFAULT, ETIMEDOUT (context gateway), EIO (device not operational),
+ * ENODEV, ENOTTY on the control node.
+ */
+#define GAUDI_NIC_OP_ALLOC_CONN		0
+#define GAUDI_NIC_OP_SET_REQ_CONN_CTX	1
+#define GAUDI_NIC_OP_SET_RES_CONN_CTX	2
+#define GAUDI_NIC_OP_DESTROY_CONN	3
+#define GAUDI_NIC_OP_USER_WQ_SET	9
+#define GAUDI_NIC_OP_USER_WQ_UNSET	10
+#define GAUDI_NIC_OP_USER_CQ_SET	11
+#define GAUDI_NIC_OP_USER_CQ_UNSET	12
+#define GAUDI_NIC_OP_USER_CQ_UPDATE_CI	13
+#define GAUDI_NIC_OP_DOORBELL		0x40
+#define GAUDI_NIC_OP_LINK_STATE		0x41
+#define GAUDI_NIC_OP_COUNTERS		0x42
+#define GAUDI_NIC_OP_CONN_STATE		0x43
+
+/* Ports of a card. */
+#define GAUDI_NIC_PORTS			10
+/* QP numbers per port: connections use 1..GAUDI_NIC_MAX_CONN - 1. */
+#define GAUDI_NIC_MAX_CONN		1024
+/* Bounds of the queues (entries, powers of 2). */
+#define GAUDI_NIC_WQ_MIN_ENTRIES	4
+#define GAUDI_NIC_WQ_MAX_ENTRIES	4096
+#define GAUDI_NIC_CQ_MIN_ENTRIES	16
+#define GAUDI_NIC_CQ_MAX_ENTRIES	1048576
+#define GAUDI_NIC_IO_MAX		4096
+
+/**
+ * struct drm_gaudi_nic - one NIC control operation
+ */
+struct drm_gaudi_nic {
+	/** @input_ptr: In: user pointer to the op's input struct. */
+	__u64 input_ptr;
+	/** @output_ptr: In: user pointer to room for the op's output. */
+	__u64 output_ptr;
+	/** @input_size: In: bytes at @input_ptr (0 for no input). */
+	__u32 input_size;
+	/** @output_size: In: bytes of room at @output_ptr. */
+	__u32 output_size;
+	/** @ctx_id: In: must be 0 (Habana's context id; one per holder). */
+	__u32 ctx_id;
+	/** @op: In: GAUDI_NIC_OP_*. */
+	__u32 op;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+	/** @pad: In: must be 0. */
+	__u32 pad;
+	/** @reserved: In: must be 0; Out: 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_gaudi_nic_port - a port (ALLOC_CONN, *_UNSET)
+ */
+struct drm_gaudi_nic_port {
+	/** @port: In: port number, in the card's nic_ports_mask. */
+	__u32 port;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+};
+
+/**
+ * struct drm_gaudi_nic_conn_id - ALLOC_CONN's output
+ */
+struct drm_gaudi_nic_conn_id {
+	/** @conn_id: Out: the connection's QP number. */
+	__u32 conn_id;
+	/** @pad: Out: 0. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_gaudi_nic_conn - a connection (DESTROY_CONN, CONN_STATE)
+ */
+struct drm_gaudi_nic_conn {
+	/** @port: In: port number. */
+	__u32 port;
+	/** @conn_id: In: QP number from ALLOC_CONN. */
+	__u32 conn_id;
+};
+
+/**
+ * struct drm_gaudi_nic_req_ctx - SET_REQ_CONN_CTX's input
+ */
+struct drm_gaudi_nic_req_ctx {
+	/** @port: In: port number. */
+	__u32 port;
+	/** @conn_id: In: QP number from ALLOC_CONN. */
+	__u32 conn_id;
+	/** @dst_ip: In: IPv4 address of the peer, host byte order. */
+	__u32 dst_ip;
+	/** @src_ip: In: IPv4 address of this port, host byte order. */
+	__u32 src_ip;
+	/** @dst_mac: In: the peer port's MAC address. */
+	__u8 dst_mac[6];
+	/** @pad: In: must be 0. */
+	__u8 pad[2];
+	/** @dst_conn_id: In: the peer's QP number (24 bits). */
+	__u32 dst_conn_id;
+	/** @remote_key: In: the peer responder's local key. */
+	__u32 remote_key;
+	/** @psn: In: first packet sequence number (24 bits). */
+	__u32 psn;
+	/** @timeout_retry: In: retransmissions before error, 0 = 7. */
+	__u32 timeout_retry;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+	/** @pad2: In: must be 0. */
+	__u32 pad2;
+	/** @reserved: In: must be 0. */
+	__u64 reserved[2];
+};
+
+/* &drm_gaudi_nic_res_ctx.flags */
+#define GAUDI_NIC_RES_SOB_EN		_BITUL(0)
+
+/**
+ * struct drm_gaudi_nic_res_ctx - SET_RES_CONN_CTX's input
+ */
+struct drm_gaudi_nic_res_ctx {
+	/** @port: In: port number. */
+	__u32 port;
+	/** @conn_id: In: QP number from ALLOC_CONN. */
+	__u32 conn_id;
+	/** @dst_ip: In: IPv4 address of the peer, host byte order. */
+	__u32 dst_ip;
+	/** @src_ip: In: IPv4 address of this port, host byte order. */
+	__u32 src_ip;
+	/** @dst_mac: In: the peer port's MAC address. */
+	__u8 dst_mac[6];
+	/** @pad: In: must be 0. */
+	__u8 pad[2];
+	/** @dst_conn_id: In: the peer's QP number (24 bits). */
+	__u32 dst_conn_id;
+	/** @local_key: In: the key requests must carry. */
+	__u32 local_key;
+	/** @expected_psn: In: the peer requester's first PSN (24 bits). */
+	__u32 expected_psn;
+	/**
+	 * @flags: In: GAUDI_NIC_RES_SOB_EN: a remote sync-object write of
+	 * the peer signals the SOB it names on this card (else it makes a
+	 * responder CQE).
+	 */
+	__u32 flags;
+	/** @reserved: In: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_gaudi_nic_wq - USER_WQ_SET's input
+ */
+struct drm_gaudi_nic_wq {
+	/** @addr: In: device VA of the send queues, 128-byte aligned. */
+	__u64 addr;
+	/** @port: In: port number. */
+	__u32 port;
+	/** @num_wqs: In: queues (connections 0..@num_wqs - 1), at most 1024. */
+	__u32 num_wqs;
+	/** @entries: In: WQEs per queue, a power of 2, 4..4096. */
+	__u32 entries;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+};
+
+/**
+ * struct drm_gaudi_nic_cq - USER_CQ_SET's input
+ */
+struct drm_gaudi_nic_cq {
+	/** @addr: In: device VA of the CQ, 128-byte aligned. */
+	__u64 addr;
+	/** @port: In: port number. */
+	__u32 port;
+	/** @entries: In: CQEs, a power of 2, 16..2^20. */
+	__u32 entries;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+	/** @pad: In: must be 0. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_gaudi_nic_cq_ci - USER_CQ_UPDATE_CI's input
+ */
+struct drm_gaudi_nic_cq_ci {
+	/** @port: In: port number. */
+	__u32 port;
+	/**
+	 * @ci: In: CQEs consumed, counted like the output's @pi (it wraps
+	 * at 2^32); at most @pi.
+	 */
+	__u32 ci;
+};
+
+/**
+ * struct drm_gaudi_nic_cq_pi - USER_CQ_UPDATE_CI's output
+ */
+struct drm_gaudi_nic_cq_pi {
+	/** @pi: Out: CQEs the port has written since CQ_SET. */
+	__u32 pi;
+	/** @pad: Out: 0. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_gaudi_nic_doorbell - DOORBELL's input
+ */
+struct drm_gaudi_nic_doorbell {
+	/** @port: In: port number. */
+	__u32 port;
+	/** @conn_id: In: a connection with a requester context. */
+	__u32 conn_id;
+	/** @pi: In: producer index, below the queue's entries. */
+	__u32 pi;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+};
+
+/**
+ * struct drm_gaudi_nic_link - LINK_STATE's output
+ */
+struct drm_gaudi_nic_link {
+	/** @ports_mask: Out: the enabled ports. */
+	__u32 ports_mask;
+	/** @ext_ports_mask: Out: the scale-out ports among them. */
+	__u32 ext_ports_mask;
+	/** @up_mask: Out: the ports with link now. */
+	__u32 up_mask;
+	/** @pad: Out: 0. */
+	__u32 pad;
+	/**
+	 * @mac: Out: each port's MAC address (bytes 0..5; 6 and 7 are 0),
+	 * the source address of its RoCE frames.
+	 */
+	__u8 mac[GAUDI_NIC_PORTS][8];
+};
+
+/**
+ * struct drm_gaudi_nic_counters - COUNTERS' output
+ *
+ * The port's MAC statistics since the card's last reset (64-bit
+ * counters of the NIC's STAT block).
+ */
+struct drm_gaudi_nic_counters {
+	/** @rx_octets: Out: octets received. */
+	__u64 rx_octets;
+	/** @rx_frames: Out: frames received. */
+	__u64 rx_frames;
+	/** @rx_unicast: Out: unicast frames received. */
+	__u64 rx_unicast;
+	/** @rx_drops: Out: frames dropped on receive. */
+	__u64 rx_drops;
+	/** @tx_octets: Out: octets sent. */
+	__u64 tx_octets;
+	/** @tx_frames: Out: frames sent. */
+	__u64 tx_frames;
+	/** @tx_unicast: Out: unicast frames sent. */
+	__u64 tx_unicast;
+	/** @tx_errors: Out: frames that could not be sent (no link). */
+	__u64 tx_errors;
+	/** @reserved: Out: 0. */
+	__u64 reserved[4];
+};
+
+/* &drm_gaudi_nic_conn_state.flags */
+#define GAUDI_NIC_CONN_REQ_VALID	_BITUL(0)
+#define GAUDI_NIC_CONN_RES_VALID	_BITUL(1)
+#define GAUDI_NIC_CONN_REQ_ERROR	_BITUL(2)
+#define GAUDI_NIC_CONN_RES_ERROR	_BITUL(3)
+
+/**
+ * struct drm_gaudi_nic_conn_state - CONN_STATE's output
+ */
+struct drm_gaudi_nic_conn_state {
+	/** @flags: Out: GAUDI_NIC_CONN_*. */
+	__u32 flags;
+	/** @next_psn: Out: the requester's next PSN to send. */
+	__u32 next_psn;
+	/** @expected_psn: Out: the responder's next expected PSN. */
+	__u32 expected_psn;
+	/** @ci: Out: the requester's consumer index. */
+	__u32 ci;
+};
+
+/**
  * DOC: Extension ioctls
  *
  * DRM_IOCTL_GAUDI_QUERY_CAPS
@@ -460,6 +829,8 @@ struct drm_gaudi_accounting {
  *	@count, the newest when there are more; @available says how many
  *	there are.  Errors: EINVAL (flags, pad or reserved not zero, a
  *	@record_size out of range), EFAULT, ENOMEM, ENODEV.
+ * DRM_IOCTL_GAUDI_NIC
+ *	One &struct drm_gaudi_nic operation (DOC: NIC), compute node only.
  */
 #define DRM_IOCTL_GAUDI_QUERY_CAPS					\
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_QUERY_CAPS,		\
@@ -471,6 +842,8 @@ struct drm_gaudi_accounting {
 #define DRM_IOCTL_GAUDI_ACCOUNTING					\
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_ACCOUNTING,		\
 		 struct drm_gaudi_accounting)
+#define DRM_IOCTL_GAUDI_NIC						\
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_GAUDI_NIC, struct drm_gaudi_nic)
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,942 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RoCE v2 connections of the NIC ports for the holder of the compute node
+ * (DRM_IOCTL_GAUDI_NIC, uapi/drm/gaudi_accel.h "DOC: NIC";
+ * Documentation/net/roce.rst).
+ *
+ * Per port gaudi.ko keeps a table of the holder's connections (QP numbers
+ * 1..GAUDI_NIC_MAX_CONN - 1: QP 0 is gaudi_en's raw queue), its send-queue
+ * area and its completion queue.  The QP contexts live in the port's part
+ * of the driver's reserved HBM (gaudi_layout.h), written through the
+ * port's context gateway (one user at a time: gaudi_roce_qpc_write(), also
+ * gaudi_en's path through the cn ops).  What the NIC reads and writes for
+ * a connection it reaches as the port's user engine, through the MMU with
+ * the ASID in its NIC QMAN's GLBL_NON_SECURE_PROPS_0 (set at every
+ * bring-up): the holder's ASID.  Close and reset invalidate every
+ * connection and unset the queues.
+ *
+ * The send queues (the model's and Habana's formula, hw/gaudi1/nic.h): a
+ * QP's queue is at SQ_BASE_ADDRESS_i + wq_base_address * (128 <<
+ * LOG_MAX_WQ_SIZE_i), i = (wq_base_address >> SQ_BASE_ADDRESS_SEL) & 3.
+ * gaudi_en's raw QP has wq_base_address 0 and base 0.  User QPs get base
+ * GAUDI_ROCE_SQ_IDX with SEL GAUDI_ROCE_SQ_SEL: wq_base_address = 1 << 22 |
+ * qpn, and base 1 is the area's address minus (1 << 22) queues, so that
+ * QP n's queue is at area + n * queue size.  (This driver's choice.)
+ */
+#include <linux/bitmap.h>
+#include <linux/if_ether.h>
+#include <linux/iopoll.h>
+#include <linux/uaccess.h>
+#include <linux/unaligned.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "gaudi_drv.h"
+#include "gaudi_cs.h"
+#include "gaudi_file.h"
+#include "gaudi_layout.h"
+#include "gaudi_roce.h"
+
+#define GAUDI_ROCE_GW_TIMEOUT_US	10000
+#define GAUDI_ROCE_SQ_IDX		1
+#define GAUDI_ROCE_SQ_SEL		22
+/* The responder table, after the requester's in the port's HBM. */
+#define GAUDI_ROCE_RES_TABLE_OFF	0x80000
+
+static_assert(GAUDI_NIC_PORTS == GAUDI_NIC_NUM_PORTS);
+static_assert(GAUDI_NIC_MAX_CONN * GAUDI_NIC_REQ_QPC_SIZE <=
+	      GAUDI_ROCE_RES_TABLE_OFF);
+static_assert(GAUDI_ROCE_RES_TABLE_OFF +
+	      GAUDI_NIC_MAX_CONN * GAUDI_NIC_RES_QPC_SIZE <=
+	      GAUDI_NIC_HBM_PORT_SIZE);
+
+static u32 qpc_reg(unsigned int port, u32 r)
+{
+	return GAUDI_NIC_QPC_REG(port, r);
+}
+
+static u32 rxe_reg(unsigned int port, u32 r)
+{
+	return GAUDI_NIC_RXE_REG(port, r);
+}
+
+/* The TXE registers of the users' send-queue base. */
+#define USER_SQ_LOG	NIC_TXE_LOG_MAX_WQ_SIZE(GAUDI_ROCE_SQ_IDX)
+#define USER_SQ_HI	NIC_TXE_SQ_BASE_ADDRESS_49_32(GAUDI_ROCE_SQ_IDX)
+#define USER_SQ_LO	NIC_TXE_SQ_BASE_ADDRESS_31_0(GAUDI_ROCE_SQ_IDX)
+
+static u64 req_table(unsigned int port)
+{
+	return GAUDI_NIC_HBM_BASE + (u64)port * GAUDI_NIC_HBM_PORT_SIZE;
+}
+
+static u64 res_table(unsigned int port)
+{
+	return req_table(port) + GAUDI_ROCE_RES_TABLE_OFF;
+}
+
+static void set_bits(u32 *e, unsigned int bit, unsigned int width, u32 v)
+{
+	unsigned int i;
+
+	for (i = 0; i < width; i++, bit++) {
+		e[bit / 32] &= ~BIT(bit % 32);
+		e[bit / 32] |= ((v >> i) & 1) << (bit % 32);
+	}
+}
+
+static u32 get_bits(const u32 *e, unsigned int bit, unsigned int width)
+{
+	u32 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < width; i++, bit++)
+		v |= ((e[bit / 32] >> (bit % 32)) & 1) << i;
+	return v;
+}
+
+/*
+ * One masked read-modify-write of a context through @port's gateway
+ * (all masks 0: a read); the resulting entry in @out if not NULL.  The
+ * gateway lock is held.
+ */
+static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
+		  bool req, const u32 *data, const u32 *mask, u32 *out)
+{
+	unsigned int i, words = req ? GAUDI_NIC_REQ_QPC_SIZE / 4 :
+				      GAUDI_NIC_RES_QPC_SIZE / 4;
+	u32 busy, st, inv, inv_st;
+	int ret;
+
+	lockdep_assert_held(&gdev->nic.gw_lock[port]);
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+		WREG32(gdev, qpc_reg(port, NIC_QPC_GW_MASK(i)),
+		       i < words && mask ? mask[i] : 0);
+		WREG32(gdev, qpc_reg(port, NIC_QPC_GW_DATA(i)),
+		       i < words && data ? data[i] : 0);
+	}
+	WREG32(gdev, qpc_reg(port, NIC_QPC_GW_CTRL),
+	       (qpn & QPC_GW_CTRL_QPN) | (req ? QPC_GW_CTRL_REQUESTER : 0));
+	WREG32(gdev, qpc_reg(port, NIC_QPC_GW_BUSY), 1);
+	ret = read_poll_timeout(gaudi_rreg, busy, !busy, 10,
+				GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
+				qpc_reg(port, NIC_QPC_GW_BUSY), "nic gw");
+	if (ret) {
+		gaudi_dbg(gdev, IOCTL, "NIC%u: context gateway stuck\n", port);
+		return ret;
+	}
+	if (out)
+		for (i = 0; i < words; i++)
+			out[i] = RREG32(gdev, qpc_reg(port, NIC_QPC_GW_DATA(i)));
+	if (!mask)
+		return 0;
+	/* The engine must not keep a stale copy of the entry. */
+	inv = req ? NIC_QPC_REQ_QPC_CACHE_INVALIDATE :
+		    NIC_QPC_RES_QPC_CACHE_INVALIDATE;
+	inv_st = req ? NIC_QPC_REQ_QPC_CACHE_INV_STATUS :
+		       NIC_QPC_RES_QPC_CACHE_INV_STATUS;
+	WREG32(gdev, qpc_reg(port, inv), 1);
+	return read_poll_timeout(gaudi_rreg, st,
+				 st & QPC_CACHE_INV_STATUS_DONE, 10,
+				 GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
+				 qpc_reg(port, inv_st), "nic inv");
+}
+
+/* For gaudi_en (cn ops): a whole-entry write under the gateway lock. */
+int gaudi_roce_qpc_write(struct gaudi_device *gdev, unsigned int port,
+			 u32 qpn, bool req, const u32 *data)
+{
+	static const u32 all[NIC_QPC_GW_WORDS] = {
+		~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U,
+		~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U,
+	};
+	int ret;
+
+	if (port >= GAUDI_NIC_NUM_PORTS)
+		return -EINVAL;
+	mutex_lock(&gdev->nic.gw_lock[port]);
+	ret = qpc_gw(gdev, port, qpn, req, data, all, NULL);
+	mutex_unlock(&gdev->nic.gw_lock[port]);
+	return ret;
+}
+
+/* Invalidate (zero) both contexts of @qpn. */
+static int qpc_clear(struct gaudi_device *gdev, unsigned int port, u32 qpn)
+{
+	static const u32 zero[NIC_QPC_GW_WORDS];
+	int a, b;
+
+	a = gaudi_roce_qpc_write(gdev, port, qpn, true, zero);
+	b = gaudi_roce_qpc_write(gdev, port, qpn, false, zero);
+	return a ? a : b;
+}
+
+static void port_unset_wq(struct gaudi_device *gdev, unsigned int port)
+{
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, USER_SQ_HI), 0);
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, USER_SQ_LO), 0);
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, USER_SQ_LOG), 0);
+}
+
+static void port_unset_cq(struct gaudi_device *gdev, unsigned int port)
+{
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_BASE_ADDR_31_7), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_BASE_ADDR_49_32), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MASK), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_PRODUCER_INDEX), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CONSUMER_INDEX), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_WRITE_INDEX), 0);
+}
+
+/*
+ * Forget everything of @port's holder: invalidate its contexts and unset
+ * its queues.  Without @hw (close while the device is not operational)
+ * the table stays, without owner, for the next bring-up to invalidate.
+ * The port lock is held.
+ */
+static void port_teardown(struct gaudi_device *gdev, unsigned int port,
+			  bool hw)
+{
+	struct gaudi_roce_port *rp = &gdev->nic.roce[port];
+	unsigned int qpn;
+
+	rp->owner = NULL;
+	if (!hw)
+		return;
+	for_each_set_bit(qpn, rp->conns, GAUDI_NIC_MAX_CONN)
+		qpc_clear(gdev, port, qpn);
+	if (rp->wq_set)
+		port_unset_wq(gdev, port);
+	if (rp->cq_set)
+		port_unset_cq(gdev, port);
+	bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
+	bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
+	rp->wq_set = false;
+	rp->cq_set = false;
+}
+
+/*
+ * Every bring-up (probe, reset): the context tables, the NIC QMANs' user
+ * ASID, and no connection of anybody left.  Nothing else touches the NIC
+ * here (the reset holds off the ioctls).
+ */
+void gaudi_roce_hw_init(struct gaudi_device *gdev)
+{
+	struct gaudi_nic *nic = &gdev->nic;
+	unsigned int p;
+
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+		u32 qm = GAUDI_NIC_PORT_MACRO(p) +
+			 ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+		struct gaudi_roce_port *rp = &nic->roce[p];
+
+		if (!(nic->ports_mask & BIT(p))) {
+			/* A port the firmware no longer gives: forget it. */
+			bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
+			bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
+			rp->wq_set = false;
+			rp->cq_set = false;
+			rp->owner = NULL;
+			continue;
+		}
+		/* The port's RDMA traffic translates with the user's ASID. */
+		WREG32(gdev, qm + QM_GLBL_NON_SECURE_PROPS(0),
+		       GAUDI_USER_ASID);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_REQ_BASE_ADDRESS_49_18),
+		       req_table(p) >> 18);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_REQ_BASE_ADDRESS_17_7),
+		       (req_table(p) >> 7) & 0x7FF);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_BASE_ADDRESS_49_18),
+		       res_table(p) >> 18);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_BASE_ADDRESS_17_7),
+		       (res_table(p) >> 7) & 0x7FF);
+		WREG32(gdev, GAUDI_NIC_TXE_REG(p, NIC_TXE_SQ_BASE_ADDRESS_SEL),
+		       GAUDI_ROCE_SQ_SEL);
+		/* The source MAC of RoCE frames (gaudi_en writes it too). */
+		WREG32(gdev, GAUDI_NIC_TXE_REG(p, (p & 1) ?
+					       NIC_TXE_PORT1_MAC_CFG_47_32 :
+					       NIC_TXE_PORT0_MAC_CFG_47_32),
+		       get_unaligned_be16(nic->mac[p]));
+		WREG32(gdev, GAUDI_NIC_TXE_REG(p, (p & 1) ?
+					       NIC_TXE_PORT1_MAC_CFG_31_0 :
+					       NIC_TXE_PORT0_MAC_CFG_31_0),
+		       get_unaligned_be32(nic->mac[p] + 2));
+		mutex_lock(&rp->lock);
+		/* The tables in HBM survive a reset: the contexts do not. */
+		port_teardown(gdev, p, true);
+		mutex_unlock(&rp->lock);
+	}
+}
+
+int gaudi_roce_sw_init(struct gaudi_device *gdev)
+{
+	unsigned int p;
+
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+		mutex_init(&gdev->nic.roce[p].lock);
+		mutex_init(&gdev->nic.gw_lock[p]);
+	}
+	return 0;
+}
+
+/* The connections of @gfile (of anybody if NULL) go. */
+static void roce_release(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			 bool hw)
+{
+	unsigned int p;
+
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+		struct gaudi_roce_port *rp = &gdev->nic.roce[p];
+
+		mutex_lock(&rp->lock);
+		if (!gfile || rp->owner == gfile)
+			port_teardown(gdev, p, hw);
+		mutex_unlock(&rp->lock);
+	}
+}
+
+/*
+ * Close of the compute node, before its mappings go.  After a removal
+ * (gaudi_roce_revoke() ran) there is nothing left of it.
+ */
+void gaudi_roce_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
+{
+	bool hw = false;
+	int idx;
+
+	if (!drm_dev_enter(&gdev->drm, &idx))
+		return;
+	hw = !gaudi_hw_hold(gdev);
+	roce_release(gdev, gfile, hw);
+	if (hw)
+		gaudi_hw_release(gdev);
+	drm_dev_exit(idx);
+}
+
+/* Whether @port has connections of a holder (the QP error event). */
+bool gaudi_roce_port_used(struct gaudi_device *gdev, unsigned int port)
+{
+	struct gaudi_roce_port *rp;
+	bool used;
+
+	if (port >= GAUDI_NIC_NUM_PORTS)
+		return false;
+	rp = &gdev->nic.roce[port];
+	mutex_lock(&rp->lock);
+	used = rp->owner && !bitmap_empty(rp->conns, GAUDI_NIC_MAX_CONN);
+	mutex_unlock(&rp->lock);
+	return used;
+}
+
+/* Removal, while the device is still bound: every connection goes. */
+void gaudi_roce_revoke(struct gaudi_device *gdev)
+{
+	bool hw = !gaudi_hw_hold(gdev);
+
+	roce_release(gdev, NULL, hw);
+	if (hw)
+		gaudi_hw_release(gdev);
+}
+
+/* ---- the ioctl ------------------------------------------------------------ */
+
+struct roce_call {
+	struct gaudi_device *gdev;
+	struct gaudi_file *gfile;
+	union {
+		struct drm_gaudi_nic_port port;
+		struct drm_gaudi_nic_conn conn;
+		struct drm_gaudi_nic_req_ctx req;
+		struct drm_gaudi_nic_res_ctx res;
+		struct drm_gaudi_nic_wq wq;
+		struct drm_gaudi_nic_cq cq;
+		struct drm_gaudi_nic_cq_ci ci;
+		struct drm_gaudi_nic_doorbell db;
+	} in;
+	union {
+		struct drm_gaudi_nic_conn_id conn_id;
+		struct drm_gaudi_nic_cq_pi pi;
+		struct drm_gaudi_nic_link link;
+		struct drm_gaudi_nic_conn_state state;
+		struct drm_gaudi_nic_counters cnt;
+	} out;
+};
+
+/* Port @port of the caller, locked; NULL (and a debug line) if refused. */
+static struct gaudi_roce_port *roce_port(struct roce_call *c, u32 port)
+{
+	struct gaudi_device *gdev = c->gdev;
+	struct gaudi_roce_port *rp;
+
+	if (port >= GAUDI_NIC_NUM_PORTS ||
+	    !(gdev->nic.ports_mask & BIT(port))) {
+		gaudi_dbg(gdev, IOCTL, "NIC: port %u not enabled\n", port);
+		return NULL;
+	}
+	rp = &gdev->nic.roce[port];
+	mutex_lock(&rp->lock);
+	if (rp->owner && rp->owner != c->gfile) {
+		mutex_unlock(&rp->lock);
+		gaudi_dbg(gdev, IOCTL, "NIC%u: held by another file\n", port);
+		return NULL;
+	}
+	rp->owner = c->gfile;
+	return rp;
+}
+
+static bool roce_conn_ok(struct roce_call *c, struct gaudi_roce_port *rp,
+			 u32 port, u32 conn)
+{
+	if (!conn || conn >= GAUDI_NIC_MAX_CONN || !test_bit(conn, rp->conns)) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no connection %u\n", port,
+			  conn);
+		return false;
+	}
+	return true;
+}
+
+static int roce_alloc_conn(struct roce_call *c)
+{
+	struct gaudi_roce_port *rp;
+	unsigned long qpn;
+	int ret;
+
+	if (c->in.port.flags)
+		return -EINVAL;
+	rp = roce_port(c, c->in.port.port);
+	if (!rp)
+		return -EINVAL;
+	qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN, 1);
+	if (qpn >= GAUDI_NIC_MAX_CONN) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	/* Stale contexts of an earlier holder or driver go first. */
+	ret = qpc_clear(c->gdev, c->in.port.port, qpn);
+	if (ret)
+		goto out;
+	set_bit(qpn, rp->conns);
+	c->out.conn_id.conn_id = qpn;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static void put_mac(u32 *e, unsigned int lo_bit, unsigned int hi_bit,
+		    const u8 *mac)
+{
+	set_bits(e, hi_bit, 16, (mac[0] << 8) | mac[1]);
+	set_bits(e, lo_bit, 32, ((u32)mac[2] << 24) | (mac[3] << 16) |
+				(mac[4] << 8) | mac[5]);
+}
+
+static int roce_set_req(struct roce_call *c)
+{
+	struct drm_gaudi_nic_req_ctx *r = &c->in.req;
+	u32 e[GAUDI_NIC_REQ_QPC_SIZE / 4] = {};
+	u32 m[GAUDI_NIC_REQ_QPC_SIZE / 4];
+	struct gaudi_roce_port *rp;
+	int ret;
+
+	if (r->flags || r->pad2 || memchr_inv(r->pad, 0, sizeof(r->pad)) ||
+	    memchr_inv(r->reserved, 0, sizeof(r->reserved)) ||
+	    r->dst_conn_id > 0xFFFFFF || r->psn > 0xFFFFFF ||
+	    r->timeout_retry > 0xFF) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC: bad requester context\n");
+		return -EINVAL;
+	}
+	rp = roce_port(c, r->port);
+	if (!rp)
+		return -EINVAL;
+	ret = -EINVAL;
+	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+		goto out;
+	if (!rp->wq_set || r->conn_id >= rp->wq_num) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: connection %u has no send queue\n",
+			  r->port, r->conn_id);
+		goto out;
+	}
+	set_bits(e, REQ_QPC_DST_QP_BIT, 24, r->dst_conn_id);
+	set_bits(e, REQ_QPC_REMOTE_KEY_BIT, 32, r->remote_key);
+	set_bits(e, REQ_QPC_DST_IP_BIT, 32, r->dst_ip);
+	set_bits(e, REQ_QPC_SRC_IP_BIT, 32, r->src_ip);
+	put_mac(e, REQ_QPC_DST_MAC_31_0_BIT, REQ_QPC_DST_MAC_47_32_BIT,
+		r->dst_mac);
+	set_bits(e, REQ_QPC_TIMEOUT_RETRY_BIT, 8, r->timeout_retry);
+	set_bits(e, REQ_QPC_NEXT_PSN_BIT, 24, r->psn);
+	set_bits(e, REQ_QPC_OLDEST_UNACKED_PSN_BIT, 24, r->psn);
+	set_bits(e, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
+	set_bits(e, REQ_QPC_WQ_BASE_ADDR_BIT, 24,
+		 (GAUDI_ROCE_SQ_IDX << GAUDI_ROCE_SQ_SEL) | r->conn_id);
+	set_bits(e, REQ_QPC_VALID_BIT, 1, 1);
+	memset(m, 0xFF, sizeof(m));
+	mutex_lock(&c->gdev->nic.gw_lock[r->port]);
+	ret = qpc_gw(c->gdev, r->port, r->conn_id, true, e, m, NULL);
+	mutex_unlock(&c->gdev->nic.gw_lock[r->port]);
+	if (!ret)
+		set_bit(r->conn_id, rp->req_set);
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_set_res(struct roce_call *c)
+{
+	struct drm_gaudi_nic_res_ctx *r = &c->in.res;
+	u32 e[GAUDI_NIC_RES_QPC_SIZE / 4] = {};
+	u32 m[GAUDI_NIC_RES_QPC_SIZE / 4];
+	struct gaudi_roce_port *rp;
+	int ret;
+
+	if ((r->flags & ~GAUDI_NIC_RES_SOB_EN) ||
+	    memchr_inv(r->pad, 0, sizeof(r->pad)) ||
+	    memchr_inv(r->reserved, 0, sizeof(r->reserved)) ||
+	    r->dst_conn_id > 0xFFFFFF || r->expected_psn > 0xFFFFFF) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC: bad responder context\n");
+		return -EINVAL;
+	}
+	rp = roce_port(c, r->port);
+	if (!rp)
+		return -EINVAL;
+	ret = -EINVAL;
+	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+		goto out;
+	set_bits(e, RES_QPC_DST_QP_BIT, 24, r->dst_conn_id);
+	set_bits(e, RES_QPC_LOCAL_KEY_BIT, 32, r->local_key);
+	set_bits(e, RES_QPC_DST_IP_BIT, 32, r->dst_ip);
+	set_bits(e, RES_QPC_SRC_IP_BIT, 32, r->src_ip);
+	put_mac(e, RES_QPC_DST_MAC_31_0_BIT, RES_QPC_DST_MAC_47_32_BIT,
+		r->dst_mac);
+	set_bits(e, RES_QPC_EXPECTED_PSN_BIT, 24, r->expected_psn);
+	set_bits(e, RES_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
+	set_bits(e, RES_QPC_SOB_EN_BIT, 1,
+		 !!(r->flags & GAUDI_NIC_RES_SOB_EN));
+	set_bits(e, RES_QPC_VALID_BIT, 1, 1);
+	memset(m, 0xFF, sizeof(m));
+	mutex_lock(&c->gdev->nic.gw_lock[r->port]);
+	ret = qpc_gw(c->gdev, r->port, r->conn_id, false, e, m, NULL);
+	mutex_unlock(&c->gdev->nic.gw_lock[r->port]);
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_destroy(struct roce_call *c)
+{
+	struct drm_gaudi_nic_conn *r = &c->in.conn;
+	struct gaudi_roce_port *rp = roce_port(c, r->port);
+	int ret = -EINVAL;
+
+	if (!rp)
+		return -EINVAL;
+	if (roce_conn_ok(c, rp, r->port, r->conn_id)) {
+		ret = qpc_clear(c->gdev, r->port, r->conn_id);
+		clear_bit(r->conn_id, rp->conns);
+		clear_bit(r->conn_id, rp->req_set);
+	}
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/* [addr, addr + size) inside one of the caller's mappings, aligned. */
+static bool roce_va_ok(struct roce_call *c, u64 addr, u64 size)
+{
+	if (!addr || (addr & (GAUDI_NIC_CACHE_LINE - 1)) ||
+	    !c->gfile->ctx || !gaudi_mem_range_mapped(c->gfile->ctx, addr,
+						      size)) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC: 0x%llx+0x%llx is not the caller's mapped memory\n",
+			  addr, size);
+		return false;
+	}
+	return true;
+}
+
+static int roce_wq_set(struct roce_call *c)
+{
+	struct drm_gaudi_nic_wq *w = &c->in.wq;
+	struct gaudi_device *gdev = c->gdev;
+	struct gaudi_roce_port *rp;
+	u64 qsize, base;
+	int ret = -EINVAL;
+
+	if (w->flags || !is_power_of_2(w->entries) ||
+	    w->entries < GAUDI_NIC_WQ_MIN_ENTRIES ||
+	    w->entries > GAUDI_NIC_WQ_MAX_ENTRIES || !w->num_wqs ||
+	    w->num_wqs > GAUDI_NIC_MAX_CONN) {
+		gaudi_dbg(gdev, IOCTL, "NIC: bad send queue size\n");
+		return -EINVAL;
+	}
+	qsize = (u64)w->entries * GAUDI_NIC_SEND_WQE_SIZE;
+	if (!roce_va_ok(c, w->addr, qsize * w->num_wqs))
+		return -EINVAL;
+	/* The base the hardware adds wq_base_address * qsize to. */
+	base = w->addr - ((u64)GAUDI_ROCE_SQ_IDX << GAUDI_ROCE_SQ_SEL) * qsize;
+	rp = roce_port(c, w->port);
+	if (!rp)
+		return -EINVAL;
+	if (rp->wq_set) {
+		ret = -EBUSY;
+		goto out;
+	}
+	WREG32(gdev, GAUDI_NIC_TXE_REG(w->port, USER_SQ_LOG),
+	       ilog2(qsize / GAUDI_NIC_CACHE_LINE));
+	WREG32(gdev, GAUDI_NIC_TXE_REG(w->port, USER_SQ_HI),
+	       upper_32_bits(base));
+	WREG32(gdev, GAUDI_NIC_TXE_REG(w->port, USER_SQ_LO),
+	       lower_32_bits(base));
+	rp->wq_set = true;
+	rp->wq_num = w->num_wqs;
+	rp->wq_entries = w->entries;
+	ret = 0;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_wq_unset(struct roce_call *c)
+{
+	struct gaudi_roce_port *rp;
+	int ret = 0;
+
+	if (c->in.port.flags)
+		return -EINVAL;
+	rp = roce_port(c, c->in.port.port);
+	if (!rp)
+		return -EINVAL;
+	if (!rp->wq_set)
+		ret = -EINVAL;
+	else if (!bitmap_empty(rp->req_set, GAUDI_NIC_MAX_CONN))
+		ret = -EBUSY;
+	if (!ret) {
+		port_unset_wq(c->gdev, c->in.port.port);
+		rp->wq_set = false;
+	} else {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: WQ_UNSET refused (%d)\n",
+			  c->in.port.port, ret);
+	}
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_cq_set(struct roce_call *c)
+{
+	struct drm_gaudi_nic_cq *q = &c->in.cq;
+	struct gaudi_device *gdev = c->gdev;
+	struct gaudi_roce_port *rp;
+	u32 port = q->port;
+	int ret = 0;
+
+	if (q->flags || q->pad || !is_power_of_2(q->entries) ||
+	    q->entries < GAUDI_NIC_CQ_MIN_ENTRIES ||
+	    q->entries > GAUDI_NIC_CQ_MAX_ENTRIES) {
+		gaudi_dbg(gdev, IOCTL, "NIC: bad completion queue size\n");
+		return -EINVAL;
+	}
+	if (!roce_va_ok(c, q->addr, (u64)q->entries * 8))
+		return -EINVAL;
+	rp = roce_port(c, port);
+	if (!rp)
+		return -EINVAL;
+	if (rp->cq_set) {
+		ret = -EBUSY;
+		goto out;
+	}
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_BASE_ADDR_31_7),
+	       lower_32_bits(q->addr) >> 7);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_BASE_ADDR_49_32),
+	       upper_32_bits(q->addr));
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MASK), q->entries - 1);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_PRODUCER_INDEX), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CONSUMER_INDEX), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_WRITE_INDEX), 0);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0),
+	       ROCE_CQ_CFG0_ENABLE);
+	rp->cq_set = true;
+	rp->cq_entries = q->entries;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_cq_unset(struct roce_call *c)
+{
+	struct gaudi_roce_port *rp;
+	int ret = 0;
+
+	if (c->in.port.flags)
+		return -EINVAL;
+	rp = roce_port(c, c->in.port.port);
+	if (!rp)
+		return -EINVAL;
+	if (rp->cq_set) {
+		port_unset_cq(c->gdev, c->in.port.port);
+		rp->cq_set = false;
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_cq_ci(struct roce_call *c)
+{
+	struct drm_gaudi_nic_cq_ci *q = &c->in.ci;
+	struct gaudi_roce_port *rp = roce_port(c, q->port);
+	int ret = -EINVAL;
+	u32 pi, ci;
+
+	if (!rp)
+		return -EINVAL;
+	if (!rp->cq_set)
+		goto out;
+	pi = RREG32(c->gdev, rxe_reg(q->port, NIC_RXE_CQ_PRODUCER_INDEX));
+	ci = RREG32(c->gdev, rxe_reg(q->port, NIC_RXE_CQ_CONSUMER_INDEX));
+	/* Only forward, and not beyond what was written. */
+	if (q->ci - ci > pi - ci) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: CQ CI %u outside %u..%u\n",
+			  q->port, q->ci, ci, pi);
+		goto out;
+	}
+	WREG32(c->gdev, rxe_reg(q->port, NIC_RXE_CQ_CONSUMER_INDEX),
+	       q->ci);
+	c->out.pi.pi = pi;
+	ret = 0;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_doorbell(struct roce_call *c)
+{
+	struct drm_gaudi_nic_doorbell *d = &c->in.db;
+	struct gaudi_roce_port *rp;
+	int ret = -EINVAL;
+
+	if (d->flags)
+		return -EINVAL;
+	rp = roce_port(c, d->port);
+	if (!rp)
+		return -EINVAL;
+	if (!roce_conn_ok(c, rp, d->port, d->conn_id))
+		goto out;
+	if (!test_bit(d->conn_id, rp->req_set) || !rp->wq_set ||
+	    d->pi >= rp->wq_entries) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: doorbell %u of connection %u refused\n",
+			  d->port, d->pi, d->conn_id);
+		goto out;
+	}
+	/* The unsecured doorbell is the users'; gaudi_en rings the secured. */
+	WREG32(c->gdev, qpc_reg(d->port, NIC_QPC_UNSECURED_DOORBELL_PI), d->pi);
+	WREG32(c->gdev, qpc_reg(d->port, NIC_QPC_UNSECURED_DOORBELL_QPN),
+	       QPC_DOORBELL_BUSY | d->conn_id);
+	ret = 0;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static int roce_link(struct roce_call *c)
+{
+	struct gaudi_device *gdev = c->gdev;
+	unsigned int p;
+	u32 up = 0;
+
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+		u32 lanes = GAUDI_NIC_PORT_LANES(p) << MAC_REC_STS0_LINK_SHIFT;
+		u32 sts;
+
+		if (!(gdev->nic.ports_mask & BIT(p)))
+			continue;
+		sts = RREG32(gdev, GAUDI_NIC_PORT_MACRO(p) +
+			     NIC_MAC_CORE_OFFSET + NIC_MAC_CORE_MAC_REC_STS0);
+		if ((sts & lanes) == lanes)
+			up |= BIT(p);
+	}
+	c->out.link.ports_mask = gdev->nic.ports_mask;
+	c->out.link.ext_ports_mask = gdev->nic.ext_ports_mask;
+	c->out.link.up_mask = up;
+	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++)
+		memcpy(c->out.link.mac[p], gdev->nic.mac[p], ETH_ALEN);
+	return 0;
+}
+
+static int roce_counters(struct roce_call *c)
+{
+	struct drm_gaudi_nic_counters *o = &c->out.cnt;
+	struct gaudi_device *gdev = c->gdev;
+	u32 port = c->in.port.port;
+
+	if (c->in.port.flags || port >= GAUDI_NIC_NUM_PORTS ||
+	    !(gdev->nic.ports_mask & BIT(port))) {
+		gaudi_dbg(gdev, IOCTL, "NIC: COUNTERS of port %u refused\n",
+			  port);
+		return -EINVAL;
+	}
+	o->rx_octets = gaudi_nic_mac_counter(gdev, port, true,
+					     STAT_RX_ETHERSTATSOCTETS);
+	o->rx_frames = gaudi_nic_mac_counter(gdev, port, true,
+					     STAT_RX_ETHERSTATSPKTS);
+	o->rx_unicast = gaudi_nic_mac_counter(gdev, port, true,
+					      STAT_RX_IFINUCASTPKTS);
+	o->rx_drops = gaudi_nic_mac_counter(gdev, port, true,
+					    STAT_RX_ETHERSTATSDROPEVENTS);
+	o->tx_octets = gaudi_nic_mac_counter(gdev, port, false,
+					     STAT_TX_ETHERSTATSOCTETS);
+	o->tx_frames = gaudi_nic_mac_counter(gdev, port, false,
+					     STAT_TX_ETHERSTATSPKTS);
+	o->tx_unicast = gaudi_nic_mac_counter(gdev, port, false,
+					      STAT_TX_IFOUTUCASTPKTS);
+	o->tx_errors = gaudi_nic_mac_counter(gdev, port, false,
+					     STAT_TX_IFOUTERRORS);
+	return 0;
+}
+
+static int roce_conn_state(struct roce_call *c)
+{
+	struct drm_gaudi_nic_conn *r = &c->in.conn;
+	u32 req[GAUDI_NIC_REQ_QPC_SIZE / 4], res[GAUDI_NIC_RES_QPC_SIZE / 4];
+	struct drm_gaudi_nic_conn_state *s = &c->out.state;
+	struct gaudi_roce_port *rp = roce_port(c, r->port);
+	int ret = -EINVAL;
+
+	if (!rp)
+		return -EINVAL;
+	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+		goto out;
+	mutex_lock(&c->gdev->nic.gw_lock[r->port]);
+	ret = qpc_gw(c->gdev, r->port, r->conn_id, true, NULL, NULL, req);
+	if (!ret)
+		ret = qpc_gw(c->gdev, r->port, r->conn_id, false, NULL, NULL,
+			     res);
+	mutex_unlock(&c->gdev->nic.gw_lock[r->port]);
+	if (ret)
+		goto out;
+	if (get_bits(req, REQ_QPC_VALID_BIT, 1))
+		s->flags |= GAUDI_NIC_CONN_REQ_VALID;
+	if (get_bits(res, RES_QPC_VALID_BIT, 1))
+		s->flags |= GAUDI_NIC_CONN_RES_VALID;
+	if (get_bits(req, REQ_QPC_ERROR_BIT, 1))
+		s->flags |= GAUDI_NIC_CONN_REQ_ERROR;
+	if (get_bits(res, RES_QPC_CONN_STATE_BIT, 2) == RES_QPC_CONN_ERROR)
+		s->flags |= GAUDI_NIC_CONN_RES_ERROR;
+	s->next_psn = get_bits(req, REQ_QPC_NEXT_PSN_BIT, 24);
+	s->expected_psn = get_bits(res, RES_QPC_EXPECTED_PSN_BIT, 24);
+	s->ci = get_bits(req, REQ_QPC_CONSUMER_INDEX_BIT, 22);
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+struct roce_op {
+	int (*fn)(struct roce_call *c);
+	u32 in_size, out_size;
+};
+
+static const struct roce_op roce_ops[] = {
+	[GAUDI_NIC_OP_ALLOC_CONN] = { roce_alloc_conn,
+		sizeof(struct drm_gaudi_nic_port),
+		sizeof(struct drm_gaudi_nic_conn_id) },
+	[GAUDI_NIC_OP_SET_REQ_CONN_CTX] = { roce_set_req,
+		sizeof(struct drm_gaudi_nic_req_ctx), 0 },
+	[GAUDI_NIC_OP_SET_RES_CONN_CTX] = { roce_set_res,
+		sizeof(struct drm_gaudi_nic_res_ctx), 0 },
+	[GAUDI_NIC_OP_DESTROY_CONN] = { roce_destroy,
+		sizeof(struct drm_gaudi_nic_conn), 0 },
+	[GAUDI_NIC_OP_USER_WQ_SET] = { roce_wq_set,
+		sizeof(struct drm_gaudi_nic_wq), 0 },
+	[GAUDI_NIC_OP_USER_WQ_UNSET] = { roce_wq_unset,
+		sizeof(struct drm_gaudi_nic_port), 0 },
+	[GAUDI_NIC_OP_USER_CQ_SET] = { roce_cq_set,
+		sizeof(struct drm_gaudi_nic_cq), 0 },
+	[GAUDI_NIC_OP_USER_CQ_UNSET] = { roce_cq_unset,
+		sizeof(struct drm_gaudi_nic_port), 0 },
+	[GAUDI_NIC_OP_USER_CQ_UPDATE_CI] = { roce_cq_ci,
+		sizeof(struct drm_gaudi_nic_cq_ci),
+		sizeof(struct drm_gaudi_nic_cq_pi) },
+	[GAUDI_NIC_OP_DOORBELL] = { roce_doorbell,
+		sizeof(struct drm_gaudi_nic_doorbell), 0 },
+	[GAUDI_NIC_OP_LINK_STATE] = { roce_link, 0,
+		sizeof(struct drm_gaudi_nic_link) },
+	[GAUDI_NIC_OP_COUNTERS] = { roce_counters,
+		sizeof(struct drm_gaudi_nic_port),
+		sizeof(struct drm_gaudi_nic_counters) },
+	[GAUDI_NIC_OP_CONN_STATE] = { roce_conn_state,
+		sizeof(struct drm_gaudi_nic_conn),
+		sizeof(struct drm_gaudi_nic_conn_state) },
+};
+
+/* Copy in @size bytes of @len: shorter is zero-extended, longer zero. */
+static int roce_copy_in(struct gaudi_device *gdev, void *dst, u32 len,
+			u64 uptr, u32 size)
+{
+	u8 __user *p = u64_to_user_ptr(uptr);
+	int ret;
+
+	if (size > GAUDI_NIC_IO_MAX)
+		return -EINVAL;
+	if (size > len) {
+		ret = check_zeroed_user(p + len, size - len);
+		if (ret <= 0) {
+			gaudi_dbg(gdev, IOCTL, "NIC: input beyond the struct not zero\n");
+			return ret ? ret : -EINVAL;
+		}
+	}
+	if (copy_from_user(dst, p, min(len, size)))
+		return -EFAULT;
+	return 0;
+}
+
+int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct drm_gaudi_nic *a = data;
+	const struct roce_op *op;
+	struct roce_call *c;
+	int idx, ret;
+
+	if (a->ctx_id || a->flags || a->pad ||
+	    memchr_inv(a->reserved, 0, sizeof(a->reserved)) ||
+	    a->op >= ARRAY_SIZE(roce_ops) || !roce_ops[a->op].fn) {
+		gaudi_dbg(gdev, IOCTL, "NIC: bad op %u or reserved bits\n",
+			  a->op);
+		return -EINVAL;
+	}
+	op = &roce_ops[a->op];
+	if (a->output_size < op->out_size || (op->out_size && !a->output_ptr) ||
+	    (op->in_size && !a->input_size)) {
+		gaudi_dbg(gdev, IOCTL, "NIC: op %u: input or output too small\n",
+			  a->op);
+		return -EINVAL;
+	}
+	if (!file->driver_priv)
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->gdev = gdev;
+	c->gfile = file->driver_priv;
+	ret = roce_copy_in(gdev, &c->in, op->in_size, a->input_ptr,
+			   a->input_size);
+	if (ret)
+		goto out;
+	ret = gaudi_hw_enter(gdev, &idx);
+	if (ret)
+		goto out;
+	ret = op->fn(c);
+	if (!ret && op->out_size &&
+	    copy_to_user(u64_to_user_ptr(a->output_ptr), &c->out,
+			 op->out_size)) {
+		ret = -EFAULT;
+		/* A QP the caller never learnt of is not kept. */
+		if (a->op == GAUDI_NIC_OP_ALLOC_CONN) {
+			c->in.conn.conn_id = c->out.conn_id.conn_id;
+			roce_destroy(c);
+		}
+	}
+	gaudi_hw_exit(gdev, idx);
+out:
+	kfree(c);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gaudi.ko: RoCE connections of the holder of the compute node
+ * (gaudi_roce.c, DRM_IOCTL_GAUDI_NIC).
+ */
+#ifndef GAUDI_ROCE_H
+#define GAUDI_ROCE_H
+
+#include <linux/bitmap.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "../uapi/drm/gaudi_accel.h"
+
+struct drm_device;
+struct drm_file;
+struct gaudi_device;
+struct gaudi_file;
+
+/* One port's user connections and queues (lock). */
+struct gaudi_roce_port {
+	struct mutex lock;		/* the members below */
+	struct gaudi_file *owner;	/* whose they are; NULL: nobody's */
+	DECLARE_BITMAP(conns, GAUDI_NIC_MAX_CONN);	/* allocated QPs */
+	DECLARE_BITMAP(req_set, GAUDI_NIC_MAX_CONN);	/* with requester */
+	bool wq_set, cq_set;
+	u32 wq_num, wq_entries;
+	u32 cq_entries;
+};
+
+int gaudi_roce_sw_init(struct gaudi_device *gdev);
+/* Every bring-up, after NIC_INFO_GET: tables, ASID, nothing left over. */
+void gaudi_roce_hw_init(struct gaudi_device *gdev);
+/* Close of the compute node, before its mappings are released. */
+void gaudi_roce_close(struct gaudi_device *gdev, struct gaudi_file *gfile);
+/* Whether @port has connections of a holder (the QP error event). */
+bool gaudi_roce_port_used(struct gaudi_device *gdev, unsigned int port);
+/* Removal of the card, after drm_dev_unplug(), while still bound. */
+void gaudi_roce_revoke(struct gaudi_device *gdev);
+/* A whole context through @port's gateway (also gaudi_en's, cn ops). */
+int gaudi_roce_qpc_write(struct gaudi_device *gdev, unsigned int port,
+			 u32 qpn, bool req, const u32 *data);
+int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
+#endif /* GAUDI_ROCE_H */

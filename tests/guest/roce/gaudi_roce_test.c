@@ -1,0 +1,1235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gaudi_roce_test: DRM_IOCTL_GAUDI_NIC, the RoCE connections of gaudi.ko
+ * (issue 13; uapi/drm/gaudi_accel.h "DOC: NIC", Documentation/net/roce.rst).
+ *
+ *   gaudi_roce_test neg ACCEL CTRL DBG      every field the ioctl refuses,
+ *                                           on one card
+ *   gaudi_roce_test teardown ACCEL DBG      close and reset: old connections
+ *                                           refused, contexts invalid in
+ *                                           the hardware (read through the
+ *                                           gateway with debugfs)
+ *   gaudi_roce_test rdma ACCEL_A DBG_A PORT_A ACCEL_B DBG_B PORT_B
+ *                                           RDMA WRITEs from card A's port
+ *                                           to card B's over their cable:
+ *                                           bytes, remote SOB, CQEs, bad
+ *                                           rkey, kernel SOB, other QPs
+ *   gaudi_roce_test fuzz ACCEL N SEED       N random NIC ioctls
+ *   gaudi_roce_test remove ACCEL DBG        the card unbound under a holder
+ *                                           with connections, bound again
+ *
+ * DBG is the card's debugfs directory (addr, data32).  Prints TAP and
+ * ends with "N passed, N failed"; exit status 1 on any failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hl_ioctl.h"
+#include "tap.h"
+#include <drm/gaudi_accel.h>
+#include "../../hw/gaudi1/nic.h"
+
+#define WQ_ENTRIES	64
+#define NUM_WQS		16
+#define CQ_ENTRIES	256
+#define BUF_SIZE	(256U << 10)
+#define USER_SOB	200	/* a W_S SOB of the users */
+#define SOB(n)		(mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (n))
+/* A sync-manager register that is not a SOB: the first monitor's payload. */
+#define NOT_A_SOB	(mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * SM_NUM_SOBS)
+
+static const char *dbg_dir;
+
+/* ---- the ioctl ------------------------------------------------------------ */
+
+static int nic_raw(int fd, uint32_t op, const void *in, uint32_t in_size,
+		   void *out, uint32_t out_size)
+{
+	struct drm_gaudi_nic a;
+
+	memset(&a, 0, sizeof(a));
+	a.op = op;
+	a.input_ptr = (uintptr_t)in;
+	a.input_size = in ? in_size : 0;
+	a.output_ptr = (uintptr_t)out;
+	a.output_size = out ? out_size : 0;
+	return xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
+}
+
+#define nic(fd, op, in, out) \
+	nic_raw(fd, op, in, sizeof(*(in)), out, sizeof(*(out)))
+
+static int alloc_conn(int fd, uint32_t port, uint32_t *conn)
+{
+	struct drm_gaudi_nic_port in = { .port = port };
+	struct drm_gaudi_nic_conn_id out = { 0 };
+	int rc = nic(fd, GAUDI_NIC_OP_ALLOC_CONN, &in, &out);
+
+	*conn = out.conn_id;
+	return rc;
+}
+
+static int conn_op(int fd, uint32_t op, uint32_t port, uint32_t conn)
+{
+	struct drm_gaudi_nic_conn in = { .port = port, .conn_id = conn };
+
+	return nic_raw(fd, op, &in, sizeof(in), NULL, 0);
+}
+
+static int conn_state(int fd, uint32_t port, uint32_t conn,
+		      struct drm_gaudi_nic_conn_state *s)
+{
+	struct drm_gaudi_nic_conn in = { .port = port, .conn_id = conn };
+
+	memset(s, 0, sizeof(*s));
+	return nic(fd, GAUDI_NIC_OP_CONN_STATE, &in, s);
+}
+
+static int wq_set(int fd, uint32_t port, uint64_t va, uint32_t num,
+		  uint32_t entries)
+{
+	struct drm_gaudi_nic_wq in = {
+		.addr = va, .port = port, .num_wqs = num, .entries = entries,
+	};
+
+	return nic_raw(fd, GAUDI_NIC_OP_USER_WQ_SET, &in, sizeof(in), NULL, 0);
+}
+
+static int cq_set(int fd, uint32_t port, uint64_t va, uint32_t entries)
+{
+	struct drm_gaudi_nic_cq in = {
+		.addr = va, .port = port, .entries = entries,
+	};
+
+	return nic_raw(fd, GAUDI_NIC_OP_USER_CQ_SET, &in, sizeof(in), NULL, 0);
+}
+
+static int port_op(int fd, uint32_t op, uint32_t port)
+{
+	struct drm_gaudi_nic_port in = { .port = port };
+
+	return nic_raw(fd, op, &in, sizeof(in), NULL, 0);
+}
+
+static int doorbell(int fd, uint32_t port, uint32_t conn, uint32_t pi)
+{
+	struct drm_gaudi_nic_doorbell in = {
+		.port = port, .conn_id = conn, .pi = pi,
+	};
+
+	return nic_raw(fd, GAUDI_NIC_OP_DOORBELL, &in, sizeof(in), NULL, 0);
+}
+
+static int cq_ci(int fd, uint32_t port, uint32_t ci, uint32_t *pi)
+{
+	struct drm_gaudi_nic_cq_ci in = { .port = port, .ci = ci };
+	struct drm_gaudi_nic_cq_pi out = { 0 };
+	int rc = nic(fd, GAUDI_NIC_OP_USER_CQ_UPDATE_CI, &in, &out);
+
+	if (pi)
+		*pi = out.pi;
+	return rc;
+}
+
+struct ends {
+	uint32_t dst_ip, src_ip, dst_conn, key, psn;
+	uint8_t dst_mac[6];
+};
+
+static int set_req(int fd, uint32_t port, uint32_t conn, const struct ends *e)
+{
+	struct drm_gaudi_nic_req_ctx in;
+
+	memset(&in, 0, sizeof(in));
+	in.port = port;
+	in.conn_id = conn;
+	in.dst_ip = e->dst_ip;
+	in.src_ip = e->src_ip;
+	memcpy(in.dst_mac, e->dst_mac, 6);
+	in.dst_conn_id = e->dst_conn;
+	in.remote_key = e->key;
+	in.psn = e->psn;
+	return nic_raw(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &in, sizeof(in),
+		       NULL, 0);
+}
+
+static int set_res(int fd, uint32_t port, uint32_t conn, const struct ends *e,
+		   uint32_t flags)
+{
+	struct drm_gaudi_nic_res_ctx in;
+
+	memset(&in, 0, sizeof(in));
+	in.port = port;
+	in.conn_id = conn;
+	in.dst_ip = e->dst_ip;
+	in.src_ip = e->src_ip;
+	memcpy(in.dst_mac, e->dst_mac, 6);
+	in.dst_conn_id = e->dst_conn;
+	in.local_key = e->key;
+	in.expected_psn = e->psn;
+	in.flags = flags;
+	return nic_raw(fd, GAUDI_NIC_OP_SET_RES_CONN_CTX, &in, sizeof(in),
+		       NULL, 0);
+}
+
+/* ---- debugfs: registers, and contexts through the gateway ----------------- */
+
+static int dbg_put(const char *file, uint64_t v)
+{
+	char path[512];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dbg_dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	rc = fprintf(f, "0x%llx\n", (unsigned long long)v) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -EIO : 0;
+}
+
+static uint32_t reg_rd(uint32_t off)
+{
+	char path[512];
+	unsigned long long v = ~0ULL;
+	FILE *f;
+
+	if (dbg_put("addr", off))
+		return ~0U;
+	snprintf(path, sizeof(path), "%s/data32", dbg_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return ~0U;
+	if (fscanf(f, "%lli", &v) != 1)
+		v = ~0ULL;
+	fclose(f);
+	return (uint32_t)v;
+}
+
+static void reg_wr(uint32_t off, uint32_t v)
+{
+	if (!dbg_put("addr", off))
+		dbg_put("data32", v);
+}
+
+/* Valid bit of QP @qpn's requester or responder context, as the NIC sees it. */
+static int qpc_valid(unsigned int port, uint32_t qpn, bool req)
+{
+	unsigned int i, tries = 0;
+
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++)
+		reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_MASK(i)), 0);
+	reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_CTRL),
+	       qpn | (req ? QPC_GW_CTRL_REQUESTER : 0));
+	reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_BUSY), 1);
+	while (reg_rd(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_BUSY)) && tries++ < 100)
+		usleep(1000);
+	if (req)
+		return reg_rd(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_DATA(15))) >> 31;
+	return reg_rd(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_DATA(7))) >> 31;
+}
+
+static uint32_t sob_rd(unsigned int sob)
+{
+	return reg_rd(mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * sob) & 0x7FFF;
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+struct area {
+	uint8_t *p;
+	uint64_t size, va;
+};
+
+static int area_map(int fd, struct area *a, uint64_t size)
+{
+	a->size = size;
+	a->p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (a->p == MAP_FAILED)
+		return -errno;
+	memset(a->p, 0, size);
+	return map_host(fd, a->p, size, &a->va);
+}
+
+/* ---- neg ------------------------------------------------------------------ */
+
+static void neg(const char *accel, const char *ctrl)
+{
+	struct drm_gaudi_nic_link link;
+	struct drm_gaudi_nic_conn_state st;
+	struct drm_gaudi_nic_port pin;
+	struct drm_gaudi_nic_conn_id cid;
+	struct drm_gaudi_nic a;
+	struct area wq, cq, big;
+	struct ends e = { 0x0A000002, 0x0A000001, 1, 0x1234, 7, { 2, 0, 0, 0, 0, 1 } };
+	uint8_t in[8192];
+	uint32_t c1, c2, c, pi, n;
+	unsigned int i;
+	int fd, cfd, rc;
+
+	fd = hl_open_retry(accel);
+	if (!ok(fd >= 0, "open %s", accel))
+		return;
+	ok(!area_map(fd, &wq, NUM_WQS * WQ_ENTRIES * 32) &&
+	   !area_map(fd, &cq, CQ_ENTRIES * 8) &&
+	   !area_map(fd, &big, 1 << 20), "host memory mapped");
+
+	/* QUERY_CAPS says so. */
+	{
+		struct drm_gaudi_query_caps q;
+
+		memset(&q, 0, sizeof(q));
+		ok(!xioctl(fd, DRM_IOCTL_GAUDI_QUERY_CAPS, &q) &&
+		   (q.caps & GAUDI_CAP_NIC) && q.abi_minor >= 3,
+		   "QUERY_CAPS: GAUDI_CAP_NIC, ABI 1.%u", q.abi_minor);
+	}
+	memset(&link, 0xAA, sizeof(link));
+	ok(!nic_raw(fd, GAUDI_NIC_OP_LINK_STATE, NULL, 0, &link,
+		    sizeof(link)) && link.ports_mask == 0x3FF && !link.pad &&
+	   (link.up_mask & ~link.ports_mask) == 0 && link.mac[0][0] == 2 &&
+	   !link.mac[0][6], "LINK_STATE: ports 0x%x, ext 0x%x, up 0x%x",
+	   link.ports_mask, link.ext_ports_mask, link.up_mask);
+
+	/* COUNTERS. */
+	{
+		struct drm_gaudi_nic_counters cnt;
+		struct drm_gaudi_nic_port cp = { 0, 0 };
+
+		memset(&cnt, 0xAA, sizeof(cnt));
+		ok(!nic(fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt) &&
+		   !cnt.reserved[0] && !cnt.reserved[3] &&
+		   cnt.tx_frames < (1ULL << 40),
+		   "COUNTERS port 0: tx %llu frames, rx %llu frames",
+		   (unsigned long long)cnt.tx_frames,
+		   (unsigned long long)cnt.rx_frames);
+		cp.port = 10;
+		ok(nic(fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt) == -EINVAL,
+		   "COUNTERS port 10: EINVAL");
+		cp.port = 0;
+		cp.flags = 1;
+		ok(nic(fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt) == -EINVAL,
+		   "COUNTERS flags: EINVAL");
+		cp.flags = 0;
+		ok(nic_raw(fd, GAUDI_NIC_OP_COUNTERS, &cp, sizeof(cp), &cnt,
+			   64) == -EINVAL, "COUNTERS output 64 < 96 bytes: EINVAL");
+	}
+
+	/* The header. */
+	memset(&pin, 0, sizeof(pin));
+	memset(&a, 0, sizeof(a));
+	a.input_ptr = (uintptr_t)&pin;
+	a.input_size = sizeof(pin);
+	a.output_ptr = (uintptr_t)&cid;
+	a.output_size = sizeof(cid);
+	{
+		static const uint32_t bad_ops[] = { 4, 8, 14, 29, 0x3F, 0x44,
+						    0xFFFFFFFF };
+
+		for (i = 0; i < sizeof(bad_ops) / 4; i++) {
+			a.op = bad_ops[i];
+			ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL,
+			   "op 0x%x: EINVAL", bad_ops[i]);
+		}
+	}
+	a.op = GAUDI_NIC_OP_ALLOC_CONN;
+	a.ctx_id = 1;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "ctx_id 1: EINVAL");
+	a.ctx_id = 0;
+	a.flags = 1;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "flags: EINVAL");
+	a.flags = 0;
+	a.pad = 1;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "pad: EINVAL");
+	a.pad = 0;
+	a.reserved[1] = 1;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "reserved: EINVAL");
+	a.reserved[1] = 0;
+	a.output_size = 4;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL,
+	   "output_size 4 < 8: EINVAL");
+	a.output_size = sizeof(cid);
+	a.output_ptr = 0;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "no output: EINVAL");
+	a.output_ptr = (uintptr_t)&cid;
+	a.input_size = 0;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "no input: EINVAL");
+	a.input_size = sizeof(pin);
+	a.input_ptr = 8;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EFAULT, "bad input_ptr: EFAULT");
+	a.input_ptr = (uintptr_t)in;
+	memset(in, 0, sizeof(in));
+	a.input_size = GAUDI_NIC_IO_MAX + 8;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL, "input_size 4104: EINVAL");
+	a.input_size = GAUDI_NIC_IO_MAX;
+	in[100] = 1;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL,
+	   "input longer than the struct, not zero: EINVAL");
+	in[100] = 0;
+	rc = xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
+	ok(!rc && cid.conn_id == 1, "input longer, zero: ALLOC_CONN gives QP 1 (%d, %u)",
+	   rc, cid.conn_id);
+	c1 = cid.conn_id;
+	a.input_size = 4;	/* port only: flags zero-extended */
+	in[0] = 0;
+	rc = xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
+	ok(!rc && cid.conn_id == 2, "input shorter: ALLOC_CONN gives QP 2 (%d)",
+	   rc);
+	c2 = cid.conn_id;
+	a.input_size = 8;
+	in[4] = 1;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EINVAL,
+	   "ALLOC_CONN flags: EINVAL");
+	a.output_ptr = 8;
+	in[4] = 0;
+	ok(xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a) == -EFAULT,
+	   "bad output_ptr: EFAULT (and no QP allocated)");
+
+	/* Ports. */
+	{
+		static const uint32_t bad_ports[] = { 10, 11, 31, 32, 64,
+						      0xFFFFFFFF };
+
+		for (i = 0; i < sizeof(bad_ports) / 4; i++) {
+			ok(alloc_conn(fd, bad_ports[i], &c) == -EINVAL,
+			   "ALLOC_CONN port %u: EINVAL", bad_ports[i]);
+			ok(wq_set(fd, bad_ports[i], wq.va, NUM_WQS,
+				  WQ_ENTRIES) == -EINVAL,
+			   "WQ_SET port %u: EINVAL", bad_ports[i]);
+		}
+		ok(cq_set(fd, 10, cq.va, CQ_ENTRIES) == -EINVAL,
+		   "CQ_SET port 10: EINVAL");
+		ok(doorbell(fd, 10, c1, 0) == -EINVAL, "DOORBELL port 10: EINVAL");
+		ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 10, c1) == -EINVAL,
+		   "DESTROY port 10: EINVAL");
+	}
+
+	/* Connections: QP 0, unknown, beyond. */
+	{
+		static const uint32_t bad_conns[] = { 0, 3, 1023, 1024,
+						      0x1000000, 0xFFFFFFFF };
+
+		for (i = 0; i < sizeof(bad_conns) / 4; i++) {
+			ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0,
+				   bad_conns[i]) == -EINVAL,
+			   "DESTROY QP %u: EINVAL", bad_conns[i]);
+			ok(conn_state(fd, 0, bad_conns[i], &st) == -EINVAL,
+			   "CONN_STATE QP %u: EINVAL", bad_conns[i]);
+			ok(set_res(fd, 0, bad_conns[i], &e, 0) == -EINVAL,
+			   "SET_RES QP %u: EINVAL", bad_conns[i]);
+			ok(doorbell(fd, 0, bad_conns[i], 0) == -EINVAL,
+			   "DOORBELL QP %u: EINVAL", bad_conns[i]);
+		}
+		ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 1, c1) == -EINVAL,
+		   "QP 1 of port 0 on port 1: EINVAL");
+	}
+
+	/* The send queues. */
+	ok(set_req(fd, 0, c1, &e) == -EINVAL, "SET_REQ before WQ_SET: EINVAL");
+	ok(wq_set(fd, 0, wq.va, NUM_WQS, 0) == -EINVAL, "WQ entries 0: EINVAL");
+	ok(wq_set(fd, 0, wq.va, NUM_WQS, 2) == -EINVAL, "WQ entries 2: EINVAL");
+	ok(wq_set(fd, 0, wq.va, NUM_WQS, 48) == -EINVAL, "WQ entries 48: EINVAL");
+	ok(wq_set(fd, 0, big.va, 2, 8192) == -EINVAL, "WQ entries 8192: EINVAL");
+	ok(wq_set(fd, 0, wq.va, 0, WQ_ENTRIES) == -EINVAL, "WQ num 0: EINVAL");
+	ok(wq_set(fd, 0, big.va, 1025, 4) == -EINVAL, "WQ num 1025: EINVAL");
+	ok(wq_set(fd, 0, 0, NUM_WQS, WQ_ENTRIES) == -EINVAL, "WQ addr 0: EINVAL");
+	ok(wq_set(fd, 0, wq.va + 64, NUM_WQS / 2, WQ_ENTRIES) == -EINVAL,
+	   "WQ addr not 128-byte aligned: EINVAL");
+	ok(wq_set(fd, 0, wq.va + 4096, NUM_WQS, WQ_ENTRIES) == -EINVAL,
+	   "WQ partly mapped: EINVAL");
+	ok(wq_set(fd, 0, wq.va, NUM_WQS * 2, WQ_ENTRIES) == -EINVAL,
+	   "WQ twice the mapping: EINVAL");
+	ok(wq_set(fd, 0, 0x1000000000000ULL + (1ULL << 44), NUM_WQS,
+		  WQ_ENTRIES) == -EINVAL, "WQ not mapped: EINVAL");
+	ok(wq_set(fd, 0, 0x20000000ULL, NUM_WQS, WQ_ENTRIES) == -EINVAL,
+	   "WQ in HBM (not a mapping): EINVAL");
+	ok(!wq_set(fd, 0, wq.va, NUM_WQS, WQ_ENTRIES), "WQ_SET port 0");
+	ok(wq_set(fd, 0, wq.va, NUM_WQS, WQ_ENTRIES) == -EBUSY,
+	   "WQ_SET again: EBUSY");
+	ok(port_op(fd, GAUDI_NIC_OP_USER_WQ_UNSET, 1) == -EINVAL,
+	   "WQ_UNSET of a port without: EINVAL");
+
+	/* Requester context fields. */
+	{
+		struct drm_gaudi_nic_req_ctx r;
+
+		memset(&r, 0, sizeof(r));
+		r.port = 0;
+		r.conn_id = c1;
+		r.flags = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ flags: EINVAL");
+		r.flags = 0;
+		r.pad[1] = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ pad: EINVAL");
+		r.pad[1] = 0;
+		r.reserved[0] = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ reserved: EINVAL");
+		r.reserved[0] = 0;
+		r.pad2 = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ pad2: EINVAL");
+		r.pad2 = 0;
+		r.dst_conn_id = 1 << 24;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ dst_conn_id 2^24: EINVAL");
+		r.dst_conn_id = 0;
+		r.psn = 1 << 24;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ psn 2^24: EINVAL");
+		r.psn = 0;
+		r.timeout_retry = 256;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ timeout_retry 256: EINVAL");
+		r.timeout_retry = 0;
+		r.port = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ of port 0's QP on port 1: EINVAL");
+	}
+	{
+		struct drm_gaudi_nic_res_ctx r;
+
+		memset(&r, 0, sizeof(r));
+		r.conn_id = c1;
+		r.flags = 2;
+		ok(nic(fd, GAUDI_NIC_OP_SET_RES_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_RES unknown flag: EINVAL");
+		r.flags = 0;
+		r.expected_psn = 1 << 24;
+		ok(nic(fd, GAUDI_NIC_OP_SET_RES_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_RES expected_psn 2^24: EINVAL");
+		r.expected_psn = 0;
+		r.pad[0] = 1;
+		ok(nic(fd, GAUDI_NIC_OP_SET_RES_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_RES pad: EINVAL");
+	}
+	ok(doorbell(fd, 0, c1, 0) == -EINVAL,
+	   "DOORBELL without requester context: EINVAL");
+	ok(!set_req(fd, 0, c1, &e) && !set_res(fd, 0, c1, &e, 0),
+	   "SET_REQ and SET_RES of QP %u", c1);
+	ok(!conn_state(fd, 0, c1, &st) &&
+	   st.flags == (GAUDI_NIC_CONN_REQ_VALID | GAUDI_NIC_CONN_RES_VALID) &&
+	   st.next_psn == 7 && st.expected_psn == 7 && st.ci == 0,
+	   "CONN_STATE: both valid, PSNs 7 (flags 0x%x)", st.flags);
+	ok(doorbell(fd, 0, c1, WQ_ENTRIES) == -EINVAL,
+	   "DOORBELL PI %u = entries: EINVAL", WQ_ENTRIES);
+	ok(doorbell(fd, 0, c1, 0xFFFFFFFF) == -EINVAL,
+	   "DOORBELL PI 2^32-1: EINVAL");
+	{
+		struct drm_gaudi_nic_doorbell d = { 0, c1, 0, 1 };
+
+		ok(nic(fd, GAUDI_NIC_OP_DOORBELL, &d, (int *)NULL) == -EINVAL,
+		   "DOORBELL flags: EINVAL");
+	}
+	ok(!doorbell(fd, 0, c1, 0), "DOORBELL PI = CI (nothing to do)");
+	ok(port_op(fd, GAUDI_NIC_OP_USER_WQ_UNSET, 0) == -EBUSY,
+	   "WQ_UNSET with a requester context: EBUSY");
+	/* QP 16 is beyond NUM_WQS queues. */
+	for (n = 0; n < 14; n++)
+		alloc_conn(fd, 0, &c);
+	ok(c == 16 && set_req(fd, 0, c, &e) == -EINVAL,
+	   "SET_REQ of QP %u beyond the %u queues: EINVAL", c, NUM_WQS);
+
+	/* The completion queue. */
+	ok(cq_ci(fd, 0, 0, NULL) == -EINVAL, "UPDATE_CI without CQ: EINVAL");
+	ok(cq_set(fd, 0, cq.va, 8) == -EINVAL, "CQ entries 8: EINVAL");
+	ok(cq_set(fd, 0, cq.va, 100) == -EINVAL, "CQ entries 100: EINVAL");
+	ok(cq_set(fd, 0, big.va, 1 << 21) == -EINVAL, "CQ entries 2^21: EINVAL");
+	ok(cq_set(fd, 0, cq.va, CQ_ENTRIES * 4) == -EINVAL,
+	   "CQ partly mapped: EINVAL");
+	ok(cq_set(fd, 0, cq.va + 8, 16) == -EINVAL, "CQ misaligned: EINVAL");
+	{
+		struct drm_gaudi_nic_cq q = { cq.va, 0, CQ_ENTRIES, 0, 1 };
+
+		ok(nic(fd, GAUDI_NIC_OP_USER_CQ_SET, &q, (int *)NULL) ==
+		   -EINVAL, "CQ pad: EINVAL");
+	}
+	ok(!cq_set(fd, 0, cq.va, CQ_ENTRIES), "CQ_SET port 0");
+	ok(cq_set(fd, 0, cq.va, CQ_ENTRIES) == -EBUSY, "CQ_SET again: EBUSY");
+	ok(!cq_ci(fd, 0, 0, &pi) && pi == 0, "UPDATE_CI 0: PI 0");
+	ok(cq_ci(fd, 0, 5, NULL) == -EINVAL, "UPDATE_CI beyond PI: EINVAL");
+	ok(cq_ci(fd, 0, 0xFFFFFFFF, NULL) == -EINVAL,
+	   "UPDATE_CI backwards: EINVAL");
+	{
+		struct drm_gaudi_nic_cq_ci q = { 0, 0 };
+		uint32_t small;
+
+		ok(nic_raw(fd, GAUDI_NIC_OP_USER_CQ_UPDATE_CI, &q, sizeof(q),
+			   &small, 4) == -EINVAL, "UPDATE_CI output 4 bytes: EINVAL");
+	}
+	ok(!port_op(fd, GAUDI_NIC_OP_USER_CQ_UNSET, 0) &&
+	   port_op(fd, GAUDI_NIC_OP_USER_CQ_UNSET, 0) == -EINVAL,
+	   "CQ_UNSET, again: EINVAL");
+
+	/* Destroy. */
+	ok(!conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c2), "DESTROY QP %u", c2);
+	ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c2) == -EINVAL,
+	   "DESTROY again: EINVAL");
+	ok(set_res(fd, 0, c2, &e, 0) == -EINVAL &&
+	   conn_state(fd, 0, c2, &st) == -EINVAL,
+	   "a destroyed QP is refused");
+	ok(!alloc_conn(fd, 0, &c) && c == c2, "ALLOC_CONN reuses QP %u", c);
+	ok(!conn_state(fd, 0, c, &st) && st.flags == 0,
+	   "  with no valid context (flags 0x%x)", st.flags);
+	ok(!conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c1) &&
+	   !port_op(fd, GAUDI_NIC_OP_USER_WQ_UNSET, 0),
+	   "DESTROY QP %u, then WQ_UNSET", c1);
+
+	/* All QPs of a port. */
+	for (n = 0; alloc_conn(fd, 3, &c) == 0 && n < 2000; n++)
+		;
+	ok(n == GAUDI_NIC_MAX_CONN - 1 && alloc_conn(fd, 3, &c) == -ENOSPC,
+	   "port 3: %u QPs, then ENOSPC", n);
+
+	/* The control node refuses. */
+	cfd = open(ctrl, O_RDWR | O_CLOEXEC);
+	if (cfd >= 0) {
+		ok(nic(cfd, GAUDI_NIC_OP_LINK_STATE, (int *)NULL, &link) ==
+		   -ENOTTY, "control node: ENOTTY");
+		close(cfd);
+	} else {
+		ok(0, "open %s", ctrl);
+	}
+	close(fd);
+}
+
+/* ---- teardown -------------------------------------------------------------- */
+
+static int setup_some(int fd, struct area *wq, struct area *cq, uint32_t *c)
+{
+	struct ends e = { 1, 2, 5, 0x55, 9, { 2, 0, 0, 0, 0, 2 } };
+	unsigned int i;
+	int rc = 0;
+
+	rc |= area_map(fd, wq, NUM_WQS * WQ_ENTRIES * 32);
+	rc |= area_map(fd, cq, CQ_ENTRIES * 8);
+	rc |= wq_set(fd, 2, wq->va, NUM_WQS, WQ_ENTRIES);
+	rc |= cq_set(fd, 2, cq->va, CQ_ENTRIES);
+	for (i = 0; i < 3; i++) {
+		rc |= alloc_conn(fd, 2, &c[i]);
+		rc |= set_req(fd, 2, c[i], &e);
+		rc |= set_res(fd, 2, c[i], &e, GAUDI_NIC_RES_SOB_EN);
+	}
+	return rc;
+}
+
+static void check_gone(int fd, const uint32_t *c, const char *what)
+{
+	struct drm_gaudi_nic_conn_state st;
+	struct area wq2, cq2;
+	unsigned int i, bad = 0, valid = 0;
+
+	for (i = 0; i < 3; i++) {
+		bad += conn_state(fd, 2, c[i], &st) != -EINVAL;
+		bad += conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 2, c[i]) != -EINVAL;
+		bad += doorbell(fd, 2, c[i], 1) != -EINVAL;
+		valid += qpc_valid(2, c[i], true) + qpc_valid(2, c[i], false);
+	}
+	ok(!bad, "%s: the old connections are refused", what);
+	ok(!valid, "%s: their contexts are invalid in the NIC", what);
+	ok(reg_rd(GAUDI_NIC_RXE_REG(2, NIC_RXE_CQ_CFG0)) == 0 &&
+	   reg_rd(GAUDI_NIC_TXE_REG(2, NIC_TXE_SQ_BASE_ADDRESS_31_0(1))) == 0,
+	   "%s: CQ and send-queue base unset", what);
+	ok(!area_map(fd, &wq2, NUM_WQS * WQ_ENTRIES * 32) &&
+	   !area_map(fd, &cq2, CQ_ENTRIES * 8) &&
+	   !wq_set(fd, 2, wq2.va, NUM_WQS, WQ_ENTRIES) &&
+	   !cq_set(fd, 2, cq2.va, CQ_ENTRIES),
+	   "%s: WQ_SET and CQ_SET work again", what);
+}
+
+static void teardown(const char *accel)
+{
+	struct area wq, cq;
+	uint32_t c[3], first;
+	char bdf[64], path[256];
+	FILE *f;
+	int fd;
+
+	fd = hl_open_retry(accel);
+	if (!ok(fd >= 0, "open %s", accel))
+		return;
+	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	ok(qpc_valid(2, c[0], true) && qpc_valid(2, c[2], false),
+	   "their contexts are valid in the NIC");
+	close(fd);
+
+	fd = hl_open_retry(accel);
+	if (!ok(fd >= 0, "reopen"))
+		return;
+	check_gone(fd, c, "close");
+	ok(!alloc_conn(fd, 2, &first) && first == 1,
+	   "the next holder's first QP is 1");
+	close(fd);
+
+	/* A hard reset while the holder has connections. */
+	fd = hl_open_retry(accel);
+	if (!ok(fd >= 0, "reopen"))
+		return;
+	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	if (hl_card_bdf(atoi(accel + strlen("/dev/accel/accel")), bdf,
+			sizeof(bdf)) == 0) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/hard_reset", bdf);
+		f = fopen(path, "w");
+		ok(f && fputs("1\n", f) >= 0 && fclose(f) == 0,
+		   "hard reset requested");
+	} else {
+		ok(0, "PCI address of %s", accel);
+	}
+	sleep(1);
+	ok(hl_wait_operational(fd, 60), "operational again");
+	check_gone(fd, c, "reset");
+	close(fd);
+}
+
+/* ---- rdma ------------------------------------------------------------------ */
+
+struct side {
+	int fd;
+	const char *dbg;
+	uint32_t port;
+	struct area wq, cq, buf;
+	uint32_t cq_ci;
+	uint8_t mac[6];
+	uint32_t pi[NUM_WQS];	/* next WQE per QP */
+};
+
+static void wqe_write(struct side *s, uint32_t qp, uint64_t laddr,
+		      uint32_t size, uint64_t raddr, int64_t sob, uint32_t data)
+{
+	uint32_t *w = (uint32_t *)(s->wq.p + (uint64_t)qp * WQ_ENTRIES * 32 +
+				   s->pi[qp] * 32);
+
+	memset(w, 0, 32);
+	w[0] = htole32((uint32_t)WQE_LINEAR << NIC_WQE_OPCODE_SHIFT |
+		       NIC_WQE_ACKREQ);
+	w[1] = htole32((uint32_t)laddr);
+	w[2] = htole32((uint32_t)(laddr >> 32) | size << NIC_WQE_SIZE_SHIFT);
+	w[3] = htole32((uint32_t)raddr);
+	w[4] = htole32((uint32_t)(raddr >> 32) & NIC_WQE_REMOTE_ADDR_HI);
+	if (sob >= 0) {
+		w[5] = htole32((uint32_t)sob | NIC_WQE_SYNC_VALID);
+		w[6] = htole32(data);
+	}
+	__sync_synchronize();
+	s->pi[qp] = (s->pi[qp] + 1) % WQ_ENTRIES;
+}
+
+/* Wait for @n requester CQEs on @s; their QPs and WQE indices in @out. */
+static unsigned int cq_poll(struct side *s, unsigned int n, uint64_t *out,
+			    int ms)
+{
+	unsigned int got = 0;
+	uint32_t pi;
+
+	while (got < n && ms > 0) {
+		volatile uint64_t *e = (volatile uint64_t *)s->cq.p +
+				       (s->cq_ci % CQ_ENTRIES);
+		uint64_t v = le64toh(*e);
+
+		if (!(v >> 63)) {
+			usleep(1000);
+			ms--;
+			continue;
+		}
+		if (out)
+			out[got] = v;
+		*e = 0;
+		got++;
+		s->cq_ci++;
+		cq_ci(s->fd, s->port, s->cq_ci, &pi);
+	}
+	return got;
+}
+
+static bool wait_state(struct side *s, uint32_t qp, uint32_t flag, int ms)
+{
+	struct drm_gaudi_nic_conn_state st;
+
+	while (ms-- > 0) {
+		if (!conn_state(s->fd, s->port, qp, &st) && (st.flags & flag))
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+static int side_open(struct side *s, const char *accel, const char *dbg,
+		     uint32_t port)
+{
+	struct drm_gaudi_nic_link link;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = hl_open_retry(accel);
+	s->dbg = dbg;
+	s->port = port;
+	if (s->fd < 0)
+		return -1;
+	if (area_map(s->fd, &s->wq, NUM_WQS * WQ_ENTRIES * 32) ||
+	    area_map(s->fd, &s->cq, CQ_ENTRIES * 8) ||
+	    area_map(s->fd, &s->buf, BUF_SIZE) ||
+	    wq_set(s->fd, port, s->wq.va, NUM_WQS, WQ_ENTRIES) ||
+	    cq_set(s->fd, port, s->cq.va, CQ_ENTRIES) ||
+	    nic_raw(s->fd, GAUDI_NIC_OP_LINK_STATE, NULL, 0, &link,
+		    sizeof(link)))
+		return -1;
+	memcpy(s->mac, link.mac[port], 6);
+	return (link.up_mask >> port) & 1 ? 0 : -2;
+}
+
+/* Connect requester QP @qa of @a to responder QP @qb of @b. */
+static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
+		   uint32_t key, uint32_t rkey, uint32_t psn)
+{
+	struct ends ea = { 0x0A000002, 0x0A000001, qb, rkey, psn, { 0 } };
+	struct ends eb = { 0x0A000001, 0x0A000002, qa, key, psn, { 0 } };
+
+	memcpy(ea.dst_mac, b->mac, 6);
+	memcpy(eb.dst_mac, a->mac, 6);
+	return set_req(a->fd, a->port, qa, &ea) ||
+	       set_res(b->fd, b->port, qb, &eb, GAUDI_NIC_RES_SOB_EN);
+}
+
+/* One write with a SOB increment on requester @qa: CQE, bytes, SOB. */
+static void still_writes(struct side *a, struct side *b, uint32_t qa,
+			 uint32_t qb, uint8_t *shadow, uint32_t sob_want,
+			 const char *when)
+{
+	struct drm_gaudi_nic_conn_state sa, sb;
+	uint32_t off = rand() % 100000, size = 1 + rand() % 9000;
+	uint32_t dst = off + 17;
+	uint64_t cqe = 0;
+
+	if (!strcmp(when, "after both errors")) {
+		/* The case that once lost its SOB write (00:20 run). */
+		off = 3;
+		size = 5000;
+		dst = 1000;
+	}
+	dbg_dir = b->dbg;
+	memcpy(shadow, b->buf.p, BUF_SIZE);
+	memcpy(shadow + dst, a->buf.p + off, size);
+	wqe_write(a, qa, a->buf.va + off, size, b->buf.va + dst,
+		  SOB(USER_SOB), SM_SOB_INC | 1);
+	ok(!doorbell(a->fd, a->port, qa, a->pi[qa]),
+	   "QP %u writes %s: doorbell", qa, when);
+	ok(cq_poll(a, 1, &cqe, 10000) == 1 &&
+	   ((cqe >> 32) & 0xFFFFFF) == qa, "  its CQE (0x%llx)",
+	   (unsigned long long)cqe);
+	ok(!memcmp(b->buf.p, shadow, BUF_SIZE), "  the %u bytes", size);
+	ok(sob_rd(USER_SOB) == (sob_want & 0x7FFF), "  the SOB (%u, want %u)",
+	   sob_rd(USER_SOB), sob_want & 0x7FFF);
+	conn_state(a->fd, a->port, qa, &sa);
+	conn_state(b->fd, b->port, qb, &sb);
+	ok(sa.flags == GAUDI_NIC_CONN_REQ_VALID &&
+	   sb.flags == GAUDI_NIC_CONN_RES_VALID && sa.next_psn == sb.expected_psn,
+	   "  both ends valid, no error, PSN %u = %u (0x%x 0x%x)",
+	   sa.next_psn, sb.expected_psn, sa.flags, sb.flags);
+}
+
+static void rdma(char **argv)
+{
+	struct side a, b;
+	uint32_t qa[4], qb[4], sob0, nsob0, n, i, bad, wrong;
+	struct drm_gaudi_nic_counters cnt_a0, cnt_b0;
+	uint64_t bytes = 0;
+	uint64_t cqe[64];
+	uint8_t *shadow;
+	int rc;
+
+	rc = side_open(&a, argv[0], argv[1], atoi(argv[2]));
+	ok(!rc, "card A (%s port %s): queues set, link up (%d)", argv[0],
+	   argv[2], rc);
+	rc = side_open(&b, argv[3], argv[4], atoi(argv[5]));
+	ok(!rc, "card B (%s port %s): queues set, link up (%d)", argv[3],
+	   argv[5], rc);
+	if (tap_failed)
+		return;
+	rc = 0;
+	for (i = 0; i < 4; i++) {
+		rc |= alloc_conn(a.fd, a.port, &qa[i]);
+		rc |= alloc_conn(b.fd, b.port, &qb[i]);
+		/* A's QPs and B's differ, so that a mix-up shows. */
+		if (i == 0)
+			rc |= alloc_conn(b.fd, b.port, &qb[i]);
+	}
+	ok(!rc, "four QPs each (A %u..%u, B %u..%u)", qa[0], qa[3], qb[0],
+	   qb[3]);
+	ok(!connect(&a, qa[0], &b, qb[0], 0x1111, 0x1111, 100) &&
+	   !connect(&a, qa[1], &b, qb[1], 0x2222, 0x2222, 0xFFFFF0) &&
+	   !connect(&a, qa[2], &b, qb[2], 0x3333, 0x3334, 5) &&
+	   !connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 77),
+	   "connected: A%u->B%u, A%u->B%u (PSN wraps), A%u->B%u (bad rkey), A%u->B%u",
+	   qa[0], qb[0], qa[1], qb[1], qa[2], qb[2], qa[3], qb[3]);
+
+	/* Random writes with a remote SOB increment each. */
+	shadow = calloc(1, BUF_SIZE);
+	srand(12345);
+	for (i = 0; i < BUF_SIZE; i++)
+		a.buf.p[i] = (uint8_t)rand();
+	memset(b.buf.p, 0xEE, BUF_SIZE);
+	memset(shadow, 0xEE, BUF_SIZE);
+	dbg_dir = b.dbg;
+	sob0 = sob_rd(USER_SOB);
+	nsob0 = reg_rd(NOT_A_SOB);
+	{
+		struct drm_gaudi_nic_port cp = { a.port, 0 };
+
+		nic(a.fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt_a0);
+		cp.port = b.port;
+		nic(b.fd, GAUDI_NIC_OP_COUNTERS, &cp, &cnt_b0);
+	}
+	n = 40;
+	bad = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t size = 1 + rand() % 16383;
+		uint32_t src = rand() % (BUF_SIZE - size);
+		uint32_t dst = rand() % (BUF_SIZE - size);
+		uint32_t qp = i % 2;
+
+		if (i == 0)
+			size = 16383;
+		bytes += size;
+		memcpy(shadow + dst, a.buf.p + src, size);
+		wqe_write(&a, qa[qp], a.buf.va + src, size, b.buf.va + dst,
+			  SOB(USER_SOB), SM_SOB_INC | 1);
+		/* Each write its own doorbell: they may be in flight together. */
+		bad += !!doorbell(a.fd, a.port, qa[qp], a.pi[qa[qp]]);
+	}
+	ok(!bad, "%u WQEs posted on two QPs, doorbells rung", n);
+	memset(cqe, 0, sizeof(cqe));
+	ok(cq_poll(&a, n, cqe, 20000) == n, "%u requester CQEs", n);
+	wrong = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t qp = (cqe[i] >> 32) & 0xFFFFFF;
+
+		wrong += !(cqe[i] & ROCE_CQE_REQUESTER) ||
+			 (qp != qa[0] && qp != qa[1]);
+	}
+	ok(!wrong, "every CQE is a requester CQE of A's QPs");
+	ok(!memcmp(b.buf.p, shadow, BUF_SIZE),
+	   "card B's buffer holds exactly the %u writes", n);
+	usleep(100000);
+	ok(((sob_rd(USER_SOB) - sob0) & 0x7FFF) == n,
+	   "user SOB %u incremented exactly %u times (%u -> %u)", USER_SOB, n,
+	   sob0, sob_rd(USER_SOB));
+	ok(cq_poll(&a, 1, NULL, 50) == 0, "no more CQEs");
+	{
+		struct drm_gaudi_nic_port cp = { a.port, 0 };
+		struct drm_gaudi_nic_counters ca, cb;
+
+		nic(a.fd, GAUDI_NIC_OP_COUNTERS, &cp, &ca);
+		cp.port = b.port;
+		nic(b.fd, GAUDI_NIC_OP_COUNTERS, &cp, &cb);
+		/* At least two packets a write (data, SOB), each ACKed. */
+		ok(ca.tx_frames - cnt_a0.tx_frames >= 2 * n &&
+		   cb.rx_frames - cnt_b0.rx_frames >= 2 * n &&
+		   ca.tx_octets - cnt_a0.tx_octets >= bytes &&
+		   cb.tx_frames - cnt_b0.tx_frames >= 1,
+		   "COUNTERS: A sent %llu frames (%llu octets), B received %llu, sent %llu",
+		   (unsigned long long)(ca.tx_frames - cnt_a0.tx_frames),
+		   (unsigned long long)(ca.tx_octets - cnt_a0.tx_octets),
+		   (unsigned long long)(cb.rx_frames - cnt_b0.rx_frames),
+		   (unsigned long long)(cb.tx_frames - cnt_b0.tx_frames));
+	}
+	ok(cq_poll(&b, 1, NULL, 10) == 0, "no CQE on the responder");
+
+	/* A bad rkey: the QP errors on both sides, nothing written. */
+	{
+		uint64_t ev;
+
+		hl_info(a.fd, HL_INFO_GET_EVENTS, &ev, sizeof(ev));
+		hl_info(b.fd, HL_INFO_GET_EVENTS, &ev, sizeof(ev));
+	}
+	memcpy(shadow, b.buf.p, BUF_SIZE);
+	wqe_write(&a, qa[2], a.buf.va, 4096, b.buf.va, SOB(USER_SOB), SM_SOB_INC | 1);
+	ok(!doorbell(a.fd, a.port, qa[2], a.pi[qa[2]]), "write with a bad rkey");
+	ok(wait_state(&a, qa[2], GAUDI_NIC_CONN_REQ_ERROR, 10000),
+	   "the requester QP is in error (CONN_STATE)");
+	ok(wait_state(&b, qb[2], GAUDI_NIC_CONN_RES_ERROR, 10000),
+	   "the responder QP is in error");
+	ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
+	{
+		uint64_t ea = 0, eb = 0;
+		int t;
+
+		/* The QP event reaches the driver through the device CPU. */
+		for (t = 0; t < 50 && !(ea & HL_NOTIFIER_EVENT_USER_ENGINE_ERR);
+		     t++) {
+			uint64_t e = 0;
+
+			usleep(20000);
+			hl_info(a.fd, HL_INFO_GET_EVENTS, &e, sizeof(e));
+			ea |= e;
+		}
+		hl_info(b.fd, HL_INFO_GET_EVENTS, &eb, sizeof(eb));
+		ok((ea & HL_NOTIFIER_EVENT_USER_ENGINE_ERR) &&
+		   (eb & HL_NOTIFIER_EVENT_USER_ENGINE_ERR),
+		   "both holders are notified (USER_ENGINE_ERR: 0x%llx, 0x%llx)",
+		   (unsigned long long)ea, (unsigned long long)eb);
+	}
+	ok(!memcmp(b.buf.p, shadow, BUF_SIZE) &&
+	   ((sob_rd(USER_SOB) - sob0) & 0x7FFF) == n,
+	   "nothing written, SOB unchanged");
+	still_writes(&a, &b, qa[1], qb[1], shadow, sob0 + n + 1,
+		     "after the bad rkey");
+
+	/* A sync-object target that is not a SOB: refused, QP in error. */
+	wqe_write(&a, qa[3], a.buf.va, 512, b.buf.va + 8192, NOT_A_SOB,
+		  SM_SOB_INC | 1);
+	ok(!doorbell(a.fd, a.port, qa[3], a.pi[qa[3]]),
+	   "write signalling a register that is not a SOB (0x%x)", NOT_A_SOB);
+	ok(wait_state(&a, qa[3], GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
+	   wait_state(&b, qb[3], GAUDI_NIC_CONN_RES_ERROR, 10000),
+	   "both ends of the QP are in error");
+	ok(reg_rd(NOT_A_SOB) == nsob0, "the register is unchanged (0x%x)",
+	   nsob0);
+	ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
+
+	/* The other QPs keep working. */
+	still_writes(&a, &b, qa[1], qb[1], shadow, sob0 + n + 2,
+		     "after both errors");
+	/* The QP in error is brought back by new contexts. */
+	a.pi[qa[2]] = 0;
+	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
+	   "QP %u reconnected with the right key", qa[2]);
+	memcpy(shadow + 200000, a.buf.p + 7, 777);
+	wqe_write(&a, qa[2], a.buf.va + 7, 777, b.buf.va + 200000, -1, 0);
+	ok(!doorbell(a.fd, a.port, qa[2], a.pi[qa[2]]) &&
+	   cq_poll(&a, 1, NULL, 10000) == 1 &&
+	   !memcmp(b.buf.p, shadow, BUF_SIZE),
+	   "and writes again (no SOB)");
+
+	/*
+	 * Both directions at once on the same cable: B's requester QP
+	 * qb[0] to A's responder qa[0] (A's requester qa[0] keeps writing
+	 * to B): data and ACKs of both cross on each port.
+	 */
+	{
+		uint8_t *shadow_a = malloc(BUF_SIZE);
+		uint32_t sob_a0, k, m = 12;
+
+		dbg_dir = a.dbg;
+		sob_a0 = sob_rd(USER_SOB + 1);
+		memcpy(shadow_a, a.buf.p, BUF_SIZE);
+		memcpy(shadow, b.buf.p, BUF_SIZE);
+		ok(!connect(&b, qb[0], &a, qa[0], 0x5555, 0x5555, 1000),
+		   "B's QP %u connected to A's QP %u", qb[0], qa[0]);
+		bad = 0;
+		for (k = 0; k < m; k++) {
+			uint32_t size = 1 + rand() % 12000;
+			uint32_t src = rand() % (BUF_SIZE / 2 - size);
+			uint32_t dst = BUF_SIZE / 2 + rand() % (BUF_SIZE / 2 - size);
+
+			/* B -> A: from B's lower half into A's upper half. */
+			memcpy(shadow_a + dst, b.buf.p + src, size);
+			wqe_write(&b, qb[0], b.buf.va + src, size,
+				  a.buf.va + dst, SOB(USER_SOB + 1),
+				  SM_SOB_INC | 1);
+			bad += !!doorbell(b.fd, b.port, qb[0], b.pi[qb[0]]);
+			/* A -> B: from A's lower half into B's upper half. */
+			src = rand() % (BUF_SIZE / 2 - size);
+			dst = BUF_SIZE / 2 + rand() % (BUF_SIZE / 2 - size);
+			memcpy(shadow + dst, a.buf.p + src, size);
+			wqe_write(&a, qa[0], a.buf.va + src, size,
+				  b.buf.va + dst, -1, 0);
+			bad += !!doorbell(a.fd, a.port, qa[0], a.pi[qa[0]]);
+		}
+		ok(!bad, "%u writes each way posted", m);
+		ok(cq_poll(&b, m, NULL, 20000) == m &&
+		   cq_poll(&a, m, NULL, 20000) == m,
+		   "%u requester CQEs on each card", m);
+		ok(!memcmp(a.buf.p, shadow_a, BUF_SIZE) &&
+		   !memcmp(b.buf.p, shadow, BUF_SIZE), "both buffers exact");
+		usleep(100000);
+		ok(((sob_rd(USER_SOB + 1) - sob_a0) & 0x7FFF) == m,
+		   "card A's SOB %u incremented %u times", USER_SOB + 1, m);
+		free(shadow_a);
+	}
+	free(shadow);
+	close(a.fd);
+	close(b.fd);
+}
+
+/* ---- fuzz ------------------------------------------------------------------ */
+
+static void fuzz(const char *accel, unsigned int n, unsigned int seed)
+{
+	static const uint32_t ops[] = { 0, 1, 2, 3, 9, 10, 11, 12, 13, 0x40,
+					0x41, 0x42, 0x43, 4, 77 };
+	struct area m;
+	uint64_t buf[64], out[64];
+	unsigned int i, k, done = 0;
+	int fd = hl_open_retry(accel);
+
+	if (!ok(fd >= 0, "open %s", accel))
+		return;
+	ok(!area_map(fd, &m, 1 << 20), "1 MiB mapped");
+	srand(seed);
+	/* Some state to hit: queues and QPs on ports 0..2. */
+	for (k = 0; k < 3; k++) {
+		uint32_t c;
+
+		wq_set(fd, k, m.va, 8, 64);
+		cq_set(fd, k, m.va + (512 << 10), 1024);
+		alloc_conn(fd, k, &c);
+		alloc_conn(fd, k, &c);
+	}
+	for (i = 0; i < n; i++) {
+		struct drm_gaudi_nic a;
+
+		memset(&a, 0, sizeof(a));
+		for (k = 0; k < 64; k++)
+			buf[k] = ((uint64_t)rand() << 32) ^ rand();
+		/* Plausible values most of the time. */
+		for (k = 0; k < 16; k++) {
+			uint32_t *w = (uint32_t *)buf + k;
+
+			switch (rand() % 8) {
+			case 0:
+			case 1:
+			case 2:
+				*w = rand() % 11;
+				break;
+			case 3:
+				*w = 1U << (rand() % 14);
+				break;
+			case 4:
+			case 5:
+				*w = 0;
+				break;
+			default:
+				break;
+			}
+		}
+		if (rand() % 3 == 0)
+			buf[0] = m.va + (rand() % 16) * 4096;
+		else if (rand() % 3 == 0)
+			buf[rand() % 3] = m.va + (rand() % 256) * 128;
+		a.op = ops[rand() % (sizeof(ops) / 4)];
+		a.input_ptr = rand() % 20 ? (uintptr_t)buf : (uint64_t)rand();
+		a.input_size = (uint32_t)(rand() % 10 ? 4 * (rand() % 17) : rand());
+		a.output_ptr = rand() % 20 ? (uintptr_t)out : (uint64_t)rand();
+		a.output_size = (uint32_t)(rand() % 10 ? rand() % 128 : rand());
+		if (!(rand() % 20))
+			a.ctx_id = rand();
+		if (!(rand() % 20))
+			a.flags = rand();
+		done += !xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
+	}
+	ok(1, "%u random NIC ioctls, %u accepted", n, done);
+	close(fd);
+	fd = hl_open_retry(accel);
+	ok(fd >= 0, "the card opens again after the fuzzing");
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- remove ---------------------------------------------------------------- */
+
+static int sys_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -errno;
+	rc = fputs(val, f) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -EIO : 0;
+}
+
+/* The compute node of the card at @bdf, after a rebind. */
+static int accel_of(const char *bdf, char *path, size_t len)
+{
+	char link[256], target[512];
+	int i;
+	ssize_t n;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", i);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (strstr(target, bdf)) {
+			snprintf(path, len, "/dev/accel/accel%d", i);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The card unbound while its holder has connections: the ioctl answers
+ * ENODEV, close is clean; bound again, the contexts are invalid.
+ */
+static void remove_test(const char *accel)
+{
+	struct drm_gaudi_nic_conn_state st;
+	struct area wq, cq;
+	char bdf[64], node[64];
+	uint32_t c[3];
+	unsigned int i, valid = 0;
+	int fd, t;
+
+	if (!ok(!hl_card_bdf(atoi(accel + strlen("/dev/accel/accel")), bdf,
+			     sizeof(bdf)), "PCI address of %s", accel))
+		return;
+	fd = hl_open_retry(accel);
+	if (!ok(fd >= 0, "open %s", accel))
+		return;
+	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	ok(!sys_write("/sys/bus/pci/drivers/gaudi/unbind", bdf),
+	   "unbind %s while held", bdf);
+	ok(conn_state(fd, 2, c[0], &st) == -ENODEV &&
+	   alloc_conn(fd, 2, &c[1]) == -ENODEV, "the NIC ioctl: ENODEV");
+	close(fd);
+	ok(!sys_write("/sys/bus/pci/drivers/gaudi/bind", bdf), "bind again");
+	for (t = 0; t < 100 && accel_of(bdf, node, sizeof(node)); t++)
+		usleep(100000);
+	fd = hl_open_retry(node);
+	if (!ok(fd >= 0, "open %s", node))
+		return;
+	hl_wait_operational(fd, 30);
+	for (i = 0; i < 3; i++)
+		valid += qpc_valid(2, c[i], true) + qpc_valid(2, c[i], false);
+	ok(!valid, "the contexts are invalid in the NIC");
+	ok(conn_state(fd, 2, c[0], &st) == -EINVAL,
+	   "the old connection is unknown");
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && !strcmp(argv[1], "neg")) {
+		dbg_dir = argv[4];
+		neg(argv[2], argv[3]);
+	} else if (argc >= 4 && !strcmp(argv[1], "teardown")) {
+		dbg_dir = argv[3];
+		teardown(argv[2]);
+	} else if (argc >= 8 && !strcmp(argv[1], "rdma")) {
+		rdma(argv + 2);
+	} else if (argc >= 4 && !strcmp(argv[1], "remove")) {
+		dbg_dir = argv[3];
+		remove_test(argv[2]);
+	} else if (argc >= 5 && !strcmp(argv[1], "fuzz")) {
+		fuzz(argv[2], atoi(argv[3]), atoi(argv[4]));
+	} else {
+		fprintf(stderr, "usage: see the head of %s\n", __FILE__);
+		return 2;
+	}
+	return tap_done();
+}

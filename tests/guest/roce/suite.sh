@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest suite "roce" (issue 13): DRM_IOCTL_GAUDI_NIC, the RoCE connections
+# of the holder of the compute node (Documentation/net/roce.rst), on the
+# model's RoCE v2 engine with the cards wired as on a DL1 (gaudi-vm --nic
+# dl1: card 0 port 0 is cabled to card 1 port 0).
+#
+#   1  insmod gaudi.ko and gaudi_en.ko (its raw QP 0 on every port stays
+#      in use while users have connections)
+#   2  gaudi_roce_test neg: every field of every op the ioctl refuses
+#   3  gaudi_roce_test teardown: after close and after a hard reset the
+#      old connections are refused, their contexts invalid in the NIC (read
+#      through the context gateway with debugfs), the queues unset
+#   4  gaudi_roce_test rdma: RDMA WRITEs from card 0 port 0 to card 1 port
+#      0, random sizes and offsets, byte checks, the remote user SOB
+#      incremented once per write, requester CQEs; a bad rkey and a sync
+#      object that is not a SOB put the QP in error on both ends (seen with
+#      CONN_STATE), the other QPs keep working
+#   5  ping over gaudi_en's netdevs of the same cable still works
+#   6  gaudi_roce_test fuzz: random NIC ioctls
+#   7  gaudi_roce_test remove: card 0 unbound while its holder has
+#      connections, bound again: nothing left; dmesg has no kernel problem
+#
+# Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000).
+# Prints TAP and ends with "N passed, N failed".
+
+GAUDI_KO=${GAUDI_KO:-}
+GAUDI_EN_KO=${GAUDI_EN_KO:-}
+BIN=${BIN:-$(dirname "$0")}
+FUZZ=${FUZZ:-5000}
+PATH=$BIN:$PATH
+
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+
+# card_dir I: card I's debugfs directory (named by its PCI address), found
+# by the root port the card sits behind (gaudi-vm puts card I behind
+# 00:(0x10 + I).0).
+card_dir() {
+	for d in /sys/kernel/debug/accel/0000:*; do
+		[ -e "$d/data32" ] || continue
+		path=$(readlink -f "/sys/bus/pci/devices/${d##*/}")
+		rp=$(basename "$(dirname "$path")")
+		slot=$((0x$(echo "$rp" | cut -d: -f3 | cut -d. -f1)))
+		if [ $((slot - 0x10)) -eq "$1" ]; then
+			echo "$d"
+			return
+		fi
+	done
+}
+
+# accel_of I: /dev/accel/accelN of card I.
+accel_of() {
+	bdf=$(basename "$(card_dir "$1")")
+	for a in /sys/class/accel/accel[0-9]*; do
+		[ "$(basename "$(readlink -f "$a/device")")" = "$bdf" ] &&
+			echo "/dev/accel/${a##*/}" && return
+	done
+}
+
+# ctrl_of I: the control node of card I.
+ctrl_of() {
+	bdf=$(basename "$(card_dir "$1")")
+	for a in /sys/class/accel/accel_controlD*; do
+		[ "$(basename "$(readlink -f "$a/device")")" = "$bdf" ] &&
+			echo "/dev/accel/${a##*/}" && return
+	done
+}
+
+deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
+# shellcheck disable=SC2086 # a list of module names
+{ [ -z "$deps" ] || modprobe -a $deps; } && insmod "$GAUDI_KO"
+ok $? "insmod gaudi.ko"
+insmod "$GAUDI_EN_KO"
+ok $? "insmod gaudi_en.ko"
+
+a0=$(accel_of 0)
+a1=$(accel_of 1)
+d0=$(card_dir 0)
+d1=$(card_dir 1)
+c0=$(ctrl_of 0)
+[ -n "$a0" ] && [ -n "$a1" ] && [ -n "$d0" ] && [ -n "$d1" ] && [ -n "$c0" ]
+ok $? "cards 0 and 1: $a0 ($d0, $c0), $a1 ($d1)"
+
+# netdev_of I P: gaudi_en's netdev of card I port P (its device is the
+# auxiliary device under the card's PCI function).
+netdev_of() {
+	bdf=$(basename "$(card_dir "$1")")
+	for nd in /sys/class/net/*; do
+		[ "$(basename "$(dirname "$(readlink -f "$nd/device")")")" = \
+			"$bdf" ] || continue
+		[ "$(cat "$nd/dev_port" 2>/dev/null)" = "$2" ] &&
+			echo "${nd##*/}" && return
+	done
+}
+t=0
+while :; do
+	n00=$(netdev_of 0 0)
+	n10=$(netdev_of 1 0)
+	{ [ -n "$n00" ] && [ -n "$n10" ]; } || [ $t -ge 50 ] && break
+	sleep 0.2
+	t=$((t + 1))
+done
+# Each end in a network namespace of its own, so that the ping crosses
+# the cable.
+unshare -n sleep 100000 &
+ns0=$!
+unshare -n sleep 100000 &
+ns1=$!
+sleep 0.5
+if [ -n "$n00" ] && [ -n "$n10" ]; then
+	ip link set dev "$n00" netns $ns0 && ip link set dev "$n10" netns $ns1 &&
+		nsenter -t $ns0 -n ip addr add 192.168.77.1/24 dev "$n00" &&
+		nsenter -t $ns1 -n ip addr add 192.168.77.2/24 dev "$n10" &&
+		nsenter -t $ns0 -n ip link set dev "$n00" up &&
+		nsenter -t $ns1 -n ip link set dev "$n10" up
+	ok $? "gaudi_en: $n00 (card 0 port 0) and $n10 (card 1 port 0) up"
+else
+	ok 1 "gaudi_en netdevs of card 0 port 0 and card 1 port 0"
+fi
+
+tap_sub_each neg "$BIN/gaudi_roce_test" neg "$a0" "$c0" "$d0"
+tap_sub_each teardown "$BIN/gaudi_roce_test" teardown "$a0" "$d0"
+# The reset took card 0's port down and up: let gaudi_en see it.
+sleep 1
+tap_sub_each rdma "$BIN/gaudi_roce_test" rdma "$a0" "$d0" 0 "$a1" "$d1" 0
+
+t=0
+until nsenter -t $ns0 -n ping -c 1 -W 1 192.168.77.2 >/dev/null 2>&1; do
+	t=$((t + 1))
+	[ $t -ge 10 ] && break
+done
+[ $t -lt 10 ]
+ok $? "ping over the same cable through gaudi_en's raw QP"
+
+tap_sub_each fuzz "$BIN/gaudi_roce_test" fuzz "$a0" "$FUZZ" 1
+
+kill $ns0 $ns1 2>/dev/null
+# Last: card 0 unbound under a holder with connections (its netdevs go).
+tap_sub_each remove "$BIN/gaudi_roce_test" remove "$a0" "$d0"
+rmmod gaudi_en
+ok $? "rmmod gaudi_en"
+rmmod gaudi
+ok $? "rmmod gaudi"
+# What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
+problems=$(dmesg | kernel_problems | head -3)
+[ -z "$problems" ]
+ok $? "dmesg: no kernel problem${problems:+: $problems}"
+
+tap_done
