@@ -18,6 +18,7 @@
 #include "isolation.h"
 #include "iso_driver.h"
 #include "gaudi_parser.h"
+#include "gaudi1/nic.h"
 
 const unsigned int iso_queues[] = {
 	0, 1, 3, 4, 7,		/* DMA 0/1: external */
@@ -130,13 +131,31 @@ static bool pb_open(const struct iso *s, uint32_t off)
 	return !((s->pb_set[block * 32 + reg / 32] >> (reg % 32)) & 1);
 }
 
+/*
+ * The NIC's engine blocks (MACs, QP contexts and their gateway, doorbells,
+ * receive and send engines): only the driver configures them, whatever
+ * their protection bits say.  Neither driver programs those bits; what
+ * keeps users out is the LBW range registers, which this rule checks.
+ * The NIC QMANs (QM0/QM1 of each macro) are ordinary queue managers.
+ */
+static bool nic_engine_reg(uint32_t off)
+{
+	uint32_t m;
+
+	if (off < GAUDI_NIC_MACRO_BASE ||
+	    off >= GAUDI_NIC_MACRO(GAUDI_NIC_NUM_MACROS))
+		return false;
+	m = (off - GAUDI_NIC_MACRO_BASE) % GAUDI_NIC_MACRO_STRIDE;
+	return m < NIC_QM0_OFFSET || m >= NIC_QM1_OFFSET + 0x2000;
+}
+
 static bool hw_user_reg(const struct iso *s, uint32_t off)
 {
 	uint32_t ws = mmSYNC_MNGR_W_S_SOB_OBJ_0;
 
 	if (off >= ws && off < ws + SM_BLOCK_END)
 		return true;
-	return pb_open(s, off);
+	return !nic_engine_reg(off) && pb_open(s, off);
 }
 
 /*

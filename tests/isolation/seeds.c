@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gaudi1/packets.h"
+#include "gaudi1/nic.h"
 #include "gaudi1/regs.h"
 
 #include "../emulator/fakebus.h"
@@ -190,6 +191,21 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 			 0x7FFFFFFF);
 		b.s->hw_blocks = false;
 	}
+	/*
+	 * The NIC's QP-context gateway and a port's doorbells: open
+	 * protection bits, closed by the LBW range registers (issue 13).
+	 */
+	if (NEXT("MSG_LONG to NIC 0's QP-context gateway (GW_CTRL)", true,
+		 Q_INT))
+		msg_long(&b, GAUDI_CFG_BASE + GAUDI_NIC_QPC_REG(0, NIC_QPC_GW_CTRL),
+			 QPC_GW_CTRL_REQUESTER | 1);
+	if (NEXT("MSG_LONG to port 9's secured doorbell", true, Q_EXT))
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(9, NIC_QPC_SECURED_DOORBELL_QPN),
+			 QPC_DOORBELL_BUSY);
+	if (NEXT("MSG_LONG to NIC 2's MAC core", true, Q_TPC))
+		msg_long(&b, GAUDI_CFG_BASE + GAUDI_NIC_MACRO(2) +
+			 NIC_MAC_CORE_OFFSET, 0);
 	if (NEXT("MSG_LONG to the MMU's hop-0 register", true, Q_TPC))
 		msg_long(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
 	if (NEXT("LIN_DMA of the page tables into user memory", true, Q_INT))
