@@ -46,7 +46,7 @@ struct rank {
 	int module;
 	uint32_t *vec, *scratch;	/* vector, receive area */
 	struct gaudi_mapping *vmap, *smap;
-	struct gaudi_nic_port *tx_port, *rx_port;
+	struct gaudi_nic_port *ports[10];	/* opened on first use */
 	struct gaudi_qp *tx, *rx;	/* to the next rank, from the previous */
 };
 
@@ -132,25 +132,37 @@ static void add(uint32_t *dst, const uint32_t *src, size_t words)
 		dst[i] += src[i];
 }
 
+/*
+ * A port of a rank, opened once for two QPs (with two cards, a rank's
+ * queue pair to the next and the one from the previous share the port).
+ */
+static int port_of(struct rank *r, int port, struct gaudi_nic_port **out)
+{
+	int ret = 0;
+
+	if (port < 0 || port > 9)
+		return -EINVAL;
+	if (!r->ports[port])
+		ret = gaudi_nic_port_open(r->dev, (unsigned int)port, 2, 64,
+					  256, &r->ports[port]);
+	*out = r->ports[port];
+	return ret;
+}
+
 /* Connect rank a's tx to rank b's rx over their DL1 link. */
 static int link_pair(struct rank *a, struct rank *b)
 {
+	struct gaudi_nic_port *pa, *pb;
 	struct gaudi_nic_addr aa, ba;
-	int pa = gaudi_nic_dl1_port(a->module, b->module);
-	int pb = gaudi_nic_dl1_port(b->module, a->module);
 	int ret;
 
-	if (pa < 0 || pb < 0)
-		return -EINVAL;
-	ret = gaudi_nic_port_open(a->dev, (unsigned int)pa, 1, 64, 256,
-				  &a->tx_port);
+	ret = port_of(a, gaudi_nic_dl1_port(a->module, b->module), &pa);
 	if (!ret)
-		ret = gaudi_nic_port_open(b->dev, (unsigned int)pb, 1, 64, 256,
-					  &b->rx_port);
+		ret = port_of(b, gaudi_nic_dl1_port(b->module, a->module), &pb);
 	if (!ret)
-		ret = gaudi_qp_create(a->tx_port, &a->tx);
+		ret = gaudi_qp_create(pa, &a->tx);
 	if (!ret)
-		ret = gaudi_qp_create(b->rx_port, &b->rx);
+		ret = gaudi_qp_create(pb, &b->rx);
 	if (!ret)
 		ret = gaudi_qp_addr(a->tx, &aa);
 	if (!ret)
@@ -272,10 +284,12 @@ static int run_local(int ncards, bool staged)
 	       n, size, staged ? "staged through host memory" : "RDMA WRITE ring",
 	       iters, t * 1e3 / iters);
 	for (i = 0; i < n; i++) {
+		int p;
+
 		gaudi_qp_destroy(rk[i].tx);
 		gaudi_qp_destroy(rk[i].rx);
-		gaudi_nic_port_close(rk[i].tx_port);
-		gaudi_nic_port_close(rk[i].rx_port);
+		for (p = 0; p < 10; p++)
+			gaudi_nic_port_close(rk[i].ports[p]);
 		gaudi_unmap(rk[i].vmap);
 		gaudi_unmap(rk[i].smap);
 		gaudi_close(rk[i].dev);
@@ -343,9 +357,9 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 	ret = rank_mem(&r);
 	if (ret)
 		return fail("memory", ret);
-	ret = gaudi_nic_port_open(r.dev, nic_port, 1, 64, 256, &r.tx_port);
+	ret = port_of(&r, (int)nic_port, &r.ports[nic_port]);
 	if (!ret)
-		ret = gaudi_qp_create(r.tx_port, &r.tx);
+		ret = gaudi_qp_create(r.ports[nic_port], &r.tx);
 	if (!ret)
 		ret = gaudi_qp_addr(r.tx, &mine);
 	if (ret)
@@ -388,7 +402,7 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 	       rank, nic_port, size, iters, t * 1e3 / iters);
 	close(fd);
 	gaudi_qp_destroy(r.tx);
-	gaudi_nic_port_close(r.tx_port);
+	gaudi_nic_port_close(r.ports[nic_port]);
 	gaudi_unmap(r.vmap);
 	gaudi_unmap(r.smap);
 	gaudi_close(r.dev);
