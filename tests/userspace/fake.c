@@ -12,6 +12,7 @@
 #include <drm/gaudi_accel.h>
 
 #include "fake.h"
+#include "gaudi1/nic.h"
 
 #define FAKE(sys) ((struct fake *)(sys)->priv)
 
@@ -544,6 +545,103 @@ static int do_info(struct fake *f, int fd, struct hl_info_args *a)
 	return 0;
 }
 
+/* Host memory behind a device VA of a live map, or NULL. */
+static void *fake_va(struct fake *f, uint64_t va, uint64_t len)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_MAPS; i++) {
+		struct fake_map *m = &f->maps[i];
+
+		if (m->live && va >= m->va && len <= m->size &&
+		    va - m->va <= m->size - len)
+			return m->host + (va - m->va);
+	}
+	return NULL;
+}
+
+/* The NIC ops, enough of them for libgaudi's queue pairs. */
+static int do_nic(struct fake *f, struct drm_gaudi_nic *a)
+{
+	void *in = (void *)(uintptr_t)a->input_ptr;
+	void *out = (void *)(uintptr_t)a->output_ptr;
+
+	switch (a->op) {
+	case GAUDI_NIC_OP_LINK_STATE: {
+		struct drm_gaudi_nic_link *l = out;
+
+		l->ports_mask = 0x3FF;
+		l->ext_ports_mask = 0x380;
+		l->up_mask = 0x7F;
+		return 0;
+	}
+	case GAUDI_NIC_OP_ALLOC_CONN:
+		((struct drm_gaudi_nic_conn_id *)out)->conn_id =
+			++f->nic.next_conn;
+		return 0;
+	case GAUDI_NIC_OP_USER_WQ_SET: {
+		struct drm_gaudi_nic_wq *w = in;
+
+		f->nic.wq_va = w->addr;
+		f->nic.num_wqs = w->num_wqs;
+		f->nic.entries = w->entries;
+		return 0;
+	}
+	case GAUDI_NIC_OP_USER_CQ_SET: {
+		struct drm_gaudi_nic_cq *c = in;
+
+		f->nic.cq_va = c->addr;
+		f->nic.cq_entries = c->entries;
+		f->nic.cq_pi = 0;
+		return 0;
+	}
+	case GAUDI_NIC_OP_SET_REQ_CONN_CTX:
+		f->nic.ci[((struct drm_gaudi_nic_req_ctx *)in)->conn_id & 1023] = 0;
+		return 0;
+	case GAUDI_NIC_OP_USER_CQ_UPDATE_CI:
+		((struct drm_gaudi_nic_cq_pi *)out)->pi = f->nic.cq_pi;
+		return 0;
+	case GAUDI_NIC_OP_CONN_STATE:
+		((struct drm_gaudi_nic_conn_state *)out)->flags =
+			f->nic.err ? GAUDI_NIC_CONN_REQ_ERROR :
+				     GAUDI_NIC_CONN_REQ_VALID;
+		return 0;
+	case GAUDI_NIC_OP_DOORBELL: {
+		struct drm_gaudi_nic_doorbell *d = in;
+		uint32_t c = d->conn_id & 1023, e = f->nic.entries;
+
+		f->nic.doorbells++;
+		if (f->nic.err || d->pi >= e)
+			return -EINVAL;
+		while (!f->nic.hold && f->nic.ci[c] != d->pi) {
+			uint64_t va = f->nic.wq_va +
+				      ((uint64_t)c * e + f->nic.ci[c]) * 32;
+			uint32_t *wqe = fake_va(f, va, 32);
+			uint64_t *cqe = fake_va(f, f->nic.cq_va + 8ULL *
+						(f->nic.cq_pi &
+						 (f->nic.cq_entries - 1)), 8);
+
+			if (!wqe || !cqe)
+				return -EFAULT;
+			if (f->nic.nlog < 64)
+				memcpy(f->nic.log[f->nic.nlog++], wqe, 32);
+			*cqe = (uint64_t)(ROCE_CQE_VALID | c) << 32 |
+			       ROCE_CQE_REQUESTER | f->nic.ci[c];
+			f->nic.cq_pi++;
+			f->nic.ci[c] = (f->nic.ci[c] + 1) & (e - 1);
+		}
+		return 0;
+	}
+	case GAUDI_NIC_OP_SET_RES_CONN_CTX:
+	case GAUDI_NIC_OP_DESTROY_CONN:
+	case GAUDI_NIC_OP_USER_WQ_UNSET:
+	case GAUDI_NIC_OP_USER_CQ_UNSET:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* The driver's rules: the newest min(count, n) records, oldest first. */
 static int do_acct(struct fake *f, struct drm_gaudi_accounting *a)
 {
@@ -608,7 +706,7 @@ static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
 		q->abi_major = 1;
 		q->abi_minor = 0;
 		q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
-			  GAUDI_CAP_ACCOUNTING;
+			  GAUDI_CAP_ACCOUNTING | GAUDI_CAP_NIC;
 		q->info_ops = 0x7FFFFFFFFFULL;
 		ret = 0;
 	} else if (req == DRM_IOCTL_GAUDI_OWNER) {
@@ -626,6 +724,8 @@ static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
 		o->held_ns = 22;
 		o->open_counter = 33;
 		ret = 0;
+	} else if (req == DRM_IOCTL_GAUDI_NIC) {
+		ret = f->has_caps ? do_nic(f, arg) : -EINVAL;
 	} else if (req == DRM_IOCTL_GAUDI_ACCOUNTING) {
 		ret = f->has_caps ? do_acct(f, arg) : -EINVAL;
 	} else if (req == DRM_IOCTL_HL_INFO) {

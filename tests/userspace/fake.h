@@ -59,6 +59,19 @@ struct fake {
 	bool has_caps;		/* gaudi.ko extensions */
 	/* DRM_IOCTL_GAUDI_ACCOUNTING: records there are (ids 1..n, the last running) */
 	unsigned int acct_n;
+	/*
+	 * DRM_IOCTL_GAUDI_NIC, one port's worth: a doorbell "sends" the
+	 * WQEs at once (logged) and writes their requester CQEs, unless
+	 * @nic_hold; @nic_err puts every requester in error.
+	 */
+	struct {
+		uint64_t wq_va, cq_va;
+		uint32_t num_wqs, entries, cq_entries, next_conn;
+		uint32_t ci[1024], cq_pi;
+		uint32_t log[64][8];
+		unsigned int nlog, doorbells;
+		bool hold, err;
+	} nic;
 	int open_err;		/* open() of a compute node fails with this */
 	int open_count, close_count;
 	char last_open[GAUDI_PATH_LEN];

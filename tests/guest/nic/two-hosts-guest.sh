@@ -5,9 +5,12 @@
 # 0's scale-out port 7 of this VM is cabled, over a loopback socket, to
 # card 0's port 7 of the other VM.
 #
-#   ROLE=a  10.77.7.1: pings b, fetches b's file over TCP (HTTP), checks
-#           it byte for byte, then tells b it is done
-#   ROLE=b  10.77.7.2: serves the file, pings a, waits for a's "done"
+#   ROLE=a  10.77.7.1: pings b, runs the RoCE all-reduce with b (issue
+#           13: gaudi_allreduce --connect, the QP addresses over TCP on the
+#           same link, the data by RDMA WRITE), fetches b's file over TCP
+#           (HTTP), checks it byte for byte, then tells b it is done
+#   ROLE=b  10.77.7.2: serves the file and the all-reduce (--listen),
+#           pings a, waits for a's "done"
 #
 # Environment: ROLE, GAUDI_KO, GAUDI_EN_KO, BIN (ip, ethtool).  Prints TAP
 # and "N passed, N failed".
@@ -69,11 +72,31 @@ done
 ping -c 3 -W 5 "$peer" >/dev/null 2>&1
 ok $? "ping $peer over the scale-out cable"
 
+# The all-reduce of two hosts over RoCE on the same cable; each side
+# checks the sum byte for byte.
+if [ -x "$BIN/gaudi_allreduce" ]; then
+	if [ "$ROLE" = b ]; then
+		"$BIN/gaudi_allreduce" --listen 7000 --size 1048576 --iters 2 \
+			>/tmp/allreduce.out 2>&1 &
+		ar_pid=$!
+	else
+		"$BIN/gaudi_allreduce" --connect "$peer:7000" --size 1048576 \
+			--iters 2 >/tmp/allreduce.out 2>&1
+		grep -q "^allreduce: OK 2 hosts, rank 1" /tmp/allreduce.out
+		ok $? "RoCE all-reduce with host b: $(tail -n 1 /tmp/allreduce.out)"
+	fi
+fi
+
 if [ "$ROLE" = b ]; then
 	httpd -p "$me:8080" -h /tmp/www
 	timeout 180 nc -l -p 9999 >/tmp/done
 	grep -q "done" /tmp/done
 	ok $? "host a says it is done"
+	if [ -n "${ar_pid:-}" ]; then
+		wait "$ar_pid"
+		grep -q "^allreduce: OK 2 hosts, rank 0" /tmp/allreduce.out
+		ok $? "RoCE all-reduce with host a: $(tail -n 1 /tmp/allreduce.out)"
+	fi
 else
 	up() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 	got=

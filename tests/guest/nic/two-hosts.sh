@@ -5,9 +5,10 @@
 # VM a (gaudi-vm --nic-external listen:127.0.0.1:PORT) and VM b (connect)
 # each have one card; card 0's port 7 of a is cabled to card 0's port 7 of
 # b through a socket on the loopback.  Each side runs two-hosts-guest.sh
-# (ping both ways, a file over TCP).  VM a dumps its ports' frames
-# (--nic-dump), and tshark must decode the capture cleanly: Ethernet, ARP,
-# IPv4, ICMP, TCP and HTTP, no malformed frame.
+# (ping both ways, a RoCE all-reduce, a file over TCP).  VM a dumps its
+# ports' frames (--nic-dump), and tshark must decode the capture cleanly:
+# Ethernet, ARP, IPv4, ICMP, TCP, HTTP and RoCE v2 (InfiniBand BTH/RETH
+# over UDP 4791), no malformed frame.
 #
 # Environment: GAUDI_QEMU (else build/qemu-path), GAUDI_KVER, PORT (base
 # port, default from the process id).  Prints TAP and "N passed, N
@@ -27,6 +28,8 @@ rm -rf "$outdir"
 mkdir -p "$outdir/dump"
 make -s -C "$kdir" M="$repo" modules >"$outdir/build.log" 2>&1
 ok $? "gaudi.ko and gaudi_en.ko built"
+make -s -C "$repo/userspace" all examples >>"$outdir/build.log" 2>&1
+ok $? "libgaudi and gaudi_allreduce built"
 for tool in ip ethtool tshark ss; do
 	command -v "$tool" >/dev/null || {
 		ok 1 "$tool missing (tools/host/install-deps.sh)"
@@ -53,6 +56,7 @@ vm() {	# vm ROLE HOW [gaudi-vm options]
 		--add "$repo/kernel/en/gaudi_en.ko:/suite/ko/gaudi_en.ko" \
 		--add "$(command -v ip):/suite/bin/ip" \
 		--add "$(command -v ethtool):/suite/bin/ethtool" \
+		--add "$repo/build/userspace/examples/gaudi_allreduce:/suite/bin/gaudi_allreduce" \
 		--cmd "ROLE=$role TAP_SH=/suite/tap.sh GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin sh /suite/nic/two-hosts-guest.sh" \
 		>"$outdir/$role.log" 2>&1
 }
@@ -86,7 +90,7 @@ frames=$(tshark -r "$pcap" 2>/dev/null | wc -l)
 ok $? "tshark reads $frames frames"
 protos=$(tshark -r "$pcap" -T fields -e frame.protocols 2>/dev/null | sort -u)
 for want in eth:ethertype:arp eth:ethertype:ip:icmp eth:ethertype:ip:tcp \
-	eth:ethertype:ip:tcp:http; do
+	eth:ethertype:ip:tcp:http eth:ethertype:ip:udp:infiniband; do
 	echo "$protos" | grep -q "^$want\(:\|$\)"
 	ok $? "tshark decodes $want"
 done

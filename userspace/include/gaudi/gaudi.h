@@ -20,6 +20,7 @@
 
 #include <gaudi/cmdbuf.h>
 #include <gaudi/device.h>
+#include <gaudi/nic.h>
 #include <gaudi/submit.h>
 
 #ifdef __cplusplus

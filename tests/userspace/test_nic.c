@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libgaudi's NIC API on the fake driver: address text and exchange, the
+ * DL1 map, port and QP set-up, the WQEs an RDMA WRITE becomes (split,
+ * addresses, size, the sync object on the last one), completions routed to
+ * their QP, a full send queue, a QP in error.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fake.h"
+#include "gaudi1/nic.h"
+#include "tap.h"
+
+static void test_addr(void)
+{
+	struct gaudi_nic_addr a = {
+		.mac = { 0x02, 0x47, 0x12, 0x34, 0x01, 0x05 }, .port = 5,
+		.ip = 0x0A010501, .qpn = 17, .rkey = 0xDEADBEEF, .psn = 0xABCDEF,
+	}, b;
+	static const char *const bad[] = {
+		"", "mac=02:47:12:34:01 port=5",
+		"mac=02:47:12:34:01:05 port=10 ip=1.2.3.4 qpn=1 rkey=0x1 psn=1",
+		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.400 qpn=1 rkey=0x1 psn=1",
+		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1024 rkey=0x1 psn=1",
+		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1 rkey=0x1 psn=16777216",
+		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1 rkey=0x1 psn=1 x",
+	};
+	char buf[128];
+	unsigned int i;
+	int n;
+
+	n = gaudi_nic_addr_format(&a, buf, sizeof(buf));
+	ok(n > 0 && !strcmp(buf, "mac=02:47:12:34:01:05 port=5 ip=10.1.5.1 qpn=17 rkey=0xdeadbeef psn=11259375"),
+	   "format: %s", buf);
+	ok(gaudi_nic_addr_parse(buf, &b) == 0 && !memcmp(&a, &b, sizeof(a)),
+	   "parse gives the address back");
+	strcat(buf, "\n");
+	ok(gaudi_nic_addr_parse(buf, &b) == 0, "a trailing newline is fine");
+	ok_eq(gaudi_nic_addr_format(&a, buf, 20), -ENOSPC, "short buffer");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok_eq(gaudi_nic_addr_parse(bad[i], &b), -EINVAL,
+		      "parse refuses \"%s\"", bad[i]);
+}
+
+struct peer {
+	int fd;
+	struct gaudi_nic_addr mine, theirs;
+	int ret;
+};
+
+static void *peer_run(void *arg)
+{
+	struct peer *p = arg;
+
+	p->ret = gaudi_nic_exchange(p->fd, &p->mine, &p->theirs);
+	return NULL;
+}
+
+static void test_exchange(void)
+{
+	struct peer a = { .mine = { .qpn = 1, .psn = 7, .rkey = 3 } };
+	struct peer b = { .mine = { .qpn = 2, .psn = 9, .rkey = 5, .port = 3 } };
+	struct gaudi_nic_addr x;
+	pthread_t t;
+	int sv[2];
+
+	if (!ok(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair"))
+		return;
+	a.fd = sv[0];
+	b.fd = sv[1];
+	pthread_create(&t, NULL, peer_run, &b);
+	peer_run(&a);
+	pthread_join(t, NULL);
+	ok(a.ret == 0 && b.ret == 0 && !memcmp(&a.theirs, &b.mine, sizeof(x)) &&
+	   !memcmp(&b.theirs, &a.mine, sizeof(x)),
+	   "exchange over a socket pair: each end gets the other's address");
+	if (write(sv[1], "garbage\n", 8) == 8)
+		ok_eq(gaudi_nic_exchange(sv[0], &a.mine, &x), -EPROTO,
+		      "a line that does not parse: -EPROTO");
+	close(sv[1]);
+	ok_eq(gaudi_nic_exchange(sv[0], &a.mine, &x), -EPIPE,
+	      "the peer closed: -EPIPE");
+	close(sv[0]);
+}
+
+static void test_dl1(void)
+{
+	int m, j, bad = 0;
+
+	/* Port p of m leads to j = p < m ? p : p + 1 (the board map). */
+	for (m = 0; m < 8; m++)
+		for (j = 0; j < 8; j++) {
+			int p = gaudi_nic_dl1_port(m, j);
+
+			if (m == j ? p != -EINVAL :
+			    p < 0 || p > 6 || (p < m ? p : p + 1) != j)
+				bad++;
+		}
+	ok(!bad, "DL1 map: each pair of the 8 modules by one of ports 0..6 (%d wrong)",
+	   bad);
+	ok_eq(gaudi_nic_dl1_port(8, 0), -EINVAL, "module 8: -EINVAL");
+}
+
+static uint32_t le32(const uint32_t *w, int i)
+{
+	return w[i];	/* the fake runs on little-endian hosts */
+}
+
+static void test_qp(void)
+{
+	struct gaudi_nic_addr r = {
+		.mac = { 2, 0, 0, 0, 1, 1 }, .port = 1, .ip = 0x0A000101,
+		.qpn = 5, .rkey = 0x1234, .psn = 100,
+	};
+	struct gaudi_nic_port *p = NULL;
+	struct gaudi_dev *dev = NULL;
+	struct gaudi_qp *qp = NULL, *qp2 = NULL;
+	uint32_t ports = 0, ext = 0, up = 0;
+	struct fake f;
+	int w, i;
+
+	fake_init(&f);
+	fake_add_cards(&f, 1, "gaudi");
+	if (!ok(gaudi__open_sys(&f.sys, 0, 0, &dev) == 0, "open"))
+		return;
+	ok(gaudi_nic_link(dev, &ports, &ext, &up) == 0 && ports == 0x3FF &&
+	   ext == 0x380 && up == 0x7F, "link: ports, scale-out, up");
+	ok_eq(gaudi_nic_port_open(dev, 1, 2, 6, 64, &p), -EINVAL,
+	      "6 WQEs (not a power of 2): -EINVAL");
+	ok_eq(gaudi_nic_port_open(dev, 10, 2, 8, 64, &p), -EINVAL,
+	      "port 10: -EINVAL");
+	if (!ok(gaudi_nic_port_open(dev, 1, 2, 8, 64, &p) == 0,
+		"port 1 open: 2 QPs, 8 WQEs each, 64 CQEs"))
+		goto out;
+	ok(f.nic.num_wqs == 3 && f.nic.entries == 8 && f.nic.cq_entries == 64 &&
+	   f.nic.wq_va && f.nic.cq_va,
+	   "WQ_SET with QPs 0..2 (0 is the Ethernet driver's), CQ_SET");
+	ok(gaudi_qp_create(p, &qp) == 0 && gaudi_qp_number(qp) == 1,
+	   "QP 1");
+	ok_eq(gaudi_qp_write(qp, 0x1000, 0x2000, 64, 0, 0), -EINVAL,
+	      "write before connect: -EINVAL");
+	ok(gaudi_qp_connect(qp, &r) == 0, "connect");
+	w = gaudi_qp_write(qp, 0x10000000ULL, 0x3000000000ULL + 4, 40000,
+			   0x4E2004, 0x80000001);
+	ok(w == 2 && f.nic.nlog == 3,
+	   "40000 bytes: three WQEs (last index %d, %u sent)", w, f.nic.nlog);
+	if (f.nic.nlog == 3) {
+		uint32_t *a = f.nic.log[0], *c = f.nic.log[2];
+
+		ok(le32(a, 0) >> 28 == WQE_LINEAR && le32(a, 1) == 0x10000000 &&
+		   (le32(a, 2) & 0x3FFFF) == 0 && le32(a, 2) >> 18 == 16380 &&
+		   le32(a, 3) == 4 && le32(a, 4) == 0x30 && !le32(a, 5),
+		   "first WQE: LINEAR, local, remote 0x30_00000004, 16380 bytes, no sync");
+		ok(le32(c, 1) == 0x10000000 + 32760 && le32(c, 2) >> 18 == 7240 &&
+		   le32(c, 3) == 4 + 32760 &&
+		   le32(c, 5) == (NIC_WQE_SYNC_VALID | 0x4E2004) &&
+		   le32(c, 6) == 0x80000001,
+		   "last WQE: the rest (7240 bytes) and the remote SOB with its value");
+	}
+	ok_eq(gaudi_qp_wait(qp, w, 100), 0, "acknowledged: wait returns 0");
+	ok(gaudi_qp_create(p, &qp2) == 0 && gaudi_qp_number(qp2) == 2 &&
+	   gaudi_qp_connect(qp2, &r) == 0, "QP 2");
+	ok_eq(gaudi_qp_create(p, &(struct gaudi_qp *){ NULL }), -ENOSPC,
+	      "a third QP on a port opened for two: -ENOSPC");
+	f.nic.hold = true;
+	w = gaudi_qp_write(qp2, 0x10000000ULL, 0x3000000000ULL, 100, 0, 0);
+	ok_eq(gaudi_qp_wait(qp2, w, 20), -ETIMEDOUT,
+	      "not acknowledged: wait times out");
+	for (i = 0; i < 6; i++)
+		gaudi_qp_write(qp2, 0x10000000ULL, 0x3000000000ULL, 100, 0, 0);
+	ok_eq(gaudi_qp_write(qp2, 0x10000000ULL, 0x3000000000ULL, 100, 0, 0),
+	      -EAGAIN, "7 WQEs in flight in a queue of 8: -EAGAIN");
+	ok_eq(gaudi_qp_write(qp, 0, 0, 9 * 16380ULL, 0, 0), -EINVAL,
+	      "a write that needs more WQEs than the queue has: -EINVAL");
+	f.nic.hold = false;
+	f.nic.err = true;
+	ok_eq(gaudi_qp_wait(qp2, w, 20), -EIO, "QP in error: wait -EIO");
+	ok_eq(gaudi_qp_error(qp2), 1, "gaudi_qp_error: 1");
+	f.nic.err = false;
+	ok(gaudi_qp_destroy(qp2) == 0 && gaudi_qp_destroy(qp) == 0 &&
+	   gaudi_nic_port_close(p) == 0, "destroy, close");
+out:
+	gaudi_close(dev);
+	fake_fini(&f);
+}
+
+int main(void)
+{
+	test_addr();
+	test_exchange();
+	test_dl1();
+	test_qp();
+	return tap_done();
+}

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gaudi_allreduce: an all-reduce (sum of 32-bit words) over RoCE with
+ * libgaudi's NIC API, checked byte for byte.  An example as much as a test.
+ *
+ *   gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged]
+ *	The cards of this host (all, or the first N), a ring over the DL1
+ *	board's links: reduce-scatter then all-gather, N - 1 steps each.  In
+ *	every step each card RDMA-WRITEs one chunk of its vector (host
+ *	memory mapped into that card) into the next card's memory; the host
+ *	adds.  --staged moves the same chunks with memcpy instead: the
+ *	comparison the bench reports.
+ *   gaudi_allreduce --listen TCPPORT | --connect ADDR:TCPPORT [--nic-port P]
+ *	Two hosts, one card each (card 0), linked on NIC port P (default 7,
+ *	a scale-out port): the QP addresses are exchanged over TCP (any
+ *	network, e.g. gaudi_en's interface on the same link), then each side
+ *	writes its vector into the other's memory and adds.
+ *
+ * Every card's vector starts as a known function of its rank and the
+ * word's index; the result must equal the sum on every card.  Prints
+ * "allreduce: OK ..." with the time per iteration, exit status 0; else a
+ * message and 1.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gaudi/gaudi.h>
+
+#define MAX_CARDS	8
+#define WAIT_MS		20000
+
+struct rank {
+	struct gaudi_dev *dev;
+	int module;
+	uint32_t *vec, *scratch;	/* vector, receive area */
+	struct gaudi_mapping *vmap, *smap;
+	struct gaudi_nic_port *ports[10];	/* opened on first use */
+	struct gaudi_qp *tx, *rx;	/* to the next rank, from the previous */
+};
+
+static size_t size = 1 << 20;
+static int iters = 1;
+
+static uint32_t init_word(int rank, size_t i)
+{
+	return (uint32_t)(i * 2654435761U) ^ (uint32_t)(rank * 40503U + 7);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int fail(const char *what, int ret)
+{
+	fprintf(stderr, "gaudi_allreduce: %s: %s\n", what, gaudi_strerror(ret));
+	return 1;
+}
+
+static void *alloc_buf(size_t len)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, len))
+		return NULL;
+	memset(p, 0, len);
+	return p;
+}
+
+static int rank_mem(struct rank *r)
+{
+	int ret;
+
+	r->vec = alloc_buf(size);
+	r->scratch = alloc_buf(size);
+	if (!r->vec || !r->scratch)
+		return -ENOMEM;
+	ret = gaudi_map_host(r->dev, r->vec, size, &r->vmap);
+	if (!ret)
+		ret = gaudi_map_host(r->dev, r->scratch, size, &r->smap);
+	return ret;
+}
+
+static void fill(struct rank *r, int rank)
+{
+	size_t i;
+
+	for (i = 0; i < size / 4; i++)
+		r->vec[i] = init_word(rank, i);
+}
+
+/* Whether every word of @vec is the sum over @nranks ranks. */
+static bool check(const uint32_t *vec, int nranks)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < size / 4; i++) {
+		uint32_t want = 0;
+
+		for (k = 0; k < nranks; k++)
+			want += init_word(k, i);
+		if (vec[i] != want) {
+			fprintf(stderr, "gaudi_allreduce: word %zu is 0x%08x, not 0x%08x\n",
+				i, vec[i], want);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void add(uint32_t *dst, const uint32_t *src, size_t words)
+{
+	size_t i;
+
+	for (i = 0; i < words; i++)
+		dst[i] += src[i];
+}
+
+/*
+ * A port of a rank, opened once for two QPs (with two cards, a rank's
+ * queue pair to the next and the one from the previous share the port).
+ */
+static int port_of(struct rank *r, int port, struct gaudi_nic_port **out)
+{
+	int ret = 0;
+
+	if (port < 0 || port > 9)
+		return -EINVAL;
+	if (!r->ports[port])
+		ret = gaudi_nic_port_open(r->dev, (unsigned int)port, 2, 64,
+					  256, &r->ports[port]);
+	*out = r->ports[port];
+	return ret;
+}
+
+/* Connect rank a's tx to rank b's rx over their DL1 link. */
+static int link_pair(struct rank *a, struct rank *b)
+{
+	struct gaudi_nic_port *pa, *pb;
+	struct gaudi_nic_addr aa, ba;
+	int ret;
+
+	ret = port_of(a, gaudi_nic_dl1_port(a->module, b->module), &pa);
+	if (!ret)
+		ret = port_of(b, gaudi_nic_dl1_port(b->module, a->module), &pb);
+	if (!ret)
+		ret = gaudi_qp_create(pa, &a->tx);
+	if (!ret)
+		ret = gaudi_qp_create(pb, &b->rx);
+	if (!ret)
+		ret = gaudi_qp_addr(a->tx, &aa);
+	if (!ret)
+		ret = gaudi_qp_addr(b->rx, &ba);
+	if (!ret)
+		ret = gaudi_qp_connect(a->tx, &ba);
+	if (!ret)
+		ret = gaudi_qp_connect(b->rx, &aa);
+	return ret;
+}
+
+/* Rank i's chunk c to rank i + 1, at the same offset of @to_vec or scratch. */
+static int post(struct rank *rk, int n, int i, int c, bool to_vec, bool staged)
+{
+	struct rank *a = &rk[i], *b = &rk[(i + 1) % n];
+	size_t chunk = size / (size_t)n, off = (size_t)c * chunk;
+
+	if (staged) {
+		memcpy((uint8_t *)(to_vec ? b->vec : b->scratch) + off,
+		       (uint8_t *)a->vec + off, chunk);
+		return 0;
+	}
+	return gaudi_qp_write(a->tx, gaudi_mapping_va(a->vmap) + off,
+			      gaudi_mapping_va(to_vec ? b->vmap : b->smap) + off,
+			      chunk, 0, 0);
+}
+
+static int ring(struct rank *rk, int n, bool staged)
+{
+	size_t chunk = size / (size_t)n;
+	int s, i, ret, wqe[MAX_CARDS];
+
+	/* Reduce-scatter: after it rank i holds the sum of chunk i + 1. */
+	for (s = 0; s < n - 1; s++) {
+		for (i = 0; i < n; i++) {
+			wqe[i] = post(rk, n, i, ((i - s) % n + n) % n, false,
+				      staged);
+			if (wqe[i] < 0)
+				return wqe[i];
+		}
+		for (i = 0; i < n && !staged; i++) {
+			ret = gaudi_qp_wait(rk[i].tx, wqe[i], WAIT_MS);
+			if (ret)
+				return ret;
+		}
+		for (i = 0; i < n; i++) {
+			int c = ((i - 1 - s) % n + n) % n;
+
+			add(rk[i].vec + c * chunk / 4,
+			    rk[i].scratch + c * chunk / 4, chunk / 4);
+		}
+	}
+	/* All-gather: the reduced chunks go round. */
+	for (s = 0; s < n - 1; s++) {
+		for (i = 0; i < n; i++) {
+			wqe[i] = post(rk, n, i, ((i + 1 - s) % n + n) % n, true,
+				      staged);
+			if (wqe[i] < 0)
+				return wqe[i];
+		}
+		for (i = 0; i < n && !staged; i++) {
+			ret = gaudi_qp_wait(rk[i].tx, wqe[i], WAIT_MS);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int run_local(int ncards, bool staged)
+{
+	struct gaudi_card_list *list = NULL;
+	struct rank rk[MAX_CARDS];
+	double t0, t;
+	int n, i, it, ret;
+
+	memset(rk, 0, sizeof(rk));
+	ret = gaudi_cards_scan(&list);
+	if (ret < 0)
+		return fail("cards", ret);
+	n = ret;
+	if (ncards && ncards < n)
+		n = ncards;
+	if (n < 2 || n > MAX_CARDS || size % ((size_t)n * 4096))
+		return fail("cards and size (2..8 cards, size a multiple of 4 KiB per card)",
+			    -EINVAL);
+	for (i = 0; i < n; i++) {
+		const struct gaudi_card *c = gaudi_cards_get(list, (unsigned int)i);
+
+		rk[i].module = gaudi_card_module_id(c);
+		ret = gaudi_open_card(c, 0, &rk[i].dev);
+		if (ret)
+			return fail("open", ret);
+		ret = rank_mem(&rk[i]);
+		if (ret)
+			return fail("memory", ret);
+	}
+	for (i = 0; i < n && !staged; i++) {
+		ret = link_pair(&rk[i], &rk[(i + 1) % n]);
+		if (ret)
+			return fail("connect", ret);
+	}
+	t = 0;
+	for (it = 0; it < iters; it++) {
+		for (i = 0; i < n; i++)
+			fill(&rk[i], i);
+		t0 = now_s();
+		ret = ring(rk, n, staged);
+		t += now_s() - t0;
+		if (ret)
+			return fail("ring", ret);
+		for (i = 0; i < n; i++)
+			if (!check(rk[i].vec, n)) {
+				fprintf(stderr, "gaudi_allreduce: card %d wrong\n", i);
+				return 1;
+			}
+	}
+	printf("allreduce: OK %d cards, %zu bytes, %s, %d iterations, %.3f ms each\n",
+	       n, size, staged ? "staged through host memory" : "RDMA WRITE ring",
+	       iters, t * 1e3 / iters);
+	for (i = 0; i < n; i++) {
+		int p;
+
+		gaudi_qp_destroy(rk[i].tx);
+		gaudi_qp_destroy(rk[i].rx);
+		for (p = 0; p < 10; p++)
+			gaudi_nic_port_close(rk[i].ports[p]);
+		gaudi_unmap(rk[i].vmap);
+		gaudi_unmap(rk[i].smap);
+		gaudi_close(rk[i].dev);
+		free(rk[i].vec);
+		free(rk[i].scratch);
+	}
+	gaudi_cards_free(list);
+	return 0;
+}
+
+static int tcp_fd(const char *connect_to, int listen_port)
+{
+	struct sockaddr_in sa;
+	int fd, cfd, one = 1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -errno;
+	if (!connect_to) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		sa.sin_port = htons((uint16_t)listen_port);
+		if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+		    listen(fd, 1))
+			return -errno;
+		cfd = accept(fd, NULL, NULL);
+		close(fd);
+		return cfd < 0 ? -errno : cfd;
+	} else {
+		char host[64];
+		const char *colon = strrchr(connect_to, ':');
+		int tries;
+
+		if (!colon || colon - connect_to >= (long)sizeof(host))
+			return -EINVAL;
+		memcpy(host, connect_to, (size_t)(colon - connect_to));
+		host[colon - connect_to] = '\0';
+		sa.sin_port = htons((uint16_t)atoi(colon + 1));
+		if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+			return -EINVAL;
+		/* The listener may start a little later. */
+		for (tries = 0; tries < 100; tries++) {
+			if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+				return fd;
+			usleep(100000);
+		}
+		return -errno;
+	}
+}
+
+static int run_two_hosts(const char *connect_to, int listen_port,
+			 unsigned int nic_port)
+{
+	struct gaudi_nic_addr mine, theirs;
+	struct rank r;
+	int rank = connect_to ? 1 : 0, fd, ret, it, wqe;
+	char ok = 'k', peer_ok = 0;
+	double t0, t = 0;
+
+	memset(&r, 0, sizeof(r));
+	ret = gaudi_open(0, 0, &r.dev);
+	if (ret)
+		return fail("open card 0", ret);
+	ret = rank_mem(&r);
+	if (ret)
+		return fail("memory", ret);
+	ret = port_of(&r, (int)nic_port, &r.ports[nic_port]);
+	if (!ret)
+		ret = gaudi_qp_create(r.ports[nic_port], &r.tx);
+	if (!ret)
+		ret = gaudi_qp_addr(r.tx, &mine);
+	if (ret)
+		return fail("QP", ret);
+	fd = tcp_fd(connect_to, listen_port);
+	if (fd < 0)
+		return fail("TCP", fd);
+	ret = gaudi_nic_exchange(fd, &mine, &theirs);
+	if (!ret)
+		ret = gaudi_qp_connect(r.tx, &theirs);
+	if (ret)
+		return fail("connect", ret);
+	/* The peer's scratch VA travels after the QP address. */
+	{
+		uint64_t my_va = gaudi_mapping_va(r.smap), their_va = 0;
+
+		if (write(fd, &my_va, 8) != 8 || read(fd, &their_va, 8) != 8)
+			return fail("exchange", -EPIPE);
+		for (it = 0; it < iters; it++) {
+			fill(&r, rank);
+			/* Both sides ready before either writes. */
+			if (write(fd, &ok, 1) != 1 || read(fd, &peer_ok, 1) != 1)
+				return fail("sync", -EPIPE);
+			t0 = now_s();
+			wqe = gaudi_qp_write(r.tx, gaudi_mapping_va(r.vmap),
+					     their_va, size, 0, 0);
+			ret = wqe < 0 ? wqe : gaudi_qp_wait(r.tx, wqe, WAIT_MS);
+			if (ret)
+				return fail("write", ret);
+			/* Our write landed; theirs when they say so. */
+			if (write(fd, &ok, 1) != 1 || read(fd, &peer_ok, 1) != 1)
+				return fail("sync", -EPIPE);
+			add(r.vec, r.scratch, size / 4);
+			t += now_s() - t0;
+			if (!check(r.vec, 2))
+				return 1;
+		}
+	}
+	printf("allreduce: OK 2 hosts, rank %d, port %u, %zu bytes, %d iterations, %.3f ms each\n",
+	       rank, nic_port, size, iters, t * 1e3 / iters);
+	close(fd);
+	gaudi_qp_destroy(r.tx);
+	gaudi_nic_port_close(r.ports[nic_port]);
+	gaudi_unmap(r.vmap);
+	gaudi_unmap(r.smap);
+	gaudi_close(r.dev);
+	free(r.vec);
+	free(r.scratch);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cards", required_argument, NULL, 'n' },
+		{ "size", required_argument, NULL, 's' },
+		{ "iters", required_argument, NULL, 'i' },
+		{ "staged", no_argument, NULL, 'S' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "connect", required_argument, NULL, 'c' },
+		{ "nic-port", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *connect_to = NULL;
+	int o, ncards = 0, listen_port = 0, nic_port = 7;
+	bool staged = false;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'n': ncards = atoi(optarg); break;
+		case 's': size = strtoull(optarg, NULL, 0); break;
+		case 'i': iters = atoi(optarg); break;
+		case 'S': staged = true; break;
+		case 'l': listen_port = atoi(optarg); break;
+		case 'c': connect_to = optarg; break;
+		case 'p': nic_port = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged] | --listen PORT | --connect ADDR:PORT [--nic-port P]\n");
+			return 2;
+		}
+	}
+	if (iters < 1 || !size || size % 4096 || nic_port < 0 || nic_port > 9)
+		return fail("arguments", -EINVAL);
+	if (listen_port || connect_to)
+		return run_two_hosts(connect_to, listen_port,
+				     (unsigned int)nic_port);
+	return run_local(ncards, staged);
+}
