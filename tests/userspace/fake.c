@@ -573,6 +573,10 @@ static int do_nic(struct fake *f, struct drm_gaudi_nic *a)
 		l->ports_mask = 0x3FF;
 		l->ext_ports_mask = 0x380;
 		l->up_mask = 0x7F;
+		for (int p = 0; p < GAUDI_NIC_PORTS; p++) {
+			l->mac[p][0] = 0x02;
+			l->mac[p][5] = (uint8_t)p;
+		}
 		return 0;
 	}
 	case GAUDI_NIC_OP_ALLOC_CONN:

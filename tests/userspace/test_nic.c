@@ -142,6 +142,14 @@ static void test_qp(void)
 	   "WQ_SET with QPs 0..2 (0 is the Ethernet driver's), CQ_SET");
 	ok(gaudi_qp_create(p, &qp) == 0 && gaudi_qp_number(qp) == 1,
 	   "QP 1");
+	{
+		struct gaudi_nic_addr me;
+
+		ok(gaudi_qp_addr(qp, &me) == 0 && me.mac[0] == 2 &&
+		   me.mac[5] == 1 && me.port == 1 && me.qpn == 1 &&
+		   me.psn <= 0xFFFFFF && (me.ip & 0xFF00FFFF) == 0x0A000101,
+		   "its address: port 1's MAC from LINK_STATE, QP 1, 10.<bus>.1.1");
+	}
 	ok_eq(gaudi_qp_write(qp, 0x1000, 0x2000, 64, 0, 0), -EINVAL,
 	      "write before connect: -EINVAL");
 	ok(gaudi_qp_connect(qp, &r) == 0, "connect");

@@ -11,7 +11,6 @@
  * returns; a requester CQE names the QP and the WQE slot it completes,
  * in order, so a QP's finished slots are those outside [done, pi).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -272,64 +271,20 @@ GAUDI_EXPORT int gaudi_qp_create(struct gaudi_nic_port *p,
 	return 0;
 }
 
-/* The port's MAC from its netdev: gaudi.en.N/net/IF/{dev_port,address}. */
+/* The port's MAC address, as the driver knows it (LINK_STATE). */
 static int port_mac(const struct gaudi_nic_port *p, uint8_t mac[6])
 {
-	char path[1024], buf[64];
-	struct dirent *a, *n;
-	DIR *da, *dn;
-	int found = -ENODEV;
+	struct drm_gaudi_nic_link l;
+	int ret;
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s",
-		 p->dev->pci_slot);
-	da = opendir(path);
-	if (!da)
+	memset(&l, 0, sizeof(l));
+	ret = nic_op(p->dev, GAUDI_NIC_OP_LINK_STATE, NULL, 0, &l, sizeof(l));
+	if (ret)
+		return ret;
+	if (!(l.ports_mask & (1U << p->port)))
 		return -ENODEV;
-	while (found && (a = readdir(da))) {
-		if (strncmp(a->d_name, "gaudi.en.", 9))
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s/net",
-			 p->dev->pci_slot, a->d_name);
-		dn = opendir(path);
-		if (!dn)
-			continue;
-		while (found && (n = readdir(dn))) {
-			unsigned int v[6], port;
-			FILE *f;
-
-			if (n->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path),
-				 "/sys/bus/pci/devices/%s/%s/net/%s/dev_port",
-				 p->dev->pci_slot, a->d_name, n->d_name);
-			f = fopen(path, "re");
-			if (!f)
-				continue;
-			if (!fgets(buf, sizeof(buf), f) ||
-			    sscanf(buf, "%u", &port) != 1 || port != p->port) {
-				fclose(f);
-				continue;
-			}
-			fclose(f);
-			snprintf(path, sizeof(path),
-				 "/sys/bus/pci/devices/%s/%s/net/%s/address",
-				 p->dev->pci_slot, a->d_name, n->d_name);
-			f = fopen(path, "re");
-			if (!f)
-				continue;
-			if (fgets(buf, sizeof(buf), f) &&
-			    sscanf(buf, "%x:%x:%x:%x:%x:%x", &v[0], &v[1],
-				   &v[2], &v[3], &v[4], &v[5]) == 6) {
-				for (port = 0; port < 6; port++)
-					mac[port] = (uint8_t)v[port];
-				found = 0;
-			}
-			fclose(f);
-		}
-		closedir(dn);
-	}
-	closedir(da);
-	return found;
+	memcpy(mac, l.mac[p->port], 6);
+	return 0;
 }
 
 GAUDI_EXPORT int gaudi_qp_addr(const struct gaudi_qp *qp,

@@ -113,10 +113,10 @@ int gaudi_qp_create(struct gaudi_nic_port *p, struct gaudi_qp **out);
  * @qp: the QP
  * @out: receives it
  *
- * The MAC comes from the port's network interface (gaudi_en, in sysfs);
- * the IPv4 address is 10.<card>.<port>.1 unless gaudi_qp_set_ip() set one.
+ * The MAC is the port's, as the driver reads it from the card; the IPv4
+ * address is 10.<PCI bus>.<port>.1 unless gaudi_qp_set_ip() set one.
  *
- * Return: 0; -ENODEV when the port's MAC address cannot be found.
+ * Return: 0 or a negative errno.
  */
 int gaudi_qp_addr(const struct gaudi_qp *qp, struct gaudi_nic_addr *out);
 
