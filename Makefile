@@ -131,6 +131,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	unplug 'CARDS=2 ROUNDS=3 HOTPLUG_ROUNDS=2 tests/guest/run-suite.sh unplug' \
 	nic 'CARDS=8 tests/guest/run-suite.sh nic' \
 	nic-two-hosts 'tests/guest/nic/two-hosts.sh' \
+	roce 'CARDS=8 tests/guest/run-suite.sh roce' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \

@@ -339,6 +339,9 @@ roce)
 	[ -n "${CARDS:-}" ] || cards=2
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_roce_test" "$suite_dir/gaudi_roce_test.c"
+	# libgaudi's example all-reduce (rpath: gaudi-vm copies the library).
+	make -s -C "$repo/userspace" all examples >&2 ||
+		die "libgaudi or its examples failed to build"
 	ko=$(gaudi_ko) || exit 2
 	en_ko=$(dirname "$ko")/en/gaudi_en.ko
 	[ -f "$en_ko" ] || die "$en_ko missing (a kernel without networking?)"
@@ -346,6 +349,7 @@ roce)
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$en_ko:/suite/ko/gaudi_en.ko" \
 		--add "$out/gaudi_roce_test:/suite/bin/gaudi_roce_test" \
+		--add "$repo/build/userspace/examples/gaudi_allreduce:/suite/bin/gaudi_allreduce" \
 		--add "$(command -v ip):/suite/bin/ip" \
 		--nic dl1 "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin${FUZZ:+ FUZZ=$FUZZ}"

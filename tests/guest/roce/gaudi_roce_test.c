@@ -1181,7 +1181,7 @@ static void remove_test(const char *accel)
 	struct drm_gaudi_nic_conn_state st;
 	struct area wq, cq;
 	char bdf[64], node[64];
-	uint32_t c[3];
+	uint32_t c[3], other;
 	unsigned int i, valid = 0;
 	int fd, t;
 
@@ -1194,8 +1194,9 @@ static void remove_test(const char *accel)
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
 	ok(!sys_write("/sys/bus/pci/drivers/gaudi/unbind", bdf),
 	   "unbind %s while held", bdf);
+	/* (not into c[]: a failed ALLOC_CONN leaves its output 0) */
 	ok(conn_state(fd, 2, c[0], &st) == -ENODEV &&
-	   alloc_conn(fd, 2, &c[1]) == -ENODEV, "the NIC ioctl: ENODEV");
+	   alloc_conn(fd, 2, &other) == -ENODEV, "the NIC ioctl: ENODEV");
 	close(fd);
 	ok(!sys_write("/sys/bus/pci/drivers/gaudi/bind", bdf), "bind again");
 	for (t = 0; t < 100 && accel_of(bdf, node, sizeof(node)); t++)
@@ -1206,7 +1207,9 @@ static void remove_test(const char *accel)
 	hl_wait_operational(fd, 30);
 	for (i = 0; i < 3; i++)
 		valid += qpc_valid(2, c[i], true) + qpc_valid(2, c[i], false);
-	ok(!valid, "the contexts are invalid in the NIC");
+	ok(!valid && c[0] && c[1] && c[2],
+	   "the contexts of QPs %u, %u, %u are invalid in the NIC", c[0], c[1],
+	   c[2]);
 	ok(conn_state(fd, 2, c[0], &st) == -EINVAL,
 	   "the old connection is unknown");
 	close(fd);

@@ -137,6 +137,13 @@ ok $? "ping over the same cable through gaudi_en's raw QP"
 tap_sub_each fuzz "$BIN/gaudi_roce_test" fuzz "$a0" "$FUZZ" 1
 
 kill $ns0 $ns1 2>/dev/null
+# libgaudi's NIC API: the example all-reduce over every card of the VM.
+if [ -x "$BIN/gaudi_allreduce" ]; then
+	# shellcheck source=allreduce.sh
+	. "$(dirname "$0")/allreduce.sh"
+	sleep 1	# card 0 and 1's port 0 back from the namespaces
+	allreduce_test
+fi
 # Last: card 0 unbound under a holder with connections (its netdevs go).
 tap_sub_each remove "$BIN/gaudi_roce_test" remove "$a0" "$d0"
 rmmod gaudi_en
