@@ -5,7 +5,8 @@
  * Documentation/net/roce.rst).
  *
  * Per port gaudi.ko keeps a table of the holder's connections (QP numbers
- * 1..GAUDI_NIC_MAX_CONN - 1: QP 0 is gaudi_en's raw queue), its send-queue
+ * GAUDI_NIC_FIRST_CONN..GAUDI_NIC_MAX_CONN - 1: QP 0 is gaudi_en's raw
+ * queue, QP 1 unused), its send-queue
  * area and its completion queue.  The QP contexts live in the port's part
  * of the driver's reserved HBM (gaudi_layout.h), written through the
  * port's context gateway (one user at a time: gaudi_roce_qpc_write(), also
@@ -388,7 +389,8 @@ static struct gaudi_roce_port *roce_port(struct roce_call *c, u32 port)
 static bool roce_conn_ok(struct roce_call *c, struct gaudi_roce_port *rp,
 			 u32 port, u32 conn)
 {
-	if (!conn || conn >= GAUDI_NIC_MAX_CONN || !test_bit(conn, rp->conns)) {
+	if (conn < GAUDI_NIC_FIRST_CONN || conn >= GAUDI_NIC_MAX_CONN ||
+	    !test_bit(conn, rp->conns)) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no connection %u\n", port,
 			  conn);
 		return false;
@@ -407,7 +409,8 @@ static int roce_alloc_conn(struct roce_call *c)
 	rp = roce_port(c, c->in.port.port);
 	if (!rp)
 		return -EINVAL;
-	qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN, 1);
+	qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN,
+				 GAUDI_NIC_FIRST_CONN);
 	if (qpn >= GAUDI_NIC_MAX_CONN) {
 		ret = -ENOSPC;
 		goto out;

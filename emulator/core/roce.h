@@ -18,7 +18,7 @@ struct gaudi_core;
 #define GAUDI_ROCE_MAX_QPN      1024    /* QPNs the engine serves */
 #define GAUDI_ROCE_REQ_SLOTS    16      /* requester QPs in flight per port */
 #define GAUDI_ROCE_WINDOW       32      /* unacknowledged packets per QP */
-#define GAUDI_ROCE_RTO_NS       1000000 /* retransmission timeout */
+#define GAUDI_ROCE_RTO_NS       20000000 /* retransmission timeout */
 #define GAUDI_ROCE_RETRIES      7       /* when the QPC's count is 0 */
 #define GAUDI_ROCE_PKT_BUDGET   256     /* packets per doorbell, tick, ACK */
 #define GAUDI_ROCE_DEFER        8       /* frames received while busy */

@@ -100,7 +100,8 @@ static void wire_run(void)
 	}
 }
 
-/* Deliver, and let time pass (1 ms steps) until done() or max steps. */
+/* Deliver, and let time pass (steps of one retransmission timeout) until
+ * done() or max steps. */
 static void settle(bool (*done)(void *), void *arg, unsigned int max)
 {
 	unsigned int i;
@@ -109,8 +110,8 @@ static void settle(bool (*done)(void *), void *arg, unsigned int max)
 		wire_run();
 		if (done && done(arg))
 			return;
-		W->fb[0].now += 1000000;
-		W->fb[1].now += 1000000;
+		W->fb[0].now += GAUDI_ROCE_RTO_NS;
+		W->fb[1].now += GAUDI_ROCE_RTO_NS;
 		gaudi_core_tick(W->fb[0].g);
 		gaudi_core_tick(W->fb[1].g);
 	}
@@ -1043,14 +1044,15 @@ static void test_async_timer(void)
 	W->dead = false;
 	ok(W->fb[0].sched_pending, "the requester asked the bus for its timer");
 	for (i = 0; i < 10 && cq_pi(0, p) < 1; i++) {
-		fake_advance(&W->fb[0], 1000000, 100);
-		fake_advance(&W->fb[1], 1000000, 100);
+		fake_advance(&W->fb[0], GAUDI_ROCE_RTO_NS / 4, 100);
+		fake_advance(&W->fb[1], GAUDI_ROCE_RTO_NS / 4, 100);
 		wire_run();
 	}
 	ok(cq_pi(0, p) == 1 && sob(1, 11) == 1 &&
 	   !memcmp(dst + 8, src, 10000) &&
 	   gaudi_roce_counter(W->fb[0].g, p, GAUDI_ROCE_RETRANSMITS) == 4,
-	   "resent by the scheduled timer after %u ms: bytes, SOB, CQE", i);
+	   "resent by the scheduled timer after %u quarters of the timeout: bytes, SOB, CQE",
+	   i);
 	bye();
 }
 

@@ -581,7 +581,7 @@ static int do_nic(struct fake *f, struct drm_gaudi_nic *a)
 	}
 	case GAUDI_NIC_OP_ALLOC_CONN:
 		((struct drm_gaudi_nic_conn_id *)out)->conn_id =
-			++f->nic.next_conn;
+			GAUDI_NIC_FIRST_CONN + f->nic.next_conn++;
 		return 0;
 	case GAUDI_NIC_OP_USER_WQ_SET: {
 		struct drm_gaudi_nic_wq *w = in;

@@ -137,18 +137,18 @@ static void test_qp(void)
 	if (!ok(gaudi_nic_port_open(dev, 1, 2, 8, 64, &p) == 0,
 		"port 1 open: 2 QPs, 8 WQEs each, 64 CQEs"))
 		goto out;
-	ok(f.nic.num_wqs == 3 && f.nic.entries == 8 && f.nic.cq_entries == 64 &&
+	ok(f.nic.num_wqs == 4 && f.nic.entries == 8 && f.nic.cq_entries == 64 &&
 	   f.nic.wq_va && f.nic.cq_va,
-	   "WQ_SET with QPs 0..2 (0 is the Ethernet driver's), CQ_SET");
-	ok(gaudi_qp_create(p, &qp) == 0 && gaudi_qp_number(qp) == 1,
-	   "QP 1");
+	   "WQ_SET with QPs 0..3 (0 is the Ethernet driver's, 1 unused), CQ_SET");
+	ok(gaudi_qp_create(p, &qp) == 0 && gaudi_qp_number(qp) == 2,
+	   "QP 2");
 	{
 		struct gaudi_nic_addr me;
 
 		ok(gaudi_qp_addr(qp, &me) == 0 && me.mac[0] == 2 &&
-		   me.mac[5] == 1 && me.port == 1 && me.qpn == 1 &&
+		   me.mac[5] == 1 && me.port == 1 && me.qpn == 2 &&
 		   me.psn <= 0xFFFFFF && (me.ip & 0xFF00FFFF) == 0x0A000101,
-		   "its address: port 1's MAC from LINK_STATE, QP 1, 10.<bus>.1.1");
+		   "its address: port 1's MAC from LINK_STATE, QP 2, 10.<bus>.1.1");
 	}
 	ok_eq(gaudi_qp_write(qp, 0x1000, 0x2000, 64, 0, 0), -EINVAL,
 	      "write before connect: -EINVAL");
@@ -171,8 +171,8 @@ static void test_qp(void)
 		   "last WQE: the rest (7240 bytes) and the remote SOB with its value");
 	}
 	ok_eq(gaudi_qp_wait(qp, w, 100), 0, "acknowledged: wait returns 0");
-	ok(gaudi_qp_create(p, &qp2) == 0 && gaudi_qp_number(qp2) == 2 &&
-	   gaudi_qp_connect(qp2, &r) == 0, "QP 2");
+	ok(gaudi_qp_create(p, &qp2) == 0 && gaudi_qp_number(qp2) == 3 &&
+	   gaudi_qp_connect(qp2, &r) == 0, "QP 3");
 	ok_eq(gaudi_qp_create(p, &(struct gaudi_qp *){ NULL }), -ENOSPC,
 	      "a third QP on a port opened for two: -ENOSPC");
 	f.nic.hold = true;

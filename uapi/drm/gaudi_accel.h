@@ -457,9 +457,11 @@ struct drm_gaudi_accounting {
  * size is written).  Ops 0..13 carry Habana's Gaudi 1 numbers; 0x40 on are
  * ours.
  *
- * A connection is a QP number (1..GAUDI_NIC_MAX_CONN - 1; QP 0 of every
- * port is the Ethernet driver's raw queue) of one port, owned by the
- * holder.  The send queues and the completion queue are in the holder's
+ * A connection is a QP number (GAUDI_NIC_FIRST_CONN..GAUDI_NIC_MAX_CONN -
+ * 1; QP 0 of every port is the Ethernet driver's raw queue, and QP 1 is
+ * left unused: RoCE v2 peers and analyzers take traffic to QP 1 for the
+ * management datagrams of InfiniBand's general services QP) of one port,
+ * owned by the holder.  The send queues and the completion queue are in the holder's
  * own mapped memory (device VAs of HL_MEM_OP_MAP with HL_MEM_USERPTR);
  * the NIC reads and writes them, and the remote buffers of RDMA WRITEs
  * arriving at the holder's connections, through the device MMU with the
@@ -519,7 +521,8 @@ struct drm_gaudi_accounting {
  * Documentation/accel/gaudi-uapi.rst.
  *
  * Errors: EINVAL (unknown op, ctx_id, flags, pad or reserved not zero, a
- * port outside the enabled ports, an unknown or foreign connection, QP 0,
+ * port outside the enabled ports, an unknown or foreign connection, QP 0
+ * or 1,
  * a size not a power of 2 or out of bounds, an address not inside the
  * caller's mappings or badly aligned, a PI beyond the queue, an output
  * too small), EBUSY (queue already set, in use), ENOSPC (no free QP),
@@ -542,7 +545,8 @@ struct drm_gaudi_accounting {
 
 /* Ports of a card. */
 #define GAUDI_NIC_PORTS			10
-/* QP numbers per port: connections use 1..GAUDI_NIC_MAX_CONN - 1. */
+/* QP numbers per port: connections use FIRST_CONN..MAX_CONN - 1. */
+#define GAUDI_NIC_FIRST_CONN		2
 #define GAUDI_NIC_MAX_CONN		1024
 /* Bounds of the queues (entries, powers of 2). */
 #define GAUDI_NIC_WQ_MIN_ENTRIES	4

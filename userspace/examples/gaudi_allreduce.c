@@ -300,6 +300,28 @@ static int run_local(int ncards, bool staged)
 	return 0;
 }
 
+/*
+ * @len bytes in writes the send queue holds (64 WQEs: 32 of them at a
+ * time), each waited for.
+ */
+static int write_all(struct gaudi_qp *qp, uint64_t src, uint64_t dst,
+		     size_t len)
+{
+	const size_t step = 32 * (size_t)GAUDI_NIC_WQE_MAX_BYTES;
+	size_t off;
+	int wqe, ret;
+
+	for (off = 0; off < len; off += step) {
+		size_t n = len - off < step ? len - off : step;
+
+		wqe = gaudi_qp_write(qp, src + off, dst + off, n, 0, 0);
+		ret = wqe < 0 ? wqe : gaudi_qp_wait(qp, wqe, WAIT_MS);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int tcp_fd(const char *connect_to, int listen_port)
 {
 	struct sockaddr_in sa;
@@ -346,7 +368,7 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 {
 	struct gaudi_nic_addr mine, theirs;
 	struct rank r;
-	int rank = connect_to ? 1 : 0, fd, ret, it, wqe;
+	int rank = connect_to ? 1 : 0, fd, ret, it;
 	char ok = 'k', peer_ok = 0;
 	double t0, t = 0;
 
@@ -384,9 +406,8 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 			if (write(fd, &ok, 1) != 1 || read(fd, &peer_ok, 1) != 1)
 				return fail("sync", -EPIPE);
 			t0 = now_s();
-			wqe = gaudi_qp_write(r.tx, gaudi_mapping_va(r.vmap),
-					     their_va, size, 0, 0);
-			ret = wqe < 0 ? wqe : gaudi_qp_wait(r.tx, wqe, WAIT_MS);
+			ret = write_all(r.tx, gaudi_mapping_va(r.vmap),
+					their_va, size);
 			if (ret)
 				return fail("write", ret);
 			/* Our write landed; theirs when they say so. */

@@ -131,7 +131,7 @@ GAUDI_EXPORT int gaudi_nic_port_open(struct gaudi_dev *dev, unsigned int port,
 	int ret;
 
 	if (!dev || !out || port >= GAUDI_NIC_NUM_PORTS || !max_qps ||
-	    max_qps >= GAUDI_NIC_MAX_CONN ||
+	    max_qps > GAUDI_NIC_MAX_CONN - GAUDI_NIC_FIRST_CONN ||
 	    !pow2_in(wq_entries, GAUDI_NIC_WQ_MIN_ENTRIES,
 		     GAUDI_NIC_WQ_MAX_ENTRIES) ||
 	    !pow2_in(cq_entries, GAUDI_NIC_CQ_MIN_ENTRIES,
@@ -144,7 +144,8 @@ GAUDI_EXPORT int gaudi_nic_port_open(struct gaudi_dev *dev, unsigned int port,
 		return -ENOMEM;
 	p->dev = dev;
 	p->port = port;
-	p->num_wqs = max_qps + 1;	/* QP 0 is the Ethernet driver's */
+	/* QP 0 is the Ethernet driver's, QP 1 unused (uapi "NIC"). */
+	p->num_wqs = max_qps + GAUDI_NIC_FIRST_CONN;
 	p->entries = wq_entries;
 	p->cq_entries = cq_entries;
 	p->qps = calloc(p->num_wqs, sizeof(*p->qps));

@@ -377,14 +377,16 @@ static void neg(const char *accel, const char *ctrl)
 	   "input longer than the struct, not zero: EINVAL");
 	in[100] = 0;
 	rc = xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
-	ok(!rc && cid.conn_id == 1, "input longer, zero: ALLOC_CONN gives QP 1 (%d, %u)",
-	   rc, cid.conn_id);
+	ok(!rc && cid.conn_id == GAUDI_NIC_FIRST_CONN,
+	   "input longer, zero: ALLOC_CONN gives QP %u, the first (%d, %u)",
+	   GAUDI_NIC_FIRST_CONN, rc, cid.conn_id);
 	c1 = cid.conn_id;
 	a.input_size = 4;	/* port only: flags zero-extended */
 	in[0] = 0;
 	rc = xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
-	ok(!rc && cid.conn_id == 2, "input shorter: ALLOC_CONN gives QP 2 (%d)",
-	   rc);
+	ok(!rc && cid.conn_id == GAUDI_NIC_FIRST_CONN + 1,
+	   "input shorter: ALLOC_CONN gives the next QP (%d, %u)", rc,
+	   cid.conn_id);
 	c2 = cid.conn_id;
 	a.input_size = 8;
 	in[4] = 1;
@@ -414,9 +416,9 @@ static void neg(const char *accel, const char *ctrl)
 		   "DESTROY port 10: EINVAL");
 	}
 
-	/* Connections: QP 0, unknown, beyond. */
+	/* Connections: QP 0, QP 1 (never given), unknown, beyond. */
 	{
-		static const uint32_t bad_conns[] = { 0, 3, 1023, 1024,
+		static const uint32_t bad_conns[] = { 0, 1, 500, 1023, 1024,
 						      0x1000000, 0xFFFFFFFF };
 
 		for (i = 0; i < sizeof(bad_conns) / 4; i++) {
@@ -431,7 +433,7 @@ static void neg(const char *accel, const char *ctrl)
 			   "DOORBELL QP %u: EINVAL", bad_conns[i]);
 		}
 		ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 1, c1) == -EINVAL,
-		   "QP 1 of port 0 on port 1: EINVAL");
+		   "QP %u of port 0 on port 1: EINVAL", c1);
 	}
 
 	/* The send queues. */
@@ -536,10 +538,10 @@ static void neg(const char *accel, const char *ctrl)
 	ok(!doorbell(fd, 0, c1, 0), "DOORBELL PI = CI (nothing to do)");
 	ok(port_op(fd, GAUDI_NIC_OP_USER_WQ_UNSET, 0) == -EBUSY,
 	   "WQ_UNSET with a requester context: EBUSY");
-	/* QP 16 is beyond NUM_WQS queues. */
-	for (n = 0; n < 14; n++)
+	/* QP 16 is beyond NUM_WQS queues (QPs 2 and 3 are c1, c2). */
+	for (n = 0; n < 13; n++)
 		alloc_conn(fd, 0, &c);
-	ok(c == 16 && set_req(fd, 0, c, &e) == -EINVAL,
+	ok(c == NUM_WQS && set_req(fd, 0, c, &e) == -EINVAL,
 	   "SET_REQ of QP %u beyond the %u queues: EINVAL", c, NUM_WQS);
 
 	/* The completion queue. */
@@ -590,7 +592,8 @@ static void neg(const char *accel, const char *ctrl)
 	/* All QPs of a port. */
 	for (n = 0; alloc_conn(fd, 3, &c) == 0 && n < 2000; n++)
 		;
-	ok(n == GAUDI_NIC_MAX_CONN - 1 && alloc_conn(fd, 3, &c) == -ENOSPC,
+	ok(n == GAUDI_NIC_MAX_CONN - GAUDI_NIC_FIRST_CONN &&
+	   alloc_conn(fd, 3, &c) == -ENOSPC,
 	   "port 3: %u QPs, then ENOSPC", n);
 
 	/* The control node refuses. */
@@ -669,8 +672,8 @@ static void teardown(const char *accel)
 	if (!ok(fd >= 0, "reopen"))
 		return;
 	check_gone(fd, c, "close");
-	ok(!alloc_conn(fd, 2, &first) && first == 1,
-	   "the next holder's first QP is 1");
+	ok(!alloc_conn(fd, 2, &first) && first == GAUDI_NIC_FIRST_CONN,
+	   "the next holder's first QP is %u", GAUDI_NIC_FIRST_CONN);
 	close(fd);
 
 	/* A hard reset while the holder has connections. */

@@ -139,7 +139,7 @@ tap_sub_each fuzz "$BIN/gaudi_roce_test" fuzz "$a0" "$FUZZ" 1
 kill $ns0 $ns1 2>/dev/null
 # libgaudi's NIC API: the example all-reduce over every card of the VM.
 if [ -x "$BIN/gaudi_allreduce" ]; then
-	# shellcheck source=allreduce.sh
+	# shellcheck source-path=SCRIPTDIR source=allreduce.sh
 	. "$(dirname "$0")/allreduce.sh"
 	sleep 1	# card 0 and 1's port 0 back from the namespaces
 	allreduce_test

@@ -58,7 +58,7 @@ int gaudi_nic_dl1_port(int module, int peer_module);
  * gaudi_nic_port_open() - make a port ready for queue pairs
  * @dev: the device (compute node, held)
  * @port: port number (0..9), enabled on the card
- * @max_qps: queue pairs this process may create on it (1..1023)
+ * @max_qps: queue pairs this process may create on it (1..1022)
  * @wq_entries: WQEs per send queue, a power of 2 (4..4096)
  * @cq_entries: CQEs of the port's completion queue, a power of 2
  *	(16..2^20)
