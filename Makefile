@@ -157,6 +157,7 @@ demo: all peer
 # ours/upstream ratios, PASS/MISS for each mode.
 bench: all peer
 	@$(TOP)/tests/bench/run-bench.sh
+	@$(TOP)/tests/bench/roce-bench.sh
 
 # The isolation fuzzers (Documentation/security.rst), not part of check
 # beyond its 60 s run: the pure parser against its independent decoder,

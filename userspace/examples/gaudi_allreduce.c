@@ -40,6 +40,12 @@
 
 #define MAX_CARDS	8
 #define WAIT_MS		20000
+/*
+ * A ring step writes a whole chunk with one gaudi_qp_write(): up to 4095
+ * WQEs (64 MiB) in flight, each with its CQE.
+ */
+#define WQ_ENTRIES	4096
+#define CQ_ENTRIES	8192
 
 struct rank {
 	struct gaudi_dev *dev;
@@ -143,8 +149,9 @@ static int port_of(struct rank *r, int port, struct gaudi_nic_port **out)
 	if (port < 0 || port > 9)
 		return -EINVAL;
 	if (!r->ports[port])
-		ret = gaudi_nic_port_open(r->dev, (unsigned int)port, 2, 64,
-					  256, &r->ports[port]);
+		ret = gaudi_nic_port_open(r->dev, (unsigned int)port, 2,
+					  WQ_ENTRIES, CQ_ENTRIES,
+					  &r->ports[port]);
 	*out = r->ports[port];
 	return ret;
 }

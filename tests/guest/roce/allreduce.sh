@@ -26,7 +26,7 @@ allreduce_test() {
 	[ $st -eq 0 ] && echo "$out" | grep -q "^allreduce: OK $ncards cards"
 	ok $? "the same staged through host memory: $(echo "$out" | tail -n 1)"
 	staged_ms=$(echo "$out" | sed -n 's/.*, \([0-9.]*\) ms each$/\1/p')
-	diag "all-reduce: RDMA $rdma_ms ms, staged $staged_ms ms (ratio $(awk -v a="$rdma_ms" -v b="$staged_ms" 'BEGIN { printf "%.1f", b > 0 ? a / b : 0 }'))"
+	diag "all-reduce: RDMA $rdma_ms ms, staged $staged_ms ms (ratio $(awk -v a="$rdma_ms" -v b="$staged_ms" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'))"
 	"$BIN/gaudi_allreduce" --size 1000 >/dev/null 2>&1
 	[ $? -eq 1 ]
 	ok $? "gaudi_allreduce --size 1000 (not a multiple of 4 KiB): exit 1"
