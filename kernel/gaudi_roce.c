@@ -218,8 +218,37 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
 }
 
 /*
- * Every bring-up (probe, reset): the context tables, the NIC QMANs' user
- * ASID, and no connection of anybody left.  Nothing else touches the NIC
+ * Zero @port's context tables in HBM, then drop the engine's cached
+ * entries: contexts of an earlier driver load (or of a holder whose close
+ * could not reach the device) must not come back to life with the tables'
+ * base registers, because every holder's traffic runs under the same user
+ * ASID.  Through the HBM BAR, about 96 KiB per port.
+ */
+static void roce_tables_clear(struct gaudi_device *gdev, unsigned int port)
+{
+	u64 len = GAUDI_ROCE_RES_TABLE_OFF +
+		  GAUDI_NIC_MAX_CONN * GAUDI_NIC_RES_QPC_SIZE;
+	u32 st;
+
+	if (req_table(port) + len > gdev->pci.hbm_bar_size) {
+		gaudi_warn(gdev, "NIC%u: context tables beyond the HBM window\n",
+			   port);
+		return;
+	}
+	memset_io(gdev->pci.hbm + req_table(port), 0, len);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_REQ_QPC_CACHE_INVALIDATE), 1);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_RES_QPC_CACHE_INVALIDATE), 1);
+	if (read_poll_timeout(gaudi_rreg, st, st & QPC_CACHE_INV_STATUS_DONE,
+			      10, GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
+			      qpc_reg(port, NIC_QPC_RES_QPC_CACHE_INV_STATUS),
+			      "nic inv"))
+		gaudi_warn(gdev, "NIC%u: context cache invalidation stuck\n",
+			   port);
+}
+
+/*
+ * Every bring-up (probe, reset): the context tables, zeroed, the NIC
+ * QMANs' user ASID, and no connection of anybody left.  Nothing else touches the NIC
  * here (the reset holds off the ioctls).
  */
 void gaudi_roce_hw_init(struct gaudi_device *gdev)
@@ -252,6 +281,7 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		       res_table(p) >> 18);
 		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_BASE_ADDRESS_17_7),
 		       (res_table(p) >> 7) & 0x7FF);
+		roce_tables_clear(gdev, p);
 		WREG32(gdev, GAUDI_NIC_TXE_REG(p, NIC_TXE_SQ_BASE_ADDRESS_SEL),
 		       GAUDI_ROCE_SQ_SEL);
 		/* The source MAC of RoCE frames (gaudi_en writes it too). */
@@ -263,9 +293,15 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 					       NIC_TXE_PORT1_MAC_CFG_31_0 :
 					       NIC_TXE_PORT0_MAC_CFG_31_0),
 		       get_unaligned_be32(nic->mac[p] + 2));
+		/* The tables are zero: only the software state goes. */
 		mutex_lock(&rp->lock);
-		/* The tables in HBM survive a reset: the contexts do not. */
-		port_teardown(gdev, p, true);
+		port_teardown(gdev, p, false);
+		port_unset_wq(gdev, p);
+		port_unset_cq(gdev, p);
+		bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
+		bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
+		rp->wq_set = false;
+		rp->cq_set = false;
 		mutex_unlock(&rp->lock);
 	}
 }

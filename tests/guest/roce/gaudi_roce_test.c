@@ -239,6 +239,33 @@ static int qpc_valid(unsigned int port, uint32_t qpn, bool req)
 	return reg_rd(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_DATA(7))) >> 31;
 }
 
+/*
+ * Set the valid bit of QP @qpn's contexts behind the driver's back (a
+ * masked write of bit 511 / 255 through the gateway): what a crashed
+ * driver load could leave in the tables.
+ */
+static void qpc_force_valid(unsigned int port, uint32_t qpn)
+{
+	unsigned int i, tries, r;
+
+	for (r = 0; r < 2; r++) {
+		unsigned int w = r ? 15 : 7;
+
+		for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+			reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_MASK(i)),
+			       i == w ? 0x80000000U : 0);
+			reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_DATA(i)),
+			       i == w ? 0x80000000U : 0);
+		}
+		reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_CTRL),
+		       qpn | (r ? QPC_GW_CTRL_REQUESTER : 0));
+		reg_wr(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_BUSY), 1);
+		for (tries = 0; reg_rd(GAUDI_NIC_QPC_REG(port, NIC_QPC_GW_BUSY)) &&
+		     tries < 100; tries++)
+			usleep(1000);
+	}
+}
+
 static uint32_t sob_rd(unsigned int sob)
 {
 	return reg_rd(mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * sob) & 0x7FFF;
@@ -1228,6 +1255,16 @@ int main(int argc, char **argv)
 		teardown(argv[2]);
 	} else if (argc >= 8 && !strcmp(argv[1], "rdma")) {
 		rdma(argv + 2);
+	} else if (argc >= 3 && !strcmp(argv[1], "stale-set")) {
+		/* QP 700 of port 4 made valid behind the driver's back. */
+		dbg_dir = argv[2];
+		qpc_force_valid(4, 700);
+		ok(qpc_valid(4, 700, true) && qpc_valid(4, 700, false),
+		   "QP 700 of port 4: both contexts made valid by hand");
+	} else if (argc >= 3 && !strcmp(argv[1], "stale-check")) {
+		dbg_dir = argv[2];
+		ok(!qpc_valid(4, 700, true) && !qpc_valid(4, 700, false),
+		   "after a reload of the driver QP 700 of port 4 is invalid (the tables are cleared at bring-up)");
 	} else if (argc >= 4 && !strcmp(argv[1], "remove")) {
 		dbg_dir = argv[3];
 		remove_test(argv[2]);

@@ -146,8 +146,22 @@ if [ -x "$BIN/gaudi_allreduce" ]; then
 fi
 # Last: card 0 unbound under a holder with connections (its netdevs go).
 tap_sub_each remove "$BIN/gaudi_roce_test" remove "$a0" "$d0"
+# A context left valid behind the driver's back (a crashed load) is gone
+# after a reload: the tables are cleared at every bring-up.
+d1=$(card_dir 1)
+tap_sub_each stale "$BIN/gaudi_roce_test" stale-set "$d1"
 rmmod gaudi_en
 ok $? "rmmod gaudi_en"
+rmmod gaudi
+ok $? "rmmod gaudi"
+insmod "$GAUDI_KO"
+ok $? "insmod gaudi.ko again"
+t=0
+until d1=$(card_dir 1) && [ -n "$d1" ] || [ $t -ge 100 ]; do
+	sleep 0.2
+	t=$((t + 1))
+done
+tap_sub_each stale "$BIN/gaudi_roce_test" stale-check "$d1"
 rmmod gaudi
 ok $? "rmmod gaudi"
 # What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
