@@ -926,8 +926,14 @@ static void rdma(char **argv)
 	for (i = 0; i < n; i++) {
 		uint32_t size = 1 + rand() % 16383;
 		uint32_t src = rand() % (BUF_SIZE - size);
-		uint32_t dst = rand() % (BUF_SIZE - size);
 		uint32_t qp = i % 2;
+		/*
+		 * Each QP its half of B's buffer: a QP's writes land in order,
+		 * two QPs' in no order RC promises (a retransmission delays
+		 * one of them), so their writes must not overlap.
+		 */
+		uint32_t dst = rand() % (BUF_SIZE / 2 - size) +
+			       qp * (BUF_SIZE / 2);
 
 		if (i == 0)
 			size = 16383;
