@@ -355,12 +355,28 @@ static void t_abi(void)
 		if (src[i])
 			seqs[i] = 0;
 	}
+	/*
+	 * A multi-CS wait returns as soon as one of its CSs has completed
+	 * (upstream's semantics): wait again for those not yet seen, or an
+	 * early completion makes every later call return at once.
+	 */
 	rc = -1;
 	for (i = 0; i < 50 && map != 0xF; i++) {
+		uint64_t pend[4];
+		unsigned int idx[4], np = 0, j;
 		uint32_t m = 0;
 
-		rc = hl_wait_multi(s.fd, seqs, 4, WAIT_US, &m, &st);
-		map |= m;
+		for (j = 0; j < 4; j++)
+			if (!(map & (1U << j))) {
+				idx[np] = j;
+				pend[np++] = seqs[j];
+			}
+		rc = hl_wait_multi(s.fd, pend, np, WAIT_US, &m, &st);
+		if (rc)
+			break;
+		for (j = 0; j < np; j++)
+			if (m & (1U << j))
+				map |= 1U << idx[j];
 	}
 	ok(rc == 0 && map == 0xF && all_bytes(s.buf + 4096 * 64, 4 * 4096, 0x42),
 	   "4 CSs on DMA_0_0..3, multi-CS WAIT_CS: completion map 0x%x (submits %d %d %d %d, wait %d)",
