@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cbgen.h"
+#include "pgtable.h"
 
 /* Fake host memory (bus addresses); fwboot.h uses 0x100000..0x9FFFFF. */
 #define KPQ_BUS		0x1000000ULL	/* kernel PQs, 64 KiB apart */
@@ -191,27 +192,7 @@ static uint64_t pool __attribute__((unused));
 
 static inline void map_page(struct fakebus *fb, uint64_t va, uint64_t pa)
 {
-	static const unsigned int shift[5] = { 48, 39, 30, 21, 12 };
-	static const uint64_t mask[5] = { 3, 511, 511, 511, 511 };
-	uint64_t table = PGT_BASE + 0x1000ULL * USER_ASID, pte;
-	unsigned int hop;
-
-	for (hop = 0; hop < 5; hop++) {
-		uint64_t slot = table + 8 * ((va >> shift[hop]) & mask[hop]);
-
-		if (hop == 4) {
-			pte = pa | PTE_LAST | PTE_PRESENT;
-			memcpy(fb->hbm + slot, &pte, 8);
-			return;
-		}
-		memcpy(&pte, fb->hbm + slot, 8);
-		if (!(pte & PTE_PRESENT)) {
-			pte = pool | PTE_PRESENT;
-			pool += 0x1000;
-			memcpy(fb->hbm + slot, &pte, 8);
-		}
-		table = pte & ~0xFFFULL;
-	}
+	pgt_map_page(fb, PGT_BASE, USER_ASID, &pool, va, pa);
 }
 
 static inline void protect_like_upstream(struct fakebus *fb)

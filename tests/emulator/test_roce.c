@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fakebus.h"
+#include "pgtable.h"
 #include "tap.h"
 
 /* Device memory (HBM at device address 0) of each card. */
@@ -152,27 +153,7 @@ static bool async_cards;
 
 static void map_page(struct fakebus *fb, int side, uint64_t va, uint64_t pa)
 {
-	static const unsigned int shift[5] = { 48, 39, 30, 21, 12 };
-	static const uint64_t mask[5] = { 3, 511, 511, 511, 511 };
-	uint64_t table = PGT_BASE + 0x1000ULL * ASID, pte;
-	unsigned int hop;
-
-	for (hop = 0; hop < 5; hop++) {
-		uint64_t slot = table + 8 * ((va >> shift[hop]) & mask[hop]);
-
-		if (hop == 4) {
-			pte = pa | PTE_LAST | PTE_PRESENT;
-			memcpy(fb->hbm + slot, &pte, 8);
-			return;
-		}
-		memcpy(&pte, fb->hbm + slot, 8);
-		if (!(pte & PTE_PRESENT)) {
-			pte = pool[side] | PTE_PRESENT;
-			pool[side] += 0x1000;
-			memcpy(fb->hbm + slot, &pte, 8);
-		}
-		table = pte & ~0xFFFULL;
-	}
+	pgt_map_page(fb, PGT_BASE, ASID, &pool[side], va, pa);
 }
 
 static void map_range(struct fakebus *fb, int side, uint64_t va, uint64_t pa,
