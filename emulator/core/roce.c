@@ -27,8 +27,9 @@
  * and ACKs the last packet of each message (and any packet asking for
  * it).  An early PSN is NAKed once (sequence error); a late one is a
  * duplicate, ACKed again and not written.  A zero-length write with
- * immediate writes the sync object when the context's sob_en is set (as
- * a non-secure LBW write, so the protection bits apply and monitors fire),
+ * immediate writes the sync object when the context's sob_en is set and
+ * the SOB lies in the port's window (RES_SOB_MIN..MAX, a model choice), as
+ * a non-secure LBW write, so the protection bits apply and monitors fire;
  * else it is reported as a responder CQE.  A bad R_Key, an MMU fault or an
  * invalid QP answers NAK remote access error and puts the responder QP in
  * error.
@@ -894,6 +895,11 @@ static int sob_write(struct gaudi_core *g, unsigned int port, uint64_t off,
     struct gaudi_init in;
     unsigned int b;
 
+    /* The driver's window (hw/gaudi1/nic.h, NIC_QPC_RES_SOB_MIN). */
+    if (off < gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_RES_SOB_MIN)) ||
+        off > gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_RES_SOB_MAX))) {
+        return -1;
+    }
     for (b = 0; b < 4; b++) {
         if (off >= blocks[b] && off < blocks[b] + 4ULL * SM_NUM_SOBS &&
             !(off & 3)) {

@@ -403,8 +403,23 @@
  *   bits 55:32 the QPN; responder: bits 22:0 the QPN, bit 23 = 0, bits
  *   62:32 the immediate data's low 31 bits.  QP error syndromes 0x50...
  */
+/*
+ * - The remote sync-object window: a remote sync-object write reaches a
+ *   SOB only when its CFG offset lies in [RES_SOB_MIN, RES_SOB_MAX]
+ *   (inclusive; both reset to 0, so nothing is reachable until the driver
+ *   opens the window).  Offsets past the last register of the public QPC
+ *   map (RNR_RETRY_COUNT_EN, 0x710), inside the block the driver's LBW
+ *   range keeps from user engines.  Habana's responder context has no
+ *   room for such a bound (its bits 216-250 are log_buffer_size_mask and
+ *   cyclic_index), and silicon's answer is not public.
+ */
+#define NIC_QPC_RES_SOB_MIN			0x7F0
+#define NIC_QPC_RES_SOB_MAX			0x7F4
 #define ROCE_CQ_CFG0_ENABLE			(1U << 0)
 #define ROCE_CQ_CFG0_INT_EN			(1U << 1)
+#define GAUDI_NIC_CQE_SIZE			8	/* bytes (NIC.md) */
+/* Every port runs at 100 Gb/s (AWS DL1: 100 Gbps RoCE v2 links). */
+#define GAUDI_NIC_SPEED_MBPS			100000
 #define ROCE_CQE_REQUESTER			(1U << 23)	/* low dword */
 #define ROCE_CQE_QPN				0x00FFFFFFU
 #define ROCE_CQE_VALID				(1U << 31)	/* high dword */

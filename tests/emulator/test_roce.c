@@ -38,6 +38,7 @@
 #define SQ_SEL		10
 #define CQ_ENTRIES	512
 #define SOB_BASE	mmSYNC_MNGR_E_N_SOB_OBJ_0
+#define SOB_WINDOW	256	/* SOBs a peer may signal (RES_SOB_MIN..MAX) */
 #define RKEY		0x1234ABCDU
 #define PSN0		0xFFFFF0U	/* wraps through 0 */
 
@@ -211,6 +212,8 @@ static void card_setup(int side, unsigned int p,
 	wr(g, qpc(p, NIC_QPC_INTERRUPT_MASK), 1U << QPC_INTERRUPT_QP_ERR);
 	wr(g, qpc(p, NIC_QPC_INTERRUPT_EN),
 	   QPC_INTERRUPT_EN_WIRE(QPC_INTERRUPT_QP_ERR));
+	wr(g, qpc(p, NIC_QPC_RES_SOB_MIN), SOB_BASE);
+	wr(g, qpc(p, NIC_QPC_RES_SOB_MAX), SOB_BASE + 4 * (SOB_WINDOW - 1));
 	/* Source MAC. */
 	mac_of(side, p, mac);
 	wr(g, txe(p, (p & 1) ? NIC_TXE_PORT1_MAC_CFG_47_32 :
@@ -799,10 +802,93 @@ static void test_errors(void)
 	bye();
 }
 
-/* Random frames to UDP 4791: no crash, nothing outside the mappings. */
+/*
+ * The remote sync-object window: a SOB outside RES_SOB_MIN..MAX is
+ * refused like a register that is not a SOB, on its first and last
+ * SOB the window is inclusive, and a port whose window was never opened
+ * (reset value 0..0) refuses every SOB.
+ */
+static void test_sob_window(void)
+{
+	struct gaudi_core *g1;
+	unsigned int p = 4, cq;
+	uint32_t e, before;
+	char why[96];
+	bool good;
+
+	two_cards(p, NULL);
+	g1 = W->fb[1].g;
+	connect(p, 2, 2, RKEY, 1);
+	connect(p, 3, 3, RKEY, 1);
+
+	post(2, 0, VA_BUF, VA_BUF + 64, 64, SOB_WINDOW);
+	doorbell(p, 2, 1);
+	settle(NULL, NULL, 3);
+	e = qp_err(1, 0);
+	ok(qp_errs(1, p) == 1 && (e & QP_ERR_QPN) == 2 &&
+	   SYN(e) == ROCE_SYN_RES_SOB && sob(1, SOB_WINDOW) == 0,
+	   "SOB %u, one past the window: responder QP in error, SOB untouched "
+	   "(0x%08x)", SOB_WINDOW, e);
+	e = qp_err(0, 0);
+	ok(qp_errs(0, p) == 1 && SYN(e) == ROCE_SYN_REMOTE_ACCESS,
+	   "  and the requester is NAKed (0x%08x)", e);
+
+	post(3, 0, VA_BUF, VA_BUF + 128, 8, SOB_WINDOW - 1);
+	post(3, 1, VA_BUF, VA_BUF + 256, 8, 0);
+	doorbell(p, 3, 2);
+	settle(NULL, NULL, 3);
+	ok(sob(1, SOB_WINDOW - 1) == 1 && sob(1, 0) == 1 &&
+	   qp_errs(1, p) == 1,
+	   "the window's last and first SOB are signalled (%u, %u)",
+	   sob(1, SOB_WINDOW - 1), sob(1, 0));
+
+	/* A port left at reset: nothing reachable. */
+	before = sob(1, 0);
+	wr(g1, qpc(p, NIC_QPC_RES_SOB_MIN), 0);
+	wr(g1, qpc(p, NIC_QPC_RES_SOB_MAX), 0);
+	post(3, 2, VA_BUF, VA_BUF + 512, 8, 0);
+	doorbell(p, 3, 3);
+	settle(NULL, NULL, 3);
+	e = qp_err(1, 1);
+	ok(qp_errs(1, p) == 2 && SYN(e) == ROCE_SYN_RES_SOB &&
+	   sob(1, 0) == before,
+	   "window closed: SOB 0 refused (0x%08x, SOB %u)", e, sob(1, 0));
+
+	/* Opened again, a fresh QP works. */
+	wr(g1, qpc(p, NIC_QPC_RES_SOB_MIN), SOB_BASE);
+	wr(g1, qpc(p, NIC_QPC_RES_SOB_MAX), SOB_BASE + 4 * (SOB_WINDOW - 1));
+	connect(p, 5, 5, RKEY, 9);
+	cq = cq_pi(0, p);
+	good = run_writes(p, 5, 4, 31, 5, &cq, 20, why, sizeof(why));
+	ok(good, "a new QP signals inside the window (%s)", why);
+	bye();
+}
+
+/* The four sync managers' object blocks (SOBs and monitors). */
+static const uint32_t sm_base[4] = {
+	mmSYNC_MNGR_W_S_SOB_OBJ_0, mmSYNC_MNGR_E_S_SOB_OBJ_0,
+	mmSYNC_MNGR_W_N_SOB_OBJ_0, mmSYNC_MNGR_E_N_SOB_OBJ_0,
+};
+#define SM_WORDS	(4 * SM_BLOCK_END / 4)
+
+static void sm_snapshot(struct gaudi_core *g, uint32_t *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < SM_WORDS; i++)
+		w[i] = gaudi_cfg_read(g, sm_base[i / (SM_BLOCK_END / 4)] +
+				      4 * (i % (SM_BLOCK_END / 4)));
+}
+
+/*
+ * Random frames to UDP 4791: no crash, nothing outside the mappings, no
+ * sync-manager register outside the remote-SOB window changed.
+ */
 static void test_garbage(void)
 {
-	unsigned int p = 0, i, bad_mem = 0, written;
+	static uint32_t sm_before[SM_WORDS], sm_after[SM_WORDS];
+	unsigned int p = 0, i, bad_mem = 0, written, sob_frames = 0;
+	unsigned int outside = 0, inside = 0;
 	uint8_t f[MAXF];
 	uint8_t *canary = malloc(0x10000);
 	uint8_t *pgt = malloc(0x20000);
@@ -811,6 +897,7 @@ static void test_garbage(void)
 	two_cards(p, NULL);
 	connect(p, 1, 1, RKEY, 0);
 	g = W->fb[1].g;
+	sm_snapshot(g, sm_before);
 	memset(W->fb[1].hbm + BUF_HBM + BUF_SIZE, 0xA5, 0x10000);
 	memcpy(canary, W->fb[1].hbm + BUF_HBM + BUF_SIZE, 0x10000);
 	memcpy(pgt, W->fb[1].hbm + PGT_BASE, 0x20000);
@@ -866,7 +953,43 @@ static void test_garbage(void)
 					f[54 + k] = (uint8_t)(va >> (56 - 8 * k));
 			}
 		}
-		if (rand() % 4 && ipl + 14 <= len && ipl >= 32) {
+		if (rand() % 8 == 0) {
+			/*
+			 * A remote sync-object write to QP 1, in order, with
+			 * the key: to a random SOB of a random sync manager,
+			 * its monitors, or just past its SOB array.
+			 */
+			uint32_t t = sm_base[rand() % 4] +
+				     4 * (uint32_t)(rand() % (SM_NUM_SOBS + 64));
+
+			len = 78;
+			ipl = 64;
+			f[16] = 0;
+			f[17] = (uint8_t)ipl;
+			f[38] = 0;
+			f[39] = (uint8_t)(ipl - 20);
+			f[42] = 0x0B;
+			f[43] = 0;		/* no pad, version 0 */
+			f[44] = f[45] = 0xFF;	/* default P_Key */
+			f[47] = f[48] = 0;
+			f[49] = 1;
+			f[51] = f[52] = f[53] = 0;
+			for (k = 0; k < 8; k++)
+				f[54 + k] = (uint8_t)((uint64_t)t >> (56 - 8 * k));
+			f[62] = RKEY >> 24;
+			f[63] = (RKEY >> 16) & 0xFF;
+			f[64] = (RKEY >> 8) & 0xFF;
+			f[65] = RKEY & 0xFF;
+			f[66] = f[67] = f[68] = f[69] = 0;
+			sob_frames++;
+			/* Whole, and to an open QP expecting PSN 0. */
+			connect(p, 1, 1, RKEY, 0);
+			c = icrc_ref(f, 14 + ipl);
+			f[74] = (uint8_t)c;
+			f[75] = (uint8_t)(c >> 8);
+			f[76] = (uint8_t)(c >> 16);
+			f[77] = (uint8_t)(c >> 24);
+		} else if (rand() % 4 && ipl + 14 <= len && ipl >= 32) {
 			c = icrc_ref(f, 14 + ipl);
 			f[14 + ipl - 4] = (uint8_t)c;
 			f[14 + ipl - 3] = (uint8_t)(c >> 8);
@@ -884,6 +1007,22 @@ static void test_garbage(void)
 		  memcmp(pgt, W->fb[1].hbm + PGT_BASE, 0x20000);
 	ok(!bad_mem, "20000 garbage frames: memory outside the mapping and "
 	   "the page tables untouched");
+	/* The oracle: only the window's SOBs may have changed. */
+	sm_snapshot(g, sm_after);
+	for (i = 0; i < SM_WORDS; i++) {
+		uint32_t off = sm_base[i / (SM_BLOCK_END / 4)] +
+			       4 * (i % (SM_BLOCK_END / 4));
+
+		if (sm_before[i] == sm_after[i])
+			continue;
+		if (off >= SOB_BASE && off < SOB_BASE + 4 * SOB_WINDOW)
+			inside++;
+		else
+			outside++;
+	}
+	ok(!outside && inside,
+	   "%u remote SOB writes: %u SOBs of the window changed, %u "
+	   "sync-manager registers outside it", sob_frames, inside, outside);
 	for (i = 0, written = 0; i < 0x3000; i++)
 		written += W->fb[1].hbm[BUF_HBM + BUF_SIZE - 0x3000 + i] != 0;
 	ok(gaudi_roce_counter(g, p, GAUDI_ROCE_RES_ERRORS) > 0 && written,
@@ -1069,6 +1208,7 @@ int main(void)
 	test_frames();
 	test_injection();
 	test_errors();
+	test_sob_window();
 	test_garbage();
 	test_forged_ack();
 	test_cq_irq();
