@@ -7,17 +7,18 @@
  *
  *   gaudi_roce_pairs [SEED [WRITES]]
  *
- * One process holds every card.  For each ordered pair (i, j), i != j, a
- * new QP on card i's port towards j is connected to a new QP on card j's
- * port towards i; card i posts WRITES (default 3) RDMA WRITEs of random
- * size (1 B .. 64 KiB: tiny ones, sizes around the 16380-byte WQE limit,
- * and uniform ones) from random offsets of its source buffer to random
- * offsets of the region card j keeps for sender i, each signalling one
- * W_S SOB of card j (PAIR_SOB + module of i) on landing, and waits for the
- * last one's completion.  Then the region must hold exactly the written
- * bytes and its fill pattern everywhere else (the bytes just outside each
- * write included), and the SOB must have advanced by exactly WRITES while
- * card j's other pair SOBs stayed (read through card j's debugfs register
+ * One process holds every card ("card M": the card of module M).  For
+ * each ordered pair (i, j), i != j, a new QP on card i's port towards j
+ * is connected to a new QP on card j's port towards i; card i posts
+ * WRITES (default 3) RDMA WRITEs of random size (1 B .. 64 KiB: tiny ones,
+ * sizes around multiples of the 16380-byte WQE limit, uniform ones) from
+ * random offsets of its source buffer to random offsets of the region
+ * card j keeps for sender i, each signalling one W_S SOB of card j
+ * (PAIR_SOB + i) when it has landed, and waits for the last one's
+ * completion.  Then the region must hold exactly the written bytes and its
+ * fill pattern everywhere else (the bytes just outside each write
+ * included), and the SOB must have advanced by exactly WRITES while card
+ * j's other pair SOBs stayed (read through card j's debugfs register
  * window, as gaudi_roce_test does).  One TAP line per pair; at the end
  * every region and SOB is checked again (a late duplicate or a stray
  * write shows there), no QP may be in error, and everything is released.
@@ -77,7 +78,7 @@ static size_t region;			/* nwrites * SUB */
 /* What each region must hold: [dst card][sender], region bytes each. */
 static uint8_t *shadow[MAX_CARDS][MAX_CARDS];
 
-/* ---- a seeded generator (splitmix64) -------------------------------------- */
+/* ---- a seeded generator (splitmix64) ------------------------------------- */
 
 static uint64_t rng_state;
 
@@ -119,7 +120,7 @@ static uint8_t fill_byte(int j, int i)
 	return (uint8_t)(0xA5 ^ (j << 4) ^ i);
 }
 
-/* ---- SOBs through debugfs ------------------------------------------------- */
+/* ---- SOBs through debugfs ------------------------------------------------ */
 
 static int dbg_put(const struct card *c, const char *file, uint64_t v)
 {
@@ -155,7 +156,7 @@ static int sob_rd(const struct card *c, unsigned int sob)
 	return n == 1 ? (int)(v & 0x7FFF) : -1;
 }
 
-/* ---- setup ------------------------------------------------------------------ */
+/* ---- setup --------------------------------------------------------------- */
 
 static void *alloc_buf(size_t len)
 {
@@ -169,7 +170,6 @@ static void *alloc_buf(size_t len)
 static int card_setup(const struct gaudi_card *gc, struct card *c)
 {
 	size_t dsize = (size_t)MAX_CARDS * region;
-	unsigned int k;
 	int ret;
 
 	c->module = gaudi_card_module_id(gc);
@@ -184,8 +184,6 @@ static int card_setup(const struct gaudi_card *gc, struct card *c)
 	c->dst = alloc_buf(dsize);
 	if (!c->src || !c->dst)
 		return -ENOMEM;
-	for (k = 0; k < SRC_SIZE; k++)
-		c->src[k] = (uint8_t)rnd();
 	ret = gaudi_map_host(c->dev, c->src, SRC_SIZE, &c->smap);
 	if (!ret)
 		ret = gaudi_map_host(c->dev, c->dst, dsize, &c->dmap);
@@ -230,7 +228,7 @@ static int connect_pair(int i, int j)
 	return ret;
 }
 
-/* ---- checks ----------------------------------------------------------------- */
+/* ---- checks -------------------------------------------------------------- */
 
 /*
  * Whether card j's region of sender i holds its shadow; else describe the
@@ -268,14 +266,21 @@ static bool sobs_ok(int j, const uint32_t *want, char *why, size_t len)
 		if (v < 0 || d != want[k]) {
 			snprintf(why, len,
 				 "card %d SOB %u (sender card %d) advanced %u, want %u (%d)",
-				 j, sob, k, d, want[k], v);
+				 cards[j].module, sob, cards[k].module, d,
+				 want[k], v);
 			return false;
 		}
 	}
 	return true;
 }
 
-/* ---- one ordered pair --------------------------------------------------------- */
+static int by_module(const void *x, const void *y)
+{
+	return ((const struct card *)x)->module -
+	       ((const struct card *)y)->module;
+}
+
+/* ---- one ordered pair ---------------------------------------------------- */
 
 static int pair(int i, int j, double *secs, uint64_t *bytes)
 {
@@ -351,8 +356,9 @@ out:
 	if (!ret)
 		snprintf(why, sizeof(why), "bytes exact, SOB %u +%u", sob,
 			 nwrites);
-	ok(!ret, "card %d -> card %d (port %d -> %d, QP %u -> %u), size@src->dst [%s]: %s",
-	   i, j, gaudi_nic_dl1_port(a->module, b->module),
+	ok(!ret,
+	   "card %d -> card %d (port %d -> %d, QP %u -> %u), size@src->dst [%s]: %s",
+	   a->module, b->module, gaudi_nic_dl1_port(a->module, b->module),
 	   gaudi_nic_dl1_port(b->module, a->module),
 	   gaudi_qp_number(a->tx[j]), gaudi_qp_number(b->rx[i]), desc, why);
 	return ret;
@@ -399,6 +405,11 @@ int main(int argc, char **argv)
 	if (!ok(!ret, "every card held, its buffers mapped, distinct modules%s%s",
 		ret ? ": " : "", ret ? gaudi_strerror(ret) : ""))
 		return tap_done();
+	/* "card M" below is the card of module M (gaudi-vm's card M). */
+	qsort(cards, (size_t)ncards, sizeof(cards[0]), by_module);
+	for (i = 0; i < ncards; i++)
+		for (j = 0; j < (int)SRC_SIZE; j++)
+			cards[i].src[j] = (uint8_t)rnd();
 
 	/* Ports: card i's towards each card j, two QPs (to j, from j). */
 	ret = 0;
@@ -422,8 +433,9 @@ int main(int argc, char **argv)
 	if (!ok(!ret, "%d ports open with their links up%s%s",
 		ncards * (ncards - 1), ret ? ": " : "",
 		ret ? gaudi_strerror(ret) : "")) {
-		tap_diag("card %d towards card %d", bad / MAX_CARDS,
-			 bad % MAX_CARDS);
+		tap_diag("card %d towards card %d",
+			 cards[bad / MAX_CARDS].module,
+			 cards[bad % MAX_CARDS].module);
 		return tap_done();
 	}
 
