@@ -19,9 +19,11 @@
  * fill pattern everywhere else (the bytes just outside each write
  * included), and the SOB must have advanced by exactly WRITES while card
  * j's other pair SOBs stayed (read through card j's debugfs register
- * window, as gaudi_roce_test does).  One TAP line per pair; at the end
- * every region and SOB is checked again (a late duplicate or a stray
- * write shows there), no QP may be in error, and everything is released.
+ * window, as gaudi_roce_test does).  One TAP line per pair.  Then the same
+ * on the same QPs with every pair's writes posted before any is waited for
+ * (all links busy both ways), checked as a whole.  At the end every region
+ * and SOB is checked again (a late duplicate or a stray write shows
+ * there), no QP may be in error, and everything is released.
  *
  * The random choices depend on SEED only (default DEFAULT_SEED, printed).
  * Needs gaudi.ko's NIC ioctl, the ports up (gaudi_en's interfaces up) and
@@ -77,6 +79,8 @@ static unsigned int nwrites = DEFAULT_WRITES;
 static size_t region;			/* nwrites * SUB */
 /* What each region must hold: [dst card][sender], region bytes each. */
 static uint8_t *shadow[MAX_CARDS][MAX_CARDS];
+/* Writes posted: [dst card][sender]. */
+static uint32_t sent[MAX_CARDS][MAX_CARDS];
 
 /* ---- a seeded generator (splitmix64) ------------------------------------- */
 
@@ -280,55 +284,105 @@ static int by_module(const void *x, const void *y)
 	       ((const struct card *)y)->module;
 }
 
-/* ---- one ordered pair ---------------------------------------------------- */
+/* ---- writes of a pair ---------------------------------------------------- */
+
+/*
+ * Random writes from card i to card j, into the shadow of j's region of
+ * sender i; their description ("size@src->dst ...") in @desc.
+ */
+static void plan(int i, int j, struct write *w, char *desc, size_t len,
+		 uint64_t *bytes)
+{
+	size_t dl = 0;
+	unsigned int k;
+
+	desc[0] = '\0';
+	for (k = 0; k < nwrites; k++) {
+		w[k].size = rnd_size();
+		w[k].src = rnd_below(SRC_SIZE - w[k].size + 1);
+		/* Write k's room in the region, the guards around it. */
+		w[k].dst = k * SUB + GUARD +
+			   rnd_below(MAX_SIZE - w[k].size + 1);
+		memcpy(shadow[j][i] + w[k].dst, cards[i].src + w[k].src,
+		       w[k].size);
+		if (dl < len)
+			dl += (size_t)snprintf(desc + dl, len - dl,
+					       "%s%u@%u->%u", k ? " " : "",
+					       w[k].size, w[k].src, w[k].dst);
+		*bytes += w[k].size;
+	}
+}
+
+/* Post them, each signalling card j's SOB of sender i; *wqe: the last. */
+static int post(int i, int j, const struct write *w, int *wqe, char *why,
+		size_t len)
+{
+	struct card *a = &cards[i], *b = &cards[j];
+	uint64_t dva = gaudi_mapping_va(b->dmap) + (size_t)a->module * region;
+	unsigned int k, sob = PAIR_SOB + (unsigned int)a->module;
+
+	for (k = 0; k < nwrites; k++) {
+		*wqe = gaudi_qp_write(a->tx[j], gaudi_mapping_va(a->smap) +
+				      w[k].src, dva + w[k].dst, w[k].size,
+				      SOB_OFF(sob), gaudi_sob_value(1, true));
+		if (*wqe < 0) {
+			snprintf(why, len, "write %u: %s", k,
+				 gaudi_strerror(*wqe));
+			return *wqe;
+		}
+		sent[j][i]++;
+	}
+	return 0;
+}
+
+/*
+ * Let card j's SOB of sender i reach its writes (the SOB write follows
+ * the data): at most 2 s.
+ */
+static void sob_settle(int j, int i)
+{
+	int t, v;
+
+	for (t = 0; t < 200; t++) {
+		v = sob_rd(&cards[j], PAIR_SOB + (unsigned int)cards[i].module);
+		if (v < 0 || (((uint32_t)v - cards[j].sob0[i]) & 0x7FFF) >=
+			     sent[j][i])
+			return;
+		usleep(10000);
+	}
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---- one ordered pair at a time ------------------------------------------ */
 
 static int pair(int i, int j, double *secs, uint64_t *bytes)
 {
 	struct card *a = &cards[i], *b = &cards[j];
-	unsigned int sob = PAIR_SOB + (unsigned int)a->module;
-	uint64_t dva = gaudi_mapping_va(b->dmap) + (size_t)a->module * region;
-	uint8_t *sh = shadow[j][i];
 	struct write w[MAX_WRITES];
 	char why[160] = "", desc[200] = "";
-	uint32_t want[MAX_CARDS];
-	struct timespec t0, t1;
-	int k, ret, wqe = -1;
-	size_t dl = 0;
+	struct timespec t0;
+	int ret, wqe = -1;
 
 	ret = connect_pair(i, j);
 	if (ret) {
 		snprintf(why, sizeof(why), "connect: %s", gaudi_strerror(ret));
 		goto out;
 	}
-	for (k = 0; k < (int)nwrites; k++) {
-		w[k].size = rnd_size();
-		w[k].src = rnd_below(SRC_SIZE - w[k].size + 1);
-		/* Write k's room in the region, the guards around it. */
-		w[k].dst = (uint32_t)k * SUB + GUARD +
-			   rnd_below(MAX_SIZE - w[k].size + 1);
-		memcpy(sh + w[k].dst, a->src + w[k].src, w[k].size);
-		if (dl < sizeof(desc))
-			dl += (size_t)snprintf(desc + dl, sizeof(desc) - dl,
-					       "%s%u@%u->%u", k ? " " : "",
-					       w[k].size, w[k].src, w[k].dst);
-		*bytes += w[k].size;
-	}
+	plan(i, j, w, desc, sizeof(desc), bytes);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (k = 0; k < (int)nwrites; k++) {
-		wqe = gaudi_qp_write(a->tx[j], gaudi_mapping_va(a->smap) +
-				     w[k].src, dva + w[k].dst, w[k].size,
-				     SOB_OFF(sob), gaudi_sob_value(1, true));
-		if (wqe < 0) {
-			snprintf(why, sizeof(why), "write %d: %s", k,
-				 gaudi_strerror(wqe));
-			ret = wqe;
-			goto out;
-		}
-	}
+	ret = post(i, j, w, &wqe, why, sizeof(why));
+	if (ret)
+		goto out;
 	ret = gaudi_qp_wait(a->tx[j], wqe, WAIT_MS);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	*secs += (double)(t1.tv_sec - t0.tv_sec) +
-		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	*secs += since(&t0);
 	if (ret) {
 		snprintf(why, sizeof(why), "wait: %s", gaudi_strerror(ret));
 		goto out;
@@ -337,31 +391,94 @@ static int pair(int i, int j, double *secs, uint64_t *bytes)
 		ret = -EBADMSG;
 		goto out;
 	}
-	/*
-	 * The senders before i (in this order of pairs) and i itself have
-	 * signalled card j; allow the SOB write after the data a moment.
-	 */
-	for (k = 0; k < ncards; k++)
-		want[k] = k <= i && k != j ? nwrites : 0;
-	for (k = 0; k < 200; k++) {
-		int v = sob_rd(b, sob);
-
-		if (v < 0 || (((uint32_t)v - b->sob0[i]) & 0x7FFF) >= nwrites)
-			break;
-		usleep(10000);
-	}
-	if (!sobs_ok(j, want, why, sizeof(why)))
+	/* Card j's SOB of sender i, and of the others: what they sent. */
+	sob_settle(j, i);
+	if (!sobs_ok(j, sent[j], why, sizeof(why)))
 		ret = -EBADMSG;
 out:
 	if (!ret)
-		snprintf(why, sizeof(why), "bytes exact, SOB %u +%u", sob,
-			 nwrites);
+		snprintf(why, sizeof(why), "bytes exact, SOB %u +%u",
+			 PAIR_SOB + a->module, nwrites);
 	ok(!ret,
 	   "card %d -> card %d (port %d -> %d, QP %u -> %u), size@src->dst [%s]: %s",
 	   a->module, b->module, gaudi_nic_dl1_port(a->module, b->module),
 	   gaudi_nic_dl1_port(b->module, a->module),
 	   gaudi_qp_number(a->tx[j]), gaudi_qp_number(b->rx[i]), desc, why);
 	return ret;
+}
+
+/* ---- every pair at once -------------------------------------------------- */
+
+/*
+ * The same again on the connected QPs, but every pair's writes posted
+ * before any is waited for: all links busy in both directions, each port's
+ * completion queue shared by its QP to the peer and its QP from it.
+ */
+static void all_at_once(uint64_t *bytes)
+{
+	static struct write w[MAX_CARDS][MAX_CARDS][MAX_WRITES];
+	static int wqe[MAX_CARDS][MAX_CARDS];
+	char why[160] = "", desc[200];
+	int i, j, ret = 0, bad = 0, npairs = 0;
+	uint64_t before = *bytes;
+	struct timespec t0;
+	double secs;
+
+	for (j = 0; j < ncards; j++)
+		for (i = 0; i < ncards; i++) {
+			uint8_t f = (uint8_t)~fill_byte(j, i);
+
+			memset(shadow[j][i], f, region);
+			memset(cards[j].dst + (size_t)cards[i].module * region,
+			       f, region);
+		}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < ncards; i++)
+		for (j = 0; j < ncards; j++) {
+			if (i == j || !cards[i].tx[j])
+				continue;
+			npairs++;
+			plan(i, j, w[i][j], desc, sizeof(desc), bytes);
+			ret = post(i, j, w[i][j], &wqe[i][j], why, sizeof(why));
+			if (ret && !bad++)
+				tap_diag("card %d -> card %d: %s",
+					 cards[i].module, cards[j].module, why);
+		}
+	ok(!bad && npairs == ncards * (ncards - 1),
+	   "all at once: %u writes posted on each of %d pairs (%llu bytes)",
+	   nwrites, npairs, (unsigned long long)(*bytes - before));
+	bad = 0;
+	for (i = 0; i < ncards; i++)
+		for (j = 0; j < ncards; j++) {
+			if (i == j || !cards[i].tx[j])
+				continue;
+			ret = gaudi_qp_wait(cards[i].tx[j], wqe[i][j], WAIT_MS);
+			if (ret && !bad++)
+				tap_diag("card %d -> card %d: wait: %s",
+					 cards[i].module, cards[j].module,
+					 gaudi_strerror(ret));
+		}
+	secs = since(&t0);
+	ok(!bad, "all at once: every pair's writes completed, in %.2f s",
+	   secs);
+	bad = 0;
+	for (j = 0; j < ncards; j++)
+		for (i = 0; i < ncards; i++)
+			if (i != j && !region_ok(j, i, why, sizeof(why)) &&
+			    !bad++)
+				tap_diag("card %d -> card %d: %s",
+					 cards[i].module, cards[j].module, why);
+	ok(!bad, "all at once: every destination exact, guards too (%d wrong)",
+	   bad);
+	bad = 0;
+	for (j = 0; j < ncards; j++) {
+		for (i = 0; i < ncards; i++)
+			sob_settle(j, i);
+		if (!sobs_ok(j, sent[j], why, sizeof(why)) && !bad++)
+			tap_diag("%s", why);
+	}
+	ok(!bad, "all at once: every pair SOB advanced by exactly %u more",
+	   nwrites);
 }
 
 int main(int argc, char **argv)
@@ -466,6 +583,8 @@ int main(int argc, char **argv)
 			if (i != j)
 				bad += !!pair(i, j, &wsecs, &bytes);
 
+	all_at_once(&bytes);
+
 	/* Again, once everything is quiet: late or stray writes show. */
 	usleep(200000);
 	ret = 0;
@@ -478,16 +597,11 @@ int main(int argc, char **argv)
 	   ret ? ": " : "", why);
 	ret = 0;
 	for (j = 0; j < ncards && !ret; j++) {
-		uint32_t want[MAX_CARDS];
-
-		for (i = 0; i < ncards; i++)
-			want[i] = i != j ? nwrites : 0;
-		if (!sobs_ok(j, want, why, sizeof(why)))
+		if (!sobs_ok(j, sent[j], why, sizeof(why)))
 			ret = -EBADMSG;
 	}
-	ok(!ret,
-	   "afterwards every pair SOB advanced by %u a sender, a card's own by 0%s%s",
-	   nwrites, ret ? ": " : "", ret ? why : "");
+	ok(!ret, "afterwards every pair SOB at +%u, a card's own at +0%s%s",
+	   2 * nwrites, ret ? ": " : "", ret ? why : "");
 	ret = 0;
 	for (i = 0; i < ncards; i++)
 		for (j = 0; j < ncards; j++)
