@@ -24,7 +24,8 @@
 #   8  gaudi_roce_pairs (libgaudi's NIC API): every ordered pair of the
 #      cards over the DL1 port that links them, random sizes and offsets,
 #      byte checks with the bytes around each write, the receiver's SOB
-#      incremented exactly once per write (PAIRS_SEED: its seed)
+#      incremented exactly once per write; pair by pair, then all pairs at
+#      once (PAIRS_SEED: its seed)
 #   9  gaudi_roce_test remove: card 0 unbound while its holder has
 #      connections, bound again: nothing left
 #  10  gaudi_roce_test stale-set / stale-check: a context made valid behind
