@@ -342,6 +342,13 @@ roce)
 	# libgaudi's example all-reduce (rpath: gaudi-vm copies the library).
 	make -s -C "$repo/userspace" all examples >&2 ||
 		die "libgaudi or its examples failed to build"
+	# Every ordered pair of cards, on libgaudi's NIC API.
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
+		-I "$repo/uapi" -I "$repo/hw" -I "$repo/tests/lib" \
+		$(pkg-config --cflags libdrm) -o "$out/gaudi_roce_pairs" \
+		"$suite_dir/gaudi_roce_pairs.c" -L "$repo/build/userspace" \
+		-lgaudi -Wl,-rpath,"$repo/build/userspace"
 	ko=$(gaudi_ko) || exit 2
 	en_ko=$(dirname "$ko")/en/gaudi_en.ko
 	[ -f "$en_ko" ] || die "$en_ko missing (a kernel without networking?)"
@@ -350,9 +357,10 @@ roce)
 		--add "$en_ko:/suite/ko/gaudi_en.ko" \
 		--add "$out/gaudi_roce_test:/suite/bin/gaudi_roce_test" \
 		--add "$repo/build/userspace/examples/gaudi_allreduce:/suite/bin/gaudi_allreduce" \
+		--add "$out/gaudi_roce_pairs:/suite/bin/gaudi_roce_pairs" \
 		--add "$(command -v ip):/suite/bin/ip" \
 		--nic dl1 "$@"
-	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin${FUZZ:+ FUZZ=$FUZZ}"
+	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin${FUZZ:+ FUZZ=$FUZZ}${PAIRS_SEED:+ PAIRS_SEED=$PAIRS_SEED}"
 	;;
 esac
 

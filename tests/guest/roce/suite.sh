@@ -19,10 +19,21 @@
 #      CONN_STATE), the other QPs keep working
 #   5  ping over gaudi_en's netdevs of the same cable still works
 #   6  gaudi_roce_test fuzz: random NIC ioctls
-#   7  gaudi_roce_test remove: card 0 unbound while its holder has
-#      connections, bound again: nothing left; dmesg has no kernel problem
+#   7  gaudi_allreduce (libgaudi's NIC API, allreduce.sh): a ring over
+#      every card of the VM, then the same staged through host memory
+#   8  gaudi_roce_pairs (libgaudi's NIC API): every ordered pair of the
+#      cards over the DL1 port that links them, random sizes and offsets,
+#      byte checks with the bytes around each write, the receiver's SOB
+#      incremented exactly once per write; pair by pair, then all pairs at
+#      once (PAIRS_SEED: its seed)
+#   9  gaudi_roce_test remove: card 0 unbound while its holder has
+#      connections, bound again: nothing left
+#  10  gaudi_roce_test stale-set / stale-check: a context made valid behind
+#      the driver's back is invalid after a reload; dmesg has no kernel
+#      problem
 #
-# Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000).
+# Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000),
+# PAIRS_SEED (gaudi_roce_pairs' seed; default its own).
 # Prints TAP and ends with "N passed, N failed".
 
 GAUDI_KO=${GAUDI_KO:-}
@@ -144,6 +155,15 @@ if [ -x "$BIN/gaudi_allreduce" ]; then
 	sleep 1	# card 0 and 1's port 0 back from the namespaces
 	allreduce_test
 fi
+# libgaudi's NIC API: RDMA WRITEs between every ordered pair of cards, on
+# the ports up (as allreduce_test leaves them; again here for a run
+# without it).
+for i in /sys/class/net/*; do
+	[ -e "$i/device" ] && ip link set "${i##*/}" up
+done
+t0=$(date +%s)
+tap_sub pairs "$BIN/gaudi_roce_pairs" ${PAIRS_SEED:+"$PAIRS_SEED"}
+diag "pairs: $(($(date +%s) - t0)) s"
 # Last: card 0 unbound under a holder with connections (its netdevs go).
 tap_sub_each remove "$BIN/gaudi_roce_test" remove "$a0" "$d0"
 # A context left valid behind the driver's back (a crashed load) is gone
