@@ -255,6 +255,27 @@ void gaudi_txn_emit(struct gaudi_core *g, const struct gaudi_init *in,
     g->bus.txn(g->bus.opaque, &t);
 }
 
+/*
+ * A NIC QMAN's write to its own port's unsecured doorbell stays inside the
+ * NIC macro: it does not cross the LBW fabric and its range registers (a
+ * model choice, Documentation/emulator/nic.rst: how user work reaches the
+ * doorbell is not public).  The doorbell itself only runs RC QPs from it.
+ */
+static bool nic_local_doorbell(const struct gaudi_init *in, uint32_t off,
+                               bool write)
+{
+    unsigned int port;
+
+    if (!write || in->kind != GAUDI_INIT_QMAN ||
+        in->index < GAUDI_NIC_FIRST_QUEUE ||
+        in->index >= GAUDI_NIC_FIRST_QUEUE + 4 * GAUDI_NIC_NUM_PORTS) {
+        return false;
+    }
+    port = (in->index - GAUDI_NIC_FIRST_QUEUE) / 4;
+    return off == GAUDI_NIC_QPC_REG(port, NIC_QPC_UNSECURED_DOORBELL_QPN) ||
+           off == GAUDI_NIC_QPC_REG(port, NIC_QPC_UNSECURED_DOORBELL_PI);
+}
+
 /* Register accesses of an untrusted initiator, word by word. */
 static int cfg_access(struct gaudi_core *g, const struct gaudi_init *in,
                       uint64_t pa, uint32_t *w, uint64_t len, bool write)
@@ -264,7 +285,8 @@ static int cfg_access(struct gaudi_core *g, const struct gaudi_init *in,
     int r = 0;
 
     for (i = 0; i < len / 4; i++, off += 4) {
-        bool rr = lbw_blocked(g, off, write);
+        bool rr = !nic_local_doorbell(in, off, write) &&
+                  lbw_blocked(g, off, write);
 
         if (rr || pb_protected(g, off)) {
             if (!write) {

@@ -996,7 +996,7 @@ static struct gaudi_qman *qman_at(struct gaudi_core *g, uint32_t off)
     return NULL;
 }
 
-/* MME and TPC QMAN ranges. */
+/* MME, TPC and NIC QMAN ranges. */
 static uint32_t qm_range_read(struct gaudi_core *g, uint32_t off)
 {
     struct gaudi_qman *q = qman_at(g, off);
@@ -1173,6 +1173,24 @@ void gaudi_qman_init(struct gaudi_core *g)
         q->first_queue = 41 + 4 * i;
         gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE,
                         qm_range_read, qm_range_write);
+    }
+    for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++) {
+        struct gaudi_qman *q = &qs->qm[18 + i];
+
+        q->base = GAUDI_NIC_PORT_MACRO(i) +
+                  ((i & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+        q->dma = -1;
+        q->event = GAUDI_EVENT_NIC0_QM0 + i;
+        /*
+         * Upstream's RAZWI decoding names NIC 0 at X/Y (1, 1) and NICs 4
+         * and 5 at (8, 6) with AXI id NIC (3); the other macros' places
+         * are not public: the model gives each macro macro 0's place.
+         */
+        q->razwi_id = i / 2 == 2 ? RAZWI_ID(8, 6, AXI_ID_NIC) :
+                      RAZWI_ID(1, 1, AXI_ID_NIC);
+        q->first_queue = GAUDI_NIC_FIRST_QUEUE + 4 * i;
+        gaudi_reg_claim(g, q->base, q->base + QM_BLOCK_SIZE, qm_range_read,
+                        qm_range_write);
     }
     gaudi_reg_claim(g, mmDMA0_CORE_BASE, mmDMA0_CORE_BASE +
                     GAUDI_NUM_DMA * GAUDI_DMA_STRIDE,

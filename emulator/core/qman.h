@@ -9,8 +9,11 @@
 #include "dma.h"
 
 #define GAUDI_QM_STREAMS 4
-/* DMA0..7, MME0 and MME2 (upstream's MME0/MME1 queues), TPC0..7. */
-#define GAUDI_NUM_QMANS  18
+/*
+ * DMA0..7, MME0 and MME2 (upstream's MME0/MME1 queues), TPC0..7, and the
+ * NIC QMANs of ports 0..9 (two per NIC macro).
+ */
+#define GAUDI_NUM_QMANS  28
 #define GAUDI_DMA_BOUNCE (64 * 1024)
 
 /* A command buffer being executed. */

@@ -115,6 +115,7 @@
 #define AXI_ID_MME			0
 #define AXI_ID_TPC			1
 #define AXI_ID_DMA			2
+#define AXI_ID_NIC			3	/* gaudi_masks.h enum axi_id */
 
 /*
  * Device MMU page-table entries (upstream include/gaudi/gaudi.h and

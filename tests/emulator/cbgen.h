@@ -145,9 +145,15 @@ static inline void cb_load_exe(struct cb *c, uint64_t src)
 
 /* --- queues ------------------------------------------------------------ */
 
-/* QMAN base and stream of an upstream queue id (DMA, MME, TPC queues). */
+/* QMAN base and stream of an upstream queue id (DMA, MME, TPC, NIC). */
 static inline uint32_t qid_base(unsigned int qid)
 {
+	if (qid >= GAUDI_NIC_FIRST_QUEUE) {
+		unsigned int p = (qid - GAUDI_NIC_FIRST_QUEUE) / 4;
+
+		return GAUDI_NIC_PORT_MACRO(p) +
+		       ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+	}
 	if (qid < 8)
 		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_STRIDE;
 	if (qid < 33)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fakebus.h"
+#include "cbgen.h"
 #include "pgtable.h"
 #include "tap.h"
 
@@ -864,6 +864,70 @@ static void test_sob_window(void)
 	bye();
 }
 
+/*
+ * Work through the NIC QMAN: a CB on port p's NIC queue rings the port's
+ * unsecured doorbell with two MSG_LONGs, and the RDMA WRITE runs with no
+ * host register write.  The LBW range the driver puts over the QPC block
+ * still keeps every other initiator out: a TPC queue and the NIC queue of
+ * another port are refused with the same CB.
+ */
+static void test_nic_qman_doorbell(void)
+{
+	const unsigned int p = 2, qa = 5;
+	struct fakebus *fb0 = &W->fb[0];
+	struct gaudi_core *g0;
+	uint32_t qpc0 = GAUDI_NIC_QPC_REG(p, 0);
+	uint32_t dif = mmDMA_IF_W_S_BASE;
+	static const unsigned int qids[3] = {
+		GAUDI_NIC_FIRST_QUEUE + 4 * 2,		/* port 2, stream 0 */
+		41,					/* TPC 0 */
+		GAUDI_NIC_FIRST_QUEUE + 4 * 3 + 1,	/* port 3, stream 1 */
+	};
+	unsigned int i, cq0;
+	uint32_t sob0;
+
+	two_cards(p, NULL);
+	g0 = fb0->g;
+	connect(p, qa, qa, RKEY, 3);
+	/* The driver's LBW range over the port's QPC block (writes). */
+	wr(g0, dif + DMA_IF_LBW_MIN_AW(0), qpc0 - 1);
+	wr(g0, dif + DMA_IF_LBW_MAX_AW(0), qpc0 + 0x1000);
+	wr(g0, dif + 0x704, 1);			/* HIT_AW, range 0 */
+	for (i = 0; i < 3; i++) {
+		struct queue q = q_setup(fb0, qids[i], 0x200000 + i * 0x10000,
+					 4);
+		struct cb c = cb_at(fb0, 0x300000 + i * 0x10000);
+
+		/* Trusted fetches, as upstream's external queues. */
+		wr(g0, q.base + QM_GLBL_PROT, QM_PROT_EXTERNAL);
+		wr(g0, q.base + QM_GLBL_NON_SECURE_PROPS(0) + 4 * q.s, ASID);
+		post(qa, i, VA_BUF + 256 * i, VA_BUF + 0x10000 + 256 * i, 100,
+		     7);
+		cb_msg_long(&c, GAUDI_CFG_BASE +
+			    GAUDI_NIC_QPC_REG(p, NIC_QPC_UNSECURED_DOORBELL_PI),
+			    i + 1);
+		cb_msg_long(&c, GAUDI_CFG_BASE +
+			    GAUDI_NIC_QPC_REG(p, NIC_QPC_UNSECURED_DOORBELL_QPN),
+			    QPC_DOORBELL_BUSY | qa);
+		sob0 = sob(1, 7);
+		cq0 = cq_pi(0, p);
+		q_submit(&q, &c);
+		settle(NULL, NULL, 3);
+		if (i == 0)
+			ok(sob(1, 7) == sob0 + 1 && cq_pi(0, p) == cq0 + 1 &&
+			   !memcmp(W->fb[1].hbm + BUF_HBM + 0x10000,
+				   fb0->hbm + BUF_HBM, 100),
+			   "port %u's NIC queue rings its doorbell: bytes, SOB, "
+			   "CQE, no host write", p);
+		else
+			ok(sob(1, 7) == sob0 && cq_pi(0, p) == cq0 &&
+			   q_ci(&q) == 1,
+			   "queue %u: the doorbell write is refused (RAZWI), "
+			   "nothing sent", qids[i]);
+	}
+	bye();
+}
+
 /* The four sync managers' object blocks (SOBs and monitors). */
 static const uint32_t sm_base[4] = {
 	mmSYNC_MNGR_W_S_SOB_OBJ_0, mmSYNC_MNGR_E_S_SOB_OBJ_0,
@@ -1209,6 +1273,7 @@ int main(void)
 	test_injection();
 	test_errors();
 	test_sob_window();
+	test_nic_qman_doorbell();
 	test_garbage();
 	test_forged_ack();
 	test_cq_irq();
