@@ -44,7 +44,8 @@ static_assert(GAUDI_ACCT_CLASSES <= GAUDI_ENGINE_CLASS_SLOTS);
 /* busy_ns[] is indexed by the driver's classes: the uapi's must match. */
 static_assert(!(GAUDI_ENGINE_DMA - GAUDI_ENGINE_CLASS_DMA) &&
 	      !(GAUDI_ENGINE_MME - GAUDI_ENGINE_CLASS_MME) &&
-	      !(GAUDI_ENGINE_TPC - GAUDI_ENGINE_CLASS_TPC));
+	      !(GAUDI_ENGINE_TPC - GAUDI_ENGINE_CLASS_TPC) &&
+	      !(GAUDI_ENGINE_NIC - GAUDI_ENGINE_CLASS_NIC));
 
 static void gaudi_acct_fini(struct drm_device *drm, void *data)
 {

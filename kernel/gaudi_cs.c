@@ -110,6 +110,8 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	int ret;
 
 	cfg.engine = gaudi_cs_engine(qid);
+	if (cfg.engine == GAUDI_ENGINE_NIC)
+		cfg.nic_port = (qid - GAUDI_QUEUE_ID_NIC_0_0) / 4;
 	/*
 	 * User monitors may release the fences of any queue users run (the
 	 * holder's own streams).  A QMAN whose streams the driver used for
@@ -172,6 +174,8 @@ static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 
 unsigned int gaudi_cs_engine(u32 queue)
 {
+	if (queue >= GAUDI_QUEUE_ID_NIC_0_0 && queue <= GAUDI_QUEUE_ID_NIC_9_3)
+		return GAUDI_ENGINE_NIC;
 	if (queue >= GAUDI_QUEUE_ID_TPC_0_0 && queue <= GAUDI_QUEUE_ID_TPC_7_3)
 		return GAUDI_ENGINE_TPC;
 	if (queue >= GAUDI_QUEUE_ID_MME_0_0 && queue <= GAUDI_QUEUE_ID_MME_1_3)
@@ -463,6 +467,14 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		return -EINVAL;
 	}
 	qid = array_index_nospec(qid, GAUDI_NUM_QUEUES);
+	/* A NIC queue is there when its port is (as upstream's). */
+	if (gaudi_cs_engine(qid) == GAUDI_ENGINE_NIC &&
+	    !(READ_ONCE(gdev->nic.ports_mask) &
+	      BIT((qid - GAUDI_QUEUE_ID_NIC_0_0) / 4))) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: its NIC port is disabled\n",
+			  qid);
+		return -EINVAL;
+	}
 	q = &gdev->dp->hwq.q[qid];
 	if (ch->cs_chunk_flags) {
 		gaudi_dbg(gdev, CS, "CS: chunk flags 0x%x not supported\n",

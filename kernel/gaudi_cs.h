@@ -59,7 +59,7 @@ struct file;
 
 #define GAUDI_NUM_QUEUES	GAUDI_QUEUE_ID_SIZE
 /* Engine classes of the accounting: DMA, MME, TPC (gaudi_parser.h). */
-#define GAUDI_NUM_ENGINE_CLASSES	3
+#define GAUDI_NUM_ENGINE_CLASSES	4
 #define GAUDI_EXT_PQ_ENTRIES	4096
 #define GAUDI_INT_PQ_ENTRIES	1024
 #define GAUDI_CQ_ENTRIES	GAUDI_EXT_PQ_ENTRIES

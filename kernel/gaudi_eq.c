@@ -90,7 +90,7 @@ static const struct gaudi_ev_range gaudi_ev_ranges[] = {
 	{ 572, 579, EV_QM, 1, "TPC%u queue manager" },
 	{ 581, 582, EV_QM, 1, "MME%u queue manager" },
 	{ 583, 590, EV_QM, 1, "DMA%u queue manager" },
-	{ 594, 603, EV_ENGINE, 2, "NIC%u queue manager" },
+	{ 594, 603, EV_QM, 1, "NIC port %u queue manager" },
 	{ 604, 611, EV_ENGINE, 1, "DMA%u core" },
 	{ 612, 621, EV_NIC, 2, "NIC%u queue pair" },
 	{ 645, 645, EV_FATAL, 1, "device CPU firmware reported a fatal error" },
@@ -149,6 +149,13 @@ const char *gaudi_event_name(u32 type, char *buf, size_t len)
 
 static u16 gaudi_qm_engine(u32 type, u32 *qm_base)
 {
+	if (type >= GAUDI_EVENT_NIC0_QM0) {
+		u32 port = type - GAUDI_EVENT_NIC0_QM0;
+
+		*qm_base = GAUDI_NIC_PORT_MACRO(port) +
+			   ((port & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+		return GAUDI_ENGINE_ID_NIC_0 + port;
+	}
 	if (type >= 583) {
 		*qm_base = mmDMA0_QM_BASE + (type - 583) * GAUDI_DMA_STRIDE;
 		return GAUDI_ENGINE_ID_DMA_0 + type - 583;

@@ -270,6 +270,7 @@ void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			[GAUDI_ENGINE_DMA] = "dma",
 			[GAUDI_ENGINE_MME] = "mme",
 			[GAUDI_ENGINE_TPC] = "tpc",
+			[GAUDI_ENGINE_NIC] = "nic",
 		};
 		u64 busy[GAUDI_NUM_ENGINE_CLASSES];
 		unsigned int c;

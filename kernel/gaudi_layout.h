@@ -36,4 +36,12 @@
 #define GAUDI_NIC_HBM_BASE	0x18000000ULL
 #define GAUDI_NIC_HBM_PORT_SIZE	SZ_1M
 
+/*
+ * A port's QP numbers the driver gives users as connections (QP 0 is
+ * gaudi_en's raw queue, QP 1 InfiniBand's general services): the uapi's
+ * GAUDI_NIC_FIRST_CONN..GAUDI_NIC_MAX_CONN - 1.
+ */
+#define GAUDI_NIC_USER_FIRST_QP	2
+#define GAUDI_NIC_USER_QPS	1024
+
 #endif /* GAUDI_LAYOUT_H */

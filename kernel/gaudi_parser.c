@@ -32,6 +32,7 @@
 #include "gaudi1/memmap.h"
 #include "gaudi1/regs.h"
 #include "gaudi1/packets.h"
+#include "gaudi1/nic.h"
 #include "gaudi_layout.h"
 #include "gaudi_parser.h"
 
@@ -345,8 +346,46 @@ static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
  *    skipped) the monitor only writes there; the driver points every
  *    user monitor at a user SOB before a context starts.  PAY_DATA and
  *    ARM any value (ARM only names SOBs to watch; watching reads);
- *    STATUS only its valid and pending bits.
+ *    STATUS only its valid and pending bits;
+ *  - on a NIC queue, its own port's unsecured doorbell: PI any 22-bit
+ *    value, QPN BUSY with a connection's QP number (2..1023).  The port's
+ *    QPs above 1 are all the holder's (one holder per card); an unused one
+ *    only makes a QP error, and the engine runs no raw QP (QP 0, the
+ *    kernel's Ethernet queue) from this doorbell.
  */
+static int gaudi_nic_doorbell(struct gaudi_parse_state *ps, u64 a, u32 value)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u64 pi = GAUDI_CFG_BASE +
+		 GAUDI_NIC_QPC_REG(cfg->nic_port, NIC_QPC_UNSECURED_DOORBELL_PI);
+
+	if (a == pi) {
+		if (value & ~QPC_DOORBELL_PI)
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "doorbell PI beyond 22 bits", value);
+		return 0;
+	}
+	if (value & ~(QPC_DOORBELL_BUSY | QPC_DOORBELL_QPN) ||
+	    !(value & QPC_DOORBELL_BUSY) ||
+	    (value & QPC_DOORBELL_QPN) < GAUDI_NIC_USER_FIRST_QP ||
+	    (value & QPC_DOORBELL_QPN) >= GAUDI_NIC_USER_QPS)
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "doorbell QPN not BUSY and a connection's QP",
+				    value);
+	return 0;
+}
+
+static bool gaudi_is_nic_doorbell(const struct gaudi_parser_cfg *cfg, u64 a)
+{
+	return cfg->engine == GAUDI_ENGINE_NIC &&
+	       (a == GAUDI_CFG_BASE +
+		     GAUDI_NIC_QPC_REG(cfg->nic_port,
+				       NIC_QPC_UNSECURED_DOORBELL_PI) ||
+		a == GAUDI_CFG_BASE +
+		     GAUDI_NIC_QPC_REG(cfg->nic_port,
+				       NIC_QPC_UNSECURED_DOORBELL_QPN));
+}
+
 static int gaudi_msg_target(struct gaudi_parse_state *ps, u64 a, u32 op,
 			    u32 value)
 {
@@ -363,6 +402,8 @@ static int gaudi_msg_target(struct gaudi_parse_state *ps, u64 a, u32 op,
 	}
 	if (gaudi_user_mem(cfg, a, 4))
 		return 0;
+	if (gaudi_is_nic_doorbell(cfg, a))
+		return gaudi_nic_doorbell(ps, a, value);
 	if (cfg->encaps_sob &&
 	    a == GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * cfg->encaps_sob) {
 		if (value & SM_SOB_INC)

@@ -22,6 +22,7 @@ enum gaudi_parser_engine {
 	GAUDI_ENGINE_DMA,
 	GAUDI_ENGINE_MME,
 	GAUDI_ENGINE_TPC,
+	GAUDI_ENGINE_NIC,
 };
 
 /**
@@ -31,6 +32,7 @@ enum gaudi_parser_engine {
  * @stream: the queue's stream of that QMAN, 0..3
  * @engine: the engine behind the QMAN
  * @external: an external queue (completion through a CQ)
+ * @nic_port: the port of a NIC queue (@engine GAUDI_ENGINE_NIC)
  * @encaps_sob: W_S SOB of a staged submission's encapsulated signals,
  *	which the CB may only add to; 0 if none
  * @fence_qm: CFG offsets of the QMANs whose CP fence counters (RDATA of
@@ -46,6 +48,7 @@ struct gaudi_parser_cfg {
 	u32 stream;
 	enum gaudi_parser_engine engine;
 	bool external;
+	u32 nic_port;
 	u32 encaps_sob;
 	const u32 *fence_qm;
 	u32 num_fence_qm;

@@ -161,6 +161,13 @@ static u32 gaudi_queue_qm(u32 id, u32 *stream, bool *external)
 		return mmTPC0_QM_BASE +
 		       ((id - GAUDI_QUEUE_ID_TPC_0_0) / 4) * GAUDI_TPC_STRIDE;
 	}
+	if (id >= GAUDI_QUEUE_ID_NIC_0_0 && id <= GAUDI_QUEUE_ID_NIC_9_3) {
+		u32 port = (id - GAUDI_QUEUE_ID_NIC_0_0) / 4;
+
+		*stream = (id - GAUDI_QUEUE_ID_NIC_0_0) % 4;
+		return GAUDI_NIC_PORT_MACRO(port) +
+		       ((port & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+	}
 	return 0;
 }
 

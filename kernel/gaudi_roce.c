@@ -45,6 +45,12 @@
 #define GAUDI_ROCE_RES_TABLE_OFF	0x80000
 
 static_assert(GAUDI_NIC_PORTS == GAUDI_NIC_NUM_PORTS);
+static_assert(!(GAUDI_NIC_USER_FIRST_QP - GAUDI_NIC_FIRST_CONN) &&
+	      !(GAUDI_NIC_USER_QPS - GAUDI_NIC_MAX_CONN));
+/* The remote SOB window of gaudi_roce_hw_init() spans W_S..E_N. */
+static_assert(mmSYNC_MNGR_W_S_SOB_OBJ_0 < mmSYNC_MNGR_E_S_SOB_OBJ_0 &&
+	      mmSYNC_MNGR_E_S_SOB_OBJ_0 < mmSYNC_MNGR_W_N_SOB_OBJ_0 &&
+	      mmSYNC_MNGR_W_N_SOB_OBJ_0 < mmSYNC_MNGR_E_N_SOB_OBJ_0);
 static_assert(GAUDI_NIC_MAX_CONN * GAUDI_NIC_REQ_QPC_SIZE <=
 	      GAUDI_ROCE_RES_TABLE_OFF);
 static_assert(GAUDI_ROCE_RES_TABLE_OFF +
@@ -282,6 +288,16 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_BASE_ADDRESS_17_7),
 		       (res_table(p) >> 7) & 0x7FF);
 		roce_tables_clear(gdev, p);
+		/*
+		 * A peer's sync-object writes reach the user's SOBs only:
+		 * W_S from the first user SOB up to the last SOB of E_N, the
+		 * highest sync manager (the engine refuses what is not a SOB
+		 * in between, the monitors).
+		 */
+		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_SOB_MIN),
+		       mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * GAUDI_FIRST_USER_SOB);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_SOB_MAX),
+		       mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * (SM_NUM_SOBS - 1));
 		WREG32(gdev, GAUDI_NIC_TXE_REG(p, NIC_TXE_SQ_BASE_ADDRESS_SEL),
 		       GAUDI_ROCE_SQ_SEL);
 		/* The source MAC of RoCE frames (gaudi_en writes it too). */
@@ -397,6 +413,7 @@ struct roce_call {
 		struct drm_gaudi_nic_link link;
 		struct drm_gaudi_nic_conn_state state;
 		struct drm_gaudi_nic_counters cnt;
+		struct drm_gaudi_nic_app_params app;
 	} out;
 };
 
@@ -672,7 +689,7 @@ static int roce_cq_set(struct roce_call *c)
 		gaudi_dbg(gdev, IOCTL, "NIC: bad completion queue size\n");
 		return -EINVAL;
 	}
-	if (!roce_va_ok(c, q->addr, (u64)q->entries * 8))
+	if (!roce_va_ok(c, q->addr, (u64)q->entries * GAUDI_NIC_CQE_SIZE))
 		return -EINVAL;
 	rp = roce_port(c, port);
 	if (!rp)
@@ -868,6 +885,30 @@ out:
 	return ret;
 }
 
+static int roce_app_params(struct roce_call *c)
+{
+	struct drm_gaudi_nic_app_params *o = &c->out.app;
+	struct gaudi_roce_port *rp;
+	unsigned long last;
+
+	if (c->in.port.flags)
+		return -EINVAL;
+	rp = roce_port(c, c->in.port.port);
+	if (!rp)
+		return -EINVAL;
+	o->max_num_of_qps = GAUDI_NIC_MAX_CONN;
+	o->num_allocated_qps = GAUDI_NIC_FIRST_CONN +
+			       bitmap_weight(rp->conns, GAUDI_NIC_MAX_CONN);
+	last = find_last_bit(rp->conns, GAUDI_NIC_MAX_CONN);
+	o->max_allocated_qp_idx = last < GAUDI_NIC_MAX_CONN ? last :
+				  GAUDI_NIC_FIRST_CONN - 1;
+	o->max_cq_size = GAUDI_NIC_CQ_MAX_ENTRIES * GAUDI_NIC_CQE_SIZE;
+	o->max_num_of_cqs = 1;
+	o->speed = GAUDI_NIC_SPEED_MBPS;
+	mutex_unlock(&rp->lock);
+	return 0;
+}
+
 struct roce_op {
 	int (*fn)(struct roce_call *c);
 	u32 in_size, out_size;
@@ -894,6 +935,9 @@ static const struct roce_op roce_ops[] = {
 	[GAUDI_NIC_OP_USER_CQ_UPDATE_CI] = { roce_cq_ci,
 		sizeof(struct drm_gaudi_nic_cq_ci),
 		sizeof(struct drm_gaudi_nic_cq_pi) },
+	[GAUDI_NIC_OP_GET_USER_APP_PARAMS] = { roce_app_params,
+		sizeof(struct drm_gaudi_nic_port),
+		sizeof(struct drm_gaudi_nic_app_params) },
 	[GAUDI_NIC_OP_DOORBELL] = { roce_doorbell,
 		sizeof(struct drm_gaudi_nic_doorbell), 0 },
 	[GAUDI_NIC_OP_LINK_STATE] = { roce_link, 0,

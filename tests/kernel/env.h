@@ -24,7 +24,7 @@ static const struct oracle_env t_env = { t_maps, 3 };
 
 static u32 t_fence_qm[O_NUM_QM];
 
-/* @cfg for upstream queue id @q (0..72 without 8, the CPU queue). */
+/* @cfg for upstream queue id @q (0..112 without 8, the CPU queue). */
 static void t_cfg(struct gaudi_parser_cfg *cfg, unsigned int q, u32 encaps)
 {
 	unsigned int i;
@@ -51,6 +51,11 @@ static void t_cfg(struct gaudi_parser_cfg *cfg, unsigned int q, u32 encaps)
 		cfg->qm_base = o_qm(8 + (q - 33) / 4);
 		cfg->stream = (q - 33) % 4;
 		cfg->engine = GAUDI_ENGINE_MME;
+	} else if (q >= 73 && q <= 112) {	/* NIC_0_0 .. NIC_9_3 */
+		cfg->nic_port = (q - 73) / 4;
+		cfg->qm_base = o_nic_qm(cfg->nic_port);
+		cfg->stream = (q - 73) % 4;
+		cfg->engine = GAUDI_ENGINE_NIC;
 	} else {			/* TPC_0_0 .. TPC_7_3 */
 		if (q < 41 || q > 72)
 			q = 41;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: gaudi.ko's command-buffer parser alone.  Input: byte 0
- * picks the queue (its id modulo 73; the CPU queue 8 becomes TPC_0_0),
+ * picks the queue (its id modulo 113; the CPU queue 8 becomes TPC_0_0),
  * byte 1 an encapsulated-signal SOB (bit 7 set: W_S SOB 128 + bits 3:0),
  * the rest is the CB.  Every CB the parser accepts is re-decoded by the
  * independent decoder of oracle.h; a violated property aborts the run
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	q = data[0] % 73;
+	q = data[0] % 113;
 	if (q == 8)
 		q = 41;
 	t_cfg(&cfg, q, data[1] & 0x80 ? 128 + (data[1] & 15) : 0);

@@ -13,7 +13,9 @@
  *  - every LIN_DMA linear, without write completion or data-changing
  *    options, on a DMA queue, reading and writing only user memory;
  *  - every message to user memory (timestamps only there), a user SOB,
- *    the encapsulated-signal SOB (add only) or a user monitor, and every
+ *    the encapsulated-signal SOB (add only), a user monitor, or (from a
+ *    NIC queue only) its own port's unsecured doorbell with a 22-bit PI or
+ *    BUSY and a QP number 2..1023, and every
  *    combination of the payload address halves a user monitor can end up
  *    with naming a user SOB or a QMAN fence counter.
  *
@@ -57,6 +59,22 @@ static uint32_t o_qm(unsigned int i)
 }
 
 #define O_NUM_QM	18
+
+/*
+ * The NIC QMAN of port p (two per macro, macros 0x40000 apart from NIC0's
+ * QM0 at 0xCE0000, QM1 + 0x2000) and its port's unsecured doorbell (QPC0
+ * at 0xCE4000, QPC1 + 0x1000; QPN at 0x630, PI at 0x634).
+ */
+static uint32_t o_nic_qm(unsigned int p)
+{
+	return 0xCE0000 + 0x40000 * (p / 2) + 0x2000 * (p & 1);
+}
+
+static uint64_t o_nic_db(unsigned int p, bool pi)
+{
+	return O_CFG + 0xCE4000 + 0x40000 * (p / 2) + 0x1000 * (p & 1) +
+	       (pi ? 0x634 : 0x630);
+}
 
 struct oracle_range {
 	uint64_t start, size;
@@ -379,6 +397,21 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 			if (mop)
 				O_FAIL("timestamp to 0x%llx at 0x%zx",
 				       (unsigned long long)a, off);
+			if (cfg->engine == GAUDI_ENGINE_NIC &&
+			    a == o_nic_db(cfg->nic_port, true)) {
+				if (w[0] >> 22)
+					O_FAIL("doorbell PI 0x%x at 0x%zx", w[0], off);
+				break;
+			}
+			if (cfg->engine == GAUDI_ENGINE_NIC &&
+			    a == o_nic_db(cfg->nic_port, false)) {
+				uint32_t qpn = w[0] & 0xFFFFFF;
+
+				if (!(w[0] >> 31) || (w[0] & 0x7F000000) ||
+				    qpn < 2 || qpn >= 1024)
+					O_FAIL("doorbell QPN 0x%x at 0x%zx", w[0], off);
+				break;
+			}
 			if (cfg->encaps_sob &&
 			    a == O_CFG + 0x492000 + 4ULL * cfg->encaps_sob) {
 				if (!(w[0] & 0x80000000U))

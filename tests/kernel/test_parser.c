@@ -656,6 +656,43 @@ static void t_msg(void)
 
 /* ---- class 2: control flow ---------------------------------------------- */
 
+/* A NIC queue rings its own port's unsecured doorbell, and nothing else does. */
+static void t_nic_doorbell(void)
+{
+	const unsigned int q2 = 73 + 4 * 2 + 1;	/* port 2, stream 1 */
+
+	msg(reset(&c), o_nic_db(2, true), 0x3FFFFF);
+	msg(&c, o_nic_db(2, false), 0x80000000U | 2);
+	msg(&c, o_nic_db(2, false), 0x80000000U | 1023);
+	msg(&c, WS_SOB(144), SOB_ADD | 1);
+	ok_eq(parse(&c, q2), 0,
+	      "NIC queue of port 2: its doorbell (PI 2^22 - 1, QP 2 and 1023) and a user SOB: accepted");
+	msg(reset(&c), o_nic_db(2, true), 1U << 22);
+	ok_eq(parse(&c, q2), -EINVAL, "doorbell PI 2^22: EINVAL");
+	msg(reset(&c), o_nic_db(2, false), 0x80000000U);
+	ok_eq(parse(&c, q2), -EINVAL, "doorbell for QP 0 (the kernel's): EINVAL");
+	msg(reset(&c), o_nic_db(2, false), 0x80000000U | 1);
+	ok_eq(parse(&c, q2), -EINVAL, "doorbell for QP 1: EINVAL");
+	msg(reset(&c), o_nic_db(2, false), 0x80000000U | 1024);
+	ok_eq(parse(&c, q2), -EINVAL, "doorbell for QP 1024: EINVAL");
+	msg(reset(&c), o_nic_db(2, false), 5);
+	ok_eq(parse(&c, q2), -EINVAL, "doorbell QPN without BUSY: EINVAL");
+	msg(reset(&c), o_nic_db(2, false), 0x81000005U);
+	ok_eq(parse(&c, q2), -EINVAL, "doorbell QPN reserved bits: EINVAL");
+	msg(reset(&c), o_nic_db(3, false), 0x80000000U | 5);
+	ok_eq(parse(&c, q2), -EINVAL, "port 3's doorbell from port 2's queue: EINVAL");
+	msg(reset(&c), o_nic_db(2, false) + 8, 0x80000000U | 5);
+	ok_eq(parse(&c, q2), -EINVAL, "the secured doorbell: EINVAL");
+	msg(reset(&c), o_nic_db(2, false), 0x80000000U | 5);
+	ok_eq(parse(&c, 41), -EINVAL, "port 2's doorbell from a TPC queue: EINVAL");
+	ok_eq(parse(&c, 9), -EINVAL, "  from a DMA queue: EINVAL");
+	ok_eq(parse(&c, 33), -EINVAL, "  from an MME queue: EINVAL");
+	lin(reset(&c), 64, LIN, O_HBM_USER, O_HBM_USER + 4096);
+	ok_eq(parse(&c, q2), -EPERM, "LIN_DMA on a NIC queue: EPERM");
+	wreg(reset(&c), (o_nic_qm(2) & 0xFFFF) + 0x308 + 4, 0);
+	ok_eq(parse(&c, q2), 0, "WREG_32 to its own stream's fence counter: accepted");
+}
+
 static void t_control_flow(void)
 {
 	/*
@@ -707,15 +744,21 @@ static uint64_t rnd(void)
 /* One valid-ish packet of a random kind, near the boundaries. */
 static void rnd_pkt(struct cb *k)
 {
-	static const uint64_t addrs[] = {
+	const uint64_t addrs[] = {
 		O_SRAM_USER, O_SRAM_END - 8, O_HBM_USER, O_HBM_END - 8, T_VA_BUF,
 		T_VA_CB, T_VA_END_PAGE, O_SRAM, 0x10000000, O_CFG + 0x4F2000,
 		O_CFG + 0x492000 + 4 * 144, O_CFG + 0x492000 + 4 * 143,
 		O_CFG + 0x4F4000, O_CFG + 0x494000 + 4 * 72, O_CFG + 0x508000 + 0x308,
 		0x8000000000ULL, T_VA_BUF + (8 << 20) - 4,
+		o_nic_db(0, false), o_nic_db(0, true), o_nic_db(2, false),
+		o_nic_db(9, true),
 	};
 	uint64_t a = addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))] + 4 * (rnd() % 3);
 	uint32_t v = (uint32_t)rnd();
+
+	/* Doorbell-like values: BUSY with a small QP number, a small PI. */
+	if (rnd() % 4 == 0)
+		v = (rnd() % 2 ? 0x80000000U : 0) | (uint32_t)(rnd() % 1100);
 
 	switch (rnd() % 8) {
 	case 0:
@@ -752,7 +795,8 @@ static void rnd_pkt(struct cb *k)
 
 static void t_random(void)
 {
-	static const unsigned int qs[] = { 0, 3, 5, 9, 30, 33, 40, 41, 72 };
+	static const unsigned int qs[] = { 0, 3, 5, 9, 30, 33, 40, 41, 72, 73,
+					   82, 112 };
 	unsigned int i, j, n, accepted = 0, bad = 0;
 
 	for (i = 0; i < 200000; i++) {
@@ -849,6 +893,7 @@ int main(int argc, char **argv)
 	t_lin_dma();
 	t_wreg();
 	t_msg();
+	t_nic_doorbell();
 	t_control_flow();
 	t_random();
 	return tap_done();

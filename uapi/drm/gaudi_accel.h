@@ -54,7 +54,7 @@ extern "C" {
  */
 
 #define GAUDI_ABI_VERSION_MAJOR		1
-#define GAUDI_ABI_VERSION_MINOR		3
+#define GAUDI_ABI_VERSION_MINOR		4
 
 /* Ioctl numbers, relative to DRM_COMMAND_BASE. */
 #define DRM_GAUDI_QUERY_CAPS		0x20
@@ -495,6 +495,13 @@ struct drm_gaudi_accounting {
  *	In &struct drm_gaudi_nic_cq_ci; out &struct drm_gaudi_nic_cq_pi.
  *	The holder has consumed the CQEs before @ci; the output is the
  *	number of CQEs the port has written so far.
+ * GAUDI_NIC_OP_GET_USER_APP_PARAMS (16, ABI 1.4)
+ *	In &struct drm_gaudi_nic_port (Habana's input is the port alone:
+ *	a 4-byte input is accepted); out &struct drm_gaudi_nic_app_params:
+ *	the port's limits and what is allocated on it.  The op that sets
+ *	them (15) is not served: Gaudi 1 has nothing a user may set there
+ *	(Habana's driver only records the "advanced" bit, which this driver
+ *	reports as 0).
  * GAUDI_NIC_OP_DOORBELL (0x40)
  *	In &struct drm_gaudi_nic_doorbell: the requester runs the WQEs from
  *	its consumer index up to (not including) @pi.  User engines cannot
@@ -538,6 +545,7 @@ struct drm_gaudi_accounting {
 #define GAUDI_NIC_OP_USER_CQ_SET	11
 #define GAUDI_NIC_OP_USER_CQ_UNSET	12
 #define GAUDI_NIC_OP_USER_CQ_UPDATE_CI	13
+#define GAUDI_NIC_OP_GET_USER_APP_PARAMS	16
 #define GAUDI_NIC_OP_DOORBELL		0x40
 #define GAUDI_NIC_OP_LINK_STATE		0x41
 #define GAUDI_NIC_OP_COUNTERS		0x42
@@ -668,8 +676,9 @@ struct drm_gaudi_nic_res_ctx {
 	__u32 expected_psn;
 	/**
 	 * @flags: In: GAUDI_NIC_RES_SOB_EN: a remote sync-object write of
-	 * the peer signals the SOB it names on this card (else it makes a
-	 * responder CQE).
+	 * the peer signals the SOB it names on this card, if that is a user
+	 * SOB (W_S 144..2047, E_S, W_N, E_N; anything else puts the QP in
+	 * error); without the flag it makes a responder CQE.
 	 */
 	__u32 flags;
 	/** @reserved: In: must be 0. */
@@ -762,6 +771,49 @@ struct drm_gaudi_nic_link {
 	 * the source address of its RoCE frames.
 	 */
 	__u8 mac[GAUDI_NIC_PORTS][8];
+};
+
+/**
+ * struct drm_gaudi_nic_app_params - GET_USER_APP_PARAMS' output
+ *
+ * The layout of Habana's output for this op (hl-thunk's
+ * hlthunk_nic_user_get_app_params_out), so its users read the same
+ * fields; what Gaudi 1 does not have here is 0.
+ */
+struct drm_gaudi_nic_app_params {
+	/** @max_num_of_qps: Out: QP numbers of a port (GAUDI_NIC_MAX_CONN). */
+	__u32 max_num_of_qps;
+	/**
+	 * @num_allocated_qps: Out: QP numbers in use on the port, counting
+	 * the two below GAUDI_NIC_FIRST_CONN that are never given out.
+	 */
+	__u32 num_allocated_qps;
+	/** @max_allocated_qp_idx: Out: the highest QP number in use. */
+	__u32 max_allocated_qp_idx;
+	/** @max_cq_size: Out: bytes of the largest completion queue. */
+	__u32 max_cq_size;
+	/** @advanced: Out: 0, no advanced features. */
+	__u8 advanced;
+	/** @max_num_of_cqs: Out: completion queues per port (1). */
+	__u8 max_num_of_cqs;
+	/** @max_num_of_db_fifos: Out: 0, Gaudi 1 has no doorbell FIFOs. */
+	__u8 max_num_of_db_fifos;
+	/** @max_num_of_encaps: Out: 0, no encapsulations. */
+	__u8 max_num_of_encaps;
+	/** @speed: Out: the port's speed in Mb/s (100000). */
+	__u32 speed;
+	/** @max_num_of_coll_qps: Out: 0, no collective QPs. */
+	__u32 max_num_of_coll_qps;
+	/** @coll_qps_offset: Out: 0. */
+	__u32 coll_qps_offset;
+	/** @base_coll_qp_idx: Out: 0. */
+	__u32 base_coll_qp_idx;
+	/** @base_scale_out_coll_qp_idx: Out: 0. */
+	__u32 base_scale_out_coll_qp_idx;
+	/** @max_num_of_scale_out_coll_qps: Out: 0. */
+	__u32 max_num_of_scale_out_coll_qps;
+	/** @pad: Out: 0. */
+	__u32 pad;
 };
 
 /**

@@ -44,6 +44,8 @@
 #define BUF_SIZE	(256U << 10)
 #define USER_SOB	200	/* a W_S SOB of the users */
 #define SOB(n)		(mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (n))
+/* The last W_S SOB the driver keeps (the users' start at 144). */
+#define DRIVER_SOB_LAST	143
 /* A sync-manager register that is not a SOB: the first monitor's payload. */
 #define NOT_A_SOB	(mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * SM_NUM_SOBS)
 
@@ -352,6 +354,41 @@ static void neg(const char *accel, const char *ctrl)
 			   64) == -EINVAL, "COUNTERS output 64 < 96 bytes: EINVAL");
 	}
 
+	/* GET_USER_APP_PARAMS: the port's limits, Habana's layout. */
+	{
+		struct drm_gaudi_nic_app_params ap;
+		struct drm_gaudi_nic_port pp = { 0, 0 };
+
+		memset(&ap, 0xAA, sizeof(ap));
+		ok(!nic_raw(fd, GAUDI_NIC_OP_GET_USER_APP_PARAMS, &pp, 4, &ap,
+			    sizeof(ap)) &&
+		   ap.max_num_of_qps == GAUDI_NIC_MAX_CONN &&
+		   ap.num_allocated_qps == GAUDI_NIC_FIRST_CONN &&
+		   ap.max_allocated_qp_idx == GAUDI_NIC_FIRST_CONN - 1 &&
+		   ap.max_cq_size == GAUDI_NIC_CQ_MAX_ENTRIES * 8 &&
+		   !ap.advanced && ap.max_num_of_cqs == 1 &&
+		   !ap.max_num_of_db_fifos && !ap.max_num_of_encaps &&
+		   ap.speed == 100000 && !ap.max_num_of_coll_qps &&
+		   !ap.coll_qps_offset && !ap.base_coll_qp_idx &&
+		   !ap.base_scale_out_coll_qp_idx &&
+		   !ap.max_num_of_scale_out_coll_qps && !ap.pad,
+		   "GET_USER_APP_PARAMS port 0 (Habana's 4-byte input): %u QPs, "
+		   "%u in use, top %u, CQ %u bytes, %u Mb/s",
+		   ap.max_num_of_qps, ap.num_allocated_qps,
+		   ap.max_allocated_qp_idx, ap.max_cq_size, ap.speed);
+		pp.port = 10;
+		ok(nic(fd, GAUDI_NIC_OP_GET_USER_APP_PARAMS, &pp, &ap) ==
+		   -EINVAL, "GET_USER_APP_PARAMS port 10: EINVAL");
+		pp.port = 0;
+		pp.flags = 1;
+		ok(nic(fd, GAUDI_NIC_OP_GET_USER_APP_PARAMS, &pp, &ap) ==
+		   -EINVAL, "GET_USER_APP_PARAMS flags: EINVAL");
+		pp.flags = 0;
+		ok(nic_raw(fd, GAUDI_NIC_OP_GET_USER_APP_PARAMS, &pp,
+			   sizeof(pp), &ap, 40) == -EINVAL,
+		   "GET_USER_APP_PARAMS output 40 < 48 bytes: EINVAL");
+	}
+
 	/* The header. */
 	memset(&pin, 0, sizeof(pin));
 	memset(&a, 0, sizeof(a));
@@ -360,8 +397,8 @@ static void neg(const char *accel, const char *ctrl)
 	a.output_ptr = (uintptr_t)&cid;
 	a.output_size = sizeof(cid);
 	{
-		static const uint32_t bad_ops[] = { 4, 8, 14, 29, 0x3F, 0x44,
-						    0xFFFFFFFF };
+		static const uint32_t bad_ops[] = { 4, 8, 14, 15, 29, 0x3F,
+						    0x44, 0xFFFFFFFF };
 
 		for (i = 0; i < sizeof(bad_ops) / 4; i++) {
 			a.op = bad_ops[i];
@@ -622,6 +659,21 @@ static void neg(const char *accel, const char *ctrl)
 	ok(n == GAUDI_NIC_MAX_CONN - GAUDI_NIC_FIRST_CONN &&
 	   alloc_conn(fd, 3, &c) == -ENOSPC,
 	   "port 3: %u QPs, then ENOSPC", n);
+	{
+		struct drm_gaudi_nic_app_params ap;
+		struct drm_gaudi_nic_port pp = { 3, 0 };
+
+		ok(!nic(fd, GAUDI_NIC_OP_GET_USER_APP_PARAMS, &pp, &ap) &&
+		   ap.num_allocated_qps == GAUDI_NIC_MAX_CONN &&
+		   ap.max_allocated_qp_idx == GAUDI_NIC_MAX_CONN - 1,
+		   "  GET_USER_APP_PARAMS: %u in use, top %u",
+		   ap.num_allocated_qps, ap.max_allocated_qp_idx);
+		ok(!conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 3, 500) &&
+		   !nic(fd, GAUDI_NIC_OP_GET_USER_APP_PARAMS, &pp, &ap) &&
+		   ap.num_allocated_qps == GAUDI_NIC_MAX_CONN - 1 &&
+		   ap.max_allocated_qp_idx == GAUDI_NIC_MAX_CONN - 1,
+		   "  one destroyed: %u in use", ap.num_allocated_qps);
+	}
 
 	/* The control node refuses. */
 	cfd = open(ctrl, O_RDWR | O_CLOEXEC);
@@ -869,6 +921,134 @@ static void still_writes(struct side *a, struct side *b, uint32_t qa,
 	   sa.next_psn, sb.expected_psn, sa.flags, sb.flags);
 }
 
+/* ---- the doorbell from a NIC queue ------------------------------------------- */
+
+/* CB: ring @port's unsecured doorbell for @qpn up to @pi (two MSG_LONGs). */
+static size_t db_cb(uint8_t *cb, uint32_t port, uint32_t qpn_val, uint32_t pi)
+{
+	size_t off;
+
+	off = hl_pkt_msg_long(cb, 0, GAUDI_CFG_BASE +
+			      GAUDI_NIC_QPC_REG(port, NIC_QPC_UNSECURED_DOORBELL_PI),
+			      pi, false);
+	return hl_pkt_msg_long(cb, off, GAUDI_CFG_BASE +
+			       GAUDI_NIC_QPC_REG(port,
+						 NIC_QPC_UNSECURED_DOORBELL_QPN),
+			       qpn_val, false);
+}
+
+/*
+ * A CS of @len bytes of CB @cb on queue @q plus a NOP on DMA 0's first
+ * (external) queue, whose completion ends it: a CS of internal jobs only
+ * is refused.
+ */
+static int nic_cs(int fd, uint64_t cb, uint32_t len, uint32_t q, uint64_t nop,
+		  uint64_t *seq)
+{
+	struct hl_cs_chunk ch[2];
+
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = cb;
+	ch[0].queue_index = q;
+	ch[0].cb_size = len;
+	ch[1].cb_handle = nop;
+	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[1].cb_size = 8;
+	return hl_submit(fd, ch, 2, 0, 0, seq);
+}
+
+static long long fdinfo_ns(int fd, const char *key)
+{
+	char path[64], line[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':')
+			v = atoll(line + strlen(key) + 1);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Work reaches the NIC through its QMAN: a CS on the port's NIC queue
+ * rings the unsecured doorbell, no DOORBELL ioctl.  The parser lets only
+ * that queue ring only its own port, with a connection's QP and BUSY.
+ */
+static void nic_queue_doorbell(struct side *a, struct side *b, uint32_t qa,
+			       uint8_t *shadow, uint32_t sob_want)
+{
+	uint32_t q = GAUDI_QUEUE_ID_NIC_0_0 + 4 * a->port + 2, size = 3000;
+	uint32_t busy = QPC_DOORBELL_BUSY | qa;
+	struct {
+		const char *what;
+		uint32_t queue, port, val, pi;
+	} bad[] = {
+		{ "on a TPC queue", GAUDI_QUEUE_ID_TPC_0_0, a->port, busy, 0 },
+		{ "on a DMA queue", GAUDI_QUEUE_ID_DMA_2_0, a->port, busy, 0 },
+		{ "another port's doorbell", q, a->port ^ 1, busy, 0 },
+		{ "QP 0 (the kernel's raw queue)", q, a->port,
+		  QPC_DOORBELL_BUSY, 0 },
+		{ "QP 1", q, a->port, QPC_DOORBELL_BUSY | 1, 0 },
+		{ "QP 1024", q, a->port, QPC_DOORBELL_BUSY | 1024, 0 },
+		{ "QPN without BUSY", q, a->port, qa, 0 },
+		{ "PI beyond 22 bits", q, a->port, busy, 1U << 22 },
+	};
+	uint64_t cb = 0, dva = 0, nop = 0, seq = 0, cqe = 0;
+	uint8_t *cbp = MAP_FAILED, *nopp = MAP_FAILED;
+	long long nic0, nic1;
+	unsigned int i;
+	size_t len;
+	int rc;
+
+	/* Internal queues name their CB by its device address (mapped). */
+	if (!ok(!cb_create(a->fd, 4096, HL_CB_FLAGS_MAP, &cb) &&
+		!hl_cb_device_va(a->fd, cb, &dva) &&
+		(cbp = hl_cb_mmap(a->fd, cb, 4096)) != MAP_FAILED &&
+		!cb_create(a->fd, 4096, 0, &nop) &&
+		(nopp = hl_cb_mmap(a->fd, nop, 4096)) != MAP_FAILED,
+		"CBs for the NIC queue and the external NOP"))
+		return;
+	hl_pkt8(nopp, 0, PKT_NOP, 0, 0);
+	dbg_dir = b->dbg;
+	memcpy(shadow, b->buf.p, BUF_SIZE);
+	memcpy(shadow + 150000, a->buf.p + 11, size);
+	wqe_write(a, qa, a->buf.va + 11, size, b->buf.va + 150000,
+		  SOB(USER_SOB), SM_SOB_INC | 1);
+	nic0 = fdinfo_ns(a->fd, "drm-engine-nic");
+	len = db_cb(cbp, a->port, busy, a->pi[qa]);
+	rc = nic_cs(a->fd, dva, (uint32_t)len, q, nop, &seq);
+	if (!rc)
+		rc = hl_wait_ok(a->fd, seq, 5000000);
+	ok(!rc, "CS on NIC queue %u rings port %u's doorbell for QP %u (%d)",
+	   q, a->port, qa, rc);
+	ok(cq_poll(a, 1, &cqe, 10000) == 1 &&
+	   ((cqe >> 32) & 0xFFFFFF) == qa, "  its CQE (0x%llx)",
+	   (unsigned long long)cqe);
+	ok(!memcmp(b->buf.p, shadow, BUF_SIZE) &&
+	   sob_rd(USER_SOB) == (sob_want & 0x7FFF),
+	   "  the %u bytes and the remote SOB (%u)", size, sob_rd(USER_SOB));
+	nic1 = fdinfo_ns(a->fd, "drm-engine-nic");
+	ok(nic0 == 0 && nic1 > 0,
+	   "  fdinfo drm-engine-nic counts the NIC queue (%lld -> %lld ns)",
+	   nic0, nic1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		len = db_cb(cbp, bad[i].port, bad[i].val, bad[i].pi);
+		ok(nic_cs(a->fd, dva, (uint32_t)len, bad[i].queue, nop, &seq) ==
+		   -EINVAL, "refused: the doorbell %s", bad[i].what);
+	}
+	ok(cq_poll(a, 1, NULL, 200) == 0 &&
+	   !memcmp(b->buf.p, shadow, BUF_SIZE), "  nothing sent");
+	munmap(cbp, 4096);
+	munmap(nopp, 4096);
+	cb_destroy(a->fd, cb);
+	cb_destroy(a->fd, nop);
+}
+
 static void rdma(char **argv)
 {
 	struct side a, b;
@@ -1034,9 +1214,49 @@ static void rdma(char **argv)
 	   nsob0);
 	ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
 
+	/*
+	 * A SOB of the driver (W_S 143, the last below the users'): out of
+	 * the port's remote-SOB window, refused like the register above.
+	 */
+	{
+		uint32_t drv = DRIVER_SOB_LAST, d0 = reg_rd(SOB(drv));
+
+		a.pi[qa[3]] = 0;
+		ok(!connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 11),
+		   "QP %u reconnected", qa[3]);
+		wqe_write(&a, qa[3], a.buf.va, 0, b.buf.va, SOB(drv),
+			  SM_SOB_INC | 1);
+		ok(!doorbell(a.fd, a.port, qa[3], a.pi[qa[3]]),
+		   "write signalling the driver's SOB %u", drv);
+		ok(wait_state(&a, qa[3], GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
+		   wait_state(&b, qb[3], GAUDI_NIC_CONN_RES_ERROR, 10000),
+		   "both ends of the QP are in error");
+		ok(reg_rd(SOB(drv)) == d0, "the driver's SOB is unchanged (%u)",
+		   d0);
+		ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
+	}
+	/* The window's ends: W_S 144 and E_N 2047 are the user's. */
+	{
+		uint32_t lo = SOB(DRIVER_SOB_LAST + 1);
+		uint32_t hi = mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * (SM_NUM_SOBS - 1);
+		uint32_t lo0 = reg_rd(lo), hi0 = reg_rd(hi);
+
+		a.pi[qa[3]] = 0;
+		ok(!connect(&a, qa[3], &b, qb[3], 0x5555, 0x5555, 13),
+		   "QP %u reconnected", qa[3]);
+		wqe_write(&a, qa[3], a.buf.va, 0, b.buf.va, lo, SM_SOB_INC | 1);
+		wqe_write(&a, qa[3], a.buf.va, 0, b.buf.va, hi, SM_SOB_INC | 1);
+		ok(!doorbell(a.fd, a.port, qa[3], a.pi[qa[3]]) &&
+		   cq_poll(&a, 2, NULL, 10000) == 2 &&
+		   ((reg_rd(lo) - lo0) & 0x7FFF) == 1 &&
+		   ((reg_rd(hi) - hi0) & 0x7FFF) == 1,
+		   "the first user SOB (W_S 144) and the last (E_N 2047) are signalled once each");
+	}
+
 	/* The other QPs keep working. */
 	still_writes(&a, &b, qa[1], qb[1], shadow, sob0 + n + 2,
 		     "after both errors");
+	nic_queue_doorbell(&a, &b, qa[1], shadow, sob0 + n + 3);
 	/* The QP in error is brought back by new contexts. */
 	a.pi[qa[2]] = 0;
 	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
@@ -1103,8 +1323,8 @@ static void rdma(char **argv)
 
 static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 {
-	static const uint32_t ops[] = { 0, 1, 2, 3, 9, 10, 11, 12, 13, 0x40,
-					0x41, 0x42, 0x43, 4, 77 };
+	static const uint32_t ops[] = { 0, 1, 2, 3, 9, 10, 11, 12, 13, 16,
+					0x40, 0x41, 0x42, 0x43, 4, 77 };
 	struct area m;
 	uint64_t buf[64], out[64];
 	unsigned int i, k, done = 0;

@@ -146,8 +146,9 @@ int gaudi_qp_connect(struct gaudi_qp *qp, const struct gaudi_nic_addr *remote);
  * @local_va: device VA of the data on this card (a host mapping or HBM)
  * @remote_va: device VA on the peer card (in the peer's mappings)
  * @size: bytes; split into WQEs of at most GAUDI_NIC_WQE_MAX_BYTES
- * @remote_sob: CFG offset of a sync object register on the peer card to
- *	write once all the data landed, or 0 for none
+ * @remote_sob: CFG offset of a user sync object on the peer card (W_S
+ *	144..2047, E_S, W_N, E_N; others put the QP in error) to write
+ *	once all the data landed, or 0 for none
  * @sob_value: the value written to it (e.g. gaudi_sob_value(1, true))
  *
  * Return: the WQE index of the write's last WQE (for gaudi_qp_wait()),
