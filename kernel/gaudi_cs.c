@@ -257,6 +257,10 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	cs->queued = false;
 	dp->sched.space_gen++;
 	gaudi_sob_put_locked(cs->ctx, &cs->sob_ref);
+	if (cs->coll) {
+		gaudi_sync_coll_done_locked(cs->ctx, cs->coll - 1);
+		cs->coll = 0;
+	}
 	/* PQ slots are freed by the done words, not here (gaudi_queue.c). */
 	if (cs->encaps) {
 		gaudi_encaps_release_locked(cs->ctx, cs->encaps);
@@ -745,6 +749,9 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		} else {
 			ret = cs->signal ?
 			      gaudi_sync_signal_ready_locked(ctx, cs->sig.queue) :
+			      cs->coll ?
+			      gaudi_sync_coll_ready_locked(ctx, cs->coll - 1,
+							   cs->coll_slaves) :
 			      1;
 			if (ret > 0) {
 				ret = gaudi_cs_fits(gdev, cs, &fq);
@@ -826,6 +833,12 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		job = list_first_entry(&cs->jobs, struct gaudi_job, node);
 		cs->sob_ref = gaudi_sync_signal_locked(ctx, &cs->sig, job->kcb);
 	}
+	if (cs->coll) {
+		/* The master job is the last: its monitor's target. */
+		job = list_last_entry(&cs->jobs, struct gaudi_job, node);
+		gaudi_sync_coll_locked(ctx, cs->coll - 1, cs->coll_slaves,
+				       (__le32 *)job->kcb + GAUDI_COLL_ARM_DWORD);
+	}
 	if (cs->staged)
 		gaudi_cs_staged_bind_locked(ctx, cs, first, e);
 	/* A staged submission is known by its first part's sequence. */
@@ -870,6 +883,82 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 }
 
 /* The kernel-job API (gaudi_cs.h). */
+/*
+ * A collective wait: @n kernel jobs, the slaves' on internal queues first,
+ * the master's (external, with the completion) last; kj[0].watch is the
+ * signal SOB the slaves wait for, held by the CS.
+ */
+int gaudi_cs_submit_collective(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
+			       unsigned int n, u64 *seq)
+{
+	struct gaudi_dp *dp = gdev->dp;
+	struct gaudi_job *job;
+	struct gaudi_cs *cs;
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		goto err_put;
+	cs->gdev = gdev;
+	INIT_LIST_HEAD(&cs->jobs);
+	INIT_LIST_HEAD(&cs->node);
+	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
+	for (i = 0; i < n; i++) {
+		struct gaudi_hw_queue *q = &dp->hwq.q[kj[i].queue];
+
+		job = kzalloc(sizeof(*job), GFP_KERNEL);
+		if (!job)
+			goto err_free;
+		job->cs = cs;
+		job->queue = kj[i].queue;
+		job->cq = q->external;
+		job->len = kj[i].size;
+		job->kcb_size = kj[i].size + gaudi_done_size(q) +
+				(job->cq ? GAUDI_CQ_PKTS_SIZE : 0);
+		job->kcb_alloc = job->kcb_size;
+		job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
+		if (!job->kcb) {
+			kfree(job);
+			goto err_free;
+		}
+		memcpy(job->kcb, kj[i].pkts, kj[i].size);
+		list_add_tail(&job->node, &cs->jobs);
+		if (job->cq) {
+			cs->ext_pending++;
+		} else {
+			cs->int_jobs++;
+			ret = gaudi_icb_alloc(gdev, job->kcb, job->kcb_alloc,
+					      &job->icb);
+			if (ret)
+				goto err_free;
+		}
+	}
+	cs->coll = kj[n - 1].queue + 1;
+	cs->coll_slaves = n - 1;
+	cs->sob_ref = kj[0].watch;
+	kj[0].watch = GAUDI_SOB_REF_NONE;
+	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
+	if (ret) {
+		/* Never bound: nothing to give back but the references. */
+		cs->coll = 0;
+		gaudi_cs_free_jobs(gdev, cs);
+		gaudi_sob_put(gdev, ctx, &cs->sob_ref);
+		kfree(cs);
+		return ret;
+	}
+	dma_fence_put(&cs->fence);
+	return 0;
+
+err_free:
+	gaudi_cs_free_jobs(gdev, cs);
+	kfree(cs);
+err_put:
+	gaudi_sob_put(gdev, ctx, &kj[0].watch);
+	return ret;
+}
+
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   struct gaudi_kjob *kj, u64 *seq,
 			   struct gaudi_signal *sig)
@@ -990,10 +1079,7 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	case HL_CS_FLAGS_UNRESERVE_SIGNALS_ONLY:
 		return gaudi_encaps_unreserve_ioctl(gdev, ctx, args);
 	case HL_CS_FLAGS_COLLECTIVE_WAIT:
-		/* As upstream on a device whose NIC ports are off. */
-		gaudi_dbg(gdev, CS, "CS: collective waits need the NIC ports, which are disabled\n");
-		ret = -EINVAL;
-		goto out_count;
+		return gaudi_coll_cs_ioctl(gdev, ctx, args);
 	case HL_CS_FLAGS_ENGINE_CORE_COMMAND:
 	case HL_CS_FLAGS_ENGINES_COMMAND:
 		/*

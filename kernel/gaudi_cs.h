@@ -164,6 +164,12 @@ struct gaudi_cs {
 	struct gaudi_signal sig;
 	/* Signal or wait CS: the SOB it signals or watches. */
 	struct gaudi_sob_ref sob_ref;
+	/*
+	 * Collective wait: its master queue + 1 (0: not one) and how many
+	 * slave jobs add 1 to the master's collective SOB.
+	 */
+	u8 coll;
+	u8 coll_slaves;
 	struct gaudi_ctx *ctx;
 	/*
 	 * Staged submission: the parts of one submission end together, when
@@ -394,6 +400,9 @@ struct gaudi_kjob {
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   struct gaudi_kjob *kj, u64 *seq,
 			   struct gaudi_signal *sig);
+int gaudi_cs_submit_collective(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
+			       unsigned int n, u64 *seq);
 int gaudi_cs_find_signal(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			 u64 seq, struct gaudi_signal *sig,
 			 struct gaudi_sob_ref *ref);

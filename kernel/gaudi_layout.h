@@ -26,6 +26,18 @@
  */
 #define GAUDI_SIG_FIRST_SOB	128
 #define GAUDI_SIG_FIRST_MON	64
+/*
+ * Collective waits, in upstream's part of the range: one SOB per master
+ * (external) queue, the slaves add 1 to it; a monitor per slave queue
+ * (NIC queues 0..39, the reduction engines DMA 5 and TPC 7 40..47) and
+ * per master (48..55).
+ */
+#define GAUDI_COLL_FIRST_SOB	0
+#define GAUDI_COLL_MON_NIC	0
+#define GAUDI_COLL_MON_DMA5	40
+#define GAUDI_COLL_MON_TPC7	44
+#define GAUDI_COLL_MON_MASTER	48
+#define GAUDI_COLL_MONS		56
 
 /*
  * HBM for the NIC's tables (QP contexts), 1 MiB per port, inside the

@@ -107,6 +107,11 @@ static void gaudi_sync_clear(struct gaudi_device *gdev)
 	for (i = GAUDI_SIG_FIRST_MON;
 	     i < GAUDI_SIG_FIRST_MON + GAUDI_NUM_EXT_QUEUES; i++)
 		WREG32(gdev, base + SM_MON_STATUS(i), 0);
+	for (i = 0; i < GAUDI_COLL_MONS; i++)
+		WREG32(gdev, base + SM_MON_STATUS(i), 0);
+	for (i = GAUDI_COLL_FIRST_SOB;
+	     i < GAUDI_COLL_FIRST_SOB + GAUDI_NUM_EXT_QUEUES; i++)
+		WREG32(gdev, base + 4 * i, 0);
 	for (i = GAUDI_FIRST_USER_MON; i < SM_NUM_MONS; i++)
 		gaudi_sync_mon_clear(gdev, base, i,
 				     base + 4 * GAUDI_FIRST_USER_SOB);
@@ -131,6 +136,7 @@ static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)
 	for (q = 0; q < GAUDI_NUM_EXT_QUEUES; q++) {
 		ctx->sync.sob[q].cur = 0;
 		ctx->sync.sob[q].value = 0;
+		ctx->sync.coll[q].value = 0;
 	}
 }
 
@@ -664,5 +670,188 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 						 4 * sig.sob;
 		args->out.sob_count_before_submission = sig.before;
 	}
+	return 0;
+}
+
+/* ---- collective waits ---------------------------------------------------- */
+
+int gaudi_sync_coll_ready_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves)
+{
+	struct gaudi_coll_slot *c = &ctx->sync.coll[m];
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	if (c->value + slaves <= SM_SOB_VAL)
+		return 1;
+	if (c->inflight)
+		return 0;
+	/*
+	 * Nothing adds to the SOB or watches it: restart it from 0 (the
+	 * submitter holds the device, gaudi_cs_submit()).
+	 */
+	WREG32(ctx->gdev, mmSYNC_MNGR_W_S_SOB_OBJ_0 +
+	       4 * (GAUDI_COLL_FIRST_SOB + m), 0);
+	c->value = 0;
+	return 1;
+}
+
+void gaudi_sync_coll_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves,
+			    __le32 *arm_msg)
+{
+	struct gaudi_coll_slot *c = &ctx->sync.coll[m];
+	u32 sob = GAUDI_COLL_FIRST_SOB + m;
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	c->value += slaves;
+	c->inflight++;
+	arm_msg[0] = cpu_to_le32(FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
+				 FIELD_PREP(SM_MON_ARM_MASK, (u8)~BIT(sob % 8)) |
+				 FIELD_PREP(SM_MON_ARM_VALUE, c->value));
+}
+
+void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m)
+{
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	if (ctx->sync.coll[m].inflight)
+		ctx->sync.coll[m].inflight--;
+}
+
+/*
+ * Arm W_S monitor @mon on @sob reaching @value, its payload adding 1 to
+ * fence counter 2 of stream @s of the QMAN at @qm, then FENCE on it.
+ */
+static u32 *gaudi_wait_pkts(u32 *p, u32 mon, u32 sob, u32 value, u32 qm,
+			    u32 s)
+{
+	u64 sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
+	u64 fence = GAUDI_CFG_BASE + qm + QM_CP_FENCE_RDATA(2, s);
+
+	p = msg_long(p, sm + SM_MON_PAY_ADDRL(mon), lower_32_bits(fence));
+	p = msg_long(p, sm + SM_MON_PAY_ADDRH(mon), upper_32_bits(fence));
+	p = msg_long(p, sm + SM_MON_PAY_DATA(mon), 1);
+	p = msg_long(p, sm + SM_MON_ARM(mon),
+		     FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
+		     FIELD_PREP(SM_MON_ARM_MASK, (u8)~BIT(sob % 8)) |
+		     FIELD_PREP(SM_MON_ARM_VALUE, value));
+	p[0] = FIELD_PREP(PKT_FENCE_DEC, 1) | FIELD_PREP(PKT_FENCE_TARGET, 1) |
+	       FIELD_PREP(PKT_FENCE_ID, 2);
+	p[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_FENCE);
+	return p + 2;
+}
+
+#define GAUDI_COLL_MAX_JOBS	(GAUDI_NIC_NUM_PORTS + 2)
+
+/*
+ * Collective wait CS (upstream's semantics): on master queue m (external),
+ * every enabled NIC port's queue of m's stream and the reduction engine's
+ * (collective_engine_id: DMA 5 or TPC 7) wait for the signal CS, then add
+ * 1 to m's collective SOB; m's job waits for all of them and ends the CS.
+ * So the CS ends once the signal arrived and every NIC queue and the
+ * reduction engine passed the work queued on them before it.  Upstream
+ * refuses it on a card without NIC ports (EINVAL); so does this.
+ */
+int gaudi_coll_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			union hl_cs_args *args)
+{
+	u32 pkts[GAUDI_COLL_MAX_JOBS][GAUDI_SYNC_JOB_DWORDS + 4] = {};
+	struct gaudi_kjob kj[GAUDI_COLL_MAX_JOBS] = {};
+	struct gaudi_dp *dp = gdev->dp;
+	u32 flags = args->in.cs_flags, ports, m, s, sob = 0, value = 0;
+	u64 coll = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
+	struct gaudi_signal sig = {};
+	struct hl_cs_chunk ch;
+	struct gaudi_sob_ref watch = GAUDI_SOB_REF_NONE;
+	unsigned int n = 0, i, p;
+	u64 seq, sig_seq;
+	int ret;
+
+	ports = READ_ONCE(gdev->nic.ports_mask);
+	if (!ports) {
+		gaudi_dbg(gdev, CS, "collective wait: the card has no NIC ports\n");
+		return -EINVAL;
+	}
+	if (flags & ~(HL_CS_FLAGS_COLLECTIVE_WAIT | HL_CS_FLAGS_TIMESTAMP |
+		      HL_CS_FLAGS_ENCAP_SIGNALS) ||
+	    args->in.num_chunks_execute != 1) {
+		gaudi_dbg(gdev, CS, "collective wait: flags 0x%x or %u chunks\n",
+			  flags, args->in.num_chunks_execute);
+		return -EINVAL;
+	}
+	if (copy_from_user(&ch, u64_to_user_ptr(args->in.chunks_execute),
+			   sizeof(ch)))
+		return -EFAULT;
+	if (ch.queue_index >= GAUDI_NUM_EXT_QUEUES ||
+	    (ch.collective_engine_id != GAUDI_ENGINE_ID_DMA_5 &&
+	     ch.collective_engine_id != GAUDI_ENGINE_ID_TPC_7)) {
+		gaudi_dbg(gdev, CS, "collective wait: queue %u is not a master or engine %u not DMA 5/TPC 7\n",
+			  ch.queue_index, ch.collective_engine_id);
+		return -EINVAL;
+	}
+	m = array_index_nospec(ch.queue_index, GAUDI_NUM_EXT_QUEUES);
+	s = m % 4;
+
+	if (flags & HL_CS_FLAGS_ENCAP_SIGNALS) {
+		ret = gaudi_encaps_wait_info(gdev, ctx, ch.encaps_signal_seq,
+					     ch.encaps_signal_offset, &sob,
+					     &value, &watch);
+	} else {
+		if (ch.num_signal_seq_arr != 1)
+			return -EINVAL;
+		if (copy_from_user(&sig_seq, u64_to_user_ptr(ch.signal_seq_arr),
+				   sizeof(sig_seq)))
+			return -EFAULT;
+		ret = gaudi_cs_find_signal(gdev, ctx, sig_seq, &sig, &watch);
+		if (ret < 0)
+			gaudi_dbg(gdev, CS, "collective wait: %llu is not a signal CS\n",
+				  sig_seq);
+		sob = sig.sob;
+		value = sig.before + 1;
+	}
+	if (ret < 0)
+		return ret;
+
+	/* The slaves: each enabled port's NIC queue, the reduction engine. */
+	for (p = 0; p <= GAUDI_NIC_NUM_PORTS; p++) {
+		u32 *w = pkts[n], q, mon;
+
+		if (p < GAUDI_NIC_NUM_PORTS) {
+			if (!(ports & BIT(p)))
+				continue;
+			q = GAUDI_QUEUE_ID_NIC_0_0 + 4 * p + s;
+			mon = GAUDI_COLL_MON_NIC + 4 * p + s;
+		} else if (ch.collective_engine_id == GAUDI_ENGINE_ID_DMA_5) {
+			q = GAUDI_QUEUE_ID_DMA_5_0 + s;
+			mon = GAUDI_COLL_MON_DMA5 + s;
+		} else {
+			q = GAUDI_QUEUE_ID_TPC_7_0 + s;
+			mon = GAUDI_COLL_MON_TPC7 + s;
+		}
+		/* A signal long gone (ret 1) needs no wait. */
+		if (!ret)
+			w = gaudi_wait_pkts(w, mon, sob, value,
+					    dp->hwq.q[q].qm_base, s);
+		w = msg_long(w, coll + 4 * (GAUDI_COLL_FIRST_SOB + m),
+			     SM_SOB_INC | 1);
+		kj[n].queue = q;
+		kj[n].pkts = (__force const __le32 *)pkts[n];
+		kj[n].size = (w - pkts[n]) * 4;
+		n++;
+	}
+	/* The master: its monitor's target is set at submission. */
+	kj[n].queue = m;
+	kj[n].pkts = (__force const __le32 *)pkts[n];
+	kj[n].size = (gaudi_wait_pkts(pkts[n], GAUDI_COLL_MON_MASTER + m,
+				      GAUDI_COLL_FIRST_SOB + m, 0,
+				      dp->hwq.q[m].qm_base, s) - pkts[n]) * 4;
+	n++;
+	for (i = 0; i < n; i++)
+		for (p = 0; p < kj[i].size / 4; p++)
+			pkts[i][p] = (__force u32)cpu_to_le32(pkts[i][p]);
+	kj[0].watch = watch;
+	ret = gaudi_cs_submit_collective(gdev, ctx, kj, n, &seq);
+	if (ret)
+		return ret;
+	memset(args, 0, sizeof(*args));
+	args->out.seq = seq;
+	args->out.status = HL_CS_STATUS_SUCCESS;
 	return 0;
 }

@@ -59,9 +59,19 @@ struct gaudi_sob_slot {
 	u64 switches;		/* times signals moved to the other SOB */
 };
 
+/*
+ * The collective SOB of a master (external) queue: @value after the last
+ * collective wait submitted, @inflight of them not ended.
+ */
+struct gaudi_coll_slot {
+	u32 value;
+	u32 inflight;
+};
+
 /* A context's sync state (dp->lock). */
 struct gaudi_sync_ctx {
 	struct gaudi_sob_slot sob[GAUDI_NUM_EXT_QUEUES];
+	struct gaudi_coll_slot coll[GAUDI_NUM_EXT_QUEUES];
 	struct list_head encaps;	/* struct gaudi_encaps */
 	u32 encaps_next_id;
 	u32 encaps_num;
@@ -88,6 +98,20 @@ int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, u32 queue);
 struct gaudi_sob_ref gaudi_sync_signal_locked(struct gaudi_ctx *ctx,
 					      struct gaudi_signal *sig,
 					      __le32 *msg);
+
+/*
+ * Collective waits, at submission and end: may @slaves more adds go to
+ * master queue @m's collective SOB now (1) or once those in flight ended
+ * (0, the SOB is then restarted from 0); then the master job's monitor
+ * target in @arm_msg (its ARM MSG_LONG); done at the CS's end.
+ */
+#define GAUDI_COLL_ARM_DWORD	12	/* after PAY_ADDRL/ADDRH/DATA */
+int gaudi_sync_coll_ready_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves);
+void gaudi_sync_coll_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves,
+			    __le32 *arm_msg);
+void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m);
+int gaudi_coll_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			union hl_cs_args *args);
 
 /* Encapsulated signals, as staged submissions use them. */
 struct gaudi_encaps *gaudi_encaps_free_locked(struct gaudi_ctx *ctx, u32 id);

@@ -1049,6 +1049,141 @@ static void nic_queue_doorbell(struct side *a, struct side *b, uint32_t qa,
 	cb_destroy(a->fd, nop);
 }
 
+/* ---- collective waits --------------------------------------------------------- */
+
+static int sync_cs(int fd, uint32_t flags, uint32_t q, uint64_t *sig,
+		   uint32_t engine, uint64_t *seq)
+{
+	struct hl_cs_chunk ch;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.queue_index = q;
+	ch.collective_engine_id = engine;
+	if (sig) {
+		ch.signal_seq_arr = (uintptr_t)sig;
+		ch.num_signal_seq_arr = 1;
+	}
+	return hl_submit(fd, &ch, 1, flags, 0, seq);
+}
+
+/* Signal on @sq, then a collective wait on master @m; its sequence. */
+static int collective(int fd, uint32_t sq, uint32_t m, uint32_t engine,
+		      uint64_t *seq)
+{
+	uint64_t sig;
+	int rc = sync_cs(fd, HL_CS_FLAGS_SIGNAL, sq, NULL, 0, &sig);
+
+	return rc ? rc : sync_cs(fd, HL_CS_FLAGS_COLLECTIVE_WAIT, m, &sig,
+				 engine, seq);
+}
+
+/*
+ * HL_CS_FLAGS_COLLECTIVE_WAIT (upstream's semantics): the CS ends once
+ * the signal arrived and every enabled port's NIC queue of the master's
+ * stream and the reduction engine (DMA 5 or TPC 7) passed the work queued
+ * before it.  The driver's collective SOB of master m (W_S SOB m) counts
+ * the slaves.
+ */
+static void collective_test(struct side *a)
+{
+	struct drm_gaudi_nic_link link;
+	uint32_t nports;
+	const uint32_t port = 3, s = 2, user_sob = 400, user_mon = 100;
+	uint32_t qm = GAUDI_NIC_PORT_MACRO(port) +
+		      ((port & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+	uint64_t fence = GAUDI_CFG_BASE + qm + QM_CP_FENCE_RDATA(3, s);
+	uint64_t sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
+	uint64_t seq, bseq, cb = 0, dva = 0, nop = 0, rel = 0, sig = 0;
+	uint8_t *cbp = MAP_FAILED, *nopp = MAP_FAILED, *relp = MAP_FAILED;
+	uint32_t c0, c5, st = 0, v;
+	struct hl_cs_chunk ch[2];
+	size_t len;
+
+	memset(&link, 0, sizeof(link));
+	nic_raw(a->fd, GAUDI_NIC_OP_LINK_STATE, NULL, 0, &link, sizeof(link));
+	nports = (uint32_t)__builtin_popcount(link.ports_mask);
+	dbg_dir = a->dbg;
+	c0 = reg_rd(SOB(0)) & 0x7FFF;
+	c5 = reg_rd(SOB(5)) & 0x7FFF;
+	ok(!collective(a->fd, 1, 0, GAUDI_ENGINE_ID_DMA_5, &seq) &&
+	   !hl_wait_ok(a->fd, seq, 10000000),
+	   "collective wait on DMA_0_0 (engine DMA 5) after a signal on DMA_0_1: completes");
+	ok(((reg_rd(SOB(0)) - c0) & 0x7FFF) == nports + 1,
+	   "  the %u NIC queues and DMA 5 each added 1 to its collective SOB (%u)",
+	   nports, (reg_rd(SOB(0)) - c0) & 0x7FFF);
+	ok(!collective(a->fd, 4, 5, GAUDI_ENGINE_ID_TPC_7, &seq) &&
+	   !hl_wait_ok(a->fd, seq, 10000000) &&
+	   ((reg_rd(SOB(5)) - c5) & 0x7FFF) == nports + 1,
+	   "collective wait on DMA_1_1 with TPC 7: completes, +%u",
+	   (reg_rd(SOB(5)) - c5) & 0x7FFF);
+
+	/* A NIC queue that has not passed its earlier work holds it back. */
+	if (!ok(!cb_create(a->fd, 4096, HL_CB_FLAGS_MAP, &cb) &&
+		!hl_cb_device_va(a->fd, cb, &dva) &&
+		(cbp = hl_cb_mmap(a->fd, cb, 4096)) != MAP_FAILED &&
+		!cb_create(a->fd, 4096, 0, &nop) &&
+		(nopp = hl_cb_mmap(a->fd, nop, 4096)) != MAP_FAILED &&
+		!cb_create(a->fd, 4096, 0, &rel) &&
+		(relp = hl_cb_mmap(a->fd, rel, 4096)) != MAP_FAILED,
+		"collective: CBs"))
+		return;
+	hl_pkt8(nopp, 0, PKT_NOP, 0, 0);
+	len = hl_pkt_fence(cbp, 0, 3, 1, 1);
+	ok(!nic_cs(a->fd, dva, (uint32_t)len,
+		   GAUDI_QUEUE_ID_NIC_0_0 + 4 * port + s, nop, &bseq),
+	   "NIC queue of port %u, stream %u, waits in a FENCE", port, s);
+	ok(!collective(a->fd, 1, s, GAUDI_ENGINE_ID_DMA_5, &seq),
+	   "collective wait on DMA_0_%u", s);
+	ok(wait_cs(a->fd, seq, 300000, &st, NULL) == 0 &&
+	   st == HL_WAIT_CS_STATUS_BUSY,
+	   "  still busy after 300 ms (status %u)", st);
+	/* A user monitor releases the FENCE: SOB 400 + 1 fires it. */
+	v = (reg_rd(SOB(user_sob)) & 0x7FFF) + 1;
+	len = hl_pkt_msg_long(relp, 0, sm + SM_MON_PAY_ADDRL(user_mon),
+			      (uint32_t)fence, false);
+	len = hl_pkt_msg_long(relp, len, sm + SM_MON_PAY_ADDRH(user_mon),
+			      (uint32_t)(fence >> 32), false);
+	len = hl_pkt_msg_long(relp, len, sm + SM_MON_PAY_DATA(user_mon), 1,
+			      false);
+	len = hl_pkt_msg_long(relp, len, sm + SM_MON_ARM(user_mon),
+			      (user_sob / 8) | (uint32_t)(uint8_t)~(1U << (user_sob % 8)) << 8 |
+			      v << 17, false);
+	len = hl_pkt_msg_long(relp, len, sm + 4 * user_sob, SM_SOB_INC | 1,
+			      false);
+	ok(!hl_run1(a->fd, rel, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_3, 5000000),
+	   "a user monitor releases the FENCE");
+	ok(!hl_wait_ok(a->fd, seq, 10000000), "  then the collective wait completes");
+
+	/* Refused. */
+	ok(sync_cs(a->fd, HL_CS_FLAGS_SIGNAL, 1, NULL, 0, &sig) == 0,
+	   "a signal CS for the refusals");
+	ok(sync_cs(a->fd, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &sig,
+		   GAUDI_ENGINE_ID_DMA_4, &seq) == -EINVAL,
+	   "collective engine DMA 4: EINVAL");
+	ok(sync_cs(a->fd, HL_CS_FLAGS_COLLECTIVE_WAIT, GAUDI_QUEUE_ID_DMA_2_0,
+		   &sig, GAUDI_ENGINE_ID_DMA_5, &seq) == -EINVAL,
+	   "master on an internal queue: EINVAL");
+	ok(sync_cs(a->fd, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, NULL,
+		   GAUDI_ENGINE_ID_DMA_5, &seq) == -EINVAL,
+	   "no signal: EINVAL");
+	ok(sync_cs(a->fd, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &bseq,
+		   GAUDI_ENGINE_ID_DMA_5, &seq) == -EINVAL,
+	   "a sequence that is not a signal CS: EINVAL");
+	memset(ch, 0, sizeof(ch));
+	ch[0].signal_seq_arr = ch[1].signal_seq_arr = (uintptr_t)&sig;
+	ch[0].num_signal_seq_arr = ch[1].num_signal_seq_arr = 1;
+	ch[0].collective_engine_id = ch[1].collective_engine_id =
+		GAUDI_ENGINE_ID_DMA_5;
+	ok(hl_submit(a->fd, ch, 2, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &seq) ==
+	   -EINVAL, "two chunks: EINVAL");
+	munmap(cbp, 4096);
+	munmap(nopp, 4096);
+	munmap(relp, 4096);
+	cb_destroy(a->fd, cb);
+	cb_destroy(a->fd, nop);
+	cb_destroy(a->fd, rel);
+}
+
 static void rdma(char **argv)
 {
 	struct side a, b;
@@ -1257,6 +1392,7 @@ static void rdma(char **argv)
 	still_writes(&a, &b, qa[1], qb[1], shadow, sob0 + n + 2,
 		     "after both errors");
 	nic_queue_doorbell(&a, &b, qa[1], shadow, sob0 + n + 3);
+	collective_test(&a);
 	/* The QP in error is brought back by new contexts. */
 	a.pi[qa[2]] = 0;
 	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
