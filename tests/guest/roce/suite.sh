@@ -21,6 +21,8 @@
 #   6  gaudi_roce_test fuzz: random NIC ioctls
 #   7  gaudi_roce_test remove: card 0 unbound while its holder has
 #      connections, bound again: nothing left; dmesg has no kernel problem
+#   8  counters.sh: the per-port RoCE counters after RDMA traffic and a
+#      bad remote key, through COUNTERS, ethtool -S and gaudi-smi
 #
 # Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000).
 # Prints TAP and ends with "N passed, N failed".
@@ -170,5 +172,9 @@ ok $? "rmmod gaudi"
 problems=$(dmesg | kernel_problems | head -3)
 [ -z "$problems" ]
 ok $? "dmesg: no kernel problem${problems:+: $problems}"
+# The per-port RoCE counters through ethtool and gaudi-smi (counters.sh).
+# shellcheck source-path=SCRIPTDIR source=counters.sh
+. "$(dirname "$0")/counters.sh"
+counters_test
 
 tap_done
