@@ -534,6 +534,10 @@ int main(void)
 	   lines_matching(o, "gaudi_nic_port_info{") == 20 &&
 	   strstr(o, "# TYPE gaudi_nic_port_rx_bytes_total counter\n"),
 	   "--prometheus: link, frame counters, info of the 20 ports, counter types");
+	ok(strstr(o, "gaudi_nic_port_roce_tx_packets_total{card=\"0\",bus_id=\"0000:01:00.0\",port=\"1\"} 1001\n") &&
+	   strstr(o, "gaudi_nic_port_roce_qp_errors_total{card=\"0\",bus_id=\"0000:01:00.0\",port=\"1\"} 8\n") &&
+	   lines_matching(o, "gaudi_nic_port_roce_retransmits_total{") == 2,
+	   "--prometheus: the RoCE counters of the 2 ports that have them");
 
 	close(fd0);
 	close(fd1);
