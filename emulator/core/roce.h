@@ -28,36 +28,26 @@ struct gaudi_core;
 #define GAUDI_ROCE_MAX_FRAME    (14 + 20 + 8 + 12 + 16 + 4 + \
                                  GAUDI_ROCE_MTU + 4)
 
-/* The register index of each (hw/gaudi1/nic.h ROCE_CNT_*, a model choice). */
+/*
+ * What the engine counts per port; the values are the register indices
+ * (hw/gaudi1/nic.h ROCE_CNT_*, a model choice, which say what each counts).
+ */
 enum gaudi_roce_cnt {
-    GAUDI_ROCE_TX_PKTS = ROCE_CNT_TX_PKTS,         /* request packets sent
-                                                     (first time) */
-    GAUDI_ROCE_RETRANSMITS = ROCE_CNT_RETRANSMITS, /* request packets sent
-                                                     again */
-    GAUDI_ROCE_TX_ACKS = ROCE_CNT_TX_ACKS,         /* ACKs sent by the
-                                                     responder */
-    GAUDI_ROCE_TX_NAKS = ROCE_CNT_TX_NAKS,         /* NAKs sent by the
-                                                     responder */
-    GAUDI_ROCE_RX_PKTS = ROCE_CNT_RX_PKTS,         /* RoCE frames received */
-    GAUDI_ROCE_RX_ACKS = ROCE_CNT_RX_ACKS,         /* ACKs received by the
-                                                     requester */
-    GAUDI_ROCE_RX_NAKS = ROCE_CNT_RX_NAKS,         /* NAKs received by the
-                                                     requester */
-    GAUDI_ROCE_ICRC_ERRORS = ROCE_CNT_ICRC_ERRORS, /* dropped: bad iCRC */
-    GAUDI_ROCE_BAD_FRAMES = ROCE_CNT_BAD_FRAMES,   /* dropped: malformed,
-                                                     unknown opcode */
-    GAUDI_ROCE_DUPLICATES = ROCE_CNT_DUPLICATES,   /* request packets seen
-                                                     before (re-ACKed) */
-    GAUDI_ROCE_TIMEOUTS = ROCE_CNT_TIMEOUTS,       /* retransmission timer
-                                                     expirations */
-    GAUDI_ROCE_REQ_ERRORS = ROCE_CNT_REQ_QP_ERRORS, /* requester QPs put in
-                                                      error */
-    GAUDI_ROCE_RES_ERRORS = ROCE_CNT_RES_QP_ERRORS, /* responder QPs put in
-                                                      error */
-    GAUDI_ROCE_CQ_OVERFLOW = ROCE_CNT_CQ_OVERFLOWS, /* CQEs lost to a full
-                                                      completion queue */
-    GAUDI_ROCE_INJECTED = ROCE_CNT_INJECTED,       /* frames dropped,
-                                                     reordered, corrupted */
+    GAUDI_ROCE_TX_PKTS = ROCE_CNT_TX_PKTS,
+    GAUDI_ROCE_RETRANSMITS = ROCE_CNT_RETRANSMITS,
+    GAUDI_ROCE_TX_ACKS = ROCE_CNT_TX_ACKS,
+    GAUDI_ROCE_TX_NAKS = ROCE_CNT_TX_NAKS,
+    GAUDI_ROCE_RX_PKTS = ROCE_CNT_RX_PKTS,
+    GAUDI_ROCE_RX_ACKS = ROCE_CNT_RX_ACKS,
+    GAUDI_ROCE_RX_NAKS = ROCE_CNT_RX_NAKS,
+    GAUDI_ROCE_ICRC_ERRORS = ROCE_CNT_ICRC_ERRORS,
+    GAUDI_ROCE_BAD_FRAMES = ROCE_CNT_BAD_FRAMES,
+    GAUDI_ROCE_DUPLICATES = ROCE_CNT_DUPLICATES,     /* re-ACKed */
+    GAUDI_ROCE_TIMEOUTS = ROCE_CNT_TIMEOUTS,
+    GAUDI_ROCE_REQ_ERRORS = ROCE_CNT_REQ_QP_ERRORS,
+    GAUDI_ROCE_RES_ERRORS = ROCE_CNT_RES_QP_ERRORS,
+    GAUDI_ROCE_CQ_OVERFLOW = ROCE_CNT_CQ_OVERFLOWS,
+    GAUDI_ROCE_INJECTED = ROCE_CNT_INJECTED,         /* drop/reorder/corrupt */
     GAUDI_ROCE_CNT_NUM = ROCE_CNT_NUM
 };
 
