@@ -45,6 +45,7 @@ cnt_snap() {
 cnt_f() { echo "$1" | awk -v k="$2" '{ print $k }'; }
 
 counters_test() {
+	cnt_s=$(date +%s)
 	insmod "$GAUDI_KO" && insmod "$GAUDI_EN_KO"
 	ok $? "counters: insmod gaudi.ko and gaudi_en.ko again"
 	cnt_t=0
@@ -107,4 +108,5 @@ counters_test() {
 	cnt_p=$(dmesg | kernel_problems | head -3)
 	[ -z "$cnt_p" ]
 	ok $? "counters: dmesg: no kernel problem${cnt_p:+: $cnt_p}"
+	diag "counters: $(($(date +%s) - cnt_s)) s"
 }
