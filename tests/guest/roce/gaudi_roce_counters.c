@@ -10,8 +10,9 @@
  *                                 the QP goes into error on both ends
  *
  * Before and after, COUNTERS (DRM_IOCTL_GAUDI_NIC) of both ports: packets
- * sent and received move, retransmissions and QP errors do not (traffic),
- * or the QP errors grow by exactly one per end (badkey); an output of the
+ * sent and received move, QP errors do not (traffic), or the QP errors
+ * grow by exactly one per end (badkey); without resends (no loss
+ * injected) every packet sent was received; an output of the
  * ABI 1.3 size (96 bytes) gets the MAC part only.  Prints the ports as
  * "# ports: BDF0 PORT0 BDF1 PORT1" for the suite, which checks ethtool
  * and gaudi-smi against the same run (tests/guest/roce/counters.sh).
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
 	struct drm_gaudi_nic_counters c0[2], c1[2], v1;
 	struct gaudi_nic_addr aa, ba;
 	struct end a = { 0 }, b = { 0 };
-	bool bad;
+	bool bad, lossless;
 	int ret, i, wqe = -1;
 
 	if (argc != 2 || (strcmp(argv[1], "traffic") &&
@@ -181,18 +182,28 @@ int main(int argc, char **argv)
 		 b.port, D(c1, roce_tx_pkts), D(c1, roce_rx_pkts),
 		 D(c1, roce_acks_tx), D(c1, roce_naks_tx),
 		 D(c1, roce_req_qp_errors), D(c1, roce_res_qp_errors));
+	/*
+	 * Loss may be injected (make check's roce-lossy): then packets are
+	 * resent, and some never arrive.  Whether it was, and the exact
+	 * counts without it, the suite judges with ethtool's roce_injected.
+	 */
+	lossless = !D(c0, roce_retransmits) && !D(c1, roce_icrc_errors) &&
+		   !D(c0, roce_icrc_errors) && !D(c1, roce_duplicates);
 	if (!bad) {
-		ok(D(c0, roce_tx_pkts) >= WRITES * 3 &&
-		   D(c1, roce_rx_pkts) == D(c0, roce_tx_pkts) &&
-		   D(c1, roce_acks_tx) > 0 &&
-		   D(c0, roce_rx_pkts) == D(c1, roce_acks_tx) &&
-		   D(c0, roce_acks_rx) == D(c1, roce_acks_tx),
-		   "requests sent = received (%llu, 3 per 12 KiB write), ACKs sent = received (%llu)",
-		   D(c0, roce_tx_pkts), D(c1, roce_acks_tx));
-		ok(!D(c0, roce_retransmits) && !D(c1, roce_retransmits) &&
-		   !D(c0, roce_naks_rx) && !D(c1, roce_naks_tx) &&
-		   !D(c0, roce_req_qp_errors) && !D(c1, roce_res_qp_errors),
-		   "no loss injected: no retransmission, NAK or QP error");
+		ok(D(c0, roce_tx_pkts) == WRITES * 3 &&
+		   D(c1, roce_rx_pkts) >= 1 && D(c1, roce_acks_tx) >= WRITES &&
+		   D(c0, roce_acks_rx) >= 1 &&
+		   D(c0, roce_acks_rx) <= D(c1, roce_acks_tx),
+		   "requests sent %llu (3 per 12 KiB write, resends apart), received %llu; ACKs sent %llu, received %llu",
+		   D(c0, roce_tx_pkts), D(c1, roce_rx_pkts),
+		   D(c1, roce_acks_tx), D(c0, roce_acks_rx));
+		ok(!lossless || (D(c1, roce_rx_pkts) == D(c0, roce_tx_pkts) &&
+				 D(c0, roce_acks_rx) == D(c1, roce_acks_tx) &&
+				 !D(c0, roce_naks_rx) && !D(c1, roce_naks_tx)),
+		   "without resends: every request and ACK arrived, no NAK");
+		ok(!D(c0, roce_req_qp_errors) && !D(c1, roce_res_qp_errors) &&
+		   !D(c0, roce_res_qp_errors) && !D(c1, roce_req_qp_errors),
+		   "no QP error");
 		ok(D(c0, tx_frames) >= D(c0, roce_tx_pkts) &&
 		   D(c1, rx_frames) >= D(c1, roce_rx_pkts),
 		   "the MAC counters saw at least the RoCE frames");
@@ -201,10 +212,11 @@ int main(int argc, char **argv)
 		   D(c1, roce_res_qp_errors) == 1 &&
 		   !D(c0, roce_res_qp_errors) && !D(c1, roce_req_qp_errors),
 		   "bad key: one requester QP error on module 0, one responder QP error on module 1");
-		ok(D(c1, roce_naks_tx) >= 1 &&
-		   D(c0, roce_naks_rx) == D(c1, roce_naks_tx),
-		   "bad key: NAKs sent by module 1 = received by module 0 (%llu)",
-		   D(c1, roce_naks_tx));
+		ok(D(c0, roce_naks_rx) >= 1 &&
+		   D(c0, roce_naks_rx) <= D(c1, roce_naks_tx) &&
+		   (!lossless || D(c0, roce_naks_rx) == D(c1, roce_naks_tx)),
+		   "bad key: NAKs sent by module 1 %llu, received by module 0 %llu",
+		   D(c1, roce_naks_tx), D(c0, roce_naks_rx));
 	}
 #undef D
 	teardown(&b);
