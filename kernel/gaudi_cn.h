@@ -62,6 +62,8 @@ struct gaudi_cn_client {
  *	counters, else its transmit ones; @reg relative to them,
  *	hw/gaudi1/nic.h STAT_*); the high-word latch is shared with
  *	gaudi.ko's readers.  Any context.
+ * @roce_counter: a 64-bit RoCE counter of @port (@idx: hw/gaudi1/nic.h
+ *	ROCE_CNT_*), through the same latch lock.  Any context.
  */
 struct gaudi_cn_ops {
 	u32 (*rreg)(struct gaudi_cn *cn, u32 off);
@@ -73,6 +75,8 @@ struct gaudi_cn_ops {
 			 bool req, const u32 *data);
 	u64 (*mac_counter)(struct gaudi_cn *cn, unsigned int port, bool rx,
 			   u32 reg);
+	u64 (*roce_counter)(struct gaudi_cn *cn, unsigned int port,
+			    unsigned int idx);
 };
 
 /**

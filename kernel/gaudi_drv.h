@@ -317,7 +317,10 @@ struct gaudi_nic {
 	u8 mac[GAUDI_NIC_NUM_PORTS][6];
 	u8 eeprom[256];
 	struct gaudi_cn *cn;		/* the auxiliary device, if ports */
-	/* The MAC statistics' DATA_HI latch (gaudi_nic_mac_counter()). */
+	/*
+	 * The MAC statistics' DATA_HI latch (gaudi_nic_mac_counter()) and
+	 * the RoCE counters' HI latch (gaudi_nic_roce_counter()).
+	 */
 	spinlock_t stat_lock;
 	/* Per port: one user of the context gateway at a time. */
 	struct mutex gw_lock[GAUDI_NIC_NUM_PORTS];
@@ -335,6 +338,8 @@ void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok);
 void gaudi_nic_event(struct gaudi_device *gdev, u32 type);
 u64 gaudi_nic_mac_counter(struct gaudi_device *gdev, unsigned int port,
 			  bool rx, u32 reg);
+u64 gaudi_nic_roce_counter(struct gaudi_device *gdev, unsigned int port,
+			   unsigned int idx);
 
 /* ---- the device ----------------------------------------------------- */
 struct gaudi_device {

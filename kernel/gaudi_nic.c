@@ -97,11 +97,40 @@ u64 gaudi_nic_mac_counter(struct gaudi_device *gdev, unsigned int port,
 	return (u64)hi << 32 | lo;
 }
 
+static u64 gaudi_cn_roce_counter(struct gaudi_cn *cn, unsigned int port,
+				 unsigned int idx)
+{
+	return gaudi_nic_roce_counter(cn_gdev(cn), port, idx);
+}
+
+/*
+ * A 64-bit RoCE counter of @port (hw/gaudi1/nic.h ROCE_CNT_*, the model's
+ * register window in the port's QPC block): reading the low word latches
+ * the high one, one latch per port.
+ */
+u64 gaudi_nic_roce_counter(struct gaudi_device *gdev, unsigned int port,
+			   unsigned int idx)
+{
+	unsigned long flags;
+	u32 lo, hi;
+
+	if (port >= GAUDI_NIC_NUM_PORTS || idx >= NIC_QPC_ROCE_CNT_SLOTS)
+		return 0;
+	spin_lock_irqsave(&gdev->nic.stat_lock, flags);
+	lo = gaudi_rreg(gdev, GAUDI_NIC_QPC_REG(port, NIC_QPC_ROCE_CNT_LO(idx)),
+			"nic roce cnt");
+	hi = gaudi_rreg(gdev, GAUDI_NIC_QPC_REG(port, NIC_QPC_ROCE_CNT_HI(idx)),
+			"nic roce cnt");
+	spin_unlock_irqrestore(&gdev->nic.stat_lock, flags);
+	return (u64)hi << 32 | lo;
+}
+
 static const struct gaudi_cn_ops gaudi_cn_ops = {
 	.rreg = gaudi_cn_rreg,
 	.wreg = gaudi_cn_wreg,
 	.qpc_write = gaudi_cn_qpc_write,
 	.mac_counter = gaudi_cn_mac_counter,
+	.roce_counter = gaudi_cn_roce_counter,
 	.attach = gaudi_cn_attach,
 	.detach = gaudi_cn_detach,
 };

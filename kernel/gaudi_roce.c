@@ -51,6 +51,8 @@ static_assert(!(GAUDI_NIC_USER_FIRST_QP - GAUDI_NIC_FIRST_CONN) &&
 static_assert(mmSYNC_MNGR_W_S_SOB_OBJ_0 < mmSYNC_MNGR_E_S_SOB_OBJ_0 &&
 	      mmSYNC_MNGR_E_S_SOB_OBJ_0 < mmSYNC_MNGR_W_N_SOB_OBJ_0 &&
 	      mmSYNC_MNGR_W_N_SOB_OBJ_0 < mmSYNC_MNGR_E_N_SOB_OBJ_0);
+static_assert(offsetof(struct drm_gaudi_nic_counters, roce_flags) ==
+	      GAUDI_NIC_COUNTERS_SIZE_V1);
 static_assert(GAUDI_NIC_MAX_CONN * GAUDI_NIC_REQ_QPC_SIZE <=
 	      GAUDI_ROCE_RES_TABLE_OFF);
 static_assert(GAUDI_ROCE_RES_TABLE_OFF +
@@ -818,6 +820,12 @@ static int roce_link(struct roce_call *c)
 	return 0;
 }
 
+/* RoCE counter @idx of the COUNTERS caller's port. */
+static u64 roce_cnt(struct roce_call *c, unsigned int idx)
+{
+	return gaudi_nic_roce_counter(c->gdev, c->in.port.port, idx);
+}
+
 static int roce_counters(struct roce_call *c)
 {
 	struct drm_gaudi_nic_counters *o = &c->out.cnt;
@@ -846,6 +854,21 @@ static int roce_counters(struct roce_call *c)
 					      STAT_TX_IFOUTUCASTPKTS);
 	o->tx_errors = gaudi_nic_mac_counter(gdev, port, false,
 					     STAT_TX_IFOUTERRORS);
+	o->roce_flags = GAUDI_NIC_COUNTERS_ROCE;
+	o->roce_tx_pkts = roce_cnt(c, ROCE_CNT_TX_PKTS);
+	o->roce_rx_pkts = roce_cnt(c, ROCE_CNT_RX_PKTS);
+	o->roce_retransmits = roce_cnt(c, ROCE_CNT_RETRANSMITS);
+	o->roce_acks_tx = roce_cnt(c, ROCE_CNT_TX_ACKS);
+	o->roce_naks_tx = roce_cnt(c, ROCE_CNT_TX_NAKS);
+	o->roce_acks_rx = roce_cnt(c, ROCE_CNT_RX_ACKS);
+	o->roce_naks_rx = roce_cnt(c, ROCE_CNT_RX_NAKS);
+	o->roce_icrc_errors = roce_cnt(c, ROCE_CNT_ICRC_ERRORS);
+	o->roce_bad_frames = roce_cnt(c, ROCE_CNT_BAD_FRAMES);
+	o->roce_duplicates = roce_cnt(c, ROCE_CNT_DUPLICATES);
+	o->roce_timeouts = roce_cnt(c, ROCE_CNT_TIMEOUTS);
+	o->roce_req_qp_errors = roce_cnt(c, ROCE_CNT_REQ_QP_ERRORS);
+	o->roce_res_qp_errors = roce_cnt(c, ROCE_CNT_RES_QP_ERRORS);
+	o->roce_cq_overflows = roce_cnt(c, ROCE_CNT_CQ_OVERFLOWS);
 	return 0;
 }
 
@@ -909,9 +932,14 @@ static int roce_app_params(struct roce_call *c)
 	return 0;
 }
 
+/*
+ * @out_min: the least output room (0: @out_size); the op writes
+ * min(output_size, @out_size) bytes (COUNTERS grew in ABI 1.3's
+ * lifetime: a caller built before its RoCE part passes the old size).
+ */
 struct roce_op {
 	int (*fn)(struct roce_call *c);
-	u32 in_size, out_size;
+	u32 in_size, out_size, out_min;
 };
 
 static const struct roce_op roce_ops[] = {
@@ -944,7 +972,8 @@ static const struct roce_op roce_ops[] = {
 		sizeof(struct drm_gaudi_nic_link) },
 	[GAUDI_NIC_OP_COUNTERS] = { roce_counters,
 		sizeof(struct drm_gaudi_nic_port),
-		sizeof(struct drm_gaudi_nic_counters) },
+		sizeof(struct drm_gaudi_nic_counters),
+		GAUDI_NIC_COUNTERS_SIZE_V1 },
 	[GAUDI_NIC_OP_CONN_STATE] = { roce_conn_state,
 		sizeof(struct drm_gaudi_nic_conn),
 		sizeof(struct drm_gaudi_nic_conn_state) },
@@ -977,6 +1006,7 @@ int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct drm_gaudi_nic *a = data;
 	const struct roce_op *op;
 	struct roce_call *c;
+	u32 out_len;
 	int idx, ret;
 
 	if (a->ctx_id || a->flags || a->pad ||
@@ -987,7 +1017,9 @@ int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		return -EINVAL;
 	}
 	op = &roce_ops[a->op];
-	if (a->output_size < op->out_size || (op->out_size && !a->output_ptr) ||
+	out_len = min(a->output_size, op->out_size);
+	if (out_len < (op->out_min ? op->out_min : op->out_size) ||
+	    (op->out_size && !a->output_ptr) ||
 	    (op->in_size && !a->input_size)) {
 		gaudi_dbg(gdev, IOCTL, "NIC: op %u: input or output too small\n",
 			  a->op);
@@ -1008,9 +1040,8 @@ int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (ret)
 		goto out;
 	ret = op->fn(c);
-	if (!ret && op->out_size &&
-	    copy_to_user(u64_to_user_ptr(a->output_ptr), &c->out,
-			 op->out_size)) {
+	if (!ret && out_len &&
+	    copy_to_user(u64_to_user_ptr(a->output_ptr), &c->out, out_len)) {
 		ret = -EFAULT;
 		/* A QP the caller never learnt of is not kept. */
 		if (a->op == GAUDI_NIC_OP_ALLOC_CONN) {

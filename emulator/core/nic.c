@@ -19,7 +19,8 @@
  *    backend; an unsecured doorbell on a raw QP fails the security check
  *    (QP error FIFO entry, interrupt 8);
  *  - a doorbell on an RC QP and received UDP 4791 frames go to the RoCE
- *    engine (roce.c);
+ *    engine (roce.c), whose counters the port's QPC block shows read-only
+ *    from ROCE_CNT_LO(0) (a model choice);
  *  - gaudi_nic_receive() writes a frame into the next slot of the port's
  *    raw receive ring, advances RES_RING0_PI and raises interrupt 4.
  * A QPC interrupt sets its CAUSE bit; if the bit was clear and MASK enables
@@ -169,6 +170,31 @@ static bool stat_counter(unsigned int m, uint32_t rel, unsigned int *port,
         }
     }
     return false;
+}
+
+/* Whether @r (QPC block-relative) is in the RoCE counter window. */
+static bool roce_cnt_reg(uint32_t r)
+{
+    return r >= NIC_QPC_ROCE_CNT_BASE &&
+           r < NIC_QPC_ROCE_CNT_LO(NIC_QPC_ROCE_CNT_SLOTS);
+}
+
+/*
+ * A read of the RoCE counter window of @port: a low word latches the
+ * counter's high word, which every HI register of the port returns.
+ */
+static uint32_t roce_cnt_read(struct gaudi_core *g, unsigned int port,
+                              uint32_t r)
+{
+    uint32_t i = (r - NIC_QPC_ROCE_CNT_BASE) / 8;
+    uint64_t v;
+
+    if (r & 4) {
+        return g->nic.roce.cnt_hi[port];
+    }
+    v = i < GAUDI_ROCE_CNT_NUM ? g->nic.roce.cnt[port][i] : 0;
+    g->nic.roce.cnt_hi[port] = (uint32_t)(v >> 32);
+    return (uint32_t)v;
 }
 
 /* --- interrupts and QP errors --- */
@@ -612,6 +638,10 @@ static uint32_t nic_read_reg(struct gaudi_core *g, uint32_t off)
         return (uint32_t)cnt;
     }
     if (moff >= NIC_QPC_OFFSET && moff < NIC_QPC_OFFSET + 0x2000) {
+        if (roce_cnt_reg(moff % 0x1000)) {
+            return roce_cnt_read(g, 2 * m + (moff - NIC_QPC_OFFSET) / 0x1000,
+                                 moff % 0x1000);
+        }
         switch (moff % 0x1000) {
         case NIC_QPC_REQ_QPC_CACHE_INV_STATUS:
         case NIC_QPC_RES_QPC_CACHE_INV_STATUS:
@@ -626,6 +656,9 @@ static void qpc_write(struct gaudi_core *g, unsigned int port, uint32_t r,
 {
     bool full;
 
+    if (roce_cnt_reg(r)) {
+        return; /* the RoCE counters are read-only */
+    }
     switch (r) {
     case NIC_QPC_GW_BUSY:
         gaudi_reg_set(g, off, val & 1);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gaudi1/nic.h"
+
 struct gaudi_core;
 
 /* Model choices (nic.rst): sizes and times of the engine. */
@@ -26,23 +28,27 @@ struct gaudi_core;
 #define GAUDI_ROCE_MAX_FRAME    (14 + 20 + 8 + 12 + 16 + 4 + \
                                  GAUDI_ROCE_MTU + 4)
 
+/*
+ * What the engine counts per port; the values are the register indices
+ * (hw/gaudi1/nic.h ROCE_CNT_*, a model choice, which say what each counts).
+ */
 enum gaudi_roce_cnt {
-    GAUDI_ROCE_TX_PKTS,      /* request packets sent (first time) */
-    GAUDI_ROCE_RETRANSMITS,  /* request packets sent again */
-    GAUDI_ROCE_TX_ACKS,      /* ACKs sent by the responder */
-    GAUDI_ROCE_TX_NAKS,      /* NAKs sent by the responder */
-    GAUDI_ROCE_RX_PKTS,      /* RoCE frames received */
-    GAUDI_ROCE_RX_ACKS,      /* ACKs received by the requester */
-    GAUDI_ROCE_RX_NAKS,      /* NAKs received by the requester */
-    GAUDI_ROCE_ICRC_ERRORS,  /* dropped: bad iCRC */
-    GAUDI_ROCE_BAD_FRAMES,   /* dropped: malformed, unknown opcode */
-    GAUDI_ROCE_DUPLICATES,   /* request packets seen before (re-ACKed) */
-    GAUDI_ROCE_TIMEOUTS,     /* retransmission timer expirations */
-    GAUDI_ROCE_REQ_ERRORS,   /* requester QPs put in error */
-    GAUDI_ROCE_RES_ERRORS,   /* responder QPs put in error */
-    GAUDI_ROCE_CQ_OVERFLOW,  /* CQEs lost to a full completion queue */
-    GAUDI_ROCE_INJECTED,     /* frames dropped/reordered/corrupted */
-    GAUDI_ROCE_CNT_NUM
+    GAUDI_ROCE_TX_PKTS = ROCE_CNT_TX_PKTS,
+    GAUDI_ROCE_RETRANSMITS = ROCE_CNT_RETRANSMITS,
+    GAUDI_ROCE_TX_ACKS = ROCE_CNT_TX_ACKS,
+    GAUDI_ROCE_TX_NAKS = ROCE_CNT_TX_NAKS,
+    GAUDI_ROCE_RX_PKTS = ROCE_CNT_RX_PKTS,
+    GAUDI_ROCE_RX_ACKS = ROCE_CNT_RX_ACKS,
+    GAUDI_ROCE_RX_NAKS = ROCE_CNT_RX_NAKS,
+    GAUDI_ROCE_ICRC_ERRORS = ROCE_CNT_ICRC_ERRORS,
+    GAUDI_ROCE_BAD_FRAMES = ROCE_CNT_BAD_FRAMES,
+    GAUDI_ROCE_DUPLICATES = ROCE_CNT_DUPLICATES,     /* re-ACKed */
+    GAUDI_ROCE_TIMEOUTS = ROCE_CNT_TIMEOUTS,
+    GAUDI_ROCE_REQ_ERRORS = ROCE_CNT_REQ_QP_ERRORS,
+    GAUDI_ROCE_RES_ERRORS = ROCE_CNT_RES_QP_ERRORS,
+    GAUDI_ROCE_CQ_OVERFLOW = ROCE_CNT_CQ_OVERFLOWS,
+    GAUDI_ROCE_INJECTED = ROCE_CNT_INJECTED,         /* drop/reorder/corrupt */
+    GAUDI_ROCE_CNT_NUM = ROCE_CNT_NUM
 };
 
 /* One request packet kept until acknowledged (rebuilt to resend). */
@@ -96,6 +102,7 @@ struct gaudi_roce {
     struct gaudi_roce_req req[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_REQ_SLOTS];
     struct gaudi_roce_res res[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_MAX_QPN];
     uint64_t cnt[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_CNT_NUM];
+    uint32_t cnt_hi[GAUDI_NIC_NUM_PORTS]; /* latched ROCE_CNT_HI (nic.c) */
     /* Fault injection (struct gaudi_identity roce_*_every). */
     uint64_t tx_seq;
     bool held;                /* a frame kept back to be sent late */

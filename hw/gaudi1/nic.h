@@ -437,5 +437,41 @@
 #define RAW_BASE_HI_ADDR			0x0003FFFFU
 #define RAW_BASE_HI_LOG_ENTRY_SHIFT		24
 #define RAW_BASE_HI_LOG_ENTRY			0x0F000000U
+/*
+ * - RoCE counters (Documentation/emulator/nic.rst, "RoCE counters"): the
+ *   QPC, TXS, TXE and TMR blocks of silicon have DBG_COUNT_SELECT_0..11
+ *   registers (out-of-tree asic_reg/nic0_qpc0_regs.h, nic0_txe0_regs.h:
+ *   what a debug counter counts), but where the counts are read is not
+ *   public.  The model shows its RoCE engine's counters of port p in a
+ *   read-only window of the port's own QPC block from 0x800 (unused on
+ *   silicon: the block's last register, RNR_RETRY_COUNT_EN, is at 0x710),
+ *   which the LBW range registers close to user engines with the rest of
+ *   the NIC: counter i is 64 bits, its low word at ROCE_CNT_LO(i), its
+ *   high word at ROCE_CNT_HI(i); reading a low word latches that
+ *   counter's high word, which a read of any HI register of the port then
+ *   returns (read LO, then HI).  Counters count from the last device
+ *   reset, are not cleared by reading, ignore writes; indices without a
+ *   counter read 0.
+ */
+#define NIC_QPC_ROCE_CNT_BASE			0x800
+#define NIC_QPC_ROCE_CNT_LO(i)			(0x800 + 8 * (i))
+#define NIC_QPC_ROCE_CNT_HI(i)			(0x804 + 8 * (i))
+#define NIC_QPC_ROCE_CNT_SLOTS			32	/* 0x800..0x8FF */
+#define ROCE_CNT_TX_PKTS			0	/* requests sent */
+#define ROCE_CNT_RETRANSMITS			1	/* requests sent again */
+#define ROCE_CNT_TX_ACKS			2	/* ACKs sent */
+#define ROCE_CNT_TX_NAKS			3	/* NAKs sent */
+#define ROCE_CNT_RX_PKTS			4	/* RoCE frames received */
+#define ROCE_CNT_RX_ACKS			5	/* ACKs received */
+#define ROCE_CNT_RX_NAKS			6	/* NAKs received */
+#define ROCE_CNT_ICRC_ERRORS			7	/* dropped: bad iCRC */
+#define ROCE_CNT_BAD_FRAMES			8	/* dropped: malformed */
+#define ROCE_CNT_DUPLICATES			9	/* requests seen before */
+#define ROCE_CNT_TIMEOUTS			10	/* retransmission timer */
+#define ROCE_CNT_REQ_QP_ERRORS			11	/* requester QPs failed */
+#define ROCE_CNT_RES_QP_ERRORS			12	/* responder QPs failed */
+#define ROCE_CNT_CQ_OVERFLOWS			13	/* CQEs lost: CQ full */
+#define ROCE_CNT_INJECTED			14	/* model's fault injection */
+#define ROCE_CNT_NUM				15
 
 #endif /* GAUDI1_NIC_H */

@@ -677,6 +677,33 @@ static const struct en_mac_stat en_mac_stats[] = {
 	{ "mac_tx_errors", false, STAT_TX_IFOUTERRORS },
 };
 
+/*
+ * The port's RoCE engine (hw/gaudi1/nic.h ROCE_CNT_*): everyone's RDMA
+ * traffic on the port, which the netdev's own counters do not see.
+ */
+struct en_roce_stat {
+	char name[ETH_GSTRING_LEN];
+	u8 idx;
+};
+
+static const struct en_roce_stat en_roce_stats[] = {
+	{ "roce_tx_pkts", ROCE_CNT_TX_PKTS },
+	{ "roce_rx_pkts", ROCE_CNT_RX_PKTS },
+	{ "roce_retransmits", ROCE_CNT_RETRANSMITS },
+	{ "roce_acks_tx", ROCE_CNT_TX_ACKS },
+	{ "roce_naks_tx", ROCE_CNT_TX_NAKS },
+	{ "roce_acks_rx", ROCE_CNT_RX_ACKS },
+	{ "roce_naks_rx", ROCE_CNT_RX_NAKS },
+	{ "roce_icrc_errors", ROCE_CNT_ICRC_ERRORS },
+	{ "roce_bad_frames", ROCE_CNT_BAD_FRAMES },
+	{ "roce_duplicates", ROCE_CNT_DUPLICATES },
+	{ "roce_timeouts", ROCE_CNT_TIMEOUTS },
+	{ "roce_req_qp_errors", ROCE_CNT_REQ_QP_ERRORS },
+	{ "roce_res_qp_errors", ROCE_CNT_RES_QP_ERRORS },
+	{ "roce_cq_overflows", ROCE_CNT_CQ_OVERFLOWS },
+	{ "roce_injected", ROCE_CNT_INJECTED },
+};
+
 static const char en_sw_stats[][ETH_GSTRING_LEN] = {
 	"rx_length_errors", "tx_ring_used", "qp_errors",
 };
@@ -696,7 +723,9 @@ static int en_get_sset_count(struct net_device *ndev, int sset)
 {
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return ARRAY_SIZE(en_mac_stats) + ARRAY_SIZE(en_sw_stats);
+	/* roce_qp_errors: the requester's and the responder's, summed. */
+	return ARRAY_SIZE(en_mac_stats) + ARRAY_SIZE(en_roce_stats) + 1 +
+	       ARRAY_SIZE(en_sw_stats);
 }
 
 static void en_get_strings(struct net_device *ndev, u32 sset, u8 *data)
@@ -707,6 +736,9 @@ static void en_get_strings(struct net_device *ndev, u32 sset, u8 *data)
 		return;
 	for (i = 0; i < ARRAY_SIZE(en_mac_stats); i++)
 		ethtool_puts(&data, en_mac_stats[i].name);
+	for (i = 0; i < ARRAY_SIZE(en_roce_stats); i++)
+		ethtool_puts(&data, en_roce_stats[i].name);
+	ethtool_puts(&data, "roce_qp_errors");
 	for (i = 0; i < ARRAY_SIZE(en_sw_stats); i++)
 		ethtool_puts(&data, en_sw_stats[i]);
 }
@@ -726,11 +758,24 @@ static void en_get_ethtool_stats(struct net_device *ndev,
 				 struct ethtool_stats *stats, u64 *data)
 {
 	struct gaudi_en_port *p = netdev_priv(ndev);
+	struct gaudi_cn *cn = p->en->cn;
 	unsigned int i, n = 0;
+	u64 qp_errors = 0;
 
 	for (i = 0; i < ARRAY_SIZE(en_mac_stats); i++)
 		data[n++] = p->en->in_reset ? 0 :
 			    en_mac_counter(p, &en_mac_stats[i]);
+	for (i = 0; i < ARRAY_SIZE(en_roce_stats); i++) {
+		u8 idx = en_roce_stats[i].idx;
+
+		data[n] = p->en->in_reset ? 0 :
+			  cn->ops->roce_counter(cn, p->port, idx);
+		if (idx == ROCE_CNT_REQ_QP_ERRORS ||
+		    idx == ROCE_CNT_RES_QP_ERRORS)
+			qp_errors += data[n];
+		n++;
+	}
+	data[n++] = qp_errors;
 	data[n++] = READ_ONCE(p->rx_length_errors);
 	spin_lock_bh(&p->tx_lock);
 	data[n++] = GAUDI_EN_TX_SLOTS - 1 - en_tx_free(p);

@@ -440,6 +440,40 @@ static void test_classes(const struct target *t)
 	fakebus_free(&fb);
 }
 
+/*
+ * The model's RoCE counter window (hw/gaudi1/nic.h ROCE_CNT_*, in the
+ * QPC block): the LBW range registers close it to user engines.
+ */
+static void test_roce_counters(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = protected_card(&fb);
+	struct queue q = q_setup(&fb, 9, KPQ_BUS + 0x10000, 4);	/* DMA2 */
+	uint32_t core2 = mmDMA0_CORE_BASE + 2 * GAUDI_DMA_STRIDE;
+	uint32_t lo = GAUDI_NIC_QPC_REG(9, NIC_QPC_ROCE_CNT_LO(0));
+	struct cb c;
+	uint32_t v;
+
+	g->nic.roce.cnt[9][ROCE_CNT_TX_PKTS] = 0x1234;
+	gaudi_cfg_write(g, mmPB_RAZWI_RDATA_CFG, 1);
+	c = cb_at(&fb, UHOST_BUS);
+	cb_lin_dma(&c, GAUDI_CFG_BASE + lo, USER_DRAM + 0x400, 8, 0);
+	q_submit_dev(&q, USER_VA, c.len);
+	memcpy(&v, fb.hbm + USER_DRAM + 0x400, 4);
+	ok(v != 0x1234, "a user DMA cannot read a RoCE counter (0x%x)", v);
+	ok(stopped(&fb) >= 1, "RAZWI posted for the read");
+	q_restart(&q);
+	gaudi_cfg_write(g, core2 + DMA_CORE_ERR_CAUSE, 0xFF);
+	c = cb_at(&fb, UHOST_BUS + 0x1000);
+	cb_msg_long(&c, GAUDI_CFG_BASE + lo, 0);
+	q_submit_dev(&q, USER_VA + 0x1000, c.len);
+	q_restart(&q);
+	ok(stopped(&fb) >= 1 && gaudi_cfg_read(g, lo) == 0x1234,
+	   "a user MSG_LONG to it is a RAZWI");
+	ok_eq(violations, 0, "oracle: no access outside the user's ranges");
+	fakebus_free(&fb);
+}
+
 int main(void)
 {
 	static const struct target internal = { "internal DMA2", 9, 2, false };
@@ -450,5 +484,6 @@ int main(void)
 	test_secure_dma();
 	test_classes(&internal);
 	test_classes(&external);
+	test_roce_counters();
 	return tap_done();
 }

@@ -1263,6 +1263,131 @@ static void test_raw_untouched(void)
 	bye();
 }
 
+/* A RoCE counter of port p as the driver reads it: low word, then high. */
+static uint64_t cnt_reg(int side, unsigned int p, unsigned int i)
+{
+	struct gaudi_core *g = W->fb[side].g;
+	uint32_t lo = gaudi_cfg_read(g, qpc(p, NIC_QPC_ROCE_CNT_LO(i)));
+
+	return (uint64_t)gaudi_cfg_read(g, qpc(p, NIC_QPC_ROCE_CNT_HI(i))) <<
+	       32 | lo;
+}
+
+/* Whether every counter register of port p of both cards shows the engine's. */
+static bool cnt_regs_agree(unsigned int p, char *why, size_t whylen)
+{
+	unsigned int side, i;
+
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < NIC_QPC_ROCE_CNT_SLOTS; i++) {
+			uint64_t want = i < ROCE_CNT_NUM ?
+				gaudi_roce_counter(W->fb[side].g, p, i) : 0;
+
+			if (cnt_reg((int)side, p, i) != want) {
+				snprintf(why, whylen, "card %u counter %u: %llu, "
+					 "engine %llu", side, i,
+					 (unsigned long long)cnt_reg((int)side,
+								     p, i),
+					 (unsigned long long)want);
+				return false;
+			}
+		}
+	return true;
+}
+
+/* The RoCE counters in the port's QPC block (hw/gaudi1/nic.h ROCE_CNT_*). */
+static void test_counters(void)
+{
+	unsigned int p = 5, cq = 0, i; /* odd: the second QPC block */
+	struct gaudi_identity id;
+	char why[128] = "";
+	uint64_t before;
+	bool good, zero = true;
+
+	two_cards(p, NULL);
+	connect(p, 2, 6, RKEY, 10);
+	connect(p, 3, 7, RKEY ^ 0x100, 20);	/* wrong key */
+	good = run_writes(p, 2, 20, 30, 5, &cq, 50, why, sizeof(why));
+	ok(good, "counters: 20 writes (%s)", why);
+	ok(cnt_regs_agree(p, why, sizeof(why)),
+	   "all %u counter registers of both cards read the engine's "
+	   "counters (%s)", NIC_QPC_ROCE_CNT_SLOTS, why);
+	ok(cnt_reg(0, p, ROCE_CNT_TX_PKTS) >= 20 &&
+	   cnt_reg(0, p, ROCE_CNT_RX_ACKS) > 0 &&
+	   cnt_reg(1, p, ROCE_CNT_RX_PKTS) == cnt_reg(0, p, ROCE_CNT_TX_PKTS) &&
+	   cnt_reg(1, p, ROCE_CNT_TX_ACKS) == cnt_reg(0, p, ROCE_CNT_RX_ACKS) &&
+	   cnt_reg(0, p, ROCE_CNT_RETRANSMITS) == 0 &&
+	   cnt_reg(0, p, ROCE_CNT_REQ_QP_ERRORS) == 0 &&
+	   cnt_reg(1, p, ROCE_CNT_RES_QP_ERRORS) == 0,
+	   "requests sent = received (%llu), ACKs sent = received (%llu), "
+	   "no retransmission, no QP error",
+	   (unsigned long long)cnt_reg(0, p, ROCE_CNT_TX_PKTS),
+	   (unsigned long long)cnt_reg(1, p, ROCE_CNT_TX_ACKS));
+	for (i = 0; i < ROCE_CNT_NUM; i++)
+		zero &= cnt_reg(0, p ^ 1, i) == 0 && cnt_reg(1, p ^ 1, i) == 0;
+	ok(zero, "the other port of the macro counts nothing");
+
+	/* A bad rkey: one QP error on each end, NAKs card 1 -> card 0. */
+	post(3, 0, VA_BUF, VA_BUF, 100, 2);
+	doorbell(p, 3, 1);
+	settle(NULL, NULL, 3);
+	ok(cnt_reg(0, p, ROCE_CNT_REQ_QP_ERRORS) == 1 &&
+	   cnt_reg(1, p, ROCE_CNT_RES_QP_ERRORS) == 1 &&
+	   cnt_reg(0, p, ROCE_CNT_RES_QP_ERRORS) == 0 &&
+	   cnt_reg(1, p, ROCE_CNT_REQ_QP_ERRORS) == 0 &&
+	   cnt_reg(1, p, ROCE_CNT_TX_NAKS) >= 1 &&
+	   cnt_reg(0, p, ROCE_CNT_RX_NAKS) == cnt_reg(1, p, ROCE_CNT_TX_NAKS),
+	   "bad rkey: requester error on card 0, responder error on card 1, "
+	   "its NAKs (data and sync packet) sent and received (%llu %llu %llu %llu %llu %llu)",
+	   (unsigned long long)cnt_reg(0, p, ROCE_CNT_REQ_QP_ERRORS),
+	   (unsigned long long)cnt_reg(1, p, ROCE_CNT_RES_QP_ERRORS),
+	   (unsigned long long)cnt_reg(0, p, ROCE_CNT_RES_QP_ERRORS),
+	   (unsigned long long)cnt_reg(1, p, ROCE_CNT_REQ_QP_ERRORS),
+	   (unsigned long long)cnt_reg(1, p, ROCE_CNT_TX_NAKS),
+	   (unsigned long long)cnt_reg(0, p, ROCE_CNT_RX_NAKS));
+
+	/* Read-only, not cleared by reading; the latch. */
+	before = cnt_reg(0, p, ROCE_CNT_TX_PKTS);
+	wr(W->fb[0].g, qpc(p, NIC_QPC_ROCE_CNT_LO(ROCE_CNT_TX_PKTS)), 0);
+	wr(W->fb[0].g, qpc(p, NIC_QPC_ROCE_CNT_HI(ROCE_CNT_TX_PKTS)), 7);
+	ok(cnt_reg(0, p, ROCE_CNT_TX_PKTS) == before &&
+	   cnt_reg(0, p, ROCE_CNT_TX_PKTS) == before,
+	   "writes are ignored, reads do not clear (%llu)",
+	   (unsigned long long)before);
+	W->fb[0].g->nic.roce.cnt[p][ROCE_CNT_TIMEOUTS] = 0x500000009ULL;
+	ok(gaudi_cfg_read(W->fb[0].g,
+			  qpc(p, NIC_QPC_ROCE_CNT_LO(ROCE_CNT_TIMEOUTS))) == 9 &&
+	   gaudi_cfg_read(W->fb[0].g, qpc(p, NIC_QPC_ROCE_CNT_HI(0))) == 5 &&
+	   cnt_reg(0, p, ROCE_CNT_TIMEOUTS) == 0x500000009ULL,
+	   "a low-word read latches the high word for the port's HI reads");
+	W->fb[0].g->nic.roce.cnt[p][ROCE_CNT_TIMEOUTS] = 0;
+	gaudi_core_reset(W->fb[0].g);
+	zero = true;
+	for (i = 0; i < NIC_QPC_ROCE_CNT_SLOTS; i++)
+		zero &= cnt_reg(0, p, i) == 0;
+	ok(zero, "a device reset clears them");
+	bye();
+
+	/* Injected loss: retransmissions and timeouts, nothing else. */
+	memset(&id, 0, sizeof(id));
+	id.roce_drop_every = 5;
+	two_cards(p, &id);
+	cq = 0;
+	connect(p, 2, 6, RKEY, 10);
+	good = run_writes(p, 2, 30, 31, 5, &cq, 400, why, sizeof(why));
+	ok(good && cnt_reg(0, p, ROCE_CNT_RETRANSMITS) > 0 &&
+	   cnt_reg(0, p, ROCE_CNT_INJECTED) + cnt_reg(1, p, ROCE_CNT_INJECTED) >
+	   0 && cnt_reg(0, p, ROCE_CNT_REQ_QP_ERRORS) == 0 &&
+	   cnt_regs_agree(p, why, sizeof(why)),
+	   "drop every 5th frame: %llu retransmitted, %llu injected, %llu "
+	   "duplicates, no QP error (%s)",
+	   (unsigned long long)cnt_reg(0, p, ROCE_CNT_RETRANSMITS),
+	   (unsigned long long)(cnt_reg(0, p, ROCE_CNT_INJECTED) +
+				cnt_reg(1, p, ROCE_CNT_INJECTED)),
+	   (unsigned long long)cnt_reg(1, p, ROCE_CNT_DUPLICATES), why);
+	bye();
+}
+
 int main(void)
 {
 	W = calloc(1, sizeof(*W));
@@ -1279,6 +1404,7 @@ int main(void)
 	test_cq_irq();
 	test_async_timer();
 	test_raw_untouched();
+	test_counters();
 	free(W);
 	return tap_done();
 }

@@ -361,6 +361,18 @@ roce)
 		--add "$(command -v ip):/suite/bin/ip" \
 		--nic dl1 "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko BIN=/suite/bin${FUZZ:+ FUZZ=$FUZZ}${PAIRS_SEED:+ PAIRS_SEED=$PAIRS_SEED}"
+	# The per-port RoCE counters (counters.sh): a libgaudi program,
+	# ethtool and gaudi-smi.
+	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
+	command -v ethtool >/dev/null ||
+		die "ethtool missing (tools/host/install-deps.sh)"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-I "$repo/userspace/include" -o "$out/gaudi_roce_counters" \
+		"$suite_dir/gaudi_roce_counters.c" -L "$repo/build/userspace" \
+		-lgaudi -Wl,-rpath,"$repo/build/userspace"
+	set -- --add "$out/gaudi_roce_counters:/suite/bin/gaudi_roce_counters" \
+		--add "$(command -v ethtool):/suite/bin/ethtool" \
+		--add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" "$@"
 	;;
 esac
 

@@ -12,8 +12,10 @@
  *   card 1 (module 1): gaudi.en.1 without a driver, no netdev
  *
  * Checks the DL1 board map, the parsing, and every output: -n ports, link,
- * stats, topo, --format json (checked by python3's parser), -Q CSV, -q
- * and --prometheus.  Prints TAP and "N passed, N failed".
+ * stats, topo, --format json (checked by python3's parser) and csv, -Q
+ * CSV, -q and --prometheus.  gaudi_en's ethtool statistics (the RoCE
+ * counters) are faked: eth1 has them, eth2 all 0, the others fail (as
+ * another driver's, or upstream's card without gaudi_en).  Prints TAP and "N passed, N failed".
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -96,6 +98,48 @@ static void netdev(const char *aux, const char *ifn, int port, int carrier,
 	}
 }
 
+/* ethtool -S, faked (nic.c's nic_ethtool_stats). */
+static int fake_ethtool(const char *ifname, nic_stat_fn fn, void *arg)
+{
+	static const char *const names[] = {
+		"roce_tx_pkts", "roce_rx_pkts", "roce_retransmits",
+		"roce_acks_tx", "roce_naks_tx", "roce_acks_rx", "roce_naks_rx",
+		"roce_qp_errors",
+	};
+	bool one = !strcmp(ifname, "eth1");
+	unsigned int i;
+
+	if (!one && strcmp(ifname, "eth2"))
+		return -EOPNOTSUPP;
+	fn("mac_rx_frames", 77, arg);
+	fn("roce_tx_pkts_not", 99, arg);
+	for (i = 0; i < ARRAY_LEN(names); i++)
+		fn(names[i], one ? (i < 2 ? 1001 + 1000 * i : i + 1) : 0, arg);
+	return 0;
+}
+
+/* The line of @buf that begins with @prefix, into @line. */
+static const char *line_of(const char *buf, const char *prefix, char *line,
+			   size_t len)
+{
+	const char *p = buf;
+
+	line[0] = '\0';
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			const char *e = strchr(p, '\n');
+
+			snprintf(line, len, "%.*s",
+				 (int)(e ? e - p : (long)strlen(p)), p);
+			return line;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return line;
+}
+
 /* Run @fn with stdout into outbuf. */
 static const char *capture(void (*fn)(struct smi *), struct smi *s)
 {
@@ -161,6 +205,8 @@ static void v_topo(struct smi *s) { s->nic_view = NV_TOPO; run_nic(s); }
 static void v_json(struct smi *s) { opt.fmt = FMT_JSON; run_nic(s);
 	opt.fmt = FMT_TEXT; }
 static void v_csv(struct smi *s) { query_csv(s); }
+static void v_ncsv(struct smi *s) { opt.fmt = FMT_CSV; run_nic(s);
+	opt.fmt = FMT_TEXT; }
 static void v_report(struct smi *s) { report_text(s); }
 static void v_report_json(struct smi *s) { report_json(s); }
 static void v_prom(struct smi *s) { run_prometheus(s); }
@@ -243,7 +289,8 @@ static void test_options(void)
 	ok(args(&s, a2) == -1 && s.mode == M_NIC && s.nic_view == NV_STATS &&
 	   opt.fmt == FMT_JSON, "--nic=stats --format json");
 	ok(args(&s, a3) == EX_USAGE, "-n bogus: usage error");
-	ok(args(&s, a4) == EX_USAGE, "-n ports --format csv: usage error");
+	ok(args(&s, a4) == -1 && opt.fmt == FMT_CSV,
+	   "-n ports --format csv: accepted");
 	ok(args(&s, a5) == EX_USAGE, "-n with -q: usage error");
 	opt.fmt = FMT_TEXT;
 }
@@ -315,6 +362,7 @@ int main(void)
 		snprintf(d, sizeof(d), "%s/card1", root);
 		fd1 = open(d, O_RDONLY | O_DIRECTORY);
 	}
+	nic_ethtool_stats = fake_ethtool;
 	nic_collect(&cards[0], fd0);
 	nic_collect(&cards[1], fd1);
 	nic_apply_map(cards, 2);
@@ -345,6 +393,23 @@ int main(void)
 	   cards[0].ports[7].peer_module == -1 && cards[0].ports[2].peer_module == 3,
 	   "board map applied: 0.p0 <-> 1.p0, 0.p2 -> module 3, p7 none");
 
+	ok(cards[0].ports[1].roce_tx_pkts == 1001 &&
+	   cards[0].ports[1].roce_rx_pkts == 2001 &&
+	   cards[0].ports[1].roce_retransmits == 3 &&
+	   cards[0].ports[1].roce_acks_tx == 4 &&
+	   cards[0].ports[1].roce_naks_tx == 5 &&
+	   cards[0].ports[1].roce_acks_rx == 6 &&
+	   cards[0].ports[1].roce_naks_rx == 7 &&
+	   cards[0].ports[1].roce_qp_errors == 8,
+	   "card 0 port 1: the RoCE counters of its ethtool statistics");
+	ok(cards[0].ports[2].roce_tx_pkts == 0 &&
+	   cards[0].ports[2].roce_qp_errors == 0 &&
+	   cards[0].ports[4].roce_tx_pkts == NA &&
+	   cards[0].ports[4].roce_qp_errors == NA &&
+	   cards[0].ports[3].roce_tx_pkts == NA &&
+	   cards[1].ports[0].roce_tx_pkts == NA,
+	   "RoCE counters 0 where ethtool says 0, unknown where it fails or there is no interface");
+
 	/* ---- -n ports ---- */
 	o = capture(v_ports, &s);
 	ok(lines_matching(o, "0    ") == 10 && lines_matching(o, "1    ") == 10,
@@ -364,6 +429,43 @@ int main(void)
 	o = capture(v_stats, &s);
 	ok(strstr(o, "RX drop") && !strstr(o, "Peer"),
 	   "-n stats: counters, no peers");
+	{
+		char l1[512], l4[512], l3[512];
+		size_t n4;
+
+		line_of(o, "0    1    ", l1, sizeof(l1));
+		line_of(o, "0    4    ", l4, sizeof(l4));
+		line_of(o, "0    3    ", l3, sizeof(l3));
+		n4 = strlen(l4);
+		ok(strstr(o, "RoCE TX") && strstr(o, "Retrans") &&
+		   strstr(o, "NAK rx") && strstr(o, "QP err") &&
+		   strstr(l1, " 1001 ") && strstr(l1, " 2001 ") &&
+		   strstr(l1, " 5 ") && strstr(l1, " 7 ") &&
+		   n4 > 8 && !strcmp(l4 + n4 - 8, "       -") &&
+		   strstr(l3, "not in this namespace"),
+		   "-n stats: RoCE packets, retransmits, NAKs, QP errors; - without them");
+	}
+	show(o);
+	o = capture(v_ncsv, &s);
+	ok(strstr(o, "card, port, interface, link, rx_frames, tx_frames, rx_bytes, tx_bytes, rx_dropped, tx_dropped, rx_errors, tx_errors, roce_tx_pkts, roce_rx_pkts, roce_retransmits, roce_acks_tx, roce_naks_tx, roce_acks_rx, roce_naks_rx, roce_qp_errors\n") &&
+	   strstr(o, "\n0, 1, eth1, yes, 101, 202, 303, 404, 505, 606, 707, 808, 1001, 2001, 3, 4, 5, 6, 7, 8\n") &&
+	   strstr(o, "\n0, 2, eth2, yes, 102, 204, 306, 408, 510, 612, 714, 816, 0, 0, 0, 0, 0, 0, 0, 0\n") &&
+	   strstr(o, "\n0, 3, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A, N/A\n") &&
+	   lines_matching(o, "1, ") == 10,
+	   "-n --format csv: header, a port's counters, zeros, N/A, 10 rows of card 1");
+	show(o);
+	opt.noheader = true;
+	o = capture(v_ncsv, &s);
+	opt.noheader = false;
+	ok(!strstr(o, "card, port") && lines_matching(o, "0, ") == 10,
+	   "-n --format csv,noheader: rows only");
+	s.nic_view = NV_TOPO;
+	s.status = 0;
+	opt.fmt = FMT_CSV;
+	run_nic(&s);
+	opt.fmt = FMT_TEXT;
+	ok(s.status == EX_USAGE, "-n topo --format csv: usage error");
+	s.status = 0;
 	/* card 0 port 0: carrier 0 -> "(link down)" */
 	o = capture(v_ports, &s);
 	ok(strstr(o, "card 1 (module 1) port 0 (link down)") != NULL, "-n ports: the port without carrier says link down");
@@ -383,6 +485,9 @@ int main(void)
 	   strstr(o, "\"peer\": {\"card\": 1, \"module_id\": 1, \"port\": 0, \"source\": \"board map\"}") &&
 	   strstr(o, "\"nic.ports.mask\": \"0x3ff\""),
 	   "-n --format json: interfaces, hidden port, peer, mask");
+	ok(strstr(o, "\"roce_tx_pkts\": 1001, \"roce_rx_pkts\": 2001, \"roce_retransmits\": 3, \"roce_acks_tx\": 4, \"roce_naks_tx\": 5, \"roce_acks_rx\": 6, \"roce_naks_rx\": 7, \"roce_qp_errors\": 8}") &&
+	   strstr(o, "\"roce_tx_pkts\": null"),
+	   "-n --format json: the RoCE counters, null without them");
 
 	/* ---- -Q CSV ---- */
 	s.nq = 0;
@@ -429,6 +534,10 @@ int main(void)
 	   lines_matching(o, "gaudi_nic_port_info{") == 20 &&
 	   strstr(o, "# TYPE gaudi_nic_port_rx_bytes_total counter\n"),
 	   "--prometheus: link, frame counters, info of the 20 ports, counter types");
+	ok(strstr(o, "gaudi_nic_port_roce_tx_packets_total{card=\"0\",bus_id=\"0000:01:00.0\",port=\"1\"} 1001\n") &&
+	   strstr(o, "gaudi_nic_port_roce_qp_errors_total{card=\"0\",bus_id=\"0000:01:00.0\",port=\"1\"} 8\n") &&
+	   lines_matching(o, "gaudi_nic_port_roce_retransmits_total{") == 2,
+	   "--prometheus: the RoCE counters of the 2 ports that have them");
 
 	close(fd0);
 	close(fd1);

@@ -10,6 +10,11 @@
  * A netdev moved to another network namespace leaves this namespace's
  * sysfs: its port is still listed (from the mask), without interface.
  *
+ * The RoCE counters of a port are gaudi_en's ethtool statistics roce_*
+ * (SIOCETHTOOL on any socket: ETHTOOL_GSTRINGS and GSTATS need no
+ * privilege), read like "ethtool -S": a user of the control node sees
+ * them without holding the card.
+ *
  * The peer of an internal port is the board's wiring, which the NIC cannot
  * tell: dl1_peer() is the DL1 map (Documentation/emulator/nic.rst, "The
  * DL1 wiring"), used only when the cards look like a DL1 host.
@@ -18,10 +23,17 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 
 #include "smi.h"
 
@@ -119,6 +131,10 @@ void nic_clear(struct card *c)
 		np->rx_bytes = np->tx_bytes = NA;
 		np->rx_dropped = np->tx_dropped = NA;
 		np->rx_errors = np->tx_errors = NA;
+		np->roce_tx_pkts = np->roce_rx_pkts = NA;
+		np->roce_retransmits = np->roce_qp_errors = NA;
+		np->roce_acks_tx = np->roce_naks_tx = NA;
+		np->roce_acks_rx = np->roce_naks_rx = NA;
 		np->peer_module = np->peer_port = -1;
 	}
 }
@@ -132,6 +148,95 @@ static void nic_add_name(struct card *c, const char *name)
 	if (len)
 		c->nic[len++] = ' ';
 	memcpy(c->nic + len, name, n + 1);
+}
+
+/* SIOCETHTOOL on @ifname with @data; 0 or a negative errno. */
+static int ethtool_ioctl(int fd, const char *ifname, void *data)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, ifname, strnlen(ifname, IFNAMSIZ - 1));
+	ifr.ifr_data = data;
+	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
+}
+
+int nic_ethtool_stats_ioctl(const char *ifname, nic_stat_fn fn, void *arg)
+{
+	struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
+	struct ethtool_gstrings *gs = NULL;
+	struct ethtool_stats *st = NULL;
+	uint32_t i, n;
+	int fd, ret;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	ret = ethtool_ioctl(fd, ifname, &drv);
+	n = drv.n_stats;
+	if (ret || !n || n > 4096)
+		goto out;
+	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
+	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
+	ret = -ENOMEM;
+	if (!gs || !st)
+		goto out;
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_STATS;
+	gs->len = n;
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = n;
+	ret = ethtool_ioctl(fd, ifname, gs);
+	if (!ret)
+		ret = ethtool_ioctl(fd, ifname, st);
+	/* The count may change between the calls (a driver reload). */
+	if (!ret && (gs->len != n || st->n_stats != n))
+		ret = -EAGAIN;
+	for (i = 0; !ret && i < n; i++) {
+		char name[ETH_GSTRING_LEN + 1];
+
+		memcpy(name, gs->data + (size_t)i * ETH_GSTRING_LEN,
+		       ETH_GSTRING_LEN);
+		name[ETH_GSTRING_LEN] = '\0';
+		fn(name, st->data[i], arg);
+	}
+out:
+	free(gs);
+	free(st);
+	close(fd);
+	return ret;
+}
+
+int (*nic_ethtool_stats)(const char *ifname, nic_stat_fn fn, void *arg) =
+	nic_ethtool_stats_ioctl;
+
+/* One ethtool statistic into the port's RoCE counters (by name). */
+static void nic_roce_stat(const char *name, uint64_t val, void *arg)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} map[] = {
+		{ "roce_tx_pkts", offsetof(struct nic_port, roce_tx_pkts) },
+		{ "roce_rx_pkts", offsetof(struct nic_port, roce_rx_pkts) },
+		{ "roce_retransmits",
+		  offsetof(struct nic_port, roce_retransmits) },
+		{ "roce_acks_tx", offsetof(struct nic_port, roce_acks_tx) },
+		{ "roce_naks_tx", offsetof(struct nic_port, roce_naks_tx) },
+		{ "roce_acks_rx", offsetof(struct nic_port, roce_acks_rx) },
+		{ "roce_naks_rx", offsetof(struct nic_port, roce_naks_rx) },
+		{ "roce_qp_errors", offsetof(struct nic_port, roce_qp_errors) },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(name, map[i].name) && val <= INT64_MAX) {
+			int64_t v = (int64_t)val;
+
+			memcpy((char *)arg + map[i].off, &v, sizeof(v));
+		}
 }
 
 /* One netdev (folder @ifd, named @name) into its port. */
@@ -165,6 +270,11 @@ static void nic_read_if(struct card *c, int ifd, const char *name)
 	np->tx_dropped = read_int_at(ifd, "statistics/tx_dropped");
 	np->rx_errors = read_int_at(ifd, "statistics/rx_errors");
 	np->tx_errors = read_int_at(ifd, "statistics/tx_errors");
+	/* Not a failure without them: upstream, another driver, a race. */
+	if (nic_ethtool_stats(np->ifname, nic_roce_stat, np))
+		np->roce_tx_pkts = np->roce_rx_pkts = np->roce_retransmits =
+			np->roce_acks_tx = np->roce_naks_tx = np->roce_acks_rx =
+			np->roce_naks_rx = np->roce_qp_errors = NA;
 }
 
 /* The interfaces in folder @pfd/net (if any), into the card. */

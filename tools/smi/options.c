@@ -295,7 +295,7 @@ static int check_args(struct smi *s, int nmodes)
 		return EX_USAGE;
 	}
 	if (opt.fmt == FMT_CSV && !(m->flags & MF_CSV)) {
-		err("--format csv needs -Q FIELDS or -a");
+		err("--format csv needs -Q FIELDS, -a or -n");
 		return EX_USAGE;
 	}
 	if (opt.fmt == FMT_JSON && s->mode == M_TABLE)

@@ -2,8 +2,10 @@
 /*
  * gaudi-smi: the NIC ports.  -n ports|link|stats (a table of the ports of
  * the selected cards), -n topo (a card x card matrix of the ports that link
- * them, as nvidia-smi topo -m), their --format json, and the ports of -q's
- * "NIC ports" section in text and JSON.  The peers come from the board map
+ * them, as nvidia-smi topo -m), their --format json and csv (not topo),
+ * and the ports of -q's "NIC ports" section in text and JSON.  The RoCE
+ * counters (stats, JSON, CSV, -q) are gaudi_en's ethtool statistics
+ * (nic.c): "-", null or N/A where the driver has none.  The peers come from the board map
  * (nic.c), never from the NIC: they are marked so.
  */
 #include <stdio.h>
@@ -90,9 +92,10 @@ static void ports_header(enum nic_view v)
 		printf(" %12s %12s %14s %14s %7s %7s", "RX frames",
 		       "TX frames", "RX bytes", "TX bytes", "Drops", "Errors");
 	if (v == NV_STATS)
-		printf("%12s %12s %14s %14s %8s %8s %8s %8s", "RX frames",
-		       "TX frames", "RX bytes", "TX bytes", "RX drop",
-		       "TX drop", "RX err", "TX err");
+		printf("%12s %12s %14s %14s %8s %8s %8s %8s %12s %12s %8s %8s %8s %7s",
+		       "RX frames", "TX frames", "RX bytes", "TX bytes",
+		       "RX drop", "TX drop", "RX err", "TX err", "RoCE TX",
+		       "RoCE RX", "Retrans", "NAK tx", "NAK rx", "QP err");
 	printf("  %s\n", "Note");	/* only rows without interface have one */
 }
 
@@ -101,7 +104,7 @@ static void ports_row(const struct smi *s, const struct card *c,
 {
 	const struct nic_port *p = &c->ports[port];
 	char a[24], b[24], d[24], e[24], f[24], g[24], h[24], k[24];
-	char peer[64];
+	char r[6][24], peer[64];
 
 	printf("%-4u %-4u %-15s ", c->index, port,
 	       p->ifname[0] ? p->ifname : "-");
@@ -129,6 +132,14 @@ static void ports_row(const struct smi *s, const struct card *c,
 		       i64(p->tx_dropped, g, sizeof(g)),
 		       i64(p->rx_errors, h, sizeof(h)),
 		       i64(p->tx_errors, k, sizeof(k)));
+	if (v == NV_STATS)
+		printf(" %12s %12s %8s %8s %8s %7s",
+		       i64(p->roce_tx_pkts, r[0], sizeof(r[0])),
+		       i64(p->roce_rx_pkts, r[1], sizeof(r[1])),
+		       i64(p->roce_retransmits, r[2], sizeof(r[2])),
+		       i64(p->roce_naks_tx, r[3], sizeof(r[3])),
+		       i64(p->roce_naks_rx, r[4], sizeof(r[4])),
+		       i64(p->roce_qp_errors, r[5], sizeof(r[5])));
 	if (p->ifname[0])
 		printf("\n");
 	else
@@ -298,7 +309,67 @@ static void port_json(const struct smi *s, const struct card *c,
 	jint("tx_dropped", p->tx_dropped, true);
 	jint("rx_errors", p->rx_errors, true);
 	jint("tx_errors", p->tx_errors, true);
+	jint("roce_tx_pkts", p->roce_tx_pkts, true);
+	jint("roce_rx_pkts", p->roce_rx_pkts, true);
+	jint("roce_retransmits", p->roce_retransmits, true);
+	jint("roce_acks_tx", p->roce_acks_tx, true);
+	jint("roce_naks_tx", p->roce_naks_tx, true);
+	jint("roce_acks_rx", p->roce_acks_rx, true);
+	jint("roce_naks_rx", p->roce_naks_rx, true);
+	jint("roce_qp_errors", p->roce_qp_errors, true);
 	printf("}");
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+/* The counters of a port in CSV, "N/A" where unknown. */
+static void nic_csv(const struct smi *s)
+{
+	static const char *const head[] = {
+		"card", "port", "interface", "link", "rx_frames", "tx_frames",
+		"rx_bytes", "tx_bytes", "rx_dropped", "tx_dropped",
+		"rx_errors", "tx_errors", "roce_tx_pkts", "roce_rx_pkts",
+		"roce_retransmits", "roce_acks_tx", "roce_naks_tx",
+		"roce_acks_rx", "roce_naks_rx", "roce_qp_errors",
+	};
+	unsigned int i, j, port;
+
+	if (!opt.noheader)
+		for (j = 0; j < sizeof(head) / sizeof(head[0]); j++)
+			printf("%s%s", j ? ", " : "", head[j]);
+	if (!opt.noheader)
+		printf("\n");
+	for (i = 0; i < s->ncards; i++) {
+		const struct card *c = &s->cards[i];
+
+		if (!s->sel[i])
+			continue;
+		for (port = 0; port < NIC_PORTS; port++) {
+			const struct nic_port *p = &c->ports[port];
+			const int64_t v[] = {
+				p->rx_frames, p->tx_frames, p->rx_bytes,
+				p->tx_bytes, p->rx_dropped, p->tx_dropped,
+				p->rx_errors, p->tx_errors, p->roce_tx_pkts,
+				p->roce_rx_pkts, p->roce_retransmits,
+				p->roce_acks_tx, p->roce_naks_tx,
+				p->roce_acks_rx, p->roce_naks_rx,
+				p->roce_qp_errors,
+			};
+			const char *lt = link_text(p);
+
+			if (!p->enabled)
+				continue;
+			printf("%u, %u, %s, %s", c->index, port,
+			       p->ifname[0] ? p->ifname : "N/A",
+			       strcmp(lt, "-") ? lt : "N/A");
+			for (j = 0; j < sizeof(v) / sizeof(v[0]); j++)
+				if (v[j] == NA)
+					printf(", N/A");
+				else
+					printf(", %lld", (long long)v[j]);
+			printf("\n");
+		}
+	}
 }
 
 /* ", "ports": [...]" of a card (inside its "nic" object). */
@@ -389,14 +460,29 @@ void nic_report_text(const struct smi *s, const struct card *c)
 		       i64(np->tx_bytes, e, sizeof(e)),
 		       i64(sum2(np->rx_dropped, np->tx_dropped), f, sizeof(f)),
 		       i64(sum2(np->rx_errors, np->tx_errors), g, sizeof(g)));
+		if (np->roce_tx_pkts != NA)
+			printf("        %-30s   RoCE tx %s rx %s packets, %s retransmitted, NAKs %s sent %s received, QP errors %s\n",
+			       "", i64(np->roce_tx_pkts, a, sizeof(a)),
+			       i64(np->roce_rx_pkts, b, sizeof(b)),
+			       i64(np->roce_retransmits, d, sizeof(d)),
+			       i64(np->roce_naks_tx, e, sizeof(e)),
+			       i64(np->roce_naks_rx, f, sizeof(f)),
+			       i64(np->roce_qp_errors, g, sizeof(g)));
 	}
 }
 
 /* -n VIEW */
 void run_nic(struct smi *s)
 {
+	if (opt.fmt == FMT_CSV && s->nic_view == NV_TOPO) {
+		err("--format csv works with -n ports, link and stats, not topo");
+		s->status = EX_USAGE;
+		return;
+	}
 	if (opt.fmt == FMT_JSON)
 		nic_json(s);
+	else if (opt.fmt == FMT_CSV)
+		nic_csv(s);
 	else if (s->nic_view == NV_TOPO)
 		topo(s);
 	else

@@ -214,6 +214,20 @@ static const struct pfamily families[] = {
 		     "Receive errors of the port's interface.", rx_errors),
 	PORT_COUNTER("gaudi_nic_port_tx_errors_total",
 		     "Send errors of the port's interface.", tx_errors),
+	PORT_COUNTER("gaudi_nic_port_roce_tx_packets_total",
+		     "RoCE request packets the port sent (not resends).",
+		     roce_tx_pkts),
+	PORT_COUNTER("gaudi_nic_port_roce_rx_packets_total",
+		     "RoCE packets the port received.", roce_rx_pkts),
+	PORT_COUNTER("gaudi_nic_port_roce_retransmits_total",
+		     "RoCE request packets the port sent again.",
+		     roce_retransmits),
+	PORT_COUNTER("gaudi_nic_port_roce_naks_tx_total",
+		     "RoCE NAKs the port's responders sent.", roce_naks_tx),
+	PORT_COUNTER("gaudi_nic_port_roce_naks_rx_total",
+		     "RoCE NAKs the port's requesters received.", roce_naks_rx),
+	PORT_COUNTER("gaudi_nic_port_roce_qp_errors_total",
+		     "RoCE QPs of the port put in error.", roce_qp_errors),
 };
 
 void run_prometheus(struct smi *s)

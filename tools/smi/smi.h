@@ -84,8 +84,25 @@ struct nic_port {
 	int64_t speed, mtu;	/* Mb/s (NA without carrier), bytes */
 	int64_t rx_frames, tx_frames, rx_bytes, tx_bytes;
 	int64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+	/*
+	 * The port's RoCE engine, from gaudi_en's ethtool statistics
+	 * (roce_*); NA without them (no interface here, another driver,
+	 * upstream's habanalabs).
+	 */
+	int64_t roce_tx_pkts, roce_rx_pkts, roce_retransmits;
+	int64_t roce_acks_tx, roce_naks_tx, roce_acks_rx, roce_naks_rx;
+	int64_t roce_qp_errors;
 	int peer_module, peer_port;	/* board map; -1 none */
 };
+
+/*
+ * The ethtool statistics of interface @ifname, one @fn call each; 0 or a
+ * negative errno.  A pointer, so that the host tests can fake it.
+ */
+typedef void (*nic_stat_fn)(const char *name, uint64_t val, void *arg);
+extern int (*nic_ethtool_stats)(const char *ifname, nic_stat_fn fn,
+				void *arg);
+int nic_ethtool_stats_ioctl(const char *ifname, nic_stat_fn fn, void *arg);
 extern const char *const health_names[];
 
 struct temp {

@@ -511,7 +511,13 @@ struct drm_gaudi_accounting {
  * GAUDI_NIC_OP_COUNTERS (0x42)
  *	In &struct drm_gaudi_nic_port; out &struct drm_gaudi_nic_counters:
  *	the port's MAC counters (all traffic of the port, RoCE and
- *	Ethernet).
+ *	Ethernet) and its RoCE engine's counters.  The one op whose output
+ *	may be shorter than its struct: @output_size must hold at least
+ *	GAUDI_NIC_COUNTERS_SIZE_V1 (96, the MAC part, all a driver before
+ *	the RoCE part writes); the driver writes min(@output_size, the
+ *	struct's size) bytes.  A caller that wants the RoCE part passes the
+ *	whole struct zeroed and finds GAUDI_NIC_COUNTERS_ROCE in
+ *	&drm_gaudi_nic_counters.roce_flags when it was written.
  * GAUDI_NIC_OP_CONN_STATE (0x43)
  *	In &struct drm_gaudi_nic_conn; out &struct drm_gaudi_nic_conn_state.
  *	How a holder learns of a QP error (a bad remote key, a refused sync
@@ -820,7 +826,10 @@ struct drm_gaudi_nic_app_params {
  * struct drm_gaudi_nic_counters - COUNTERS' output
  *
  * The port's MAC statistics since the card's last reset (64-bit
- * counters of the NIC's STAT block).
+ * counters of the NIC's STAT block), then the counters of the port's RoCE
+ * engine since the same reset (the model's register window,
+ * Documentation/emulator/nic.rst "RoCE counters"): all RoCE traffic of
+ * the port, every holder's and the previous holders'.
  */
 struct drm_gaudi_nic_counters {
 	/** @rx_octets: Out: octets received. */
@@ -841,7 +850,51 @@ struct drm_gaudi_nic_counters {
 	__u64 tx_errors;
 	/** @reserved: Out: 0. */
 	__u64 reserved[4];
+	/* GAUDI_NIC_COUNTERS_SIZE_V1 ends here; the RoCE part follows. */
+	/**
+	 * @roce_flags: Out: GAUDI_NIC_COUNTERS_ROCE when the roce_* members
+	 * hold the port's RoCE counters (untouched by a driver without
+	 * them).
+	 */
+	__u32 roce_flags;
+	/** @roce_pad: Out: 0. */
+	__u32 roce_pad;
+	/** @roce_tx_pkts: Out: request packets sent (not counting resends). */
+	__u64 roce_tx_pkts;
+	/** @roce_rx_pkts: Out: RoCE packets received (requests and ACKs). */
+	__u64 roce_rx_pkts;
+	/** @roce_retransmits: Out: request packets sent again. */
+	__u64 roce_retransmits;
+	/** @roce_acks_tx: Out: ACKs sent by the port's responders. */
+	__u64 roce_acks_tx;
+	/** @roce_naks_tx: Out: NAKs sent by the port's responders. */
+	__u64 roce_naks_tx;
+	/** @roce_acks_rx: Out: ACKs received by the port's requesters. */
+	__u64 roce_acks_rx;
+	/** @roce_naks_rx: Out: NAKs received by the port's requesters. */
+	__u64 roce_naks_rx;
+	/** @roce_icrc_errors: Out: packets dropped for a bad iCRC. */
+	__u64 roce_icrc_errors;
+	/** @roce_bad_frames: Out: packets dropped as malformed. */
+	__u64 roce_bad_frames;
+	/** @roce_duplicates: Out: request packets received again. */
+	__u64 roce_duplicates;
+	/** @roce_timeouts: Out: retransmission timer expirations. */
+	__u64 roce_timeouts;
+	/** @roce_req_qp_errors: Out: requester QPs put in error. */
+	__u64 roce_req_qp_errors;
+	/** @roce_res_qp_errors: Out: responder QPs put in error. */
+	__u64 roce_res_qp_errors;
+	/** @roce_cq_overflows: Out: CQEs lost to a full completion queue. */
+	__u64 roce_cq_overflows;
+	/** @roce_reserved: Out: 0. */
+	__u64 roce_reserved[4];
 };
+
+/* Bytes of &struct drm_gaudi_nic_counters before its RoCE part. */
+#define GAUDI_NIC_COUNTERS_SIZE_V1	96
+/* &drm_gaudi_nic_counters.roce_flags */
+#define GAUDI_NIC_COUNTERS_ROCE		_BITUL(0)
 
 /* &drm_gaudi_nic_conn_state.flags */
 #define GAUDI_NIC_CONN_REQ_VALID	_BITUL(0)

@@ -31,6 +31,8 @@
 #  10  gaudi_roce_test stale-set / stale-check: a context made valid behind
 #      the driver's back is invalid after a reload; dmesg has no kernel
 #      problem
+#  11  counters.sh: the per-port RoCE counters after RDMA traffic and a
+#      bad remote key, through COUNTERS, ethtool -S and gaudi-smi
 #
 # Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000),
 # PAIRS_SEED (gaudi_roce_pairs' seed; default its own).
@@ -190,5 +192,9 @@ ok $? "rmmod gaudi"
 problems=$(dmesg | kernel_problems | head -3)
 [ -z "$problems" ]
 ok $? "dmesg: no kernel problem${problems:+: $problems}"
+# The per-port RoCE counters through ethtool and gaudi-smi (counters.sh).
+# shellcheck source-path=SCRIPTDIR source=counters.sh
+. "$(dirname "$0")/counters.sh"
+counters_test
 
 tap_done
