@@ -11,6 +11,12 @@
 
 uint32_t iso_qid_base(unsigned int qid)
 {
+	if (qid >= GAUDI_NIC_FIRST_QUEUE) {
+		unsigned int p = (qid - GAUDI_NIC_FIRST_QUEUE) / 4;
+
+		return GAUDI_NIC_PORT_MACRO(p) +
+		       ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
+	}
 	if (qid < 8)
 		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_STRIDE;
 	if (qid < 33)
@@ -76,11 +82,30 @@ void iso_driver_init(struct gaudi_core *g)
 		wr(g, core + DMA_CORE_NON_SECURE_PROPS, 1);
 		wr(g, core + DMA_CORE_SECURE_PROPS, 0);
 	}
-	for (qid = 0; qid < 73; qid++)
+	for (qid = 0; qid < ISO_NUM_QIDS; qid++)
 		if (qid != 8)
 			queue_program(g, qid);
+	/* The NIC's context tables and error FIFO (gaudi_roce_hw_init()). */
+	for (i = 0; i < GAUDI_NIC_NUM_PORTS; i++) {
+		uint64_t req = ISO_NIC_HBM(i), res = req + 0x80000,
+			 fifo = req + 0xF0000;
+
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_REQ_BASE_ADDRESS_49_18),
+		   (uint32_t)(req >> 18));
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_REQ_BASE_ADDRESS_17_7),
+		   (uint32_t)(req >> 7) & 0x7FF);
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_RES_BASE_ADDRESS_49_18),
+		   (uint32_t)(res >> 18));
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_RES_BASE_ADDRESS_17_7),
+		   (uint32_t)(res >> 7) & 0x7FF);
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_ERR_FIFO_BASE_ADDR_49_18),
+		   (uint32_t)(fifo >> 18));
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_ERR_FIFO_BASE_ADDR_17_7),
+		   (uint32_t)fifo & 0x3FF80);
+		wr(g, GAUDI_NIC_QPC_REG(i, NIC_QPC_ERR_FIFO_MASK), 63);
+	}
 	iso_driver_protection(g);
-	for (qid = 0; qid < 73; qid++) {
+	for (qid = 0; qid < ISO_NUM_QIDS; qid++) {
 		uint32_t b = iso_qid_base(qid);
 
 		if (qid == 8 || iso_qid_stream(qid) != 3)

@@ -15,6 +15,19 @@
 #define ISO_MMU_HOP0(a)	(0x10000000ULL + (a) * 0x1000ULL)
 #define ISO_MMU_POOL	(0x10000000ULL + 0x100000ULL)
 
+/*
+ * Each port's NIC tables in the driver's HBM, as gaudi_roce.c lays them
+ * out (gaudi_layout.h: 1 MiB per port from 0x18000000; the responder
+ * table at +0x80000); the harness puts the port's QP error FIFO at
+ * +0xF0000 (gaudi_en's is its own memory).
+ */
+#define ISO_NIC_HBM(p)		(0x18000000ULL + (uint64_t)(p) * 0x100000ULL)
+#define ISO_NIC_HBM_SIZE	0x100000ULL
+
+/* Upstream's queue ids 0..112: DMA, MME, TPC, then the NIC queues. */
+#define ISO_NUM_QIDS	113
+#define ISO_FIRST_NIC_QID 73
+
 uint32_t iso_qid_base(unsigned int qid);
 unsigned int iso_qid_stream(unsigned int qid);
 

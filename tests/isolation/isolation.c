@@ -25,6 +25,7 @@ const unsigned int iso_queues[] = {
 	9, 14, 20, 27, 32,	/* DMA 2..7: internal */
 	33, 36, 37, 40,		/* MME */
 	41, 46, 57, 72,		/* TPC */
+	73, 86, 112,		/* NIC ports 0, 3, 9 */
 };
 const unsigned int iso_num_queues = sizeof(iso_queues) / sizeof(iso_queues[0]);
 
@@ -76,9 +77,13 @@ static bool user_sm_reg(uint32_t off)
 	return false;
 }
 
-/* The QMANs whose fence counters user monitors feed. */
+/* The QMANs whose fence counters user monitors feed (gaudi.ko lists all). */
+#define ISO_NUM_QM	28
+
 static uint32_t qman_base(unsigned int i)
 {
+	if (i >= 18)
+		return iso_qid_base(ISO_FIRST_NIC_QID + 4 * (i - 18));
 	if (i < 8)
 		return mmDMA0_QM_BASE + i * GAUDI_DMA_STRIDE;
 	if (i == 8)
@@ -92,7 +97,7 @@ static bool fence_reg(uint32_t off)
 {
 	unsigned int i;
 
-	for (i = 0; i < 18; i++) {
+	for (i = 0; i < ISO_NUM_QM; i++) {
 		uint32_t b = qman_base(i);
 
 		if (off >= b + QM_CP_FENCE_RDATA(0, 0) &&
@@ -149,6 +154,23 @@ static bool nic_engine_reg(uint32_t off)
 	return m < NIC_QM0_OFFSET || m >= NIC_QM1_OFFSET + 0x2000;
 }
 
+/*
+ * A NIC queue's own port's unsecured doorbell (QPC UNSECURED_DOORBELL_QPN
+ * and _PI, upstream's nic0_qpc0_regs.h): the one NIC engine register a
+ * user CB may write, from that port's queue only (the parser's rule, and
+ * the model delivers it inside the macro, past the range registers).
+ */
+static bool own_doorbell(const struct iso *s, uint32_t off)
+{
+	unsigned int p;
+
+	if (s->qid < ISO_FIRST_NIC_QID)
+		return false;
+	p = (s->qid - ISO_FIRST_NIC_QID) / 4;
+	return off == GAUDI_NIC_QPC_REG(p, NIC_QPC_UNSECURED_DOORBELL_QPN) ||
+	       off == GAUDI_NIC_QPC_REG(p, NIC_QPC_UNSECURED_DOORBELL_PI);
+}
+
 static bool hw_user_reg(const struct iso *s, uint32_t off)
 {
 	uint32_t ws = mmSYNC_MNGR_W_S_SOB_OBJ_0;
@@ -167,6 +189,10 @@ static bool hw_user_reg(const struct iso *s, uint32_t off)
 static bool own_engine_reg(const struct iso *s, uint32_t off)
 {
 	uint32_t win = iso_qid_base(s->qid) & ~0xFFFFU;
+
+	/* A NIC QMAN has no engine users configure (see own_doorbell()). */
+	if (s->qid >= ISO_FIRST_NIC_QID)
+		return false;
 
 	return off >= win && off < win + 0x10000 && pb_open(s, off);
 }
@@ -206,7 +232,7 @@ static bool user_target(const struct iso *s, uint64_t pa, uint64_t len,
 			uint32_t off = pa - GAUDI_CFG_BASE + i;
 
 			if (!user_sm_reg(off) && !fence_reg(off) &&
-			    !own_engine_reg(s, off) &&
+			    !own_engine_reg(s, off) && !own_doorbell(s, off) &&
 			    !(hw && hw_user_reg(s, off)))
 				return false;
 		}
@@ -239,10 +265,18 @@ static void say(struct iso *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The driver's own traffic: PQ and kernel CB fetches, the completion. */
+/*
+ * The driver's own traffic: PQ and kernel CB fetches, the completion, and
+ * a NIC port's trusted accesses to the tables the driver gave it.
+ */
 static bool driver_traffic(struct iso *s, const struct gaudi_txn *t)
 {
 	uint64_t bus = t->pa - GAUDI_HOST_PHYS_BASE;
+
+	if (t->kind == GAUDI_INIT_NIC && t->secure &&
+	    t->index < GAUDI_NIC_NUM_PORTS && t->addr == t->pa)
+		return in(t->pa, t->len, ISO_NIC_HBM(t->index),
+			  ISO_NIC_HBM_SIZE);
 
 	if (t->kind != GAUDI_INIT_QMAN || t->addr != t->pa)
 		return false;
@@ -335,6 +369,8 @@ static bool mapped(void *priv, u64 va, u64 len)
 
 static enum gaudi_parser_engine engine_of(unsigned int qid)
 {
+	if (qid >= ISO_FIRST_NIC_QID)
+		return GAUDI_ENGINE_NIC;
 	if (qid < 33)
 		return GAUDI_ENGINE_DMA;
 	if (qid < 41)
@@ -382,7 +418,7 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 {
 	struct gaudi_parser_cfg cfg = { 0 };
 	struct gaudi_parser_err err = { 0 };
-	uint32_t fence_qm[18], kcb_len, f, i;
+	uint32_t fence_qm[ISO_NUM_QM], kcb_len, f, i;
 	uint64_t kcb_dev;
 	struct gaudi_core *g = s->g;
 	uint8_t *kcb;
@@ -418,15 +454,17 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	map_user(s);
 	memcpy(s->pb_set, g->prot.pb, PB_SET_BYTES);
 
-	for (i = 0; i < 18; i++)
+	for (i = 0; i < ISO_NUM_QM; i++)
 		fence_qm[i] = qman_base(i);
 	cfg.queue = s->qid;
 	cfg.qm_base = iso_qid_base(s->qid);
 	cfg.stream = iso_qid_stream(s->qid);
 	cfg.engine = engine_of(s->qid);
+	if (cfg.engine == GAUDI_ENGINE_NIC)
+		cfg.nic_port = (s->qid - ISO_FIRST_NIC_QID) / 4;
 	cfg.external = s->external;
 	cfg.fence_qm = fence_qm;
-	cfg.num_fence_qm = 18;
+	cfg.num_fence_qm = ISO_NUM_QM;
 	cfg.mapped = mapped;
 	ret = gaudi_parse_cb(&cfg, data, size, &err);
 	if (ret && !bypass) {

@@ -20,6 +20,8 @@
 #define Q_INT		5	/* queue 9: DMA 2 stream 0 */
 #define Q_MME		10	/* queue 33 */
 #define Q_TPC		14	/* queue 41 */
+#define Q_NIC3		19	/* queue 86: NIC port 3, stream 1 */
+#define NIC3		3
 
 #define CANARY		(GAUDI_HOST_PHYS_BASE + ISO_CANARY_BUS)
 #define KERNEL_HBM	0x10000000ULL	/* the MMU page tables */
@@ -206,6 +208,27 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 	if (NEXT("MSG_LONG to NIC 2's MAC core", true, Q_TPC))
 		msg_long(&b, GAUDI_CFG_BASE + GAUDI_NIC_MACRO(2) +
 			 NIC_MAC_CORE_OFFSET, 0);
+	/*
+	 * Only a NIC queue may ring, and only its own port's unsecured
+	 * doorbell: the parser says so, and the range registers block the
+	 * others (the NIC QMAN's own doorbell stays inside the macro).
+	 */
+	if (NEXT("TPC queue rings port 3's unsecured doorbell", true, Q_TPC))
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_QPN),
+			 QPC_DOORBELL_BUSY | 5);
+	if (NEXT("port 3's NIC queue rings port 2's doorbell", true, Q_NIC3))
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(2, NIC_QPC_UNSECURED_DOORBELL_QPN),
+			 QPC_DOORBELL_BUSY | 5);
+	if (NEXT("port 3's NIC queue writes its QP-context gateway", true,
+		 Q_NIC3))
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_GW_BUSY), 1);
+	if (NEXT("port 3's NIC queue rings its secured doorbell", true, Q_NIC3))
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_SECURED_DOORBELL_QPN),
+			 QPC_DOORBELL_BUSY);
 	if (NEXT("MSG_LONG to the MMU's hop-0 register", true, Q_TPC))
 		msg_long(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
 	if (NEXT("LIN_DMA of the page tables into user memory", true, Q_INT))
@@ -231,6 +254,15 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 	if (NEXT("legit: MSG_SHORT adds to E_N SOB 5", false, Q_MME)) {
 		u32(&b, 1U << 31 | 1);
 		u32(&b, CTL(PKT_MSG_SHORT) | 1U << 22 | 20 | PKT_CTL_MB);
+	}
+	if (NEXT("legit: port 3's NIC queue rings its own doorbell", false,
+		 Q_NIC3)) {
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_PI),
+			 1);
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_QPN),
+			 QPC_DOORBELL_BUSY | 5);
 	}
 	if (NEXT("legit: E_N monitor feeds this stream's fence, FENCE waits",
 		 false, Q_TPC)) {
