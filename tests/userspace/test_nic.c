@@ -171,6 +171,46 @@ static void test_qp(void)
 		   "last WQE: the rest (7240 bytes) and the remote SOB with its value");
 	}
 	ok_eq(gaudi_qp_wait(qp, w, 100), 0, "acknowledged: wait returns 0");
+
+	/* Posted now, rung later: from the host or from the NIC queue. */
+	{
+		struct gaudi_cmdbuf *cb = NULL;
+		uint8_t small[24];
+		const uint32_t *k;
+		unsigned int n0 = f.nic.nlog;
+
+		w = gaudi_qp_post(qp, 0x10000000ULL, 0x3000000000ULL, 100,
+				  0x4E2008, 0x80000001);
+		ok(w == 3 && f.nic.nlog == n0, "post: WQE 3 written, nothing sent (%d)",
+		   w);
+		ok(gaudi_qp_nic_queue(qp, 2) == 73 + 4 * 1 + 2 &&
+		   gaudi_qp_nic_queue(qp, 4) == -EINVAL,
+		   "its NIC queue: port 1 stream 2 is 79; stream 4 -EINVAL");
+		ok(gaudi_cmdbuf_new(64, 64, &cb) == 0 &&
+		   gaudi_pkt_qp_doorbell(cb, qp) == 0 &&
+		   gaudi_cmdbuf_len(cb) == 32, "doorbell packets: 32 bytes");
+		k = gaudi_cmdbuf_data(cb);
+		ok(k && le32(k, 0) == 4 && le32(k, 1) >> 24 == (0x3 | 0x80) &&
+		   ((uint64_t)le32(k, 3) << 32 | le32(k, 2)) ==
+		   GAUDI_CFG_BASE + GAUDI_NIC_QPC_REG(1, NIC_QPC_UNSECURED_DOORBELL_PI) &&
+		   le32(k, 4) == (QPC_DOORBELL_BUSY | 2) &&
+		   ((uint64_t)le32(k, 7) << 32 | le32(k, 6)) ==
+		   GAUDI_CFG_BASE + GAUDI_NIC_QPC_REG(1, NIC_QPC_UNSECURED_DOORBELL_QPN),
+		   "  MSG_LONG PI 4 to port 1's unsecured doorbell, then BUSY | QP 2");
+		gaudi_cmdbuf_free(cb);
+		cb = NULL;
+		ok(gaudi_cmdbuf_wrap(small, sizeof(small), &cb) == 0 &&
+		   gaudi_pkt_qp_doorbell(cb, qp) == -ENOSPC &&
+		   gaudi_cmdbuf_len(cb) == 0, "  24 bytes of room: -ENOSPC, nothing appended");
+		gaudi_cmdbuf_free(cb);
+		ok(gaudi_qp_doorbell(qp) == 0 && f.nic.nlog == n0 + 1 &&
+		   gaudi_qp_wait(qp, w, 100) == 0,
+		   "from the host: gaudi_qp_doorbell sends it, acknowledged");
+		ok(gaudi_qp_post(NULL, 0, 0, 1, 0, 0) == -EINVAL &&
+		   gaudi_qp_doorbell(NULL) == -EINVAL &&
+		   gaudi_pkt_qp_doorbell(NULL, qp) == -EINVAL,
+		   "NULL arguments: -EINVAL");
+	}
 	ok(gaudi_qp_create(p, &qp2) == 0 && gaudi_qp_number(qp2) == 3 &&
 	   gaudi_qp_connect(qp2, &r) == 0, "QP 3");
 	ok_eq(gaudi_qp_create(p, &(struct gaudi_qp *){ NULL }), -ENOSPC,

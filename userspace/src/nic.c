@@ -394,14 +394,13 @@ static void wqe_linear(uint8_t *w, uint64_t local, uint64_t remote,
 	}
 }
 
-GAUDI_EXPORT int gaudi_qp_write(struct gaudi_qp *qp, uint64_t local_va,
-				uint64_t remote_va, uint64_t size,
-				uint32_t remote_sob, uint32_t sob_value)
+/* Write the WQEs of one RDMA WRITE; *@n of them, the last at the result. */
+static int post_wqes(struct gaudi_qp *qp, uint64_t local_va,
+		     uint64_t remote_va, uint64_t size, uint32_t remote_sob,
+		     uint32_t sob_value, uint32_t *nout)
 {
-	struct drm_gaudi_nic_doorbell db;
 	uint64_t n, i, off = 0;
 	uint32_t mask, last = 0;
-	int ret;
 
 	if (!qp || !qp->connected || remote_sob & ~NIC_WQE_REMOTE_SOB ||
 	    (!size && !remote_sob))
@@ -429,19 +428,92 @@ GAUDI_EXPORT int gaudi_qp_write(struct gaudi_qp *qp, uint64_t local_va,
 		last = qp->pi;
 		qp->pi = (qp->pi + 1) & mask;
 	}
-	/* The WQEs are in memory before the kernel rings the doorbell. */
+	/* The WQEs are in memory before a doorbell names them. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
+	*nout = (uint32_t)n;
+	return (int)last;
+}
+
+static int ring(struct gaudi_qp *qp)
+{
+	struct drm_gaudi_nic_doorbell db;
+	int ret;
+
 	memset(&db, 0, sizeof(db));
 	db.port = qp->p->port;
 	db.conn_id = qp->qpn;
 	db.pi = qp->pi;
 	ret = nic_op(qp->p->dev, GAUDI_NIC_OP_DOORBELL, &db, sizeof(db), NULL,
 		     0);
+	return ret == -EINVAL && gaudi_qp_error(qp) > 0 ? -EIO : ret;
+}
+
+GAUDI_EXPORT int gaudi_qp_write(struct gaudi_qp *qp, uint64_t local_va,
+				uint64_t remote_va, uint64_t size,
+				uint32_t remote_sob, uint32_t sob_value)
+{
+	uint32_t n = 0;
+	int last, ret;
+
+	last = post_wqes(qp, local_va, remote_va, size, remote_sob, sob_value,
+			 &n);
+	if (last < 0)
+		return last;
+	ret = ring(qp);
 	if (ret) {
-		qp->pi = (qp->pi - (uint32_t)n) & mask;
-		return ret == -EINVAL && gaudi_qp_error(qp) > 0 ? -EIO : ret;
+		/* Not sent: the WQEs are taken back. */
+		qp->pi = (qp->pi - n) & (qp->p->entries - 1);
+		return ret;
 	}
-	return (int)last;
+	return last;
+}
+
+GAUDI_EXPORT int gaudi_qp_post(struct gaudi_qp *qp, uint64_t local_va,
+			       uint64_t remote_va, uint64_t size,
+			       uint32_t remote_sob, uint32_t sob_value)
+{
+	uint32_t n = 0;
+
+	return post_wqes(qp, local_va, remote_va, size, remote_sob, sob_value,
+			 &n);
+}
+
+GAUDI_EXPORT int gaudi_qp_doorbell(struct gaudi_qp *qp)
+{
+	if (!qp || !qp->connected)
+		return -EINVAL;
+	return ring(qp);
+}
+
+GAUDI_EXPORT int gaudi_qp_nic_queue(const struct gaudi_qp *qp,
+				    unsigned int stream)
+{
+	if (!qp || stream > 3)
+		return -EINVAL;
+	return (int)(GAUDI_NIC_FIRST_QUEUE + 4 * qp->p->port + stream);
+}
+
+GAUDI_EXPORT int gaudi_pkt_qp_doorbell(struct gaudi_cmdbuf *cb,
+				       const struct gaudi_qp *qp)
+{
+	uint64_t pi, qpn;
+	int ret;
+
+	if (!cb || !qp || !qp->connected)
+		return -EINVAL;
+	/* Both packets or neither: PI first, then QPN with BUSY rings. */
+	if (gaudi_cmdbuf_room(cb) < 2 * 16)	/* two MSG_LONGs */
+		return -ENOSPC;
+	pi = GAUDI_CFG_BASE + GAUDI_NIC_QPC_REG(qp->p->port,
+						NIC_QPC_UNSECURED_DOORBELL_PI);
+	qpn = GAUDI_CFG_BASE + GAUDI_NIC_QPC_REG(qp->p->port,
+						 NIC_QPC_UNSECURED_DOORBELL_QPN);
+	ret = gaudi_pkt_msg_long(cb, pi, qp->pi, GAUDI_MSG_OP_WRITE,
+				 GAUDI_PKT_MB);
+	if (!ret)
+		ret = gaudi_pkt_msg_long(cb, qpn, QPC_DOORBELL_BUSY | qp->qpn,
+					 GAUDI_MSG_OP_WRITE, GAUDI_PKT_MB);
+	return ret;
 }
 
 /* Take the port's new CQEs; their QPs' done indexes advance. */

@@ -25,6 +25,7 @@ extern "C" {
 struct gaudi_dev;
 struct gaudi_nic_port;
 struct gaudi_qp;
+struct gaudi_cmdbuf;
 
 /* Largest RDMA WRITE one WQE carries (its 14-bit size field). */
 #define GAUDI_NIC_WQE_MAX_BYTES		16380U
@@ -157,6 +158,55 @@ int gaudi_qp_connect(struct gaudi_qp *qp, const struct gaudi_nic_addr *remote);
  */
 int gaudi_qp_write(struct gaudi_qp *qp, uint64_t local_va, uint64_t remote_va,
 		   uint64_t size, uint32_t remote_sob, uint32_t sob_value);
+
+/**
+ * gaudi_qp_post() - write an RDMA WRITE's WQEs, without ringing
+ * @qp: a connected QP
+ * @local_va: as for gaudi_qp_write()
+ * @remote_va: as for gaudi_qp_write()
+ * @size: as for gaudi_qp_write()
+ * @remote_sob: as for gaudi_qp_write()
+ * @sob_value: as for gaudi_qp_write()
+ *
+ * The WQEs go out once a doorbell names them: gaudi_qp_doorbell() from
+ * the host, or the packets of gaudi_pkt_qp_doorbell() in a CB on the
+ * port's NIC queue (gaudi_qp_nic_queue()), so that the card sends when
+ * the CB gets there (after a FENCE on the compute, say) with no host CPU.
+ *
+ * Return: as gaudi_qp_write().
+ */
+int gaudi_qp_post(struct gaudi_qp *qp, uint64_t local_va, uint64_t remote_va,
+		  uint64_t size, uint32_t remote_sob, uint32_t sob_value);
+
+/**
+ * gaudi_qp_doorbell() - send every WQE posted so far, from the host
+ * @qp: a connected QP
+ *
+ * Return: 0; -EIO when the QP is in error; a negative errno.
+ */
+int gaudi_qp_doorbell(struct gaudi_qp *qp);
+
+/**
+ * gaudi_qp_nic_queue() - the queue id of the QP's port's NIC queue
+ * @qp: the QP
+ * @stream: 0..3
+ *
+ * Return: upstream's GAUDI_QUEUE_ID_NIC_<port>_<stream>, or -EINVAL.
+ */
+int gaudi_qp_nic_queue(const struct gaudi_qp *qp, unsigned int stream);
+
+/**
+ * gaudi_pkt_qp_doorbell() - append the packets that ring the QP's doorbell
+ * @cb: a command-buffer builder, for a CB on gaudi_qp_nic_queue(@qp, s)
+ * @qp: a connected QP
+ *
+ * Two MSG_LONGs (32 bytes) to the port's unsecured doorbell, for every WQE
+ * posted when this is called.  Only the QP's port's NIC queue may run them
+ * (the driver refuses them elsewhere).
+ *
+ * Return: 0, -EINVAL, -ENOSPC (nothing appended).
+ */
+int gaudi_pkt_qp_doorbell(struct gaudi_cmdbuf *cb, const struct gaudi_qp *qp);
 
 /**
  * gaudi_qp_wait() - wait until a posted WQE is acknowledged
