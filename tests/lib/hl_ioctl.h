@@ -196,6 +196,36 @@ static inline int hl_cb_device_va(int fd, uint64_t h, uint64_t *dva)
 	return rc;
 }
 
+/*
+ * The number after "@key:" in /proc/self/fdinfo of @fd (a DRM client's
+ * drm-* keys, a dma-buf's "size", ...), in bytes when DRM printed it with
+ * a KiB or MiB unit; -1 if absent.
+ */
+static inline long long hl_fdinfo(int fd, const char *key)
+{
+	char p[64], line[256], unit[8];
+	size_t kl = strlen(key);
+	long long v = -1, n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, kl) || line[kl] != ':')
+			continue;
+		unit[0] = 0;
+		if (sscanf(line + kl + 1, "%lld %7s", &n, unit) < 1)
+			break;
+		v = !strcmp(unit, "MiB") ? n << 20 :
+		    !strcmp(unit, "KiB") ? n << 10 : n;
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
 /* Map @size bytes of CB @h read-write into this process; MAP_FAILED on error. */
 static inline uint8_t *hl_cb_mmap(int fd, uint64_t h, uint32_t size)
 {

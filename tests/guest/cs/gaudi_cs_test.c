@@ -1748,25 +1748,6 @@ static void t_encaps(void)
 
 /* ---- EXPORT_DMABUF_FD of HBM ---------------------------------------------- */
 
-/* fdinfo key of any descriptor as a number (dma-buf "size:", ...). */
-static long long fdinfo_num(int fd, const char *key)
-{
-	char p[64], line[256], fmt[80];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
-	snprintf(fmt, sizeof(fmt), "%s %%lld", key);
-	f = fopen(p, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, fmt, &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 static void t_dmabuf(void)
 {
 	static const struct { uint64_t addr, size, off; const char *what; }
@@ -1799,7 +1780,7 @@ static void t_dmabuf(void)
 		ok(!strcmp(target, "anon_inode:dmabuf") ||
 		   !strncmp(target, "/dmabuf:", 8),
 		   "the fd is a dma-buf (%s)", target);
-		sz = fdinfo_num(dfd, "size:");
+		sz = hl_fdinfo(dfd, "size");
 		ok(sz == 2 << 20, "its fdinfo size is 2 MiB (%lld)", sz);
 		ok(fcntl(dfd, F_GETFD) & FD_CLOEXEC, "O_CLOEXEC honoured");
 		ok(close(dfd) == 0, "close the dma-buf");
@@ -1824,37 +1805,11 @@ static void t_dmabuf(void)
 	ok(hl_export_dmabuf(s.fd, GAUDI_DRAM_USER_START, 4096, 0, O_RDWR, &dfd) == 0,
 	   "export, then close the device");
 	hl_sess_close(&s);
-	ok(dfd >= 0 && fdinfo_num(dfd, "size:") == 4096 && close(dfd) == 0,
+	ok(dfd >= 0 && hl_fdinfo(dfd, "size") == 4096 && close(dfd) == 0,
 	   "the dma-buf stays valid after the device file closed");
 }
 
 /* ---- HBM allocation (extension): DRAM_USAGE, fdinfo, leaks ------------- */
-
-/* drm-total-vram / drm-resident-vram in bytes (units KiB/MiB), -1 if absent. */
-static long long fdinfo_vram(int fd, const char *key)
-{
-	char p[64], line[256], unit[8];
-	long long v = -1, n;
-	FILE *f;
-	size_t kl = strlen(key);
-
-	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
-	f = fopen(p, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, kl) || line[kl] != ':')
-			continue;
-		unit[0] = 0;
-		if (sscanf(line + kl + 1, "%lld %7s", &n, unit) < 1)
-			break;
-		v = !strcmp(unit, "MiB") ? n << 20 :
-		    !strcmp(unit, "KiB") ? n << 10 : n;
-		break;
-	}
-	fclose(f);
-	return v;
-}
 
 static void t_hbm(void)
 {
@@ -1869,7 +1824,7 @@ static void t_hbm(void)
 	   free0 == (32ULL << 30) - GAUDI_DRAM_USER_START,
 	   "DRAM_USAGE at open: %llu MiB free, 0 for the context",
 	   (unsigned long long)(free0 >> 20));
-	ok(fdinfo_vram(s.fd, "drm-total-vram") == 0,
+	ok(hl_fdinfo(s.fd, "drm-total-vram") == 0,
 	   "fdinfo drm-total-vram 0 at open");
 	ok(hl_mem_alloc(s.fd, 4 << 20, 0, 0, &h1) == 0 && h1,
 	   "ALLOC 4 MiB: handle %llu", (unsigned long long)h1);
@@ -1879,8 +1834,8 @@ static void t_hbm(void)
 	   f1 == free0 - (8 << 20),
 	   "DRAM_USAGE: context 8 MiB (3 MiB rounds to 4), free down by 8 MiB (%llu)",
 	   (unsigned long long)c1);
-	tv = fdinfo_vram(s.fd, "drm-total-vram");
-	rv = fdinfo_vram(s.fd, "drm-resident-vram");
+	tv = hl_fdinfo(s.fd, "drm-total-vram");
+	rv = hl_fdinfo(s.fd, "drm-resident-vram");
 	ok(tv == 8 << 20 && rv == 8 << 20,
 	   "fdinfo drm-total-vram and drm-resident-vram 8 MiB (%lld, %lld)", tv,
 	   rv);
@@ -1904,7 +1859,7 @@ static void t_hbm(void)
 	ok(hl_mem_free(s.fd, h1) == 0 && hl_mem_free(s.fd, h1) == -EINVAL,
 	   "FREE, then FREE again: EINVAL");
 	ok(hl_mem_free(s.fd, h2) == 0 && hl_dram_usage(s.fd, &f1, &c1) && c1 == 0 &&
-	   f1 == free0 && fdinfo_vram(s.fd, "drm-total-vram") == 0,
+	   f1 == free0 && hl_fdinfo(s.fd, "drm-total-vram") == 0,
 	   "after FREE: DRAM_USAGE and fdinfo back to 0");
 	for (i = 0; i < 1000; i++) {
 		uint64_t sz = (1 + rnd() % 32) << 20;
@@ -1913,7 +1868,7 @@ static void t_hbm(void)
 			fail++;
 	}
 	ok(!fail && hl_dram_usage(s.fd, &f1, &c1) && f1 == free0 && c1 == 0 &&
-	   fdinfo_vram(s.fd, "drm-total-vram") == 0,
+	   hl_fdinfo(s.fd, "drm-total-vram") == 0,
 	   "1000 ALLOC/FREE cycles of 1..32 MiB: no leak (%u failed)", fail);
 	ok(hl_mem_alloc(s.fd, 64 << 20, 0, 0, &old) == 0,
 	   "ALLOC 64 MiB, then close without FREE");
@@ -1952,9 +1907,9 @@ static void t_fdinfo(void)
 
 	if (!ok(sess_open(&s), "fdinfo: open"))
 		return;
-	d0 = fdinfo_vram(s.fd, "drm-engine-dma");
-	m0 = fdinfo_vram(s.fd, "drm-engine-mme");
-	p0 = fdinfo_vram(s.fd, "drm-engine-tpc");
+	d0 = hl_fdinfo(s.fd, "drm-engine-dma");
+	m0 = hl_fdinfo(s.fd, "drm-engine-mme");
+	p0 = hl_fdinfo(s.fd, "drm-engine-tpc");
 	ok(d0 == 0 && m0 == 0 && p0 == 0,
 	   "fdinfo: drm-engine-dma, -mme and -tpc at open: %lld %lld %lld ns",
 	   d0, m0, p0);
@@ -1965,16 +1920,16 @@ static void t_fdinfo(void)
 	start = mono_ns();
 	rc = run_cb(&s, len, GAUDI_QUEUE_ID_DMA_0_0);
 	wall = mono_ns() - start;
-	d1 = fdinfo_vram(s.fd, "drm-engine-dma");
-	m1 = fdinfo_vram(s.fd, "drm-engine-mme");
-	p1 = fdinfo_vram(s.fd, "drm-engine-tpc");
+	d1 = hl_fdinfo(s.fd, "drm-engine-dma");
+	m1 = hl_fdinfo(s.fd, "drm-engine-mme");
+	p1 = hl_fdinfo(s.fd, "drm-engine-tpc");
 	ok(rc == 0 && d1 - d0 >= 1000000 && d1 - d0 <= wall,
 	   "fdinfo: a 64 MiB memset keeps DMA busy %lld ns of the %lld ns the CS took (at least 1 ms, at most all of it)",
 	   d1 - d0, wall);
 	ok(m1 == m0 && p1 == p0, "fdinfo: MME and TPC stay idle (%lld, %lld)",
 	   m1, p1);
 	usleep(200000);
-	d2 = fdinfo_vram(s.fd, "drm-engine-dma");
+	d2 = hl_fdinfo(s.fd, "drm-engine-dma");
 	ok(d2 == d1, "fdinfo: 200 ms idle add nothing (%lld -> %lld)", d1, d2);
 	if (h)
 		hl_mem_free(s.fd, h);

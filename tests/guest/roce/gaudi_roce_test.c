@@ -938,6 +938,28 @@ static size_t db_cb(uint8_t *cb, uint32_t port, uint32_t qpn_val, uint32_t pi)
 }
 
 /*
+ * A 4 KiB CB mapped here (*@h its handle); with @dva also mapped into the
+ * device MMU, as internal queues name their CB by its device address
+ * (*@dva).  MAP_FAILED on error.
+ */
+static uint8_t *cb4k(int fd, uint64_t *h, uint64_t *dva)
+{
+	*h = 0;
+	if (cb_create(fd, 4096, dva ? HL_CB_FLAGS_MAP : 0, h) ||
+	    (dva && hl_cb_device_va(fd, *h, dva)))
+		return MAP_FAILED;
+	return hl_cb_mmap(fd, *h, 4096);
+}
+
+static void cb4k_free(int fd, uint64_t h, uint8_t *p)
+{
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	if (h)
+		cb_destroy(fd, h);
+}
+
+/*
  * A CS of @len bytes of CB @cb on queue @q plus a NOP on DMA 0's first
  * (external) queue, whose completion ends it: a CS of internal jobs only
  * is refused.
@@ -955,23 +977,6 @@ static int nic_cs(int fd, uint64_t cb, uint32_t len, uint32_t q, uint64_t nop,
 	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
 	ch[1].cb_size = 8;
 	return hl_submit(fd, ch, 2, 0, 0, seq);
-}
-
-static long long fdinfo_ns(int fd, const char *key)
-{
-	char path[64], line[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':')
-			v = atoll(line + strlen(key) + 1);
-	fclose(f);
-	return v;
 }
 
 /*
@@ -1005,21 +1010,18 @@ static void nic_queue_doorbell(struct side *a, struct side *b, uint32_t qa,
 	size_t len;
 	int rc;
 
-	/* Internal queues name their CB by its device address (mapped). */
-	if (!ok(!cb_create(a->fd, 4096, HL_CB_FLAGS_MAP, &cb) &&
-		!hl_cb_device_va(a->fd, cb, &dva) &&
-		(cbp = hl_cb_mmap(a->fd, cb, 4096)) != MAP_FAILED &&
-		!cb_create(a->fd, 4096, 0, &nop) &&
-		(nopp = hl_cb_mmap(a->fd, nop, 4096)) != MAP_FAILED,
+	cbp = cb4k(a->fd, &cb, &dva);
+	nopp = cb4k(a->fd, &nop, NULL);
+	if (!ok(cbp != MAP_FAILED && nopp != MAP_FAILED,
 		"CBs for the NIC queue and the external NOP"))
-		return;
+		goto out;
 	hl_pkt8(nopp, 0, PKT_NOP, 0, 0);
 	dbg_dir = b->dbg;
 	memcpy(shadow, b->buf.p, BUF_SIZE);
 	memcpy(shadow + 150000, a->buf.p + 11, size);
 	wqe_write(a, qa, a->buf.va + 11, size, b->buf.va + 150000,
 		  SOB(USER_SOB), SM_SOB_INC | 1);
-	nic0 = fdinfo_ns(a->fd, "drm-engine-nic");
+	nic0 = hl_fdinfo(a->fd, "drm-engine-nic");
 	len = db_cb(cbp, a->port, busy, a->pi[qa]);
 	rc = nic_cs(a->fd, dva, (uint32_t)len, q, nop, &seq);
 	if (!rc)
@@ -1032,7 +1034,7 @@ static void nic_queue_doorbell(struct side *a, struct side *b, uint32_t qa,
 	ok(!memcmp(b->buf.p, shadow, BUF_SIZE) &&
 	   sob_rd(USER_SOB) == (sob_want & 0x7FFF),
 	   "  the %u bytes and the remote SOB (%u)", size, sob_rd(USER_SOB));
-	nic1 = fdinfo_ns(a->fd, "drm-engine-nic");
+	nic1 = hl_fdinfo(a->fd, "drm-engine-nic");
 	ok(nic0 == 0 && nic1 > 0,
 	   "  fdinfo drm-engine-nic counts the NIC queue (%lld -> %lld ns)",
 	   nic0, nic1);
@@ -1043,10 +1045,9 @@ static void nic_queue_doorbell(struct side *a, struct side *b, uint32_t qa,
 	}
 	ok(cq_poll(a, 1, NULL, 200) == 0 &&
 	   !memcmp(b->buf.p, shadow, BUF_SIZE), "  nothing sent");
-	munmap(cbp, 4096);
-	munmap(nopp, 4096);
-	cb_destroy(a->fd, cb);
-	cb_destroy(a->fd, nop);
+out:
+	cb4k_free(a->fd, cb, cbp);
+	cb4k_free(a->fd, nop, nopp);
 }
 
 /* ---- collective waits --------------------------------------------------------- */
@@ -1118,15 +1119,12 @@ static void collective_test(struct side *a)
 	   (reg_rd(SOB(5)) - c5) & 0x7FFF);
 
 	/* A NIC queue that has not passed its earlier work holds it back. */
-	if (!ok(!cb_create(a->fd, 4096, HL_CB_FLAGS_MAP, &cb) &&
-		!hl_cb_device_va(a->fd, cb, &dva) &&
-		(cbp = hl_cb_mmap(a->fd, cb, 4096)) != MAP_FAILED &&
-		!cb_create(a->fd, 4096, 0, &nop) &&
-		(nopp = hl_cb_mmap(a->fd, nop, 4096)) != MAP_FAILED &&
-		!cb_create(a->fd, 4096, 0, &rel) &&
-		(relp = hl_cb_mmap(a->fd, rel, 4096)) != MAP_FAILED,
+	cbp = cb4k(a->fd, &cb, &dva);
+	nopp = cb4k(a->fd, &nop, NULL);
+	relp = cb4k(a->fd, &rel, NULL);
+	if (!ok(cbp != MAP_FAILED && nopp != MAP_FAILED && relp != MAP_FAILED,
 		"collective: CBs"))
-		return;
+		goto out;
 	hl_pkt8(nopp, 0, PKT_NOP, 0, 0);
 	len = hl_pkt_fence(cbp, 0, 3, 1, 1);
 	ok(!nic_cs(a->fd, dva, (uint32_t)len,
@@ -1176,12 +1174,10 @@ static void collective_test(struct side *a)
 		GAUDI_ENGINE_ID_DMA_5;
 	ok(hl_submit(a->fd, ch, 2, HL_CS_FLAGS_COLLECTIVE_WAIT, 0, &seq) ==
 	   -EINVAL, "two chunks: EINVAL");
-	munmap(cbp, 4096);
-	munmap(nopp, 4096);
-	munmap(relp, 4096);
-	cb_destroy(a->fd, cb);
-	cb_destroy(a->fd, nop);
-	cb_destroy(a->fd, rel);
+out:
+	cb4k_free(a->fd, cb, cbp);
+	cb4k_free(a->fd, nop, nopp);
+	cb4k_free(a->fd, rel, relp);
 }
 
 static void rdma(char **argv)

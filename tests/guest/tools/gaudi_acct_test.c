@@ -89,26 +89,6 @@ static int acct_read(int fd, struct drm_gaudi_acct_record *r,
 	return (int)a.count;
 }
 
-static long long fdinfo_num(int fd, const char *key)
-{
-	char p[64], line[256];
-	size_t kl = strlen(key);
-	long long v = -1;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
-	f = fopen(p, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtoll(line + kl + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 static uint64_t energy_now(int ctrl)
 {
 	struct hl_info_energy e = { 0 };
@@ -178,9 +158,9 @@ static void job(int wr, int rd)
 			fails++;
 		rep.cs_ns += mono_ns() - t0;
 	}
-	rep.fd_dma = fdinfo_num(s.fd, "drm-engine-dma");
-	rep.fd_mme = fdinfo_num(s.fd, "drm-engine-mme");
-	rep.fd_tpc = fdinfo_num(s.fd, "drm-engine-tpc");
+	rep.fd_dma = hl_fdinfo(s.fd, "drm-engine-dma");
+	rep.fd_mme = hl_fdinfo(s.fd, "drm-engine-mme");
+	rep.fd_tpc = hl_fdinfo(s.fd, "drm-engine-tpc");
 	/* Its own record, on the compute node: the running one, last. */
 	n = acct_read(s.fd, r, NULL);
 	rep.running_seen = n > 0 && r[n - 1].pid == getpid() &&
