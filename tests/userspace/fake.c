@@ -293,9 +293,12 @@ static int do_cs(struct fake *f, union hl_cs_args *a)
 			struct fake_cb *cb = NULL;
 			int k;
 
+			/* Internal queues name a mapped CB's device address. */
 			for (k = 0; k < FAKE_MAX_CBS; k++)
 				if (f->cbs[k].live &&
-				    f->cbs[k].handle == c[i].cb_handle)
+				    (c[i].queue_index < 8 ?
+				     f->cbs[k].handle == c[i].cb_handle :
+				     f->cbs[k].dva && f->cbs[k].dva == c[i].cb_handle))
 					cb = &f->cbs[k];
 			if (!cb || c[i].cb_size > cb->size ||
 			    c[i].queue_index >= GAUDI_QUEUE_ID_SIZE)
@@ -349,8 +352,23 @@ static int do_cb(struct fake *f, union hl_cb_args *a)
 {
 	int i;
 
+	if (a->in.op == HL_CB_OP_INFO) {
+		for (i = 0; i < FAKE_MAX_CBS; i++) {
+			struct fake_cb *cb = &f->cbs[i];
+
+			if (!cb->live || cb->handle != a->in.cb_handle)
+				continue;
+			if (a->in.flags != HL_CB_FLAGS_GET_DEVICE_VA || !cb->dva)
+				return -EINVAL;
+			memset(&a->out, 0, sizeof(a->out));
+			a->out.device_va = cb->dva;
+			return 0;
+		}
+		return -EINVAL;
+	}
 	if (a->in.op == HL_CB_OP_CREATE) {
-		if (!a->in.cb_size || a->in.cb_size > HL_MAX_CB_SIZE)
+		if (!a->in.cb_size || a->in.cb_size > HL_MAX_CB_SIZE ||
+		    (a->in.flags & ~HL_CB_FLAGS_MAP))
 			return -EINVAL;
 		for (i = 0; i < FAKE_MAX_CBS; i++) {
 			struct fake_cb *cb = &f->cbs[i];
@@ -365,6 +383,9 @@ static int do_cb(struct fake *f, union hl_cb_args *a)
 			cb->size = a->in.cb_size;
 			/* handles are page-aligned mmap offsets, as upstream */
 			cb->handle = (++f->next_handle) << 12;
+			/* As gaudi.ko maps CBs: in the first 4 GiB of the host range. */
+			cb->dva = (a->in.flags & HL_CB_FLAGS_MAP) ?
+				  0x1000000000000ULL + cb->handle : 0;
 			cb->live = true;
 			memset(&a->out, 0, sizeof(a->out));
 			a->out.cb_handle = cb->handle;

@@ -28,6 +28,7 @@
 
 struct fake_cb {
 	uint64_t handle;
+	uint64_t dva;		/* HL_CB_FLAGS_MAP: its device address */
 	uint8_t *mem;
 	size_t size;
 	bool live;

@@ -114,6 +114,37 @@ static void test_cb_and_maps(void)
 		ok(!f.cbs[0].live, "kernel CB gone");
 	}
 	ok_eq(gaudi_cb_destroy(NULL), 0, "destroy NULL");
+	/* Mapped for internal queues: named by the device address. */
+	if (ok_eq(gaudi_cb_create_mapped(dev, 64, &cb), 0, "mapped CB")) {
+		struct gaudi_cb *ext = NULL;
+		struct gaudi_chunk ch[2];
+		uint64_t seq = 0;
+
+		ok(gaudi_cb_device_va(cb) >= 0x1000000000000ULL &&
+		   gaudi_cb_device_va(cb) == f.cbs[0].dva,
+		   "its device address from HL_CB_OP_INFO (0x%llx)",
+		   (unsigned long long)gaudi_cb_device_va(cb));
+		ok(gaudi_cb_create(dev, 64, &ext) == 0 &&
+		   gaudi_cb_device_va(ext) == 0,
+		   "an unmapped CB has none");
+		gaudi_pkt_nop(gaudi_cb_cmdbuf(cb), 0);
+		gaudi_pkt_nop(gaudi_cb_cmdbuf(ext), 0);
+		memset(ch, 0, sizeof(ch));
+		ch[0].cb_handle = gaudi_cb_device_va(cb);
+		ch[0].queue = GAUDI_QUEUE_ID_NIC_0_0;
+		ch[0].size = 8;
+		ch[1].cb_handle = gaudi_cb_handle(ext);
+		ch[1].queue = GAUDI_QUEUE_ID_DMA_0_0;
+		ch[1].size = 8;
+		ok_eq(gaudi_submit(dev, ch, 2, 0, &seq), 0,
+		      "CS: the mapped CB on an internal queue, a NOP on an external one");
+		ch[0].cb_handle = gaudi_cb_handle(cb);
+		ok_eq(gaudi_submit(dev, ch, 2, 0, &seq), -EINVAL,
+		      "the handle on an internal queue: -EINVAL");
+		gaudi_cb_destroy(ext);
+		ok_eq(gaudi_cb_destroy(cb), 0, "destroy the mapped CB");
+	}
+	ok_eq(gaudi_cb_device_va(NULL), 0, "device address of NULL: 0");
 
 	buf = aligned_alloc(4096, 8192);
 	ok_eq(gaudi_map_host(dev, buf, 0, &m), -EINVAL, "map size 0");

@@ -3,13 +3,17 @@
  * gaudi_allreduce: an all-reduce (sum of 32-bit words) over RoCE with
  * libgaudi's NIC API, checked byte for byte.  An example as much as a test.
  *
- *   gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged]
+ *   gaudi_allreduce [--cards N] [--size BYTES] [--iters N]
+ *		     [--staged | --nic-queue]
  *	The cards of this host (all, or the first N), a ring over the DL1
  *	board's links: reduce-scatter then all-gather, N - 1 steps each.  In
  *	every step each card RDMA-WRITEs one chunk of its vector (host
  *	memory mapped into that card) into the next card's memory; the host
  *	adds.  --staged moves the same chunks with memcpy instead: the
- *	comparison the bench reports.
+ *	comparison the bench reports.  --nic-queue posts the WQEs, then
+ *	each card rings its own doorbell from a CB on the port's NIC queue
+ *	(a CS), as a step would after its compute, instead of the host
+ *	asking the driver.
  *   gaudi_allreduce --listen TCPPORT | --connect ADDR:TCPPORT [--nic-port P]
  *	Two hosts, one card each (card 0), linked on NIC port P (default 7,
  *	a scale-out port): the QP addresses are exchanged over TCP (any
@@ -54,7 +58,11 @@ struct rank {
 	struct gaudi_mapping *vmap, *smap;
 	struct gaudi_nic_port *ports[10];	/* opened on first use */
 	struct gaudi_qp *tx, *rx;	/* to the next rank, from the previous */
+	/* --nic-queue: the doorbell CB (NIC queue) and a NOP (external). */
+	struct gaudi_cb *db_cb, *nop_cb;
 };
+
+enum mode { RDMA, STAGED, NIC_QUEUE };
 
 static size_t size = 1 << 20;
 static int iters = 1;
@@ -182,23 +190,65 @@ static int link_pair(struct rank *a, struct rank *b)
 }
 
 /* Rank i's chunk c to rank i + 1, at the same offset of @to_vec or scratch. */
-static int post(struct rank *rk, int n, int i, int c, bool to_vec, bool staged)
+static int post(struct rank *rk, int n, int i, int c, bool to_vec,
+		enum mode mode)
 {
 	struct rank *a = &rk[i], *b = &rk[(i + 1) % n];
 	size_t chunk = size / (size_t)n, off = (size_t)c * chunk;
+	uint64_t src = gaudi_mapping_va(a->vmap) + off;
+	uint64_t dst = gaudi_mapping_va(to_vec ? b->vmap : b->smap) + off;
 
-	if (staged) {
+	if (mode == STAGED) {
 		memcpy((uint8_t *)(to_vec ? b->vec : b->scratch) + off,
 		       (uint8_t *)a->vec + off, chunk);
 		return 0;
 	}
-	return gaudi_qp_write(a->tx, gaudi_mapping_va(a->vmap) + off,
-			      gaudi_mapping_va(to_vec ? b->vmap : b->smap) + off,
-			      chunk, 0, 0);
+	if (mode == NIC_QUEUE)
+		return gaudi_qp_post(a->tx, src, dst, chunk, 0, 0);
+	return gaudi_qp_write(a->tx, src, dst, chunk, 0, 0);
 }
 
-static int ring(struct rank *rk, int n, bool staged)
+/*
+ * --nic-queue: every rank's card rings its doorbell for what was posted,
+ * from a CB on its tx port's NIC queue (an internal queue, named by the
+ * CB's device address) in a CS that ends with a NOP on DMA 0.
+ */
+static int ring_from_nic_queues(struct rank *rk, int n)
 {
+	uint64_t seq[MAX_CARDS];
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		struct gaudi_cmdbuf *cb = gaudi_cb_cmdbuf(rk[i].db_cb);
+		struct gaudi_chunk ch[2];
+
+		gaudi_cmdbuf_reset(cb);
+		ret = gaudi_pkt_qp_doorbell(cb, rk[i].tx);
+		if (ret)
+			return ret;
+		memset(ch, 0, sizeof(ch));
+		ch[0].cb_handle = gaudi_cb_device_va(rk[i].db_cb);
+		ch[0].queue = (uint32_t)gaudi_qp_nic_queue(rk[i].tx, 0);
+		ch[0].size = (uint32_t)gaudi_cmdbuf_len(cb);
+		ch[1].cb_handle = gaudi_cb_handle(rk[i].nop_cb);
+		ch[1].queue = GAUDI_QUEUE_DMA_0_0;
+		ch[1].size = (uint32_t)gaudi_cmdbuf_len(gaudi_cb_cmdbuf(rk[i].nop_cb));
+		ret = gaudi_submit(rk[i].dev, ch, 2, 0, &seq[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
+		ret = gaudi_wait(rk[i].dev, seq[i], (uint64_t)WAIT_MS * 1000,
+				 NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int ring(struct rank *rk, int n, enum mode mode)
+{
+	bool staged = mode == STAGED;
 	size_t chunk = size / (size_t)n;
 	int s, i, ret, wqe[MAX_CARDS];
 
@@ -206,10 +256,12 @@ static int ring(struct rank *rk, int n, bool staged)
 	for (s = 0; s < n - 1; s++) {
 		for (i = 0; i < n; i++) {
 			wqe[i] = post(rk, n, i, ((i - s) % n + n) % n, false,
-				      staged);
+				      mode);
 			if (wqe[i] < 0)
 				return wqe[i];
 		}
+		if (mode == NIC_QUEUE && (ret = ring_from_nic_queues(rk, n)))
+			return ret;
 		for (i = 0; i < n && !staged; i++) {
 			ret = gaudi_qp_wait(rk[i].tx, wqe[i], WAIT_MS);
 			if (ret)
@@ -226,10 +278,12 @@ static int ring(struct rank *rk, int n, bool staged)
 	for (s = 0; s < n - 1; s++) {
 		for (i = 0; i < n; i++) {
 			wqe[i] = post(rk, n, i, ((i + 1 - s) % n + n) % n, true,
-				      staged);
+				      mode);
 			if (wqe[i] < 0)
 				return wqe[i];
 		}
+		if (mode == NIC_QUEUE && (ret = ring_from_nic_queues(rk, n)))
+			return ret;
 		for (i = 0; i < n && !staged; i++) {
 			ret = gaudi_qp_wait(rk[i].tx, wqe[i], WAIT_MS);
 			if (ret)
@@ -239,8 +293,9 @@ static int ring(struct rank *rk, int n, bool staged)
 	return 0;
 }
 
-static int run_local(int ncards, bool staged)
+static int run_local(int ncards, enum mode mode)
 {
+	bool staged = mode == STAGED;
 	struct gaudi_card_list *list = NULL;
 	struct rank rk[MAX_CARDS];
 	double t0, t;
@@ -272,12 +327,21 @@ static int run_local(int ncards, bool staged)
 		if (ret)
 			return fail("connect", ret);
 	}
+	for (i = 0; i < n && mode == NIC_QUEUE; i++) {
+		ret = gaudi_cb_create_mapped(rk[i].dev, 4096, &rk[i].db_cb);
+		if (!ret)
+			ret = gaudi_cb_create(rk[i].dev, 4096, &rk[i].nop_cb);
+		if (!ret)
+			ret = gaudi_pkt_nop(gaudi_cb_cmdbuf(rk[i].nop_cb), 0);
+		if (ret)
+			return fail("command buffers", ret);
+	}
 	t = 0;
 	for (it = 0; it < iters; it++) {
 		for (i = 0; i < n; i++)
 			fill(&rk[i], i);
 		t0 = now_s();
-		ret = ring(rk, n, staged);
+		ret = ring(rk, n, mode);
 		t += now_s() - t0;
 		if (ret)
 			return fail("ring", ret);
@@ -288,8 +352,9 @@ static int run_local(int ncards, bool staged)
 			}
 	}
 	printf("allreduce: OK %d cards, %zu bytes, %s, %d iterations, %.3f ms each\n",
-	       n, size, staged ? "staged through host memory" : "RDMA WRITE ring",
-	       iters, t * 1e3 / iters);
+	       n, size, staged ? "staged through host memory" :
+	       mode == NIC_QUEUE ? "RDMA WRITE ring, doorbells from the NIC queues" :
+	       "RDMA WRITE ring", iters, t * 1e3 / iters);
 	for (i = 0; i < n; i++) {
 		int p;
 
@@ -297,6 +362,8 @@ static int run_local(int ncards, bool staged)
 		gaudi_qp_destroy(rk[i].rx);
 		for (p = 0; p < 10; p++)
 			gaudi_nic_port_close(rk[i].ports[p]);
+		gaudi_cb_destroy(rk[i].db_cb);
+		gaudi_cb_destroy(rk[i].nop_cb);
 		gaudi_unmap(rk[i].vmap);
 		gaudi_unmap(rk[i].smap);
 		gaudi_close(rk[i].dev);
@@ -446,6 +513,7 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "iters", required_argument, NULL, 'i' },
 		{ "staged", no_argument, NULL, 'S' },
+		{ "nic-queue", no_argument, NULL, 'Q' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "connect", required_argument, NULL, 'c' },
 		{ "nic-port", required_argument, NULL, 'p' },
@@ -453,19 +521,20 @@ int main(int argc, char **argv)
 	};
 	const char *connect_to = NULL;
 	int o, ncards = 0, listen_port = 0, nic_port = 7;
-	bool staged = false;
+	enum mode mode = RDMA;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 'n': ncards = atoi(optarg); break;
 		case 's': size = strtoull(optarg, NULL, 0); break;
 		case 'i': iters = atoi(optarg); break;
-		case 'S': staged = true; break;
+		case 'S': mode = STAGED; break;
+		case 'Q': mode = NIC_QUEUE; break;
 		case 'l': listen_port = atoi(optarg); break;
 		case 'c': connect_to = optarg; break;
 		case 'p': nic_port = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged] | --listen PORT | --connect ADDR:PORT [--nic-port P]\n");
+			fprintf(stderr, "usage: gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged | --nic-queue] | --listen PORT | --connect ADDR:PORT [--nic-port P]\n");
 			return 2;
 		}
 	}
@@ -474,5 +543,5 @@ int main(int argc, char **argv)
 	if (listen_port || connect_to)
 		return run_two_hosts(connect_to, listen_port,
 				     (unsigned int)nic_port);
-	return run_local(ncards, staged);
+	return run_local(ncards, mode);
 }

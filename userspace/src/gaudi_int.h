@@ -125,6 +125,7 @@ struct gaudi_cmdbuf {
 struct gaudi_cb {
 	struct gaudi_dev *dev;
 	uint64_t handle;
+	uint64_t device_va;	/* mapped into the device MMU, or 0 */
 	uint32_t size;
 	size_t map_len;
 	void *map;

@@ -33,8 +33,8 @@ static int cb_destroy_handle(struct gaudi_dev *dev, uint64_t handle)
 	return cb_ioctl(dev, &a);
 }
 
-GAUDI_EXPORT int gaudi_cb_create(struct gaudi_dev *dev, uint32_t size,
-				 struct gaudi_cb **out)
+static int cb_create(struct gaudi_dev *dev, uint32_t size, bool mapped,
+		     struct gaudi_cb **out)
 {
 	struct gaudi_cb *cb;
 	union hl_cb_args a;
@@ -51,12 +51,29 @@ GAUDI_EXPORT int gaudi_cb_create(struct gaudi_dev *dev, uint32_t size,
 	memset(&a, 0, sizeof(a));
 	a.in.op = HL_CB_OP_CREATE;
 	a.in.cb_size = size;
+	a.in.flags = mapped ? HL_CB_FLAGS_MAP : 0;
 	ret = cb_ioctl(dev, &a);
 	if (ret)
 		goto err_free;
 	cb->dev = dev;
 	cb->handle = a.out.cb_handle;
 	cb->size = size;
+	if (mapped) {
+		uint64_t handle = cb->handle;
+
+		memset(&a, 0, sizeof(a));
+		a.in.op = HL_CB_OP_INFO;
+		a.in.cb_handle = handle;
+		a.in.flags = HL_CB_FLAGS_GET_DEVICE_VA;
+		ret = cb_ioctl(dev, &a);
+		if (ret)
+			goto err_destroy;
+		cb->device_va = a.out.device_va;
+		if (!cb->device_va) {
+			ret = -EIO;
+			goto err_destroy;
+		}
+	}
 	cb->map_len = ((size_t)size + page - 1) & ~((size_t)page - 1);
 	/* The handle is also the CB's mmap offset. */
 	cb->map = dev->sys->mmap(dev->sys, cb->map_len, PROT_READ | PROT_WRITE,
@@ -77,6 +94,23 @@ err_destroy:
 err_free:
 	free(cb);
 	return ret;
+}
+
+GAUDI_EXPORT int gaudi_cb_create(struct gaudi_dev *dev, uint32_t size,
+				 struct gaudi_cb **out)
+{
+	return cb_create(dev, size, false, out);
+}
+
+GAUDI_EXPORT int gaudi_cb_create_mapped(struct gaudi_dev *dev, uint32_t size,
+					struct gaudi_cb **out)
+{
+	return cb_create(dev, size, true, out);
+}
+
+GAUDI_EXPORT uint64_t gaudi_cb_device_va(const struct gaudi_cb *cb)
+{
+	return cb ? cb->device_va : 0;
 }
 
 GAUDI_EXPORT int gaudi_cb_destroy(struct gaudi_cb *cb)

@@ -41,6 +41,31 @@ int gaudi_cb_create(struct gaudi_dev *dev, uint32_t size,
 		    struct gaudi_cb **out);
 
 /**
+ * gaudi_cb_create_mapped() - a command buffer internal queues can run
+ * @dev: the device (compute node)
+ * @size: as for gaudi_cb_create()
+ * @out: as for gaudi_cb_create()
+ *
+ * Also mapped into the device MMU (HL_CB_FLAGS_MAP): a chunk on an
+ * internal queue (DMA 2..7, MME, TPC, NIC) names its CB by that device
+ * address, gaudi_cb_device_va(), instead of the handle.  A CS needs an
+ * external job besides (the driver ends a CS by its external jobs).
+ *
+ * Return: as gaudi_cb_create().
+ */
+int gaudi_cb_create_mapped(struct gaudi_dev *dev, uint32_t size,
+			   struct gaudi_cb **out);
+
+/**
+ * gaudi_cb_device_va() - the device address of a mapped CB
+ * @cb: the CB
+ *
+ * Return: the address for &gaudi_chunk.cb_handle on an internal queue, or
+ * 0 for a CB gaudi_cb_create() made.
+ */
+uint64_t gaudi_cb_device_va(const struct gaudi_cb *cb);
+
+/**
  * gaudi_cb_destroy() - unmap and destroy a command buffer
  * @cb: the CB, or NULL
  *
