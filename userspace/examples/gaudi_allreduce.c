@@ -15,10 +15,15 @@
  *	(a CS), as a step would after its compute, instead of the host
  *	asking the driver.
  *   gaudi_allreduce --listen TCPPORT | --connect ADDR:TCPPORT [--nic-port P]
+ *		     [--random-writes N]
  *	Two hosts, one card each (card 0), linked on NIC port P (default 7,
  *	a scale-out port): the QP addresses are exchanged over TCP (any
  *	network, e.g. gaudi_en's interface on the same link), then each side
- *	writes its vector into the other's memory and adds.
+ *	writes its vector into the other's memory and adds.  Then, with
+ *	--random-writes, each side makes N RDMA WRITEs of random size (1 B to
+ *	64 KiB) from random offsets of its summed vector to random offsets of
+ *	the other's receive area (both draw the same sequence) and checks its
+ *	own receive area byte for byte, the bytes between the writes too.
  *
  * Every card's vector starts as a known function of its rank and the
  * word's index; the result must equal the sum on every card.  Prints
@@ -437,8 +442,66 @@ static int tcp_fd(const char *connect_to, int listen_port)
 	}
 }
 
+/* A small PRNG both hosts run with the same seed (xorshift64). */
+static uint64_t rnd_state;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/*
+ * @n writes of random size and offsets from our (summed) vector into the
+ * peer's receive area, then check ours: the peer drew the same writes
+ * from the same vector.
+ */
+static int random_writes(struct rank *r, int fd, uint64_t their_va, int n)
+{
+	uint8_t *shadow = malloc(size);
+	char ok = 'k', peer_ok = 0;
+	int i, ret = 0;
+
+	if (!shadow)
+		return -ENOMEM;
+	memset(r->scratch, 0xA5, size);
+	memset(shadow, 0xA5, size);
+	/* Both receive areas are reset before either writes. */
+	if (write(fd, &ok, 1) != 1 || read(fd, &peer_ok, 1) != 1) {
+		free(shadow);
+		return -EPIPE;
+	}
+	rnd_state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+	for (i = 0; i < n && !ret; i++) {
+		size_t max = size < 65536 ? size : 65536;
+		size_t len = 1 + rnd() % max;
+		size_t src = rnd() % (size - len + 1);
+		size_t dst = rnd() % (size - len + 1);
+
+		memcpy(shadow + dst, (uint8_t *)r->vec + src, len);
+		ret = write_all(r->tx, gaudi_mapping_va(r->vmap) + src,
+				their_va + dst, len);
+	}
+	/* Our writes landed (acknowledged); theirs when they say so. */
+	if (!ret && (write(fd, &ok, 1) != 1 || read(fd, &peer_ok, 1) != 1))
+		ret = -EPIPE;
+	if (!ret && memcmp(shadow, r->scratch, size)) {
+		size_t k = 0;
+
+		while (shadow[k] == ((uint8_t *)r->scratch)[k])
+			k++;
+		fprintf(stderr, "gaudi_allreduce: random writes: byte %zu wrong\n",
+			k);
+		ret = -EIO;
+	}
+	free(shadow);
+	return ret;
+}
+
 static int run_two_hosts(const char *connect_to, int listen_port,
-			 unsigned int nic_port)
+			 unsigned int nic_port, int nwrites)
 {
 	struct gaudi_nic_addr mine, theirs;
 	struct rank r;
@@ -492,6 +555,13 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 			if (!check(r.vec, 2))
 				return 1;
 		}
+		if (nwrites) {
+			ret = random_writes(&r, fd, their_va, nwrites);
+			if (ret)
+				return fail("random writes", ret);
+			printf("random writes: OK %d writes each way, bytes checked\n",
+			       nwrites);
+		}
 	}
 	printf("allreduce: OK 2 hosts, rank %d, port %u, %zu bytes, %d iterations, %.3f ms each\n",
 	       rank, nic_port, size, iters, t * 1e3 / iters);
@@ -517,10 +587,11 @@ int main(int argc, char **argv)
 		{ "listen", required_argument, NULL, 'l' },
 		{ "connect", required_argument, NULL, 'c' },
 		{ "nic-port", required_argument, NULL, 'p' },
+		{ "random-writes", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *connect_to = NULL;
-	int o, ncards = 0, listen_port = 0, nic_port = 7;
+	int o, ncards = 0, listen_port = 0, nic_port = 7, nwrites = 0;
 	enum mode mode = RDMA;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -533,15 +604,17 @@ int main(int argc, char **argv)
 		case 'l': listen_port = atoi(optarg); break;
 		case 'c': connect_to = optarg; break;
 		case 'p': nic_port = atoi(optarg); break;
+		case 'r': nwrites = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged | --nic-queue] | --listen PORT | --connect ADDR:PORT [--nic-port P]\n");
+			fprintf(stderr, "usage: gaudi_allreduce [--cards N] [--size BYTES] [--iters N] [--staged | --nic-queue] | --listen PORT | --connect ADDR:PORT [--nic-port P] [--random-writes N]\n");
 			return 2;
 		}
 	}
-	if (iters < 1 || !size || size % 4096 || nic_port < 0 || nic_port > 9)
+	if (iters < 1 || !size || size % 4096 || nic_port < 0 || nic_port > 9 ||
+	    nwrites < 0)
 		return fail("arguments", -EINVAL);
 	if (listen_port || connect_to)
 		return run_two_hosts(connect_to, listen_port,
-				     (unsigned int)nic_port);
+				     (unsigned int)nic_port, nwrites);
 	return run_local(ncards, mode);
 }

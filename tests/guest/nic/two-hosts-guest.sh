@@ -7,7 +7,8 @@
 #
 #   ROLE=a  10.77.7.1: pings b, runs the RoCE all-reduce with b (issue
 #           13: gaudi_allreduce --connect, the QP addresses over TCP on the
-#           same link, the data by RDMA WRITE), fetches b's file over TCP
+#           same link, the data by RDMA WRITE; then 40 RDMA WRITEs of random
+#           size and offsets each way, byte-checked), fetches b's file over TCP
 #           (HTTP), checks it byte for byte, then tells b it is done
 #   ROLE=b  10.77.7.2: serves the file and the all-reduce (--listen),
 #           pings a, waits for a's "done"
@@ -77,13 +78,15 @@ ok $? "ping $peer over the scale-out cable"
 if [ -x "$BIN/gaudi_allreduce" ]; then
 	if [ "$ROLE" = b ]; then
 		"$BIN/gaudi_allreduce" --listen 7000 --size 1048576 --iters 2 \
-			>/tmp/allreduce.out 2>&1 &
+			--random-writes 40 >/tmp/allreduce.out 2>&1 &
 		ar_pid=$!
 	else
 		"$BIN/gaudi_allreduce" --connect "$peer:7000" --size 1048576 \
-			--iters 2 >/tmp/allreduce.out 2>&1
+			--iters 2 --random-writes 40 >/tmp/allreduce.out 2>&1
 		grep -q "^allreduce: OK 2 hosts, rank 1" /tmp/allreduce.out
-		ok $? "RoCE all-reduce with host b: $(tail -n 1 /tmp/allreduce.out)"
+		ok $? "RoCE all-reduce with host b: $(grep allreduce: /tmp/allreduce.out | tail -n 1)"
+		grep -q "^random writes: OK 40 writes each way" /tmp/allreduce.out
+		ok $? "random-size writes with host b: $(grep "^random writes" /tmp/allreduce.out)"
 	fi
 fi
 
@@ -95,7 +98,9 @@ if [ "$ROLE" = b ]; then
 	if [ -n "${ar_pid:-}" ]; then
 		wait "$ar_pid"
 		grep -q "^allreduce: OK 2 hosts, rank 0" /tmp/allreduce.out
-		ok $? "RoCE all-reduce with host a: $(tail -n 1 /tmp/allreduce.out)"
+		ok $? "RoCE all-reduce with host a: $(grep allreduce: /tmp/allreduce.out | tail -n 1)"
+		grep -q "^random writes: OK 40 writes each way" /tmp/allreduce.out
+		ok $? "random-size writes with host a: $(grep "^random writes" /tmp/allreduce.out)"
 	fi
 else
 	up() { cut -d' ' -f1 /proc/uptime | tr -d .; }
