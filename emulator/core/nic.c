@@ -317,6 +317,18 @@ static int qpc_load(struct gaudi_core *g, unsigned int port, bool req,
 {
     uint32_t size = req ? GAUDI_NIC_REQ_QPC_SIZE : GAUDI_NIC_RES_QPC_SIZE;
 
+    /*
+     * The engine serves QPNs below GAUDI_ROCE_MAX_QPN (a model choice,
+     * Documentation/emulator/nic.rst): a larger one, which a doorbell or
+     * a frame may name, is refused before any context access, so the
+     * tables the driver sizes for them bound what the engine reads.
+     */
+    *addr = 0;
+    if (qpn >= GAUDI_ROCE_MAX_QPN) {
+        gaudi_guest_error(g, "NIC%u: QP %u beyond the %u the engine serves",
+                          port, qpn, GAUDI_ROCE_MAX_QPN);
+        return -1;
+    }
     *addr = qpc_table(g, port, req) + (uint64_t)qpn * size;
     if (nic_read(g, port, *addr, w, size)) {
         gaudi_guest_error(g, "NIC%u: %s context of QP %u at 0x%llx "

@@ -928,6 +928,52 @@ static void test_nic_qman_doorbell(void)
 	bye();
 }
 
+/*
+ * A QPN beyond the ones the engine serves (GAUDI_ROCE_MAX_QPN) reads no
+ * context: one forged where the table would hold it (past the driver's
+ * table) is never used.  The isolation fuzzer found the engine loading it.
+ */
+static uint64_t far_ctx;		/* the address test_qpn_bound() watches */
+static unsigned int far_reads;
+
+static void far_txn(void *opaque, const struct gaudi_txn *t)
+{
+	(void)opaque;
+	if (t->kind == GAUDI_INIT_NIC && !t->write &&
+	    t->pa <= far_ctx && far_ctx - t->pa < t->len)
+		far_reads++;
+}
+
+static void test_qpn_bound(void)
+{
+	const unsigned int p = 1, far = 0x4005;
+	uint8_t *hbm;
+	unsigned int sent;
+
+	two_cards(p, NULL);
+	hbm = W->fb[0].hbm;
+	connect(p, 5, 5, RKEY, 1);
+	/* QP 5's valid context copied to where QP 0x4005's would be. */
+	memcpy(hbm + REQ_QPC_HBM + 64ULL * far, hbm + REQ_QPC_HBM + 64 * 5, 64);
+	post(5, 0, VA_BUF, VA_BUF, 64, 1);
+	sent = W->sent[0];
+	far_ctx = REQ_QPC_HBM + 64ULL * far;
+	far_reads = 0;
+	W->fb[0].g->bus.txn = far_txn;
+	doorbell(p, far, 1);
+	settle(NULL, NULL, 3);
+	W->fb[0].g->bus.txn = NULL;
+	ok(W->sent[0] == sent && cq_pi(0, p) == 0 && sob(1, 1) == 0 &&
+	   !far_reads,
+	   "doorbell on QP 0x%x (a valid context past the table): not read "
+	   "(%u reads), nothing sent", far, far_reads);
+	doorbell(p, 5, 1);
+	settle(NULL, NULL, 3);
+	ok(W->sent[0] > sent && sob(1, 1) == 1,
+	   "  QP 5 itself sends the same WQE");
+	bye();
+}
+
 /* The four sync managers' object blocks (SOBs and monitors). */
 static const uint32_t sm_base[4] = {
 	mmSYNC_MNGR_W_S_SOB_OBJ_0, mmSYNC_MNGR_E_S_SOB_OBJ_0,
@@ -1399,6 +1445,7 @@ int main(void)
 	test_errors();
 	test_sob_window();
 	test_nic_qman_doorbell();
+	test_qpn_bound();
 	test_garbage();
 	test_forged_ack();
 	test_cq_irq();

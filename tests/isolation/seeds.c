@@ -225,6 +225,21 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		 Q_NIC3))
 		msg_long(&b, GAUDI_CFG_BASE +
 			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_GW_BUSY), 1);
+	/*
+	 * A QP number past the driver's tables: the engine must not read a
+	 * context there (the fuzzer's find).  Nothing is blocked: the engine
+	 * refuses the QPN before any access.
+	 */
+	if (NEXT("port 3's NIC queue rings QP 0x4005, past its tables", true,
+		 Q_NIC3)) {
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_PI),
+			 1);
+		msg_long(&b, GAUDI_CFG_BASE +
+			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_QPN),
+			 QPC_DOORBELL_BUSY | 0x4005);
+		b.s->hw_blocks = false;
+	}
 	if (NEXT("port 3's NIC queue rings its secured doorbell", true, Q_NIC3))
 		msg_long(&b, GAUDI_CFG_BASE +
 			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_SECURED_DOORBELL_QPN),
