@@ -884,13 +884,16 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 /* The kernel-job API (gaudi_cs.h). */
 /*
- * A collective wait: @n kernel jobs, the slaves' on internal queues first,
- * the master's (external, with the completion) last; kj[0].watch is the
- * signal SOB the slaves wait for, held by the CS.
+ * Submit the @n kernel jobs @kj as one CS: a signal or wait CS (one job on
+ * an external queue, kj[0].signal for a signal) or, with @coll, a
+ * collective wait (the slaves' jobs on internal queues first, the
+ * master's, external, last).  kj[0].watch, the SOB a wait watches, passes
+ * to the CS.  *@sig: what a signal CS signals.
  */
-int gaudi_cs_submit_collective(struct gaudi_device *gdev,
-			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
-			       unsigned int n, u64 *seq)
+static int gaudi_cs_submit_kjobs(struct gaudi_device *gdev,
+				 struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
+				 unsigned int n, bool coll, u64 *seq,
+				 struct gaudi_signal *sig)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	struct gaudi_job *job;
@@ -904,10 +907,13 @@ int gaudi_cs_submit_collective(struct gaudi_device *gdev,
 	cs->gdev = gdev;
 	INIT_LIST_HEAD(&cs->jobs);
 	INIT_LIST_HEAD(&cs->node);
+	cs->signal = kj[0].signal;
+	cs->sig.queue = kj[0].queue;
 	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
 	for (i = 0; i < n; i++) {
 		struct gaudi_hw_queue *q = &dp->hwq.q[kj[i].queue];
 
+		ret = -ENOMEM;
 		job = kzalloc(sizeof(*job), GFP_KERNEL);
 		if (!job)
 			goto err_free;
@@ -935,8 +941,10 @@ int gaudi_cs_submit_collective(struct gaudi_device *gdev,
 				goto err_free;
 		}
 	}
-	cs->coll = kj[n - 1].queue + 1;
-	cs->coll_slaves = n - 1;
+	if (coll) {
+		cs->coll = kj[n - 1].queue + 1;
+		cs->coll_slaves = n - 1;
+	}
 	cs->sob_ref = kj[0].watch;
 	kj[0].watch = GAUDI_SOB_REF_NONE;
 	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
@@ -947,6 +955,12 @@ int gaudi_cs_submit_collective(struct gaudi_device *gdev,
 		gaudi_sob_put(gdev, ctx, &cs->sob_ref);
 		kfree(cs);
 		return ret;
+	}
+	/* Read under the lock: the CS may already have completed. */
+	if (sig) {
+		spin_lock_irq(&dp->lock);
+		*sig = cs->sig;
+		spin_unlock_irq(&dp->lock);
 	}
 	dma_fence_put(&cs->fence);
 	return 0;
@@ -959,60 +973,18 @@ err_put:
 	return ret;
 }
 
+int gaudi_cs_submit_collective(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
+			       unsigned int n, u64 *seq)
+{
+	return gaudi_cs_submit_kjobs(gdev, ctx, kj, n, true, seq, NULL);
+}
+
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			   struct gaudi_kjob *kj, u64 *seq,
 			   struct gaudi_signal *sig)
 {
-	struct gaudi_job *job;
-	struct gaudi_cs *cs;
-	int ret;
-
-	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!cs || !job)
-		goto err_nomem;
-	cs->gdev = gdev;
-	INIT_LIST_HEAD(&cs->jobs);
-	INIT_LIST_HEAD(&cs->node);
-	cs->signal = kj->signal;
-	cs->sig.queue = kj->queue;
-	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
-	job->cs = cs;
-	job->queue = kj->queue;
-	job->cq = true;
-	job->len = kj->size;
-	job->kcb_size = kj->size + GAUDI_DONE_PKT_SIZE + GAUDI_CQ_PKTS_SIZE;
-	job->kcb_alloc = job->kcb_size;
-	job->kcb = gaudi_kcb_alloc(gdev, job->kcb_alloc, &job->kcb_dma);
-	if (!job->kcb)
-		goto err_nomem;
-	memcpy(job->kcb, kj->pkts, kj->size);
-	list_add_tail(&job->node, &cs->jobs);
-	cs->ext_pending = 1;
-	/* The reference on the SOB a wait watches passes to the CS. */
-	cs->sob_ref = kj->watch;
-	kj->watch = GAUDI_SOB_REF_NONE;
-	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
-	if (ret) {
-		gaudi_cs_free_jobs(gdev, cs);
-		gaudi_sob_put(gdev, ctx, &cs->sob_ref);
-		kfree(cs);
-		return ret;
-	}
-	/* Read under the lock: the CS may already have completed. */
-	if (sig) {
-		spin_lock_irq(&gdev->dp->lock);
-		*sig = cs->sig;
-		spin_unlock_irq(&gdev->dp->lock);
-	}
-	dma_fence_put(&cs->fence);
-	return 0;
-
-err_nomem:
-	kfree(job);
-	kfree(cs);
-	gaudi_sob_put(gdev, ctx, &kj->watch);
-	return -ENOMEM;
+	return gaudi_cs_submit_kjobs(gdev, ctx, kj, 1, false, seq, sig);
 }
 
 /*

@@ -551,6 +551,29 @@ static u32 *msg_long(u32 *p, u64 addr, u32 value)
 }
 
 /*
+ * Arm W_S monitor @mon on @sob reaching @value, its payload adding 1 to
+ * fence counter 2 of stream @s of the QMAN at @qm, then FENCE on it.
+ */
+static u32 *gaudi_wait_pkts(u32 *p, u32 mon, u32 sob, u32 value, u32 qm,
+			    u32 s)
+{
+	u64 sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
+	u64 fence = GAUDI_CFG_BASE + qm + QM_CP_FENCE_RDATA(2, s);
+
+	p = msg_long(p, sm + SM_MON_PAY_ADDRL(mon), lower_32_bits(fence));
+	p = msg_long(p, sm + SM_MON_PAY_ADDRH(mon), upper_32_bits(fence));
+	p = msg_long(p, sm + SM_MON_PAY_DATA(mon), 1);
+	p = msg_long(p, sm + SM_MON_ARM(mon),
+		     FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
+		     FIELD_PREP(SM_MON_ARM_MASK, (u8)~BIT(sob % 8)) |
+		     FIELD_PREP(SM_MON_ARM_VALUE, value));
+	p[0] = FIELD_PREP(PKT_FENCE_DEC, 1) | FIELD_PREP(PKT_FENCE_TARGET, 1) |
+	       FIELD_PREP(PKT_FENCE_ID, 2);
+	p[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_FENCE);
+	return p + 2;
+}
+
+/*
  * Signal CS: one job on the queue that adds 1 to the queue's current SOB
  * (chosen at submission, gaudi_sync_signal_locked()).  Wait CS: one job on
  * the queue that arms the queue's monitor on the signal's SOB reaching the
@@ -565,12 +588,11 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 {
 	u32 flags = args->in.cs_flags, pkts[GAUDI_SYNC_JOB_DWORDS] = {};
 	u32 *p = pkts;
-	u64 sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
 	struct gaudi_kjob kj = {};
 	struct gaudi_signal sig = {};
 	struct hl_cs_chunk ch;
-	u32 sob, value, mon;
-	u64 seq, sig_seq, fence;
+	u32 sob, value;
+	u64 seq, sig_seq;
 	int ret;
 
 	if ((flags & HL_CS_FLAGS_SIGNAL) && (flags & HL_CS_FLAGS_WAIT))
@@ -629,25 +651,10 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			value = sig.before + 1;
 		}
 		if (ret == 0) {
-			mon = GAUDI_SIG_FIRST_MON + ch.queue_index;
-			fence = GAUDI_CFG_BASE +
-				gdev->dp->hwq.q[ch.queue_index].qm_base +
-				QM_CP_FENCE_RDATA(2, ch.queue_index % 4);
-			p = msg_long(p, sm + SM_MON_PAY_ADDRL(mon),
-				     lower_32_bits(fence));
-			p = msg_long(p, sm + SM_MON_PAY_ADDRH(mon),
-				     upper_32_bits(fence));
-			p = msg_long(p, sm + SM_MON_PAY_DATA(mon), 1);
-			p = msg_long(p, sm + SM_MON_ARM(mon),
-				     FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
-				     FIELD_PREP(SM_MON_ARM_MASK,
-						(u8)~BIT(sob % 8)) |
-				     FIELD_PREP(SM_MON_ARM_VALUE, value));
-			p[0] = FIELD_PREP(PKT_FENCE_DEC, 1) |
-			       FIELD_PREP(PKT_FENCE_TARGET, 1) |
-			       FIELD_PREP(PKT_FENCE_ID, 2);
-			p[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_FENCE);
-			p += 2;
+			p = gaudi_wait_pkts(p, GAUDI_SIG_FIRST_MON + ch.queue_index,
+					    sob, value,
+					    gdev->dp->hwq.q[ch.queue_index].qm_base,
+					    ch.queue_index % 4);
 		} else {
 			p[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_NOP);
 			p += 2;
@@ -713,29 +720,6 @@ void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m)
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 	if (ctx->sync.coll[m].inflight)
 		ctx->sync.coll[m].inflight--;
-}
-
-/*
- * Arm W_S monitor @mon on @sob reaching @value, its payload adding 1 to
- * fence counter 2 of stream @s of the QMAN at @qm, then FENCE on it.
- */
-static u32 *gaudi_wait_pkts(u32 *p, u32 mon, u32 sob, u32 value, u32 qm,
-			    u32 s)
-{
-	u64 sm = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
-	u64 fence = GAUDI_CFG_BASE + qm + QM_CP_FENCE_RDATA(2, s);
-
-	p = msg_long(p, sm + SM_MON_PAY_ADDRL(mon), lower_32_bits(fence));
-	p = msg_long(p, sm + SM_MON_PAY_ADDRH(mon), upper_32_bits(fence));
-	p = msg_long(p, sm + SM_MON_PAY_DATA(mon), 1);
-	p = msg_long(p, sm + SM_MON_ARM(mon),
-		     FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
-		     FIELD_PREP(SM_MON_ARM_MASK, (u8)~BIT(sob % 8)) |
-		     FIELD_PREP(SM_MON_ARM_VALUE, value));
-	p[0] = FIELD_PREP(PKT_FENCE_DEC, 1) | FIELD_PREP(PKT_FENCE_TARGET, 1) |
-	       FIELD_PREP(PKT_FENCE_ID, 2);
-	p[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_FENCE);
-	return p + 2;
 }
 
 #define GAUDI_COLL_MAX_JOBS	(GAUDI_NIC_NUM_PORTS + 2)
