@@ -314,7 +314,7 @@ fw)
 nic)
 	# The DL1 wiring of the NIC ports (issue 12), seen through gaudi.ko's
 	# debugfs register window (GAUDI_KO or built from kernel/).
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" \
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" -I "$repo/tests/lib" \
 		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
 	ko=$(gaudi_ko) || exit 2
 	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"

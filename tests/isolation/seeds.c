@@ -75,6 +75,16 @@ static void msg_long(struct b *b, uint64_t a, uint32_t v)
 	u64(b, a);
 }
 
+/* The two MSG_LONGs that ring @port's unsecured doorbell for @qpn. */
+static void doorbell(struct b *b, unsigned int port, uint32_t qpn)
+{
+	msg_long(b, GAUDI_CFG_BASE +
+		 GAUDI_NIC_QPC_REG(port, NIC_QPC_UNSECURED_DOORBELL_PI), 1);
+	msg_long(b, GAUDI_CFG_BASE +
+		 GAUDI_NIC_QPC_REG(port, NIC_QPC_UNSECURED_DOORBELL_QPN),
+		 QPC_DOORBELL_BUSY | qpn);
+}
+
 static void lin_dma(struct b *b, uint32_t ctl, uint64_t src, uint64_t dst,
 		    uint32_t size)
 {
@@ -232,12 +242,7 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 	 */
 	if (NEXT("port 3's NIC queue rings QP 0x4005, past its tables", true,
 		 Q_NIC3)) {
-		msg_long(&b, GAUDI_CFG_BASE +
-			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_PI),
-			 1);
-		msg_long(&b, GAUDI_CFG_BASE +
-			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_QPN),
-			 QPC_DOORBELL_BUSY | 0x4005);
+		doorbell(&b, NIC3, 0x4005);
 		b.s->hw_blocks = false;
 	}
 	if (NEXT("port 3's NIC queue rings its secured doorbell", true, Q_NIC3))
@@ -271,14 +276,8 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		u32(&b, CTL(PKT_MSG_SHORT) | 1U << 22 | 20 | PKT_CTL_MB);
 	}
 	if (NEXT("legit: port 3's NIC queue rings its own doorbell", false,
-		 Q_NIC3)) {
-		msg_long(&b, GAUDI_CFG_BASE +
-			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_PI),
-			 1);
-		msg_long(&b, GAUDI_CFG_BASE +
-			 GAUDI_NIC_QPC_REG(NIC3, NIC_QPC_UNSECURED_DOORBELL_QPN),
-			 QPC_DOORBELL_BUSY | 5);
-	}
+		 Q_NIC3))
+		doorbell(&b, NIC3, 5);
 	if (NEXT("legit: E_N monitor feeds this stream's fence, FENCE waits",
 		 false, Q_TPC)) {
 		monitor_to(&b, GAUDI_CFG_BASE + mmTPC0_QM_BASE +

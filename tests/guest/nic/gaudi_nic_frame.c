@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gaudi1/nic.h"
+#include "dbgfs.h"
 
 #define AREA		0x30000000ULL
 #define REQ_TABLE	(AREA + 0x000000)	/* 256 KiB aligned */
@@ -43,24 +44,9 @@ static void ok(int cond, const char *what)
 	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
 }
 
-static int put(const char *dir, const char *file, uint64_t v)
-{
-	char path[512];
-	FILE *f;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	rc = fprintf(f, "0x%llx\n", (unsigned long long)v) < 0;
-	rc |= fclose(f) != 0;
-	return rc ? -EIO : 0;
-}
-
 static void wr(const char *dir, uint32_t off, uint32_t v)
 {
-	if (put(dir, "addr", off) || put(dir, "data32", v)) {
+	if (hl_dbgfs_wr32(dir, off, v)) {
 		fprintf(stderr, "write 0x%x through %s failed\n", off, dir);
 		failed++;
 	}
@@ -68,19 +54,7 @@ static void wr(const char *dir, uint32_t off, uint32_t v)
 
 static uint32_t rd(const char *dir, uint32_t off)
 {
-	char path[512];
-	unsigned long long v = ~0ULL;
-	FILE *f;
-
-	if (put(dir, "addr", off))
-		return ~0U;
-	snprintf(path, sizeof(path), "%s/data32", dir);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%lli", &v) != 1)
-		v = ~0ULL;
-	if (f)
-		fclose(f);
-	return (uint32_t)v;
+	return hl_dbgfs_rd32(dir, off);
 }
 
 /* The port blocks' registers (hw/gaudi1/nic.h). */

@@ -42,6 +42,7 @@
 
 #include <gaudi/gaudi.h>
 #include "gaudi1/regs.h"
+#include "dbgfs.h"
 #include "tap.h"
 
 #define MAX_CARDS	8
@@ -126,38 +127,12 @@ static uint8_t fill_byte(int j, int i)
 
 /* ---- SOBs through debugfs ------------------------------------------------ */
 
-static int dbg_put(const struct card *c, const char *file, uint64_t v)
-{
-	char path[192];
-	FILE *f;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/%s", c->dbg, file);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	rc = fprintf(f, "0x%llx\n", (unsigned long long)v) < 0;
-	rc |= fclose(f) != 0;
-	return rc ? -EIO : 0;
-}
-
 /* SOB @sob of card @c (its 15-bit value), or -1. */
 static int sob_rd(const struct card *c, unsigned int sob)
 {
-	unsigned long long v;
-	char path[192];
-	FILE *f;
-	int n;
+	uint32_t v = hl_dbgfs_rd32(c->dbg, SOB_OFF(sob));
 
-	if (dbg_put(c, "addr", SOB_OFF(sob)))
-		return -1;
-	snprintf(path, sizeof(path), "%s/data32", c->dbg);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fscanf(f, "%lli", &v);
-	fclose(f);
-	return n == 1 ? (int)(v & 0x7FFF) : -1;
+	return v == ~0U ? -1 : (int)(v & 0x7FFF);
 }
 
 /* ---- setup --------------------------------------------------------------- */

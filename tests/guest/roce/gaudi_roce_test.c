@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dbgfs.h"
 #include "hl_ioctl.h"
 #include "tap.h"
 #include <drm/gaudi_accel.h>
@@ -185,43 +186,14 @@ static int set_res(int fd, uint32_t port, uint32_t conn, const struct ends *e,
 
 /* ---- debugfs: registers, and contexts through the gateway ----------------- */
 
-static int dbg_put(const char *file, uint64_t v)
-{
-	char path[512];
-	FILE *f;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/%s", dbg_dir, file);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	rc = fprintf(f, "0x%llx\n", (unsigned long long)v) < 0;
-	rc |= fclose(f) != 0;
-	return rc ? -EIO : 0;
-}
-
 static uint32_t reg_rd(uint32_t off)
 {
-	char path[512];
-	unsigned long long v = ~0ULL;
-	FILE *f;
-
-	if (dbg_put("addr", off))
-		return ~0U;
-	snprintf(path, sizeof(path), "%s/data32", dbg_dir);
-	f = fopen(path, "r");
-	if (!f)
-		return ~0U;
-	if (fscanf(f, "%lli", &v) != 1)
-		v = ~0ULL;
-	fclose(f);
-	return (uint32_t)v;
+	return hl_dbgfs_rd32(dbg_dir, off);
 }
 
 static void reg_wr(uint32_t off, uint32_t v)
 {
-	if (!dbg_put("addr", off))
-		dbg_put("data32", v);
+	hl_dbgfs_wr32(dbg_dir, off, v);
 }
 
 /* Valid bit of QP @qpn's requester or responder context, as the NIC sees it. */
@@ -921,6 +893,26 @@ static void still_writes(struct side *a, struct side *b, uint32_t qa,
 	   sa.next_psn, sb.expected_psn, sa.flags, sb.flags);
 }
 
+/*
+ * QP qa writes @size bytes to B and signals @target, which B's port
+ * refuses: both ends of the QP in error, @target still @before, no CQE.
+ * dbg_dir is B's.
+ */
+static void refused_sob(struct side *a, struct side *b, uint32_t qa,
+			uint32_t qb, uint32_t size, uint32_t target,
+			uint32_t before, const char *what)
+{
+	wqe_write(a, qa, a->buf.va, size, b->buf.va + 8192, target,
+		  SM_SOB_INC | 1);
+	ok(!doorbell(a->fd, a->port, qa, a->pi[qa]),
+	   "write signalling %s (0x%x)", what, target);
+	ok(wait_state(a, qa, GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
+	   wait_state(b, qb, GAUDI_NIC_CONN_RES_ERROR, 10000),
+	   "both ends of the QP are in error");
+	ok(reg_rd(target) == before, "%s is unchanged (0x%x)", what, before);
+	ok(cq_poll(a, 1, NULL, 100) == 0, "no CQE for it");
+}
+
 /* ---- the doorbell from a NIC queue ------------------------------------------- */
 
 /* CB: ring @port's unsecured doorbell for @qpn up to @pi (two MSG_LONGs). */
@@ -1334,16 +1326,8 @@ static void rdma(char **argv)
 		     "after the bad rkey");
 
 	/* A sync-object target that is not a SOB: refused, QP in error. */
-	wqe_write(&a, qa[3], a.buf.va, 512, b.buf.va + 8192, NOT_A_SOB,
-		  SM_SOB_INC | 1);
-	ok(!doorbell(a.fd, a.port, qa[3], a.pi[qa[3]]),
-	   "write signalling a register that is not a SOB (0x%x)", NOT_A_SOB);
-	ok(wait_state(&a, qa[3], GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
-	   wait_state(&b, qb[3], GAUDI_NIC_CONN_RES_ERROR, 10000),
-	   "both ends of the QP are in error");
-	ok(reg_rd(NOT_A_SOB) == nsob0, "the register is unchanged (0x%x)",
-	   nsob0);
-	ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
+	refused_sob(&a, &b, qa[3], qb[3], 512, NOT_A_SOB, nsob0,
+		    "a register that is not a SOB");
 
 	/*
 	 * A SOB of the driver (W_S 143, the last below the users'): out of
@@ -1355,16 +1339,8 @@ static void rdma(char **argv)
 		a.pi[qa[3]] = 0;
 		ok(!connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 11),
 		   "QP %u reconnected", qa[3]);
-		wqe_write(&a, qa[3], a.buf.va, 0, b.buf.va, SOB(drv),
-			  SM_SOB_INC | 1);
-		ok(!doorbell(a.fd, a.port, qa[3], a.pi[qa[3]]),
-		   "write signalling the driver's SOB %u", drv);
-		ok(wait_state(&a, qa[3], GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
-		   wait_state(&b, qb[3], GAUDI_NIC_CONN_RES_ERROR, 10000),
-		   "both ends of the QP are in error");
-		ok(reg_rd(SOB(drv)) == d0, "the driver's SOB is unchanged (%u)",
-		   d0);
-		ok(cq_poll(&a, 1, NULL, 100) == 0, "no CQE for it");
+		refused_sob(&a, &b, qa[3], qb[3], 0, SOB(drv), d0,
+			    "the driver's SOB 143");
 	}
 	/* The window's ends: W_S 144 and E_N 2047 are the user's. */
 	{
