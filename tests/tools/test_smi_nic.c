@@ -29,39 +29,8 @@
 #include <unistd.h>
 
 #include "smi.h"
+#include "smi_fake.h"
 #include "tap.h"
-
-static char root[PATH_MAX - 64];
-static char out_path[PATH_MAX];
-static char outbuf[65536];
-
-static void put(const char *rel, const char *val)
-{
-	char path[PATH_MAX * 2], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	fprintf(f, "%s\n", val);
-	fclose(f);
-}
-
-static void mkdirs(const char *rel)
-{
-	char path[PATH_MAX * 2];
-
-	snprintf(path, sizeof(path), "%s/%s/x", root, rel);
-	put(strchr(path + strlen(root), '/') + 1, "");
-}
 
 /* A netdev of gaudi_en: card's aux folder @aux, interface @ifn, port. */
 static void netdev(const char *aux, const char *ifn, int port, int carrier,
@@ -116,86 +85,6 @@ static int fake_ethtool(const char *ifname, nic_stat_fn fn, void *arg)
 	for (i = 0; i < ARRAY_LEN(names); i++)
 		fn(names[i], one ? (i < 2 ? 1001 + 1000 * i : i + 1) : 0, arg);
 	return 0;
-}
-
-/* The line of @buf that begins with @prefix, into @line. */
-static const char *line_of(const char *buf, const char *prefix, char *line,
-			   size_t len)
-{
-	const char *p = buf;
-
-	line[0] = '\0';
-	while (p && *p) {
-		if (!strncmp(p, prefix, strlen(prefix))) {
-			const char *e = strchr(p, '\n');
-
-			snprintf(line, len, "%.*s",
-				 (int)(e ? e - p : (long)strlen(p)), p);
-			return line;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return line;
-}
-
-/* Run @fn with stdout into outbuf. */
-static const char *capture(void (*fn)(struct smi *), struct smi *s)
-{
-	int saved = dup(STDOUT_FILENO), fd;
-	ssize_t n;
-
-	fflush(stdout);
-	fd = open(out_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, STDOUT_FILENO);
-	fn(s);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, outbuf, sizeof(outbuf) - 1);
-	close(fd);
-	outbuf[n > 0 ? n : 0] = '\0';
-	return outbuf;
-}
-
-static bool json_valid(void)
-{
-	char cmd[PATH_MAX + 128];
-
-	snprintf(cmd, sizeof(cmd),
-		 "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s",
-		 out_path);
-	return system(cmd) == 0;
-}
-
-static int lines_matching(const char *buf, const char *prefix)
-{
-	const char *p = buf;
-	int n = 0;
-
-	while (p && *p) {
-		if (!strncmp(p, prefix, strlen(prefix)))
-			n++;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return n;
-}
-
-static void show(const char *buf)
-{
-	const char *p = buf;
-
-	while (*p) {
-		const char *e = strchr(p, '\n');
-		int len = e ? (int)(e - p) : (int)strlen(p);
-
-		printf("#   %.*s\n", len, p);
-		p += len + (e ? 1 : 0);
-	}
 }
 
 static void v_ports(struct smi *s) { s->nic_view = NV_PORTS; run_nic(s); }
@@ -305,13 +194,8 @@ int main(void)
 	unsigned int i;
 	int fd0, fd1, p;
 
-	snprintf(root, sizeof(root), "%s/smi-nic.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root)) {
-		perror("mkdtemp");
+	if (fake_init("smi-nic"))
 		return 2;
-	}
-	snprintf(out_path, sizeof(out_path), "%s/out", root);
 	fields_init();
 
 	test_map();
@@ -541,12 +425,6 @@ int main(void)
 
 	close(fd0);
 	close(fd1);
-	if (!tap_failed) {
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-		if (system(cmd))
-			tap_diag("could not remove %s", root);
-	}
+	fake_done();
 	return tap_done();
 }

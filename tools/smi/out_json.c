@@ -4,28 +4,83 @@
  * object with the sections of each card and its processes; also plain
  * --format json) and --health.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "smi.h"
 
+/*
+ * The length of the well-formed UTF-8 sequence at @s (RFC 3629: no
+ * overlong forms, no surrogates, at most U+10FFFF), 0 if there is none.
+ */
+size_t utf8_seq_len(const unsigned char *s)
+{
+	unsigned int n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80) /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string (RFC 8259) of @s, whatever its bytes: process and card
+ * names come from the system and need not be UTF-8.  Quote, backslash and
+ * control characters are escaped; a byte that starts no well-formed UTF-8
+ * sequence becomes U+FFFD, so that the output is always valid UTF-8.
+ */
 void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
+	fputc('"', f);
+	while (*p) {
+		size_t n = utf8_seq_len(p);
+
+		if (!n) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", f);
-		else if (ch == '\t')
+		else if (*p == '\t')
 			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(ch, f);
+			fwrite(p, 1, n, f);
+		p += n;
 	}
 	fputc('"', f);
+}
+
+/* A JSON number, or null for what JSON cannot hold (NaN, infinities). */
+void json_num(FILE *f, double v, int prec)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*f", prec, v);
+	else
+		fputs("null", f);
 }
 
 static void json_val(FILE *f, struct val v)
@@ -34,8 +89,10 @@ static void json_val(FILE *f, struct val v)
 
 	switch (v.kind) {
 	case V_INT:
-	case V_NUM:
 		fputs(val_text(v, buf, sizeof(buf)), f);
+		break;
+	case V_NUM:
+		json_num(f, v.d, v.prec);
 		break;
 	case V_STR:
 		json_str(f, v.s);

@@ -28,16 +28,26 @@ static void prom_open(const struct pfamily *pf, const struct card *c)
 	printf("%s{card=\"%u\",bus_id=\"%s\"", pf->name, c->index, c->bus);
 }
 
+/* A label value: escaped, and valid UTF-8 (U+FFFD for a stray byte). */
 static void prom_label_escaped(const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if (*s == '\n') {
-			fputs("\\n", stdout);
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq_len(p);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", stdout);
+			p++;
 			continue;
 		}
-		putchar(*s);
+		if (*p == '"' || *p == '\\')
+			putchar('\\');
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else
+			fwrite(p, 1, n, stdout);
+		p += n;
 	}
 }
 

@@ -360,7 +360,9 @@ void health_text(const struct smi *s);
 void query_csv(const struct smi *s);
 
 /* out_json.c */
+size_t utf8_seq_len(const unsigned char *s);
 void json_str(FILE *f, const char *s);
+void json_num(FILE *f, double v, int prec);
 void query_json(const struct smi *s);
 void report_json(const struct smi *s);
 void health_json(const struct smi *s);
