@@ -2,7 +2,7 @@
 /*
  * Gaudi 1 firmware images (FIT): the check the device CPU's boot ROM makes,
  * shared by the device model (emulator/) and gaudi-fw (tools/fw/), plain C
- * on libfdt.
+ * on libfdt, zlib (CRC-32) and Nettle (digest.c).
  *
  * The real device CPU refuses a boot image whose structure or digests are
  * wrong and reports FIT_CORRUPTED.  The model does the same for images in
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <libfdt.h>
+#include <zlib.h>
 
 #include "digest.h"
 #include "fit.h"
@@ -27,24 +28,10 @@
 #define FWDATA_COMPAT "gaudi-open,fw-data-1"
 #define FWDATA_IMAGE "fw-data"
 
-static const uint32_t crc_nibble[16] = {
-    0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC,
-    0x76DC4190, 0x6B6B51F4, 0x4DB26158, 0x5005713C,
-    0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
-    0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C,
-};
-
+/* zlib's CRC-32 (IEEE 802.3), which u-boot's "crc32" hash is. */
 uint32_t gaudi_crc32(uint32_t crc, const void *buf, size_t len)
 {
-    const uint8_t *p = buf;
-
-    crc = ~crc;
-    while (len--) {
-        crc ^= *p++;
-        crc = (crc >> 4) ^ crc_nibble[crc & 0xF];
-        crc = (crc >> 4) ^ crc_nibble[crc & 0xF];
-    }
-    return ~crc;
+    return (uint32_t)crc32_z(crc, buf, len);
 }
 
 static const char *const fit_errors[GAUDI_FIT_NR_ERR] = {

@@ -12,7 +12,7 @@ PKGS_BP=(
 PKGS=(
 	build-essential bc bison flex cpio xz-utils pkg-config git ninja-build
 	python3 python3-venv python3-docutils sparse
-	busybox-static kmod u-boot-tools device-tree-compiler libfdt-dev clang
+	busybox-static kmod u-boot-tools device-tree-compiler libfdt-dev nettle-dev clang
 	libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev
 	seabios qemu-system-data
 	dkms
