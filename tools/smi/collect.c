@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "smi.h"
@@ -312,6 +313,13 @@ static void collect_ctrl(struct card *c, unsigned int need)
 	if ((need & N_EVENTS) &&
 	    !gaudi_info_hw_events(c->dev, true, ev, NUM_EVENTS))
 		sum_events(ev, c->ev_load);
+	if (need & N_THROTTLE) {
+		struct hl_info_clk_throttle thr;
+
+		if (!gaudi_info(c->dev, HL_INFO_CLK_THROTTLE_REASON, 0, &thr,
+				sizeof(thr)))
+			c->throttle = thr.clk_throttling_reason;
+	}
 	if ((need & N_OWNER) && !gaudi_info_open_stats(c->dev, &os))
 		c->open_counter = (int64_t)os.open_counter;
 	if ((need & N_OWNER) && c->ext && !gaudi_owner(c->dev, &c->owner))
@@ -336,11 +344,40 @@ static void collect_live(struct card *c, unsigned int need)
 		c->clk_cur = a;
 		c->clk_max = b;
 	}
+	/*
+	 * Replaced rows: the first bytes of cpucp_hbm_row_replaced_rows_info
+	 * (a little-endian u16 count; the size both drivers return).
+	 */
+	if (need & N_ROWS) {
+		uint8_t rows[8] = { 0 };
+		uint32_t pend = 0;
+
+		if (!gaudi_info(c->dev, HL_INFO_DRAM_REPLACED_ROWS, 0, rows,
+				sizeof(rows)))
+			c->rows_replaced = rows[0] | rows[1] << 8;
+		if (!gaudi_info(c->dev, HL_INFO_DRAM_PENDING_ROWS, 0, &pend,
+				sizeof(pend)))
+			c->rows_pending = pend;
+	}
 	if ((need & N_PCI) && !gaudi_info_pci_counters(c->dev, &pc)) {
 		c->pci_rx = (int64_t)pc.rx_throughput;
 		c->pci_tx = (int64_t)pc.tx_throughput;
 		c->pci_replay = (int64_t)pc.replay_cnt;
 	}
+}
+
+/* The time of this reading, as "YYYY/MM/DD HH:MM:SS.mmm" (local time). */
+static void collect_time(struct card *c)
+{
+	struct timespec ts;
+	struct tm tm;
+	char buf[24];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y/%m/%d %H:%M:%S", &tm);
+	snprintf(c->timestamp, sizeof(c->timestamp), "%.19s.%03u", buf,
+		 (unsigned int)(ts.tv_nsec / 1000000) % 1000);
 }
 
 /* What @need asks of a card, cleared beforehand by card_clear(). */
@@ -362,6 +399,9 @@ void collect(struct card *c, unsigned int need)
 		collect_hwmon(c);
 	if (need & N_NIC)
 		nic_collect(c, c->sysfd);
+	if (need & N_IDENT)
+		ident_collect(c);
+	collect_time(c);
 	if (!c->name[0])
 		snprintf(c->name, sizeof(c->name), "HL205");
 }
@@ -412,6 +452,9 @@ void card_clear(struct card *c)
 	c->pci_rx = c->pci_tx = c->pci_replay = NA;
 	c->sram_size = c->tpc_mask = c->security = NA;
 	c->device_id = c->revision = c->open_counter = NA;
+	c->numa_node = c->throttle = c->rows_replaced = c->rows_pending = NA;
+	c->serial[0] = c->uuid[0] = c->cpulist[0] = c->drv_version[0] = '\0';
+	c->timestamp[0] = '\0';
 	c->owner_ok = false;
 	for (e = 0; e < EVC_NUM; e++)
 		c->ev_reset[e] = c->ev_load[e] = NA;

@@ -33,6 +33,21 @@ struct field fields[Q_NUM] = {
 	[Q_TPC] = { "tpc_mask", "TPC enabled mask", "", S_PRODUCT, N_HWIP },
 	[Q_CTRL] = { "node.control", "Control node", "", S_PRODUCT, 0 },
 	[Q_COMPUTE] = { "node.compute", "Compute node", "", S_PRODUCT, 0 },
+	[Q_SERIAL] = { "serial", "Serial number", "", S_PRODUCT, N_IDENT },
+	[Q_UUID] = { "uuid", "UUID", "", S_PRODUCT, N_IDENT },
+	[Q_DRV_VERSION] = { "driver_version", "Driver version", "", S_PRODUCT,
+			    N_IDENT },
+	[Q_NUMA] = { "numa_node", "NUMA node", "", S_PCI, N_IDENT },
+	[Q_CPUS] = { "cpu_affinity", "CPU affinity", "", S_PCI, N_IDENT },
+	[Q_TIMESTAMP] = { "timestamp", "Timestamp", "", S_NUM, 0 },
+	[Q_THR_POWER] = { "clocks.throttle.power", "Power throttling", "",
+			  S_CLOCKS, N_THROTTLE },
+	[Q_THR_THERMAL] = { "clocks.throttle.thermal", "Thermal throttling", "",
+			    S_CLOCKS, N_THROTTLE },
+	[Q_ROWS_REPLACED] = { "memory.rows.replaced", "HBM rows replaced", "",
+			      S_MEMORY, N_ROWS },
+	[Q_ROWS_PENDING] = { "memory.rows.pending", "HBM rows pending replacement",
+			     "", S_MEMORY, N_ROWS },
 	[Q_PCI_RX] = { "pci.rx", "RX throughput", "KB/s", S_PCI, N_PCI },
 	[Q_PCI_TX] = { "pci.tx", "TX throughput", "KB/s", S_PCI, N_PCI },
 	[Q_PCI_REPLAY] = { "pci.replay", "Replay count", "", S_PCI, N_PCI },
@@ -165,6 +180,23 @@ struct val field_get(const struct card *c, enum fid f)
 	case Q_CTRL: return vstr(c->gc ? gaudi_card_control_node(c->gc) : NULL);
 	case Q_COMPUTE: return vstr(c->gc ? gaudi_card_compute_node(c->gc) :
 				    NULL);
+	case Q_SERIAL: return vstr(c->serial[0] ? c->serial : NULL);
+	case Q_UUID: return vstr(c->uuid[0] ? c->uuid : NULL);
+	case Q_DRV_VERSION: return vstr(c->drv_version[0] ? c->drv_version :
+					NULL);
+	case Q_NUMA: return vint(c->numa_node);
+	case Q_CPUS: return vstr(c->cpulist[0] ? c->cpulist : NULL);
+	case Q_TIMESTAMP: return vstr(c->timestamp[0] ? c->timestamp : NULL);
+	case Q_THR_POWER:
+	case Q_THR_THERMAL:
+		if (c->throttle == NA)
+			return vint(NA);
+		return vstr(c->throttle & (f == Q_THR_POWER ?
+					   HL_CLK_THROTTLE_POWER :
+					   HL_CLK_THROTTLE_THERMAL) ?
+			    "active" : "not active");
+	case Q_ROWS_REPLACED: return vint(c->rows_replaced);
+	case Q_ROWS_PENDING: return vint(c->rows_pending);
 	case Q_PCI_RX: return vint(c->pci_rx);
 	case Q_PCI_TX: return vint(c->pci_tx);
 	case Q_PCI_REPLAY: return vint(c->pci_replay);

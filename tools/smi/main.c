@@ -68,6 +68,13 @@ const struct mode modes[M_NUM] = {
 	[M_ACCT] = { 'a', N_OWNER, MF_FORMAT | MF_CSV | MF_ROWS, run_acct },
 	[M_RESET] = { 'r', 0, MF_ACTION, run_reset },
 	[M_POWER] = { 'p', 0, MF_ACTION, run_power },
+	/* hl-smi's (compat.c): no option of gaudi-smi's picks them */
+	[M_HL_QUERY] = { 0, N_ALL, 0, run_hl_query },
+	[M_HL_CSV] = { 0, N_SYSFS | N_IDENT, MF_ROWS, run_hl_csv },
+	[M_HL_NIC] = { 0, N_NIC | N_HWIP, MF_ROWS, run_hl_nic },
+	[M_HL_TOPO] = { 0, N_IDENT | N_HWIP | N_NIC, MF_NOSIGNAL,
+			run_hl_topo },
+	[M_HL_ROWS] = { 0, N_IDENT | N_ROWS, MF_ROWS, run_hl_rows },
 };
 
 static volatile sig_atomic_t stop;

@@ -84,7 +84,8 @@ static void help_fields(void)
 	for (f = 0; f < Q_NUM; f++)
 		printf("%-30s %-6s %s (%s)\n", fields[f].name,
 		       fields[f].unit[0] ? fields[f].unit : "-",
-		       fields[f].label, sect_names[fields[f].sect]);
+		       fields[f].label, fields[f].sect < S_NUM ?
+		       sect_names[fields[f].sect] : "-Q only");
 }
 
 static int parse_format(const char *s)
@@ -352,6 +353,8 @@ int parse_args(struct smi *s, int argc, char **argv)
 	unsigned int i;
 	int nmodes = 0, o;
 
+	if (compat_wanted(argc, argv))
+		return compat_parse(s, argc, argv);
 	s->mode = M_TABLE;
 	for (i = 0; i < S_NUM; i++)
 		s->sects[i] = true;

@@ -7,6 +7,7 @@
  *   nic.c       a card's NIC ports (gaudi_en's netdevs, the DL1 board map)
  *   health.c    the verdict of a card (judge) and --health's exit status
  *   procs.c     the processes holding cards, from /proc and the owner query
+ *   ident.c     serial, UUID, NUMA node and CPUs, driver version (sysfs)
  *   fields.c    the field table (-Q, -q, --help-fields) and field values
  *   out_text.c  the default table, -L, --fw-versions, -q and --health text
  *   out_nic.c   -n ports|link|stats|topo and the ports of -q
@@ -15,6 +16,7 @@
  *   out_prom.c  --prometheus
  *   acct.c      -a, the accounting records gaudi.ko keeps
  *   actions.c   -r and -p (sysfs writes)
+ *   compat.c    hl-smi's command line and layouts (gaudi-smi as hl-smi)
  *   options.c   the command line into struct smi, --help, --help-fields
  *   main.c      the mode table, discovery and the collection loop
  */
@@ -51,6 +53,7 @@ enum {
 _Static_assert(NUM_EVENTS >= GAUDI_EVENT_SIZE, "NUM_EVENTS too small");
 #define FWV_LEN		GAUDI_FW_VER_LEN
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define IDENT_UUID_LEN	37	/* 8-4-4-4-12 hex digits and a NUL */
 
 /* ---- firmware versions (sysfs names; collect.c) ------------------------ */
 
@@ -147,6 +150,17 @@ struct card {
 	char nic_mask_s[24], nic_ext_s[24];	/* the masks as 0x... */
 	struct nic_port ports[NIC_PORTS];
 
+	/* identity and topology (ident.c) */
+	char serial[64];
+	char uuid[IDENT_UUID_LEN];
+	int64_t numa_node;		/* NA unknown */
+	char cpulist[256];		/* local_cpulist, "" unknown */
+	char drv_version[64];
+	char timestamp[32];		/* when this repetition read the card */
+	/* HL_INFO_CLK_THROTTLE_REASON bits, DRAM row replacement */
+	int64_t throttle;		/* HL_CLK_THROTTLE_* bits; NA */
+	int64_t rows_replaced, rows_pending;
+
 	enum health health;
 	char why[256];
 };
@@ -157,9 +171,10 @@ enum {
 	N_UTIL = 1 << 4, N_POWER = 1 << 5, N_ENERGY = 1 << 6, N_CLK = 1 << 7,
 	N_RESET = 1 << 8, N_EVENTS = 1 << 9, N_PCI = 1 << 10,
 	N_OWNER = 1 << 11, N_NIC = 1 << 12, N_FW = 1 << 13,
-	N_ALL = (1 << 14) - 1,
+	N_IDENT = 1 << 14, N_THROTTLE = 1 << 15, N_ROWS = 1 << 16,
+	N_ALL = (1 << 17) - 1,
 	/* the needs that only the control node answers */
-	N_CTRL = N_ALL & ~(N_SYSFS | N_FW | N_HWMON | N_NIC),
+	N_CTRL = N_ALL & ~(N_SYSFS | N_FW | N_HWMON | N_NIC | N_IDENT),
 };
 
 /* ---- processes holding cards (procs.c) --------------------------------- */
@@ -203,6 +218,8 @@ extern const char *const sect_titles[S_NUM];
 enum fid {
 	Q_INDEX, Q_NAME, Q_BUS, Q_MODULE, Q_DRIVER, Q_STATUS, Q_DEVID, Q_REV,
 	Q_SECURITY, Q_TPC, Q_CTRL, Q_COMPUTE,
+	Q_SERIAL, Q_UUID, Q_DRV_VERSION, Q_NUMA, Q_CPUS, Q_TIMESTAMP,
+	Q_THR_POWER, Q_THR_THERMAL, Q_ROWS_REPLACED, Q_ROWS_PENDING,
 	Q_FW0,	/* + NUM_FW */
 	Q_PCI_RX = Q_FW0 + NUM_FW, Q_PCI_TX, Q_PCI_REPLAY,
 	Q_CLK_CUR, Q_CLK_MAX,
@@ -225,7 +242,7 @@ struct field {
 	const char *name;	/* -Q name, also the JSON key */
 	const char *label;	/* -q label */
 	const char *unit;	/* "" none */
-	enum sect sect;
+	enum sect sect;		/* S_NUM: -Q only (not in -q's sections) */
 	unsigned int need;
 };
 extern struct field fields[Q_NUM];
@@ -244,14 +261,18 @@ struct smi_opt {
 extern struct smi_opt opt;
 
 /* getopt values of the long options without a letter */
-enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS, O_PRICE };
+enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS, O_PRICE,
+       O_ROWS };
 
 /* -n VIEW */
 enum nic_view { NV_PORTS, NV_LINK, NV_STATS, NV_TOPO };
 
 enum mode_id {
 	M_TABLE, M_LIST, M_REPORT, M_QUERY, M_FW, M_HEALTH, M_PROM,
-	M_NIC, M_ACCT, M_RESET, M_POWER, M_NUM
+	M_NIC, M_ACCT, M_RESET, M_POWER,
+	/* hl-smi's views (compat.c) */
+	M_HL_QUERY, M_HL_CSV, M_HL_NIC, M_HL_TOPO, M_HL_ROWS,
+	M_NUM
 };
 
 struct smi;
@@ -309,6 +330,12 @@ DIR *opendir_at(int dirfd, const char *name);
 void card_open_control(struct card *c, bool *warned);
 void card_clear(struct card *c);
 void collect(struct card *c, unsigned int need);
+
+/* ident.c */
+extern const char *ident_node_dir, *ident_module_dir;	/* host tests */
+int ident_eeprom_serial(const char *e, size_t n, char *out, size_t len);
+void ident_uuid(const char *serial, char out[IDENT_UUID_LEN]);
+void ident_collect(struct card *c);
 
 /* nic.c */
 void nic_collect(struct card *c, int pcifd);
@@ -369,6 +396,15 @@ void health_json(const struct smi *s);
 
 /* out_prom.c */
 void run_prometheus(struct smi *s);
+
+/* compat.c */
+bool compat_wanted(int argc, char **argv);
+int compat_parse(struct smi *s, int argc, char **argv);
+void run_hl_query(struct smi *s);
+void run_hl_csv(struct smi *s);
+void run_hl_nic(struct smi *s);
+void run_hl_topo(struct smi *s);
+void run_hl_rows(struct smi *s);
 
 /* actions.c */
 void run_reset(struct smi *s);
