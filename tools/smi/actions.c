@@ -3,6 +3,13 @@
  * gaudi-smi: actions, as root: -r (hard reset through sysfs hard_reset, then
  * wait for the card to be operational again) and -p (power cap through
  * sysfs max_power).
+ *
+ * A reset kills the work of the process that holds the card, so -r refuses
+ * a held card and names the holder, unless --force: gaudi.ko's owner query
+ * says who holds it, and on a driver without it (upstream's habanalabs) the
+ * descriptors of the compute node in /proc, which root sees all of.  The
+ * sysfs attribute itself resets whatever holds the card, as upstream's
+ * does: the check is the tool's, a moment before its write.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,11 +19,53 @@
 
 #include "smi.h"
 
-static int do_reset(struct card *c)
+/* Who holds card @c ("pid P (comm)" into @who); false if nobody. */
+static bool held_by(struct smi *s, struct card *c, char *who, size_t len)
+{
+	bool warned = true;	/* the error of an open, if any, is ours */
+	unsigned int i;
+
+	if (!c->dev)
+		card_open_control(c, &warned);
+	if (c->dev && c->ext) {
+		struct gaudi_owner o;
+
+		if (gaudi_owner(c->dev, &o))
+			return false;
+		if (o.state != GAUDI_OWNER_STATE_HELD)
+			return false;
+		snprintf(who, len, "pid %d (%.16s) for %llu s", o.pid, o.comm,
+			 (unsigned long long)(o.held_ns / 1000000000ULL));
+		return true;
+	}
+	scan_procs(&s->procs, s->cards, s->ncards);
+	for (i = 0; i < s->procs.n; i++) {
+		const struct proc *p = &s->procs.v[i];
+
+		if (p->card == (int)c->index &&
+		    !strncmp(p->node, "accel", 5) && p->node[5] != '_') {
+			snprintf(who, len, "pid %d (%s)", p->pid, p->comm);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int do_reset(struct smi *s, struct card *c)
 {
 	int64_t before = read_int_at(c->sysfd, "hard_reset_cnt");
+	char who[96];
 	unsigned int i;
 	int ret;
+
+	if (!s->force && held_by(s, c, who, sizeof(who))) {
+		err("card %u (%s): not reset: held by %s; a reset ends its work (--force resets anyway)",
+		    c->index, c->bus, who);
+		return EX_BUSY;
+	}
+	if (s->force && held_by(s, c, who, sizeof(who)))
+		fprintf(stderr, "%s: card %u (%s): held by %s, resetting anyway (--force)\n",
+			opt.prog, c->index, c->bus, who);
 
 	fprintf(stderr, "%s: card %u (%s): hard reset...\n", opt.prog,
 		c->index, c->bus);
@@ -93,7 +142,7 @@ static void run_action(struct smi *s, bool reset)
 
 		if (!s->sel[i])
 			continue;
-		r = reset ? do_reset(&s->cards[i]) :
+		r = reset ? do_reset(s, &s->cards[i]) :
 		    do_power(&s->cards[i], s->watts);
 		if (r && !s->status)
 			s->status = r;

@@ -586,6 +586,7 @@ int compat_parse(struct smi *s, int argc, char **argv)
 		{ "fw-versions", no_argument, NULL, O_FW },
 		{ "fw-version", no_argument, NULL, O_FW },
 		{ "query-row-replacement", required_argument, NULL, O_ROWS },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "version", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -657,6 +658,7 @@ int compat_parse(struct smi *s, int argc, char **argv)
 			}
 			break;
 		case 'r': s->mode = M_RESET; break;
+		case O_FORCE: s->force = true; break;
 		case 'p':
 			s->watts = strtol(optarg, &end, 10);
 			if (*end || s->watts <= 0 || s->watts > 1000) {

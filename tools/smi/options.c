@@ -64,7 +64,9 @@ static void usage(FILE *f)
 "  -l, --loop=SECONDS       repeat the view every SECONDS until interrupted\n"
 "  -c, --count=N            with -l: stop after N repetitions\n"
 "Actions (root):\n"
-"  -r, --reset              hard reset the cards selected with -i\n"
+"  -r, --reset              hard reset the cards selected with -i; refused\n"
+"                           while a process holds one (exit status 7)\n"
+"      --force              with -r: reset a held card too\n"
 "  -p, --power-limit=WATTS  set the power cap of the selected cards\n"
 "Other:\n"
 "      --help-fields        list the fields of -Q\n"
@@ -73,7 +75,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success, 1 a query or action failed, 2 usage error,\n"
 "3 no card, no driver loaded or no such card, 4 permission denied,\n"
-"5 (--health) a card has warnings, 6 (--health) a card is unhealthy.\n"
+"5 (--health) a card has warnings, 6 (--health) a card is unhealthy,\n"
+"7 (-r) a process holds the card.\n"
 "See gaudi-smi(1).\n");
 }
 
@@ -309,6 +312,10 @@ static int check_args(struct smi *s, int nmodes)
 		err("-r needs -i CARD: name the cards to reset");
 		return EX_USAGE;
 	}
+	if (s->force && s->mode != M_RESET) {
+		err("--force works with -r");
+		return EX_USAGE;
+	}
 	if (s->price > 0 && s->mode != M_ACCT) {
 		err("--price works with -a");
 		return EX_USAGE;
@@ -346,6 +353,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		{ "nic", required_argument, NULL, 'n' },
 		{ "accounting", no_argument, NULL, 'a' },
 		{ "price", required_argument, NULL, O_PRICE },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -409,6 +417,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 				return EX_USAGE;
 			}
 			break;
+		case O_FORCE: s->force = true; break;
 		case O_HELP_FIELDS: help_fields(); return EX_OK;
 		case 'h': usage(stdout); return EX_OK;
 		case 'V':

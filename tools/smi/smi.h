@@ -45,6 +45,7 @@ enum {
 	EX_PERM = 4,		/* needs root / node not accessible */
 	EX_DEGRADED = 5,	/* --health: a card has warnings */
 	EX_UNHEALTHY = 6,	/* --health: a card failed a check */
+	EX_BUSY = 7,		/* -r: a process holds the card (no --force) */
 };
 
 #define NA		INT64_MIN	/* a value not read */
@@ -262,7 +263,7 @@ extern struct smi_opt opt;
 
 /* getopt values of the long options without a letter */
 enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS, O_PRICE,
-       O_ROWS };
+       O_ROWS, O_FORCE };
 
 /* -n VIEW */
 enum nic_view { NV_PORTS, NV_LINK, NV_STATS, NV_TOPO };
@@ -300,6 +301,7 @@ struct smi {
 	const char *ids;		/* -i */
 	const char *display, *qfields;	/* -d, -Q as given */
 	long loop, count, watts;	/* -l, -c, -p */
+	bool force;			/* --force: -r also a held card */
 	double price;			/* --price, per card-hour */
 	enum nic_view nic_view;		/* -n */
 	bool sects[S_NUM], procs_too;	/* -d */
