@@ -9,11 +9,16 @@
  * acct_records entries, the oldest dropped first.  The ring and the live
  * state are under users->lock, as the holder itself is.
  *
+ * The holder's cgroup (cgroup v2) is taken at open, a reference kept with
+ * the record until its slot is reused, and its path made for each caller
+ * in the caller's cgroup namespace, as /proc/<pid>/cgroup does.
+ *
  * The energy counter is read through the device CPU at open, at close and
  * when a tool asks for the running record, never while a reset holds the
  * device: a holding that saw a reset, or whose counter could not be read at
  * both ends, has no energy figure (uapi/drm/gaudi_accel.h, "Accounting").
  */
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -39,6 +44,8 @@ MODULE_PARM_DESC(acct_records,
 		 "Accounting records of exited holders kept per card (0-1024, default 64)");
 
 static_assert(sizeof(struct drm_gaudi_acct_record) ==
+	      GAUDI_ACCT_RECORD_SIZE_V2);
+static_assert(offsetof(struct drm_gaudi_acct_record, cgroup) ==
 	      GAUDI_ACCT_RECORD_SIZE_V1);
 static_assert(GAUDI_ACCT_CLASSES <= GAUDI_ENGINE_CLASS_SLOTS);
 /* busy_ns[] is indexed by the driver's classes: the uapi's must match. */
@@ -47,13 +54,39 @@ static_assert(!(GAUDI_ENGINE_DMA - GAUDI_ENGINE_CLASS_DMA) &&
 	      !(GAUDI_ENGINE_TPC - GAUDI_ENGINE_CLASS_TPC) &&
 	      !(GAUDI_ENGINE_NIC - GAUDI_ENGINE_CLASS_NIC));
 
+/* The cgroup of the current process, a reference; NULL without cgroups. */
+static struct cgroup *acct_cgroup_get(void)
+{
+	struct cgroup *cgrp = NULL;
+
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	cgrp = task_dfl_cgroup(current);
+	/* the task's css_set holds it: it cannot be released under RCU */
+	cgroup_get(cgrp);
+	rcu_read_unlock();
+#endif
+	return cgrp;
+}
+
+static void acct_cgroup_put(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	if (cgrp)
+		cgroup_put(cgrp);
+#endif
+}
+
 static void gaudi_acct_fini(struct drm_device *drm, void *data)
 {
 	struct gaudi_users *u = data;
 	unsigned int i;
 
-	for (i = 0; i < u->kept_max; i++)
+	for (i = 0; i < u->kept_max; i++) {
 		put_pid(u->kept[i].pid);
+		acct_cgroup_put(u->kept[i].cgrp);
+	}
+	acct_cgroup_put(u->acct.cgrp);	/* a holder that never closed */
 }
 
 int gaudi_acct_init(struct gaudi_device *gdev)
@@ -61,12 +94,12 @@ int gaudi_acct_init(struct gaudi_device *gdev)
 	struct gaudi_users *u = gdev->users;
 
 	u->kept_max = min(gaudi_acct_records, GAUDI_ACCT_RECORDS_MAX);
-	if (!u->kept_max)
-		return 0;
-	u->kept = drmm_kcalloc(&gdev->drm, u->kept_max, sizeof(*u->kept),
-			       GFP_KERNEL);
-	if (!u->kept)
-		return -ENOMEM;
+	if (u->kept_max) {
+		u->kept = drmm_kcalloc(&gdev->drm, u->kept_max,
+				       sizeof(*u->kept), GFP_KERNEL);
+		if (!u->kept)
+			return -ENOMEM;
+	}
 	return drmm_add_action_or_reset(&gdev->drm, gaudi_acct_fini, u);
 }
 
@@ -112,6 +145,7 @@ static u32 acct_resets(struct gaudi_device *gdev)
 void gaudi_acct_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 {
 	struct gaudi_users *u = gdev->users;
+	struct cgroup *cgrp = acct_cgroup_get();
 	u32 resets = acct_resets(gdev);
 	u64 energy = 0;
 	bool ok;
@@ -123,8 +157,10 @@ void gaudi_acct_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 		u->acct.energy_ok = ok;
 		u->acct.energy_start = energy;
 		u->acct.resets_start = resets;
+		swap(u->acct.cgrp, cgrp);
 	}
 	mutex_unlock(&u->lock);
+	acct_cgroup_put(cgrp);	/* not the holder after all, or a stale one */
 }
 
 /*
@@ -155,6 +191,7 @@ static void acct_fill_live(struct gaudi_users *u, struct gaudi_acct_entry *e,
 		e->energy_uj = energy_now - u->acct.energy_start;
 	}
 	e->peak_host = atomic64_read(&gfile->host_peak);
+	e->cgrp = u->acct.cgrp;		/* borrowed: the caller takes it or not */
 	if (ctx) {
 		gaudi_cs_busy_ns(ctx, e->busy_ns);
 		e->cs_submitted = gaudi_cs_submitted(ctx);
@@ -169,6 +206,7 @@ static void acct_fill_live(struct gaudi_users *u, struct gaudi_acct_entry *e,
 void gaudi_acct_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
 {
 	struct gaudi_users *u = gdev->users;
+	struct cgroup *old_cgrp = NULL;
 	struct gaudi_acct_entry *e;
 	struct pid *old = NULL;
 	u64 energy = 0;
@@ -182,19 +220,43 @@ void gaudi_acct_close(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	}
 	u->acct.ready = false;
 	if (!u->kept_max) {
+		old_cgrp = u->acct.cgrp;
+		u->acct.cgrp = NULL;
 		mutex_unlock(&u->lock);
+		acct_cgroup_put(old_cgrp);
 		return;
 	}
 	e = &u->kept[u->kept_next];
 	old = e->pid;
+	old_cgrp = e->cgrp;
 	acct_fill_live(u, e, energy, ok);
 	e->flags &= ~GAUDI_ACCT_RUNNING;
 	e->pid = get_pid(u->owner.pid);
+	u->acct.cgrp = NULL;		/* the record has its reference now */
 	u->kept_next = (u->kept_next + 1) % u->kept_max;
 	if (u->kept_n < u->kept_max)
 		u->kept_n++;
 	mutex_unlock(&u->lock);
 	put_pid(old);
+	acct_cgroup_put(old_cgrp);
+}
+
+/* The cgroup's path as the caller sees it, into @r (u->lock held). */
+static void acct_cgroup_path(struct cgroup *cgrp,
+			     struct drm_gaudi_acct_record *r)
+{
+#ifdef CONFIG_CGROUPS
+	int n;
+
+	if (!cgrp)
+		return;
+	n = cgroup_path_ns(cgrp, r->cgroup, sizeof(r->cgroup),
+			   current->nsproxy->cgroup_ns);
+	if (n < 0)
+		r->cgroup[0] = '\0';
+	else if (n >= (int)sizeof(r->cgroup))
+		r->flags |= GAUDI_ACCT_CGROUP_TRUNC;
+#endif
 }
 
 static void acct_to_uapi(const struct gaudi_acct_entry *e,
@@ -216,6 +278,7 @@ static void acct_to_uapi(const struct gaudi_acct_entry *e,
 	r->peak_hbm_bytes = e->peak_hbm;
 	r->peak_host_bytes = e->peak_host;
 	r->energy_uj = e->energy_uj;
+	acct_cgroup_path(e->cgrp, r);
 }
 
 int gaudi_acct_query(struct gaudi_device *gdev, void *data)

@@ -72,6 +72,7 @@ struct gaudi_acct_entry {
 	u64 cs_submitted;
 	u64 peak_hbm, peak_host;
 	u64 energy_uj;
+	struct cgroup *cgrp;		/* the holder's, a reference; or NULL */
 };
 
 /* The holder's accounting state while it holds the node (u->lock). */
@@ -80,6 +81,7 @@ struct gaudi_acct_live {
 	bool energy_ok;			/* @energy_start was read */
 	u64 energy_start;		/* the card's counter at open, uJ */
 	u32 resets_start;		/* hard + soft resets at open */
+	struct cgroup *cgrp;		/* the opener's cgroup, a reference */
 };
 
 /* Per device (gdev->users). */

@@ -697,7 +697,13 @@ static int do_acct(struct fake *f, struct drm_gaudi_accounting *a)
 		r.peak_hbm_bytes = id << 20;
 		r.peak_host_bytes = id << 12;
 		r.energy_uj = id * 5;
-		memcpy(dst + (size_t)i * a->record_size, &r, sizeof(r));
+		if (id == 1)	/* unterminated, as a cut path never is */
+			memset(r.cgroup, 'x', sizeof(r.cgroup));
+		else
+			snprintf(r.cgroup, sizeof(r.cgroup), "/job%u.slice", id);
+		/* the caller's stride: a shorter record gets the first bytes */
+		memcpy(dst + (size_t)i * a->record_size, &r,
+		       a->record_size < sizeof(r) ? a->record_size : sizeof(r));
 	}
 	a->count = k;
 	a->record_size = sizeof(struct drm_gaudi_acct_record);

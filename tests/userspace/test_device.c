@@ -149,6 +149,18 @@ static void test_accounting(struct fake *f, struct gaudi_dev *dev)
 	   r[1].peak_hbm_bytes == 3 << 20 && r[1].peak_host_bytes == 3 << 12 &&
 	   r[1].energy_uj == 15 && r[1].wall_ns == 3000,
 	   "fields copied, comm terminated");
+	{
+		char (*cg)[GAUDI_ACCT_CGROUP_MAX] = calloc(3, sizeof(*cg));
+
+		ok_eq(gaudi_accounting_cgroups(dev, r, NULL, 2, NULL), -EINVAL,
+		      "accounting_cgroups: no room for the paths: -EINVAL");
+		ok(cg && gaudi_accounting_cgroups(dev, r, cg, 3, NULL) == 3 &&
+		   !strcmp(cg[1], "/job2.slice") &&
+		   !strcmp(cg[2], "/job3.slice") &&
+		   strlen(cg[0]) == GAUDI_ACCT_CGROUP_MAX - 1 && r[2].id == 3,
+		   "accounting_cgroups: each record's cgroup, an unterminated one cut");
+		free(cg);
+	}
 	f->acct_n = 150;
 	ok_eq(gaudi_accounting(dev, r, 200, NULL), 150,
 	      "150 records: past the batch, all of them");

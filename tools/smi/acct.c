@@ -2,9 +2,10 @@
 /*
  * gaudi-smi: -a, the accounting view.  gaudi.ko keeps a record per holding
  * of each card (the running holder and a bounded number of exited ones):
- * engine time per class, submissions, peak memory, energy, wall time.  This
- * prints them as a table, CSV or JSON, with a cost when --price gives the
- * price of a card-hour.
+ * engine time per class, submissions, peak memory, energy, wall time, and
+ * the holder's cgroup (its pod, systemd unit or batch job).  This prints
+ * them as a table, CSV or JSON, with a cost when --price gives the price of
+ * a card-hour.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +19,7 @@
 enum acol {
 	AC_CARD, AC_BUS, AC_ID, AC_PID, AC_UID, AC_COMM, AC_STATE, AC_START,
 	AC_WALL, AC_DMA, AC_MME, AC_TPC, AC_CS, AC_HBM, AC_HOST, AC_ENERGY,
-	AC_POWER, AC_COST, AC_NUM
+	AC_POWER, AC_COST, AC_CGROUP, AC_NUM
 };
 
 static const struct {
@@ -42,12 +43,14 @@ static const struct {
 	[AC_ENERGY] = { "energy", "J" },
 	[AC_POWER] = { "power.average", "W" },
 	[AC_COST] = { "cost", "" },
+	[AC_CGROUP] = { "cgroup", "" },
 };
 
 /* The records of one card, read for this repetition. */
 struct acct_card {
 	const struct card *c;
 	struct gaudi_acct *r;
+	char (*cg)[GAUDI_ACCT_CGROUP_MAX];	/* each record's cgroup */
 	int n;			/* records, or a negative errno */
 };
 
@@ -69,8 +72,8 @@ static double cost_of(const struct smi *s, const struct gaudi_acct *r)
 
 /* Column @k of record @r of card @c as text into @buf ("" for N/A). */
 static const char *cell(const struct smi *s, const struct card *c,
-			const struct gaudi_acct *r, enum acol k, char *buf,
-			size_t len)
+			const struct gaudi_acct *r, const char *cg,
+			enum acol k, char *buf, size_t len)
 {
 	time_t t;
 	struct tm tm;
@@ -118,6 +121,9 @@ static const char *cell(const struct smi *s, const struct card *c,
 		if (s->price > 0)
 			snprintf(buf, len, "%.4f", cost_of(s, r));
 		break;
+	case AC_CGROUP:
+		snprintf(buf, len, "%s", cg);
+		break;
 	default:
 		break;
 	}
@@ -134,6 +140,7 @@ static void read_cards(struct smi *s, struct acct_card *ac)
 
 		ac[i].c = c;
 		ac[i].r = NULL;
+		ac[i].cg = NULL;
 		ac[i].n = 0;
 		if (!s->sel[i])
 			continue;
@@ -145,9 +152,11 @@ static void read_cards(struct smi *s, struct acct_card *ac)
 		if (n > 0) {
 			/* one more: a holder may open meanwhile */
 			ac[i].r = calloc((size_t)n + 1, sizeof(*ac[i].r));
-			n = ac[i].r ? gaudi_accounting(c->dev, ac[i].r,
-						       (unsigned int)n + 1,
-						       NULL) : -ENOMEM;
+			ac[i].cg = calloc((size_t)n + 1, sizeof(*ac[i].cg));
+			n = ac[i].r && ac[i].cg ?
+			    gaudi_accounting_cgroups(c->dev, ac[i].r, ac[i].cg,
+						     (unsigned int)n + 1,
+						     NULL) : -ENOMEM;
 		}
 		ac[i].n = n;
 		if (n < 0) {
@@ -162,7 +171,7 @@ static void read_cards(struct smi *s, struct acct_card *ac)
 
 static void acct_csv(const struct smi *s, const struct acct_card *ac)
 {
-	char buf[64];
+	char buf[GAUDI_ACCT_CGROUP_MAX + 16];
 	unsigned int i, k;
 	int j;
 
@@ -177,11 +186,11 @@ static void acct_csv(const struct smi *s, const struct acct_card *ac)
 	for (i = 0; i < s->ncards; i++)
 		for (j = 0; j < ac[i].n; j++) {
 			for (k = 0; k < AC_NUM; k++) {
-				cell(s, ac[i].c, &ac[i].r[j], k, buf,
-				     sizeof(buf));
+				cell(s, ac[i].c, &ac[i].r[j], ac[i].cg[j], k,
+				     buf, sizeof(buf));
 				printf("%s", k ? ", " : "");
-				/* comm may hold a comma or a quote */
-				if (k == AC_COMM)
+				/* comm and cgroup may hold a comma or a quote */
+				if (k == AC_COMM || (k == AC_CGROUP && buf[0]))
 					csv_cell(stdout, buf);
 				else
 					fputs(buf[0] ? buf : "N/A", stdout);
@@ -230,7 +239,8 @@ static void acct_json(const struct smi *s, const struct acct_card *ac)
 			printf(", \"running\": %s, \"reset\": %s, \"start_time\": \"%s\"",
 			       r->flags & GAUDI_ACCT_F_RUNNING ? "true" : "false",
 			       r->flags & GAUDI_ACCT_F_RESET ? "true" : "false",
-			       cell(s, ac[i].c, r, AC_START, buf, sizeof(buf)));
+			       cell(s, ac[i].c, r, "", AC_START, buf,
+				    sizeof(buf)));
 			printf(", \"submissions\": %" PRIu64 ", \"energy_uj\": ",
 			       r->cs_submitted);
 			if (r->flags & GAUDI_ACCT_F_ENERGY)
@@ -242,10 +252,19 @@ static void acct_json(const struct smi *s, const struct acct_card *ac)
 			       r->busy_ns[GAUDI_CLASS_MME],
 			       r->busy_ns[GAUDI_CLASS_TPC]);
 			for (k = 0; k < ARRAY_LEN(num); k++) {
-				cell(s, ac[i].c, r, num[k], buf, sizeof(buf));
+				cell(s, ac[i].c, r, "", num[k], buf,
+				     sizeof(buf));
 				printf(", \"%s\": %s", key[k],
 				       buf[0] ? buf : "null");
 			}
+			printf(", \"cgroup\": ");
+			if (ac[i].cg[j][0])
+				json_str(stdout, ac[i].cg[j]);
+			else
+				printf("null");
+			printf(", \"cgroup_truncated\": %s",
+			       r->flags & GAUDI_ACCT_F_CGROUP_TRUNC ? "true" :
+			       "false");
 			printf("}");
 		}
 		printf("%s]}", ac[i].n ? "\n  " : "");
@@ -258,25 +277,31 @@ static void acct_text(const struct smi *s, const struct acct_card *ac)
 	static const enum acol cols[] = {
 		AC_CARD, AC_PID, AC_COMM, AC_STATE, AC_WALL, AC_DMA, AC_MME,
 		AC_TPC, AC_HBM, AC_HOST, AC_ENERGY, AC_POWER, AC_COST,
+		AC_CGROUP,
 	};
 	static const char *const head[] = {
 		"Card", "PID", "Command", "State", "Time s", "DMA s", "MME s",
 		"TPC s", "HBM MiB", "Host MiB", "Energy J", "Avg W", "Cost",
+		"Cgroup",
 	};
-	static const int width[] = { 4, 7, 15, 7, 9, 8, 8, 8, 8, 8, 9, 6, 8 };
-	unsigned int ncol = ARRAY_LEN(cols) - (s->price > 0 ? 0 : 1);
+	/* the cgroup last: a long path shifts no other column */
+	static const int width[] = { 4, 7, 15, 7, 9, 8, 8, 8, 8, 8, 9, 6, 8, 0 };
+	unsigned int ncol = ARRAY_LEN(cols);
 	unsigned int i, k;
-	char buf[64];
+	char buf[GAUDI_ACCT_CGROUP_MAX + 16];
 	int j, rows = 0;
 
 	for (k = 0; k < ncol; k++)
-		printf("%s%-*s", k ? " " : "", width[k], head[k]);
+		if (cols[k] != AC_COST || s->price > 0)
+			printf("%s%-*s", k ? " " : "", width[k], head[k]);
 	printf("\n");
 	for (i = 0; i < s->ncards; i++)
 		for (j = 0; j < ac[i].n; j++, rows++) {
 			for (k = 0; k < ncol; k++) {
-				cell(s, ac[i].c, &ac[i].r[j], cols[k], buf,
-				     sizeof(buf));
+				if (cols[k] == AC_COST && s->price <= 0)
+					continue;
+				cell(s, ac[i].c, &ac[i].r[j], ac[i].cg[j],
+				     cols[k], buf, sizeof(buf));
 				printf("%s%-*s", k ? " " : "", width[k],
 				       buf[0] ? buf : "N/A");
 			}
@@ -303,7 +328,9 @@ void run_acct(struct smi *s)
 		acct_csv(s, ac);
 	else
 		acct_text(s, ac);
-	for (i = 0; i < s->ncards; i++)
+	for (i = 0; i < s->ncards; i++) {
 		free(ac[i].r);
+		free(ac[i].cg);
+	}
 	free(ac);
 }

@@ -54,7 +54,7 @@ extern "C" {
  */
 
 #define GAUDI_ABI_VERSION_MAJOR		1
-#define GAUDI_ABI_VERSION_MINOR		4
+#define GAUDI_ABI_VERSION_MINOR		5
 
 /* Ioctl numbers, relative to DRM_COMMAND_BASE. */
 #define DRM_GAUDI_QUERY_CAPS		0x20
@@ -86,7 +86,9 @@ extern "C" {
  * GAUDI_CAP_NIC
  *	DRM_IOCTL_GAUDI_NIC is served on the compute node (DOC: NIC).
  * GAUDI_CAP_ACCOUNTING
- *	DRM_IOCTL_GAUDI_ACCOUNTING is served, on both nodes (ABI 1.2).
+ *	DRM_IOCTL_GAUDI_ACCOUNTING is served, on both nodes (ABI 1.2); from
+ *	ABI 1.5 its records carry the holder's cgroup
+ *	(GAUDI_ACCT_RECORD_SIZE_V2).
  */
 #define GAUDI_CAP_OWNER			_BITULL(0)
 #define GAUDI_CAP_SYNC_RELEASE		_BITULL(1)
@@ -340,12 +342,20 @@ struct drm_gaudi_flash {
  *   this is all the energy the card used while the process held it,
  *   idle power included.  GAUDI_ACCT_ENERGY is clear when the counter could
  *   not be read at both ends (the device was not operational or in reset).
+ * - The holder's cgroup (ABI 1.5): the cgroup v2 path of the process that
+ *   opened the node, taken at the open (a pod, a systemd unit, a batch
+ *   job), as /proc/<pid>/cgroup shows it to the caller: relative to the
+ *   caller's cgroup namespace.
  */
 
 /* &drm_gaudi_acct_record.flags */
 #define GAUDI_ACCT_RUNNING		_BITUL(0)
 #define GAUDI_ACCT_ENERGY		_BITUL(1)
 #define GAUDI_ACCT_RESET		_BITUL(2)
+#define GAUDI_ACCT_CGROUP_TRUNC		_BITUL(3)
+
+/* Bytes of &drm_gaudi_acct_record.cgroup, the NUL included. */
+#define GAUDI_ACCT_CGROUP_LEN		512
 
 /* Index of &drm_gaudi_acct_record.busy_ns: the fdinfo engine classes. */
 #define GAUDI_ENGINE_CLASS_DMA		0
@@ -378,7 +388,7 @@ struct drm_gaudi_acct_record {
 	/**
 	 * @flags: Out: GAUDI_ACCT_RUNNING (the holder still holds the node),
 	 * GAUDI_ACCT_ENERGY (@energy_uj is valid), GAUDI_ACCT_RESET (the card
-	 * was reset while held).
+	 * was reset while held), GAUDI_ACCT_CGROUP_TRUNC (@cgroup is cut).
 	 */
 	__u32 flags;
 	/** @pad: Out: 0. */
@@ -405,9 +415,18 @@ struct drm_gaudi_acct_record {
 	__u64 energy_uj;
 	/** @reserved: Out: 0. */
 	__u64 reserved[4];
+	/* GAUDI_ACCT_RECORD_SIZE_V1 ends here (ABI 1.2 to 1.4). */
+	/**
+	 * @cgroup: Out: the holder's cgroup v2 path at open, NUL-terminated,
+	 * relative to the caller's cgroup namespace (as /proc/<pid>/cgroup:
+	 * "/" the root, "/../x" outside the caller's namespace); cut with
+	 * GAUDI_ACCT_CGROUP_TRUNC when longer; empty when unknown.
+	 */
+	char cgroup[GAUDI_ACCT_CGROUP_LEN];
 };
 
 #define GAUDI_ACCT_RECORD_SIZE_V1	184
+#define GAUDI_ACCT_RECORD_SIZE_V2	696
 
 /**
  * struct drm_gaudi_accounting - copy out the accounting records

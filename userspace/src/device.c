@@ -599,11 +599,16 @@ GAUDI_EXPORT int gaudi_owner(struct gaudi_dev *dev, struct gaudi_owner *owner)
 	return 0;
 }
 
-/* Records asked of the driver per call, at most. */
-#define ACCT_BATCH	64
+/* Records asked of the driver per call on the stack, at most. */
+#define ACCT_BATCH	16
 
-GAUDI_EXPORT int gaudi_accounting(struct gaudi_dev *dev, struct gaudi_acct *recs,
-				  unsigned int n, unsigned int *max_kept)
+_Static_assert(GAUDI_ACCT_CGROUP_MAX == GAUDI_ACCT_CGROUP_LEN,
+	       "the cgroup room of the library is the driver's");
+
+/* gaudi_accounting(), and each record's cgroup into @cgroups if not NULL. */
+static int accounting(struct gaudi_dev *dev, struct gaudi_acct *recs,
+		      char (*cgroups)[GAUDI_ACCT_CGROUP_MAX], unsigned int n,
+		      unsigned int *max_kept)
 {
 	struct drm_gaudi_acct_record k[ACCT_BATCH], *buf = k;
 	struct drm_gaudi_accounting a;
@@ -668,10 +673,31 @@ GAUDI_EXPORT int gaudi_accounting(struct gaudi_dev *dev, struct gaudi_acct *recs
 		o->peak_hbm_bytes = r->peak_hbm_bytes;
 		o->peak_host_bytes = r->peak_host_bytes;
 		o->energy_uj = r->energy_uj;
+		if (cgroups) {
+			/* empty from a driver before ABI 1.5 (zeroed) */
+			memcpy(cgroups[i], r->cgroup, GAUDI_ACCT_CGROUP_MAX);
+			cgroups[i][GAUDI_ACCT_CGROUP_MAX - 1] = '\0';
+		}
 	}
 	ret = (int)i;
 out:
 	if (buf != k)
 		free(buf);
 	return ret;
+}
+
+GAUDI_EXPORT int gaudi_accounting(struct gaudi_dev *dev, struct gaudi_acct *recs,
+				  unsigned int n, unsigned int *max_kept)
+{
+	return accounting(dev, recs, NULL, n, max_kept);
+}
+
+GAUDI_EXPORT int gaudi_accounting_cgroups(struct gaudi_dev *dev,
+					  struct gaudi_acct *recs,
+					  char (*cgroups)[GAUDI_ACCT_CGROUP_MAX],
+					  unsigned int n, unsigned int *max_kept)
+{
+	if (n && !cgroups)
+		return -EINVAL;
+	return accounting(dev, recs, cgroups, n, max_kept);
 }

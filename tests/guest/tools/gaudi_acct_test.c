@@ -13,7 +13,13 @@
  *                                   ID" for the suite's gaudi-smi checks.
  *   gaudi_acct_test bound CARD      more holdings than the driver keeps:
  *                                   the oldest go, the newest stay
- *   gaudi_acct_test negative CARD   every argument the ioctl refuses
+ *   gaudi_acct_test negative CARD   every argument the ioctl refuses, and
+ *                                   the strides of ABI 1.2 (184) and more
+ *   gaudi_acct_test cgroup CARD     a holder in a cgroup of its own: its
+ *                                   cgroup v2 path in the running and the
+ *                                   exited record, also once the cgroup is
+ *                                   gone; in a child cgroup namespace the
+ *                                   path is relative to it
  *
  * Tolerances: engine time is measured by the driver from a submission's
  * push to its completion, so it is at most the time the job saw each
@@ -23,6 +29,9 @@
  * most what the card's counter advanced around the job.  Everything else
  * (submissions, peak memory, the fdinfo busy time) must match exactly.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* unshare() */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -31,7 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -385,7 +397,7 @@ static void t_negative(void)
 	};
 	struct drm_gaudi_acct_record rec[2];
 	struct drm_gaudi_accounting a;
-	uint8_t big[2][256];
+	uint8_t big[2][1024];
 	int ctrl = open_ctrl();
 	unsigned int i;
 	bool zero = true;
@@ -422,7 +434,7 @@ static void t_negative(void)
 		if (big[0][i] != 0xFF)
 			zero = false;
 	ok(acct_call(ctrl, &a) == 0 && a.count >= 1 &&
-	   a.record_size == sizeof(rec[0]), "record size 256: %u records",
+	   a.record_size == sizeof(rec[0]), "record size 1024: %u records",
 	   a.count);
 	for (i = sizeof(rec[0]); i < sizeof(big[0]); i++)
 		if (big[0][i])
@@ -430,7 +442,24 @@ static void t_negative(void)
 	memcpy(&rec[0], big[0], sizeof(rec[0]));
 	ok(zero && rec[0].id && !rec[0].pad &&
 	   !rec[0].reserved[0] && !rec[0].reserved[3],
-	   "the 72 bytes past the driver's record are zeroed, pad and reserved 0");
+	   "the %zu bytes past the driver's record are zeroed, pad and reserved 0",
+	   sizeof(big[0]) - sizeof(rec[0]));
+	/* A caller of ABI 1.2..1.4: 184-byte records, the cgroup not written */
+	memset(big, 0xFF, sizeof(big));
+	memset(&a, 0, sizeof(a));
+	a.records = (uintptr_t)big;
+	a.count = 2;
+	a.record_size = GAUDI_ACCT_RECORD_SIZE_V1;
+	zero = true;
+	for (i = 2 * GAUDI_ACCT_RECORD_SIZE_V1; i < sizeof(big[0]); i++)
+		if (big[0][i] != 0xFF)
+			zero = false;
+	ok(acct_call(ctrl, &a) == 0 && a.count == 2 && zero &&
+	   a.record_size == GAUDI_ACCT_RECORD_SIZE_V2 &&
+	   ((struct drm_gaudi_acct_record *)big[0])->id + 1 ==
+	   ((struct drm_gaudi_acct_record *)(big[0] +
+	    GAUDI_ACCT_RECORD_SIZE_V1))->id,
+	   "record size 184 (ABI 1.2): two records at a stride of 184, nothing written past them");
 	memset(&a, 0, sizeof(a));
 	a.records = (uintptr_t)rec;
 	a.count = 1;
@@ -440,10 +469,124 @@ static void t_negative(void)
 	close(ctrl);
 }
 
+/* ---- cgroup ------------------------------------------------------------- */
+
+#define CG_ROOT	"/sys/fs/cgroup"
+#define CG_NAME	"gaudi-acct-test.scope"
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The record of holding @pid among @n of @r, or NULL. */
+static struct drm_gaudi_acct_record *rec_of(struct drm_gaudi_acct_record *r,
+					    int n, int pid)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		if (r[i].pid == pid)
+			return &r[i];
+	return NULL;
+}
+
+static void t_cgroup(void)
+{
+	struct drm_gaudi_acct_record *r = calloc(MAX_RECS, sizeof(*r)), *e;
+	int ctrl = open_ctrl(), go[2], done[2], n, st, pid;
+	char procs[128], c;
+	struct stat sb;
+
+	if (!ok(r && ctrl >= 0 && !pipe(go) && !pipe(done), "cgroup: set-up"))
+		return;
+	/* the guest may not have cgroup2 mounted yet */
+	if (stat(CG_ROOT "/cgroup.procs", &sb)) {
+		mkdir(CG_ROOT, 0755);
+		if (mount("none", CG_ROOT, "cgroup2", 0, NULL) && errno != EBUSY) {
+			ok(0, "cgroup: mount cgroup2 at " CG_ROOT ": %s",
+			   strerror(errno));
+			return;
+		}
+	}
+	rmdir(CG_ROOT "/" CG_NAME);
+	if (!ok(!mkdir(CG_ROOT "/" CG_NAME, 0755), "cgroup: made " CG_NAME))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		snprintf(procs, sizeof(procs), "%d", getpid());
+		if (write_file(CG_ROOT "/" CG_NAME "/cgroup.procs", procs))
+			_exit(2);
+		fd = open_compute();
+		if (fd < 0)
+			_exit(3);
+		if (write(done[1], "h", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(4);
+		close(fd);
+		_exit(0);
+	}
+	if (read(done[0], &c, 1) != 1) {
+		ok(0, "cgroup: the holder did not start");
+		return;
+	}
+	n = acct_read(ctrl, r, NULL);
+	e = n > 0 ? rec_of(r, n, pid) : NULL;
+	ok(e && (e->flags & GAUDI_ACCT_RUNNING) &&
+	   !strcmp(e->cgroup, "/" CG_NAME) &&
+	   !(e->flags & GAUDI_ACCT_CGROUP_TRUNC),
+	   "cgroup: the running holder's record names its cgroup (%s)",
+	   e ? e->cgroup : "no record");
+	if (write(go[1], "g", 1) != 1 || waitpid(pid, &st, 0) != pid ||
+	    !WIFEXITED(st) || WEXITSTATUS(st)) {
+		ok(0, "cgroup: the holder failed");
+		return;
+	}
+	n = acct_read(ctrl, r, NULL);
+	e = n > 0 ? rec_of(r, n, pid) : NULL;
+	ok(e && !(e->flags & GAUDI_ACCT_RUNNING) &&
+	   !strcmp(e->cgroup, "/" CG_NAME),
+	   "cgroup: the exited record keeps it (%s)", e ? e->cgroup : "none");
+	ok(!rmdir(CG_ROOT "/" CG_NAME), "cgroup: the emptied cgroup removed");
+	n = acct_read(ctrl, r, NULL);
+	e = n > 0 ? rec_of(r, n, pid) : NULL;
+	ok(e && !strcmp(e->cgroup, "/" CG_NAME),
+	   "cgroup: the record names it after its removal too (%s)",
+	   e ? e->cgroup : "none");
+	/* a tool in a cgroup namespace rooted elsewhere: "/.." above it */
+	pid = fork();
+	if (pid == 0) {
+		mkdir(CG_ROOT "/gaudi-acct-ns", 0755);
+		snprintf(procs, sizeof(procs), "%d", getpid());
+		if (write_file(CG_ROOT "/gaudi-acct-ns/cgroup.procs", procs) ||
+		    unshare(CLONE_NEWCGROUP))
+			_exit(2);
+		n = acct_read(ctrl, r, NULL);
+		for (st = n - 1; st >= 0; st--)
+			if (!strcmp(r[st].cgroup, "/../" CG_NAME))
+				_exit(0);
+		_exit(1);
+	}
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	   WEXITSTATUS(st) == 0,
+	   "cgroup: in a cgroup namespace rooted at a sibling the path is /../" CG_NAME);
+	rmdir(CG_ROOT "/gaudi-acct-ns");	/* its one process exited */
+	free(r);
+	close(ctrl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: gaudi_acct_test job CARD N | bound CARD | negative CARD\n");
+		fprintf(stderr, "usage: gaudi_acct_test job CARD N | bound CARD | negative CARD | cgroup CARD\n");
 		return 2;
 	}
 	card = atoi(argv[2]);
@@ -454,6 +597,8 @@ int main(int argc, char **argv)
 		t_bound();
 	else if (!strcmp(argv[1], "negative"))
 		t_negative();
+	else if (!strcmp(argv[1], "cgroup"))
+		t_cgroup();
 	else
 		ok(0, "unknown test %s", argv[1]);
 	return tap_done();

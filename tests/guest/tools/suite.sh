@@ -523,7 +523,7 @@ run acct1 -a -i 1 --format csv,noheader
 [ "$(grep -cE "^1, [^,]+, [0-9]+, $hpid, [0-9]+, gaudi-holder, exited, " "$WORK/acct1.out")" -eq 1 ]
 ok $? "gaudi: card 1's earlier holder (pid $hpid, gaudi-holder) is listed once, exited"
 run accth -a -i 0 --format csv
-head -n 1 "$WORK/accth.out" | grep -q "^card, pci.bus_id, id, pid, uid, command, state, start_time, time \[s\], busy.dma \[s\], busy.mme \[s\], busy.tpc \[s\], submissions, peak_memory.hbm \[MiB\], peak_memory.host \[MiB\], energy \[J\], power.average \[W\], cost$"
+head -n 1 "$WORK/accth.out" | grep -q "^card, pci.bus_id, id, pid, uid, command, state, start_time, time \[s\], busy.dma \[s\], busy.mme \[s\], busy.tpc \[s\], submissions, peak_memory.hbm \[MiB\], peak_memory.host \[MiB\], energy \[J\], power.average \[W\], cost, cgroup$"
 ok $? "gaudi: -a --format csv: a header with units"
 run acctj -a --format json --price "$price"
 json_ok "$WORK/acctj.out" "gaudi: -a --format json"
@@ -546,6 +546,15 @@ run accbad2 -a --price=-1
 ok $? "gaudi: -a --price=-1: exit $st (2), $(cat "$WORK/accbad2.err")"
 tap_sub "gaudi_acct_test bound" "$BIN/gaudi_acct_test" bound "$c0"
 tap_sub "gaudi_acct_test negative" "$BIN/gaudi_acct_test" negative "$c0"
+# the holder's cgroup (issue 26): in the records, then in -a's CSV and JSON
+tap_sub "gaudi_acct_test cgroup" "$BIN/gaudi_acct_test" cgroup "$c0"
+run acctc -a -i 0 --format csv,noheader
+grep -q ", gaudi_acct_test, exited, .*, /gaudi-acct-test.scope$" "$WORK/acctc.out"
+ok $? "gaudi: -a --format csv: the holder's cgroup in the last column"
+run acctcj -a -i 0 --format json
+json_ok "$WORK/acctcj.out" "gaudi: -a --format json with cgroups"
+grep -q '"cgroup": "/gaudi-acct-test.scope", "cgroup_truncated": false' "$WORK/acctcj.out"
+ok $? "gaudi: -a --format json: \"cgroup\" of the holder"
 
 # Speed: the default view against cat of the sysfs files behind the table
 # (status, power cap, CPU-CP version, temperature, power) of every card.

@@ -365,6 +365,10 @@ int gaudi_owner(struct gaudi_dev *dev, struct gaudi_owner *owner);
 #define GAUDI_ACCT_F_RUNNING	(1U << 0)	/* still holds the card */
 #define GAUDI_ACCT_F_ENERGY	(1U << 1)	/* @energy_uj is valid */
 #define GAUDI_ACCT_F_RESET	(1U << 2)	/* the card was reset meanwhile */
+#define GAUDI_ACCT_F_CGROUP_TRUNC (1U << 3)	/* the cgroup path is cut */
+
+/* Room for a holder's cgroup path, the NUL included. */
+#define GAUDI_ACCT_CGROUP_MAX	512
 
 /* Index of &gaudi_acct.busy_ns */
 enum gaudi_engine_class {
@@ -422,6 +426,23 @@ struct gaudi_acct {
  */
 int gaudi_accounting(struct gaudi_dev *dev, struct gaudi_acct *recs,
 		     unsigned int n, unsigned int *max_kept);
+
+/**
+ * gaudi_accounting_cgroups() - the records and each holder's cgroup
+ * @dev: the device (either node)
+ * @recs: room for @n records, as gaudi_accounting()
+ * @cgroups: room for @n cgroup paths: @cgroups[i] is the cgroup v2 path
+ *	of @recs[i]'s holder at its open, as /proc/<pid>/cgroup shows it to
+ *	the caller; "" when the driver does not say (before ABI 1.5)
+ * @n: the size of both; 0 to learn how many there are
+ * @max_kept: as gaudi_accounting()
+ *
+ * Return: as gaudi_accounting(); -EINVAL when @n is not 0 and @cgroups is
+ * NULL.
+ */
+int gaudi_accounting_cgroups(struct gaudi_dev *dev, struct gaudi_acct *recs,
+			     char (*cgroups)[GAUDI_ACCT_CGROUP_MAX],
+			     unsigned int n, unsigned int *max_kept);
 
 /* ---- INFO --------------------------------------------------------------- */
 
