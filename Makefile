@@ -55,9 +55,11 @@ tools: userspace
 # Installation (Documentation/howto/install.rst): module, uapi header,
 # libgaudi, tools, firmware, udev rule, modprobe.d example, with a manifest
 # that uninstall follows.  DESTDIR, PREFIX (/usr/local), KVER, FIRMWARE
-# (auto|force|no) are honoured; root is needed only without DESTDIR.
+# (model|kernel|force|no: the model's firmware outside the kernel's search
+# path, or also into /lib/firmware) are honoured; root is needed only
+# without DESTDIR.
 PREFIX ?= /usr/local
-FIRMWARE ?= auto
+FIRMWARE ?= model
 GAUDI_VERSION := $(shell cat $(TOP)/VERSION)
 INSTALL_SUDO = $(if $(DESTDIR),,$(SUDO))
 INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' KVER='$(KVER)' \

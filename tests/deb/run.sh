@@ -14,7 +14,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
 ver=$(cat "$top/VERSION")
 out=$top/build/deb
-pkgs="gaudi-dkms gaudi-tools gaudi-firmware libgaudi0 libgaudi-dev"
+pkgs="gaudi-dkms gaudi-tools gaudi-model-firmware libgaudi0 libgaudi-dev"
+fwnames="gaudi-boot-fit.itb gaudi-fit.itb gaudi_tpc.bin"
 [ -n "${GAUDI_QEMU:-}" ] || GAUDI_QEMU=$(cat "$top/build/qemu-path" 2>/dev/null)
 export GAUDI_QEMU
 
@@ -38,7 +39,7 @@ fi
 ok $? "make deb"
 debs=()
 for p in $pkgs; do
-	debs+=("$out/${p}_${ver}_$( [ "$p" = gaudi-dkms ] || [ "$p" = gaudi-firmware ] && echo all || dpkg --print-architecture).deb")
+	debs+=("$out/${p}_${ver}_$( [ "$p" = gaudi-dkms ] || [ "$p" = gaudi-model-firmware ] && echo all || dpkg --print-architecture).deb")
 done
 lint=$(lintian -I --fail-on error,warning "$out"/*.changes 2>&1 | grep -v 'root privileges')
 [ -z "$lint" ]
@@ -73,15 +74,59 @@ mkdir -p "$out/x"
 dpkg-deb -x "$out/gaudi-tools_${ver}_"*.deb "$out/x"
 ! grep -q '^[a-z]' "$out/x/etc/modprobe.d/gaudi.conf"
 ok $? "gaudi-tools: the modprobe.d file is inert (every setting commented out)"
-has gaudi-firmware /lib/firmware/updates/habanalabs/gaudi/gaudi-fit.itb \
-	/lib/firmware/updates/habanalabs/gaudi/gaudi-boot-fit.itb
-ok $? "gaudi-firmware: the images, under /lib/firmware/updates"
+has gaudi-model-firmware /usr/share/gaudi-open/firmware/habanalabs/gaudi/gaudi-fit.itb \
+	/usr/share/gaudi-open/firmware/habanalabs/gaudi/gaudi-boot-fit.itb \
+	/usr/share/gaudi-open/firmware/habanalabs/gaudi/gaudi_tpc.bin
+ok $? "gaudi-model-firmware: the model's images, in /usr/share/gaudi-open/firmware"
+has gaudi-tools /usr/libexec/gaudi-open/hl-smi
+ok $? "gaudi-tools: the hl-smi link, in /usr/libexec/gaudi-open (not /usr/bin)"
+infw=
+for d in "${debs[@]}"; do
+	f=$(dpkg-deb -c "$d" | awk '{ print $6 }' | grep -E '^\./(usr/)?lib/firmware/' | head -n 1)
+	[ -n "$f" ] && infw="$infw $(basename "$d"):$f"
+done
+[ -z "$infw" ]
+ok $? "no package holds a file under /lib/firmware or /usr/lib/firmware${infw:+:$infw}"
+
+# The file the kernel loads for habanalabs/gaudi/NAME: the first of its
+# search path (drivers/base/firmware_loader: firmware_class.path, then
+# /lib/firmware/updates/<release>, /lib/firmware/updates,
+# /lib/firmware/<release>, /lib/firmware) that exists.
+fwpath=$(cat /sys/module/firmware_class/parameters/path 2>/dev/null)
+kernel_loads() {	# kernel_loads RELEASE NAME: "path sha256" or "none"
+	local d
+	for d in ${fwpath:+"$fwpath"} "/lib/firmware/updates/$1" \
+		/lib/firmware/updates "/lib/firmware/$1" /lib/firmware; do
+		if [ -f "$d/habanalabs/gaudi/$2" ]; then
+			echo "$d/habanalabs/gaudi/$2 $(sha256sum <"$d/habanalabs/gaudi/$2" | cut -c1-64)"
+			return
+		fi
+	done
+	echo none
+}
+# Habana's firmware at its paths, as on a DL1 (stand-ins where there is none)
+planted=
+for n in $fwnames; do
+	f=/lib/firmware/habanalabs/gaudi/$n
+	if [ ! -e "$f" ]; then
+		mkdir -p /lib/firmware/habanalabs/gaudi
+		echo "stand-in for Habana's $n" >"$f"
+		planted="$planted $f"
+	fi
+done
+before=$(for r in "$kver" "$(uname -r)"; do for n in $fwnames; do
+	kernel_loads "$r" "$n"; done; done)
 
 # Install on this host: apt resolves the dependencies (dkms, headers).
-trap purge_all EXIT
+# shellcheck disable=SC2086 # the list
+trap 'purge_all; [ -z "$planted" ] || rm -f $planted' EXIT
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${debs[@]}" \
 	>"$out/install.log" 2>&1
 ok $? "apt-get install of the five packages (log: build/deb/install.log)"
+after=$(for r in "$kver" "$(uname -r)"; do for n in $fwnames; do
+	kernel_loads "$r" "$n"; done; done)
+[ "$before" = "$after" ] && ! echo "$after" | grep -q "^none"
+ok $? "with Habana's firmware in place, the kernel loads the same files after the install ($(echo "$after" | head -n 1))"
 dkms status "gaudi/$ver" -k "$kver" 2>/dev/null | grep -q installed
 ok $? "DKMS built and installed gaudi/$ver for $kver"
 ko=$(modinfo -k "$kver" -n gaudi 2>/dev/null)
@@ -110,16 +155,19 @@ else
 	ok 1 "the driver suite on DKMS's gaudi.ko: there is none"
 fi
 "$top/tools/vm/gaudi-vm" --driver none --cards 2 --timeout 300 \
+	--firmware-dir /usr/share/gaudi-open/firmware \
 	--add "$ko:/root/gaudi.ko" --add /usr/bin/gaudi-smi:/usr/bin/gaudi-smi \
 	--cmd 'modprobe -a $(modinfo -F depends /root/gaudi.ko | tr , " "); insmod /root/gaudi.ko && sleep 2 && gaudi-smi -L' \
 	>"$out/smi.log" 2>&1
 cards=$(grep -c '^Card [0-9]*: ' "$out/smi.log")
 [ "$cards" -ge 2 ]
-ok $? "the installed gaudi-smi -L lists the 2 cards in the VM ($cards lines)"
+ok $? "the packaged firmware boots the model and the installed gaudi-smi -L lists the 2 cards in the VM ($cards lines)"
 
 purge_all
 ok $? "apt-get purge of the five packages"
 trap - EXIT
+# shellcheck disable=SC2086 # the list
+[ -z "$planted" ] || rm -f $planted
 left=0
 while IFS= read -r f; do
 	[ -d "$f" ] && continue

@@ -88,7 +88,7 @@ if [ -n "$GAUDI_QEMU" ] && [ -x "$GAUDI_QEMU" ]; then
 	cp -a "$D" "$tmp/guest"
 	G=$tmp/guest
 	tools/vm/gaudi-vm --cards $CARDS --driver none --timeout 240 \
-		--firmware-dir "$G/lib/firmware" \
+		--firmware-dir "$G$P/share/gaudi-open/firmware" \
 		--add "$G/lib/modules/$KVER/updates/gaudi.ko:/lib/modules/$KVER/updates/gaudi.ko" \
 		--add "$G/usr/lib/udev/rules.d/70-gaudi.rules:/usr/lib/udev/rules.d/70-gaudi.rules" \
 		--add "/usr/lib/udev/rules.d/80-drivers.rules:/usr/lib/udev/rules.d/80-drivers.rules" \
@@ -116,9 +116,9 @@ $P/share/man/man3/gaudi.3 644
 $P/share/man/man3/gaudi_open.3 644
 $P/share/man/man3/gaudi_submit.3 644
 $P/share/man/man3/gaudi_open_pci.3 644
-/lib/firmware/habanalabs/gaudi/gaudi-boot-fit.itb 644
-/lib/firmware/habanalabs/gaudi/gaudi-fit.itb 644
-/lib/firmware/habanalabs/gaudi/gaudi_tpc.bin 644
+$P/share/gaudi-open/firmware/habanalabs/gaudi/gaudi-boot-fit.itb 644
+$P/share/gaudi-open/firmware/habanalabs/gaudi/gaudi-fit.itb 644
+$P/share/gaudi-open/firmware/habanalabs/gaudi/gaudi_tpc.bin 644
 /usr/lib/udev/rules.d/70-gaudi.rules 644
 $P/share/doc/gaudi-open/gaudi.conf.example 644
 $P/share/gaudi-open/install-manifest 644"
@@ -149,8 +149,10 @@ done
 
 for f in gaudi-boot-fit.itb gaudi-fit.itb gaudi_tpc.bin; do
 	check "firmware $f is the built one" \
-		cmp -s "$D/lib/firmware/habanalabs/gaudi/$f" "build/firmware/habanalabs/gaudi/$f"
+		cmp -s "$D$P/share/gaudi-open/firmware/habanalabs/gaudi/$f" "build/firmware/habanalabs/gaudi/$f"
 done
+check "nothing in the kernel's firmware search path by default (FIRMWARE=model)" \
+	test ! -e "$D/lib/firmware"
 
 # The manifest lists exactly what is in the tree.
 man=$D$P/share/gaudi-open/install-manifest
@@ -271,6 +273,25 @@ left=$(cd "$D" && find . -mindepth 1 | head -n 5 | tr '\n' ' ')
 is "install + uninstall leaves nothing behind" "${left:-nothing}" nothing
 make -s uninstall DESTDIR="$D" PREFIX="$P" >/dev/null 2>&1
 check "uninstall without an install fails" test $? != 0
+
+# FIRMWARE=kernel, the opt-in: into /lib/firmware too, never over Habana's.
+fw=$D/lib/firmware/habanalabs/gaudi
+mkdir -p "$fw"
+echo "Habana's firmware" >"$fw/gaudi-fit.itb"
+FIRMWARE=kernel reinstall install >"$tmp/install-kfw.log" 2>&1
+check "FIRMWARE=kernel install" test $? = 0
+check "FIRMWARE=kernel: the missing images into /lib/firmware" \
+	cmp -s "$fw/gaudi-boot-fit.itb" build/firmware/habanalabs/gaudi/gaudi-boot-fit.itb
+check "FIRMWARE=kernel: Habana's gaudi-fit.itb kept, and said so" \
+	sh -c "grep -qx \"Habana's firmware\" '$fw/gaudi-fit.itb' &&
+	       grep -q 'gaudi-fit.itb: a different file is installed' '$tmp/install-kfw.log'"
+reinstall uninstall >/dev/null 2>&1
+check "uninstall: Habana's file stays, ours are gone" \
+	sh -c "test -f '$fw/gaudi-fit.itb' && test ! -e '$fw/gaudi-boot-fit.itb'"
+rm -rf "$D/lib"
+FIRMWARE=auto reinstall install >"$tmp/install-auto.log" 2>&1
+check "FIRMWARE=auto (gone) is refused, naming the new choices" \
+	sh -c "test $? != 0 && grep -q 'FIRMWARE=model' '$tmp/install-auto.log'"
 
 # ------------------------------------------------------------ 2. DKMS
 echo "# $(($(date +%s) - T0)) s: dkms"

@@ -11,7 +11,9 @@
 #   $PREFIX/include/drm/gaudi_accel.h           the uapi extensions header
 #   $PREFIX/lib, include/gaudi, lib/pkgconfig, share/man/man3   libgaudi
 #   $PREFIX/bin, share/man/...                  tools/smi, tools/fw (when present)
-#   /lib/firmware/habanalabs/gaudi/*            firmware (policy: FIRMWARE)
+#   $PREFIX/share/gaudi-open/firmware/habanalabs/gaudi/*   the model's
+#                                               firmware (FIRMWARE=model)
+#   /lib/firmware/habanalabs/gaudi/*            only with FIRMWARE=kernel|force
 #   /usr/lib/udev/rules.d/70-gaudi.rules        node permissions
 #   $PREFIX/share/doc/gaudi-open/gaudi.conf.example   modprobe.d example
 #   $PREFIX/share/gaudi-open/install-manifest   the manifest
@@ -25,16 +27,20 @@
 #
 # Environment (the Makefile passes them): DESTDIR, PREFIX (/usr/local), KVER,
 # KO (the built gaudi.ko), FWSRC (built firmware folder), FIRMWARE
-# (auto|force|no, default auto), UDEVRULESDIR (/usr/lib/udev/rules.d),
+# (model|kernel|force|no, default model), UDEVRULESDIR (/usr/lib/udev/rules.d),
 # MODULEDIR (/lib/modules), FIRMWAREDIR (/lib/firmware), TOOLS (tool
 # folders, default "tools/smi tools/fw"; empty: none), STAGE (scratch folder), MAKE.
 #
-# FIRMWARE=auto installs a firmware file when it is missing or was installed
-# by an earlier `make install`; a different file already there (Habana's
-# firmware on a real DL1, or one installed by gaudi-fw) is left alone and
-# reported.  FIRMWARE=force replaces it and keeps it as
-# NAME.pre-gaudi-open, which uninstall puts back.  FIRMWARE=no skips
-# firmware.
+# The images are the QEMU model's, not a real card's: by default
+# (FIRMWARE=model) they go to $PREFIX/share/gaudi-open/firmware, outside the
+# kernel's firmware search path, where gaudi-vm takes them from; a real DL1
+# keeps loading Habana's firmware.  FIRMWARE=kernel (an explicit opt-in, for
+# a host whose cards are the model's) also installs them into
+# /lib/firmware/habanalabs/gaudi, a file that is missing or was installed by
+# an earlier `make install`; a different file already there (Habana's
+# firmware, or one installed by gaudi-fw) is left alone and reported.
+# FIRMWARE=force replaces it there and keeps it as NAME.pre-gaudi-open,
+# which uninstall puts back.  FIRMWARE=no skips firmware.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,7 +49,7 @@ PREFIX=${PREFIX:-/usr/local}
 KVER=${KVER:-$(uname -r)}
 KO=${KO:-$TOP/kernel/gaudi.ko}
 FWSRC=${FWSRC:-$TOP/build/firmware/habanalabs/gaudi}
-FIRMWARE=${FIRMWARE:-auto}
+FIRMWARE=${FIRMWARE:-model}
 UDEVRULESDIR=${UDEVRULESDIR:-/usr/lib/udev/rules.d}
 MODULEDIR=${MODULEDIR:-/lib/modules}
 FIRMWAREDIR=${FIRMWAREDIR:-/lib/firmware}
@@ -53,6 +59,7 @@ MAKE=${MAKE:-make}
 
 MANIFEST=$PREFIX/share/gaudi-open/install-manifest
 FWDEST=$FIRMWAREDIR/habanalabs/gaudi
+MODELFW=$PREFIX/share/gaudi-open/firmware/habanalabs/gaudi
 BACKUP_SUFFIX=.pre-gaudi-open
 
 say() { echo "install: $*"; }
@@ -110,7 +117,9 @@ stage() {
 	if [ "$FIRMWARE" != no ]; then
 		ls "$FWSRC"/* >/dev/null 2>&1 || die "no firmware in $FWSRC (make firmware)"
 		for t in "$FWSRC"/*; do
-			install -D -m 644 "$t" "$s$FWDEST/$(basename "$t")"
+			install -D -m 644 "$t" "$s$MODELFW/$(basename "$t")"
+			[ "$FIRMWARE" = model ] ||
+				install -D -m 644 "$t" "$s$FWDEST/$(basename "$t")"
 		done
 	fi
 
@@ -179,7 +188,11 @@ copy_firmware() {
 }
 
 do_install() {
-	case $FIRMWARE in auto|force|no) ;; *) die "FIRMWARE=$FIRMWARE: auto, force or no" ;; esac
+	case $FIRMWARE in
+	model|kernel|force|no) ;;
+	auto) die "FIRMWARE=auto is gone: FIRMWARE=model (default, outside the kernel's search path) or FIRMWARE=kernel (into $FWDEST)" ;;
+	*) die "FIRMWARE=$FIRMWARE: model, kernel, force or no" ;;
+	esac
 	[ -n "$DESTDIR" ] && mkdir -p "$DESTDIR"
 	read_manifest
 	stage
