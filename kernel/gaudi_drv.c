@@ -387,6 +387,7 @@ static void gaudi_remove(struct pci_dev *pdev)
 	drm_dev_unplug(&gdev->drm);
 	gaudi_file_revoke(gdev);
 	gaudi_reset_fini(gdev);
+	gaudi_file_events_fini(gdev);
 	gaudi_scrub_remove(gdev);
 	gaudi_cpucp_heartbeat_stop(gdev);
 	gaudi_ctrl_fini(gdev);

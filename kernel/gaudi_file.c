@@ -10,12 +10,14 @@
  * returns, the next open succeeds.
  */
 #include <linux/eventfd.h>
+#include <linux/kobject.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -29,6 +31,32 @@
 #include "gaudi_info.h"
 
 #define GAUDI_BUSY_LOG_INTERVAL		(10 * HZ)
+#define GAUDI_EVENT_UEVENT_GAP		(HZ / 10)
+
+/* The events of a burst, announced to every user in one uevent. */
+static void file_event_uevent(struct work_struct *work)
+{
+	struct gaudi_users *u = container_of(to_delayed_work(work),
+					     struct gaudi_users, uevent_work);
+	u64 ev = atomic64_xchg(&u->uevent_events, 0);
+	char env[40];
+	char *envp[2];
+
+	if (!ev)
+		return;
+	envp[0] = env;
+	envp[1] = NULL;
+	WRITE_ONCE(u->uevent_last, jiffies);
+	snprintf(env, sizeof(env), "GAUDI_EVENTS=0x%llx", ev);
+	kobject_uevent_env(&u->gdev->pdev->dev.kobj, KOBJ_CHANGE, envp);
+}
+
+static void file_events_release(struct drm_device *drm, void *data)
+{
+	struct gaudi_users *u = data;
+
+	gaudi_file_events_fini(u->gdev);
+}
 
 int gaudi_file_init(struct gaudi_device *gdev)
 {
@@ -43,8 +71,13 @@ int gaudi_file_init(struct gaudi_device *gdev)
 	if (ret)
 		return ret;
 	spin_lock_init(&u->notify_lock);
+	INIT_DELAYED_WORK(&u->uevent_work, file_event_uevent);
 	u->ctrl_minor = -1;
 	gdev->users = u;
+	/* a probe that fails later: no uevent work outlives @u */
+	ret = drmm_add_action(&gdev->drm, file_events_release, u);
+	if (ret)
+		return ret;
 	return gaudi_acct_init(gdev);
 }
 
@@ -241,7 +274,26 @@ void gaudi_file_notify(struct gaudi_device *gdev, u64 events)
 		if (gfile->eventfd)
 			eventfd_signal(gfile->eventfd);
 	}
+	if (!u->uevent_off) {
+		unsigned long next = READ_ONCE(u->uevent_last) +
+				     GAUDI_EVENT_UEVENT_GAP;
+
+		atomic64_or(events, &u->uevent_events);
+		/* a pending one carries these bits too */
+		queue_delayed_work(system_wq, &u->uevent_work,
+				   time_after(next, jiffies) ? next - jiffies : 0);
+	}
 	spin_unlock_irqrestore(&u->notify_lock, flags);
+}
+
+void gaudi_file_events_fini(struct gaudi_device *gdev)
+{
+	struct gaudi_users *u = gdev->users;
+
+	spin_lock_irq(&u->notify_lock);
+	u->uevent_off = true;
+	spin_unlock_irq(&u->notify_lock);
+	cancel_delayed_work_sync(&u->uevent_work);
 }
 
 void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file)

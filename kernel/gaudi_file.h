@@ -109,6 +109,16 @@ struct gaudi_users {
 	struct gaudi_acct_entry *kept;	/* ring of exited holders */
 	unsigned int kept_max, kept_n, kept_next;
 
+	/*
+	 * Event uevents (gaudi_file_notify()): HL_NOTIFIER_EVENT_* not yet
+	 * announced, coalesced into one KOBJ_CHANGE uevent at most every
+	 * GAUDI_EVENT_UEVENT_GAP; @uevent_off (notify_lock) once the card goes.
+	 */
+	atomic64_t uevent_events;
+	struct delayed_work uevent_work;
+	unsigned long uevent_last;	/* jiffies of the last one */
+	bool uevent_off;
+
 	/* INFO caches (gaudi_info.c) */
 	bool pll_regs_read;
 	u32 pll_nr, pll_nf, pll_od, pll_div;
@@ -130,9 +140,14 @@ void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file);
  * Post HL_NOTIFIER_EVENT_* bits to the holder of the compute node: they
  * accumulate until HL_INFO_GET_EVENTS reads them, and its eventfd (if
  * registered) is signalled.  Any context except hard IRQ; does not sleep.
- * Events without a holder are dropped (as upstream).
+ * Events without a holder are dropped (as upstream).  Every user learns
+ * that they happened (not what the holder's work did): a KOBJ_CHANGE
+ * uevent of the PCI device with GAUDI_EVENTS=0x<the bits>, at most ten a
+ * second per card, the bits of a burst in one.
  */
 void gaudi_file_notify(struct gaudi_device *gdev, u64 events);
+/* Removal: no event uevent from now on, and none in flight. */
+void gaudi_file_events_fini(struct gaudi_device *gdev);
 void gaudi_file_revoke(struct gaudi_device *gdev);
 
 /* DRM_IOCTL_GAUDI_QUERY_CAPS and DRM_IOCTL_GAUDI_OWNER, both nodes. */

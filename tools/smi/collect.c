@@ -56,7 +56,7 @@ static const struct { uint16_t lo, hi; uint8_t cls; } ev_table[] = {
 	{ 645, 647, EVC_FATAL },
 };
 
-static int ev_class(unsigned int id)
+int ev_class(unsigned int id)
 {
 	size_t i;
 

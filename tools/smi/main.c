@@ -68,6 +68,8 @@ const struct mode modes[M_NUM] = {
 	[M_ACCT] = { 'a', N_OWNER, MF_FORMAT | MF_CSV | MF_ROWS, run_acct },
 	[M_RESET] = { 'r', 0, MF_ACTION, run_reset },
 	[M_POWER] = { 'p', 0, MF_ACTION, run_power },
+	[M_EVENTS] = { O_EVENTS, N_NIC | N_HWIP | N_OWNER, MF_FORMAT,
+		       run_events },
 	/* hl-smi's (compat.c): no option of gaudi-smi's picks them */
 	[M_HL_QUERY] = { 0, N_ALL, 0, run_hl_query },
 	[M_HL_CSV] = { 0, N_SYSFS | N_IDENT, MF_ROWS, run_hl_csv },
@@ -83,6 +85,11 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+bool smi_stopped(void)
+{
+	return stop;
 }
 
 static const char *driver_hint(int ret)

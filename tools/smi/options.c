@@ -57,6 +57,9 @@ static void usage(FILE *f)
 "                           OK, 5 a card has warnings, 6 a card failed\n"
 "      --prometheus         Prometheus text format for node exporter's\n"
 "                           textfile collector\n"
+"      --events             a line (--format json: a JSON object) per event\n"
+"                           of the cards as it happens: resets, errors, CS\n"
+"                           timeouts, link up/down, holders; until interrupted\n"
 "Selection and format:\n"
 "  -i, --id=CARD[,CARD..]   cards by index (gaudi-smi -L) or PCI bus id\n"
 "      --format=FMT         csv[,noheader][,nounits] or json (for -Q, -q,\n"
@@ -287,7 +290,7 @@ static int check_args(struct smi *s, int nmodes)
 	const struct mode *m = &modes[s->mode];
 
 	if (nmodes > 1) {
-		err("choose one of -L, -q, -Q, -a, -n, -r, -p, --fw-versions, --health, --prometheus");
+		err("choose one of -L, -q, -Q, -a, -n, -r, -p, --fw-versions, --health, --prometheus, --events");
 		return EX_USAGE;
 	}
 	if (s->display && s->mode != M_REPORT) {
@@ -295,7 +298,7 @@ static int check_args(struct smi *s, int nmodes)
 		return EX_USAGE;
 	}
 	if (opt.fmt != FMT_TEXT && !(m->flags & MF_FORMAT)) {
-		err("--format works with -Q, -q, -a, -n and --health");
+		err("--format works with -Q, -q, -a, -n, --health and --events");
 		return EX_USAGE;
 	}
 	if (opt.fmt == FMT_CSV && !(m->flags & MF_CSV)) {
@@ -304,6 +307,10 @@ static int check_args(struct smi *s, int nmodes)
 	}
 	if (opt.fmt == FMT_JSON && s->mode == M_TABLE)
 		s->mode = M_REPORT;	/* the whole state as one JSON object */
+	if (s->loop && s->mode == M_EVENTS) {
+		err("--events runs until interrupted: no -l");
+		return EX_USAGE;
+	}
 	if (s->loop && (modes[s->mode].flags & MF_ACTION)) {
 		err("-l does not repeat -r or -p");
 		return EX_USAGE;
@@ -354,6 +361,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		{ "accounting", no_argument, NULL, 'a' },
 		{ "price", required_argument, NULL, O_PRICE },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "events", no_argument, NULL, O_EVENTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -378,7 +386,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		}
 		switch (o) {
 		case 'L': case 'q': case 'r': case 'a':
-		case O_FW: case O_HEALTH: case O_PROM:
+		case O_FW: case O_HEALTH: case O_PROM: case O_EVENTS:
 			break;
 		case 'n':
 			if (parse_nic_view(s, optarg))

@@ -15,6 +15,7 @@
  *   out_json.c  --format json of -Q, -q and --health
  *   out_prom.c  --prometheus
  *   acct.c      -a, the accounting records gaudi.ko keeps
+ *   events.c    --events, a stream of the cards' events
  *   actions.c   -r and -p (sysfs writes)
  *   compat.c    hl-smi's command line and layouts (gaudi-smi as hl-smi)
  *   options.c   the command line into struct smi, --help, --help-fields
@@ -263,14 +264,14 @@ extern struct smi_opt opt;
 
 /* getopt values of the long options without a letter */
 enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS, O_PRICE,
-       O_ROWS, O_FORCE };
+       O_ROWS, O_FORCE, O_EVENTS };
 
 /* -n VIEW */
 enum nic_view { NV_PORTS, NV_LINK, NV_STATS, NV_TOPO };
 
 enum mode_id {
 	M_TABLE, M_LIST, M_REPORT, M_QUERY, M_FW, M_HEALTH, M_PROM,
-	M_NIC, M_ACCT, M_RESET, M_POWER,
+	M_NIC, M_ACCT, M_RESET, M_POWER, M_EVENTS,
 	/* hl-smi's views (compat.c) */
 	M_HL_QUERY, M_HL_CSV, M_HL_NIC, M_HL_TOPO, M_HL_ROWS,
 	M_NUM
@@ -321,7 +322,14 @@ void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int parse_args(struct smi *s, int argc, char **argv);
 int select_cards(struct smi *s);
 
+/* main.c: whether SIGINT or SIGTERM came (views that loop themselves) */
+bool smi_stopped(void);
+
+/* events.c */
+void run_events(struct smi *s);
+
 /* collect.c */
+int ev_class(unsigned int id);	/* EVC_* of an event id */
 void chomp(char *s);
 void str_lower(char *s);
 int read_at(int dirfd, const char *name, char *buf, size_t len);
