@@ -282,8 +282,8 @@ tools)
 	# helpers, gaudi.ko (GAUDI_KO or built from kernel/); the model's test
 	# hooks inject the events of the --health checks.
 	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/gaudi_tools_test" \
-		"$suite_dir/gaudi_tools_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_tools_test" "$suite_dir/gaudi_tools_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_acct_test" "$suite_dir/gaudi_acct_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \

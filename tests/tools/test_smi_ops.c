@@ -237,6 +237,9 @@ static void fake_cards(struct smi *s)
 			c->ports[p].external = p >= 7;
 			c->ports[p].carrier = p == 3 && i == 0 ? 0 : 1;
 		}
+		c->fake_node[0] = i ? "/dev/accel/accel1" : "/dev/accel/accel0";
+		c->fake_node[1] = i ? "/dev/accel/accel_controlD1" :
+				      "/dev/accel/accel_controlD0";
 		snprintf(d, sizeof(d), "%s/card%u", root, i);
 		c->sysfd = open(d, O_RDONLY | O_DIRECTORY);
 		ident_collect(c);
@@ -364,7 +367,7 @@ static void test_hl(struct smi *s)
 	   "topo -c -N: header, by module id, CPU ranges as \"a, b\", NUMA node last");
 	show(o);
 	ok(hl(s, list, &o) == M_HL_QUERY &&
-	   strstr(o, "[0] AIP (N/A) 0000:01:00.0\n") &&
+	   strstr(o, "[0] AIP (accel0) 0000:01:00.0\n") &&
 	   strstr(o, "        Serial Number                   : GO205-00000007\n") &&
 	   strstr(o, "        AIP UUID                        : ") &&
 	   strstr(o, "                Bus Id                  : 0000:02:00.0\n") &&
@@ -382,6 +385,39 @@ static void test_hl(struct smi *s)
 	opt.noheader = opt.nounits = false;
 }
 
+/* ---- --cdi ---------------------------------------------------------------- */
+
+static void test_cdi(struct smi *s)
+{
+	char cmd[PATH_MAX + 1024];
+	const char *o;
+
+	o = capture(run_cdi, s);
+	ok(json_valid(), "--cdi: the spec is JSON");
+	if (getenv("SMI_CDI_OUT")) {	/* for cdi-podman.sh */
+		FILE *f = fopen(getenv("SMI_CDI_OUT"), "w");
+
+		if (f) {
+			fputs(o, f);
+			fclose(f);
+		}
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c '\n"
+		 "import json,re,sys\n"
+		 "s = json.load(open(sys.argv[1]))\n"
+		 "assert s[\"cdiVersion\"] == \"0.5.0\" and s[\"kind\"] == \"habana.ai/gaudi\"\n"
+		 "d = {x[\"name\"]: [n[\"path\"] for n in x[\"containerEdits\"][\"deviceNodes\"]] for x in s[\"devices\"]}\n"
+		 "assert all(re.fullmatch(r\"[a-zA-Z0-9][a-zA-Z0-9_.:-]*\", k) for k in d)\n"
+		 "assert d[\"0\"] == [\"/dev/accel/accel0\", \"/dev/accel/accel_controlD0\"]\n"
+		 "assert d[\"0000:02:00.0\"] == d[\"1\"] == [\"/dev/accel/accel1\", \"/dev/accel/accel_controlD1\"]\n"
+		 "assert d[\"all\"] == d[\"0\"] + d[\"1\"] and len(d) == 5\n"
+		 "' %s", out_path);
+	ok(system(cmd) == 0,
+	   "--cdi: kind habana.ai/gaudi, version 0.5.0, a device per card by index and bus id with its two nodes, and all");
+	show(o);
+}
+
 int main(void)
 {
 	struct smi s;
@@ -396,6 +432,7 @@ int main(void)
 	test_card(&s);
 	test_ident(&s);
 	test_hl(&s);
+	test_cdi(&s);
 	fake_done();
 	return tap_done();
 }

@@ -19,6 +19,7 @@ PKGS=(
 	libdrm-dev libudev-dev libkmod-dev lm-sensors
 	gcc-multilib
 	iproute2 ethtool tshark
+	podman
 	debhelper dh-dkms lintian fakeroot dpkg-dev
 )
 

@@ -195,7 +195,7 @@ static const char *slowdown(const struct card *c, int64_t bit)
 
 static void record(const struct smi *s, const struct card *c)
 {
-	const char *cn = c->gc ? gaudi_card_compute_node(c->gc) : NULL;
+	const char *cn = card_node(c, false);
 	unsigned int bus = 0, dev = 0, fn = 0, dom = 0, i, k;
 	char a[32];
 

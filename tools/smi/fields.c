@@ -133,6 +133,14 @@ void fields_init(void)
 	}
 }
 
+const char *card_node(const struct card *c, bool control)
+{
+	if (!c->gc)	/* a host test's fake card */
+		return c->fake_node[control];
+	return control ? gaudi_card_control_node(c->gc) :
+			 gaudi_card_compute_node(c->gc);
+}
+
 struct val vint(int64_t v)
 {
 	return (struct val){ .kind = v == NA ? V_NA : V_INT, .i = v };
@@ -176,10 +184,8 @@ struct val field_get(const struct card *c, enum fid f)
 	case Q_REV: return vint(c->revision);
 	case Q_SECURITY: return vint(c->security);
 	case Q_TPC: return vint(c->tpc_mask);
-	/* no card behind a host test's fake */
-	case Q_CTRL: return vstr(c->gc ? gaudi_card_control_node(c->gc) : NULL);
-	case Q_COMPUTE: return vstr(c->gc ? gaudi_card_compute_node(c->gc) :
-				    NULL);
+	case Q_CTRL: return vstr(card_node(c, true));
+	case Q_COMPUTE: return vstr(card_node(c, false));
 	case Q_SERIAL: return vstr(c->serial[0] ? c->serial : NULL);
 	case Q_UUID: return vstr(c->uuid[0] ? c->uuid : NULL);
 	case Q_DRV_VERSION: return vstr(c->drv_version[0] ? c->drv_version :

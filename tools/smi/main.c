@@ -68,6 +68,7 @@ const struct mode modes[M_NUM] = {
 	[M_ACCT] = { 'a', N_OWNER, MF_FORMAT | MF_CSV | MF_ROWS, run_acct },
 	[M_RESET] = { 'r', 0, MF_ACTION, run_reset },
 	[M_POWER] = { 'p', 0, MF_ACTION, run_power },
+	[M_CDI] = { O_CDI, 0, MF_NOSIGNAL, run_cdi },
 	[M_EVENTS] = { O_EVENTS, N_NIC | N_HWIP | N_OWNER, MF_FORMAT,
 		       run_events },
 	/* hl-smi's (compat.c): no option of gaudi-smi's picks them */

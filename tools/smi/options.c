@@ -60,6 +60,8 @@ static void usage(FILE *f)
 "      --events             a line (--format json: a JSON object) per event\n"
 "                           of the cards as it happens: resets, errors, CS\n"
 "                           timeouts, link up/down, holders; until interrupted\n"
+"      --cdi                a CDI spec of the cards (habana.ai/gaudi=N, =all)\n"
+"                           for podman and other CDI container engines\n"
 "Selection and format:\n"
 "  -i, --id=CARD[,CARD..]   cards by index (gaudi-smi -L) or PCI bus id\n"
 "      --format=FMT         csv[,noheader][,nounits] or json (for -Q, -q,\n"
@@ -290,7 +292,7 @@ static int check_args(struct smi *s, int nmodes)
 	const struct mode *m = &modes[s->mode];
 
 	if (nmodes > 1) {
-		err("choose one of -L, -q, -Q, -a, -n, -r, -p, --fw-versions, --health, --prometheus, --events");
+		err("choose one of -L, -q, -Q, -a, -n, -r, -p, --fw-versions, --health, --prometheus, --events, --cdi");
 		return EX_USAGE;
 	}
 	if (s->display && s->mode != M_REPORT) {
@@ -362,6 +364,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		{ "price", required_argument, NULL, O_PRICE },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "events", no_argument, NULL, O_EVENTS },
+		{ "cdi", no_argument, NULL, O_CDI },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -387,6 +390,7 @@ int parse_args(struct smi *s, int argc, char **argv)
 		switch (o) {
 		case 'L': case 'q': case 'r': case 'a':
 		case O_FW: case O_HEALTH: case O_PROM: case O_EVENTS:
+		case O_CDI:
 			break;
 		case 'n':
 			if (parse_nic_view(s, optarg))

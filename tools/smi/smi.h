@@ -118,6 +118,7 @@ struct temp {
 struct card {
 	unsigned int index;
 	const struct gaudi_card *gc;
+	const char *fake_node[2];	/* host tests: nodes without a gc */
 	char bus[16];
 	const char *driver;
 	int sysfd;			/* the PCI device's sysfs folder */
@@ -264,14 +265,14 @@ extern struct smi_opt opt;
 
 /* getopt values of the long options without a letter */
 enum { O_FORMAT = 256, O_FW, O_HEALTH, O_PROM, O_HELP_FIELDS, O_PRICE,
-       O_ROWS, O_FORCE, O_EVENTS };
+       O_ROWS, O_FORCE, O_EVENTS, O_CDI };
 
 /* -n VIEW */
 enum nic_view { NV_PORTS, NV_LINK, NV_STATS, NV_TOPO };
 
 enum mode_id {
 	M_TABLE, M_LIST, M_REPORT, M_QUERY, M_FW, M_HEALTH, M_PROM,
-	M_NIC, M_ACCT, M_RESET, M_POWER, M_EVENTS,
+	M_NIC, M_ACCT, M_RESET, M_POWER, M_EVENTS, M_CDI,
 	/* hl-smi's views (compat.c) */
 	M_HL_QUERY, M_HL_CSV, M_HL_NIC, M_HL_TOPO, M_HL_ROWS,
 	M_NUM
@@ -328,6 +329,9 @@ bool smi_stopped(void);
 /* events.c */
 void run_events(struct smi *s);
 
+/* cdi.c */
+void run_cdi(struct smi *s);
+
 /* collect.c */
 int ev_class(unsigned int id);	/* EVC_* of an event id */
 void chomp(char *s);
@@ -377,6 +381,8 @@ void scan_procs(struct proc_list *pl, struct card *cards,
 		unsigned int ncards);
 
 /* fields.c */
+/* The compute (@control false) or control node of @c, or NULL. */
+const char *card_node(const struct card *c, bool control);
 void fields_init(void);
 struct val vint(int64_t v);
 struct val vnum(int64_t v, double div, int prec);

@@ -401,15 +401,29 @@ status_events() {
 	awk -v id=$((648 + $2)) '$1 == id { print $3 }' "$(card_dir "$1")/events"
 }
 ev0=$(status_events 1 0)
+# gaudi-smi --events in card 1's namespace (issue 26): the flap as it happens
+ns 1 "${SMI:-$BIN/gaudi-smi}" --events --format json -i 1 >/tmp/nic-events 2>&1 &
+evpid=$!
+sleep 1		# its first reading
 ns 0 ip link set dev "$(nd 0 0)" down
 wait_carrier 1 "$(expected_mask 1 0)"
 ok $? "card 0 port 0 down: card 1 port 0 loses its carrier, nothing else changes"
+sleep 1
+grep -q '"event": "link_down", "source": "poll", "port": 0, "interface": "'"$(nd 1 0)"'"' /tmp/nic-events
+ok $? "gaudi-smi --events: card 1 port 0 link_down within a second"
 ev1=$(status_events 1 0)
 [ "${ev1:-0}" -gt "${ev0:-0}" ]
 ok $? "card 1 counted the link change as its port 0 status event (${ev0:-0} -> ${ev1:-0})"
 ns 0 ip link set dev "$(nd 0 0)" up
 wait_carrier 1 "$(expected_mask 1)" && wait_carrier 0 "$(expected_mask 0)"
 ok $? "card 0 port 0 up again: both ends have carrier"
+sleep 1
+kill "$evpid" 2>/dev/null
+wait "$evpid" 2>/dev/null
+grep -q '"event": "link_up", "source": "poll", "port": 0' /tmp/nic-events &&
+	[ "$(grep -c '"event": "link_' /tmp/nic-events)" -eq 2 ]
+ok $? "gaudi-smi --events: then link_up, and no other port's ($(grep -c '"event"' /tmp/nic-events) events)"
+sed 's/^/#   /' /tmp/nic-events
 ns 0 ping -c 1 -W 3 10.0.1.2 >/dev/null 2>&1
 ok $? "ping over c0p0 works again"
 

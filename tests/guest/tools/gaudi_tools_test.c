@@ -12,11 +12,16 @@
  *   gaudi_tools_test json [FILE]            strict RFC 8259 check of FILE
  *                                           (or stdin): exit 0 valid, 1 not
  *                                           (with the byte offset), 2 usage
+ *   gaudi_tools_test cstimeout NODE         one CS with a 1 s timeout on
+ *                                           queue DMA_0_0 (hung by the
+ *                                           suite): exit 0 when it timed
+ *                                           out (ETIMEDOUT)
  *
  * The JSON check is a recursive-descent parser: one value with optional
  * whitespace around it; objects, arrays, strings (escapes, \u with 4 hex
  * digits, no raw control characters), numbers (-?int frac? exp?, no leading
- * zeros), true/false/null.  Nesting is limited to 64 levels.
+ * zeros), true/false/null, strings of well-formed UTF-8 only.  Nesting is
+ * limited to 64 levels.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +33,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "hl_ioctl.h"
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -60,6 +67,24 @@ static int string(void)
 
 		if (c < 0x20)
 			return fail("raw control character in a string");
+		if (c >= 0x80) {	/* RFC 8259: JSON text is UTF-8 */
+			unsigned int n = c >= 0xF0 && c <= 0xF4 ? 4 :
+					 c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+			unsigned int cp = c & (0x3F >> (n - 1 + !n)), i;
+
+			if (!n || c > 0xF4 || jp + n > jend)
+				return fail("not UTF-8");
+			for (i = 1; i < n; i++) {
+				if (((unsigned char)jp[i] & 0xC0) != 0x80)
+					return fail("not UTF-8");
+				cp = cp << 6 | ((unsigned char)jp[i] & 0x3F);
+			}
+			if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+			    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+				return fail("not UTF-8");
+			jp += n;
+			continue;
+		}
 		if (c == '\\') {
 			jp++;
 			if (jp >= jend)
@@ -279,7 +304,30 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "json"))
 		return json_check(argc == 3 ? argv[2] : NULL);
-	fprintf(stderr, "usage: %s now | runas UID GID CMD... | hold NODE COMM | json [FILE]\n",
+	if (argc == 3 && !strcmp(argv[1], "cstimeout")) {
+		struct hl_sess sess;
+		uint32_t st = 0;
+		uint64_t seq = 0;
+		int rc;
+
+		if (!hl_sess_open(&sess, hl_open_retry(argv[2]), 4096, 4096,
+				  4096)) {
+			fprintf(stderr, "cstimeout: %s: no session\n", argv[2]);
+			return 1;
+		}
+		rc = hl_submit(sess.fd, &(struct hl_cs_chunk){
+				.cb_handle = sess.cb, .queue_index = 0,
+				.cb_size = (uint32_t)pkt_lin_dma(sess.cbp, 0, 0,
+								  sess.va, 64,
+								  true, true) },
+			       1, HL_CS_FLAGS_CUSTOM_TIMEOUT, 1, &seq);
+		if (!rc)
+			rc = wait_cs(sess.fd, seq, 30000000, &st, NULL);
+		printf("cstimeout: %s\n", strerror(-rc));
+		hl_sess_close(&sess);
+		return rc == -ETIMEDOUT ? 0 : 1;
+	}
+	fprintf(stderr, "usage: %s now | runas UID GID CMD... | hold NODE COMM | json [FILE] | cstimeout NODE\n",
 		argv[0]);
 	return 2;
 }

@@ -166,6 +166,58 @@ card_bus() { "$SMI" -Q pci.bus_id -i "$1" --format csv,noheader; }
 # ms since $1 (ns from gaudi_tools_test now)
 ms_since() { echo $(( ($("$T" now) - $1) / 1000000 )); }
 
+# hl-smi's command lines of Habana's scripts (issue 26), on driver $1,
+# parsed as those scripts parse them and checked against gaudi-smi's own
+# fields (Documentation/tools/hl-smi-compat.rst).
+hlcompat() {
+	drv=$1
+	"$SMI" -Q pci.bus_id --format csv,noheader >"$WORK/buses"
+	"$SMI" -Q index,module_id,pci.bus_id,memory.used --format csv,noheader,nounits >"$WORK/own"
+	run hlq --hl-smi -Q index,module_id,bus_id,memory.used,temperature.aip -f csv,noheader
+	[ $st -eq 0 ] && [ "$(wc -l <"$WORK/hlq.out")" -eq "$CARDS" ] &&
+		awk -F', ' 'NF != 5 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ ||
+			$3 !~ /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/ ||
+			$4 !~ /^[0-9]+ MiB$/ || $5 !~ /^[0-9]+ C$/ { bad = 1 }
+			END { exit bad }' "$WORK/hlq.out" &&
+		[ "$(sed 's/ MiB,.*//' "$WORK/hlq.out")" = "$(cat "$WORK/own")" ]
+	ok $? "$drv: hl-smi -Q index,module_id,bus_id,memory.used,temperature.aip -f csv,noheader: 5 cells a card, split on commas, as gaudi-smi's fields ($(head -n 1 "$WORK/hlq.out"))"
+	run hlqh --hl-smi -Q name,uuid,serial,driver_version,timestamp -f csv
+	head -n 1 "$WORK/hlqh.out" | grep -qx "name, uuid, serial, driver_version, timestamp" &&
+		[ "$(grep -cE '^HL-205, [0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}, GO205-[0-9]+, [^,]+, 20[0-9]{2}/[01][0-9]/[0-3][0-9] [0-9:]{8}\.[0-9]{3}$' "$WORK/hlqh.out")" -eq "$CARDS" ] &&
+		[ "$(cut -d, -f2 "$WORK/hlqh.out" | sort -u | wc -l)" -eq $((CARDS + 1)) ]
+	ok $? "$drv: hl-smi -Q name,uuid,serial,driver_version,timestamp: HL-205, a version-5 UUID of each card's serial, one UUID per card"
+	run hlL --hl-smi -L
+	[ $st -eq 0 ] && [ "$(grep "Bus Id" "$WORK/hlL.out" | awk '{print $4}')" = "$(cat "$WORK/buses")" ] &&
+		[ "$(grep -c "Module ID" "$WORK/hlL.out")" -eq "$CARDS" ] &&
+		[ "$(grep -c "Firmware \[SPI\] Version *: .*Preboot version" "$WORK/hlL.out")" -eq "$CARDS" ] &&
+		[ "$(grep -A 3 "Memory Usage" "$WORK/hlL.out" | grep -c ': [0-9]* MB$')" -eq $((3 * CARDS)) ]
+	ok $? "$drv: hl-smi -L: \"Bus Id\" (awk \$4) the cards' bus ids, Module ID, the SPI (preboot) version, Memory Usage -A 3"
+	run hltopo --hl-smi topo -c -N
+	[ $st -eq 0 ] && head -n 1 "$WORK/hltopo.out" | grep -q "^modID	CPU Affinity	NUMA Affinity$" &&
+		[ "$(tail -n +3 "$WORK/hltopo.out" | awk '$1 ~ /^[0-9]+$/ && $NF ~ /^[0-9]+$/' | wc -l)" -eq "$CARDS" ] &&
+		[ "$(tail -n +3 "$WORK/hltopo.out" | awk '{print $1}' | sort -n | tr '\n' ' ')" = "$("$SMI" -Q module_id --format csv,noheader | sort -n | tr '\n' ' ')" ]
+	ok $? "$drv: hl-smi topo -c -N: a row per module id, CPU and NUMA affinity ($(sed -n 3p "$WORK/hltopo.out"))"
+	b0=$(head -n 1 "$WORK/buses")
+	run hlnl --hl-smi -n link -i "$b0"
+	nports=$("$SMI" -Q nic.ports.count -i "$b0" --format csv,noheader)
+	case $nports in [0-9]*) ;; *) nports=0 ;; esac
+	[ $st -eq 0 ] && [ "$(grep -cE '^port +[0-9]+:	(UP|DOWN)$' "$WORK/hlnl.out")" -eq "$nports" ] &&
+		[ "$(wc -l <"$WORK/hlnl.out")" -eq "$nports" ]
+	ok $? "$drv: hl-smi -n link -i $b0: \"port N:<tab>UP|DOWN\", one line per enabled port ($nports)"
+	run hlnp --hl-smi -n ports -i "$b0"
+	[ $st -eq 0 ] && [ "$(awk '{print $3}' "$WORK/hlnp.out" | grep -cE '^(internal|external)$')" -eq "$nports" ]
+	ok $? "$drv: hl-smi -n ports: internal or external per port (awk \$3)"
+	# the CDI spec: every node it names exists, a character device
+	run cdi --cdi
+	bad=0
+	for n in $(grep -o '"path": "[^"]*"' "$WORK/cdi.out" | cut -d'"' -f4 | sort -u); do
+		[ -c "$n" ] || bad=$((bad + 1))
+	done
+	[ $st -eq 0 ] && [ $bad -eq 0 ] && [ "$(grep -c '"name": ' "$WORK/cdi.out")" -eq $((2 * CARDS + 1)) ]
+	ok $? "$drv: --cdi: $((2 * CARDS + 1)) devices, every node it names exists ($bad missing)"
+	json_ok "$WORK/cdi.out" "$drv: --cdi"
+}
+
 # The output formats, golden and validated, on driver $1 (habanalabs|gaudi).
 formats() {
 	drv=$1
@@ -301,6 +353,7 @@ while [ "$("$SMI" -Q status --format csv,noheader 2>/dev/null | grep -c '^operat
 	t=$((t + 1))
 done
 formats habanalabs
+hlcompat habanalabs
 
 ctl=$(ls /dev/accel/ | grep control | head -n 1)
 diag "upstream control node mode: $(ls -l /dev/accel/"$ctl" | cut -c1-10)"
@@ -329,6 +382,17 @@ run hlp2 -p 350 -i 0
 runu hlpu -p 300 -i 0
 [ $st -eq 4 ] && grep -q "needs root" "$WORK/hlpu.err"
 ok $? "habanalabs: -p unprivileged: exit $st (4), $(cat "$WORK/hlpu.err")"
+# a held card is not reset (issue 26): the holder named, exit 7
+a1h=$("$SMI" -Q node.compute -i 1 --format csv,noheader)
+"$T" hold "$a1h" hl-holder >"$WORK/hlhold" 2>&1 &
+hlhpid=$!
+t=0
+while ! grep -q holding "$WORK/hlhold" && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+run hlrh -r -i 1
+[ $st -eq 7 ] && grep -q "held by pid $hlhpid (hl-holder)" "$WORK/hlrh.err"
+ok $? "habanalabs: -r -i 1 of a held card: exit $st (7), $(cat "$WORK/hlrh.err")"
+kill "$hlhpid"
+wait "$hlhpid" 2>/dev/null
 t0=$("$T" now)
 run hlr -r -i 1
 [ $st -eq 0 ] && grep -q "hard reset done, status operational" "$WORK/hlr.out" &&
@@ -357,6 +421,7 @@ while [ "$("$SMI" -Q status --format csv,noheader 2>/dev/null | grep -c '^operat
 	t=$((t + 1))
 done
 formats gaudi
+hlcompat gaudi
 
 # Unprivileged through the 0666 control nodes.
 runu ug
@@ -390,6 +455,22 @@ grep -qE "^\| +1 \| +$hpid \| gaudi-holder +\|.*\| owner query " "$WORK/holdu.ou
 ok $? "gaudi, unprivileged: root's holder still listed (pid $hpid, through the owner query)"
 run holdj --format json -q -i 1 -d processes
 json_ok "$WORK/holdj.out" "gaudi: -q -d processes --format json with a holder"
+run grh -r -i 1
+[ $st -eq 7 ] && grep -q "held by pid $hpid (gaudi-holder)" "$WORK/grh.err" &&
+	[ "$(card_status 1)" = operational ]
+ok $? "gaudi: -r -i 1 of a held card: exit $st (7), not reset, $(cat "$WORK/grh.err")"
+# a holder whose command name is not UTF-8 (issue 26)
+a2=$("$SMI" -Q node.compute -i 2 --format csv,noheader)
+"$T" hold "$a2" "$(printf 'x\377\376y')" >"$WORK/hold2" 2>&1 &
+h2pid=$!
+t=0
+while ! grep -q holding "$WORK/hold2" && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+run holdj2 --format json -q -i 2 -d processes
+json_ok "$WORK/holdj2.out" "gaudi: -q --format json with a holder named x\\377\\376y (not UTF-8)"
+grep -q '"command": "x\\ufffd\\ufffdy"' "$WORK/holdj2.out"
+ok $? "gaudi: the stray bytes of the name are U+FFFD"
+kill "$h2pid"
+wait "$h2pid" 2>/dev/null
 grep -q "\"pid\": $hpid, \"command\": \"gaudi-holder\"" "$WORK/holdj.out"
 ok $? "gaudi: JSON lists the holder"
 kill "$hpid"
@@ -439,10 +520,21 @@ ok $? "gaudi: -p unprivileged: exit $st (4), $(cat "$WORK/gpu.err")"
 runu gru -r -i 0
 [ $st -eq 4 ] && grep -q "needs root" "$WORK/gru.err"
 ok $? "gaudi: -r unprivileged: exit $st (4)"
+# gaudi-smi --events, unprivileged (issue 26): the reset below, the ECC
+# events of the health checks, a CS timeout
+# shellcheck disable=SC2086
+"$T" runas $NOBODY "$SMI" --events --format json >"$WORK/events.out" 2>"$WORK/events.err" &
+evpid=$!
+sleep 1		# its first reading
 c0=$("$SMI" -Q reset.hard -i 0 --format csv,noheader)
 run gr -r -i 0
 [ $st -eq 0 ] && [ "$("$SMI" -Q reset.hard -i 0 --format csv,noheader)" = $((c0 + 1)) ]
 ok $? "gaudi: -r -i 0: exit $st, reset.hard $c0 -> $((c0 + 1)), $(cat "$WORK/gr.out")"
+sleep 1
+grep -q '"card": 0, "bus_id": "[^"]*", "event": "reset", "source": "uevent"}' "$WORK/events.out" &&
+	grep -q '"card": 0, "bus_id": "[^"]*", "event": "reset_done", "source": "uevent", "status": "operational"}' "$WORK/events.out" &&
+	[ "$(grep -c '"card": 0, .*"event": "reset"' "$WORK/events.out")" -eq 1 ]
+ok $? "gaudi-smi --events (unprivileged): card 0's reset and its end within a second, once"
 
 # Health verdicts with injected events (upstream's event ids: 185 HBM0
 # corrected ECC, 189 HBM0 uncorrectable ECC).
@@ -480,6 +572,31 @@ ok $? "the table shows card 3 'needs reset'"
 run h1r -r -i 3
 [ $st -eq 0 ] && [ "$(card_status 3)" = operational ]
 ok $? "-r -i 3 brings card 3 back: exit $st, $(cat "$WORK/h1r.out")"
+grep -q '"card": 2, "bus_id": "[^"]*", "event": "hw_event", "source": "poll", "id": 185, "class": "ecc_corrected", "count": 1}' "$WORK/events.out" &&
+	grep -q '"card": 3, "bus_id": "[^"]*", "event": "hw_event", "source": "poll", "id": 189, "class": "ecc_uncorrected", "count": 1}' "$WORK/events.out" &&
+	grep -q '"card": 3, "bus_id": "[^"]*", "event": "status", "source": "poll", "from": "operational", "to": "needs reset"}' "$WORK/events.out"
+ok $? "gaudi-smi --events: the injected ECC events of cards 2 and 3, card 3's status"
+# A CS timeout: DMA_0_0 of card 0 hung, a CS with a 1 s timeout on it
+b0=$(card_bus 0)
+"$CTL" "$b0" set qm_hang 0 >/dev/null
+"$T" cstimeout "$("$SMI" -Q node.compute -i 0 --format csv,noheader)" >"$WORK/cst.out" 2>&1
+ok $? "a CS on card 0's hung DMA_0_0 times out: $(cat "$WORK/cst.out")"
+sleep 1
+grep -q '"card": 0, "bus_id": "[^"]*", "event": "cs_timeout", "source": "uevent"}' "$WORK/events.out"
+ok $? "gaudi-smi --events: card 0's CS timeout within a second"
+"$CTL" "$b0" set qm_unhang 4294967295 >/dev/null
+run cstr -r -i 0
+[ $st -eq 0 ] && [ "$(card_status 0)" = operational ]
+ok $? "-r -i 0 after the CS timeout: exit $st, operational"
+kill "$evpid"
+wait "$evpid" 2>/dev/null
+bad=0
+while IFS= read -r l; do
+	printf '%s\n' "$l" | "$T" json >/dev/null 2>&1 || bad=$((bad + 1))
+done <"$WORK/events.out"
+[ -s "$WORK/events.out" ] && [ $bad -eq 0 ]
+ok $? "gaudi-smi --events --format json: every line a JSON object ($(wc -l <"$WORK/events.out") lines, $bad bad)"
+show "$WORK/events.out"
 run h2 --health
 [ $st -eq 5 ] && grep -qE "^card 3 $bf OK: operational, recovered from 1 hard resets$" "$WORK/h2.out"
 ok $? "--health after the reset of card 3: exit $st (5: card 2 still warns), card 3 OK"
