@@ -402,15 +402,32 @@ status_events() {
 }
 ev0=$(status_events 1 0)
 # gaudi-smi --events in card 1's namespace (issue 26): the flap as it happens
-ns 1 "${SMI:-$BIN/gaudi-smi}" --events --format json -i 1 >/tmp/nic-events 2>&1 &
+# (with its own sysfs, as in a container: sysfs shows the netdevs of the
+# namespace that mounted it)
+# shellcheck disable=SC2086 # the list of pids
+nsenter -t "$(echo $NSPIDS | cut -d' ' -f2)" -n unshare -m --propagation private \
+	sh -c 'mount -t sysfs sysfs /sys && exec "$0" --events --format json -i "$1"' \
+	"${SMI:-$BIN/gaudi-smi}" "$(awk '$1 == 1 && $2 == 0 { print $5 }' "$NDMAP")" \
+	>/tmp/nic-events 2>&1 &
 evpid=$!
+diag "gaudi-smi --events in card 1's namespace: pid $evpid"
 sleep 1		# its first reading
 ns 0 ip link set dev "$(nd 0 0)" down
 wait_carrier 1 "$(expected_mask 1 0)"
 ok $? "card 0 port 0 down: card 1 port 0 loses its carrier, nothing else changes"
 sleep 1
 grep -q '"event": "link_down", "source": "poll", "port": 0, "interface": "'"$(nd 1 0)"'"' /tmp/nic-events
-ok $? "gaudi-smi --events: card 1 port 0 link_down within a second"
+evst=$?
+ok $evst "gaudi-smi --events: card 1 port 0 link_down within a second"
+if [ $evst -ne 0 ]; then
+	diag "watcher: $(tr '\0' ' ' </proc/$evpid/cmdline 2>&1) $(grep State /proc/$evpid/status 2>&1)"
+	# shellcheck disable=SC2086 # the list of pids
+	nsenter -t "$(echo $NSPIDS | cut -d' ' -f2)" -n unshare -m --propagation private \
+		sh -c 'mount -t sysfs sysfs /sys; "$0" -n link -i "$1" | head -n 3' \
+		"${SMI:-$BIN/gaudi-smi}" "$(awk '$1 == 1 && $2 == 0 { print $5 }' "$NDMAP")" \
+		2>&1 | sed 's/^/# view: /'
+	sed 's/^/# file: /' /tmp/nic-events
+fi
 ev1=$(status_events 1 0)
 [ "${ev1:-0}" -gt "${ev0:-0}" ]
 ok $? "card 1 counted the link change as its port 0 status event (${ev0:-0} -> ${ev1:-0})"

@@ -12,10 +12,12 @@
  *   gaudi_tools_test json [FILE]            strict RFC 8259 check of FILE
  *                                           (or stdin): exit 0 valid, 1 not
  *                                           (with the byte offset), 2 usage
- *   gaudi_tools_test cstimeout NODE         one CS with a 1 s timeout on
- *                                           queue DMA_0_0 (hung by the
- *                                           suite): exit 0 when it timed
- *                                           out (ETIMEDOUT)
+ *   gaudi_tools_test cstimeout NODE CMD     open NODE, run CMD (the suite's
+ *                                           gaudi_model_ctl that hangs queue
+ *                                           DMA_0_0; a hung queue would fail
+ *                                           the open's scrub), then one CS
+ *                                           with a 1 s timeout on DMA_0_0:
+ *                                           exit 0 when it timed out
  *
  * The JSON check is a recursive-descent parser: one value with optional
  * whitespace around it; objects, arrays, strings (escapes, \u with 4 hex
@@ -304,15 +306,27 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "json"))
 		return json_check(argc == 3 ? argv[2] : NULL);
-	if (argc == 3 && !strcmp(argv[1], "cstimeout")) {
+	if (argc == 4 && !strcmp(argv[1], "cstimeout")) {
 		struct hl_sess sess;
 		uint32_t st = 0;
 		uint64_t seq = 0;
 		int rc;
 
-		if (!hl_sess_open(&sess, hl_open_retry(argv[2]), 4096, 4096,
-				  4096)) {
-			fprintf(stderr, "cstimeout: %s: no session\n", argv[2]);
+		int fd = hl_open_retry(argv[2]);
+
+		if (fd < 0) {
+			printf("cstimeout: open %s: %s\n", argv[2],
+			       strerror(errno));
+			return 1;
+		}
+		if (!hl_sess_open(&sess, fd, 4096, 4096, 4096)) {
+			printf("cstimeout: %s: no CB or host mapping: %s\n",
+			       argv[2], strerror(errno));
+			return 1;
+		}
+		if (system(argv[3])) {
+			printf("cstimeout: %s failed\n", argv[3]);
+			hl_sess_close(&sess);
 			return 1;
 		}
 		rc = hl_submit(sess.fd, &(struct hl_cs_chunk){
@@ -321,13 +335,19 @@ int main(int argc, char **argv)
 								  sess.va, 64,
 								  true, true) },
 			       1, HL_CS_FLAGS_CUSTOM_TIMEOUT, 1, &seq);
+		/*
+		 * The driver's timeout (1 s) fires; without reset_on_lockup
+		 * the CS stays on the hung queue: a 3 s wait ends with it not
+		 * completed (the close resets the card).
+		 */
 		if (!rc)
-			rc = wait_cs(sess.fd, seq, 30000000, &st, NULL);
-		printf("cstimeout: %s\n", strerror(-rc));
+			rc = wait_cs(sess.fd, seq, 3000000, &st, NULL);
+		printf("cstimeout: %s, status %u\n", strerror(-rc), st);
 		hl_sess_close(&sess);
-		return rc == -ETIMEDOUT ? 0 : 1;
+		return rc == -ETIMEDOUT ||
+		       (!rc && st != HL_WAIT_CS_STATUS_COMPLETED) ? 0 : 1;
 	}
-	fprintf(stderr, "usage: %s now | runas UID GID CMD... | hold NODE COMM | json [FILE] | cstimeout NODE\n",
+	fprintf(stderr, "usage: %s now | runas UID GID CMD... | hold NODE COMM | json [FILE] | cstimeout NODE CMD\n",
 		argv[0]);
 	return 2;
 }

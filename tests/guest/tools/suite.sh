@@ -61,8 +61,9 @@ norm() {
 	    -e 's/\},$/}/' \
 	    -e 's/^card [0-9]+ /card # /' \
 	    -e 's/^Card [0-9]+: /Card #: /' \
-	    -e 's/^( +(Temperature|Sensor [^:]*[^ :]|Power draw|Energy since power-on|Voltage|Current|Utilization|RX throughput|TX throughput|MME clock|Module id|Compute opens) +: ).*/\1MASKED/' \
+	    -e 's/^( +(Temperature|Sensor [^:]*[^ :]|Power draw|Energy since power-on|Voltage|Current|Utilization|RX throughput|TX throughput|MME clock|Module id|Compute opens|Serial number|UUID|Driver version|NUMA node|CPU affinity) +: ).*/\1MASKED/' \
 	    -e 's/("(temperature|power\.draw|energy|voltage|current|utilization|clocks\.mme|pci\.rx|pci\.tx|module_id|open_counter|value)": )[0-9.]+/\1MASKED/g' \
+	    -e 's/("(serial|uuid|driver_version|cpu_affinity|numa_node)": )("[^"]*"|[0-9]+)/\1MASKED/g' \
 	    -e 's/("node\.(control|compute)": "[^"]*[^0-9])[0-9]+"/\1#"/g' |
 	awk -v cards="$CARDS" '
 		function flush() {
@@ -183,9 +184,10 @@ hlcompat() {
 	ok $? "$drv: hl-smi -Q index,module_id,bus_id,memory.used,temperature.aip -f csv,noheader: 5 cells a card, split on commas, as gaudi-smi's fields ($(head -n 1 "$WORK/hlq.out"))"
 	run hlqh --hl-smi -Q name,uuid,serial,driver_version,timestamp -f csv
 	head -n 1 "$WORK/hlqh.out" | grep -qx "name, uuid, serial, driver_version, timestamp" &&
-		[ "$(grep -cE '^HL-205, [0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}, GO205-[0-9]+, [^,]+, 20[0-9]{2}/[01][0-9]/[0-3][0-9] [0-9:]{8}\.[0-9]{3}$' "$WORK/hlqh.out")" -eq "$CARDS" ] &&
+		[ "$(grep -cE '^HL-205, [0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}, [A-Z0-9-]+, [^,]+, 20[0-9]{2}/[01][0-9]/[0-3][0-9] [0-9:]{8}\.[0-9]{3}$' "$WORK/hlqh.out")" -eq "$CARDS" ] &&
 		[ "$(cut -d, -f2 "$WORK/hlqh.out" | sort -u | wc -l)" -eq $((CARDS + 1)) ]
-	ok $? "$drv: hl-smi -Q name,uuid,serial,driver_version,timestamp: HL-205, a version-5 UUID of each card's serial, one UUID per card"
+	ok $? "$drv: hl-smi -Q name,uuid,serial,driver_version,timestamp: HL-205, a version-5 UUID of each card's serial, one UUID per card" ||
+		show "$WORK/hlqh.out"
 	run hlL --hl-smi -L
 	[ $st -eq 0 ] && [ "$(grep "Bus Id" "$WORK/hlL.out" | awk '{print $4}')" = "$(cat "$WORK/buses")" ] &&
 		[ "$(grep -c "Module ID" "$WORK/hlL.out")" -eq "$CARDS" ] &&
@@ -210,8 +212,8 @@ hlcompat() {
 	# the CDI spec: every node it names exists, a character device
 	run cdi --cdi
 	bad=0
-	for n in $(grep -o '"path": "[^"]*"' "$WORK/cdi.out" | cut -d'"' -f4 | sort -u); do
-		[ -c "$n" ] || bad=$((bad + 1))
+	for cn in $(grep -o '"path": "[^"]*"' "$WORK/cdi.out" | cut -d'"' -f4 | sort -u); do
+		[ -c "$cn" ] || bad=$((bad + 1))
 	done
 	[ $st -eq 0 ] && [ $bad -eq 0 ] && [ "$(grep -c '"name": ' "$WORK/cdi.out")" -eq $((2 * CARDS + 1)) ]
 	ok $? "$drv: --cdi: $((2 * CARDS + 1)) devices, every node it names exists ($bad missing)"
@@ -382,17 +384,9 @@ run hlp2 -p 350 -i 0
 runu hlpu -p 300 -i 0
 [ $st -eq 4 ] && grep -q "needs root" "$WORK/hlpu.err"
 ok $? "habanalabs: -p unprivileged: exit $st (4), $(cat "$WORK/hlpu.err")"
-# a held card is not reset (issue 26): the holder named, exit 7
-a1h=$("$SMI" -Q node.compute -i 1 --format csv,noheader)
-"$T" hold "$a1h" hl-holder >"$WORK/hlhold" 2>&1 &
-hlhpid=$!
-t=0
-while ! grep -q holding "$WORK/hlhold" && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
-run hlrh -r -i 1
-[ $st -eq 7 ] && grep -q "held by pid $hlhpid (hl-holder)" "$WORK/hlrh.err"
-ok $? "habanalabs: -r -i 1 of a held card: exit $st (7), $(cat "$WORK/hlrh.err")"
-kill "$hlhpid"
-wait "$hlhpid" 2>/dev/null
+# A held card is not reset (issue 26): not here, Debian's stock habanalabs
+# cannot have a holder (its compute node open warns,
+# Documentation/upstream-peer.rst); gaudi.ko's phase checks it.
 t0=$("$T" now)
 run hlr -r -i 1
 [ $st -eq 0 ] && grep -q "hard reset done, status operational" "$WORK/hlr.out" &&
@@ -576,18 +570,23 @@ grep -q '"card": 2, "bus_id": "[^"]*", "event": "hw_event", "source": "poll", "i
 	grep -q '"card": 3, "bus_id": "[^"]*", "event": "hw_event", "source": "poll", "id": 189, "class": "ecc_uncorrected", "count": 1}' "$WORK/events.out" &&
 	grep -q '"card": 3, "bus_id": "[^"]*", "event": "status", "source": "poll", "from": "operational", "to": "needs reset"}' "$WORK/events.out"
 ok $? "gaudi-smi --events: the injected ECC events of cards 2 and 3, card 3's status"
-# A CS timeout: DMA_0_0 of card 0 hung, a CS with a 1 s timeout on it
-b0=$(card_bus 0)
-"$CTL" "$b0" set qm_hang 0 >/dev/null
-"$T" cstimeout "$("$SMI" -Q node.compute -i 0 --format csv,noheader)" >"$WORK/cst.out" 2>&1
-ok $? "a CS on card 0's hung DMA_0_0 times out: $(cat "$WORK/cst.out")"
-sleep 1
-grep -q '"card": 0, "bus_id": "[^"]*", "event": "cs_timeout", "source": "uevent"}' "$WORK/events.out"
-ok $? "gaudi-smi --events: card 0's CS timeout within a second"
-"$CTL" "$b0" set qm_unhang 4294967295 >/dev/null
-run cstr -r -i 0
-[ $st -eq 0 ] && [ "$(card_status 0)" = operational ]
-ok $? "-r -i 0 after the CS timeout: exit $st, operational"
+# A CS timeout: DMA_0_0 of the last card hung, a CS with a 1 s timeout on
+# it; closing the node with the CS still there resets the card
+cl=$((CARDS - 1))
+bl=$(card_bus $cl)
+"$T" cstimeout "$("$SMI" -Q node.compute -i $cl --format csv,noheader)" \
+	"$CTL $bl set qm_hang 0 >/dev/null" >"$WORK/cst.out" 2>&1
+ok $? "a CS on card $cl's hung DMA_0_0 times out: $(cat "$WORK/cst.out")"
+grep -q '"card": '$cl', "bus_id": "[^"]*", "event": "cs_timeout", "source": "uevent"}' "$WORK/events.out"
+ok $? "gaudi-smi --events: card $cl's CS timeout within a second"
+"$CTL" "$bl" set qm_unhang 4294967295 >/dev/null
+t=0
+while [ "$(card_status $cl)" != operational ] && [ $t -lt 300 ]; do
+	sleep 0.1
+	t=$((t + 1))
+done
+[ "$(card_status $cl)" = operational ]
+ok $? "card $cl operational again after the close's reset"
 kill "$evpid"
 wait "$evpid" 2>/dev/null
 bad=0
