@@ -106,25 +106,31 @@ kernel_loads() {	# kernel_loads RELEASE NAME: "path sha256" or "none"
 }
 # Habana's firmware at its paths, as on a DL1 (stand-ins where there is none)
 planted=
-for n in $fwnames; do
-	f=/lib/firmware/habanalabs/gaudi/$n
+plantdir=
+# the first folder of the path that is not there, to remove afterwards
+for d in /lib/firmware /lib/firmware/habanalabs /lib/firmware/habanalabs/gaudi; do
+	[ -d "$d" ] || { plantdir=$d; break; }
+done
+for fwn in $fwnames; do
+	f=/lib/firmware/habanalabs/gaudi/$fwn
 	if [ ! -e "$f" ]; then
 		mkdir -p /lib/firmware/habanalabs/gaudi
-		echo "stand-in for Habana's $n" >"$f"
+		echo "stand-in for Habana's $fwn" >"$f"
 		planted="$planted $f"
 	fi
 done
-before=$(for r in "$kver" "$(uname -r)"; do for n in $fwnames; do
-	kernel_loads "$r" "$n"; done; done)
+before=$(for r in "$kver" "$(uname -r)"; do for fwn in $fwnames; do
+	kernel_loads "$r" "$fwn"; done; done)
 
 # Install on this host: apt resolves the dependencies (dkms, headers).
 # shellcheck disable=SC2086 # the list
-trap 'purge_all; [ -z "$planted" ] || rm -f $planted' EXIT
+trap 'purge_all; [ -z "$planted" ] || rm -f $planted
+[ -z "$plantdir" ] || rm -rf "$plantdir"' EXIT
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${debs[@]}" \
 	>"$out/install.log" 2>&1
 ok $? "apt-get install of the five packages (log: build/deb/install.log)"
-after=$(for r in "$kver" "$(uname -r)"; do for n in $fwnames; do
-	kernel_loads "$r" "$n"; done; done)
+after=$(for r in "$kver" "$(uname -r)"; do for fwn in $fwnames; do
+	kernel_loads "$r" "$fwn"; done; done)
 [ "$before" = "$after" ] && ! echo "$after" | grep -q "^none"
 ok $? "with Habana's firmware in place, the kernel loads the same files after the install ($(echo "$after" | head -n 1))"
 dkms status "gaudi/$ver" -k "$kver" 2>/dev/null | grep -q installed
@@ -168,6 +174,7 @@ ok $? "apt-get purge of the five packages"
 trap - EXIT
 # shellcheck disable=SC2086 # the list
 [ -z "$planted" ] || rm -f $planted
+[ -z "$plantdir" ] || rm -rf "$plantdir"
 left=0
 while IFS= read -r f; do
 	[ -d "$f" ] && continue
