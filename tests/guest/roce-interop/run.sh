@@ -28,7 +28,7 @@
 # exit status 1 on any failure.
 set -u
 
-# What issue 22's engine work still has to bring (h22's branch): path MTU
+# What issue 22's engine work still has to bring: path MTU
 # per connection, RNR NAK handling, MSN in ACKs, 24-bit peer QPNs, source
 # checks.  Take a word off once its piece has landed.
 : "${INTEROP_TODO=path-mtu rnr msn qpn24 src-check}"
