@@ -85,6 +85,29 @@ static inline void tap_skip(const char *why, const char *fmt, ...)
 	fflush(stdout);
 }
 
+/*
+ * A check of what is not built yet: "ok N - WHAT # TODO WHY" or "not ok N
+ * - WHAT # TODO WHY", as TAP marks a known gap.  It runs and can fail, but
+ * counts as skipped, never as a pass or a failure (tap_done(); the shell
+ * side's tap_sub_each counts it the same way).  Returns @cond.
+ */
+static inline int tap_todo(int cond, const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline int tap_todo(int cond, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_n++;
+	tap_skipped++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # TODO %s\n", why);
+	fflush(stdout);
+	return cond;
+}
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Install, idempotently, every Debian package the project needs on a Debian 12 host:
 # Linux 6.12 (image, headers, source, uapi headers) and QEMU's source from
-# bookworm-backports, build tools, guest userland (busybox, kmod), firmware tools.
+# bookworm-backports, build tools, guest userland (busybox, kmod; rdma-core's
+# libibverbs, the Soft-RoCE provider, ibverbs-utils and perftest for the
+# verbs peer VM of gaudi-vm --verbs), firmware tools.
 set -euo pipefail
 
 BACKPORTS=/etc/apt/sources.list.d/gaudi-bookworm-backports.sources
@@ -20,6 +22,7 @@ PKGS=(
 	gcc-multilib
 	iproute2 ethtool tshark
 	podman
+	rdma-core libibverbs1 ibverbs-providers ibverbs-utils perftest libibverbs-dev
 	debhelper dh-dkms lintian fakeroot dpkg-dev
 )
 

@@ -10,7 +10,8 @@
 # QEMU's isa-debug-exit port, which turns the status into QEMU's exit code.
 #
 # Guest statuses besides the command's own:
-#   97  driver load failed or too few /dev/accel nodes (command not run)
+#   97  driver load failed, too few /dev/accel nodes or the modules of
+#       --eth/--verbs did not load (command not run)
 #   99  dmesg shows WARNING/BUG/Oops/KASAN/UBSAN/lockdep/"NOT usable"/
 #       "Call Trace" or an IOMMU (DMAR) fault not announced as expected
 #       (tools/vm/dmesg-judge.sh), or, on a kernel with kmemleak (the debug kernel),
@@ -48,6 +49,8 @@ KEEP_GOING=0
 SHELL_MODE=0
 DUMP_DMESG=0
 VERBOSE=0
+MODULES=		# modprobe'd before the driver (gaudi-vm --eth, --verbs)
+ETH_MACS=		# MACs of eth0, eth1, ... (gaudi-vm --eth)
 # shellcheck disable=SC1091
 [ -f /etc/gaudi-vm/config ] && . /etc/gaudi-vm/config
 
@@ -126,7 +129,19 @@ else
 fi
 
 status=0
-if [ "$DRIVER" != none ]; then
+# The NICs and verbs stack gaudi-vm asked for (--eth, --verbs); the
+# command finds the NICs' MACs in $ETH_MACS.
+export ETH_MACS
+if [ -n "$MODULES" ]; then
+	# shellcheck disable=SC2086 # a list of module names
+	if modprobe -a $MODULES; then
+		[ "$VERBOSE" = 1 ] && say "modules loaded: $MODULES"
+	else
+		say "modprobe $MODULES failed"
+		status=97
+	fi
+fi
+if [ "$status" = 0 ] && [ "$DRIVER" != none ]; then
 	t0=$(uptime_s)
 	if load_driver; then
 		say "driver $DRIVER loaded ($CARDS cards) in $(awk "BEGIN{print $(uptime_s) - $t0}") s"

@@ -8,7 +8,8 @@
 # (ping both ways, a RoCE all-reduce, a file over TCP).  VM a dumps its
 # ports' frames (--nic-dump), and tshark must decode the capture cleanly:
 # Ethernet, ARP, IPv4, ICMP, TCP, HTTP and RoCE v2 (InfiniBand BTH/RETH
-# over UDP 4791), no malformed frame.
+# over UDP 4791), no malformed frame; tests/lib/roce-pcap.py finds every
+# RoCE iCRC right.
 #
 # Environment: GAUDI_QEMU (else build/qemu-path), GAUDI_KVER, PORT (base
 # port, default from the process id).  Prints TAP and "N passed, N
@@ -96,4 +97,7 @@ for want in eth:ethertype:arp eth:ethertype:ip:icmp eth:ethertype:ip:tcp \
 done
 bad=$(tshark -r "$pcap" -Y "_ws.malformed || _ws.expert.severity >= error" 2>/dev/null | wc -l)
 ok "$bad" "no malformed frame and no decoding error ($bad)"
+# tshark shows the RoCE iCRC without checking it.
+icrc=$(python3 "$repo/tests/lib/roce-pcap.py" "$pcap" 2>&1)
+ok $? "every RoCE iCRC right: $(echo "$icrc" | head -n 1)"
 tap_done
