@@ -20,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 help:
 	@sed -n '2,14p' Makefile
 
-all: qemu firmware kernel userspace tools
+all: qemu firmware kernel userspace verbs tools
 
 # Idempotent: returns at once when everything is installed.
 deps:
@@ -45,6 +45,11 @@ kernel:
 # libgaudi (build/userspace).
 userspace:
 	@$(MAKE) -s -C userspace
+
+# The rdma-core provider of gaudi_ib.ko's devices (build/verbs).
+.PHONY: verbs
+verbs: deps
+	@$(MAKE) -s -C userspace/verbs
 
 # gaudi-smi (build/tools), on libgaudi.
 .PHONY: tools deb
@@ -115,6 +120,7 @@ vmtest: all
 SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \
+	verbs-abi '/usr/bin/python3 tests/verbs/check-abi.py' \
 	tools-host 'make -s -C tests/tools run' \
 	parser 'make -s -C tests/kernel run' \
 	isolation 'make -s -C tests/isolation run' \
@@ -133,6 +139,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	nic-two-hosts 'tests/guest/nic/two-hosts.sh' \
 	roce 'CARDS=8 tests/guest/run-suite.sh roce' \
 	roce-lossy 'CARDS=2 tests/guest/run-suite.sh roce --device-opts roce-drop-every=13,roce-reorder-every=17,roce-corrupt-every=19' \
+	rdma 'CARDS=2 tests/guest/run-suite.sh rdma' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install, idempotently, every Debian package the project needs on a Debian 12 host:
 # Linux 6.12 (image, headers, source, uapi headers) and QEMU's source from
-# bookworm-backports, build tools, guest userland (busybox, kmod), firmware tools.
+# bookworm-backports, build tools, guest userland (busybox, kmod), firmware tools,
+# rdma-core's libibverbs-dev (the verbs provider builds against it) and tools.
 set -euo pipefail
 
 BACKPORTS=/etc/apt/sources.list.d/gaudi-bookworm-backports.sources
@@ -19,6 +20,7 @@ PKGS=(
 	libdrm-dev libudev-dev libkmod-dev lm-sensors
 	gcc-multilib
 	iproute2 ethtool tshark
+	libibverbs-dev ibverbs-utils
 	debhelper dh-dkms lintian fakeroot dpkg-dev
 )
 
