@@ -68,7 +68,7 @@ INSTALL_SUDO = $(if $(DESTDIR),,$(SUDO))
 INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' KVER='$(KVER)' \
 	FIRMWARE='$(FIRMWARE)' KO='$(TOP)/kernel/gaudi.ko' \
 	FWSRC='$(B)/firmware/habanalabs/gaudi' MAKE='$(MAKE)'
-install: kernel userspace firmware
+install: kernel userspace verbs firmware
 	@$(INSTALL_SUDO) env $(INSTALL_ENV) $(TOP)/tools/install/gaudi-install.sh install
 
 uninstall:
@@ -79,9 +79,9 @@ uninstall:
 # for kernels installed later.  dkms-source DKMS_SRC=DIR only copies them.
 DKMS_SRC ?= /usr/src/gaudi-$(GAUDI_VERSION)
 DKMS_FILES = dkms.conf VERSION Kbuild kernel/Kbuild uapi/drm/gaudi_accel.h \
-	kernel/en/Kbuild \
+	kernel/en/Kbuild kernel/ib/Kbuild uapi/rdma/gaudi_ib_abi.h \
 	$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/en/*.[ch] \
-		$(TOP)/hw/gaudi1/*.h))
+		$(TOP)/kernel/ib/*.[ch] $(TOP)/hw/gaudi1/*.h))
 dkms-source:
 	@$(SUDO) sh -c 'rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC) && \
 		cd $(TOP) && cp --parents $(DKMS_FILES) $(DKMS_SRC)/'
