@@ -141,15 +141,14 @@ struct gaudi_cn_rdma;
  * @detach: detach it; when this returns no callback runs any more.
  * @hold: the calling process wants an RDMA user context on the card.  The
  *	NIC reaches memory through the card's MMU with the one user ASID, so
- *	a context belongs to the holder of the card: if nobody holds it, the
- *	calling process becomes the holder (as if it had opened the compute
- *	node: the node is then busy for everyone else, and its owner,
- *	accounting and fdinfo name this process); if the calling process
- *	(its thread group) holds it already, through the compute node or
- *	another context, the handle joins that holding.  Otherwise -EBUSY;
- *	-EAGAIN in a reset, -EPERM if the device is not operational, -ENODEV
- *	while it goes away.  The holding ends when its last handle, compute
- *	node or RDMA, is released.  Sleeps.
+ *	a context belongs to the holder of the card: the calling process (its
+ *	thread group) must hold it, through the compute node (whose
+ *	permissions say who may take the card; the provider opens it) or
+ *	another context, and the handle joins that holding.  -EBUSY when
+ *	another process holds the card, -EPERM when nobody does or the
+ *	device is not operational, -EAGAIN in a reset, -ENODEV while it goes
+ *	away.  The holding ends when its last handle, compute node or RDMA,
+ *	is released.  Sleeps.
  * @unhold: give back a handle @hold returned.  The last one ends the
  *	holding (its work, mappings and connections go, as at the close of
  *	the compute node).  Sleeps.

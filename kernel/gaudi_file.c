@@ -67,10 +67,11 @@ static void file_log_busy(struct gaudi_users *u)
 }
 
 /*
- * The calling process takes the compute node with @gfile (a handle of
- * the compute node if @drm, else an RDMA context's), or joins the holding
- * its thread group has: *@holder is the holding's file.  A process has at
- * most one compute-node handle.
+ * The calling process takes the compute node with @gfile (@drm: an open
+ * of the compute node), or joins the holding its thread group has:
+ * *@holder is the holding's file.  A process has at most one compute-node
+ * handle.  An RDMA context (!@drm) only joins: the card is taken through
+ * the compute node, whose permissions (the render group) say who may.
  */
 static int file_take(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		     bool drm, struct gaudi_file **holder)
@@ -95,6 +96,11 @@ static int file_take(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		goto err_unlock;
 	}
 	h = u->compute;
+	if (!h && !drm) {
+		gaudi_dbg(gdev, IOCTL, "RDMA context: the process does not hold the card\n");
+		ret = -EPERM;
+		goto err_unlock;
+	}
 	if (h) {
 		if (!h->ready || h->closing || (drm && h->drm_open) ||
 		    u->owner.pid != task_tgid(current)) {

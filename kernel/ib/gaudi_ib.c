@@ -15,7 +15,9 @@
  * RoCE v2) and the port's state their carrier.
  *
  * A user context belongs to the holder of the card (gaudi_cn.h @hold):
- * the NIC reaches memory through the card's MMU with its one user ASID.
+ * the NIC reaches memory through the card's MMU with its one user ASID,
+ * and only the holder's process gets one (the provider takes the card
+ * through its compute node first).
  * Protection domains are numbers of the device.  The hardware counters
  * of `rdma statistic` are the port's RoCE counters (the same gaudi_en
  * shows in ethtool -S).  Documentation/net/rdma.rst.

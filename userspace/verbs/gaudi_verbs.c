@@ -9,7 +9,15 @@
  * function of the right uverbs ABI.  The commands go to the kernel as the
  * uverbs write() commands of <rdma/ib_user_verbs.h>, with gaudi_ib.ko's
  * driver data (<rdma/gaudi_ib_abi.h> of this tree) after them.
+ *
+ * A user context belongs to the card's holder: before asking for one the
+ * provider opens the card's compute node (/dev/accel/accelN, the render
+ * group's), which takes the card for this process, and keeps it open for
+ * the context's life.  A process that holds the card already (it opened
+ * the compute node itself) gets EBUSY from that open, and its context
+ * joins its holding.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,6 +42,7 @@ struct gaudi_vctx {
 	unsigned int num_ports;
 	uint8_t hw_port[GAUDI_IB_MAX_PORTS];
 	unsigned int card;
+	int accel_fd; /* the compute node this context holds, or -1 */
 };
 
 struct gaudi_vpd {
@@ -245,9 +254,41 @@ static int gaudi_dealloc_pd(struct ibv_pd *ibpd)
 static void gaudi_free_context(struct ibv_context *ibctx)
 {
 	struct gaudi_vctx *ctx = to_vctx(ibctx);
+	int fd = ctx->accel_fd;
 
+	/* The context's hold goes with the uverbs file, then this one. */
 	verbs_uninit_context(&ctx->vctx);
+	if (fd >= 0)
+		close(fd);
 	free(ctx);
+}
+
+/*
+ * Open the compute node of the device's card (its PCI function's accel
+ * node): the fd, -1 with errno EBUSY when this process holds the card
+ * already (or another does: the kernel tells the two apart).
+ */
+static int open_card(struct ibv_device *ibdev)
+{
+	char path[IBV_SYSFS_PATH_MAX + 32];
+	struct dirent *e;
+	int minor = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/device/accel", ibdev->ibdev_path);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "accel%d", &minor) == 1)
+			break;
+	closedir(d);
+	if (minor < 0) {
+		errno = ENODEV;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+	return open(path, O_RDWR | O_CLOEXEC);
 }
 
 static const struct verbs_context_ops gaudi_ctx_ops = {
@@ -271,20 +312,29 @@ static struct verbs_context *gaudi_alloc_context(struct ibv_device *ibdev,
 		struct gaudi_ib_alloc_ucontext_resp drv;
 	} resp = {};
 	struct gaudi_vctx *ctx;
-	int ret;
+	int accel_fd, ret;
 
 	(void)private_data;
+	accel_fd = open_card(ibdev);
+	if (accel_fd < 0 && errno != EBUSY)
+		return NULL;
 	ctx = _verbs_init_and_alloc_context(ibdev, cmd_fd, sizeof(*ctx),
 					    &((struct gaudi_vctx *)NULL)->vctx,
 					    0 /* RDMA_DRIVER_UNKNOWN */);
-	if (!ctx)
+	if (!ctx) {
+		if (accel_fd >= 0)
+			close(accel_fd);
 		return NULL;
+	}
+	ctx->accel_fd = accel_fd;
 	cmd.core.response = (uintptr_t)&resp;
 	ret = uverbs_write(cmd_fd, IB_USER_VERBS_CMD_GET_CONTEXT, &cmd,
 			   sizeof(cmd), sizeof(resp));
 	if (ret) {
 		/* EBUSY: another process holds the card (rdma.rst). */
 		verbs_uninit_context(&ctx->vctx);
+		if (accel_fd >= 0)
+			close(accel_fd);
 		free(ctx);
 		errno = ret;
 		return NULL;

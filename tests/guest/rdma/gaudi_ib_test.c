@@ -7,12 +7,14 @@
  * CARDS devices named gaudi_<N>, each a Gaudi 1 card (PCI device 0x1000,
  * its PCI function the device's parent) with PORTS RoCE ports; the device
  * and port attributes verbs programs rely on, the P_Key table, bad port
- * and index numbers refused; a user context holds the card (the sysfs
- * owner is this process, the compute node and the card's verbs device are
- * busy for another process) and a process holding the card joins with a
- * context of its own (both orders), the card free again when the last
- * handle closes; protection domains; the driver data of ALLOC_UCONTEXT
- * with reserved bits set refused (EINVAL).  TAP, "N passed, N failed".
+ * and index numbers refused; a user context holds the card (the provider
+ * takes it through the compute node: the sysfs owner is this process, the
+ * compute node and the card's verbs device are busy for another process);
+ * a process holding the card through its own compute-node handle joins it
+ * with a context, which keeps the card after that handle closed; the card
+ * free again when the last handle closes; protection domains;
+ * ALLOC_UCONTEXT without holding the card refused (EPERM), with reserved
+ * bits in its driver data refused (EINVAL).  TAP, "N passed, N failed".
  *
  *   gaudi_ib_test hold DEVICE
  *
@@ -219,15 +221,11 @@ static void test_device(struct ibv_device *d, int ports)
 	ok_eq(child_try(d, minor, 1), EBUSY,
 	      "another process: the compute node is busy (EBUSY)");
 	fd = open_accel(minor);
-	ok(fd >= 0, "this process opens the compute node: joins its holding");
-	i = open_accel(minor);
-	ok(i < 0 && errno == EBUSY, "a second compute-node open: EBUSY");
-	if (i >= 0)
-		close(i);
+	ok(fd < 0 && errno == EBUSY,
+	   "the provider holds the compute node for the context: another "
+	   "open of this process, EBUSY");
 	if (fd >= 0)
 		close(fd);
-	ok_eq(owner_pid(bdf), getpid(),
-	      "compute node closed: the context still holds the card");
 
 	/* Protection domains. */
 	{
@@ -259,6 +257,10 @@ static void test_device(struct ibv_device *d, int ports)
 	      "another process's context: EBUSY");
 	if (fd >= 0)
 		close(fd);
+	ok_eq(owner_pid(bdf), getpid(),
+	      "compute node closed: the context still holds the card");
+	ok_eq(child_try(d, minor, 1), EBUSY,
+	      "and the compute node is still busy for another process");
 	if (c)
 		ibv_close_device(c);
 	ok_eq(owner_pid(bdf), 0, "both closed: free");
@@ -268,6 +270,12 @@ static void test_device(struct ibv_device *d, int ports)
 		struct gaudi_ib_alloc_ucontext_req req = {0};
 		uint32_t words[4] = {0, 0, 0, 1};
 
+		ok_eq(raw_get_context(d, &req, sizeof(req)), -EPERM,
+		      "GET_CONTEXT by a process that does not hold the card: "
+		      "EPERM (the uverbs node is no door to the card)");
+		ok_eq(owner_pid(bdf), 0, "and the card stays free");
+		fd = open_accel(minor);
+		ok(fd >= 0, "the compute node opened");
 		ok_eq(raw_get_context(d, &req, sizeof(req)), 0,
 		      "GET_CONTEXT with zeroed driver data");
 		req.comp_mask = 1;
@@ -279,6 +287,8 @@ static void test_device(struct ibv_device *d, int ports)
 		      "GET_CONTEXT with reserved set: EINVAL");
 		ok_eq(raw_get_context(d, words, sizeof(words)), -EINVAL,
 		      "GET_CONTEXT with longer, non-zero driver data: EINVAL");
+		if (fd >= 0)
+			close(fd);
 		ok_eq(owner_pid(bdf), 0, "the refused contexts hold nothing");
 	}
 }
