@@ -20,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 help:
 	@sed -n '2,14p' Makefile
 
-all: qemu firmware kernel userspace tools
+all: qemu firmware kernel userspace verbs tools
 
 # Idempotent: returns at once when everything is installed.
 deps:
@@ -46,6 +46,11 @@ kernel:
 userspace:
 	@$(MAKE) -s -C userspace
 
+# The rdma-core provider of gaudi_ib.ko's devices (build/verbs).
+.PHONY: verbs
+verbs: deps
+	@$(MAKE) -s -C userspace/verbs
+
 # gaudi-smi (build/tools), on libgaudi.
 .PHONY: tools deb
 tools: userspace
@@ -65,7 +70,7 @@ INSTALL_SUDO = $(if $(DESTDIR),,$(SUDO))
 INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' KVER='$(KVER)' \
 	FIRMWARE='$(FIRMWARE)' KO='$(TOP)/kernel/gaudi.ko' \
 	FWSRC='$(B)/firmware/habanalabs/gaudi' MAKE='$(MAKE)'
-install: kernel userspace firmware
+install: kernel userspace verbs firmware
 	@$(INSTALL_SUDO) env $(INSTALL_ENV) $(TOP)/tools/install/gaudi-install.sh install
 
 uninstall:
@@ -76,9 +81,9 @@ uninstall:
 # for kernels installed later.  dkms-source DKMS_SRC=DIR only copies them.
 DKMS_SRC ?= /usr/src/gaudi-$(GAUDI_VERSION)
 DKMS_FILES = dkms.conf VERSION Kbuild kernel/Kbuild uapi/drm/gaudi_accel.h \
-	kernel/en/Kbuild \
+	kernel/en/Kbuild kernel/ib/Kbuild uapi/rdma/gaudi_ib_abi.h \
 	$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/en/*.[ch] \
-		$(TOP)/hw/gaudi1/*.h))
+		$(TOP)/kernel/ib/*.[ch] $(TOP)/hw/gaudi1/*.h))
 dkms-source:
 	@$(SUDO) sh -c 'rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC) && \
 		cd $(TOP) && cp --parents $(DKMS_FILES) $(DKMS_SRC)/'
@@ -117,6 +122,7 @@ vmtest: all
 SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \
+	verbs-abi '/usr/bin/python3 tests/verbs/check-abi.py' \
 	tools-host 'make -s -C tests/tools run' \
 	parser 'make -s -C tests/kernel run' \
 	isolation 'make -s -C tests/isolation run' \
@@ -136,6 +142,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	roce 'CARDS=8 tests/guest/run-suite.sh roce' \
 	roce-lossy 'CARDS=2 tests/guest/run-suite.sh roce --device-opts roce-drop-every=13,roce-reorder-every=17,roce-corrupt-every=19' \
 	roce-interop 'tests/guest/roce-interop/run.sh' \
+	rdma 'CARDS=2 tests/guest/run-suite.sh rdma' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \

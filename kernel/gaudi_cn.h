@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The core-network interface: what gaudi.ko gives the drivers of a card's
- * NIC ports.  gaudi.ko creates one auxiliary device "gaudi.en.<accel
- * minor>" per card with enabled ports (gaudi_nic.c); the Ethernet driver
- * (kernel/en/, gaudi_en.ko) binds to it and registers the netdevs.  A
- * RoCE or RDMA driver will sit on the same interface.
+ * NIC ports.  gaudi.ko creates two auxiliary devices per card with enabled
+ * ports (gaudi_nic.c): "gaudi.en.<accel minor>", to which the Ethernet
+ * driver (kernel/en/, gaudi_en.ko) binds and registers the netdevs, and
+ * "gaudi.ib.<accel minor>", to which the RDMA driver (kernel/ib/,
+ * gaudi_ib.ko) binds and registers the card's ib_device.
  *
  * Everything here is called in process context unless it says otherwise.
- * The network driver reaches the hardware only through the ops; gaudi.ko
- * calls the network driver only through the struct gaudi_cn_client it
- * attached.  Documentation/kernel/nic.rst has the picture.
+ * The network drivers reach the hardware only through the ops; gaudi.ko
+ * calls a network driver only through the struct gaudi_cn_client it
+ * attached.  Documentation/net/gaudi-en.rst and Documentation/net/rdma.rst
+ * have the picture.
  */
 #ifndef GAUDI_CN_H
 #define GAUDI_CN_H
@@ -22,15 +24,17 @@
 #include "gaudi1/nic.h"
 
 #define GAUDI_CN_AUX_NAME	"en"
+#define GAUDI_CN_AUX_RDMA_NAME	"ib"
 #define GAUDI_CN_EEPROM_LEN	256	/* SFF-8636 lower page and page 0 */
 
 struct gaudi_cn;
 
 /**
- * struct gaudi_cn_client - what the network driver attaches
+ * struct gaudi_cn_client - what a network driver attaches
  * @irq: the card's interrupt fired (hard interrupt context): look at the
  *	ports' receive rings.  The card has one MSI for everything, so this
- *	runs for completions and events too and must be cheap.
+ *	runs for completions and events too and must be cheap.  May be NULL
+ *	(the RDMA driver's, which has no ring of its own yet).
  * @reset_prepare: the device is about to be reset: stop using it (no
  *	register access until @reset_done).
  * @reset_done: the device is back (@ok true) or failed to come back.
@@ -119,6 +123,70 @@ struct gaudi_cn {
 static inline struct gaudi_cn *to_gaudi_cn(struct auxiliary_device *adev)
 {
 	return container_of(adev, struct gaudi_cn, adev);
+}
+
+/*
+ * One handle of the RDMA driver on the holding of the card (opaque): see
+ * struct gaudi_cn_rdma_ops @hold.
+ */
+struct gaudi_cn_hold;
+
+struct gaudi_cn_rdma;
+
+/**
+ * struct gaudi_cn_rdma_ops - what gaudi.ko does for the RDMA driver
+ * @attach: attach @client (one at a time; -EBUSY otherwise).  Its @irq
+ *	may be NULL; @link_event and @qp_error come as for the Ethernet
+ *	driver, @reset_prepare and @reset_done around every reset.
+ * @detach: detach it; when this returns no callback runs any more.
+ * @hold: the calling process wants an RDMA user context on the card.  The
+ *	NIC reaches memory through the card's MMU with the one user ASID, so
+ *	a context belongs to the holder of the card: the calling process (its
+ *	thread group) must hold it, through the compute node (whose
+ *	permissions say who may take the card; the provider opens it) or
+ *	another context, and the handle joins that holding.  -EBUSY when
+ *	another process holds the card, -EPERM when nobody does or the
+ *	device is not operational, -EAGAIN in a reset, -ENODEV while it goes
+ *	away.  The holding ends when its last handle, compute node or RDMA,
+ *	is released.  Sleeps.
+ * @unhold: give back a handle @hold returned.  The last one ends the
+ *	holding (its work, mappings and connections go, as at the close of
+ *	the compute node).  Sleeps.
+ */
+struct gaudi_cn_rdma_ops {
+	int (*attach)(struct gaudi_cn_rdma *rd,
+		      const struct gaudi_cn_client *client, void *priv);
+	void (*detach)(struct gaudi_cn_rdma *rd);
+	int (*hold)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold **hold);
+	void (*unhold)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold);
+};
+
+/**
+ * struct gaudi_cn_rdma - a card's NIC as its RDMA driver sees it
+ * @adev: the auxiliary device ("gaudi.ib.<accel minor>")
+ * @cn: the card's NIC: ports, MACs, register and counter ops, the DMA
+ *	device; @cn->adev is the Ethernet driver's device, the parent of
+ *	the ports' netdevs (dev_port: the port number)
+ * @ops: what only the RDMA driver asks
+ * @pci_dev: the PCI function (the ib_device's parent, so rdma-core's
+ *	provider finds the card by its PCI IDs)
+ * @vendor_id: the PCI vendor ID (hw/gaudi1/memmap.h)
+ * @device_id: the PCI device ID
+ * @revision: the PCI revision
+ */
+struct gaudi_cn_rdma {
+	struct auxiliary_device adev;
+	struct gaudi_cn *cn;
+	const struct gaudi_cn_rdma_ops *ops;
+	struct device *pci_dev;
+	u16 vendor_id;
+	u16 device_id;
+	u8 revision;
+};
+
+static inline struct gaudi_cn_rdma *to_gaudi_cn_rdma(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct gaudi_cn_rdma, adev);
 }
 
 #endif /* GAUDI_CN_H */

@@ -303,6 +303,7 @@ void gaudi_ctrl_fini(struct gaudi_device *gdev);
 
 /* ---- gaudi_nic.c: the NIC ports, for a network driver (gaudi_cn.h) ---- */
 struct gaudi_cn;
+struct gaudi_cn_rdma;
 struct gaudi_cn_client;
 
 struct gaudi_nic {
@@ -311,12 +312,16 @@ struct gaudi_nic {
 	/* The attached network driver; read without the lock by the IRQ. */
 	const struct gaudi_cn_client *client;
 	void *priv;
+	/* The attached RDMA driver (gaudi_ib), the same way. */
+	const struct gaudi_cn_client *rdma_client;
+	void *rdma_priv;
 	/* From the firmware at each bring-up (NIC_INFO_GET). */
 	u32 ports_mask;
 	u32 ext_ports_mask;
 	u8 mac[GAUDI_NIC_NUM_PORTS][6];
 	u8 eeprom[256];
 	struct gaudi_cn *cn;		/* the auxiliary device, if ports */
+	struct gaudi_cn_rdma *rdma;	/* the RDMA one, if ports */
 	/*
 	 * The MAC statistics' DATA_HI latch (gaudi_nic_mac_counter()) and
 	 * the RoCE counters' HI latch (gaudi_nic_roce_counter()).

@@ -99,20 +99,20 @@ static void file_log_busy(struct gaudi_users *u)
 		   ktime_ms_delta(ktime_get(), u->owner.open_mono));
 }
 
-static int gaudi_file_do_open(struct drm_device *drm, struct drm_file *file,
-			      struct gaudi_users *u)
+/*
+ * The calling process takes the compute node with @gfile (@drm: an open
+ * of the compute node), or joins the holding its thread group has:
+ * *@holder is the holding's file.  A process has at most one compute-node
+ * handle.  An RDMA context (!@drm) only joins: the card is taken through
+ * the compute node, whose permissions (the render group) say who may.
+ */
+static int file_take(struct gaudi_device *gdev, struct gaudi_file *gfile,
+		     bool drm, struct gaudi_file **holder)
 {
-	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_file *gfile;
+	struct gaudi_users *u = gdev->users;
+	struct gaudi_file *h;
 	enum gaudi_status st;
 	int ret;
-
-	gfile = kzalloc(sizeof(*gfile), GFP_KERNEL);
-	if (!gfile)
-		return -ENOMEM;
-	gfile->gdev = gdev;
-	mutex_init(&gfile->info_lock);
-	atomic64_set(&gfile->host_bytes, 0);
 
 	mutex_lock(&u->lock);
 	st = READ_ONCE(gdev->status);
@@ -128,10 +128,29 @@ static int gaudi_file_do_open(struct drm_device *drm, struct drm_file *file,
 		ret = -EPERM;
 		goto err_unlock;
 	}
-	if (u->compute) {
-		file_log_busy(u);
-		ret = -EBUSY;
+	h = u->compute;
+	if (!h && !drm) {
+		gaudi_dbg(gdev, IOCTL, "RDMA context: the process does not hold the card\n");
+		ret = -EPERM;
 		goto err_unlock;
+	}
+	if (h) {
+		if (!h->ready || h->closing || (drm && h->drm_open) ||
+		    u->owner.pid != task_tgid(current)) {
+			file_log_busy(u);
+			ret = -EBUSY;
+			goto err_unlock;
+		}
+		/* Another handle of the process that holds the card. */
+		h->handles++;
+		if (drm)
+			h->drm_open = true;
+		mutex_unlock(&u->lock);
+		gaudi_dbg(gdev, IOCTL, "%s joins the holding of pid %d\n",
+			  drm ? "compute node" : "RDMA context",
+			  pid_nr(u->owner.pid));
+		*holder = h;
+		return 0;
 	}
 
 	u->owner.pid = get_task_pid(current, PIDTYPE_TGID);
@@ -142,6 +161,8 @@ static int gaudi_file_do_open(struct drm_device *drm, struct drm_file *file,
 	u->owner.open_mono = ktime_get();
 	u->open_counter++;
 	u->last_open = u->owner.open_mono;
+	gfile->handles = 1;
+	gfile->drm_open = drm;
 	spin_lock_irq(&u->notify_lock);
 	u->compute = gfile;
 	spin_unlock_irq(&u->notify_lock);
@@ -158,44 +179,70 @@ static int gaudi_file_do_open(struct drm_device *drm, struct drm_file *file,
 		put_pid(u->owner.pid);
 		memset(&u->owner, 0, sizeof(u->owner));
 		mutex_unlock(&u->lock);
-		kfree(gfile);
 		return ret;
 	}
-	file->driver_priv = gfile;
 	gaudi_acct_open(gdev, gfile);
-	gaudi_dbg(gdev, IOCTL, "compute node opened by pid %d (%s)\n",
+	mutex_lock(&u->lock);
+	gfile->ready = true;
+	mutex_unlock(&u->lock);
+	gaudi_dbg(gdev, IOCTL, "%s opened by pid %d (%s)\n",
+		  drm ? "compute node" : "card (RDMA context)",
 		  pid_nr(u->owner.pid), u->owner.comm);
+	*holder = gfile;
 	return 0;
 
 err_unlock:
 	mutex_unlock(&u->lock);
-	kfree(gfile);
 	return ret;
 }
 
-int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
+static struct gaudi_file *file_alloc(struct gaudi_device *gdev)
 {
-	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_users *u = gdev->users;
-	int idx, ret;
-
-	/* The removal waits for an open in progress, then revokes it. */
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
-	ret = gaudi_file_do_open(drm, file, u);
-	drm_dev_exit(idx);
-	return ret;
-}
-
-void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
-{
-	struct gaudi_device *gdev = to_gaudi(drm);
-	struct gaudi_users *u = gdev->users;
-	struct gaudi_file *gfile = file->driver_priv;
-	struct eventfd_ctx *ctx;
-	struct pid *pid = NULL;
+	struct gaudi_file *gfile = kzalloc(sizeof(*gfile), GFP_KERNEL);
 
 	if (!gfile)
+		return NULL;
+	gfile->gdev = gdev;
+	mutex_init(&gfile->info_lock);
+	atomic64_set(&gfile->host_bytes, 0);
+	return gfile;
+}
+
+/* Take the card for the calling process, or join its holding. */
+static int file_hold(struct gaudi_device *gdev, bool drm,
+		     struct gaudi_file **holder)
+{
+	struct gaudi_file *gfile = file_alloc(gdev);
+	int ret;
+
+	if (!gfile)
+		return -ENOMEM;
+	ret = file_take(gdev, gfile, drm, holder);
+	if (ret || *holder != gfile)
+		kfree(gfile);
+	return ret;
+}
+
+/*
+ * Drop one handle of the holding @gfile (@drm: the compute node's); the
+ * last one ends it.
+ */
+static void file_put(struct gaudi_device *gdev, struct gaudi_file *gfile,
+		     bool drm)
+{
+	struct gaudi_users *u = gdev->users;
+	struct eventfd_ctx *ctx;
+	struct pid *pid = NULL;
+	bool last;
+
+	mutex_lock(&u->lock);
+	if (drm)
+		gfile->drm_open = false;
+	last = !--gfile->handles;
+	if (last)
+		gfile->closing = true;
+	mutex_unlock(&u->lock);
+	if (!last)
 		return;
 
 	/*
@@ -208,9 +255,9 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 	gaudi_acct_close(gdev, gfile);
 
 	/*
-	 * Everything the file owns is torn down before the node is marked
-	 * free, all within close(): a following open never sees a half
-	 * released holder.
+	 * Everything the holding owns is torn down before the node is
+	 * marked free, all within close(): a following open never sees a
+	 * half released holder.
 	 */
 	mutex_lock(&u->lock);
 	spin_lock_irq(&u->notify_lock);
@@ -233,8 +280,49 @@ void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
 	put_pid(pid);
 	if (ctx)
 		eventfd_ctx_put(ctx);
-	file->driver_priv = NULL;
 	kfree(gfile);
+}
+
+int gaudi_file_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct gaudi_device *gdev = to_gaudi(drm);
+	struct gaudi_file *gfile;
+	int idx, ret;
+
+	/* The removal waits for an open in progress, then revokes it. */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = file_hold(gdev, true, &gfile);
+	drm_dev_exit(idx);
+	if (!ret)
+		file->driver_priv = gfile;
+	return ret;
+}
+
+void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct gaudi_file *gfile = file->driver_priv;
+
+	if (!gfile)
+		return;
+	file->driver_priv = NULL;
+	file_put(to_gaudi(drm), gfile, true);
+}
+
+int gaudi_file_hold(struct gaudi_device *gdev, struct gaudi_file **holder)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(&gdev->drm, &idx))
+		return -ENODEV;
+	ret = file_hold(gdev, false, holder);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+void gaudi_file_unhold(struct gaudi_device *gdev, struct gaudi_file *holder)
+{
+	file_put(gdev, holder, false);
 }
 
 /*

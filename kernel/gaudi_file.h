@@ -32,10 +32,19 @@ struct gaudi_ctx;
 struct gaudi_device;
 struct pid;
 
-/* One open file of the compute or the control node. */
+/*
+ * One open file of the control node, or the holding of the compute node:
+ * the holder's file, shared by its handles (the compute node's open file
+ * and the RDMA driver's user contexts of the same process, gaudi_cn.h).
+ */
 struct gaudi_file {
 	struct gaudi_device *gdev;
 	bool control;			/* opened on the control node */
+	/* The holding's handles (users->lock). */
+	unsigned int handles;
+	bool drm_open;			/* one is the compute node's */
+	bool ready;			/* its context is made */
+	bool closing;			/* the last handle went */
 	/* HL_NOTIFIER_EVENT_* not yet read (users->notify_lock) */
 	u64 events;
 	struct eventfd_ctx *eventfd;	/* users->notify_lock */
@@ -136,6 +145,13 @@ int gaudi_file_open(struct drm_device *drm, struct drm_file *file);
 void gaudi_file_postclose(struct drm_device *drm, struct drm_file *file);
 /* drm_driver.show_fdinfo: memory and owner lines after the DRM core's. */
 void gaudi_file_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+/*
+ * The RDMA driver (gaudi_cn.h): the calling process takes the card, or
+ * joins its own holding, for an RDMA user context; unhold drops that
+ * handle, the last handle ends the holding.  Sleep.
+ */
+int gaudi_file_hold(struct gaudi_device *gdev, struct gaudi_file **holder);
+void gaudi_file_unhold(struct gaudi_device *gdev, struct gaudi_file *holder);
 /*
  * Post HL_NOTIFIER_EVENT_* bits to the holder of the compute node: they
  * accumulate until HL_INFO_GET_EVENTS reads them, and its eventfd (if

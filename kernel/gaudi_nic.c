@@ -4,9 +4,10 @@
  * for the ports (NIC_INFO_GET: which are enabled, their MACs, the module
  * EEPROM) and told which odd ports' receive interrupts to turn into MSIs
  * (MSI_INFO_SET; silicon cannot raise them from those ports).  The ports
- * are reported in HW_IP_INFO and handed to a network driver through one
- * auxiliary device per card (gaudi_cn.h); gaudi.ko keeps no port state of
- * its own.  The network driver's hooks run from the interrupt handler and
+ * are reported in HW_IP_INFO and handed to the network drivers through
+ * two auxiliary devices per card (gaudi_cn.h): the Ethernet driver's and
+ * the RDMA driver's.  gaudi.ko keeps no port state of its own.  The
+ * drivers' hooks run from the interrupt handler, the event thread and
  * around resets.
  */
 #include <linux/habanalabs/cpucp_if.h>
@@ -24,9 +25,20 @@ struct gaudi_nic_aux {
 	struct gaudi_device *gdev;
 };
 
+/* The RDMA driver's aux device; freed by its release. */
+struct gaudi_nic_rdma_aux {
+	struct gaudi_cn_rdma rd;
+	struct gaudi_device *gdev;
+};
+
 static struct gaudi_device *cn_gdev(struct gaudi_cn *cn)
 {
 	return container_of(cn, struct gaudi_nic_aux, cn)->gdev;
+}
+
+static struct gaudi_device *rd_gdev(struct gaudi_cn_rdma *rd)
+{
+	return container_of(rd, struct gaudi_nic_rdma_aux, rd)->gdev;
 }
 
 static u32 gaudi_cn_rreg(struct gaudi_cn *cn, u32 off)
@@ -39,32 +51,82 @@ static void gaudi_cn_wreg(struct gaudi_cn *cn, u32 off, u32 val)
 	gaudi_wreg(cn_gdev(cn), off, val, "nic");
 }
 
+/* One client slot (Ethernet or RDMA): the client, then its priv. */
+static int nic_attach(struct gaudi_nic *nic,
+		      const struct gaudi_cn_client **slot, void **slot_priv,
+		      const struct gaudi_cn_client *client, void *priv)
+{
+	int ret = 0;
+
+	mutex_lock(&nic->lock);
+	if (*slot) {
+		ret = -EBUSY;
+	} else {
+		*slot_priv = priv;
+		/* The interrupt handler reads client, then priv. */
+		smp_store_release(slot, client);
+	}
+	mutex_unlock(&nic->lock);
+	return ret;
+}
+
+static void nic_detach(struct gaudi_device *gdev,
+		       const struct gaudi_cn_client **slot)
+{
+	mutex_lock(&gdev->nic.lock);
+	WRITE_ONCE(*slot, NULL);
+	mutex_unlock(&gdev->nic.lock);
+	synchronize_irq(gdev->pci.irq);
+}
+
 static int gaudi_cn_attach(struct gaudi_cn *cn,
 			   const struct gaudi_cn_client *client, void *priv)
 {
 	struct gaudi_nic *nic = &cn_gdev(cn)->nic;
-	int ret = 0;
 
-	mutex_lock(&nic->lock);
-	if (nic->client) {
-		ret = -EBUSY;
-	} else {
-		nic->priv = priv;
-		/* The interrupt handler reads client, then priv. */
-		smp_store_release(&nic->client, client);
-	}
-	mutex_unlock(&nic->lock);
-	return ret;
+	return nic_attach(nic, &nic->client, &nic->priv, client, priv);
 }
 
 static void gaudi_cn_detach(struct gaudi_cn *cn)
 {
 	struct gaudi_device *gdev = cn_gdev(cn);
 
-	mutex_lock(&gdev->nic.lock);
-	WRITE_ONCE(gdev->nic.client, NULL);
-	mutex_unlock(&gdev->nic.lock);
-	synchronize_irq(gdev->pci.irq);
+	nic_detach(gdev, &gdev->nic.client);
+}
+
+static int gaudi_cn_rdma_attach(struct gaudi_cn_rdma *rd,
+				const struct gaudi_cn_client *client,
+				void *priv)
+{
+	struct gaudi_nic *nic = &rd_gdev(rd)->nic;
+
+	return nic_attach(nic, &nic->rdma_client, &nic->rdma_priv, client,
+			  priv);
+}
+
+static void gaudi_cn_rdma_detach(struct gaudi_cn_rdma *rd)
+{
+	struct gaudi_device *gdev = rd_gdev(rd);
+
+	nic_detach(gdev, &gdev->nic.rdma_client);
+}
+
+static int gaudi_cn_rdma_hold(struct gaudi_cn_rdma *rd,
+			      struct gaudi_cn_hold **hold)
+{
+	struct gaudi_file *gfile;
+	int ret;
+
+	ret = gaudi_file_hold(rd_gdev(rd), &gfile);
+	if (!ret)
+		*hold = (struct gaudi_cn_hold *)gfile;
+	return ret;
+}
+
+static void gaudi_cn_rdma_unhold(struct gaudi_cn_rdma *rd,
+				 struct gaudi_cn_hold *hold)
+{
+	gaudi_file_unhold(rd_gdev(rd), (struct gaudi_file *)hold);
 }
 
 static int gaudi_cn_qpc_write(struct gaudi_cn *cn, unsigned int port,
@@ -135,15 +197,26 @@ static const struct gaudi_cn_ops gaudi_cn_ops = {
 	.detach = gaudi_cn_detach,
 };
 
-/* Hard interrupt context: the network driver looks at its rings. */
+static const struct gaudi_cn_rdma_ops gaudi_cn_rdma_ops = {
+	.attach = gaudi_cn_rdma_attach,
+	.detach = gaudi_cn_rdma_detach,
+	.hold = gaudi_cn_rdma_hold,
+	.unhold = gaudi_cn_rdma_unhold,
+};
+
+/* Hard interrupt context: the network drivers look at their rings. */
 void gaudi_nic_irq(struct gaudi_device *gdev)
 {
 	const struct gaudi_cn_client *c;
 
-	/* Pairs with the release in gaudi_cn_attach(): priv is set. */
+	/* Pairs with the release in nic_attach(): priv is set. */
 	c = smp_load_acquire(&gdev->nic.client);
-	if (c)
+	if (c && c->irq)
 		c->irq(gdev->nic.priv);
+	/* The same for the RDMA driver's slot. */
+	c = smp_load_acquire(&gdev->nic.rdma_client);
+	if (c && c->irq)
+		c->irq(gdev->nic.rdma_priv);
 }
 
 static int gaudi_nic_info_get(struct gaudi_device *gdev)
@@ -234,6 +307,48 @@ static void gaudi_nic_aux_release(struct device *dev)
 			   cn.adev));
 }
 
+static void gaudi_nic_rdma_release(struct device *dev)
+{
+	kfree(container_of(to_auxiliary_dev(dev), struct gaudi_nic_rdma_aux,
+			   rd.adev));
+}
+
+/* The RDMA driver's device, after the Ethernet one (which it names). */
+static int gaudi_nic_rdma_init(struct gaudi_device *gdev)
+{
+	struct gaudi_nic_rdma_aux *aux;
+	struct gaudi_cn_rdma *rd;
+	int ret;
+
+	aux = kzalloc(sizeof(*aux), GFP_KERNEL);
+	if (!aux)
+		return -ENOMEM;
+	aux->gdev = gdev;
+	rd = &aux->rd;
+	rd->cn = gdev->nic.cn;
+	rd->ops = &gaudi_cn_rdma_ops;
+	rd->pci_dev = &gdev->pdev->dev;
+	rd->vendor_id = gdev->pdev->vendor;
+	rd->device_id = gdev->pdev->device;
+	rd->revision = gdev->pdev->revision;
+	rd->adev.name = GAUDI_CN_AUX_RDMA_NAME;
+	rd->adev.id = gdev->index;
+	rd->adev.dev.parent = &gdev->pdev->dev;
+	rd->adev.dev.release = gaudi_nic_rdma_release;
+	ret = auxiliary_device_init(&rd->adev);
+	if (ret) {
+		kfree(aux);
+		return ret;
+	}
+	ret = auxiliary_device_add(&rd->adev);
+	if (ret) {
+		auxiliary_device_uninit(&rd->adev);
+		return ret;
+	}
+	gdev->nic.rdma = rd;
+	return 0;
+}
+
 /* Probe, last: offer the ports to a network driver. */
 int gaudi_nic_init(struct gaudi_device *gdev)
 {
@@ -280,14 +395,26 @@ int gaudi_nic_init(struct gaudi_device *gdev)
 		return ret;
 	}
 	nic->cn = cn;
+	ret = gaudi_nic_rdma_init(gdev);
+	if (ret)
+		gaudi_warn(gdev, "NIC: no RDMA device: %d\n", ret);
 	return 0;
 }
 
-/* Remove, first: the network driver lets go of the ports. */
+/*
+ * Remove, first: the network drivers let go of the ports, the RDMA one
+ * first (its users' contexts end there, while the card is still whole).
+ */
 void gaudi_nic_fini(struct gaudi_device *gdev)
 {
+	struct gaudi_cn_rdma *rd = gdev->nic.rdma;
 	struct gaudi_cn *cn = gdev->nic.cn;
 
+	if (rd) {
+		gdev->nic.rdma = NULL;
+		auxiliary_device_delete(&rd->adev);
+		auxiliary_device_uninit(&rd->adev);
+	}
 	if (!cn)
 		return;
 	gdev->nic.cn = NULL;
@@ -305,12 +432,18 @@ void gaudi_nic_fini(struct gaudi_device *gdev)
 }
 #endif
 
-/* Reset: the network driver stops using the device, then starts again. */
+/*
+ * Reset: the network drivers stop using the device, then start again
+ * (the RDMA driver stops first and starts last: its QPs ride on the
+ * ports the Ethernet driver brings up).
+ */
 void gaudi_nic_reset_prepare(struct gaudi_device *gdev)
 {
 	struct gaudi_nic *nic = &gdev->nic;
 
 	mutex_lock(&nic->lock);
+	if (nic->rdma_client && nic->rdma_client->reset_prepare)
+		nic->rdma_client->reset_prepare(nic->rdma_priv);
 	if (nic->client && nic->client->reset_prepare)
 		nic->client->reset_prepare(nic->priv);
 	mutex_unlock(&nic->lock);
@@ -323,7 +456,26 @@ void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok)
 	mutex_lock(&nic->lock);
 	if (nic->client && nic->client->reset_done)
 		nic->client->reset_done(nic->priv, ok);
+	if (nic->rdma_client && nic->rdma_client->reset_done)
+		nic->rdma_client->reset_done(nic->rdma_priv, ok);
 	mutex_unlock(&nic->lock);
+}
+
+/* A port event for one client (nic->lock held). */
+static void nic_client_event(const struct gaudi_cn_client *c, void *priv,
+			     u32 type)
+{
+	if (!c)
+		return;
+	if (type >= GAUDI_EVENT_STATUS_NIC0_ENG0 &&
+	    type <= GAUDI_EVENT_STATUS_NIC4_ENG1) {
+		if (c->link_event)
+			c->link_event(priv, type - GAUDI_EVENT_STATUS_NIC0_ENG0);
+	} else if (type >= GAUDI_EVENT_NIC0_QP0 &&
+		   type <= GAUDI_EVENT_NIC4_QP1) {
+		if (c->qp_error)
+			c->qp_error(priv, type - GAUDI_EVENT_NIC0_QP0);
+	}
 }
 
 /*
@@ -332,23 +484,11 @@ void gaudi_nic_reset_done(struct gaudi_device *gdev, bool ok)
  */
 void gaudi_nic_event(struct gaudi_device *gdev, u32 type)
 {
-	const struct gaudi_cn_client *c;
 	struct gaudi_nic *nic = &gdev->nic;
 
 	mutex_lock(&nic->lock);
-	c = nic->client;
-	if (!c) {
-		/* nothing */
-	} else if (type >= GAUDI_EVENT_STATUS_NIC0_ENG0 &&
-		   type <= GAUDI_EVENT_STATUS_NIC4_ENG1) {
-		if (c->link_event)
-			c->link_event(nic->priv,
-				      type - GAUDI_EVENT_STATUS_NIC0_ENG0);
-	} else if (type >= GAUDI_EVENT_NIC0_QP0 &&
-		   type <= GAUDI_EVENT_NIC4_QP1) {
-		if (c->qp_error)
-			c->qp_error(nic->priv, type - GAUDI_EVENT_NIC0_QP0);
-	}
+	nic_client_event(nic->client, nic->priv, type);
+	nic_client_event(nic->rdma_client, nic->rdma_priv, type);
 	mutex_unlock(&nic->lock);
 	/* The holder's connections may be the ones in error. */
 	if (type >= GAUDI_EVENT_NIC0_QP0 && type <= GAUDI_EVENT_NIC4_QP1 &&

@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${GAUDI_KVER:-6.12.95+deb12-amd64}
 ver=$(cat "$top/VERSION")
 out=$top/build/deb
-pkgs="gaudi-dkms gaudi-tools gaudi-model-firmware libgaudi0 libgaudi-dev"
+pkgs="gaudi-dkms gaudi-tools gaudi-model-firmware libgaudi0 libgaudi-dev ibverbs-provider-gaudi"
 fwnames="gaudi-boot-fit.itb gaudi-fit.itb gaudi_tpc.bin"
 [ -n "${GAUDI_QEMU:-}" ] || GAUDI_QEMU=$(cat "$top/build/qemu-path" 2>/dev/null)
 export GAUDI_QEMU
@@ -55,8 +55,9 @@ has() {	# has PACKAGE PATH...: the package holds every PATH
 }
 has gaudi-dkms /usr/src/gaudi-$ver/dkms.conf /usr/src/gaudi-$ver/VERSION \
 	/usr/src/gaudi-$ver/kernel/gaudi_drv.c /usr/src/gaudi-$ver/kernel/en/gaudi_en.c \
-	/usr/src/gaudi-$ver/hw/gaudi1/nic.h
-ok $? "gaudi-dkms: the module sources, gaudi_en's and hw/ included, with dkms.conf"
+	/usr/src/gaudi-$ver/hw/gaudi1/nic.h /usr/src/gaudi-$ver/kernel/ib/gaudi_ib.c \
+	/usr/src/gaudi-$ver/uapi/rdma/gaudi_ib_abi.h
+ok $? "gaudi-dkms: the module sources, gaudi_en's, gaudi_ib's and hw/ included, with dkms.conf"
 has libgaudi0 "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libgaudi.so.0"
 ok $? "libgaudi0: libgaudi.so.0"
 has libgaudi-dev /usr/include/gaudi/gaudi.h /usr/include/drm/gaudi_accel.h \
@@ -74,6 +75,14 @@ mkdir -p "$out/x"
 dpkg-deb -x "$out/gaudi-tools_${ver}_"*.deb "$out/x"
 ! grep -q '^[a-z]' "$out/x/etc/modprobe.d/gaudi.conf"
 ok $? "gaudi-tools: the modprobe.d file is inert (every setting commented out)"
+has ibverbs-provider-gaudi \
+	"/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libibverbs/libgaudi-rdmav34.so" \
+	/etc/libibverbs.d/gaudi.driver
+ok $? "ibverbs-provider-gaudi: the provider where libibverbs looks, its .driver file"
+mkdir -p "$out/xv"
+dpkg-deb -x "$out/ibverbs-provider-gaudi_${ver}_"*.deb "$out/xv"
+[ "$(cat "$out/xv/etc/libibverbs.d/gaudi.driver")" = "driver gaudi" ]
+ok $? "ibverbs-provider-gaudi: gaudi.driver names the provider by its short name"
 has gaudi-model-firmware /usr/share/gaudi-open/firmware/habanalabs/gaudi/gaudi-fit.itb \
 	/usr/share/gaudi-open/firmware/habanalabs/gaudi/gaudi-boot-fit.itb \
 	/usr/share/gaudi-open/firmware/habanalabs/gaudi/gaudi_tpc.bin
@@ -128,7 +137,7 @@ trap 'purge_all; [ -z "$planted" ] || rm -f $planted
 [ -z "$plantdir" ] || rm -rf "$plantdir"' EXIT
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${debs[@]}" \
 	>"$out/install.log" 2>&1
-ok $? "apt-get install of the five packages (log: build/deb/install.log)"
+ok $? "apt-get install of the six packages (log: build/deb/install.log)"
 after=$(for r in "$kver" "$(uname -r)"; do for fwn in $fwnames; do
 	kernel_loads "$r" "$fwn"; done; done)
 [ "$before" = "$after" ] && ! echo "$after" | grep -q "^none"
@@ -137,11 +146,12 @@ dkms status "gaudi/$ver" -k "$kver" 2>/dev/null | grep -q installed
 ok $? "DKMS built and installed gaudi/$ver for $kver"
 ko=$(modinfo -k "$kver" -n gaudi 2>/dev/null)
 en=$(modinfo -k "$kver" -n gaudi_en 2>/dev/null)
-case "$ko $en" in
-*/updates/dkms/gaudi.ko*" "*/updates/dkms/gaudi_en.ko*) true ;;
+ib=$(modinfo -k "$kver" -n gaudi_ib 2>/dev/null)
+case "$ko $en $ib" in
+*/updates/dkms/gaudi.ko*" "*/updates/dkms/gaudi_en.ko*" "*/updates/dkms/gaudi_ib.ko*) true ;;
 *) false ;;
 esac
-ok $? "modinfo finds DKMS's gaudi.ko and gaudi_en.ko (${ko:-none}, ${en:-none})"
+ok $? "modinfo finds DKMS's gaudi.ko, gaudi_en.ko and gaudi_ib.ko (${ko:-none}, ${en:-none}, ${ib:-none})"
 lists=$out/files
 : >"$lists"
 for p in $pkgs; do
@@ -170,7 +180,7 @@ cards=$(grep -c '^Card [0-9]*: ' "$out/smi.log")
 ok $? "the packaged firmware boots the model and the installed gaudi-smi -L lists the 2 cards in the VM ($cards lines)"
 
 purge_all
-ok $? "apt-get purge of the five packages"
+ok $? "apt-get purge of the six packages"
 trap - EXIT
 # shellcheck disable=SC2086 # the list
 [ -z "$planted" ] || rm -f $planted

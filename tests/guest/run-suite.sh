@@ -374,6 +374,48 @@ roce)
 		--add "$(command -v ethtool):/suite/bin/ethtool" \
 		--add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" "$@"
 	;;
+rdma)
+	# gaudi_ib.ko (issue 25): the RDMA devices through rdma-core's tools
+	# and the project's provider, over the DL1 cable card 0 port 0 to
+	# card 1 port 0 (two cards do).
+	[ -n "${CARDS:-}" ] || cards=2
+	ko=$(gaudi_ko) || exit 2
+	en_ko=$(dirname "$ko")/en/gaudi_en.ko
+	ib_ko=$(dirname "$ko")/ib/gaudi_ib.ko
+	[ -f "$en_ko" ] && [ -f "$ib_ko" ] ||
+		die "$en_ko or $ib_ko missing (a kernel without networking or ib_core?)"
+	make -s -C "$repo/userspace" >&2 || die "libgaudi build failed"
+	make -s -C "$repo/userspace/verbs" >&2 || die "the verbs provider failed to build"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_ib_test" "$suite_dir/gaudi_ib_test.c" -libverbs
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-I "$repo/userspace/include" -o "$out/gaudi_roce_counters" \
+		"$repo/tests/guest/roce/gaudi_roce_counters.c" \
+		-L "$repo/build/userspace" -lgaudi \
+		-Wl,-rpath,"$repo/build/userspace"
+	# The provider where Debian's libibverbs looks for it, named by its
+	# .driver file as make install names it there.
+	provdir=$(pkg-config --variable=libdir libibverbs)/libibverbs
+	echo "driver gaudi" >"$out/gaudi.driver"
+	for tool in ip ethtool ibv_devices ibv_devinfo rdma; do
+		command -v "$tool" >/dev/null ||
+			die "$tool missing (tools/host/install-deps.sh)"
+	done
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$en_ko:/suite/ko/gaudi_en.ko" \
+		--add "$ib_ko:/suite/ko/gaudi_ib.ko" \
+		--add "$out/gaudi_ib_test:/suite/bin/gaudi_ib_test" \
+		--add "$out/gaudi_roce_counters:/suite/bin/gaudi_roce_counters" \
+		--add "$repo/build/verbs/libgaudi-rdmav34.so:$provdir/libgaudi-rdmav34.so" \
+		--add "$out/gaudi.driver:/etc/libibverbs.d/gaudi.driver" \
+		--add "$(command -v ibv_devices):/suite/bin/ibv_devices" \
+		--add "$(command -v ibv_devinfo):/suite/bin/ibv_devinfo" \
+		--add "$(command -v rdma):/suite/bin/rdma" \
+		--add "$(command -v ip):/suite/bin/ip" \
+		--add "$(command -v ethtool):/suite/bin/ethtool" \
+		--nic dl1 "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko GAUDI_IB_KO=/suite/ko/gaudi_ib.ko BIN=/suite/bin"
+	;;
 esac
 
 # Guest CPUs (SMP overrides): 4 for the suites whose threads and processes

@@ -103,6 +103,8 @@ fi
 # The layout: path, mode ("link" for a symlink).
 soname=$(cd "$D$P/lib" 2>/dev/null && ls libgaudi.so.0.* 2>/dev/null | head -n 1)
 expected="/lib/modules/$KVER/updates/gaudi.ko 644
+$P/lib/libibverbs/libgaudi-rdmav34.so 644
+/etc/libibverbs.d/gaudi.driver 644
 $P/include/drm/gaudi_accel.h 644
 $P/include/gaudi/cmdbuf.h 644
 $P/include/gaudi/device.h 644

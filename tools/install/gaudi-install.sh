@@ -8,6 +8,9 @@
 # tree into DESTDIR and writes a manifest of what it put there:
 #   /lib/modules/$KVER/updates/gaudi.ko         (depmod -a $KVER, not with DESTDIR)
 #   /lib/modules/$KVER/updates/gaudi_en.ko      (the NIC ports' Ethernet driver)
+#   /lib/modules/$KVER/updates/gaudi_ib.ko      (the NIC as an RDMA device)
+#   $PREFIX/lib/libibverbs/libgaudi-rdmav34.so, /etc/libibverbs.d/gaudi.driver
+#                                               the verbs provider
 #   $PREFIX/include/drm/gaudi_accel.h           the uapi extensions header
 #   $PREFIX/lib, include/gaudi, lib/pkgconfig, share/man/man3   libgaudi
 #   $PREFIX/bin, share/man/...                  tools/smi, tools/fw (when present)
@@ -95,6 +98,14 @@ stage() {
 		install -D -m 644 "$(dirname "$KO")/en/gaudi_en.ko" \
 			"$s$MODULEDIR/$KVER/updates/gaudi_en.ko"
 	fi
+	# The RDMA driver, where the kernel has ib_core with user verbs.
+	if [ -f "$(dirname "$KO")/ib/gaudi_ib.ko" ]; then
+		install -D -m 644 "$(dirname "$KO")/ib/gaudi_ib.ko" \
+			"$s$MODULEDIR/$KVER/updates/gaudi_ib.ko"
+	fi
+	# rdma-core's provider for it (the .driver file names where it is).
+	"$MAKE" -s -C "$TOP/userspace/verbs" install DESTDIR="$s" \
+		PREFIX="$PREFIX" >/dev/null
 
 	install -D -m 644 "$TOP/uapi/drm/gaudi_accel.h" \
 		"$s$PREFIX/include/drm/gaudi_accel.h"

@@ -1,0 +1,250 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest suite "rdma" (issue 25): gaudi_ib.ko, the cards' NICs as RDMA
+# devices, with rdma-core's tools and the project's provider.
+#
+#   1  gaudi.ko, gaudi_en.ko, ib_uverbs and gaudi_ib.ko load; one RDMA
+#      device per card, gaudi_<accel minor>, its parent the card's PCI
+#      function, with a port per NIC port
+#   2  port 1 of cards 0 and 1 (their NIC port 0, cabled to each other)
+#      up with an IPv4 address each: rdma link show names their netdevs,
+#      ACTIVE/LINK_UP; the GID table has the address as a RoCE v2 GID
+#      (sysfs and ibv_devinfo -v); ibv_devices lists every card's device
+#      with its node GUID; ibv_devinfo -v the device and its ports
+#   3  the netdev taken down: the port goes DOWN (rdma link), its address
+#      GID leaves; up again: ACTIVE, the GID back
+#   4  gaudi_ib_test: attributes, P_Keys, bad ports, the card's holding by
+#      verbs contexts (taken through the compute node only), protection
+#      domains, bad driver data
+#   5  rdma statistic: RDMA WRITEs over the cable (the roce suite's
+#      gaudi_roce_counters traffic) move tx_pkts/rx_pkts of both ports by
+#      exactly what ethtool -S shows of the same run
+#   6  gaudi_ib.ko unloaded while a verbs context holds card 0: the
+#      context is cut off (the provider's compute-node handle keeps the
+#      card until the program closes), the module reloads
+#
+# Environment: GAUDI_KO, GAUDI_EN_KO, GAUDI_IB_KO, BIN (gaudi_ib_test,
+# gaudi_roce_counters, ip, ethtool; ibv_devices, ibv_devinfo and rdma in
+# PATH), CARDS (at least 2), PORTS (ports per card, 10).  TAP, then
+# "N passed, N failed".
+
+BIN=${BIN:-$(dirname "$0")}
+CARDS=${CARDS:-2}
+PORTS=${PORTS:-10}
+PATH=$BIN:$PATH
+export PATH
+
+# shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
+. "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+
+# bdf_of I: the PCI address of card I (gaudi-vm puts it behind root port
+# 00:(0x10 + I).0).
+bdf_of() {
+	for d in /sys/bus/pci/drivers/gaudi/0000:*; do
+		[ -e "$d" ] || continue
+		rp=$(basename "$(dirname "$(readlink -f "$d")")")
+		slot=$((0x$(echo "$rp" | cut -d: -f3 | cut -d. -f1)))
+		if [ $((slot - 0x10)) -eq "$1" ]; then
+			basename "$d"
+			return
+		fi
+	done
+}
+
+# ibdev_of I: the RDMA device of card I.
+ibdev_of() {
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d" ] || continue
+		[ "$(basename "$(readlink -f "$d/device")")" = "$(bdf_of "$1")" ] &&
+			basename "$d" && return
+	done
+}
+
+# netdev_of I P: gaudi_en's netdev of card I's port P.
+netdev_of() {
+	for nd in /sys/class/net/*; do
+		[ -e "$nd/device" ] || continue
+		[ "$(basename "$(dirname "$(readlink -f "$nd/device")")")" = \
+			"$(bdf_of "$1")" ] || continue
+		[ "$(cat "$nd/dev_port" 2>/dev/null)" = "$2" ] &&
+			echo "${nd##*/}" && return
+	done
+}
+
+# gid_index DEV PORT GID: the index of a RoCE v2 GID in the port's table.
+gid_index() {
+	i=0
+	while [ $i -lt 16 ]; do
+		if [ "$(cat "/sys/class/infiniband/$1/ports/$2/gids/$i" 2>/dev/null)" = "$3" ] &&
+		   [ "$(cat "/sys/class/infiniband/$1/ports/$2/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ]; then
+			echo $i
+			return 0
+		fi
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (0) or time is up.
+wait_for() {
+	w_t=$(($1 * 5))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		w_t=$((w_t - 1))
+		[ $w_t -le 0 ] && return 1
+		sleep 0.2
+	done
+}
+
+# link_state DEV/PORT: "STATE PHYS NETDEV" from rdma link show.
+link_state() {
+	rdma link show "$1" 2>/dev/null | awk '{
+		for (i = 1; i < NF; i++) {
+			if ($i == "state") s = $(i + 1)
+			if ($i == "physical_state") p = $(i + 1)
+			if ($i == "netdev") d = $(i + 1)
+		}
+		print s, p, d }'
+}
+
+# counter DEV PORT NAME: a hardware counter of rdma statistic (sysfs).
+counter() { cat "/sys/class/infiniband/$1/ports/$2/hw_counters/$3" 2>/dev/null; }
+eth_stat() { ethtool -S "$1" 2>/dev/null | awk -v k="$2:" '$1 == k { print $2 }'; }
+
+# ---- 1: the modules and devices ------------------------------------------
+# insmod MODULE: with the modules it depends on (modprobe).
+load() {
+	l_deps=$(modinfo -F depends "$1" 2>/dev/null | tr ',' ' ')
+	# shellcheck disable=SC2086 # a list of module names
+	{ [ -z "$l_deps" ] || modprobe -a $l_deps; } && insmod "$1"
+}
+load "$GAUDI_KO" && load "$GAUDI_EN_KO" && modprobe ib_uverbs &&
+	load "$GAUDI_IB_KO"
+ok $? "insmod gaudi.ko, gaudi_en.ko, modprobe ib_uverbs, insmod gaudi_ib.ko"
+has_dev() { [ -n "$(ibdev_of "$1")" ]; }
+has_netdev() { [ -n "$(netdev_of "$1" 0)" ]; }
+wait_for 10 has_dev $((CARDS - 1))
+wait_for 10 has_netdev $((CARDS - 1))
+n_dev=0
+bad=
+i=0
+while [ $i -lt "$CARDS" ]; do
+	d=$(ibdev_of $i)
+	if [ -n "$d" ]; then
+		n_dev=$((n_dev + 1))
+		minor=$(ls "/sys/bus/pci/devices/$(bdf_of $i)/accel" 2>/dev/null |
+			sed -n 's/^accel\([0-9]*\)$/\1/p')
+		[ "$d" = "gaudi_$minor" ] || bad="$bad $d!=gaudi_$minor"
+		np=$(ls "/sys/class/infiniband/$d/ports" | wc -l)
+		[ "$np" -eq "$PORTS" ] || bad="$bad $d:${np}ports"
+		[ "$(cat "/sys/class/infiniband/$d/node_type")" = "1: CA" ] ||
+			bad="$bad $d:type"
+	fi
+	i=$((i + 1))
+done
+[ "$n_dev" -eq "$CARDS" ] && [ -z "$bad" ]
+ok $? "one device per card, gaudi_<accel minor>, $PORTS ports, a CA ($n_dev devices$bad)"
+ls /dev/infiniband/uverbs* >/dev/null 2>&1
+ok $? "their uverbs nodes"
+
+d0=$(ibdev_of 0)
+d1=$(ibdev_of 1)
+n0=$(netdev_of 0 0)
+n1=$(netdev_of 1 0)
+[ -n "$d0" ] && [ -n "$d1" ] && [ -n "$n0" ] && [ -n "$n1" ]
+ok $? "card 0: $d0 port 1 on $n0; card 1: $d1 port 1 on $n1"
+
+# ---- 2: ports, netdevs and GIDs -------------------------------------------
+ip link set "$n0" up && ip link set "$n1" up &&
+	ip addr add 10.25.0.1/24 dev "$n0" && ip addr add 10.25.0.2/24 dev "$n1"
+ok $? "both ends up, 10.25.0.1 and 10.25.0.2"
+active() { [ "$(link_state "$1")" = "ACTIVE LINK_UP $2" ]; }
+wait_for 10 active "$d0/1" "$n0" && wait_for 10 active "$d1/1" "$n1"
+ok $? "rdma link show: $d0/1 ACTIVE LINK_UP netdev $n0, $d1/1 on $n1 ($(link_state "$d0/1"); $(link_state "$d1/1"))"
+s=$(link_state "$d0/2")
+[ "${s%% *}" = DOWN ]
+ok $? "an unused port is DOWN ($d0/2: $s)"
+g0=0000:0000:0000:0000:0000:ffff:0a19:0001
+wait_for 10 gid_index "$d0" 1 $g0
+ok $? "$d0/1: 10.25.0.1 is a RoCE v2 GID (index $(gid_index "$d0" 1 $g0))"
+ibv_devinfo -v -d "$d0" >/tmp/devinfo 2>&1
+st=$?
+grep -q "phys_port_cnt:[[:space:]]*$PORTS" /tmp/devinfo &&
+	grep -q 'link_layer:[[:space:]]*Ethernet' /tmp/devinfo &&
+	grep -q 'state:[[:space:]]*PORT_ACTIVE' /tmp/devinfo &&
+	grep -q 'vendor_part_id:[[:space:]]*4096' /tmp/devinfo &&
+	grep -q '::ffff:10.25.0.1, RoCE v2' /tmp/devinfo
+ok $((st + $?)) "ibv_devinfo -v: $PORTS ports, Ethernet, PORT_ACTIVE, part 4096, GID ::ffff:10.25.0.1 (RoCE v2)"
+[ $st -eq 0 ] || sed 's/^/# | /' /tmp/devinfo | head -20
+ibv_devices >/tmp/devices 2>&1
+bad=
+i=0
+while [ $i -lt "$CARDS" ]; do
+	d=$(ibdev_of $i)
+	guid=$(tr -d ':' <"/sys/class/infiniband/$d/node_guid" 2>/dev/null)
+	{ [ -n "$d" ] && [ -n "$guid" ] &&
+		grep -q "^[[:space:]]*$d[[:space:]]*$guid" /tmp/devices; } ||
+		bad="$bad card$i"
+	i=$((i + 1))
+done
+[ -z "$bad" ]
+ok $? "ibv_devices: every card's device with its node GUID${bad:+ (missing:$bad)}"
+
+# ---- 3: the link follows the netdev ---------------------------------------
+ip link set "$n0" down
+down() { [ "$(link_state "$1" | cut -d' ' -f1)" = DOWN ]; }
+wait_for 10 down "$d0/1" && wait_for 10 down "$d1/1"
+ok $? "$n0 down: $d0/1 and its peer $d1/1 DOWN ($(link_state "$d0/1"); $(link_state "$d1/1"))"
+ip link set "$n0" up
+wait_for 10 active "$d0/1" "$n0" && wait_for 10 active "$d1/1" "$n1"
+ok $? "up again: both ACTIVE"
+wait_for 10 gid_index "$d0" 1 $g0
+ok $? "the address GID is there again"
+
+# ---- 4: verbs --------------------------------------------------------------
+tap_sub_each verbs "$BIN/gaudi_ib_test" "$CARDS" "$PORTS"
+
+# ---- 5: rdma statistic -----------------------------------------------------
+rdma statistic show link "$d0/1" >/tmp/stat 2>&1
+grep -q 'tx_pkts' /tmp/stat && grep -q 'req_qp_errors' /tmp/stat
+ok $? "rdma statistic show link $d0/1: the port's RoCE counters"
+t0=$(counter "$d0" 1 tx_pkts)
+r1=$(counter "$d1" 1 rx_pkts)
+e0=$(eth_stat "$n0" roce_tx_pkts)
+f1=$(eth_stat "$n1" roce_rx_pkts)
+tap_sub_each traffic "$BIN/gaudi_roce_counters" traffic
+dt=$(($(counter "$d0" 1 tx_pkts) - t0))
+dr=$(($(counter "$d1" 1 rx_pkts) - r1))
+de=$(($(eth_stat "$n0" roce_tx_pkts) - e0))
+df=$(($(eth_stat "$n1" roce_rx_pkts) - f1))
+[ "$dt" -gt 0 ] && [ "$dt" -eq "$de" ] && [ "$dr" -gt 0 ] && [ "$dr" -eq "$df" ]
+ok $? "the counters moved: $d0/1 tx_pkts +$dt (ethtool +$de), $d1/1 rx_pkts +$dr (ethtool +$df)"
+rdma statistic show link "$d0/1" | grep -q "tx_pkts $(counter "$d0" 1 tx_pkts)"
+ok $? "rdma statistic shows the same value"
+
+# ---- 6: unload with a context open ----------------------------------------
+bdf0=$(bdf_of 0)
+rm -f /tmp/hold.in
+mkfifo /tmp/hold.in
+"$BIN/gaudi_ib_test" hold "$d0" </tmp/hold.in >/tmp/hold.out 2>&1 &
+hold_pid=$!
+exec 9>/tmp/hold.in
+wait_for 10 grep -q held /tmp/hold.out
+[ "$(cat "/sys/bus/pci/devices/$bdf0/owner/pid")" = "$hold_pid" ]
+ok $? "a verbs context holds card 0 (owner pid $(cat "/sys/bus/pci/devices/$bdf0/owner/pid"))"
+rmmod gaudi_ib
+ok $? "rmmod gaudi_ib with the context open"
+[ "$(cat "/sys/bus/pci/devices/$bdf0/owner/pid")" = "$hold_pid" ]
+ok $? "the context is cut off; the compute node the provider opened still holds card 0"
+exec 9>&-
+wait $hold_pid
+ok $? "the program closes its cut-off context cleanly ($(tr '\n' ' ' </tmp/hold.out))"
+[ "$(cat "/sys/bus/pci/devices/$bdf0/owner/pid")" = 0 ]
+ok $? "then card 0 is free"
+insmod "$GAUDI_IB_KO" && wait_for 10 has_dev 0 && [ "$(ibdev_of 0)" = "$d0" ]
+ok $? "gaudi_ib.ko loads again: $(ibdev_of 0)"
+rmmod gaudi_ib && rmmod gaudi_en && rmmod gaudi
+ok $? "rmmod gaudi_ib, gaudi_en, gaudi"
+
+tap_done
