@@ -242,12 +242,24 @@
 #define DMA_CORE_STS0_BUSY		(1U << 31)
 #define DMA_CORE_PROT_VAL		(1U << 0)	/* secure transfer */
 #define DMA_CORE_PROT_ERR_VAL		(1U << 1)	/* secure error report */
+/*
+ * COMMIT: a write starts the transfer.  The LIN_DMA packet's ctl bits 7:0
+ * are these bits; CTX_ID (and DST_BASE_HI's CTX_ID_HI) are not address.
+ */
 #define DMA_COMMIT_WR_COMP_EN		(1U << 0)
+#define DMA_COMMIT_TRANSPOSE		(1U << 1)
+#define DMA_COMMIT_DTYPE		(1U << 2)
 #define DMA_COMMIT_LIN			(1U << 3)
 #define DMA_COMMIT_MEM_SET		(1U << 4)
+#define DMA_COMMIT_COMPRESS		(1U << 5)
+#define DMA_COMMIT_DECOMPRESS		(1U << 6)
+#define DMA_COMMIT_CTX_ID		0x00FF0000U
+#define DMA_CORE_DST_BASE_HI_ADDR	0x00FFFFFFU
+#define DMA_CORE_DST_BASE_HI_CTX_ID	0xFF000000U
 #define DMA_ERR_HBW_RD			(1U << 0)
 #define DMA_ERR_HBW_WR			(1U << 1)
 #define DMA_ERR_LBW_WR			(1U << 2)
+#define DMA_ERR_DESC_OVF		(1U << 3)
 
 /*
  * Engine status read by upstream's idle check (gaudi.c, gaudi_masks.h:
