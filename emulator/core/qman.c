@@ -62,8 +62,10 @@
  *    at once; the cycle count is ignored.
  *  - LOAD_AND_EXE only checks that the source is readable: predicates and
  *    scalars do not exist in the model, packet predicates are ignored.
- *  - ARB_POINT and the EB/RB/MB barrier bits need no action: every earlier
- *    packet, a LIN_DMA included, has completed when the next one starts.
+ *  - The EB/RB/MB barrier bits need no action: every earlier packet, a
+ *    LIN_DMA included, has completed when the next one starts.  ARB_POINT
+ *    takes part in the QMAN's arbitration (arb_point()), granted when the
+ *    QMAN is quiet rather than after a quiet period in time.
  *  - A FENCE that waited, or a LIN_DMA that waited for its core, costs no
  *    further latency when released.
  *  - WREG_32/WREG_BULK address the 64 KiB register window of the QMAN's
@@ -242,6 +244,15 @@ static bool stream_busy(struct gaudi_core *g, struct gaudi_qman *q,
     return !st->stopped && (st->active || !pq_empty(g, q, s));
 }
 
+/* Stream s stopped or went away: it neither waits nor holds the grant. */
+static void arb_drop(struct gaudi_qman *q, unsigned int s)
+{
+    q->s[s].arb_wait = false;
+    if (q->arb_holder == (int)s) {
+        q->arb_holder = -1;
+    }
+}
+
 /*
  * Stop stream s on an error: record the cause in GLBL_STS1, drop the CB
  * (its PQ entry counts as consumed) and post the QMAN's event.
@@ -279,6 +290,7 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
     st->in_sub = false;
     st->blocked = false;
     st->stopped = true;
+    arb_drop(q, s);
     g->qm.errors++;
     /* Engine errors (cause 0) have posted their own event already. */
     if (cause) {
@@ -442,6 +454,105 @@ static enum step fence(struct gaudi_core *g, struct gaudi_qman *q,
     }
     gaudi_reg_set(g, off, cnt - dec);
     return STEP_NEXT;
+}
+
+/*
+ * Arbitration between the streams of a QMAN.  While ARB_CFG_0 EN is set,
+ * an ARB_POINT without the release bit asks for the QMAN's grant with its
+ * priority and waits for it; one with the release bit gives it back.  The
+ * arbiter grants when the QMAN is quiet: every stream either waits at an
+ * ARB_POINT or cannot run (idle, in a FENCE, waiting for its DMA core,
+ * stopped), so that streams released together all compete (the hardware's
+ * quiet period between grants, ARB_MST_QUIET_PER, is not modelled in
+ * time).  TYPE 0: the highest priority value wins (ties in round-robin
+ * order); TYPE 1, weighted round robin: the stream granted last keeps the
+ * grant for WRR_WEIGHT(s) grants in a row while it asks, then the next
+ * asking stream after it in stream order.  With EN clear ARB_POINT is a
+ * NOP; clearing EN ends every wait and the grant.
+ */
+static bool arb_enabled(struct gaudi_core *g, struct gaudi_qman *q)
+{
+    return qm_reg(g, q, QM_ARB_CFG_0) & QM_ARB_CFG_0_EN;
+}
+
+static enum step arb_point(struct gaudi_core *g, struct gaudi_qman *q,
+                           unsigned int s, uint32_t cfg)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+
+    if (!arb_enabled(g, q)) {
+        st->arb_wait = false;
+        return STEP_NEXT;
+    }
+    if (cfg & PKT_ARB_RELEASE) {
+        if (q->arb_holder == (int)s) {
+            q->arb_holder = -1;
+        }
+        return STEP_NEXT;
+    }
+    if (q->arb_holder == (int)s) {
+        st->arb_wait = false;
+        return STEP_NEXT;
+    }
+    st->arb_wait = true;
+    st->arb_prio = cfg & PKT_ARB_PRIORITY;
+    return STEP_BLOCKED;
+}
+
+/* WRR weight of stream s (bits 7:0 taken, 0 as 1: unverified). */
+static uint32_t arb_weight(struct gaudi_core *g, struct gaudi_qman *q,
+                           unsigned int s)
+{
+    uint32_t w = qm_reg(g, q, QM_ARB_WRR_WEIGHT(s)) & 0xFF;
+
+    return w ? w : 1;
+}
+
+static bool stream_ready(struct gaudi_core *g, struct gaudi_qman *q,
+                         unsigned int s);
+
+/* Grant the arbitration if the QMAN is quiet; true if it did. */
+static bool arb_settle(struct gaudi_core *g, struct gaudi_qman *q)
+{
+    bool wrr, want[GAUDI_QM_STREAMS], any = false;
+    int best = -1, last = q->arb_last;
+    unsigned int k, s;
+
+    if (q->arb_holder >= 0) {
+        return false;
+    }
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        struct gaudi_stream *st = qm_stream(q, s);
+
+        if (!st->arb_wait && st->pending && stream_ready(g, q, s)) {
+            return false;  /* not quiet: it may still ask */
+        }
+        want[s] = st->arb_wait && !st->stopped && !st->hung &&
+                  stream_enabled(g, q, s);
+        any |= want[s];
+    }
+    if (!any || !arb_enabled(g, q)) {
+        return false;
+    }
+    wrr = qm_reg(g, q, QM_ARB_CFG_0) & QM_ARB_CFG_0_TYPE_WRR;
+    if (wrr && last >= 0 && want[last] &&
+        q->arb_run < arb_weight(g, q, last)) {
+        best = last;
+    }
+    /* In stream order after the last grant: ties go round robin. */
+    for (k = 1; k <= GAUDI_QM_STREAMS; k++) {
+        s = (unsigned int)(last + (int)k) % GAUDI_QM_STREAMS;
+        if (want[s] && (best < 0 || (!wrr && q->s[s].arb_prio >
+                                               q->s[best].arb_prio))) {
+            best = (int)s;
+        }
+    }
+    q->arb_run = best == last ? q->arb_run + 1 : 1;
+    q->arb_last = best;
+    q->arb_holder = best;
+    q->s[best].arb_wait = false;
+    mark(g, q, best);
+    return true;
 }
 
 static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
@@ -623,7 +734,10 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         }
         r = STEP_NEXT;
         break;
-    default:  /* NOP, ARB_POINT */
+    case PKT_ARB_POINT:
+        r = arb_point(g, q, s, w[0]);
+        break;
+    default:  /* NOP */
         r = STEP_NEXT;
         break;
     }
@@ -788,6 +902,9 @@ static void run_all(struct gaudi_core *g)
                 qs->qm[i].s[s].pending = false;
                 progress |= stream_run(g, &qs->qm[i], s);
             }
+        }
+        for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+            progress |= arb_settle(g, &qs->qm[i]);
         }
     }
     qs->running = false;
@@ -955,6 +1072,20 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
     case QM_GLBL_CFG1:
         gaudi_reg_set(g, off, val);
         qm_kick_all(g, q);
+        return;
+    case QM_ARB_CFG_0:
+        gaudi_reg_set(g, off, val);
+        if (!(val & QM_ARB_CFG_0_EN)) {
+            /* Arbitration off: the grant and every wait end. */
+            q->arb_holder = -1;
+            for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+                if (q->s[s].arb_wait) {
+                    q->s[s].arb_wait = false;
+                    mark(g, q, s);
+                }
+            }
+        }
+        poke(g);
         return;
     case QM_GLBL_STS0:
         return;   /* read-only */
@@ -1219,6 +1350,9 @@ void gaudi_qman_reset(struct gaudi_core *g)
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
         }
+        qs->qm[i].arb_holder = -1;
+        qs->qm[i].arb_last = -1;
+        qs->qm[i].arb_run = 0;
         gaudi_reg_set(g, qs->qm[i].base + QM_CGM_STS, QM_CGM_STS_AGENT_IDLE);
     }
     /* Idle engine status upstream's idle check reads. */
