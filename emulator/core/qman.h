@@ -35,6 +35,8 @@ struct gaudi_stream {
     bool retry;  /* the packet at pos waited: no new latency */
     bool arb_wait;  /* at an ARB_POINT, waiting for the grant */
     uint8_t arb_prio; /* the priority it asked with */
+    uint32_t pred;  /* predicates P31..P0 (P0 unused: always set) */
+    uint32_t scalar[4]; /* scalar registers R0..R3 (LOAD_AND_EXE) */
     uint64_t work;  /* work spent on the current CB */
     uint64_t time_ns; /* asynchronous mode: the CP's own clock */
 };

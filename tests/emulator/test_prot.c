@@ -433,6 +433,21 @@ static void test_classes(const struct target *t)
 	ok(stopped(&fb) >= 1,
 	   "%s: MSG_PROT in a CP_DMA buffer is untrusted: faults", t->name);
 
+	/* LOAD_AND_EXE: a MSG_LONG loaded into the scalars and executed. */
+	c = attack_cb(&fb, t, n++);
+	{
+		struct cb sc = cb_at(&fb, UHOST_BUS + 0x9000);
+
+		cb_msg_long(&sc, canary, 0xBAD);
+		cb_hdr(&c, 0xF, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+		       PKT_LOAD_AND_EXE_EXE, 1U << 30);
+		cb_u64(&c, USER_VA + 0x9000);
+	}
+	run(&fb, &q, t, &c);
+	ok(stopped(&fb) >= 1,
+	   "%s: a MSG_LONG executed from the scalars is untrusted: faults",
+	   t->name);
+
 	ok_eq(violations, 0, "%s: oracle: %u accesses (%u blocked), none outside the user's ranges",
 	      t->name, txns, blocked);
 	ok(canaries_intact(&fb), "%s: host and kernel DRAM canaries intact",

@@ -585,6 +585,117 @@ static void test_hang_injection(void)
 	fakebus_free(&fb);
 }
 
+static void cb_lae(struct cb *c, uint32_t cfg, uint64_t src)
+{
+	cb_hdr(c, 0xF, cfg, 1U << 30);
+	cb_u64(c, src);
+}
+
+/* A MSG_LONG that runs only while predicate p is set. */
+static void cb_msg_long_pred(struct cb *c, uint64_t addr, uint32_t v,
+			     unsigned int p)
+{
+	cb_hdr(c, 0x3, v, 1U << 31 | p);
+	cb_u64(c, addr);
+}
+
+/*
+ * LOAD_AND_EXE (issue 23), as hl-thunk-open's tests use it: predicates
+ * loaded from SRAM in the non-consecutive map gate a MSG_LONG; scalars
+ * loaded from SRAM hold a MSG_LONG (all four registers) or a MSG_SHORT in
+ * the lower or the upper two, executed by the same or a separate packet.
+ */
+static void test_load_and_exe(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, pq_bus(0), 4);
+	uint8_t *pbuf = fb.sram + 0x10000;	/* SRAM_BUF */
+	uint64_t dst = SRAM_BUF + 0x1000, pred = SRAM_BUF, scal = SRAM_BUF + 0x80;
+	uint32_t *out = (uint32_t *)(fb.sram + 0x11000), v;
+	struct cb c, sc;
+	int sep;
+
+	/* P10 clear (its consecutive-map bit set instead): skipped. */
+	memset(pbuf, 0, 128);
+	pbuf[1] = 1U << 2;
+	c = cb_at(&fb, cb_bus(0));
+	cb_msg_long(&c, dst, 0x1111);
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD, pred);
+	cb_msg_long_pred(&c, dst, 0x2222, 10);
+	q_submit(&q, &c);
+	ok_eq(*out, 0x1111, "predicate 10 clear: the predicated MSG_LONG is skipped");
+	ok_eq(q_ci(&q), 1, "the CB completes");
+
+	pbuf[40] = 1;		/* word 10, bit 0: P10 */
+	c = cb_at(&fb, cb_bus(1));
+	cb_msg_long(&c, dst, 0x1111);
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD, pred);
+	cb_msg_long_pred(&c, dst, 0x3333, 10);
+	cb_msg_long_pred(&c, dst + 4, 0x4444, 11);
+	cb_msg_long_pred(&c, dst + 8, 0x5555, 0);
+	q_submit(&q, &c);
+	ok(out[0] == 0x3333 && out[1] != 0x4444 && out[2] == 0x5555,
+	   "predicate 10 set: it runs; P11 clear is skipped; P0 always runs");
+
+	/* P0 is not loaded: word 0 bit 0 changes nothing. */
+	pbuf[0] = 0;
+	c = cb_at(&fb, cb_bus(2));
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD, pred);
+	cb_msg_long_pred(&c, dst + 12, 0x6666, 0);
+	q_submit(&q, &c);
+	ok_eq(out[3], 0x6666, "a predicate load leaves P0 set");
+
+	/* Scalars: a MSG_LONG in R0..R3, ETYPE 0; one packet or two. */
+	for (sep = 0; sep < 2; sep++) {
+		sc = cb_at(&fb, cb_bus(10));
+		cb_msg_long(&sc, dst + 16, 0x7000 + sep);
+		memcpy(fb.sram + 0x10080, fb.host + cb_bus(10), 16);
+		c = cb_at(&fb, cb_bus(3 + sep));
+		cb_lae(&c, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+		       (sep ? 0 : PKT_LOAD_AND_EXE_EXE), scal);
+		if (sep)
+			cb_lae(&c, PKT_LOAD_AND_EXE_EXE, 0);
+		q_submit(&q, &c);
+		ok_eq(out[4], 0x7000 + sep,
+		      "scalars: a MSG_LONG over R0..R3 executed (%s)",
+		      sep ? "separate EXE" : "load and exe");
+	}
+
+	/* A MSG_SHORT in the lower, then in the upper two registers. */
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_CP_MSG_BASE_LO(0, 0),
+			(uint32_t)SRAM_BUF);
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_CP_MSG_BASE_HI(0, 0),
+			SRAM_BUF >> 32);
+	for (sep = 0; sep < 2; sep++) {
+		memset(fb.sram + 0x10080, 0, 16);
+		sc = cb_at(&fb, cb_bus(10));
+		cb_msg_short(&sc, 0, 0x1020 + 4 * sep, 0xAB00 + sep);
+		memcpy(fb.sram + 0x10080 + 8 * sep, fb.host + cb_bus(10), 8);
+		c = cb_at(&fb, cb_bus(5 + sep));
+		cb_lae(&c, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+		       PKT_LOAD_AND_EXE_EXE |
+		       (sep ? PKT_LOAD_AND_EXE_ETYPE : 0), scal);
+		q_submit(&q, &c);
+		memcpy(&v, fb.sram + 0x11020 + 4 * sep, 4);
+		ok_eq(v, 0xAB00 + sep, "scalars: a MSG_SHORT in the %s two registers executed",
+		      sep ? "upper" : "lower");
+	}
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+
+	/* A CP_DMA in the scalars is not executed: the stream stops. */
+	sc = cb_at(&fb, cb_bus(10));
+	cb_cp_dma(&sc, cb_dev(&c), 8);
+	memcpy(fb.sram + 0x10080, fb.host + cb_bus(10), 16);
+	c = cb_at(&fb, cb_bus(7));
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+	       PKT_LOAD_AND_EXE_EXE, scal);
+	q_submit(&q, &c);
+	ok(q_sts1(&q) & QM_STS1_CP_UNDEF_CMD_ERR,
+	   "a CP_DMA from the scalars is an undefined command");
+	fakebus_free(&fb);
+}
+
 /*
  * Arbitration (issue 23): NSTR streams of DMA 0 each run ROUNDS critical
  * sections ARB_POINT(lock, prio) - SOB 5 += 1 - copy SOB 5 into the log -
@@ -715,5 +826,6 @@ int main(void)
 	test_mme_tpc();
 	test_hang_injection();
 	test_arbitration();
+	test_load_and_exe();
 	return tap_done();
 }
