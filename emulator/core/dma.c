@@ -10,7 +10,10 @@
  * the core walks up to five dimensions on each side (rows of TSIZE_0 bytes,
  * TSIZE_1..4 counts, STRIDE_1..4 byte strides, as hl-thunk-open's
  * strided-DMA test programs them; a count of 0 is taken as 1, strides are
- * unsigned 32-bit: both unverified).  The transfer is started on the
+ * unsigned 32-bit: both unverified).  The COMMIT bits are upstream's
+ * (dma0_core_masks.h); TRANSPOSE, COMPRESS and DECOMPRESS are not
+ * modelled and fail the transfer, DTYPE and the context ids are ignored.
+ * The transfer is started on the
  * core (gaudi_dma_start) and moved in pieces of up to 1 MiB by the queue
  * scheduler of qman.c
  * (gaudi_dma_progress): in the asynchronous mode each piece lands when
@@ -435,8 +438,13 @@ int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
     if (x->active) {
         return -1;
     }
-    x->bad_shape = false;
-    if (!(commit & DMA_COMMIT_LIN)) {
+    x->fail = NULL;
+    if (commit & (DMA_COMMIT_TRANSPOSE | DMA_COMMIT_COMPRESS |
+                  DMA_COMMIT_DECOMPRESS)) {
+        /* Their data layouts are not public: fail rather than guess. */
+        x->fail = "transpose/compression transfer (not modelled)";
+        size = 0;
+    } else if (!(commit & DMA_COMMIT_LIN)) {
         fit = shape_latch(g, n, true, &x->dshape, &dtotal);
         if (commit & DMA_COMMIT_MEM_SET) {
             x->sshape = x->dshape;
@@ -444,8 +452,10 @@ int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
         } else {
             fit = shape_latch(g, n, false, &x->sshape, &stotal) && fit;
         }
-        x->bad_shape = !fit || stotal != dtotal;
-        size = x->bad_shape ? 0 : dtotal;
+        if (!fit || stotal != dtotal) {
+            x->fail = "non-linear transfer: source and destination sizes differ";
+        }
+        size = x->fail ? 0 : dtotal;
     }
     x->active = true;
     x->owner = owner;
@@ -508,10 +518,8 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
     if (!x->active) {
         return false;
     }
-    if (x->bad_shape) {
-        dma_fail(g, n, DMA_ERR_HBW_RD,
-                 "non-linear transfer: source and destination sizes differ",
-                 x->src);
+    if (x->fail) {
+        dma_fail(g, n, DMA_ERR_HBW_RD, x->fail, x->src);
         xfer_end(g, n, true);
         return true;
     }
@@ -585,7 +593,7 @@ void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
                << 32) | gaudi_reg_get(g, base + DMA_CORE_SRC_BASE_LO);
         /* DST_BASE_HI bits 31:24 are the context id, not address. */
         dst = ((uint64_t)(gaudi_reg_get(g, base + DMA_CORE_DST_BASE_HI)
-                          & 0xFFFFFF) << 32) |
+                          & DMA_CORE_DST_BASE_HI_ADDR) << 32) |
               gaudi_reg_get(g, base + DMA_CORE_DST_BASE_LO);
         tsize = gaudi_reg_get(g, base + DMA_CORE_DST_TSIZE_0);
         if (gaudi_dma_start(g, n, src, dst, tsize, val, GAUDI_DMA_NO_OWNER,

@@ -40,7 +40,8 @@ struct gaudi_dma_xfer {
     uint64_t start_ns;
     /* Without DMA_COMMIT_LIN: the shapes latched at the start. */
     struct gaudi_dma_shape sshape, dshape;
-    bool bad_shape;  /* source and destination sizes differ */
+    /* Why the transfer fails at its start (NULL: it runs). */
+    const char *fail;
 };
 
 #define GAUDI_DMA_PIECE (1ULL << 20)
@@ -73,6 +74,8 @@ int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
  * core's SRC_/DST_TSIZE_0..4 and _STRIDE_1..4 registers (latched now; a
  * count of 0 is taken as 1), both must hold the same number of bytes
  * (else the transfer fails), and a memset uses the destination's.  The
+ * transpose and compression modes (DMA_COMMIT_TRANSPOSE, _COMPRESS,
+ * _DECOMPRESS) are not modelled: such a transfer fails, nothing moved.  The
  * core latches its PROT/PROPS now.  Returns 0, or -1 if the core is busy.
  * The queue scheduler moves it forward with gaudi_dma_progress().
  */

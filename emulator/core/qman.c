@@ -60,10 +60,13 @@
  *    modelled, so only the work bound ends such a loop.
  *  - WAIT adds its increment (bits 27:24) to fence counter id (bits 29:28)
  *    at once; the cycle count is ignored.
- *  - LOAD_AND_EXE only checks that the source is readable: predicates and
- *    scalars do not exist in the model, packet predicates are ignored.
- *  - ARB_POINT and the EB/RB/MB barrier bits need no action: every earlier
- *    packet, a LIN_DMA included, has completed when the next one starts.
+ *  - LOAD_AND_EXE loads predicates and scalars per stream (the lower CP
+ *    shares its stream's) and executes from the scalars only the packets
+ *    exec_simple() knows (see load_and_exe()).
+ *  - The EB/RB/MB barrier bits need no action: every earlier packet, a
+ *    LIN_DMA included, has completed when the next one starts.  ARB_POINT
+ *    takes part in the QMAN's arbitration (arb_point()), granted when the
+ *    QMAN is quiet rather than after a quiet period in time.
  *  - A FENCE that waited, or a LIN_DMA that waited for its core, costs no
  *    further latency when released.
  *  - WREG_32/WREG_BULK address the 64 KiB register window of the QMAN's
@@ -242,6 +245,15 @@ static bool stream_busy(struct gaudi_core *g, struct gaudi_qman *q,
     return !st->stopped && (st->active || !pq_empty(g, q, s));
 }
 
+/* Stream s stopped or went away: it neither waits nor holds the grant. */
+static void arb_drop(struct gaudi_qman *q, unsigned int s)
+{
+    q->s[s].arb_wait = false;
+    if (q->arb_holder == (int)s) {
+        q->arb_holder = -1;
+    }
+}
+
 /*
  * Stop stream s on an error: record the cause in GLBL_STS1, drop the CB
  * (its PQ entry counts as consumed) and post the QMAN's event.
@@ -279,6 +291,7 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
     st->in_sub = false;
     st->blocked = false;
     st->stopped = true;
+    arb_drop(q, s);
     g->qm.errors++;
     /* Engine errors (cause 0) have posted their own event already. */
     if (cause) {
@@ -444,6 +457,105 @@ static enum step fence(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_NEXT;
 }
 
+/*
+ * Arbitration between the streams of a QMAN.  While ARB_CFG_0 EN is set,
+ * an ARB_POINT without the release bit asks for the QMAN's grant with its
+ * priority and waits for it; one with the release bit gives it back.  The
+ * arbiter grants when the QMAN is quiet: every stream either waits at an
+ * ARB_POINT or cannot run (idle, in a FENCE, waiting for its DMA core,
+ * stopped), so that streams released together all compete (the hardware's
+ * quiet period between grants, ARB_MST_QUIET_PER, is not modelled in
+ * time).  TYPE 0: the highest priority value wins (ties in round-robin
+ * order); TYPE 1, weighted round robin: the stream granted last keeps the
+ * grant for WRR_WEIGHT(s) grants in a row while it asks, then the next
+ * asking stream after it in stream order.  With EN clear ARB_POINT is a
+ * NOP; clearing EN ends every wait and the grant.
+ */
+static bool arb_enabled(struct gaudi_core *g, struct gaudi_qman *q)
+{
+    return qm_reg(g, q, QM_ARB_CFG_0) & QM_ARB_CFG_0_EN;
+}
+
+static enum step arb_point(struct gaudi_core *g, struct gaudi_qman *q,
+                           unsigned int s, uint32_t cfg)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+
+    if (!arb_enabled(g, q)) {
+        st->arb_wait = false;
+        return STEP_NEXT;
+    }
+    if (cfg & PKT_ARB_RELEASE) {
+        if (q->arb_holder == (int)s) {
+            q->arb_holder = -1;
+        }
+        return STEP_NEXT;
+    }
+    if (q->arb_holder == (int)s) {
+        st->arb_wait = false;
+        return STEP_NEXT;
+    }
+    st->arb_wait = true;
+    st->arb_prio = cfg & PKT_ARB_PRIORITY;
+    return STEP_BLOCKED;
+}
+
+/* WRR weight of stream s (bits 7:0 taken, 0 as 1: unverified). */
+static uint32_t arb_weight(struct gaudi_core *g, struct gaudi_qman *q,
+                           unsigned int s)
+{
+    uint32_t w = qm_reg(g, q, QM_ARB_WRR_WEIGHT(s)) & 0xFF;
+
+    return w ? w : 1;
+}
+
+static bool stream_ready(struct gaudi_core *g, struct gaudi_qman *q,
+                         unsigned int s);
+
+/* Grant the arbitration if the QMAN is quiet; true if it did. */
+static bool arb_settle(struct gaudi_core *g, struct gaudi_qman *q)
+{
+    bool wrr, want[GAUDI_QM_STREAMS], any = false;
+    int best = -1, last = q->arb_last;
+    unsigned int k, s;
+
+    if (q->arb_holder >= 0) {
+        return false;
+    }
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        struct gaudi_stream *st = qm_stream(q, s);
+
+        if (!st->arb_wait && st->pending && stream_ready(g, q, s)) {
+            return false;  /* not quiet: it may still ask */
+        }
+        want[s] = st->arb_wait && !st->stopped && !st->hung &&
+                  stream_enabled(g, q, s);
+        any |= want[s];
+    }
+    if (!any || !arb_enabled(g, q)) {
+        return false;
+    }
+    wrr = qm_reg(g, q, QM_ARB_CFG_0) & QM_ARB_CFG_0_TYPE_WRR;
+    if (wrr && last >= 0 && want[last] &&
+        q->arb_run < arb_weight(g, q, last)) {
+        best = last;
+    }
+    /* In stream order after the last grant: ties go round robin. */
+    for (k = 1; k <= GAUDI_QM_STREAMS; k++) {
+        s = (unsigned int)(last + (int)k) % GAUDI_QM_STREAMS;
+        if (want[s] && (best < 0 || (!wrr && q->s[s].arb_prio >
+                                               q->s[best].arb_prio))) {
+            best = (int)s;
+        }
+    }
+    q->arb_run = best == last ? q->arb_run + 1 : 1;
+    q->arb_last = best;
+    q->arb_holder = best;
+    q->s[best].arb_wait = false;
+    mark(g, q, best);
+    return true;
+}
+
 static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
                          unsigned int s, const uint32_t *w)
 {
@@ -475,15 +587,145 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_DMA;
 }
 
+/*
+ * Predicates and scalars of a CP (LOAD_AND_EXE).  Every packet with a
+ * predicate field (ctl 4:0: WREG_32, WREG_BULK, MSG_LONG, MSG_PROT,
+ * CP_DMA, REPEAT, FENCE, ARB_POINT, LOAD_AND_EXE) runs only while its
+ * predicate is set; predicate 0 is always set.  A load of predicates reads
+ * 128 bytes, predicate i from bit 0 of 32-bit word i (the non-consecutive
+ * map, the only one Gaudi 1 has) and leaves predicate 0 alone; a load of
+ * scalars reads 16 bytes into R0..R3.  EXE runs the packet held in the
+ * scalars: from R0 (ETYPE 0, all four registers, e.g. a MSG_LONG, or an
+ * 8-byte packet in the lower two) or from R2 (ETYPE 1, an 8-byte packet
+ * in the upper two), as if the CP had fetched it from its CB (same
+ * trust).  Packets that refer to the CB around them (WREG_BULK, CP_DMA,
+ * REPEAT, LOAD_AND_EXE) or do not fit (LIN_DMA) are not executed from the
+ * scalars: an undefined command (the model's choice; unverified).
+ */
+static bool pkt_has_pred(uint32_t opcode)
+{
+    switch (opcode) {
+    case PKT_WREG_32:
+    case PKT_WREG_BULK:
+    case PKT_MSG_LONG:
+    case PKT_MSG_PROT:
+    case PKT_CP_DMA:
+    case PKT_REPEAT:
+    case PKT_FENCE:
+    case PKT_ARB_POINT:
+    case PKT_LOAD_AND_EXE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool pred_true(const struct gaudi_stream *st, uint32_t opcode,
+                      uint32_t ctl)
+{
+    uint32_t p = ctl & PKT_CTL_PRED;
+
+    return !pkt_has_pred(opcode) || !p || (st->pred & (1U << p));
+}
+
+/* The packets a CP executes without reference to its CB. */
+static enum step exec_simple(struct gaudi_core *g, struct gaudi_qman *q,
+                             unsigned int s, uint32_t opcode,
+                             const uint32_t *w)
+{
+    uint64_t addr;
+    uint32_t base;
+
+    switch (opcode) {
+    case PKT_WREG_32:
+        return wreg(g, q, s, (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
+                    w[0]);
+    case PKT_MSG_LONG:
+    case PKT_MSG_PROT:
+        return msg_write(g, q, s, w[2] | ((uint64_t)w[3] << 32), w[0],
+                         (w[1] >> 20) & 3, opcode == PKT_MSG_PROT);
+    case PKT_MSG_SHORT:
+        base = (w[1] >> 22) & 3;
+        addr = ((uint64_t)qm_reg(g, q, QM_CP_MSG_BASE_HI(0, 0) +
+                                 base * QM_CP_MSG_BASE_STRIDE +
+                                 4 * s) << 32) |
+               qm_reg(g, q, QM_CP_MSG_BASE_LO(0, 0) +
+                      base * QM_CP_MSG_BASE_STRIDE + 4 * s);
+        return msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
+                         (w[1] >> 20) & 3, false);
+    case PKT_FENCE:
+        return fence(g, q, s, w[0]);
+    case PKT_STOP:
+        gaudi_trace(g, "queue %u: STOP packet", queue_id(q, s));
+        return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
+    case PKT_WAIT:
+        base = q->base + QM_CP_FENCE_CNT(0, 0) +
+               ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE +
+               4 * fence_cp(q, s);
+        gaudi_reg_set(g, base,
+                      gaudi_reg_get(g, base) + ((w[0] >> 24) & 0xF));
+        return STEP_NEXT;
+    case PKT_ARB_POINT:
+        return arb_point(g, q, s, w[0]);
+    case PKT_NOP:
+        return STEP_NEXT;
+    default:
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "LOAD_AND_EXE: packet 0x%x cannot run from the scalars",
+                        opcode);
+    }
+}
+
+static enum step load_and_exe(struct gaudi_core *g, struct gaudi_qman *q,
+                              unsigned int s, const uint32_t *w)
+{
+    struct gaudi_stream *st = qm_stream(q, s);
+    uint64_t src = w[2] | ((uint64_t)w[3] << 32);
+    uint32_t cfg = w[0], buf[32], opcode, size, i;
+    const uint32_t *pkt;
+    struct gaudi_init in;
+
+    if (cfg & PKT_LOAD_AND_EXE_LOAD) {
+        /* The load is the user's, never trusted (see qm_init). */
+        user_init(g, q, s, &in);
+        if (gaudi_eng_read(g, &in, src, buf, (cfg & PKT_LOAD_AND_EXE_DST) ?
+                           sizeof(st->scalar) : sizeof(buf))) {
+            return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
+                            "LOAD_AND_EXE source unreadable");
+        }
+        if (cfg & PKT_LOAD_AND_EXE_DST) {
+            memcpy(st->scalar, buf, sizeof(st->scalar));
+        } else {
+            for (i = 1; i < 32; i++) {
+                st->pred = (st->pred & ~(1U << i)) | ((buf[i] & 1U) << i);
+            }
+        }
+    }
+    if (!(cfg & PKT_LOAD_AND_EXE_EXE)) {
+        return STEP_NEXT;
+    }
+    pkt = st->scalar + ((cfg & PKT_LOAD_AND_EXE_ETYPE) ? 2 : 0);
+    opcode = PKT_OPCODE(pkt[1]);
+    size = pkt_size[opcode];
+    if (!size || size > ((cfg & PKT_LOAD_AND_EXE_ETYPE) ? 8U : 16U)) {
+        return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
+                        "LOAD_AND_EXE: no packet in the scalars (opcode 0x%x)",
+                        opcode);
+    }
+    if (!pred_true(st, opcode, pkt[1])) {
+        return STEP_NEXT;
+    }
+    return exec_simple(g, q, s, opcode, pkt);
+}
+
 /* Execute the packet at the current position of stream s. */
 static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                          unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
     struct gaudi_cb_frame *f = st->in_sub ? &st->sub : &st->cb;
-    uint32_t w[6], opcode, size, base, jmp;
+    uint32_t w[6], opcode, size, jmp;
     struct gaudi_init in;
-    uint64_t addr;
     enum step r;
 
     if (f->pos >= f->len) {
@@ -545,30 +787,15 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
                         (unsigned long long)(f->addr + f->pos + 8));
     }
 
+    if (!pred_true(st, opcode, w[1])) {
+        f->pos += size;  /* its predicate is clear: skipped */
+        return STEP_NEXT;
+    }
     switch (opcode) {
-    case PKT_WREG_32:
-        r = wreg(g, q, s, (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
-                 w[0]);
-        break;
     case PKT_WREG_BULK:
         r = wreg_bulk(g, q, s, f,
                       (q->base & ~0xFFFFU) + ((w[1] >> 8) & 0xFFFF),
                       w[0] & 0xFFFF);
-        break;
-    case PKT_MSG_LONG:
-    case PKT_MSG_PROT:
-        r = msg_write(g, q, s, w[2] | ((uint64_t)w[3] << 32), w[0],
-                      (w[1] >> 20) & 3, opcode == PKT_MSG_PROT);
-        break;
-    case PKT_MSG_SHORT:
-        base = (w[1] >> 22) & 3;
-        addr = ((uint64_t)qm_reg(g, q, QM_CP_MSG_BASE_HI(0, 0) +
-                                 base * QM_CP_MSG_BASE_STRIDE +
-                                 4 * s) << 32) |
-               qm_reg(g, q, QM_CP_MSG_BASE_LO(0, 0) +
-                      base * QM_CP_MSG_BASE_STRIDE + 4 * s);
-        r = msg_write(g, q, s, addr + (w[1] & 0xFFFF), w[0],
-                      (w[1] >> 20) & 3, false);
         break;
     case PKT_CP_DMA:
         if (st->in_sub) {
@@ -596,35 +823,14 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         }
         f->pos = jmp;
         return STEP_NEXT;
-    case PKT_FENCE:
-        r = fence(g, q, s, w[0]);
-        break;
     case PKT_LIN_DMA:
         r = lin_dma(g, q, s, w);
         break;
-    case PKT_STOP:
-        gaudi_trace(g, "queue %u: STOP packet", queue_id(q, s));
-        return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
-    case PKT_WAIT:
-        base = q->base + QM_CP_FENCE_CNT(0, 0) +
-               ((w[0] >> 28) & 3) * QM_CP_FENCE_STRIDE +
-               4 * fence_cp(q, s);
-        gaudi_reg_set(g, base,
-                      gaudi_reg_get(g, base) + ((w[0] >> 24) & 0xF));
-        r = STEP_NEXT;
-        break;
     case PKT_LOAD_AND_EXE:
-        /* The load is the user's, never trusted (see qm_init). */
-        user_init(g, q, s, &in);
-        if ((w[0] & (1U << 8)) &&
-            gaudi_eng_read(g, &in, w[2] | ((uint64_t)w[3] << 32), w, 4)) {
-            return qm_error(g, q, s, QM_STS1_CP_RD_ERR,
-                            "LOAD_AND_EXE source unreadable");
-        }
-        r = STEP_NEXT;
+        r = load_and_exe(g, q, s, w);
         break;
-    default:  /* NOP, ARB_POINT */
-        r = STEP_NEXT;
+    default:
+        r = exec_simple(g, q, s, opcode, w);
         break;
     }
     if (r == STEP_NEXT || r == STEP_DMA) {
@@ -788,6 +994,9 @@ static void run_all(struct gaudi_core *g)
                 qs->qm[i].s[s].pending = false;
                 progress |= stream_run(g, &qs->qm[i], s);
             }
+        }
+        for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+            progress |= arb_settle(g, &qs->qm[i]);
         }
     }
     qs->running = false;
@@ -955,6 +1164,20 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
     case QM_GLBL_CFG1:
         gaudi_reg_set(g, off, val);
         qm_kick_all(g, q);
+        return;
+    case QM_ARB_CFG_0:
+        gaudi_reg_set(g, off, val);
+        if (!(val & QM_ARB_CFG_0_EN)) {
+            /* Arbitration off: the grant and every wait end. */
+            q->arb_holder = -1;
+            for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+                if (q->s[s].arb_wait) {
+                    q->s[s].arb_wait = false;
+                    mark(g, q, s);
+                }
+            }
+        }
+        poke(g);
         return;
     case QM_GLBL_STS0:
         return;   /* read-only */
@@ -1219,6 +1442,9 @@ void gaudi_qman_reset(struct gaudi_core *g)
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
         }
+        qs->qm[i].arb_holder = -1;
+        qs->qm[i].arb_last = -1;
+        qs->qm[i].arb_run = 0;
         gaudi_reg_set(g, qs->qm[i].base + QM_CGM_STS, QM_CGM_STS_AGENT_IDLE);
     }
     /* Idle engine status upstream's idle check reads. */

@@ -33,6 +33,10 @@ struct gaudi_stream {
     bool pending;  /* to be run by the run loop */
     bool dma_wait;  /* its LIN_DMA runs on the core, or waits for it */
     bool retry;  /* the packet at pos waited: no new latency */
+    bool arb_wait;  /* at an ARB_POINT, waiting for the grant */
+    uint8_t arb_prio; /* the priority it asked with */
+    uint32_t pred;  /* predicates P31..P0 (P0 unused: always set) */
+    uint32_t scalar[4]; /* scalar registers R0..R3 (LOAD_AND_EXE) */
     uint64_t work;  /* work spent on the current CB */
     uint64_t time_ns; /* asynchronous mode: the CP's own clock */
 };
@@ -43,6 +47,9 @@ struct gaudi_qman {
     uint16_t event;  /* the QMAN's error event */
     uint8_t first_queue; /* upstream queue id of stream 0 */
     uint32_t razwi_id; /* RAZWI initiator id (X/Y/AXI id) */
+    int arb_holder;  /* stream holding the arbitration grant, or -1 */
+    int arb_last;  /* the stream granted last, or -1 */
+    uint32_t arb_run; /* grants in a row to arb_last (WRR) */
     struct gaudi_stream s[GAUDI_QM_STREAMS];
 };
 

@@ -173,6 +173,23 @@
 #define QM_CP_FENCE_CNT(f, s)		(0x358 + QM_CP_FENCE_STRIDE * (f) + 4 * (s))
 #define QM_CP_FENCE_FIRST		0x308
 #define QM_CP_FENCE_END			0x3A8
+/*
+ * Arbitration between the streams of a QMAN (dma0_qm_regs.h,
+ * dma0_qm_masks.h; hl-thunk-open's tests write ARB_CFG_0 as TYPE |
+ * IS_MASTER | EN, TYPE 0 = priority, 1 = weighted round robin, then
+ * MST_QUIET_PER and, for WRR, one weight per stream).  ARB_POINT packets
+ * take and release the grant.
+ */
+#define QM_ARB_CFG_0			0xA00
+#define QM_ARB_CHOISE_Q_PUSH		0xA04
+#define QM_ARB_WRR_WEIGHT(s)		(0xA08 + 4 * (s))
+#define QM_ARB_CFG_1			0xA18
+#define QM_ARB_MST_QUIET_PER		0xB34
+#define QM_ARB_CFG_0_TYPE_WRR		(1U << 0)
+#define QM_ARB_CFG_0_IS_MASTER		(1U << 4)
+#define QM_ARB_CFG_0_EN			(1U << 8)
+#define QM_ARB_CFG_0_MASK		0x0000F000U
+#define QM_ARB_CFG_0_MST_MSG_NOSTALL	(1U << 16)
 #define QM_ARB_ERR_CAUSE		0xB9C
 #define QM_CGM_STS			0xC74
 #define QM_BLOCK_SIZE			0x1000
@@ -242,12 +259,24 @@
 #define DMA_CORE_STS0_BUSY		(1U << 31)
 #define DMA_CORE_PROT_VAL		(1U << 0)	/* secure transfer */
 #define DMA_CORE_PROT_ERR_VAL		(1U << 1)	/* secure error report */
+/*
+ * COMMIT: a write starts the transfer.  The LIN_DMA packet's ctl bits 7:0
+ * are these bits; CTX_ID (and DST_BASE_HI's CTX_ID_HI) are not address.
+ */
 #define DMA_COMMIT_WR_COMP_EN		(1U << 0)
+#define DMA_COMMIT_TRANSPOSE		(1U << 1)
+#define DMA_COMMIT_DTYPE		(1U << 2)
 #define DMA_COMMIT_LIN			(1U << 3)
 #define DMA_COMMIT_MEM_SET		(1U << 4)
+#define DMA_COMMIT_COMPRESS		(1U << 5)
+#define DMA_COMMIT_DECOMPRESS		(1U << 6)
+#define DMA_COMMIT_CTX_ID		0x00FF0000U
+#define DMA_CORE_DST_BASE_HI_ADDR	0x00FFFFFFU
+#define DMA_CORE_DST_BASE_HI_CTX_ID	0xFF000000U
 #define DMA_ERR_HBW_RD			(1U << 0)
 #define DMA_ERR_HBW_WR			(1U << 1)
 #define DMA_ERR_LBW_WR			(1U << 2)
+#define DMA_ERR_DESC_OVF		(1U << 3)
 
 /*
  * Engine status read by upstream's idle check (gaudi.c, gaudi_masks.h:

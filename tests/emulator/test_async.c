@@ -382,6 +382,58 @@ static void test_stop_restart_async(void)
 	fakebus_free(&fb);
 }
 
+/*
+ * Priority arbitration in time, as hl-thunk-open's two-stream priority
+ * test uses it: two streams of DMA 1, released together, each take the
+ * grant (lock, release, lock), write their id three times to one word
+ * with 1 KiB copies in between, release.  The higher priority stream runs
+ * first, so the lower one's id is left.
+ */
+static uint32_t arb_last_writer(uint8_t p0, uint8_t p1)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new_async(&fb, LAT, BW);
+	uint32_t qm = mmDMA0_QM_BASE + GAUDI_DMA_STRIDE, v;
+	uint8_t prio[2] = { p0, p1 };
+	unsigned int s, k;
+
+	fb.now = T0;
+	gaudi_cfg_write(g, qm + QM_GLBL_CFG1, 0x3FFF);
+	for (s = 0; s < 2; s++) {
+		struct queue q = q_setup(&fb, 4 + s, pq_bus(s), 4);
+		struct cb c = cb_at(&fb, cb_bus(s));
+
+		cb_hdr(&c, 0xC, prio[s], 0);
+		cb_hdr(&c, 0xC, prio[s] | PKT_ARB_RELEASE, 0);
+		cb_hdr(&c, 0xC, prio[s], 0);
+		for (k = 0; k < 3; k++) {
+			cb_lin_dma(&c, fake_host_dev(SRC_BUS),
+				   fake_host_dev(SRC_BUS + 0x10000 * (s + 1)),
+				   1024, 0);
+			cb_msg_long(&c, fake_host_dev(FENCE_BUS), 0x50 + s);
+		}
+		cb_hdr(&c, 0xC, prio[s] | PKT_ARB_RELEASE, 0);
+		q_submit(&q, &c);
+	}
+	gaudi_cfg_write(g, qm + QM_ARB_CFG_0, QM_ARB_CFG_0_EN |
+			QM_ARB_CFG_0_IS_MASTER);
+	gaudi_cfg_write(g, qm + QM_GLBL_CFG1, 0);
+	fake_drain(&fb, 1000);
+	v = host_u32(&fb, FENCE_BUS);
+	if (fb.guest_errors || gaudi_cfg_read(g, qm + QM_PQ_CI(0) + 4) != 1)
+		v = 0;
+	fakebus_free(&fb);
+	return v;
+}
+
+static void test_priority_arb_async(void)
+{
+	ok_eq(arb_last_writer(2, 1), 0x51,
+	      "priority 2 on stream 0: it runs first, stream 1 writes last");
+	ok_eq(arb_last_writer(1, 2), 0x50,
+	      "priority 2 on stream 1: stream 0 writes last");
+}
+
 int main(void)
 {
 	test_completion_after_doorbell();
@@ -393,5 +445,6 @@ int main(void)
 	test_reset_drops_work();
 	test_direct_commit_async();
 	test_stop_restart_async();
+	test_priority_arb_async();
 	return tap_done();
 }

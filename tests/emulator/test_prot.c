@@ -433,10 +433,139 @@ static void test_classes(const struct target *t)
 	ok(stopped(&fb) >= 1,
 	   "%s: MSG_PROT in a CP_DMA buffer is untrusted: faults", t->name);
 
+	/* LOAD_AND_EXE: a MSG_LONG loaded into the scalars and executed. */
+	c = attack_cb(&fb, t, n++);
+	{
+		struct cb sc = cb_at(&fb, UHOST_BUS + 0x9000);
+
+		cb_msg_long(&sc, canary, 0xBAD);
+		cb_hdr(&c, 0xF, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+		       PKT_LOAD_AND_EXE_EXE, 1U << 30);
+		cb_u64(&c, USER_VA + 0x9000);
+	}
+	run(&fb, &q, t, &c);
+	ok(stopped(&fb) >= 1,
+	   "%s: a MSG_LONG executed from the scalars is untrusted: faults",
+	   t->name);
+
 	ok_eq(violations, 0, "%s: oracle: %u accesses (%u blocked), none outside the user's ranges",
 	      t->name, txns, blocked);
 	ok(canaries_intact(&fb), "%s: host and kernel DRAM canaries intact",
 	   t->name);
+	fakebus_free(&fb);
+}
+
+/* Program a non-linear shape on one side of the core (WREG_32). */
+static void cb_shape(struct cb *c, bool dst, const uint32_t size[5],
+		     const uint32_t stride[5])
+{
+	unsigned int k;
+
+	cb_wreg32(c, dst ? DMA_CORE_DST_TSIZE_0 : DMA_CORE_SRC_TSIZE_0,
+		  size[0]);
+	for (k = 1; k < 5; k++) {
+		cb_wreg32(c, dst ? DMA_CORE_DST_TSIZE(k) : DMA_CORE_SRC_TSIZE(k),
+			  size[k]);
+		cb_wreg32(c, dst ? DMA_CORE_DST_STRIDE(k) :
+			  DMA_CORE_SRC_STRIDE(k), stride[k]);
+	}
+}
+
+static void cb_core_bases(struct cb *c, uint64_t src, uint64_t dst)
+{
+	cb_wreg32(c, DMA_CORE_SRC_BASE_LO, (uint32_t)src);
+	cb_wreg32(c, DMA_CORE_SRC_BASE_HI, src >> 32);
+	cb_wreg32(c, DMA_CORE_DST_BASE_LO, (uint32_t)dst);
+	cb_wreg32(c, DMA_CORE_DST_BASE_HI, dst >> 32);
+}
+
+/*
+ * Strided DMA through the core's registers from a user CB (issue 23), as
+ * hl-thunk-open's test_strided_dma programs it: one source row read
+ * ROWS times (source stride 0) and scattered at a destination stride,
+ * a direct COMMIT (LIN clear) with a write completion that adds 1 to a
+ * SOB.  All of it in the user's ASID through the MMU.  Then the hostile
+ * twins: a footprint whose last row leaves the mapping (faults at that
+ * row, nothing written past the mapping), and a transpose (not
+ * modelled: fails, nothing written).
+ */
+static void test_strided_user(const struct target *t)
+{
+	enum { ROW = 1500, ROWS = 6, DSTRIDE = 4096 };
+	struct fakebus fb;
+	struct gaudi_core *g = protected_card(&fb);
+	struct queue q = q_setup(&fb, t->qid, KPQ_BUS + 0x10000 * t->dma, 4);
+	uint32_t core = mmDMA0_CORE_BASE + t->dma * GAUDI_DMA_STRIDE;
+	uint64_t sob = GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * 7;
+	uint32_t ssz[5] = { ROW, ROWS, 1, 1, 1 }, sst[5] = { 0, 0, ROW, ROW, ROW };
+	uint32_t dsz[5] = { ROW, ROWS, 1, 1, 1 };
+	uint32_t dst_[5] = { 0, DSTRIDE, ROW, ROW, ROW };
+	uint8_t *src = fb.host + UHOST_BUS + 0x20000;
+	uint8_t *dst = fb.host + UHOST_BUS + 0x40000;
+	unsigned int i, r, bad = 0, gap = 0;
+	struct cb c;
+
+	for (i = 0; i < ROW; i++)
+		src[i] = (uint8_t)(i * 13 + 5);
+	memset(dst, 0xFF, ROWS * DSTRIDE);
+	gaudi_cfg_write(g, mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * 7, 0);
+	c = attack_cb(&fb, t, 0);
+	cb_core_bases(&c, USER_VA + 0x20000, USER_VA + 0x40000);
+	cb_shape(&c, false, ssz, sst);
+	cb_shape(&c, true, dsz, dst_);
+	cb_wreg32(&c, DMA_CORE_WR_COMP_ADDR_LO, (uint32_t)sob);
+	cb_wreg32(&c, DMA_CORE_WR_COMP_ADDR_HI, sob >> 32);
+	cb_wreg32(&c, DMA_CORE_WR_COMP_WDATA, SM_SOB_INC | 1);
+	cb_wreg32(&c, DMA_CORE_COMMIT, DMA_COMMIT_WR_COMP_EN);
+	run(&fb, &q, t, &c);
+	for (r = 0; r < ROWS; r++) {
+		bad += !!memcmp(dst + r * DSTRIDE, src, ROW);
+		for (i = ROW; i < DSTRIDE; i++)
+			gap += dst[r * DSTRIDE + i] != 0xFF;
+	}
+	ok(bad == 0 && gap == 0,
+	   "%s: strided DMA from a user CB: %u rows of one source row, gaps untouched",
+	   t->name, ROWS);
+	ok_eq(gaudi_cfg_read(g, mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * 7), 1,
+	      "%s: its write completion added 1 to the SOB", t->name);
+	ok_eq(stopped(&fb), 0, "%s: no RAZWI, no fault", t->name);
+
+	/* The footprint leaves the mapping at its fourth row. */
+	memset(fb.host + UHOST_BUS + UHOST_SIZE, 0x5A, 4 * DSTRIDE);
+	c = attack_cb(&fb, t, 1);
+	cb_core_bases(&c, USER_VA + 0x20000,
+		      USER_VA + UHOST_SIZE - 3 * DSTRIDE);
+	cb_shape(&c, false, ssz, sst);
+	cb_shape(&c, true, dsz, dst_);
+	cb_wreg32(&c, DMA_CORE_COMMIT, 0);
+	run(&fb, &q, t, &c);
+	ok(stopped(&fb) >= 1, "%s: a strided footprint past the mapping faults",
+	   t->name);
+	for (i = 0, gap = 0; i < 4 * DSTRIDE; i++)
+		gap += fb.host[UHOST_BUS + UHOST_SIZE + i] != 0x5A;
+	ok_eq(gap, 0, "%s: nothing written past the mapping", t->name);
+	ok(!memcmp(fb.host + UHOST_BUS + UHOST_SIZE - DSTRIDE, src, ROW),
+	   "%s: the rows inside it were written before the fault", t->name);
+
+	/* Transpose is not modelled: the transfer fails, nothing moves. */
+	memset(dst, 0xFF, ROWS * DSTRIDE);
+	c = attack_cb(&fb, t, 2);
+	cb_core_bases(&c, USER_VA + 0x20000, USER_VA + 0x40000);
+	cb_shape(&c, false, ssz, sst);
+	cb_shape(&c, true, dsz, dst_);
+	cb_wreg32(&c, DMA_CORE_COMMIT, DMA_COMMIT_TRANSPOSE);
+	q_submit_dev(&q, t->external ? cb_dev(&c) :
+		     USER_VA + (c.bus - UHOST_BUS), c.len);
+	ok(gaudi_cfg_read(g, core + DMA_CORE_ERR_CAUSE) & DMA_ERR_HBW_RD,
+	   "%s: a transpose transfer fails (ERR_CAUSE)", t->name);
+	for (i = 0, gap = 0; i < ROWS * DSTRIDE; i++)
+		gap += dst[i] != 0xFF;
+	ok_eq(gap, 0, "%s: and writes nothing", t->name);
+	q_restart(&q);
+
+	ok_eq(violations, 0, "%s: strided oracle: %u accesses (%u blocked), none outside the user's ranges",
+	      t->name, txns, blocked);
+	ok(canaries_intact(&fb), "%s: canaries intact", t->name);
 	fakebus_free(&fb);
 }
 
@@ -484,6 +613,8 @@ int main(void)
 	test_secure_dma();
 	test_classes(&internal);
 	test_classes(&external);
+	test_strided_user(&internal);
+	test_strided_user(&external);
 	test_roce_counters();
 	return tap_done();
 }

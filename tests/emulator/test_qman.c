@@ -585,6 +585,231 @@ static void test_hang_injection(void)
 	fakebus_free(&fb);
 }
 
+static void cb_lae(struct cb *c, uint32_t cfg, uint64_t src)
+{
+	cb_hdr(c, 0xF, cfg, 1U << 30);
+	cb_u64(c, src);
+}
+
+/* A MSG_LONG that runs only while predicate p is set. */
+static void cb_msg_long_pred(struct cb *c, uint64_t addr, uint32_t v,
+			     unsigned int p)
+{
+	cb_hdr(c, 0x3, v, 1U << 31 | p);
+	cb_u64(c, addr);
+}
+
+/*
+ * LOAD_AND_EXE (issue 23), as hl-thunk-open's tests use it: predicates
+ * loaded from SRAM in the non-consecutive map gate a MSG_LONG; scalars
+ * loaded from SRAM hold a MSG_LONG (all four registers) or a MSG_SHORT in
+ * the lower or the upper two, executed by the same or a separate packet.
+ */
+static void test_load_and_exe(void)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, pq_bus(0), 4);
+	uint8_t *pbuf = fb.sram + 0x10000;	/* SRAM_BUF */
+	uint64_t dst = SRAM_BUF + 0x1000, pred = SRAM_BUF, scal = SRAM_BUF + 0x80;
+	uint32_t *out = (uint32_t *)(fb.sram + 0x11000), v;
+	struct cb c, sc;
+	int sep;
+
+	/* P10 clear (its consecutive-map bit set instead): skipped. */
+	memset(pbuf, 0, 128);
+	pbuf[1] = 1U << 2;
+	c = cb_at(&fb, cb_bus(0));
+	cb_msg_long(&c, dst, 0x1111);
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD, pred);
+	cb_msg_long_pred(&c, dst, 0x2222, 10);
+	q_submit(&q, &c);
+	ok_eq(*out, 0x1111, "predicate 10 clear: the predicated MSG_LONG is skipped");
+	ok_eq(q_ci(&q), 1, "the CB completes");
+
+	pbuf[40] = 1;		/* word 10, bit 0: P10 */
+	c = cb_at(&fb, cb_bus(1));
+	cb_msg_long(&c, dst, 0x1111);
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD, pred);
+	cb_msg_long_pred(&c, dst, 0x3333, 10);
+	cb_msg_long_pred(&c, dst + 4, 0x4444, 11);
+	cb_msg_long_pred(&c, dst + 8, 0x5555, 0);
+	q_submit(&q, &c);
+	ok(out[0] == 0x3333 && out[1] != 0x4444 && out[2] == 0x5555,
+	   "predicate 10 set: it runs; P11 clear is skipped; P0 always runs");
+
+	/* P0 is not loaded: word 0 bit 0 changes nothing. */
+	pbuf[0] = 0;
+	c = cb_at(&fb, cb_bus(2));
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD, pred);
+	cb_msg_long_pred(&c, dst + 12, 0x6666, 0);
+	q_submit(&q, &c);
+	ok_eq(out[3], 0x6666, "a predicate load leaves P0 set");
+
+	/* Scalars: a MSG_LONG in R0..R3, ETYPE 0; one packet or two. */
+	for (sep = 0; sep < 2; sep++) {
+		sc = cb_at(&fb, cb_bus(10));
+		cb_msg_long(&sc, dst + 16, 0x7000 + sep);
+		memcpy(fb.sram + 0x10080, fb.host + cb_bus(10), 16);
+		c = cb_at(&fb, cb_bus(3 + sep));
+		cb_lae(&c, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+		       (sep ? 0 : PKT_LOAD_AND_EXE_EXE), scal);
+		if (sep)
+			cb_lae(&c, PKT_LOAD_AND_EXE_EXE, 0);
+		q_submit(&q, &c);
+		ok_eq(out[4], 0x7000 + sep,
+		      "scalars: a MSG_LONG over R0..R3 executed (%s)",
+		      sep ? "separate EXE" : "load and exe");
+	}
+
+	/* A MSG_SHORT in the lower, then in the upper two registers. */
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_CP_MSG_BASE_LO(0, 0),
+			(uint32_t)SRAM_BUF);
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_CP_MSG_BASE_HI(0, 0),
+			SRAM_BUF >> 32);
+	for (sep = 0; sep < 2; sep++) {
+		memset(fb.sram + 0x10080, 0, 16);
+		sc = cb_at(&fb, cb_bus(10));
+		cb_msg_short(&sc, 0, 0x1020 + 4 * sep, 0xAB00 + sep);
+		memcpy(fb.sram + 0x10080 + 8 * sep, fb.host + cb_bus(10), 8);
+		c = cb_at(&fb, cb_bus(5 + sep));
+		cb_lae(&c, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+		       PKT_LOAD_AND_EXE_EXE |
+		       (sep ? PKT_LOAD_AND_EXE_ETYPE : 0), scal);
+		q_submit(&q, &c);
+		memcpy(&v, fb.sram + 0x11020 + 4 * sep, 4);
+		ok_eq(v, 0xAB00 + sep, "scalars: a MSG_SHORT in the %s two registers executed",
+		      sep ? "upper" : "lower");
+	}
+	ok_eq(fb.guest_errors, 0, "no guest errors");
+
+	/* A CP_DMA in the scalars is not executed: the stream stops. */
+	sc = cb_at(&fb, cb_bus(10));
+	cb_cp_dma(&sc, cb_dev(&c), 8);
+	memcpy(fb.sram + 0x10080, fb.host + cb_bus(10), 16);
+	c = cb_at(&fb, cb_bus(7));
+	cb_lae(&c, PKT_LOAD_AND_EXE_LOAD | PKT_LOAD_AND_EXE_DST |
+	       PKT_LOAD_AND_EXE_EXE, scal);
+	q_submit(&q, &c);
+	ok(q_sts1(&q) & QM_STS1_CP_UNDEF_CMD_ERR,
+	   "a CP_DMA from the scalars is an undefined command");
+	fakebus_free(&fb);
+}
+
+/*
+ * Arbitration (issue 23): NSTR streams of DMA 0 each run ROUNDS critical
+ * sections ARB_POINT(lock, prio) - SOB 5 += 1 - copy SOB 5 into the log -
+ * ARB_POINT(release), released together; the log holds the ticket each
+ * section drew, i.e. the order the arbiter granted.  ticket[s][r] is
+ * returned; 0 marks a section that never ran.
+ */
+#define ROUNDS	4
+#define NSTR	2
+#define ARB_LOG	0x9000ULL
+
+static unsigned int arb_errors;
+
+static void arb_round(uint32_t cfg0, const uint32_t *wt, const uint8_t *prio,
+		      uint32_t ticket[NSTR][ROUNDS])
+{
+	struct fakebus fbs, *fb = &fbs;
+	struct gaudi_core *g = fakebus_new(fb);
+	uint64_t sob = GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * 5;
+	uint32_t stop = 0;
+	struct queue q[NSTR];
+	unsigned int s, r;
+
+	for (s = 0; s < NSTR; s++)
+		stop |= QM_CFG_PQF_EN(s) | QM_CFG_CP_EN(s);
+	for (s = 0; s < NSTR; s++) {
+		struct cb c = cb_at(fb, cb_bus(20 + s));
+
+		q[s] = q_setup(fb, s, pq_bus(20 + s), 4);
+		for (r = 0; r < ROUNDS; r++) {
+			cb_hdr(&c, 0xC, prio[s], 0);
+			cb_msg_long(&c, sob, SM_SOB_INC | 1);
+			cb_lin_dma(&c, sob, fake_host_dev(ARB_LOG + 4 *
+							  (s * ROUNDS + r)),
+				   4, 0);
+			cb_hdr(&c, 0xC, prio[s] | PKT_ARB_RELEASE, 0);
+		}
+		if (s == 0)
+			gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_GLBL_CFG1, stop);
+		q_submit(&q[s], &c);
+	}
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_ARB_CFG_0, cfg0);
+	for (s = 0; s < NSTR; s++)
+		gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_ARB_WRR_WEIGHT(s), wt[s]);
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_GLBL_CFG1, 0);	/* go */
+	for (s = 0; s < NSTR; s++)
+		for (r = 0; r < ROUNDS; r++)
+			ticket[s][r] = host_u32(fb, ARB_LOG +
+						4 * (s * ROUNDS + r));
+	arb_errors += fb->guest_errors;
+	fakebus_free(fb);
+}
+
+static bool tickets_are(uint32_t t[NSTR][ROUNDS], const uint32_t *want)
+{
+	unsigned int s, r;
+
+	for (s = 0; s < NSTR; s++)
+		for (r = 0; r < ROUNDS; r++)
+			if (t[s][r] != want[s * ROUNDS + r])
+				return false;
+	return true;
+}
+
+static void test_arbitration(void)
+{
+	static const uint32_t one[NSTR] = { 1, 1 }, w21[NSTR] = { 2, 1 };
+	static const uint8_t p0[NSTR] = { 0, 0 }, p12[NSTR] = { 1, 2 };
+	static const uint8_t p21[NSTR] = { 2, 1 };
+	static const uint32_t rr[] = { 1, 3, 5, 7, 2, 4, 6, 8 };
+	static const uint32_t wrr[] = { 1, 2, 4, 5, 3, 6, 7, 8 };
+	static const uint32_t pri12[] = { 5, 6, 7, 8, 1, 2, 3, 4 };
+	static const uint32_t pri21[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint32_t en = QM_ARB_CFG_0_EN | QM_ARB_CFG_0_IS_MASTER;
+	uint32_t t[NSTR][ROUNDS];
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q;
+	struct cb c;
+
+	arb_round(en | QM_ARB_CFG_0_TYPE_WRR, one, p0, t);
+	ok(tickets_are(t, rr), "round robin (WRR, equal weights): the streams alternate");
+	arb_round(en | QM_ARB_CFG_0_TYPE_WRR, w21, p0, t);
+	ok(tickets_are(t, wrr), "WRR 2:1: stream 0 twice, then stream 1, until one runs out");
+	arb_round(en, one, p12, t);
+	ok(tickets_are(t, pri12), "priority: stream 1 (2) runs all its sections before stream 0 (1)");
+	arb_round(en, one, p21, t);
+	ok(tickets_are(t, pri21), "priority: stream 0 (2) first when it is the higher");
+	ok_eq(arb_errors, 0, "no guest errors");
+
+	/*
+	 * A stream that waits for the grant of one that never gives it back
+	 * waits until arbitration is switched off (the driver's reset of the
+	 * registers for the next holder); off, ARB_POINT is a NOP.
+	 */
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_ARB_CFG_0, en);
+	q = q_setup(&fb, 0, pq_bus(20), 4);
+	c = cb_at(&fb, cb_bus(20));
+	cb_hdr(&c, 0xC, 0, 0);			/* takes it, keeps it */
+	q_submit(&q, &c);
+	q = q_setup(&fb, 1, pq_bus(21), 4);
+	c = cb_at(&fb, cb_bus(21));
+	cb_hdr(&c, 0xC, 7, 0);
+	cb_msg_long(&c, fake_host_dev(FENCE_BUS), 0xA5B);
+	memset(fb.host + FENCE_BUS, 0, 4);
+	q_submit(&q, &c);
+	ok(host_u32(&fb, FENCE_BUS) == 0 && q_ci(&q) == 0,
+	   "a stream waits while another holds the grant");
+	gaudi_cfg_write(g, mmDMA0_QM_BASE + QM_ARB_CFG_0, 0);
+	ok(host_u32(&fb, FENCE_BUS) == 0xA5B && q_ci(&q) == 1,
+	   "switching arbitration off releases it");
+	fakebus_free(&fb);
+}
+
 int main(void)
 {
 	test_reset_idle();
@@ -600,5 +825,7 @@ int main(void)
 	test_ping_pong();
 	test_mme_tpc();
 	test_hang_injection();
+	test_arbitration();
+	test_load_and_exe();
 	return tap_done();
 }

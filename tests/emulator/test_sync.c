@@ -192,8 +192,87 @@ static void test_signal_wait(void)
 	fakebus_free(&fb);
 }
 
+/*
+ * hl-thunk-open's test_sm_sob_cleanup_on_ctx_switch, packet for packet, on
+ * DMA_0_0 with the MSG_SHORT bases both drivers program (0: E_N monitors,
+ * 1: E_N SOBs): context 1 sets E_N SOB 0 to 1 (MSG_SHORT base 1); the next
+ * context arms E_N monitor 0 for SOB 0 EQUAL 0 with its payload on the
+ * stream's FENCE0 and FENCEs on it.  Between them the clear of either
+ * driver: gaudi.ko's register writes (monitors disarmed first, then SOBs),
+ * upstream's kernel MSG_LONG job (SOBs first, then MON_STATUS).  Without a
+ * clear the FENCE must wait (the check can fail).
+ */
+static void sob_cleanup_round(int how, uint32_t *ci, uint32_t *sob)
+{
+	struct fakebus fb;
+	struct gaudi_core *g = fakebus_new(&fb);
+	struct queue q = q_setup(&fb, 0, PQ_BUS, 4);
+	uint32_t qm = mmDMA0_QM_BASE;
+	uint64_t fence = GAUDI_CFG_BASE + qm + QM_CP_FENCE_RDATA(0, 0);
+	struct cb c;
+	unsigned int i;
+
+	gaudi_cfg_write(g, qm + QM_CP_MSG_BASE_LO(0, 0),
+			(uint32_t)(GAUDI_CFG_BASE + EN + SM_MON_PAY_ADDRL(0)));
+	gaudi_cfg_write(g, qm + QM_CP_MSG_BASE_HI(0, 0), GAUDI_CFG_BASE >> 32);
+	gaudi_cfg_write(g, qm + QM_CP_MSG_BASE_LO(1, 0),
+			(uint32_t)(GAUDI_CFG_BASE + EN));
+	gaudi_cfg_write(g, qm + QM_CP_MSG_BASE_HI(1, 0), GAUDI_CFG_BASE >> 32);
+	c = cb_at(&fb, CB_BUS);
+	cb_msg_short(&c, 1, 0, 1);			/* SOB 0 = 1 (set) */
+	q_submit(&q, &c);
+	if (how == 1) {				/* gaudi.ko at open */
+		for (i = 0; i < SM_NUM_MONS; i++) {
+			gaudi_cfg_write(g, EN + SM_MON_STATUS(i), 0);
+			gaudi_cfg_write(g, EN + SM_MON_PAY_ADDRL(i),
+					(uint32_t)(GAUDI_CFG_BASE + EN));
+			gaudi_cfg_write(g, EN + SM_MON_PAY_ADDRH(i),
+					GAUDI_CFG_BASE >> 32);
+			gaudi_cfg_write(g, EN + SM_MON_PAY_DATA(i), 0);
+		}
+		for (i = 0; i < SM_NUM_SOBS; i++)
+			gaudi_cfg_write(g, EN + 4 * i, 0);
+	} else if (how == 2) {			/* upstream's kernel job */
+		c = cb_at(&fb, CB_BUS + 0x10000);
+		for (i = 0; i < SM_NUM_SOBS; i++)
+			cb_msg_long(&c, GAUDI_CFG_BASE + EN + 4 * i, 0);
+		for (i = 0; i < SM_NUM_MONS; i++)
+			cb_msg_long(&c, GAUDI_CFG_BASE + EN + SM_MON_STATUS(i), 0);
+		q_submit(&q, &c);
+	}
+	c = cb_at(&fb, CB_BUS + 0x20000);
+	cb_msg_short(&c, 0, SM_MON_PAY_ADDRL(0) - SM_MON_PAY_ADDRL(0),
+		     (uint32_t)fence);
+	cb_msg_short(&c, 0, SM_MON_PAY_ADDRH(0) - SM_MON_PAY_ADDRL(0),
+		     fence >> 32);
+	cb_msg_short(&c, 0, SM_MON_PAY_DATA(0) - SM_MON_PAY_ADDRL(0), 1);
+	cb_msg_short(&c, 0, SM_MON_ARM(0) - SM_MON_PAY_ADDRL(0),
+		     arm_val(0, 0xFE, 1, 0));
+	cb_fence(&c, 0, 1, 1);
+	q_submit(&q, &c);
+	*ci = q_ci(&q);
+	*sob = gaudi_cfg_read(g, EN);
+	fakebus_free(&fb);
+}
+
+static void test_sob_cleanup_on_ctx_switch(void)
+{
+	uint32_t ci, sob;
+
+	sob_cleanup_round(0, &ci, &sob);
+	ok(ci == 1 && sob == 1,
+	   "no clear: SOB 0 stays 1, the EQUAL-0 monitor does not fire, the FENCE waits");
+	sob_cleanup_round(1, &ci, &sob);
+	ok(ci == 2 && sob == 0,
+	   "gaudi.ko's clear: SOB 0 reads 0, the monitor fires at arming, the CB completes");
+	sob_cleanup_round(2, &ci, &sob);
+	ok(ci == 3 && sob == 0,
+	   "upstream's clear (SOBs, then MON_STATUS): the same");
+}
+
 int main(void)
 {
+	test_sob_cleanup_on_ctx_switch();
 	test_sobs_and_monitors();
 	test_chain();
 	test_signal_wait();
