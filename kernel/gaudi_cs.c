@@ -1490,6 +1490,7 @@ int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile)
 	mutex_init(&ctx->cb_live_lock);
 	INIT_LIST_HEAD(&ctx->cb_live);
 	xa_init(&ctx->maps);
+	mt_init(&ctx->pins);
 	xa_init_flags(&ctx->dram, XA_FLAGS_ALLOC1);
 	drm_mm_init(&ctx->va, GAUDI_VA_USER_START,
 		    GAUDI_VA_HOST_END - GAUDI_VA_USER_START);
@@ -1649,6 +1650,7 @@ void gaudi_ctx_free(struct gaudi_file *gfile)
 	drm_mm_takedown(&ctx->va);
 	xa_destroy(&ctx->cbs);
 	xa_destroy(&ctx->maps);
+	mtree_destroy(&ctx->pins);
 	xa_destroy(&ctx->dram);
 	mutex_destroy(&ctx->cb_live_lock);
 	mutex_destroy(&ctx->lock);

@@ -35,6 +35,7 @@
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/maple_tree.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -203,6 +204,13 @@ struct gaudi_ctx {
 	u32 cb_count;		/* ctx->lock: handles in cbs */
 	u64 cb_bytes;		/* ctx->lock: and their sizes */
 	struct xarray maps;	/* device VA >> 12 -> struct gaudi_map */
+	/*
+	 * ctx->lock: the host pages its maps pinned, by page frame number
+	 * (-> struct gaudi_pinrun, gaudi_mem.c), and how many there are.
+	 */
+	struct maple_tree pins;
+	unsigned long pin_pages;
+	u64 pin_gen;		/* ctx->lock: marks of gaudi_mem.c */
 	struct drm_mm va;	/* ctx->lock: host VA range of the device MMU */
 	struct drm_mm cb_va;	/* ctx->lock: CB part of it */
 	u64 fence_context;
@@ -442,6 +450,9 @@ void gaudi_mem_pf_clear(struct gaudi_device *gdev);
 int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,
 			  u32 *array_size, void **out, size_t *out_len);
 u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile);
+struct gaudi_map;
+struct gaudi_map *gaudi_mem_hold(struct gaudi_ctx *ctx, u64 va, u64 len);
+void gaudi_mem_unhold(struct gaudi_ctx *ctx, struct gaudi_map *map);
 
 /* gaudi_scrub.c */
 int gaudi_scrub_sw_init(struct gaudi_device *gdev);

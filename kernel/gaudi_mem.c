@@ -48,42 +48,74 @@
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
 
+/*
+ * Host pages are pinned and DMA-mapped once per context, and a device has
+ * one context at a time (Documentation/accel/gaudi.rst, "Host memory"): a
+ * MAP pins its range, keeps the pins of the pages the context does not
+ * hold yet as a new pin set (one dma_map_sgtable() of them), drops its
+ * pins of the others, and points the device MMU at the DMA addresses of
+ * whichever set holds each page.  ctx->pins finds a page's set by page
+ * frame number.  A set lives while a mapping uses any of its pages.
+ */
+struct gaudi_pinset {
+	u32 refs;			/* ctx->lock: mappings using it, + MAP */
+	bool dma_mapped;
+	bool counted;			/* in the file's host_bytes */
+	u64 mark;			/* ctx->lock: gaudi_map_walk() */
+	struct page **pages;		/* one pin each */
+	unsigned long npages;
+	struct mm_struct *mm;		/* charged with the pins, held */
+	struct sg_table sgt;		/* one entry per run */
+	struct list_head runs;		/* struct gaudi_pinrun, in sgt order */
+};
+
+/* Physically contiguous pages of a set: ctx->pins maps their frames here. */
+struct gaudi_pinrun {
+	struct list_head node;
+	struct gaudi_pinset *set;
+	unsigned long pfn;
+	unsigned long npages;
+	dma_addr_t dma;
+	bool in_tree;
+};
+
 struct gaudi_map {
 	struct drm_mm_node node;	/* device VA, page aligned */
 	u32 offset;			/* of the host address in its page */
 	u64 size;			/* as asked */
-	struct page **pages;
-	unsigned long npages;
-	struct mm_struct *mm;		/* charged with the pins, held */
-	struct sg_table sgt;
+	u32 holds;			/* ctx->lock: gaudi_mem_hold() */
+	unsigned long nsets;
+	struct gaudi_pinset **sets;	/* a reference on each */
 };
 
 /*
  * Pinned pages count against the owner's RLIMIT_MEMLOCK in mm->pinned_vm,
- * as RDMA's umem and VFIO charge theirs, unless it has CAP_IPC_LOCK.
+ * as RDMA's umem and VFIO charge theirs, unless it has CAP_IPC_LOCK; each
+ * page once per context, by the set that pinned it.
  */
-static int gaudi_pin_charge(struct gaudi_device *gdev, struct gaudi_map *map)
+static bool gaudi_pin_over_limit(s64 total)
 {
-	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	return total > (s64)(rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT) &&
+	       !capable(CAP_IPC_LOCK);
+}
+
+static int gaudi_pinset_charge(struct gaudi_device *gdev,
+			       struct gaudi_ctx *ctx, struct gaudi_pinset *set)
+{
 	struct mm_struct *mm = current->mm;
 	s64 total;
 
-	total = atomic64_add_return(map->npages, &mm->pinned_vm);
-	if (total > limit && !capable(CAP_IPC_LOCK)) {
-		atomic64_sub(map->npages, &mm->pinned_vm);
-		gaudi_dbg(gdev, MMU, "MAP: %lu pages over RLIMIT_MEMLOCK (%lu pages)\n",
-			  map->npages, limit);
+	total = atomic64_add_return(set->npages, &mm->pinned_vm);
+	if (gaudi_pin_over_limit(total)) {
+		atomic64_sub(set->npages, &mm->pinned_vm);
+		gaudi_dbg(gdev, MMU, "MAP: %lu new pages over RLIMIT_MEMLOCK\n",
+			  set->npages);
 		return -ENOMEM;
 	}
 	mmgrab(mm);
-	map->mm = mm;
+	set->mm = mm;
+	ctx->pin_pages += set->npages;
 	return 0;
-}
-
-static void gaudi_pin_uncharge(struct gaudi_map *map)
-{
-	atomic64_sub(map->npages, &map->mm->pinned_vm);
-	mmdrop(map->mm);
 }
 
 /* An HBM allocation: the handle's, and each dma-buf's inside it. */
@@ -241,47 +273,20 @@ u64 gaudi_mem_ctx_dram_bytes(struct gaudi_file *gfile)
 	return gfile->ctx ? READ_ONCE(gfile->ctx->dram_bytes) : 0;
 }
 
-/* Put the DMA segments of @map into the MMU at its VA. */
-static int gaudi_map_mmu(struct gaudi_device *gdev, struct gaudi_map *map)
+/*
+ * Whether the DMA layer bounces @sgt (swiotlb=force, or memory the device
+ * cannot reach): the device then works on a copy, synchronised only at
+ * map and unmap, since a mapping lives for many CSs (as upstream's).
+ */
+static bool gaudi_sgt_bounces(struct device *dev, struct sg_table *sgt)
 {
-	u64 va = map->node.start, start = va, pa, len, step;
 	struct scatterlist *sg;
 	unsigned int i;
-	int ret;
 
-	for_each_sgtable_dma_sg(&map->sgt, sg, i) {
-		pa = gaudi_host_dev_addr(sg_dma_address(sg));
-		len = sg_dma_len(sg);
-		while (len) {
-			step = (IS_ALIGNED(va | pa, SZ_2M) && len >= SZ_2M) ?
-			       SZ_2M : SZ_4K;
-			ret = gaudi_mmu_map(gdev, va, pa, step, step);
-			if (ret) {
-				gaudi_mmu_unmap(gdev, start, va - start, 0);
-				return ret;
-			}
-			va += step;
-			pa += step;
-			len -= step;
-		}
-	}
-	return 0;
-}
-
-static void gaudi_map_release(struct gaudi_ctx *ctx, struct gaudi_map *map)
-{
-	struct gaudi_device *gdev = ctx->gdev;
-
-	gaudi_mmu_unmap(gdev, map->node.start, map->node.size, 0);
-	gaudi_mmu_invalidate(gdev);
-	dma_unmap_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL, 0);
-	sg_free_table(&map->sgt);
-	unpin_user_pages_dirty_lock(map->pages, map->npages, true);
-	gaudi_pin_uncharge(map);
-	atomic64_sub(map->npages << PAGE_SHIFT, &ctx->gfile->host_bytes);
-	kvfree(map->pages);
-	drm_mm_remove_node(&map->node);
-	kfree(map);
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		if (dma_need_sync(dev, sg_dma_address(sg)))
+			return true;
+	return false;
 }
 
 /*
@@ -301,54 +306,315 @@ static unsigned long gaudi_run_len(struct page **pages, unsigned long n,
 	return i;
 }
 
+/* Under ctx->lock, with no mapping left on @set. */
+static void gaudi_pinset_release(struct gaudi_ctx *ctx,
+				 struct gaudi_pinset *set)
+{
+	struct device *dev = &ctx->gdev->pdev->dev;
+	struct gaudi_pinrun *run, *tmp;
+
+	list_for_each_entry_safe(run, tmp, &set->runs, node) {
+		if (run->in_tree)
+			mtree_erase(&ctx->pins, run->pfn);
+		list_del(&run->node);
+		kfree(run);
+	}
+	if (set->dma_mapped) {
+		dma_sync_sgtable_for_cpu(dev, &set->sgt, DMA_BIDIRECTIONAL);
+		dma_unmap_sgtable(dev, &set->sgt, DMA_BIDIRECTIONAL,
+				  DMA_ATTR_SKIP_CPU_SYNC);
+	}
+	sg_free_table(&set->sgt);
+	unpin_user_pages_dirty_lock(set->pages, set->npages, set->dma_mapped);
+	if (set->mm) {
+		atomic64_sub(set->npages, &set->mm->pinned_vm);
+		mmdrop(set->mm);
+		ctx->pin_pages -= set->npages;
+	}
+	if (set->counted)
+		atomic64_sub(set->npages << PAGE_SHIFT,
+			     &ctx->gfile->host_bytes);
+	kvfree(set->pages);
+	kfree(set);
+}
+
+static void gaudi_pinset_put(struct gaudi_ctx *ctx, struct gaudi_pinset *set)
+{
+	if (!--set->refs)
+		gaudi_pinset_release(ctx, set);
+}
+
+/* Enter @run into ctx->pins: its frames are no set's yet. */
+static int gaudi_pinrun_insert(struct gaudi_ctx *ctx, struct gaudi_pinrun *run)
+{
+	int ret;
+
+	ret = mtree_insert_range(&ctx->pins, run->pfn,
+				 run->pfn + run->npages - 1, run, GFP_KERNEL);
+	run->in_tree = !ret;
+	return ret;
+}
+
 /*
- * The scatterlist of @map's pinned pages: one entry per physically
- * contiguous run, up to 2 MiB each and no longer than the DMA layer can
- * map in one piece (@max_bytes, dma_max_mapping_size(): 256 KiB when
- * mappings bounce through swiotlb).  Does the job of
- * sg_alloc_table_from_pages_segment() in a fraction of its time on large
- * pinned ranges (measured in the model's guest, 1 GiB of huge pages: 11 ms
- * for it, most of a MAP), which matters since a MAP does this on every
- * page.
+ * Sort the @n pages a MAP pinned, under ctx->lock: a page the context
+ * holds already (in ctx->pins, or earlier in @pages) loses the MAP's pin;
+ * the others, in order, become the pages of a new set (*@setp, with the
+ * MAP's reference; NULL when there are none) in runs of physically
+ * contiguous pages, at most @max_bytes (the DMA layer's limit) and 2 MiB
+ * each, entered in ctx->pins.  On failure every pin of @pages is dropped.
  */
-static int gaudi_map_sgt(struct gaudi_map *map, size_t max_bytes)
+static int gaudi_pinset_build(struct gaudi_ctx *ctx, struct page **pages,
+			      unsigned long n, size_t max_bytes,
+			      struct gaudi_pinset **setp)
 {
 	const unsigned long max = max_t(unsigned long, 1,
 					min_t(size_t, SZ_2M, max_bytes) >>
 					PAGE_SHIFT);
-	struct page **pages = map->pages;
-	unsigned long n = map->npages, i, len;
-	unsigned int runs = 0;
-	struct scatterlist *sg;
+	bool used = !mtree_empty(&ctx->pins);
+	struct gaudi_pinrun *run = NULL;
+	struct gaudi_pinset *set;
+	unsigned long i = 0, pfn;
+	int ret = -ENOMEM;
+
+	*setp = NULL;
+	set = kzalloc(sizeof(*set), GFP_KERNEL);
+	if (!set)
+		goto err_unpin;
+	INIT_LIST_HEAD(&set->runs);
+	set->refs = 1;
+	set->pages = kvmalloc_array(n, sizeof(*set->pages),
+				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!set->pages)
+		goto err_set;
+	for (; i < n; i++) {
+		pfn = page_to_pfn(pages[i]);
+		if (run && pfn == run->pfn + run->npages && run->npages < max &&
+		    (!used || !mtree_load(&ctx->pins, pfn))) {
+			run->npages++;
+			set->pages[set->npages++] = pages[i];
+			continue;
+		}
+		if (run) {
+			ret = gaudi_pinrun_insert(ctx, run);
+			if (ret)
+				goto err_set;
+			used = true;
+			run = NULL;
+		}
+		if (used && mtree_load(&ctx->pins, pfn)) {
+			unpin_user_page(pages[i]);
+			continue;
+		}
+		run = kzalloc(sizeof(*run), GFP_KERNEL);
+		if (!run) {
+			ret = -ENOMEM;
+			goto err_set;
+		}
+		run->set = set;
+		run->pfn = pfn;
+		run->npages = 1;
+		list_add_tail(&run->node, &set->runs);
+		set->pages[set->npages++] = pages[i];
+	}
+	if (run) {
+		ret = gaudi_pinrun_insert(ctx, run);
+		if (ret)
+			goto err_set;
+	}
+	if (!set->npages) {
+		kvfree(set->pages);
+		kfree(set);
+		return 0;
+	}
+	*setp = set;
+	return 0;
+
+err_set:
+	/* In the loop, pages[i] is not the set's yet. */
+	if (set->pages)
+		gaudi_pinset_release(ctx, set);
+	else
+		kfree(set);
+err_unpin:
+	if (i < n)
+		unpin_user_pages(pages + i, n - i);
+	return ret;
+}
+
+/*
+ * DMA-map @set's runs as one scatterlist.  DMA_ATTR_SKIP_CPU_SYNC with
+ * the syncs done here and at release: what a plain map and unmap do, and
+ * the DMA API's way for a page that another device (another card's
+ * context) maps too.
+ */
+static int gaudi_pinset_map(struct gaudi_device *gdev,
+			    struct gaudi_pinset *set)
+{
+	struct device *dev = &gdev->pdev->dev;
+	struct scatterlist *sg, *dsg;
+	struct gaudi_pinrun *run;
+	unsigned int nruns = 0;
+	u64 off = 0;
 	int ret;
 
-	for (i = 0; i < n; i += len, runs++)
-		len = gaudi_run_len(pages + i, n - i, max);
-	ret = sg_alloc_table(&map->sgt, runs, GFP_KERNEL);
+	list_for_each_entry(run, &set->runs, node)
+		nruns++;
+	ret = sg_alloc_table(&set->sgt, nruns, GFP_KERNEL);
 	if (ret)
 		return ret;
-	sg = map->sgt.sgl;
-	for (i = 0; i < n; i += len, sg = sg_next(sg)) {
-		len = gaudi_run_len(pages + i, n - i, max);
-		sg_set_page(sg, pages[i], len << PAGE_SHIFT, 0);
+	sg = set->sgt.sgl;
+	list_for_each_entry(run, &set->runs, node) {
+		sg_set_page(sg, pfn_to_page(run->pfn),
+			    run->npages << PAGE_SHIFT, 0);
+		sg = sg_next(sg);
+	}
+	ret = dma_map_sgtable(dev, &set->sgt, DMA_BIDIRECTIONAL,
+			      DMA_ATTR_SKIP_CPU_SYNC);
+	if (ret)
+		return ret;
+	set->dma_mapped = true;
+	dma_sync_sgtable_for_device(dev, &set->sgt, DMA_BIDIRECTIONAL);
+	if (gaudi_sgt_bounces(dev, &set->sgt))
+		drm_info_once(&gdev->drm,
+			      "host memory maps bounce through swiotlb: the device sees them as they were at MAP, user memory sees its writes at UNMAP\n");
+	/*
+	 * The DMA segments cover the runs in order, without gaps (page
+	 * aligned entries), and never split one (an IOMMU merges entries,
+	 * swiotlb and the direct map keep them).
+	 */
+	dsg = set->sgt.sgl;
+	list_for_each_entry(run, &set->runs, node) {
+		while (off >= sg_dma_len(dsg)) {
+			off -= sg_dma_len(dsg);
+			dsg = sg_next(dsg);
+		}
+		run->dma = sg_dma_address(dsg) + off;
+		off += run->npages << PAGE_SHIFT;
 	}
 	return 0;
 }
 
 /*
- * Whether the DMA layer bounces @sgt (swiotlb=force, or memory the device
- * cannot reach): the device then works on a copy, synchronised only at
- * map and unmap, since a mapping lives for many CSs (as upstream's).
+ * The pages from @pages[0] on that one run holds contiguously (0 if none
+ * holds @pages[0]: a driver bug), its run and the DMA address of @pages[0].
  */
-static bool gaudi_sgt_bounces(struct device *dev, struct sg_table *sgt)
+static unsigned long gaudi_piece(struct gaudi_ctx *ctx, struct page **pages,
+				 unsigned long n, struct gaudi_pinrun **runp,
+				 dma_addr_t *dma)
 {
-	struct scatterlist *sg;
-	unsigned int i;
+	unsigned long pfn = page_to_pfn(pages[0]);
+	struct gaudi_pinrun *run = mtree_load(&ctx->pins, pfn);
 
-	for_each_sgtable_dma_sg(sgt, sg, i)
-		if (dma_need_sync(dev, sg_dma_address(sg)))
-			return true;
-	return false;
+	*runp = run;
+	if (!run)
+		return 0;
+	*dma = run->dma + ((dma_addr_t)(pfn - run->pfn) << PAGE_SHIFT);
+	return gaudi_run_len(pages, n, run->pfn + run->npages - pfn);
+}
+
+/* Device MMU entries for [@va, @va + @len) at device address @pa. */
+static int gaudi_map_piece(struct gaudi_device *gdev, u64 va, u64 pa,
+			   u64 len)
+{
+	u64 start = va, step;
+	int ret;
+
+	while (len) {
+		step = (IS_ALIGNED(va | pa, SZ_2M) && len >= SZ_2M) ?
+		       SZ_2M : SZ_4K;
+		ret = gaudi_mmu_map(gdev, va, pa, step, step);
+		if (ret) {
+			gaudi_mmu_unmap(gdev, start, va - start, 0);
+			return ret;
+		}
+		va += step;
+		pa += step;
+		len -= step;
+	}
+	return 0;
+}
+
+/*
+ * Under ctx->lock, every page of @pages in ctx->pins: @map takes a
+ * reference on each set its pages are in, and the device MMU points its
+ * VA at their DMA addresses (2 MiB pages where both sides are aligned, on
+ * runs of contiguous DMA addresses).  On failure the MMU entries are gone
+ * and @map keeps the references it took (gaudi_map_put_sets()).
+ */
+static int gaudi_map_walk(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			  struct gaudi_map *map, struct page **pages,
+			  unsigned long n)
+{
+	u64 va = map->node.start, gen, cur_len = 0;
+	dma_addr_t dma, cur = 0;
+	struct gaudi_pinrun *run;
+	unsigned long i, k, nsets = 0;
+	int ret;
+
+	gen = ++ctx->pin_gen;
+	for (i = 0; i < n; i += k) {
+		k = gaudi_piece(ctx, pages + i, n - i, &run, &dma);
+		if (!k)
+			return -EFAULT;
+		if (run->set->mark != gen) {
+			run->set->mark = gen;
+			nsets++;
+		}
+	}
+	map->sets = kvmalloc_array(nsets, sizeof(*map->sets), GFP_KERNEL);
+	if (!map->sets)
+		return -ENOMEM;
+	gen = ++ctx->pin_gen;
+	for (i = 0; i < n; i += k) {
+		k = gaudi_piece(ctx, pages + i, n - i, &run, &dma);
+		if (run->set->mark != gen) {
+			run->set->mark = gen;
+			run->set->refs++;
+			map->sets[map->nsets++] = run->set;
+		}
+		if (cur_len && dma == cur + cur_len) {
+			cur_len += (u64)k << PAGE_SHIFT;
+			continue;
+		}
+		if (cur_len) {
+			ret = gaudi_map_piece(gdev, va, gaudi_host_dev_addr(cur),
+					      cur_len);
+			if (ret)
+				goto err;
+			va += cur_len;
+		}
+		cur = dma;
+		cur_len = (u64)k << PAGE_SHIFT;
+	}
+	ret = gaudi_map_piece(gdev, va, gaudi_host_dev_addr(cur), cur_len);
+	if (!ret)
+		return 0;
+err:
+	gaudi_mmu_unmap(gdev, map->node.start, va - map->node.start, 0);
+	return ret;
+}
+
+static void gaudi_map_put_sets(struct gaudi_ctx *ctx, struct gaudi_map *map)
+{
+	unsigned long i;
+
+	for (i = 0; i < map->nsets; i++)
+		gaudi_pinset_put(ctx, map->sets[i]);
+	kvfree(map->sets);
+	map->sets = NULL;
+	map->nsets = 0;
+}
+
+/* Under ctx->lock, @map out of ctx->maps. */
+static void gaudi_map_release(struct gaudi_ctx *ctx, struct gaudi_map *map)
+{
+	struct gaudi_device *gdev = ctx->gdev;
+
+	gaudi_mmu_unmap(gdev, map->node.start, map->node.size, 0);
+	gaudi_mmu_invalidate(gdev);
+	gaudi_map_put_sets(ctx, map);
+	drm_mm_remove_node(&map->node);
+	kfree(map);
 }
 
 static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
@@ -358,8 +624,10 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	u64 size = args->in.map_host.mem_size;
 	u64 hint = args->in.map_host.hint_addr;
 	bool force = args->in.flags & HL_MEM_FORCE_HINT;
+	struct gaudi_pinset *set = NULL;
 	unsigned long start, npages;
 	struct gaudi_map *map;
+	struct page **pages;
 	long pinned = 0, n;
 	u64 align;
 	int idx, ret;
@@ -376,30 +644,38 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	start = addr & PAGE_MASK;
 	npages = (PAGE_ALIGN(addr + size) - start) >> PAGE_SHIFT;
+	/*
+	 * Only the pages the context does not hold yet are charged, which is
+	 * known once they are pinned: the pins wait for that only within
+	 * the limit plus what the context holds already.
+	 */
+	if (gaudi_pin_over_limit(atomic64_read(&current->mm->pinned_vm) +
+				 (s64)npages -
+				 (s64)READ_ONCE(ctx->pin_pages))) {
+		gaudi_dbg(gdev, MMU, "MAP: %lu pages over RLIMIT_MEMLOCK\n",
+			  npages);
+		return -ENOMEM;
+	}
 
 	map = kzalloc(sizeof(*map), GFP_KERNEL);
 	if (!map)
 		return -ENOMEM;
 	map->offset = addr & ~PAGE_MASK;
 	map->size = size;
-	map->npages = npages;
-	ret = gaudi_pin_charge(gdev, map);
-	if (ret)
-		goto err_free;
 	/* Beyond what kvmalloc serves (1 TiB of pages): no WARN, ENOMEM. */
-	map->pages = kvmalloc_array(npages, sizeof(*map->pages),
-				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!map->pages) {
+	pages = kvmalloc_array(npages, sizeof(*pages),
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!pages) {
 		gaudi_dbg(gdev, MMU, "MAP: no page array for %lu pages\n",
 			  npages);
 		ret = -ENOMEM;
-		goto err_uncharge;
+		goto err_free;
 	}
 	while (pinned < npages) {
 		n = pin_user_pages_fast(start + (pinned << PAGE_SHIFT),
 					min_t(long, npages - pinned, SZ_64K),
 					FOLL_WRITE | FOLL_LONGTERM,
-					map->pages + pinned);
+					pages + pinned);
 		if (n <= 0) {
 			ret = n ? n : -EFAULT;
 			gaudi_dbg(gdev, MMU, "MAP: cannot pin 0x%lx: %d\n",
@@ -416,19 +692,21 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		ret = -ENODEV;
 		goto err_unpin;
 	}
-	ret = gaudi_map_sgt(map, dma_max_mapping_size(&gdev->pdev->dev));
+	mutex_lock(&ctx->lock);
+	/* From here on the MAP's pins are the new set's or dropped. */
+	ret = gaudi_pinset_build(ctx, pages, npages,
+				 dma_max_mapping_size(&gdev->pdev->dev), &set);
 	if (ret)
-		goto err_exit;
-	ret = dma_map_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL,
-			      0);
-	if (ret)
-		goto err_sgt;
-	if (gaudi_sgt_bounces(&gdev->pdev->dev, &map->sgt))
-		drm_info_once(&gdev->drm,
-			      "host memory maps bounce through swiotlb: the device sees them as they were at MAP, user memory sees its writes at UNMAP\n");
+		goto err_unlock;
+	if (set) {
+		ret = gaudi_pinset_charge(gdev, ctx, set);
+		if (!ret)
+			ret = gaudi_pinset_map(gdev, set);
+		if (ret)
+			goto err_set;
+	}
 
 	align = (npages << PAGE_SHIFT) >= SZ_2M ? SZ_2M : PAGE_SIZE;
-	mutex_lock(&ctx->lock);
 	ret = -ENOSPC;
 	if (hint && IS_ALIGNED(hint, PAGE_SIZE)) {
 		map->node.start = hint;
@@ -438,11 +716,10 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		ret = -EINVAL;
 	}
 	if (ret && force) {
-		mutex_unlock(&ctx->lock);
 		gaudi_dbg(gdev, MMU, "MAP: hint 0x%llx cannot be used: %d\n",
 			  hint, ret);
 		ret = ret == -EINVAL ? -EINVAL : -ENOMEM;
-		goto err_dma;
+		goto err_set;
 	}
 	if (ret)
 		ret = drm_mm_insert_node_in_range(&ctx->va, &map->node,
@@ -451,43 +728,49 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 						  GAUDI_VA_HOST_END,
 						  DRM_MM_INSERT_LOW);
 	if (ret) {
-		mutex_unlock(&ctx->lock);
 		ret = -ENOMEM;
-		goto err_dma;
+		goto err_set;
 	}
-	ret = gaudi_map_mmu(gdev, map);
-	if (!ret)
-		ret = xa_insert(&ctx->maps, map->node.start >> PAGE_SHIFT, map,
-				GFP_KERNEL);
+	ret = gaudi_map_walk(gdev, ctx, map, pages, npages);
+	if (ret)
+		goto err_node;
+	ret = xa_insert(&ctx->maps, map->node.start >> PAGE_SHIFT, map,
+			GFP_KERNEL);
 	if (ret) {
 		gaudi_mmu_unmap(gdev, map->node.start, map->node.size, 0);
-		drm_mm_remove_node(&map->node);
-		mutex_unlock(&ctx->lock);
-		goto err_dma;
+		goto err_node;
+	}
+	if (set) {
+		set->counted = true;
+		gaudi_file_host_add(ctx->gfile, set->npages << PAGE_SHIFT);
+		gaudi_pinset_put(ctx, set);	/* the map holds it now */
 	}
 	mutex_unlock(&ctx->lock);
 	gaudi_mmu_invalidate(gdev);
 	drm_dev_exit(idx);
-	gaudi_file_host_add(ctx->gfile, npages << PAGE_SHIFT);
+	kvfree(pages);
 
-	gaudi_dbg(gdev, MMU, "MAP: 0x%llx + 0x%llx at device VA 0x%llx\n",
-		  addr, size, map->node.start + map->offset);
+	gaudi_dbg(gdev, MMU, "MAP: 0x%llx + 0x%llx at device VA 0x%llx (%lu new pages pinned)\n",
+		  addr, size, map->node.start + map->offset,
+		  set ? set->npages : 0);
 	memset(args, 0, sizeof(*args));
 	args->out.device_virt_addr = map->node.start + map->offset;
 	return 0;
 
-err_dma:
-	dma_unmap_sgtable(&gdev->pdev->dev, &map->sgt, DMA_BIDIRECTIONAL, 0);
-err_sgt:
-	sg_free_table(&map->sgt);
-err_exit:
+err_node:
+	gaudi_map_put_sets(ctx, map);
+	drm_mm_remove_node(&map->node);
+err_set:
+	if (set)
+		gaudi_pinset_put(ctx, set);
+err_unlock:
+	mutex_unlock(&ctx->lock);
 	drm_dev_exit(idx);
+	pinned = 0;	/* none of them the MAP's any more */
 err_unpin:
 	if (pinned > 0)
-		unpin_user_pages(map->pages, pinned);
-	kvfree(map->pages);
-err_uncharge:
-	gaudi_pin_uncharge(map);
+		unpin_user_pages(pages, pinned);
+	kvfree(pages);
 err_free:
 	kfree(map);
 	return ret;
@@ -502,17 +785,70 @@ static int gaudi_unmap(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	map = xa_load(&ctx->maps, (va & PAGE_MASK) >> PAGE_SHIFT);
 	if (map && va - map->node.start != map->offset)
 		map = NULL;
-	if (map)
+	if (map && map->holds) {
+		mutex_unlock(&ctx->lock);
+		gaudi_dbg(gdev, MMU, "UNMAP: 0x%llx is held (%u)\n", va,
+			  map->holds);
+		return -EBUSY;
+	}
+	if (map) {
 		xa_erase(&ctx->maps, map->node.start >> PAGE_SHIFT);
+		gaudi_map_release(ctx, map);
+	}
 	mutex_unlock(&ctx->lock);
 	if (!map) {
 		gaudi_dbg(gdev, MMU, "UNMAP: nothing mapped at 0x%llx\n", va);
 		return -EINVAL;
 	}
-	mutex_lock(&ctx->lock);
-	gaudi_map_release(ctx, map);
-	mutex_unlock(&ctx->lock);
 	return 0;
+}
+
+/**
+ * gaudi_mem_hold() - keep a host mapping from being unmapped
+ * @ctx: the context
+ * @va: a device VA inside the mapping
+ * @len: bytes from @va, all inside the same mapping; not 0
+ *
+ * For users of a mapping beyond the CSs (RoCE memory regions): while held,
+ * UNMAP of it fails with -EBUSY.  The holds must be dropped before
+ * gaudi_mem_ctx_fini(), which releases every mapping.
+ *
+ * Return: the HL_MEM_USERPTR mapping of @ctx that covers [@va, @va +
+ * @len) with one more hold, or NULL if none does.
+ */
+struct gaudi_map *gaudi_mem_hold(struct gaudi_ctx *ctx, u64 va, u64 len)
+{
+	struct gaudi_map *map = NULL;
+	struct drm_mm_node *node;
+
+	if (!len || va + len < va)
+		return NULL;
+	mutex_lock(&ctx->lock);
+	drm_mm_for_each_node_in_range(node, &ctx->va, va, va + 1) {
+		if (va >= node->start &&
+		    len <= node->start + node->size - va)
+			map = xa_load(&ctx->maps, node->start >> PAGE_SHIFT);
+		if (map && &map->node != node)
+			map = NULL;
+		break;
+	}
+	if (map)
+		map->holds++;
+	mutex_unlock(&ctx->lock);
+	return map;
+}
+
+/**
+ * gaudi_mem_unhold() - drop a hold of gaudi_mem_hold()
+ * @ctx: the context @map belongs to
+ * @map: the mapping gaudi_mem_hold() returned
+ */
+void gaudi_mem_unhold(struct gaudi_ctx *ctx, struct gaudi_map *map)
+{
+	mutex_lock(&ctx->lock);
+	if (!WARN_ON_ONCE(!map->holds))
+		map->holds--;
+	mutex_unlock(&ctx->lock);
 }
 
 /* ---- HBM allocation (extension) ---------------------------------------- */
@@ -854,6 +1190,10 @@ int gaudi_mem_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	return ret;
 }
 
+/*
+ * Every mapping goes, held or not (a removal takes its DMA mappings
+ * back): the holders dropped their holds before.
+ */
 void gaudi_mem_ctx_fini(struct gaudi_ctx *ctx)
 {
 	struct gaudi_map *map;

@@ -179,6 +179,8 @@ cs)
 		-lpthread
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_remap_test" "$suite_dir/gaudi_remap_test.c"
+	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_pin_test" "$suite_dir/gaudi_pin_test.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
@@ -202,6 +204,7 @@ cs)
 		--add "$out/gaudi_model_ctl:/suite/bin/gaudi_model_ctl" \
 		--add "$out/hl_upstream_test:/suite/bin/hl_upstream_test" \
 		--add "$out/gaudi_remap_test:/suite/bin/gaudi_remap_test" \
+		--add "$out/gaudi_pin_test:/suite/bin/gaudi_pin_test" \
 		--device-opts test-hooks=on "$@"
 	# Interface corners, also as a static 32-bit build (gcc-multilib).
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \

@@ -18,14 +18,10 @@
 GAUDI_KERNEL_PROBLEMS='WARNING|\<BUG\>|Oops|general protection|KASAN|UBSAN:|refcount_t|NOT usable|Call Trace|DMAR: \[DMA|DRHD: handling fault|possible (circular|recursive) locking|suspicious RCU usage|sleeping function called from invalid context|list_(add|del) corruption|INFO: task .* blocked for more than'
 
 # judge_dmesg: filter kernel log lines (stdin to stdout) down to what is
-# judged.  One DMA-API debug report is tolerated, on the debug kernel:
-# overlapping streaming mappings of one cacheline ("cacheline tracking
-# EEXIST", "exceeded 7 overlapping mappings").  The uapi lets a holder map
-# the same host pages more than once, as upstream's does, and a coherent
-# x86 device loses nothing by it; dma-debug warns for non-coherent
-# architectures (Documentation/howto/running.rst, Debugging).  The whole
-# report, from "cut here" to "end trace", becomes one line.  Expected
-# IOMMU faults (see above) are dropped.
+# judged.  A WARNING report, from "cut here" to "end trace", becomes one
+# line.  Expected IOMMU faults (see above) are dropped.  No DMA-API debug
+# report is tolerated: gaudi.ko maps each host page once per device
+# (Documentation/accel/gaudi.rst, "Host memory").
 judge_dmesg() {
 	awk '/gaudi-vm: expect DMAR faults begin/ { e = 1 }
 		/gaudi-vm: expect DMAR faults end/ { e = 0 }
@@ -34,10 +30,7 @@ judge_dmesg() {
 		w { buf = buf "\n" $0
 			if ($0 ~ /---\[ end trace/) {
 				w = 0
-				if (buf ~ /DMA-API: .*(overlapping mappings aren.t supported|overlapping mappings of cacheline)/)
-					print "gaudi-vm: tolerated: DMA-API overlapping-mapping report"
-				else
-					print buf
+				print buf
 			}
 			next }
 		{ print }

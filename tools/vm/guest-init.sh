@@ -167,8 +167,8 @@ if [ "$status" = 0 ] || [ "$KEEP_GOING" = 1 ]; then
 	[ "$status" = 0 ] && status=$cmd_status
 fi
 
-# Kernel problems fail the run even if the command passed: what counts and
-# the one tolerated report are in /lib/gaudi-vm/dmesg-judge.sh
+# Kernel problems fail the run even if the command passed: what counts is
+# in /lib/gaudi-vm/dmesg-judge.sh
 # (tools/vm/dmesg-judge.sh), which the suites' checks share.
 . /lib/gaudi-vm/dmesg-judge.sh
 # kmemleak: objects still unreferenced after the command, two scans apart

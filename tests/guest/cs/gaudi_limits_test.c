@@ -4,7 +4,8 @@
  * allocate or pin (issue 10), on gaudi.ko:
  *
  *   - pinned host pages count against RLIMIT_MEMLOCK without CAP_IPC_LOCK
- *     (MAP beyond it: ENOMEM; UNMAP gives the room back);
+ *     (MAP beyond it: ENOMEM; UNMAP gives the room back; a MAP of pages
+ *     the context has pinned already needs none, issue 29);
  *   - a MAP whose page array kvmalloc cannot serve (2 TiB) is ENOMEM, not
  *     a kernel warning (the suite's dmesg check sees the latter);
  *   - at most 16384 CB handles (EMFILE) and 256 MiB of CBs (ENOMEM) per
@@ -69,7 +70,7 @@ static void test_memlock(int fd)
 {
 	const size_t lim = 1 << 20, part = lim / 2;
 	struct rlimit old, rl = { lim, lim };
-	uint64_t va[3] = { 0 };
+	uint64_t va[4] = { 0 };
 	uint8_t *buf;
 
 	buf = mmap(NULL, 4 * lim, PROT_READ | PROT_WRITE,
@@ -89,6 +90,11 @@ static void test_memlock(int fd)
 	      "memlock: another 512 KiB, the limit reached");
 	ok_eq(map_host(fd, buf + lim, 4096, &va[2]), -ENOMEM,
 	      "memlock: one page more: ENOMEM");
+	/* Pages the context holds are pinned once (issue 29). */
+	ok_eq(map_host(fd, buf + part / 2, part, &va[3]), 0,
+	      "memlock: at the limit, a MAP of pages already pinned");
+	ok_eq(unmap_host(fd, va[3]), 0, "memlock: and its UNMAP");
+	va[3] = 0;
 	ok_eq(unmap_host(fd, va[0]), 0, "memlock: UNMAP of 512 KiB");
 	va[0] = 0;
 	ok_eq(map_host(fd, buf + lim, part, &va[2]), 0,
@@ -96,7 +102,7 @@ static void test_memlock(int fd)
 	ok(cap_ipc_lock(1) == 0, "memlock: CAP_IPC_LOCK raised again");
 	ok_eq(map_host(fd, buf + 2 * lim, 2 * lim, &va[0]), 0,
 	      "memlock: with CAP_IPC_LOCK the limit does not apply");
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (va[i])
 			unmap_host(fd, va[i]);
 out:

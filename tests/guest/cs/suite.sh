@@ -36,6 +36,12 @@
 #      other host pages, 300 rounds of random sizes: DMA reads and writes
 #      reach the new pages, the old ones stay untouched (a missing STLB
 #      invalidation fails it; also on the peer in 6)
+#   4e gaudi_pin_test (issue 29): one host page mapped 16 times, four
+#      overlapping and nested ranges mapped and unmapped in every order,
+#      a range whose halves are one page, the page on two cards (two
+#      contexts) and a close with mappings: DMA through every mapping
+#      after every step, VmPin and drm-total-host count each page once per
+#      context; then no DMA-API report in dmesg (the debug kernel's)
 #   5  dma-buf import (IMPORT_KO, gaudi_dmabuf_import.ko, a test importer):
 #      insmod it, dmabuf_import_test exports HBM ranges and has the module
 #      attach and map them: peer-to-peer attach and map succeed, the sg
@@ -126,6 +132,18 @@ else
 	sub "$BIN/gaudi_life_test" --card 0 fencefree pqfull stalledclose \
 		scrub dmabuffree
 	sub "$BIN/gaudi_limits_test" --card 0
+	# issue 29: host pages pinned and DMA-mapped once per page per device.
+	# Any DMA-API debug line but its two at boot fails it.
+	dma_api() {
+		dmesg | grep 'DMA-API: ' |
+			grep -v -e 'DMA-API: preallocated' -e 'DMA-API: debugging enabled'
+	}
+	dma_api0=$(dma_api | wc -l)
+	sub "$BIN/gaudi_pin_test" --card 0
+	dma_api1=$(dma_api | wc -l)
+	[ "$dma_api1" -eq "$dma_api0" ]
+	ok $? "gaudi_pin_test: no DMA-API report in dmesg ($dma_api0 before, $dma_api1 after)"
+	[ "$dma_api1" -eq "$dma_api0" ] || dma_api | tail -3 | sed 's/^/# /'
 	# issue 15: the scenarios silicon runs under upstream, on gaudi.ko
 	sub "$BIN/hl_scenario_test" --card 0
 	# Tracepoints and debug messages around gaudi_remap_test (issue 11).
