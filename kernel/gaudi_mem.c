@@ -34,6 +34,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/fcntl.h>
 #include <linux/genalloc.h>
+#include <linux/highmem.h>
 #include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
@@ -127,6 +128,53 @@ bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len)
 	}
 	mutex_unlock(&ctx->lock);
 	return ok;
+}
+
+/**
+ * gaudi_mem_copy_from_map() - read a host mapping of the context
+ * @ctx: the context
+ * @va: device VA of the first byte
+ * @buf: where to copy
+ * @len: bytes; [@va, @va + @len) must lie in one userptr mapping
+ *
+ * Reads the pinned pages through the kernel's mapping of them, as they are
+ * now (the snapshot of a user-allocated CB, gaudi_cs.c); the mapping
+ * cannot go away meanwhile (ctx->lock is held, UNMAP takes it).
+ *
+ * Return: 0, or -EINVAL if the range is not one mapping's.
+ */
+int gaudi_mem_copy_from_map(struct gaudi_ctx *ctx, u64 va, void *buf, u32 len)
+{
+	struct drm_mm_node *node;
+	struct gaudi_map *map = NULL;
+	u64 off;
+	u32 n;
+
+	mutex_lock(&ctx->lock);
+	drm_mm_for_each_node_in_range(node, &ctx->va, va, va + 1) {
+		if (va >= node->start && len <= node->start + node->size - va)
+			map = container_of(node, struct gaudi_map, node);
+		break;
+	}
+	if (!map) {
+		mutex_unlock(&ctx->lock);
+		return -EINVAL;
+	}
+	off = va - map->node.start;
+	while (len) {
+		struct page *pg = map->pages[off >> PAGE_SHIFT];
+		void *p;
+
+		n = min_t(u64, len, PAGE_SIZE - (off & ~PAGE_MASK));
+		p = kmap_local_page(pg);
+		memcpy(buf, p + (off & ~PAGE_MASK), n);
+		kunmap_local(p);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+	mutex_unlock(&ctx->lock);
+	return 0;
 }
 
 /* ---- user mappings at a page fault (HL_INFO_USER_MAPPINGS) -------------- */

@@ -15,17 +15,36 @@
  *             rows gathered and scattered in 3 dimensions (--peer); gaudi.ko
  *             refuses both (EPERM, see Documentation/accel/parser.rst)
  *   pingpong  16 rounds between TPC_0_0 and DMA_0_0 through two SOBs and two
- *             monitors; with --peer the TPC job runs on the QMAN's lower CP
- *             (a CP_DMA to a CB in SRAM, fenced through the lower CP's own
- *             counter RDATA_4); on gaudi.ko, whose parser refuses CP_DMA,
- *             on the stream's CP, and the CP_DMA must be refused (EPERM)
+ *             monitors; the TPC job runs on the QMAN's lower CP (a CP_DMA
+ *             to a CB in SRAM, fenced through the lower CP's own counter
+ *             RDATA_4), on both drivers (gaudi.ko runs a parsed snapshot
+ *             of the SRAM CB, issue 23)
+ *
+ *
+ * Issue 23 (the compat suite), Habana's own userspace patterns:
+ *   engines   an internal CB on TPC_0_0, MME_0_0 and DMA_2_0 each writes a
+ *             marker into host memory and signals a SOB the external job
+ *             waits for
+ *   arb       DMA 2's arbitration (WRR, weights, quiet period; then
+ *             priority) set from a CB on DMA_2_0, as hl-thunk's tests set
+ *             it, then two streams of DMA 2 in one CS; reset to 0
+ *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
+ *             CP_DMA of the driver's memory, a CP_DMA target that writes
+ *             the MMU, another QMAN's arbitration: all refused, and the
+ *             card still works
  *
  * Internal-queue CBs: a CB mapped with HL_CB_FLAGS_MAP (gaudi.ko), else (the
- * peer: Gaudi 1 has no CB mapping upstream) a copy in user SRAM.
+ * peer: Gaudi 1 has no CB mapping upstream) a copy in user SRAM; with
+ * --user-cb host|sram|hbm, on both drivers, a CB the program allocated
+ * itself (in its mapped host buffer, or DMA'd to user SRAM or HBM first)
+ * named by its device address with HL_CS_CHUNK_FLAGS_USER_ALLOC_CB, as
+ * Habana's runtime submits internal CBs.
  * Every wait is bounded (WAIT_US): a hang is a failure, never a hung test.
  * Output is TAP ending in "N passed, N failed"; exit status 1 on failure.
  *
- *   hl_scenario_test [--card N] [--peer] [nops] [fourdma] [strided] [pingpong]
+ *   hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm]
+ *                    [nops] [fourdma] [strided] [pingpong] [engines] [arb]
+ *                    [hostile]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -73,6 +92,15 @@
 
 static int card;
 static bool peer;
+/* Where internal CBs live: the driver's choice, or user memory (issue 23). */
+static enum { UCB_NONE, UCB_HOST, UCB_SRAM, UCB_HBM } ucb;
+static const char *const ucb_name[] = { "default", "host", "sram", "hbm" };
+
+/* The chunk flags of an internal job. */
+static uint32_t icb_flags(void)
+{
+	return ucb == UCB_NONE ? 0 : HL_CS_CHUNK_FLAGS_USER_ALLOC_CB;
+}
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
@@ -167,19 +195,26 @@ static bool run_ext(struct sess *s, size_t len, uint32_t q, const char *what)
 static bool put_icb(struct sess *s, unsigned int i, const uint8_t *p,
 		    size_t len)
 {
-	uint64_t sram = s->sram + (4ULL << 20) + i * (64ULL << 10);
+	uint64_t dev = s->sram + (4ULL << 20) + i * (64ULL << 10);
 	uint8_t *stage = s->buf + BUF_SIZE - (256U << 10) + i * (64U << 10);
-	size_t l;
+	size_t off = BUF_SIZE - (512U << 10) + i * (64U << 10), l;
 
 	if (s->mapped) {
 		memcpy(s->icbp[i], p, len);
 		return true;
 	}
+	if (ucb == UCB_HOST) {	/* in the mapped host buffer itself */
+		memcpy(s->buf + off, p, len);
+		s->icb_va[i] = s->va + off;
+		return true;
+	}
+	if (ucb == UCB_HBM)
+		dev = s->hbm + (64ULL << 20) + i * (64ULL << 10);
 	memcpy(stage, p, len);
-	l = pkt_lin_dma(s->cbp, 0, s->va + (uint64_t)(stage - s->buf), sram,
+	l = pkt_lin_dma(s->cbp, 0, s->va + (uint64_t)(stage - s->buf), dev,
 			(uint32_t)len, false, true);
-	s->icb_va[i] = sram;
-	return run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "copy a CB to SRAM");
+	s->icb_va[i] = dev;
+	return run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "copy a CB to device memory");
 }
 
 static bool sess_open(struct sess *s)
@@ -224,7 +259,7 @@ static bool sess_open(struct sess *s)
 		return false;
 
 	/* Internal CBs: mapped into the device MMU where the driver can. */
-	s->mapped = !peer;
+	s->mapped = !peer && ucb == UCB_NONE;
 	for (i = 0; s->mapped && i < 4; i++) {
 		if (cb_create(s->fd, CB_SIZE, HL_CB_FLAGS_MAP, &s->icb[i])) {
 			s->mapped = false;
@@ -394,9 +429,11 @@ static void t_fourdma(struct sess *s)
 		ch[0].queue_index = qs[3];
 		ch[0].cb_size = (uint32_t)l3;
 		ch[1].cb_handle = s->icb_va[1];
+		ch[1].cs_chunk_flags = icb_flags();
 		ch[1].queue_index = qs[2];
 		ch[1].cb_size = (uint32_t)l2;
 		ch[2].cb_handle = s->icb_va[0];
+		ch[2].cs_chunk_flags = icb_flags();
 		ch[2].queue_index = qs[1];
 		ch[2].cb_size = (uint32_t)l1;
 		ch[3].cb_handle = s->cb;
@@ -540,12 +577,13 @@ static void t_pingpong(struct sess *s)
 	uint8_t *y = x + 4096;			/* T writes y[i] */
 	uint8_t *z = y + 4096;			/* D copies y[i] to z[i] */
 	uint64_t xva = s->va + (4U << 20), yva = xva + 4096, zva = yva + 4096;
-	uint64_t tfence = FENCE0(TPC_QM(0), peer ? 4 : 0), seq = 0;
+	uint64_t tfence = FENCE0(TPC_QM(0), 4), seq = 0;
 	uint8_t *tcb, *upper;
 	struct hl_cs_chunk ch[2];
 	unsigned int i, xbad = 0, zbad = 0;
 	size_t tl = 0, dl = 0, ul;
 	uint32_t st = ~0U, v;
+	bool mapped, good;
 	int rc;
 
 	if (!ok(clear_sobs(s, sa, 2), "pingpong: user SOBs %u, %u cleared",
@@ -568,36 +606,23 @@ static void t_pingpong(struct sess *s)
 		tl = msg(tcb, tl, yva + 4 * i, 0x1000 + i);
 		tl = msg(tcb, tl, WS_SOB(sa), SM_SOB_INC | 1);
 	}
-	if (peer) {
-		/* The TPC job is a CP_DMA: the lower CP runs the CB in SRAM. */
-		if (!put_icb(s, 2, tcb, tl))
-			goto out;
-		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | PKT_CTL_MB, 16);
-		put64(upper + 8, s->icb_va[2]);
-		if (!put_icb(s, 3, upper, ul))
-			goto out;
-	} else {
-		/* gaudi.ko: CP_DMA runs a CB the parser never saw. */
-		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | PKT_CTL_MB, 16);
-		put64(upper + 8, s->icb_va[2]);
-		if (!put_icb(s, 3, upper, ul))
-			goto out;
-		memset(ch, 0, sizeof(ch));
-		ch[0].cb_handle = s->icb_va[3];
-		ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
-		ch[0].cb_size = (uint32_t)ul;
-		rc = hl_submit(s->fd, ch, 1, 0, 0, &seq);
-		ok_eq(rc, -EPERM, "pingpong: gaudi.ko refuses CP_DMA on a TPC queue (EPERM)");
-		if (!rc)
-			wait_done(s->fd, seq, &st);
-		if (!put_icb(s, 3, tcb, tl))
-			goto out;
-		ul = tl;
-	}
+	/*
+	 * The TPC job is a CP_DMA: the lower CP runs the CB in SRAM (on
+	 * gaudi.ko too, which maps CBs but snapshots the SRAM one).
+	 */
+	mapped = s->mapped;
+	s->mapped = false;	/* the lower CB: in user memory */
+	good = put_icb(s, 2, tcb, tl);
+	s->mapped = mapped;
+	if (!good)
+		goto out;
+	ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl, CTL_RB | PKT_CTL_MB, 16);
+	put64(upper + 8, s->icb_va[2]);
+	if (!put_icb(s, 3, upper, ul))
+		goto out;
 	memset(ch, 0, sizeof(ch));
 	ch[0].cb_handle = s->icb_va[3];
+	ch[0].cs_chunk_flags = icb_flags();
 	ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
 	ch[0].cb_size = (uint32_t)ul;
 	ch[1].cb_handle = s->cb2;
@@ -606,7 +631,7 @@ static void t_pingpong(struct sess *s)
 	seq = 0;
 	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
 	if (!ok_eq(rc, 0, "pingpong: CS with a TPC_0_0 job (%s) and a DMA_0_0 job submitted",
-		   peer ? "lower CP from SRAM" : "stream CP"))
+		   "lower CP from SRAM"))
 		goto out;
 	rc = wait_done(s->fd, seq, &st);
 	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
@@ -626,11 +651,224 @@ out:
 	free(upper);
 }
 
+/* ---- (e) issue 23: Habana's userspace patterns ------------------------ */
+
+/*
+ * One CS: internal CB 0 (@len bytes) on @q with the placement's chunk
+ * flags, and the external CB (@elen bytes; 0: a NOP written now, after
+ * put_icb() used the CB) on DMA_0_0; waited for when accepted.  0, or the submission's -errno, or -EIO if it did not complete.
+ */
+static int run_int(struct sess *s, uint32_t q, size_t len, size_t elen)
+{
+	struct hl_cs_chunk ch[2];
+	uint64_t seq = 0;
+	uint32_t st;
+	int rc;
+
+	if (!elen)
+		elen = pkt(s->cbp, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = s->icb_va[0];
+	ch[0].queue_index = q;
+	ch[0].cb_size = (uint32_t)len;
+	ch[0].cs_chunk_flags = icb_flags();
+	ch[1].cb_handle = s->cb;
+	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[1].cb_size = (uint32_t)elen;
+	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
+	if (rc)
+		return rc;
+	rc = wait_done(s->fd, seq, &st);
+	return rc ? rc : st == HL_WAIT_CS_STATUS_COMPLETED ? 0 : -EIO;
+}
+
+static void t_engines(struct sess *s)
+{
+	static const struct {
+		uint32_t q;
+		const char *name;
+	} eng[] = {
+		{ GAUDI_QUEUE_ID_TPC_0_0, "TPC_0_0" },
+		{ GAUDI_QUEUE_ID_MME_0_0, "MME_0_0" },
+		{ GAUDI_QUEUE_ID_DMA_2_0, "DMA_2_0" },
+	};
+	uint32_t sob = USER_SOB + 24, mon = USER_MON + 8, marker, v;
+	uint8_t ib[64];
+	size_t l, el;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(eng) / sizeof(eng[0]); i++) {
+		size_t woff = (6U << 20) + 64 * i;
+
+		if (!clear_sobs(s, sob, 1))
+			break;
+		marker = 0xC0DE0000U | (uint32_t)(rnd() & 0xFF00) | i;
+		memset(s->buf + woff, 0, 4);
+		l = msg(ib, 0, s->va + woff, marker);
+		l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+		if (!put_icb(s, 0, ib, l))
+			break;
+		el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+		rc = run_int(s, eng[i].q, l, el);
+		memcpy(&v, s->buf + woff, 4);
+		ok(rc == 0 && v == marker,
+		   "engines: %s CB (%s) wrote host memory and released DMA_0_0's fence (rc %d, 0x%08x, want 0x%08x)",
+		   eng[i].name, ucb_name[ucb], rc, v, marker);
+	}
+}
+
+#define ARB_SIZE	(64U << 10)
+
+static void t_arb(struct sess *s)
+{
+	static const struct {
+		uint32_t cfg;
+		const char *name;
+	} mode[] = {
+		{ QM_ARB_CFG_0_TYPE_WRR | QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN, "WRR" },
+		{ QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN, "priority" },
+		{ 0, "off" },
+	};
+	uint64_t qm = GAUDI_CFG_BASE + DMA_QM(2);
+	uint32_t sob = USER_SOB + 26, mon = USER_MON + 10;
+	struct hl_cs_chunk ch[3];
+	unsigned int m, st, bad;
+	uint8_t ib[256];
+	uint64_t seq;
+	uint32_t cs_st;
+	size_t l, l1, l2, el, j;
+	int rc;
+
+	for (m = 0; m < sizeof(mode) / sizeof(mode[0]); m++) {
+		/* The arbitration, from a CB on DMA_2_0, as hl-thunk sets it. */
+		if (!clear_sobs(s, sob, 1))
+			return;
+		l = msg(ib, 0, qm + QM_ARB_CFG_0, mode[m].cfg);
+		l = msg(ib, l, qm + QM_ARB_MST_QUIET_PER, mode[m].cfg ? 0x10 : 0);
+		for (st = 0; st < 4; st++)
+			l = msg(ib, l, qm + QM_ARB_WRR_WEIGHT(st),
+				mode[m].cfg ? st + 1 : 0);
+		l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+		if (!put_icb(s, 0, ib, l))
+			return;
+		el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+		rc = run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el);
+		if (!ok_eq(rc, 0, "arb: %s arbitration of DMA 2's QMAN set from a DMA_2_0 CB",
+			   mode[m].name))
+			continue;
+		/* Two streams of DMA 2 in one CS, each a memset and a signal. */
+		if (!clear_sobs(s, sob, 1))
+			return;
+		memset(s->buf + (5U << 20), 0, 2 * ARB_SIZE);
+		l1 = pkt_lin_dma(ib, 0, 0x1111111111111111ULL * (m + 1),
+				 s->va + (5U << 20), ARB_SIZE, true, true);
+		l1 = msg(ib, l1, WS_SOB(sob), SM_SOB_INC | 1);
+		if (!put_icb(s, 1, ib, l1))
+			return;
+		l2 = pkt_lin_dma(ib, 0, 0x2222222222222222ULL * (m + 1),
+				 s->va + (5U << 20) + ARB_SIZE, ARB_SIZE, true, true);
+		l2 = msg(ib, l2, WS_SOB(sob), SM_SOB_INC | 1);
+		if (!put_icb(s, 2, ib, l2))
+			return;
+		el = arm_fence(s->cbp, 0, mon, sob, 2, FENCE0(DMA_QM(0), 0));
+		memset(ch, 0, sizeof(ch));
+		for (j = 0; j < 2; j++) {
+			ch[j].cb_handle = s->icb_va[1 + j];
+			ch[j].queue_index = GAUDI_QUEUE_ID_DMA_2_0 + (uint32_t)j;
+			ch[j].cb_size = (uint32_t)(j ? l2 : l1);
+			ch[j].cs_chunk_flags = icb_flags();
+		}
+		ch[2].cb_handle = s->cb;
+		ch[2].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+		ch[2].cb_size = (uint32_t)el;
+		seq = 0;
+		rc = hl_submit(s->fd, ch, 3, 0, 0, &seq);
+		if (!rc)
+			rc = wait_done(s->fd, seq, &cs_st);
+		bad = 0;
+		for (j = 0; j < ARB_SIZE; j++) {
+			bad += s->buf[(5U << 20) + j] != (uint8_t)(0x11 * (m + 1));
+			bad += s->buf[(5U << 20) + ARB_SIZE + j] !=
+			       (uint8_t)(0x22 * (m + 1));
+		}
+		ok(rc == 0 && !bad,
+		   "arb: %s: DMA_2_0 and DMA_2_1 in one CS both ran their memsets (rc %d, %u bytes wrong)",
+		   mode[m].name, rc, bad);
+	}
+}
+
+static void t_hostile(struct sess *s)
+{
+	uint8_t ib[64], lower[64];
+	size_t l, ll;
+	int rc;
+
+	if (peer) {
+		tap_diag("hostile: gaudi.ko only (upstream runs internal CBs unparsed)");
+		return;
+	}
+	/* The control: a harmless user CB on TPC_0_0 runs. */
+	l = pkt(ib, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), 0,
+	      "hostile: control: a NOP user CB (%s) on TPC_0_0 runs", ucb_name[ucb]);
+	l = msg(ib, 0, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), -EINVAL,
+	      "hostile: a user CB (%s) that writes the MMU's hop-0 register: EINVAL",
+	      ucb_name[ucb]);
+	l = pkt(ib, 0, PKT_CP_DMA, 64, PKT_CTL_MB, 16);
+	put64(ib + 8, 0x1C000000);	/* the driver's internal-CB copies */
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), -EINVAL,
+	      "hostile: CP_DMA of the driver's HBM: EINVAL");
+	ll = msg(lower, 0, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+	if (!put_icb(s, 1, lower, ll))
+		return;
+	l = pkt(ib, 0, PKT_CP_DMA, (uint32_t)ll, PKT_CTL_MB, 16);
+	put64(ib + 8, s->icb_va[1]);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), -EINVAL,
+	      "hostile: CP_DMA of a user CB that writes the MMU: EINVAL");
+	l = msg(ib, 0, GAUDI_CFG_BASE + DMA_QM(3) + QM_ARB_CFG_0,
+		QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, 0), -EINVAL,
+	      "hostile: DMA 3's arbitration from a DMA_2_0 CB: EINVAL");
+	l = msg(ib, 0, GAUDI_CFG_BASE + DMA_QM(2) + 0xB44, 0);	/* AWUSER */
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, 0), -EINVAL,
+	      "hostile: its own arbiter's AXI user bits: EINVAL");
+	l = msg(ib, 0, GAUDI_CFG_BASE + DMA_QM(2) + QM_ARB_CFG_0, 0xF000);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, 0), -EPERM,
+	      "hostile: its own ARB_CFG_0 with the mask field: EPERM");
+	l = pkt(s->cbp, 0, PKT_CP_DMA, 8, PKT_CTL_MB, 16);
+	put64(s->cbp + 8, s->va);
+	rc = hl_submit1(s->fd, s->cb, (uint32_t)l, GAUDI_QUEUE_ID_DMA_0_0, NULL);
+	ok_eq(rc, -EPERM, "hostile: CP_DMA on an external queue: EPERM (as upstream)");
+	pkt_lin_dma(s->cbp, 0, 0x0101010101010101ULL * 0x5D, s->va, 4096,
+		    true, true);
+	memset(s->buf, 0, 4096);
+	ok(run_ext(s, 24, GAUDI_QUEUE_ID_DMA_0_0, "hostile: memset after") &&
+	   s->buf[0] == 0x5D && s->buf[4095] == 0x5D,
+	   "hostile: the card still runs a memset afterwards");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "card", required_argument, NULL, 'n' },
 		{ "peer", no_argument, NULL, 'p' },
+		{ "user-cb", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -648,17 +886,27 @@ int main(int argc, char **argv)
 		case 'p':
 			peer = true;
 			break;
+		case 'u':
+			for (i = 1; i < 4 && strcmp(optarg, ucb_name[i]); i++)
+				;
+			if (i == 4) {
+				fprintf(stderr, "--user-cb host|sram|hbm\n");
+				return 2;
+			}
+			ucb = i;
+			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: hl_scenario_test [--card N] [--peer] [nops] [fourdma] [strided] [pingpong]\n");
+				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [hostile]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	names = optind < argc ? (const char *const *)argv + optind : all;
 	n = optind < argc ? argc - optind : 4;
 	rng ^= (uint64_t)time(NULL);
-	tap_diag("card %d, %s, seed 0x%llx", card, peer ? "upstream peer" :
-		 "gaudi.ko", (unsigned long long)rng);
+	tap_diag("card %d, %s, internal CBs %s, seed 0x%llx", card,
+		 peer ? "upstream peer" : "gaudi.ko", ucb_name[ucb],
+		 (unsigned long long)rng);
 	if (!ok(sess_open(&s), "open card %d, CB, host mapping", card)) {
 		sess_close(&s);
 		return tap_done();
@@ -672,6 +920,12 @@ int main(int argc, char **argv)
 			t_strided(&s);
 		else if (!strcmp(names[i], "pingpong"))
 			t_pingpong(&s);
+		else if (!strcmp(names[i], "engines"))
+			t_engines(&s);
+		else if (!strcmp(names[i], "arb"))
+			t_arb(&s);
+		else if (!strcmp(names[i], "hostile"))
+			t_hostile(&s);
 		else
 			ok(0, "unknown scenario '%s'", names[i]);
 	}
