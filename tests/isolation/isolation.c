@@ -230,6 +230,14 @@ static bool user_target(const struct iso *s, uint64_t pa, uint64_t len,
 	 */
 	if (hw && !write && in(pa, len, ISO_ICB_HBM, ISO_ICB_SIZE))
 		return true;
+	/*
+	 * The head of SRAM (the first 128 bytes, below the users' part): the
+	 * HBW read ranges leave it open, as upstream's do, and gaudi.ko keeps
+	 * nothing there; only the parser keeps users from reading it (a
+	 * bypassed CP_DMA of it, the fuzzer's find).
+	 */
+	if (hw && !write && in(pa, len, GAUDI_SRAM_BASE, ISO_SRAM_USER))
+		return true;
 	if (in(pa, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
 	       GAUDI_SRAM_SIZE - ISO_SRAM_USER))
 		return true;
