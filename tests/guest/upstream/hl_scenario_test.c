@@ -718,84 +718,151 @@ static void t_engines(struct sess *s)
 	}
 }
 
-#define ARB_SIZE	(64U << 10)
+#define ARB_ROUNDS	4
+
+/* Set DMA 2's arbitration (ARB_CFG_0 @cfg, weights @w) from a DMA_2_0 CB. */
+static int arb_set(struct sess *s, uint32_t cfg, const uint32_t *w,
+		   uint32_t sob, uint32_t mon)
+{
+	uint64_t qm = GAUDI_CFG_BASE + DMA_QM(2);
+	uint8_t ib[256];
+	size_t l, el;
+	unsigned int st;
+
+	if (!clear_sobs(s, sob, 1))
+		return -EIO;
+	l = msg(ib, 0, qm + QM_ARB_CFG_0, cfg);
+	l = msg(ib, l, qm + QM_ARB_MST_QUIET_PER, cfg ? 0x10 : 0);
+	for (st = 0; st < 4; st++)
+		l = msg(ib, l, qm + QM_ARB_WRR_WEIGHT(st), w[st]);
+	l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l))
+		return -EIO;
+	el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+	return run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el);
+}
+
+/*
+ * DMA_2_0 and DMA_2_1, released together by two monitors on one SOB, each
+ * run ARB_ROUNDS sections ARB_POINT(prio) - copy the host word W into its
+ * log slot - W = its id - ARB_POINT(release): each log slot holds the
+ * section granted just before it, so the log gives the grant order.
+ * @want: the ids (stream + 1) << 8 | round + 1 in the order expected.
+ */
+static bool arb_race(struct sess *s, const uint8_t *prio, const uint32_t *want,
+		     uint32_t sob, uint32_t mon)
+{
+	uint8_t *w = s->buf + (5U << 20), *log = w + 4096, ib[512];
+	uint64_t wva = s->va + (5U << 20), logva = wva + 4096, seq = 0;
+	struct hl_cs_chunk ch[3];
+	uint32_t v, pred, st = ~0U, id;
+	unsigned int k, i, bad = 0, r;
+	size_t l[2], el;
+	int rc;
+
+	if (!clear_sobs(s, sob, 3))
+		return false;
+	memset(w, 0, 4096 + 4 * 2 * ARB_ROUNDS);
+	for (i = 0; i < 2; i++) {
+		uint64_t f = FENCE0(DMA_QM(2), i);
+
+		/* Arm the release, say so, wait for it. */
+		l[i] = msg(ib, 0, WS_MON(SM_MON_PAY_ADDRL(0), mon + i), (uint32_t)f);
+		l[i] = msg(ib, l[i], WS_MON(SM_MON_PAY_ADDRH(0), mon + i),
+			   (uint32_t)(f >> 32));
+		l[i] = msg(ib, l[i], WS_MON(SM_MON_PAY_DATA(0), mon + i), 1);
+		l[i] = msg(ib, l[i], WS_MON(SM_MON_ARM(0), mon + i),
+			   (sob + 1) / 8 | (0xFFU & ~(1U << (sob + 1) % 8)) << 8 |
+			   1U << 17);
+		l[i] = msg(ib, l[i], WS_SOB(sob), SM_SOB_INC | 1);
+		l[i] = hl_pkt_fence(ib, l[i], 0, 1, 1);
+		for (r = 0; r < ARB_ROUNDS; r++) {
+			id = (i + 1) << 8 | (r + 1);
+			l[i] = pkt(ib, l[i], PKT_ARB_POINT, prio[i], PKT_CTL_MB, 8);
+			l[i] = pkt_lin_dma(ib, l[i], wva,
+					   logva + 4 * (i * ARB_ROUNDS + r), 4,
+					   false, true);
+			l[i] = msg(ib, l[i], wva, id);
+			l[i] = pkt(ib, l[i], PKT_ARB_POINT,
+				   prio[i] | PKT_ARB_RELEASE, PKT_CTL_MB, 8);
+		}
+		l[i] = msg(ib, l[i], WS_SOB(sob + 2), SM_SOB_INC | 1);
+		if (!put_icb(s, 1 + i, ib, l[i]))
+			return false;
+	}
+	/* DMA_0_0: both armed -> release them -> both done. */
+	el = arm_fence(s->cbp, 0, mon + 2, sob, 2, FENCE0(DMA_QM(0), 0));
+	el = msg(s->cbp, el, WS_SOB(sob + 1), 1);
+	el = arm_fence(s->cbp, el, mon + 3, sob + 2, 2, FENCE0(DMA_QM(0), 0));
+	memset(ch, 0, sizeof(ch));
+	for (i = 0; i < 2; i++) {
+		ch[i].cb_handle = s->icb_va[1 + i];
+		ch[i].queue_index = GAUDI_QUEUE_ID_DMA_2_0 + i;
+		ch[i].cb_size = (uint32_t)l[i];
+		ch[i].cs_chunk_flags = icb_flags();
+	}
+	ch[2].cb_handle = s->cb;
+	ch[2].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[2].cb_size = (uint32_t)el;
+	rc = hl_submit(s->fd, ch, 3, 0, 0, &seq);
+	if (!rc)
+		rc = wait_done(s->fd, seq, &st);
+	if (rc || st != HL_WAIT_CS_STATUS_COMPLETED) {
+		tap_diag("arb: race CS: rc %d status %u", rc, st);
+		return false;
+	}
+	for (k = 0, pred = 0; k < 2 * ARB_ROUNDS; k++) {
+		i = (want[k] >> 8) - 1;
+		r = (want[k] & 0xFF) - 1;
+		memcpy(&v, log + 4 * (i * ARB_ROUNDS + r), 4);
+		if (v != pred) {
+			tap_diag("arb: section 0x%x came after 0x%x, want 0x%x",
+				 want[k], v, pred);
+			bad++;
+		}
+		pred = want[k];
+	}
+	memcpy(&v, w, 4);
+	return !bad && v == pred;
+}
 
 static void t_arb(struct sess *s)
 {
-	static const struct {
-		uint32_t cfg;
-		const char *name;
-	} mode[] = {
-		{ QM_ARB_CFG_0_TYPE_WRR | QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN, "WRR" },
-		{ QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN, "priority" },
-		{ 0, "off" },
-	};
-	uint64_t qm = GAUDI_CFG_BASE + DMA_QM(2);
+	static const uint32_t one[4] = { 1, 1, 1, 1 }, w21[4] = { 2, 1, 1, 1 };
+	static const uint32_t zero[4] = { 0, 0, 0, 0 };
+	static const uint8_t p0[2] = { 0, 0 }, p12[2] = { 1, 2 },
+			     p21[2] = { 2, 1 };
+	/* Grant orders (the model's, Documentation/emulator/model.rst). */
+	static const uint32_t rr[] = { 0x101, 0x201, 0x102, 0x202, 0x103,
+				       0x203, 0x104, 0x204 };
+	static const uint32_t wrr[] = { 0x101, 0x102, 0x201, 0x103, 0x104,
+					0x202, 0x203, 0x204 };
+	static const uint32_t pri12[] = { 0x201, 0x202, 0x203, 0x204, 0x101,
+					  0x102, 0x103, 0x104 };
+	static const uint32_t pri21[] = { 0x101, 0x102, 0x103, 0x104, 0x201,
+					  0x202, 0x203, 0x204 };
+	const uint32_t wrr_en = QM_ARB_CFG_0_TYPE_WRR | QM_ARB_CFG_0_IS_MASTER |
+				QM_ARB_CFG_0_EN;
+	const uint32_t pri_en = QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN;
 	uint32_t sob = USER_SOB + 26, mon = USER_MON + 10;
-	struct hl_cs_chunk ch[3];
-	unsigned int m, st, bad;
-	uint8_t ib[256];
-	uint64_t seq;
-	uint32_t cs_st;
-	size_t l, l1, l2, el, j;
-	int rc;
 
-	for (m = 0; m < sizeof(mode) / sizeof(mode[0]); m++) {
-		/* The arbitration, from a CB on DMA_2_0, as hl-thunk sets it. */
-		if (!clear_sobs(s, sob, 1))
-			return;
-		l = msg(ib, 0, qm + QM_ARB_CFG_0, mode[m].cfg);
-		l = msg(ib, l, qm + QM_ARB_MST_QUIET_PER, mode[m].cfg ? 0x10 : 0);
-		for (st = 0; st < 4; st++)
-			l = msg(ib, l, qm + QM_ARB_WRR_WEIGHT(st),
-				mode[m].cfg ? st + 1 : 0);
-		l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
-		if (!put_icb(s, 0, ib, l))
-			return;
-		el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
-		rc = run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el);
-		if (!ok_eq(rc, 0, "arb: %s arbitration of DMA 2's QMAN set from a DMA_2_0 CB",
-			   mode[m].name))
-			continue;
-		/* Two streams of DMA 2 in one CS, each a memset and a signal. */
-		if (!clear_sobs(s, sob, 1))
-			return;
-		memset(s->buf + (5U << 20), 0, 2 * ARB_SIZE);
-		l1 = pkt_lin_dma(ib, 0, 0x1111111111111111ULL * (m + 1),
-				 s->va + (5U << 20), ARB_SIZE, true, true);
-		l1 = msg(ib, l1, WS_SOB(sob), SM_SOB_INC | 1);
-		if (!put_icb(s, 1, ib, l1))
-			return;
-		l2 = pkt_lin_dma(ib, 0, 0x2222222222222222ULL * (m + 1),
-				 s->va + (5U << 20) + ARB_SIZE, ARB_SIZE, true, true);
-		l2 = msg(ib, l2, WS_SOB(sob), SM_SOB_INC | 1);
-		if (!put_icb(s, 2, ib, l2))
-			return;
-		el = arm_fence(s->cbp, 0, mon, sob, 2, FENCE0(DMA_QM(0), 0));
-		memset(ch, 0, sizeof(ch));
-		for (j = 0; j < 2; j++) {
-			ch[j].cb_handle = s->icb_va[1 + j];
-			ch[j].queue_index = GAUDI_QUEUE_ID_DMA_2_0 + (uint32_t)j;
-			ch[j].cb_size = (uint32_t)(j ? l2 : l1);
-			ch[j].cs_chunk_flags = icb_flags();
-		}
-		ch[2].cb_handle = s->cb;
-		ch[2].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
-		ch[2].cb_size = (uint32_t)el;
-		seq = 0;
-		rc = hl_submit(s->fd, ch, 3, 0, 0, &seq);
-		if (!rc)
-			rc = wait_done(s->fd, seq, &cs_st);
-		bad = 0;
-		for (j = 0; j < ARB_SIZE; j++) {
-			bad += s->buf[(5U << 20) + j] != (uint8_t)(0x11 * (m + 1));
-			bad += s->buf[(5U << 20) + ARB_SIZE + j] !=
-			       (uint8_t)(0x22 * (m + 1));
-		}
-		ok(rc == 0 && !bad,
-		   "arb: %s: DMA_2_0 and DMA_2_1 in one CS both ran their memsets (rc %d, %u bytes wrong)",
-		   mode[m].name, rc, bad);
+	if (ok_eq(arb_set(s, wrr_en, one, sob, mon), 0,
+		  "arb: round robin (WRR, equal weights) of DMA 2 set from a DMA_2_0 CB"))
+		ok(arb_race(s, p0, rr, sob, mon),
+		   "arb: round robin: DMA_2_0 and DMA_2_1 take turns");
+	if (ok_eq(arb_set(s, wrr_en, w21, sob, mon), 0,
+		  "arb: WRR 2:1 set from a CB"))
+		ok(arb_race(s, p0, wrr, sob, mon),
+		   "arb: WRR 2:1: DMA_2_0 twice for each DMA_2_1 section, until it is done");
+	if (ok_eq(arb_set(s, pri_en, one, sob, mon), 0,
+		  "arb: priority arbitration set from a CB")) {
+		ok(arb_race(s, p12, pri12, sob, mon),
+		   "arb: priority: DMA_2_1 (2) runs all its sections before DMA_2_0 (1)");
+		ok(arb_race(s, p21, pri21, sob, mon),
+		   "arb: priority: DMA_2_0 first when it is the higher");
 	}
+	ok_eq(arb_set(s, 0, zero, sob, mon), 0,
+	      "arb: arbitration off again (all registers 0) from a CB");
 }
 
 static void t_hostile(struct sess *s)
