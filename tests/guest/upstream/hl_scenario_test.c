@@ -28,6 +28,8 @@
  *   arb       DMA 2's arbitration (WRR, weights, quiet period; then
  *             priority) set from a CB on DMA_2_0, as hl-thunk's tests set
  *             it, then two streams of DMA 2 in one CS; reset to 0
+ *   pred      LOAD_AND_EXE of a non-consecutive predicate map, then 31
+ *             predicated MSG_LONGs: only those of the set predicates land
  *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
  *             CP_DMA of the driver's memory, a CP_DMA target that writes
  *             the MMU, another QMAN's arbitration: all refused, and the
@@ -44,7 +46,7 @@
  *
  *   hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm]
  *                    [nops] [fourdma] [strided] [pingpong] [engines] [arb]
- *                    [hostile]
+ *                    [pred] [hostile]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -865,6 +867,57 @@ static void t_arb(struct sess *s)
 	      "arb: arbitration off again (all registers 0) from a CB");
 }
 
+/*
+ * LOAD_AND_EXE predicates (issue 23): a DMA_2_0 CB loads the
+ * non-consecutive predicate map (bit 0 of words 1..31) from host memory,
+ * then 31 MSG_LONGs, the one with predicate p writing result word p: only
+ * those whose predicate the map sets may land (P0, always set, signals).
+ */
+static void t_pred(struct sess *s)
+{
+	static const unsigned int set[] = { 1, 3, 6, 7, 17, 31 };
+	uint8_t *map = s->buf + (6U << 20) + 8192, *res = map + 4096;
+	uint64_t mapva = s->va + (6U << 20) + 8192, resva = mapva + 4096;
+	uint32_t sob = USER_SOB + 30, mon = USER_MON + 14, v, want;
+	unsigned int p, i, bad = 0;
+	uint8_t ib[1024];
+	size_t l, el;
+	int rc;
+
+	if (!clear_sobs(s, sob, 1))
+		return;
+	memset(map, 0, 128);
+	memset(res, 0, 4 * 32);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		put32(map + 4 * set[i], 1);
+	l = pkt(ib, 0, PKT_LOAD_AND_EXE, PKT_LOAD_AND_EXE_LOAD, PKT_CTL_MB, 16);
+	put64(ib + 8, mapva);
+	for (p = 1; p < 32; p++) {
+		put32(ib + l, 0xA0 + p);
+		put32(ib + l + 4, HL_PKT_CTL(PKT_MSG_LONG) | PKT_CTL_MB | p);
+		put64(ib + l + 8, resva + 4 * p);
+		l += 16;
+	}
+	l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+	rc = run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el);
+	for (p = 1; p < 32; p++) {
+		for (i = 0, want = 0; i < sizeof(set) / sizeof(set[0]); i++)
+			if (set[i] == p)
+				want = 0xA0 + p;
+		memcpy(&v, res + 4 * p, 4);
+		if (v != want) {
+			tap_diag("pred: P%u: word 0x%x, want 0x%x", p, v, want);
+			bad++;
+		}
+	}
+	ok(rc == 0 && !bad,
+	   "pred: LOAD_AND_EXE of a non-consecutive predicate map (%s CB): only the packets of P1, P3, P6, P7, P17, P31 ran (rc %d, %u wrong)",
+	   ucb_name[ucb], rc, bad);
+}
+
 static void t_hostile(struct sess *s)
 {
 	uint8_t ib[64], lower[64];
@@ -964,7 +1017,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [hostile]\n");
+				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [hostile]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -993,6 +1046,8 @@ int main(int argc, char **argv)
 			t_arb(&s);
 		else if (!strcmp(names[i], "hostile"))
 			t_hostile(&s);
+		else if (!strcmp(names[i], "pred"))
+			t_pred(&s);
 		else
 			ok(0, "unknown scenario '%s'", names[i]);
 	}
