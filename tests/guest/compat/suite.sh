@@ -12,7 +12,8 @@
 # (pingpong), arbitration of DMA 2's QMAN set from a CB with two streams in
 # one CS in the grant order of each mode (arb), LOAD_AND_EXE of a
 # non-consecutive predicate map then predicated packets (pred); on gaudi.ko
-# also the hostile twins (hostile).
+# also a user CB rewritten after its submission running as submitted
+# (toctou) and the hostile twins (hostile).
 #
 #   1  the peer (PEER_KO): insmod, the scenarios in each placement, rmmod
 #   2  gaudi.ko (GAUDI_KO): the same, plus hostile; rmmod
@@ -83,7 +84,7 @@ if [ -n "$GAUDI_KO" ] && [ -f "$GAUDI_KO" ]; then
 	load "$GAUDI_KO"
 	ok $? "insmod gaudi.ko"
 	# shellcheck disable=SC2086
-	scenarios gaudi $SCEN hostile
+	scenarios gaudi $SCEN toctou hostile
 	unload gaudi
 	ok $? "rmmod gaudi"
 else

@@ -30,6 +30,8 @@
  *             it, then two streams of DMA 2 in one CS; reset to 0
  *   pred      LOAD_AND_EXE of a non-consecutive predicate map, then 31
  *             predicated MSG_LONGs: only those of the set predicates land
+ *   toctou    (gaudi.ko) a user CB waiting in a FENCE is rewritten after
+ *             its submission: it runs as it was submitted (the snapshot)
  *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
  *             CP_DMA of the driver's memory, a CP_DMA target that writes
  *             the MMU, another QMAN's arbitration: all refused, and the
@@ -46,7 +48,7 @@
  *
  *   hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm]
  *                    [nops] [fourdma] [strided] [pingpong] [engines] [arb]
- *                    [pred] [hostile]
+ *                    [pred] [toctou] [hostile]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -918,6 +920,66 @@ static void t_pred(struct sess *s)
 	   ucb_name[ucb], rc, bad);
 }
 
+/*
+ * The snapshot (gaudi.ko): a user CB held in a FENCE is rewritten after
+ * its submission; the device runs it as it was when submitted.
+ */
+static void t_toctou(struct sess *s)
+{
+	uint32_t go = USER_SOB + 32, done = USER_SOB + 33, mon = USER_MON + 16;
+	uint8_t *w = s->buf + (6U << 20) + 16384, ib[128];
+	uint64_t wva = s->va + (6U << 20) + 16384, seq = 0;
+	struct hl_cs_chunk ch[2];
+	uint32_t v = 0, st = ~0U;
+	size_t l, l2, el;
+	int rc;
+
+	if (!clear_sobs(s, go, 2))
+		return;
+	memset(w, 0, 4);
+	l = hl_pkt_fence(ib, 0, 0, 1, 1);
+	l = msg(ib, l, wva, 1);
+	l = msg(ib, l, WS_SOB(done), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = s->icb_va[0];
+	ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
+	ch[0].cb_size = (uint32_t)l;
+	ch[0].cs_chunk_flags = icb_flags();
+	ch[1].cb_handle = s->cb;
+	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[1].cb_size = (uint32_t)pkt(s->cbp, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
+	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
+	if (!ok_eq(rc, 0, "toctou: a user CB (%s) on TPC_0_0 waiting in a FENCE submitted",
+		   ucb_name[ucb]))
+		return;
+	wait_done(s->fd, seq, &st);
+	/* Rewrite it in place: the same packets, another value. */
+	l2 = hl_pkt_fence(ib, 0, 0, 1, 1);
+	l2 = msg(ib, l2, wva, 2);
+	l2 = msg(ib, l2, WS_SOB(done), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l2))
+		return;
+	/* Release its FENCE, wait for it. */
+	el = msg(s->cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), mon),
+		 (uint32_t)FENCE0(TPC_QM(0), 0));
+	el = msg(s->cbp, el, WS_MON(SM_MON_PAY_ADDRH(0), mon),
+		 (uint32_t)(FENCE0(TPC_QM(0), 0) >> 32));
+	el = msg(s->cbp, el, WS_MON(SM_MON_PAY_DATA(0), mon), 1);
+	el = msg(s->cbp, el, WS_MON(SM_MON_ARM(0), mon),
+		 go / 8 | (0xFFU & ~(1U << go % 8)) << 8 | 1U << 17);
+	el = msg(s->cbp, el, WS_SOB(go), 1);
+	el = arm_fence(s->cbp, el, mon + 1, done, 1, FENCE0(DMA_QM(0), 0));
+	rc = hl_submit1(s->fd, s->cb, (uint32_t)el, GAUDI_QUEUE_ID_DMA_0_0, &seq);
+	if (!rc)
+		rc = wait_done(s->fd, seq, &st);
+	memcpy(&v, w, 4);
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED && v == 1,
+	   "toctou: released, it ran as submitted (wrote %u, want 1; rc %d, status %u)",
+	   v, rc, st);
+}
+
 static void t_hostile(struct sess *s)
 {
 	uint8_t ib[64], lower[64];
@@ -1017,7 +1079,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [hostile]\n");
+				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [toctou] [hostile]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -1048,6 +1110,8 @@ int main(int argc, char **argv)
 			t_hostile(&s);
 		else if (!strcmp(names[i], "pred"))
 			t_pred(&s);
+		else if (!strcmp(names[i], "toctou"))
+			t_toctou(&s);
 		else
 			ok(0, "unknown scenario '%s'", names[i]);
 	}
