@@ -129,6 +129,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	fuzz 'make -s -C tests/isolation fuzz FUZZ_S=60' \
 	model 'tests/guest/model/flash-persist.sh' \
 	upstream 'tests/guest/run-suite.sh upstream' \
+	compat 'CARDS=1 tests/guest/run-suite.sh compat' \
 	driver 'tests/guest/run-suite.sh driver' \
 	cs 'tests/guest/run-suite.sh cs' \
 	cs-iommu-strict 'IOMMU=strict CARDS=1 tests/guest/run-suite.sh cs' \

@@ -13,6 +13,8 @@
  *                  when the queue has consumed it
  *   submit-lock    submitters do not serialise on dp->sched.submit_lock, so
  *                  doorbells may be rung out of order
+ *   cp-dma-unparsed  the snapshot of a CP_DMA target is run without being
+ *                  parsed
  */
 #ifndef GAUDI_BREAK_H
 #define GAUDI_BREAK_H

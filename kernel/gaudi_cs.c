@@ -81,19 +81,139 @@ static struct gaudi_ctx *file_ctx(struct drm_file *file)
 
 /* ---- the parser (gaudi_parser.c) ---------------------------------------- */
 
+/*
+ * At most this many CP_DMA targets per job, of at most HL_MAX_CB_SIZE
+ * bytes together: each is copied and parsed at submission.
+ */
+#define GAUDI_CS_MAX_SUBS	256
+
+/* What the parser's callbacks of one job need. */
+struct gaudi_cs_parse {
+	struct gaudi_device *gdev;
+	struct gaudi_ctx *ctx;
+	struct gaudi_job *job;	/* NULL: no CP_DMA (a lower CB) */
+	u32 qid;
+	u32 encaps_sob;
+};
+
 static bool gaudi_cs_mapped(void *priv, u64 va, u64 len)
 {
-	return gaudi_mem_range_mapped(priv, va, len);
+	struct gaudi_cs_parse *cp = priv;
+
+	return gaudi_mem_range_mapped(cp->ctx, va, len);
+}
+
+/**
+ * gaudi_cs_snapshot() - copy a CB from user memory, as it is now
+ * @gdev: the device
+ * @ctx: the holder's context
+ * @addr: device address: user SRAM, user HBM or a host mapping of @ctx
+ * @len: bytes
+ * @buf: where to copy
+ *
+ * SRAM and HBM are read through their BARs (BAR0 is all of SRAM, BAR4
+ * HBM from address 0), host memory through the kernel's mapping of the
+ * pinned pages.  What the device runs is the copy: a user who rewrites
+ * the original afterwards changes nothing of this job.
+ *
+ * Return: 0, or -EINVAL if [@addr, @addr + @len) is not the user's.
+ */
+static int gaudi_cs_snapshot(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			     u64 addr, u32 len, void *buf)
+{
+	if (addr >= GAUDI_SRAM_USER_START && addr < GAUDI_SRAM_END &&
+	    len <= GAUDI_SRAM_END - addr) {
+		memcpy_fromio(buf, gdev->pci.sram + (addr - GAUDI_SRAM_BASE),
+			      len);
+		return 0;
+	}
+	if (addr >= GAUDI_DRAM_USER_START && addr < GAUDI_HBM_SIZE &&
+	    len <= GAUDI_HBM_SIZE - addr) {
+		if (addr + len > gdev->pci.hbm_bar_size)
+			return -EINVAL;
+		memcpy_fromio(buf, gdev->pci.hbm + addr, len);
+		return 0;
+	}
+	if (addr >= GAUDI_VA_HOST_START && addr < GAUDI_VA_HOST_END)
+		return gaudi_mem_copy_from_map(ctx, addr, buf, len);
+	return -EINVAL;
+}
+
+static int gaudi_parse_job(struct gaudi_cs_parse *cp, const void *cb,
+			   u32 size, bool lower);
+
+/*
+ * The parser's cfg->cp_dma: snapshot the @len bytes at @addr that the
+ * CP_DMA at byte @offset of the job's CB starts, parse the copy as a lower
+ * CB, place it in the driver's HBM (as internal CBs, gaudi_queue.c) and
+ * point the packet at it.  The copy lives as long as the job: freed (and
+ * cleared) only when the queue's done word has passed the job.
+ */
+static int gaudi_cs_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
+{
+	struct gaudi_cs_parse *cp = priv;
+	struct gaudi_device *gdev = cp->gdev;
+	struct gaudi_job *job = cp->job;
+	struct gaudi_job_sub *sub;
+	__le32 *pkt;
+	void *buf;
+	int ret;
+
+	if (job->nsubs >= GAUDI_CS_MAX_SUBS ||
+	    len > HL_MAX_CB_SIZE - job->sub_bytes) {
+		gaudi_dbg(gdev, CS, "queue %u: CP_DMA at offset 0x%x: more than %u targets or %u bytes of them\n",
+			  cp->qid, offset, GAUDI_CS_MAX_SUBS, HL_MAX_CB_SIZE);
+		return -EINVAL;
+	}
+	if (!job->subs) {
+		job->subs = kcalloc(GAUDI_CS_MAX_SUBS, sizeof(*job->subs),
+				    GFP_KERNEL);
+		if (!job->subs)
+			return -ENOMEM;
+	}
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = gaudi_cs_snapshot(gdev, cp->ctx, addr, len, buf);
+	if (ret) {
+		gaudi_dbg(gdev, CS, "queue %u: CP_DMA at offset 0x%x: 0x%llx + %u cannot be read\n",
+			  cp->qid, offset, addr, len);
+		goto out;
+	}
+	ret = GAUDI_BROKEN(CP_DMA_UNPARSED) ? 0 :
+	      gaudi_parse_job(cp, buf, len, true);
+	if (ret) {
+		gaudi_dbg(gdev, CS, "queue %u: the CB of the CP_DMA at offset 0x%x refused\n",
+			  cp->qid, offset);
+		goto out;
+	}
+	gaudi_scrub_mark_cb(gdev, cp->qid, buf, len);
+	sub = &job->subs[job->nsubs];
+	ret = gaudi_icb_alloc(gdev, buf, len, &sub->icb);
+	if (ret)
+		goto out;
+	sub->size = len;
+	job->nsubs++;
+	job->sub_bytes += len;
+	pkt = job->kcb + offset;
+	pkt[2] = cpu_to_le32(lower_32_bits(sub->icb));
+	pkt[3] = cpu_to_le32(upper_32_bits(sub->icb));
+out:
+	kvfree(buf);
+	return ret;
 }
 
 /*
- * Check the kernel copy @cb (@size bytes) of a user CB for queue @qid with
- * the allowlist parser; refusals are logged here.
+ * Check the kernel copy @cb (@size bytes) of a user CB for the job's queue
+ * with the allowlist parser, as a lower CB (a CP_DMA target) if @lower;
+ * refusals are logged here.
  */
-static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			   u32 qid, const void *cb, u32 size, u32 encaps_sob)
+static int gaudi_parse_job(struct gaudi_cs_parse *cp, const void *cb,
+			   u32 size, bool lower)
 {
+	struct gaudi_device *gdev = cp->gdev;
 	struct gaudi_dp *dp = gdev->dp;
+	u32 qid = cp->qid;
 	struct gaudi_hw_queue *q = &dp->hwq.q[qid];
 	u32 fence_qm[GAUDI_NUM_QUEUES / 4], n = 0, i;
 	struct gaudi_parser_cfg cfg = {
@@ -101,10 +221,17 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		.qm_base = q->qm_base,
 		.stream = q->stream,
 		.external = q->external,
-		.encaps_sob = encaps_sob,
+		.encaps_sob = cp->encaps_sob,
 		.fence_qm = fence_qm,
+		.lower = lower,
 		.mapped = gaudi_cs_mapped,
-		.priv = ctx,
+		/*
+		 * CP_DMA on internal queues only: upstream parses external
+		 * CBs and refuses it there, so Habana's runtime never sends
+		 * it there, and the external QMANs' CPs are trusted.
+		 */
+		.cp_dma = lower || q->external ? NULL : gaudi_cs_cp_dma,
+		.priv = cp,
 	};
 	struct gaudi_parser_err err;
 	int ret;
@@ -124,8 +251,9 @@ static int gaudi_parse_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 
 	ret = gaudi_parse_cb(&cfg, cb, size, &err);
 	if (ret)
-		gaudi_dbg(gdev, CS, "queue %u: %s at offset 0x%x: %s (0x%llx)\n",
-			  qid, gaudi_parser_pkt_name(err.opcode), err.offset,
+		gaudi_dbg(gdev, CS, "queue %u: %s%s at offset 0x%x: %s (0x%llx)\n",
+			  qid, lower ? "CP_DMA target: " : "",
+			  gaudi_parser_pkt_name(err.opcode), err.offset,
 			  err.reason, err.value);
 	return ret;
 }
@@ -457,12 +585,15 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			    struct gaudi_cs *cs, const struct hl_cs_chunk *ch,
 			    u32 encaps_sob, bool *parse_fail)
 {
+	struct gaudi_cs_parse cp = {
+		.gdev = gdev, .ctx = ctx, .encaps_sob = encaps_sob,
+	};
 	struct gaudi_hw_queue *q;
+	struct gaudi_cb *cb = NULL;
 	struct gaudi_job *job;
-	struct gaudi_cb *cb;
 	u32 qid = ch->queue_index, cb_len;
+	void *src = NULL;
 	u64 off = 0;
-	void *src;
 	int ret;
 
 	if (qid >= GAUDI_NUM_QUEUES || !gdev->dp->hwq.q[qid].valid) {
@@ -480,7 +611,7 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		return -EINVAL;
 	}
 	q = &gdev->dp->hwq.q[qid];
-	if (ch->cs_chunk_flags) {
+	if (ch->cs_chunk_flags & ~HL_CS_CHUNK_FLAGS_USER_ALLOC_CB) {
 		gaudi_dbg(gdev, CS, "CS: chunk flags 0x%x not supported\n",
 			  ch->cs_chunk_flags);
 		return -EINVAL;
@@ -498,24 +629,31 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	}
 	/*
 	 * External queues name a CB handle, internal ones (as upstream) the
-	 * device address of the CB: here a CB of this file mapped into the
-	 * device MMU (HL_CB_FLAGS_MAP).
+	 * device address of the CB: a CB of this file mapped into the device
+	 * MMU (HL_CB_FLAGS_MAP), or else a CB in user memory (Habana's runtime
+	 * allocates its internal CBs itself), as also an external queue's
+	 * chunk with HL_CS_CHUNK_FLAGS_USER_ALLOC_CB whose handle is none of
+	 * this file.  A CB in user memory is snapshotted (gaudi_cs_snapshot())
+	 * and the copy parsed and run, never the original.
 	 */
 	if (q->external)
 		cb = gaudi_cb_get(ctx, ch->cb_handle);
 	else
 		cb = gaudi_cb_get_by_va(ctx, ch->cb_handle, ch->cb_size, &off);
-	if (!cb) {
+	if (!cb && q->external &&
+	    !(ch->cs_chunk_flags & HL_CS_CHUNK_FLAGS_USER_ALLOC_CB)) {
 		gaudi_dbg(gdev, CS, "CS: queue %u: no CB 0x%llx of this file\n",
 			  qid, ch->cb_handle);
 		return -EINVAL;
 	}
-	src = gaudi_cb_vaddr(cb, &cb_len);
-	if (ch->cb_size > cb_len - off) {
-		gaudi_dbg(gdev, CS, "CS: queue %u: %u bytes do not fit the CB (%u)\n",
-			  qid, ch->cb_size, cb_len);
-		ret = -EINVAL;
-		goto out_put;
+	if (cb) {
+		src = gaudi_cb_vaddr(cb, &cb_len);
+		if (ch->cb_size > cb_len - off) {
+			gaudi_dbg(gdev, CS, "CS: queue %u: %u bytes do not fit the CB (%u)\n",
+				  qid, ch->cb_size, cb_len);
+			ret = -EINVAL;
+			goto out_put;
+		}
 	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
@@ -537,15 +675,24 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		ret = -ENOMEM;
 		goto out_put;
 	}
-	memcpy(job->kcb, src + off, ch->cb_size);
 	list_add_tail(&job->node, &cs->jobs);
 	if (job->cq)
 		cs->ext_pending++;
 	else
 		cs->int_jobs++;
+	if (src) {
+		memcpy(job->kcb, src + off, ch->cb_size);
+	} else if (gaudi_cs_snapshot(gdev, ctx, ch->cb_handle, ch->cb_size,
+				     job->kcb)) {
+		gaudi_dbg(gdev, CS, "CS: queue %u: 0x%llx + %u is no CB of this file nor user memory\n",
+			  qid, ch->cb_handle, ch->cb_size);
+		ret = -EINVAL;
+		goto out_put;
+	}
 
-	ret = gaudi_parse_job(gdev, ctx, qid, job->kcb, ch->cb_size,
-			      encaps_sob);
+	cp.job = job;
+	cp.qid = qid;
+	ret = gaudi_parse_job(&cp, job->kcb, ch->cb_size, false);
 	if (ret) {
 		*parse_fail = true;
 	} else {	/* what it may write is cleared for the next holder */
@@ -555,7 +702,8 @@ static int gaudi_cs_add_job(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 					      &job->icb);
 	}
 out_put:
-	gaudi_cb_put(cb);
+	if (cb)
+		gaudi_cb_put(cb);
 	return ret;
 }
 

@@ -128,6 +128,12 @@ struct gaudi_cq {
  * the CB by then (@on_hw), it becomes an orphan that the queue frees when
  * its done word passes @pos (gaudi_queue_retire_locked()).
  */
+/* A CP_DMA target of a job: its parsed copy in the driver's HBM. */
+struct gaudi_job_sub {
+	u64 icb;
+	u32 size;
+};
+
 struct gaudi_job {
 	struct list_head node;	/* in cs->jobs, then dp->hwq.retired */
 	struct list_head hw_node;	/* in q->hw_jobs while @on_hw */
@@ -140,6 +146,9 @@ struct gaudi_job {
 	u32 kcb_alloc;
 	u32 pos;		/* PQ position (PI at push), mod 2 * entries */
 	u64 icb;		/* internal queues: HBM copy of kcb, or 0 */
+	struct gaudi_job_sub *subs;	/* CP_DMA targets, parsed copies */
+	u32 nsubs;
+	u32 sub_bytes;
 	bool cq;		/* external, with the completion packets */
 	bool done;
 	bool on_hw;		/* pushed, not yet consumed (dp->lock) */
@@ -445,6 +454,7 @@ void gaudi_mem_sw_fini(struct gaudi_device *gdev);
 void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 			  struct hl_info_dram_usage *du);
 bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len);
+int gaudi_mem_copy_from_map(struct gaudi_ctx *ctx, u64 va, void *buf, u32 len);
 void gaudi_mem_pf_work(struct work_struct *work);
 void gaudi_mem_pf_clear(struct gaudi_device *gdev);
 int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,

@@ -34,6 +34,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/fcntl.h>
 #include <linux/genalloc.h>
+#include <linux/highmem.h>
 #include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
@@ -86,6 +87,11 @@ struct gaudi_map {
 	u32 holds;			/* ctx->lock: gaudi_mem_hold() */
 	unsigned long nsets;
 	struct gaudi_pinset **sets;	/* a reference on each */
+	/*
+	 * In device VA order; no pins of their own: @sets hold them.  For
+	 * gaudi_mem_copy_from_map().
+	 */
+	struct page **pages;
 };
 
 /*
@@ -159,6 +165,53 @@ bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len)
 	}
 	mutex_unlock(&ctx->lock);
 	return ok;
+}
+
+/**
+ * gaudi_mem_copy_from_map() - read a host mapping of the context
+ * @ctx: the context
+ * @va: device VA of the first byte
+ * @buf: where to copy
+ * @len: bytes; [@va, @va + @len) must lie in one userptr mapping
+ *
+ * Reads the pinned pages through the kernel's mapping of them, as they are
+ * now (the snapshot of a user-allocated CB, gaudi_cs.c); the mapping
+ * cannot go away meanwhile (ctx->lock is held, UNMAP takes it).
+ *
+ * Return: 0, or -EINVAL if the range is not one mapping's.
+ */
+int gaudi_mem_copy_from_map(struct gaudi_ctx *ctx, u64 va, void *buf, u32 len)
+{
+	struct drm_mm_node *node;
+	struct gaudi_map *map = NULL;
+	u64 off;
+	u32 n;
+
+	mutex_lock(&ctx->lock);
+	drm_mm_for_each_node_in_range(node, &ctx->va, va, va + 1) {
+		if (va >= node->start && len <= node->start + node->size - va)
+			map = container_of(node, struct gaudi_map, node);
+		break;
+	}
+	if (!map) {
+		mutex_unlock(&ctx->lock);
+		return -EINVAL;
+	}
+	off = va - map->node.start;
+	while (len) {
+		struct page *pg = map->pages[off >> PAGE_SHIFT];
+		void *p;
+
+		n = min_t(u64, len, PAGE_SIZE - (off & ~PAGE_MASK));
+		p = kmap_local_page(pg);
+		memcpy(buf, p + (off & ~PAGE_MASK), n);
+		kunmap_local(p);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+	mutex_unlock(&ctx->lock);
+	return 0;
 }
 
 /* ---- user mappings at a page fault (HL_INFO_USER_MAPPINGS) -------------- */
@@ -614,6 +667,7 @@ static void gaudi_map_release(struct gaudi_ctx *ctx, struct gaudi_map *map)
 	gaudi_mmu_invalidate(gdev);
 	gaudi_map_put_sets(ctx, map);
 	drm_mm_remove_node(&map->node);
+	kvfree(map->pages);
 	kfree(map);
 }
 
@@ -745,10 +799,10 @@ static int gaudi_map_userptr(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		gaudi_file_host_add(ctx->gfile, set->npages << PAGE_SHIFT);
 		gaudi_pinset_put(ctx, set);	/* the map holds it now */
 	}
+	map->pages = pages;	/* the sets hold their pins */
 	mutex_unlock(&ctx->lock);
 	gaudi_mmu_invalidate(gdev);
 	drm_dev_exit(idx);
-	kvfree(pages);
 
 	gaudi_dbg(gdev, MMU, "MAP: 0x%llx + 0x%llx at device VA 0x%llx (%lu new pages pinned)\n",
 		  addr, size, map->node.start + map->offset,

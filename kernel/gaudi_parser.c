@@ -16,9 +16,12 @@
  *            bits set) or an address that is not the user's
  *
  * The CB is parsed linearly from offset 0.  That is what the command
- * processor executes only because nothing that moves its read pointer is
- * allowed (REPEAT, CP_DMA; LOAD_AND_EXE's execute), so the CP never lands
- * inside a packet the parser saw as data.
+ * processor executes only because nothing that moves its read pointer
+ * within the CB is allowed (REPEAT; LOAD_AND_EXE's execute), so the CP
+ * never lands inside a packet the parser saw as data.  CP_DMA runs another
+ * CB on the lower CP and comes back: it is allowed only when the caller
+ * snapshots that CB, parses the copy as a lower CB and points the packet
+ * at the copy (cfg->cp_dma), so the lower CP too runs only parsed bytes.
  *
  * Pure: no device, no lock, no allocation.  It builds in the kernel and on
  * the host (tests/kernel/ supplies the few <linux/...> headers it uses).
@@ -37,6 +40,8 @@
 #include "gaudi_parser.h"
 
 #define CFG_HI		((u32)(GAUDI_CFG_BASE >> 32))
+/* A LOAD_AND_EXE of predicates reads 32 words (Documentation/emulator/model.rst). */
+#define GAUDI_PRED_LOAD_SIZE	128
 
 /* Packet sizes (gaudi1/packets.h); 0 = undefined opcode. */
 static const u8 gaudi_pkt_size[PKT_NUM_OPCODES] = PKT_SIZES;
@@ -75,6 +80,7 @@ static const u32 gaudi_pkt_rsvd_w0[32] = {
 
 static const u32 gaudi_pkt_rsvd_ctl[32] = {
 	[PKT_WREG_32] = GENMASK(7, 5),
+	[PKT_CP_DMA] = GENMASK(23, 5),
 	[PKT_MSG_LONG] = GENMASK(15, 5) | GENMASK(19, 18) | GENMASK(23, 22),
 	[PKT_MSG_SHORT] = GENMASK(19, 18),
 	[PKT_FENCE] = GENMASK(23, 5),
@@ -185,10 +191,12 @@ static bool gaudi_wreg_in(const struct gaudi_wreg_run *t, unsigned int n,
 }
 
 /*
- * On every engine: the CP fence counters of the queue's own stream
- * (QMAN CP_FENCE0..3_RDATA_s and CP_FENCE0..3_CNT_s, dma0_qm_regs.h):
- * state FENCE and WAIT already change; a wrong value only stalls or
- * releases this stream's own fences.
+ * On every engine: the CP fence counters of the queue's own stream and of
+ * its QMAN's lower CP (QMAN CP_FENCE0..3_RDATA_s and CP_FENCE0..3_CNT_s,
+ * s = the stream or 4, dma0_qm_regs.h): state FENCE and WAIT already
+ * change; a wrong value only stalls or releases the holder's own fences
+ * (every stream of a user QMAN is the holder's; the driver zeroes them
+ * for the next one, gaudi_queue_clear_fences()).
  */
 static bool gaudi_wreg_ok(const struct gaudi_parser_cfg *cfg, u32 reg)
 {
@@ -196,7 +204,9 @@ static bool gaudi_wreg_ok(const struct gaudi_parser_cfg *cfg, u32 reg)
 
 	for (f = 0; f < 4; f++)
 		if (reg == qm + QM_CP_FENCE_RDATA(f, cfg->stream) ||
-		    reg == qm + QM_CP_FENCE_CNT(f, cfg->stream))
+		    reg == qm + QM_CP_FENCE_CNT(f, cfg->stream) ||
+		    reg == qm + QM_CP_FENCE_RDATA(f, QM_LOWER_CP) ||
+		    reg == qm + QM_CP_FENCE_CNT(f, QM_LOWER_CP))
 			return true;
 	switch (cfg->engine) {
 	case GAUDI_ENGINE_TPC:
@@ -298,7 +308,8 @@ static bool gaudi_user_sob(u64 a)
 
 /*
  * Where a user monitor may write: a user SOB, or the CP fence counter
- * (CP_FENCE0..3_RDATA of streams 0..3) of a QMAN the caller lists.
+ * (CP_FENCE0..3_RDATA of streams 0..3 and of the lower CP, 4) of a QMAN
+ * the caller lists.
  */
 static bool gaudi_mon_target_ok(const struct gaudi_parser_cfg *cfg, u64 a)
 {
@@ -312,7 +323,7 @@ static bool gaudi_mon_target_ok(const struct gaudi_parser_cfg *cfg, u64 a)
 	for (i = 0; i < cfg->num_fence_qm; i++) {
 		qm = GAUDI_CFG_BASE + cfg->fence_qm[i];
 		for (f = 0; f < 4; f++)
-			for (st = 0; st < 4; st++)
+			for (st = 0; st <= QM_LOWER_CP; st++)
 				if (a == qm + QM_CP_FENCE_RDATA(f, st))
 					return true;
 	}
@@ -333,6 +344,39 @@ static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
 }
 
 /*
+ * Arbitration between the streams of the CB's own QMAN (DMA, MME, TPC):
+ * ARB_CFG_0 with only the type (priority or WRR), is-master and enable
+ * bits, the four WRR weights and the master's quiet period between grants,
+ * any value.  They only order the holder's own streams of this QMAN (one
+ * holder per card); the driver puts them back for the next holder
+ * (gaudi_queue_clear_fences()).  Not the mask, the master's credits,
+ * slaves, base address or AXI user bits of the arbiter, nor another
+ * QMAN's arbiter.  @off is relative to the QMAN.
+ * Return: 1 not an arbitration register of this QMAN, 0 allowed, or the
+ * refusal.
+ */
+static int gaudi_arb_reg(struct gaudi_parse_state *ps, u32 off, u32 value)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u32 s;
+
+	if (cfg->engine == GAUDI_ENGINE_NIC)
+		return 1;
+	if (off == QM_ARB_CFG_0) {
+		if (value & ~(QM_ARB_CFG_0_TYPE_WRR | QM_ARB_CFG_0_IS_MASTER |
+			      QM_ARB_CFG_0_EN))
+			return gaudi_refuse(ps->err, -EPERM,
+					    "arbitration field not allowed",
+					    value);
+		return 0;
+	}
+	for (s = 0; s < 4; s++)
+		if (off == QM_ARB_WRR_WEIGHT(s))
+			return 0;
+	return off == QM_ARB_MST_QUIET_PER ? 0 : 1;
+}
+
+/*
  * The target of a MSG_LONG/MSG_SHORT.  Op 0 writes @value (4 bytes), op 1
  * a 64-bit timestamp.  Allowed:
  *  - user memory (a timestamp only there: 8 uncontrolled bytes would
@@ -347,6 +391,7 @@ static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
  *    user monitor at a user SOB before a context starts.  PAY_DATA and
  *    ARM any value (ARM only names SOBs to watch; watching reads);
  *    STATUS only its valid and pending bits;
+ *  - the arbitration registers of its own QMAN (gaudi_arb_reg());
  *  - on a NIC queue, its own port's unsecured doorbell: PI any 22-bit
  *    value, QPN BUSY with a connection's QP number (2..1023).  The port's
  *    QPs above 1 are all the holder's (one holder per card); an unused one
@@ -411,6 +456,12 @@ static int gaudi_msg_target(struct gaudi_parse_state *ps, u64 a, u32 op,
 		return gaudi_refuse(ps->err, -EINVAL,
 				    "encapsulated-signal SOB may only be added to",
 				    a);
+	}
+	if (a >= GAUDI_CFG_BASE + cfg->qm_base &&
+	    a < GAUDI_CFG_BASE + cfg->qm_base + QM_BLOCK_SIZE && !(a & 3)) {
+		b = gaudi_arb_reg(ps, a - GAUDI_CFG_BASE - cfg->qm_base, value);
+		if (b <= 0)
+			return b;
 	}
 	b = (a & 3) ? -1 : gaudi_sm_decode(a, &reg, &idx);
 	if (b < 0)
@@ -497,10 +548,43 @@ static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 	return 0;
 }
 
+/*
+ * CP_DMA: the lower CP runs tsize bytes at the address.  Only with a
+ * caller that snapshots them (cfg->cp_dma), from user memory, a whole
+ * number of packets, and not from a lower CB (the hardware has no third
+ * CP; the model calls it an undefined command).  Size 0 runs nothing.
+ */
+static int gaudi_check_cp_dma(struct gaudi_parse_state *ps, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u64 a = (u64)w[3] << 32 | w[2];
+	int ret;
+
+	if (!cfg->cp_dma)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "packet not allowed from users", PKT_CP_DMA);
+	if (cfg->lower)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "CP_DMA inside a CP_DMA buffer", a);
+	if (w[0] % 8)
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "CP_DMA size not a multiple of 8", w[0]);
+	if (!w[0])
+		return 0;
+	if (!gaudi_user_mem(cfg, a, w[0]))
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "CP_DMA source not user memory", a);
+	ret = cfg->cp_dma(cfg->priv, ps->err->offset, a, w[0]);
+	if (ret)
+		return gaudi_refuse(ps->err, ret, "CP_DMA target refused", a);
+	return 0;
+}
+
 static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
 	u32 reg, msg_op;
+	int ret;
 	u64 a;
 
 	switch (op) {
@@ -509,10 +593,17 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 		if (reg & 3)
 			return gaudi_refuse(ps->err, -EINVAL,
 					    "unaligned register", reg);
-		if (!gaudi_wreg_ok(cfg, reg))
-			return gaudi_refuse(ps->err, -EPERM,
-					    "register not allowed", reg);
-		return 0;
+		if (gaudi_wreg_ok(cfg, reg))
+			return 0;
+		if (reg >= (cfg->qm_base & 0xFFFF) &&
+		    reg < (cfg->qm_base & 0xFFFF) + QM_BLOCK_SIZE) {
+			ret = gaudi_arb_reg(ps, reg - (cfg->qm_base & 0xFFFF),
+					    w[0]);
+			if (ret <= 0)
+				return ret;
+		}
+		return gaudi_refuse(ps->err, -EPERM, "register not allowed",
+				    reg);
 	case PKT_MSG_LONG:
 	case PKT_MSG_SHORT:
 		/*
@@ -532,12 +623,15 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 		return gaudi_msg_target(ps, a, msg_op, w[0]);
 	case PKT_LIN_DMA:
 		return gaudi_check_lin_dma(ps, w);
+	case PKT_CP_DMA:
+		return gaudi_check_cp_dma(ps, w);
 	case PKT_LOAD_AND_EXE:
 		/*
 		 * Scalars feed the engine; execute starts it with registers
 		 * users cannot set.  Loading predicates only lets later
-		 * packets be skipped: allowed, from user memory.  etype only
-		 * qualifies execute.
+		 * packets be skipped: allowed, from user memory (the load
+		 * reads 32 words, one per predicate).  etype only qualifies
+		 * execute.
 		 */
 		if (w[0] & PKT_LOAD_AND_EXE_DST)
 			return gaudi_refuse(ps->err, -EPERM,
@@ -546,7 +640,8 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 			return gaudi_refuse(ps->err, -EPERM,
 					    "execute not allowed", w[0]);
 		a = (u64)w[3] << 32 | w[2];
-		if ((w[0] & PKT_LOAD_AND_EXE_LOAD) && !gaudi_user_mem(cfg, a, 4))
+		if ((w[0] & PKT_LOAD_AND_EXE_LOAD) &&
+		    !gaudi_user_mem(cfg, a, GAUDI_PRED_LOAD_SIZE))
 			return gaudi_refuse(ps->err, -EINVAL,
 					    "source not user memory", a);
 		return 0;
@@ -597,11 +692,16 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		switch (op) {
 		case PKT_WREG_BULK:	/* any register, values unchecked */
 		case PKT_MSG_PROT:	/* the driver's completion message */
-		case PKT_CP_DMA:	/* runs a CB the parser never saw */
 		case PKT_STOP:		/* stops the stream for everyone */
 		case PKT_REPEAT:	/* jumps: can land inside a packet */
 			return gaudi_refuse(err, -EPERM,
 					    "packet not allowed from users", op);
+		case PKT_CP_DMA:	/* runs a CB the parser never saw, */
+			if (!cfg->cp_dma)	/* unless snapshotted */
+				return gaudi_refuse(err, -EPERM,
+						    "packet not allowed from users",
+						    op);
+			break;
 		default:
 			break;
 		}

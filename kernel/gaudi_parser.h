@@ -38,9 +38,17 @@ enum gaudi_parser_engine {
  * @fence_qm: CFG offsets of the QMANs whose CP fence counters (RDATA of
  *	streams 0..3) a user monitor's payload may target
  * @num_fence_qm: entries of @fence_qm
+ * @lower: the CB runs on the QMAN's lower CP (a CB a CP_DMA started):
+ *	no CP_DMA in it
  * @mapped: true if [@va, @va + @len) lies in one mapping of the context
  *	in the device MMU (host virtual range); called with @priv
- * @priv: argument of @mapped
+ * @cp_dma: NULL refuses CP_DMA.  Otherwise called for each CP_DMA of an
+ *	upper CB whose @len bytes at @addr are user memory, with the
+ *	packet's byte @offset in the CB: it snapshots, parses (with @lower)
+ *	and places the target and may rewrite the packet's address words,
+ *	which the parser has read; 0 or a negative errno, which refuses the
+ *	CB (gaudi_cs.c)
+ * @priv: argument of @mapped and @cp_dma
  */
 struct gaudi_parser_cfg {
 	u32 queue;
@@ -52,7 +60,9 @@ struct gaudi_parser_cfg {
 	u32 encaps_sob;
 	const u32 *fence_qm;
 	u32 num_fence_qm;
+	bool lower;
 	bool (*mapped)(void *priv, u64 va, u64 len);
+	int (*cp_dma)(void *priv, u32 offset, u64 addr, u32 len);
 	void *priv;
 };
 

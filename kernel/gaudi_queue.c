@@ -180,6 +180,11 @@ u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q)
 
 void gaudi_job_free(struct gaudi_device *gdev, struct gaudi_job *job)
 {
+	u32 i;
+
+	for (i = 0; i < job->nsubs; i++)
+		gaudi_icb_free(gdev, job->subs[i].icb, job->subs[i].size);
+	kfree(job->subs);
 	if (job->icb)
 		gaudi_icb_free(gdev, job->icb, job->kcb_alloc);
 	if (job->kcb)
@@ -338,9 +343,11 @@ void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
 }
 
 /*
- * Zero the fence counters of every stream (none may be inside a FENCE:
- * the queues are idle or were reset), so that counts one holder left do
- * not release the next holder's fences.
+ * Zero the fence counters of every stream and of each user QMAN's lower CP
+ * (none may be inside a FENCE: the queues are idle or were reset), so that
+ * counts one holder left do not release the next holder's fences, and put
+ * the arbitration users may set (gaudi_parser.c) back to its reset value:
+ * off, no weights, no quiet period.
  */
 void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 {
@@ -355,6 +362,15 @@ void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 		for (f = 0; f < 4; f++)
 			WREG32(gdev, q->qm_base + QM_CP_FENCE_CNT(f, q->stream),
 			       0);
+		if (q->stream)
+			continue;
+		for (f = 0; f < 4; f++) {
+			WREG32(gdev, q->qm_base +
+			       QM_CP_FENCE_CNT(f, QM_LOWER_CP), 0);
+			WREG32(gdev, q->qm_base + QM_ARB_WRR_WEIGHT(f), 0);
+		}
+		WREG32(gdev, q->qm_base + QM_ARB_CFG_0, 0);
+		WREG32(gdev, q->qm_base + QM_ARB_MST_QUIET_PER, 0);
 	}
 }
 

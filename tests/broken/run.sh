@@ -26,17 +26,22 @@ cases='
 mmu-inv cs
 cb-early-free cs
 submit-lock cs
+cp-dma-unparsed compat CARDS=1
 '
 
 # build NAME: gaudi.ko with the defect, from a copy of the sources.
 build() {
 	d=$out/$1/src
 	rm -rf "$d"
-	mkdir -p "$d/kernel" "$d/hw/gaudi1" "$d/uapi/drm"
-	cp "$repo/Kbuild" "$d/" &&
+	mkdir -p "$d/kernel/en" "$d/kernel/ib" "$d/hw/gaudi1" "$d/uapi/drm" \
+		"$d/uapi/rdma"
+	cp "$repo/Kbuild" "$repo/VERSION" "$d/" &&
 		cp "$repo"/kernel/Kbuild "$repo"/kernel/*.[ch] "$d/kernel/" &&
+		cp "$repo"/kernel/en/Kbuild "$repo"/kernel/en/*.c "$d/kernel/en/" &&
+		cp "$repo"/kernel/ib/Kbuild "$repo"/kernel/ib/*.c "$d/kernel/ib/" &&
 		cp "$repo"/hw/gaudi1/*.h "$d/hw/gaudi1/" &&
 		cp "$repo"/uapi/drm/*.h "$d/uapi/drm/" &&
+		cp "$repo"/uapi/rdma/*.h "$d/uapi/rdma/" &&
 		make -s -C "/lib/modules/$kver/build" M="$d" GAUDI_BREAK="$1" \
 			modules >"$out/$1/build.log" 2>&1 &&
 		[ "$(modinfo -F gaudi_break "$d/kernel/gaudi.ko")" = "$1" ]

@@ -107,6 +107,21 @@ upstream)
 	# driver must probe and pass with the NIC present and linked.
 	set -- --nic dl1 "$@"
 	;;
+compat)
+	# issue 23: Habana's userspace patterns on the peer and on gaudi.ko
+	# (hl_scenario_test --user-cb), one card.
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+		"$repo/tests/guest/upstream/hl_scenario_test.c"
+	peer=$(peer_ko) || peer=
+	ko=$(gaudi_ko) || exit 2
+	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" \
+		--add "$ko:/suite/ko/gaudi.ko" "$@"
+	env="GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
+	if [ -f "$peer" ]; then
+		set -- --add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
+		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
+	fi
+	;;
 lib)
 	# libgaudi and its integration test, linked with an rpath so that
 	# gaudi-vm copies the library to the same path in the guest.

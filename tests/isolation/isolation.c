@@ -8,6 +8,7 @@
  * hardware facts (the model's register header), not taken from the parser:
  * a parser bug must not be able to hide behind the same bug in its oracle.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,12 @@ struct iso {
 	size_t why_len;
 	/* the model's protection bits when set-up ended (see pb_open) */
 	uint32_t *pb_set;
+	/* CP_DMA targets placed as gaudi.ko does (gaudi_cs.c) */
+	const struct gaudi_parser_cfg *cfg;
+	struct { uint32_t off; uint64_t dev; } patch[16];
+	unsigned int npatch;
+	uint64_t sub_used;
+	uint8_t sub_buf[ISO_MAX_CB];
 };
 
 /* --- what a context owns ------------------------------------------------ */
@@ -223,6 +230,14 @@ static bool user_target(const struct iso *s, uint64_t pa, uint64_t len,
 	 */
 	if (hw && !write && in(pa, len, ISO_ICB_HBM, ISO_ICB_SIZE))
 		return true;
+	/*
+	 * The head of SRAM (the first 128 bytes, below the users' part): the
+	 * HBW read ranges leave it open, as upstream's do, and gaudi.ko keeps
+	 * nothing there; only the parser keeps users from reading it (a
+	 * bypassed CP_DMA of it, the fuzzer's find).
+	 */
+	if (hw && !write && in(pa, len, GAUDI_SRAM_BASE, ISO_SRAM_USER))
+		return true;
 	if (in(pa, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
 	       GAUDI_SRAM_SIZE - ISO_SRAM_USER))
 		return true;
@@ -296,6 +311,10 @@ static bool driver_traffic(struct iso *s, const struct gaudi_txn *t)
 	if (!t->write && !s->external &&
 	    in(t->pa, t->len, ISO_ICB_HBM, ISO_ICB_SIZE))
 		return true;
+	/* The parsed copies of CP_DMA targets, from any queue. */
+	if (!t->write && s->sub_used &&
+	    in(t->pa, t->len, ISO_SUB_HBM, s->sub_used))
+		return true;
 	if (t->write && s->external && t->len == 4 &&
 	    t->pa == GAUDI_CFG_BASE + mmPCIE_CORE_MSI_REQ)
 		return ++s->msi_writes <= 1;
@@ -367,6 +386,47 @@ static bool mapped(void *priv, u64 va, u64 len)
 	return in(va, len, ISO_USER_VA, ISO_USER_SIZE);
 }
 
+/*
+ * The parser's cfg->cp_dma, as gaudi.ko's gaudi_cs_cp_dma(): copy the
+ * target from the user's memory, parse the copy as a lower CB, place it
+ * in the driver's HBM and remember to point the packet at it.
+ */
+static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
+{
+	struct iso *s = priv;
+	struct gaudi_parser_cfg lower = *s->cfg;
+	struct gaudi_parser_err err;
+	const uint8_t *src;
+	uint64_t dev;
+	int ret;
+
+	if (s->npatch >= sizeof(s->patch) / sizeof(s->patch[0]) ||
+	    len > ISO_MAX_CB || len > ISO_SUB_SIZE - s->sub_used)
+		return -EINVAL;
+	if (in(addr, len, ISO_USER_VA, ISO_USER_SIZE))
+		src = s->fb.host + ISO_USER_BUS + (addr - ISO_USER_VA);
+	else if (in(addr, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
+		    GAUDI_SRAM_SIZE - ISO_SRAM_USER))
+		src = s->fb.sram + (addr - GAUDI_SRAM_BASE);
+	else if (in(addr, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
+		src = s->fb.hbm + addr;
+	else
+		return -EINVAL;
+	memcpy(s->sub_buf, src, len);
+	lower.lower = true;
+	lower.cp_dma = NULL;
+	ret = gaudi_parse_cb(&lower, s->sub_buf, len, &err);
+	if (ret)
+		return ret;
+	dev = ISO_SUB_HBM + s->sub_used;
+	memcpy(s->fb.hbm + dev, s->sub_buf, len);
+	s->sub_used += (len + 255) & ~255U;
+	s->patch[s->npatch].off = offset;
+	s->patch[s->npatch].dev = dev;
+	s->npatch++;
+	return 0;
+}
+
 static enum gaudi_parser_engine engine_of(unsigned int qid)
 {
 	if (qid >= ISO_FIRST_NIC_QID)
@@ -418,7 +478,9 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 {
 	struct gaudi_parser_cfg cfg = { 0 };
 	struct gaudi_parser_err err = { 0 };
-	uint32_t fence_qm[ISO_NUM_QM], kcb_len, f, i;
+	uint32_t fence_qm[ISO_NUM_QM], kcb_len, f, i, l;
+	const uint8_t *umem = NULL;
+	size_t umem_len = 0;
 	uint64_t kcb_dev;
 	struct gaudi_core *g = s->g;
 	uint8_t *kcb;
@@ -441,8 +503,23 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	s->qid = iso_queues[data[0] % iso_num_queues];
 	s->external = s->qid < 8;
 	s->bypass = bypass;
-	data += 2;
-	size -= 2;
+	s->npatch = 0;
+	s->sub_used = 0;
+	if ((data[1] & ISO_FLAG_USER_CB) && size >= 6) {
+		memcpy(&l, data + 2, 4);
+		data += 6;
+		size -= 6;
+		if (l > size)
+			l = size;
+		umem = data + l;
+		umem_len = size - l;
+		if (umem_len > ISO_MAX_CB)
+			umem_len = ISO_MAX_CB;
+		size = l;
+	} else {
+		data += 2;
+		size -= 2;
+	}
 	if (size > ISO_MAX_CB)
 		size = ISO_MAX_CB;
 
@@ -453,6 +530,11 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	iso_driver_init(g);
 	map_user(s);
 	memcpy(s->pb_set, g->prot.pb, PB_SET_BYTES);
+	if (umem_len) {
+		memcpy(s->fb.host + ISO_USER_BUS, umem, umem_len);
+		memcpy(s->fb.sram + ISO_SRAM_CB, umem, umem_len);
+		memcpy(s->fb.hbm + ISO_USER_HBM, umem, umem_len);
+	}
 
 	for (i = 0; i < ISO_NUM_QM; i++)
 		fence_qm[i] = qman_base(i);
@@ -466,6 +548,9 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	cfg.fence_qm = fence_qm;
 	cfg.num_fence_qm = ISO_NUM_QM;
 	cfg.mapped = mapped;
+	cfg.cp_dma = s->external ? NULL : iso_cp_dma;	/* as gaudi.ko */
+	cfg.priv = s;
+	s->cfg = &cfg;
 	ret = gaudi_parse_cb(&cfg, data, size, &err);
 	if (ret && !bypass) {
 		s->st.refused++;
@@ -490,6 +575,9 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 		kcb_dev = ISO_ICB_HBM;
 	}
 	memcpy(kcb, data, size);
+	/* Parsed: CP_DMAs run the copies; bypassed: the user's own CBs. */
+	for (i = 0; !bypass && i < s->npatch; i++)
+		put64(kcb + s->patch[i].off + 8, s->patch[i].dev);
 	kcb_len = size;
 	if (s->external)
 		kcb_len += iso_driver_completion(kcb + size,

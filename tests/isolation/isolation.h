@@ -62,7 +62,19 @@ struct iso *iso_new(void);
 void iso_free(struct iso *s);
 
 /*
- * Run one input: data[0] picks the queue, data[1] is reserved for flags,
+ * data[1] bit 0: the input after byte 1 is a 4-byte length L, L bytes of
+ * CB, and then what the user's memory holds before the run (at ISO_USER_VA,
+ * in user SRAM at ISO_SRAM_CB and in user HBM at ISO_USER_HBM): the CBs a
+ * CP_DMA runs (Habana's lower-CP chains, issue 23).
+ */
+#define ISO_FLAG_USER_CB	0x1
+#define ISO_SRAM_CB		0x2000ULL	/* from the SRAM base, as hl-thunk */
+/* Where the harness, as gaudi.ko, places the parsed CP_DMA targets. */
+#define ISO_SUB_HBM		(ISO_ICB_HBM + 0x100000ULL)
+#define ISO_SUB_SIZE		0x100000ULL
+
+/*
+ * Run one input: data[0] picks the queue, data[1] holds flags (above),
  * the rest is the CB.  Returns the number of violations of this run (0 is
  * the property); with @bypass the parser is not consulted.  @why gets a
  * description of the first violation (or of the parser's refusal).

@@ -94,6 +94,31 @@ static void lin_dma(struct b *b, uint32_t ctl, uint64_t src, uint64_t dst,
 	u64(b, dst);
 }
 
+/*
+ * A CB whose CP_DMA targets the user's memory holds (ISO_FLAG_USER_CB):
+ * user_cb() starts the upper CB, user_mem() ends it; what follows is the
+ * user's memory (the lower CBs).
+ */
+static void user_cb(struct b *b)
+{
+	b->s->data[1] |= ISO_FLAG_USER_CB;
+	u32(b, 0);
+}
+
+static void user_mem(struct b *b)
+{
+	uint32_t l = (uint32_t)b->s->len - 6;
+
+	memcpy(b->s->data + 2, &l, 4);
+}
+
+static void cp_dma(struct b *b, uint64_t a, uint32_t size)
+{
+	u32(b, size);
+	u32(b, CTL(PKT_CP_DMA) | PKT_CTL_MB);
+	u64(b, a);
+}
+
 static void nop(struct b *b)
 {
 	u32(b, 0);
@@ -285,6 +310,89 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		u32(&b, 1U << 16 | 1);		/* fence 0, target 1, dec 1 */
 		u32(&b, CTL(PKT_FENCE));
 	}
+
+	/*
+	 * Issue 23: Habana's userspace patterns.  A lower-CP chain: the
+	 * upper CB's CP_DMA runs a CB the user wrote in its memory (host,
+	 * SRAM at +0x2000, HBM); gaudi.ko runs a parsed copy.
+	 */
+	if (NEXT("legit: CP_DMA of a host CB that adds to E_N SOB 5", false,
+		 Q_TPC)) {
+		user_cb(&b);
+		cp_dma(&b, user, 16);
+		user_mem(&b);
+		msg_long(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 20,
+			 1U << 31 | 1);
+	}
+	if (NEXT("legit: CP_DMA of an SRAM CB that copies user HBM to SRAM",
+		 false, Q_INT)) {
+		user_cb(&b);
+		cp_dma(&b, GAUDI_SRAM_BASE + ISO_SRAM_CB, 24);
+		user_mem(&b);
+		lin_dma(&b, PKT_LIN_DMA_LIN, ISO_USER_HBM + 0x1000,
+			GAUDI_SRAM_BASE + 0x10000, 256);
+	}
+	if (NEXT("legit: CP_DMA of an HBM CB on an MME queue", false, Q_MME)) {
+		user_cb(&b);
+		cp_dma(&b, ISO_USER_HBM, 16);
+		user_mem(&b);
+		msg_long(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 24, 7);
+	}
+	/* Upstream refuses CP_DMA in the external CBs it parses; so do we. */
+	if (NEXT("CP_DMA on an external queue", true, Q_EXT)) {
+		user_cb(&b);
+		cp_dma(&b, ISO_USER_HBM, 16);
+		user_mem(&b);
+		msg_long(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 24, 7);
+		b.s->hw_blocks = false;
+	}
+	if (NEXT("CP_DMA of an SRAM CB that writes the MMU's hop-0 register",
+		 true, Q_TPC)) {
+		user_cb(&b);
+		cp_dma(&b, GAUDI_SRAM_BASE + ISO_SRAM_CB, 16);
+		user_mem(&b);
+		msg_long(&b, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+	}
+	if (NEXT("CP_DMA of a host CB whose LIN_DMA reads the page tables",
+		 true, Q_INT)) {
+		user_cb(&b);
+		cp_dma(&b, user, 24);
+		user_mem(&b);
+		lin_dma(&b, PKT_LIN_DMA_LIN, KERNEL_HBM, user + 0x1000, 4096);
+	}
+	if (NEXT("CP_DMA of the driver's HBM (the page tables) as a CB", true,
+		 Q_INT)) {
+		cp_dma(&b, KERNEL_HBM, 64);
+		b.s->hw_blocks = true;
+	}
+	if (NEXT("CP_DMA inside a CP_DMA target", true, Q_TPC)) {
+		user_cb(&b);
+		cp_dma(&b, user, 16);
+		user_mem(&b);
+		cp_dma(&b, user, 16);
+		b.s->hw_blocks = false;	/* the model's lower CP refuses it */
+	}
+	/* Arbitration of the queue's own QMAN, as hl-thunk's tests set it. */
+	if (NEXT("legit: WRR arbitration of DMA 0's QMAN from DMA_0_0", false,
+		 Q_EXT)) {
+		msg_long(&b, GAUDI_CFG_BASE + mmDMA0_QM_BASE + QM_ARB_CFG_0,
+			 QM_ARB_CFG_0_TYPE_WRR | QM_ARB_CFG_0_IS_MASTER |
+			 QM_ARB_CFG_0_EN);
+		msg_long(&b, GAUDI_CFG_BASE + mmDMA0_QM_BASE +
+			 QM_ARB_MST_QUIET_PER, 0x10);
+		msg_long(&b, GAUDI_CFG_BASE + mmDMA0_QM_BASE +
+			 QM_ARB_WRR_WEIGHT(1), 4);
+	}
+	if (NEXT("arbitration of another engine's QMAN (DMA 2's from TPC 0)",
+		 true, Q_TPC)) {
+		msg_long(&b, GAUDI_CFG_BASE + mmDMA0_QM_BASE +
+			 2 * GAUDI_DMA_STRIDE + QM_ARB_CFG_0,
+			 QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN);
+		b.s->hw_blocks = false;	/* open to users on silicon too */
+	}
+	if (NEXT("arbitration: the arbiter's AXI user bits of its own QMAN",
+		 true, Q_EXT))
+		msg_long(&b, GAUDI_CFG_BASE + mmDMA0_QM_BASE + 0xB44, 0);
 	return n;
 #undef NEXT
 }

@@ -24,6 +24,25 @@ static const struct oracle_env t_env = { t_maps, 3 };
 
 static u32 t_fence_qm[O_NUM_QM];
 
+/*
+ * A caller that snapshots CP_DMA targets (gaudi_cs.c does): here it only
+ * counts and remembers the last call; t_cp_dma_ret is what it answers.
+ */
+static unsigned int t_cp_dma_calls;
+static u32 t_cp_dma_off, t_cp_dma_len;
+static u64 t_cp_dma_addr;
+static int t_cp_dma_ret;
+
+static inline int t_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
+{
+	(void)priv;
+	t_cp_dma_calls++;
+	t_cp_dma_off = offset;
+	t_cp_dma_addr = addr;
+	t_cp_dma_len = len;
+	return t_cp_dma_ret;
+}
+
 /* @cfg for upstream queue id @q (0..112 without 8, the CPU queue). */
 static void t_cfg(struct gaudi_parser_cfg *cfg, unsigned int q, u32 encaps)
 {

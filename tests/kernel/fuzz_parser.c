@@ -3,7 +3,8 @@
  * libFuzzer target: gaudi.ko's command-buffer parser alone.  Input: byte 0
  * picks the queue (its id modulo 113; the CPU queue 8 becomes TPC_0_0),
  * byte 1 an encapsulated-signal SOB (bit 7 set: W_S SOB 128 + bits 3:0),
- * the rest is the CB.  Every CB the parser accepts is re-decoded by the
+ * bit 6 a caller that snapshots CP_DMA targets, bit 5 a lower CB (one a
+ * CP_DMA started); the rest is the CB.  Every CB the parser accepts is re-decoded by the
  * independent decoder of oracle.h; a violated property aborts the run
  * ("ORACLE: ..."), as does a refusal without a reason or with an errno
  * other than EPERM/EINVAL.
@@ -31,6 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (q == 8)
 		q = 41;
 	t_cfg(&cfg, q, data[1] & 0x80 ? 128 + (data[1] & 15) : 0);
+	if (data[1] & 0x40)
+		cfg.cp_dma = t_cp_dma;
+	cfg.lower = data[1] & 0x20;
 	ret = gaudi_parse_cb(&cfg, data + 2, size - 2, &err);
 	if (ret == 0) {
 		if (!oracle_check(&cfg, &t_env, data + 2, size - 2, why,

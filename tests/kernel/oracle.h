@@ -7,7 +7,12 @@
  * promises, not its code:
  *
  *  - no packet but NOP, WREG_32, MSG_LONG, MSG_SHORT, FENCE, LIN_DMA,
- *    ARB_POINT, WAIT and predicate LOAD_AND_EXE; reserved bits zero;
+ *    ARB_POINT, WAIT and predicate LOAD_AND_EXE, and CP_DMA only of an
+ *    upper CB whose caller snapshots CP_DMA targets (cfg->cp_dma), of
+ *    whole packets of user memory; reserved bits zero;
+ *  - the arbitration registers (ARB_CFG_0 with type, master and enable
+ *    only, WRR weights, quiet period) only of the CB's own DMA, MME or TPC
+ *    QMAN;
  *  - every WREG_32 in the explicit list of user registers of the engine,
  *    and none in the list of registers known to be dangerous;
  *  - every LIN_DMA linear, without write completion or data-changing
@@ -165,7 +170,7 @@ static bool o_fence_rdata(uint64_t a)
 
 	for (q = 0; q < O_NUM_QM; q++)
 		for (f = 0; f < 4; f++)
-			for (s = 0; s < 4; s++)
+			for (s = 0; s < 5; s++)	/* streams and the lower CP */
 				if (a == O_CFG + o_qm(q) + 0x308 + 0x14 * f + 4 * s)
 					return true;
 	return false;
@@ -174,6 +179,25 @@ static bool o_fence_rdata(uint64_t a)
 static bool o_mon_target(uint64_t a)
 {
 	return o_user_sob_addr(a) || o_fence_rdata(a);
+}
+
+/*
+ * Arbitration of the CB's own QMAN (dma0_qm_regs.h: ARB_CFG_0 0xA00,
+ * ARB_WRR_WEIGHT_0..3 0xA08..0xA14, ARB_MST_QUIET_PER 0xB34): 1 one of
+ * them with an allowed value, 0 not one of them, -1 one with a value
+ * that must be refused.
+ */
+static int o_arb(const struct gaudi_parser_cfg *cfg, uint32_t qm_off,
+		 uint32_t v)
+{
+	if (cfg->engine == GAUDI_ENGINE_NIC)
+		return 0;
+	if (qm_off == 0xA00)
+		return (v & ~0x111U) ? -1 : 1;
+	if ((qm_off >= 0xA08 && qm_off <= 0xA14 && !(qm_off & 3)) ||
+	    qm_off == 0xB34)
+		return 1;
+	return 0;
 }
 
 /* ---- WREG_32 ---------------------------------------------------------- */
@@ -186,9 +210,11 @@ static bool o_wreg_allowed(const struct gaudi_parser_cfg *cfg, uint32_t reg)
 	static const uint32_t mme_desc[5] = { 0x0, 0x400, 0x680, 0x900, 0xB80 };
 
 	for (f = 0; f < 4; f++) {
-		if (reg == qmo + 0x308 + 0x14 * f + 4 * cfg->stream)
+		if (reg == qmo + 0x308 + 0x14 * f + 4 * cfg->stream ||
+		    reg == qmo + 0x308 + 0x14 * f + 16)
 			return true;
-		if (reg == qmo + 0x358 + 0x14 * f + 4 * cfg->stream)
+		if (reg == qmo + 0x358 + 0x14 * f + 4 * cfg->stream ||
+		    reg == qmo + 0x358 + 0x14 * f + 16)
 			return true;
 	}
 	if (cfg->engine == GAUDI_ENGINE_TPC) {
@@ -228,13 +254,17 @@ static bool o_wreg_dangerous(const struct gaudi_parser_cfg *cfg, uint32_t reg)
 	};
 	static const uint32_t mme_desc[5] = { 0x0, 0x400, 0x680, 0x900, 0xB80 };
 
-	/* The QMAN itself: only the stream's own fence counters. */
+	/*
+	 * The QMAN itself: only the stream's own and the lower CP's fence
+	 * counters (arbitration: checked with its value by the caller).
+	 */
 	if (reg >= qmo && reg < qmo + 0x1000) {
 		uint32_t r = reg - qmo;
 
 		if (r < 0x308 || r >= 0x3A8)
 			return true;
-		if ((r - 0x308) % 0x14 / 4 != cfg->stream)
+		if ((r - 0x308) % 0x14 / 4 != cfg->stream &&
+		    (r - 0x308) % 0x14 / 4 != 4)
 			return true;
 	}
 	if (cfg->engine == GAUDI_ENGINE_DMA && reg < 0x8000)
@@ -301,7 +331,7 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 {
 	static struct o_mon mons[4][512];
 	static const uint8_t sizes[32] = {
-		[0x1] = 8, [0x3] = 16, [0x4] = 8, [0x8] = 8, [0x9] = 24,
+		[0x1] = 8, [0x3] = 16, [0x4] = 8, [0x5] = 16, [0x8] = 8, [0x9] = 24,
 		[0xA] = 8, [0xC] = 8, [0xD] = 8, [0xF] = 16,
 	};
 	static const uint32_t short_base[4] = {
@@ -336,6 +366,14 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 			if (ctl & 0xE0)
 				O_FAIL("WREG_32 reserved bits at 0x%zx", off);
 			k = ctl >> 8 & 0xFFFF;
+			if (k >= (cfg->qm_base & 0xFFFF) &&
+			    k - (cfg->qm_base & 0xFFFF) >= 0xA00 &&
+			    k - (cfg->qm_base & 0xFFFF) < 0xB40) {
+				if (o_arb(cfg, k - (cfg->qm_base & 0xFFFF), w[0]) != 1)
+					O_FAIL("WREG_32 0x%x to arbiter 0x%x at 0x%zx",
+					       w[0], k, off);
+				break;
+			}
 			if (!o_wreg_allowed(cfg, k) || o_wreg_dangerous(cfg, k))
 				O_FAIL("WREG_32 to 0x%x (queue %u) at 0x%zx", k,
 				       cfg->queue, off);
@@ -352,11 +390,22 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 			if ((w[0] & 0x7FFFFF00) || (ctl & 0xFFFFE0))
 				O_FAIL("ARB_POINT reserved bits at 0x%zx", off);
 			break;
+		case 0x5:	/* CP_DMA: snapshotted, of an upper CB */
+			a = (uint64_t)w[3] << 32 | w[2];
+			if (!cfg->cp_dma || cfg->lower)
+				O_FAIL("CP_DMA without a snapshot at 0x%zx", off);
+			if ((ctl & 0xFFFFE0) || (w[0] & 7))
+				O_FAIL("CP_DMA ctl 0x%x size 0x%x at 0x%zx", ctl,
+				       w[0], off);
+			if (w[0] && !o_user_mem(env, a, w[0]))
+				O_FAIL("CP_DMA from 0x%llx at 0x%zx",
+				       (unsigned long long)a, off);
+			break;
 		case 0xF:	/* LOAD_AND_EXE: predicates only */
 			if ((w[0] & ~0x100U) || (ctl & 0xFFFFE0))
 				O_FAIL("LOAD_AND_EXE cfg 0x%x at 0x%zx", w[0], off);
 			a = (uint64_t)w[3] << 32 | w[2];
-			if ((w[0] & 0x100) && !o_user_mem(env, a, 4))
+			if ((w[0] & 0x100) && !o_user_mem(env, a, 128))
 				O_FAIL("LOAD_AND_EXE from 0x%llx at 0x%zx",
 				       (unsigned long long)a, off);
 			break;
@@ -410,6 +459,14 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 				if (!(w[0] >> 31) || (w[0] & 0x7F000000) ||
 				    qpn < 2 || qpn >= 1024)
 					O_FAIL("doorbell QPN 0x%x at 0x%zx", w[0], off);
+				break;
+			}
+			if (a >= O_CFG + cfg->qm_base + 0xA00 &&
+			    a < O_CFG + cfg->qm_base + 0xB40 && !(a & 3)) {
+				if (o_arb(cfg, (uint32_t)(a - O_CFG - cfg->qm_base),
+					  w[0]) != 1)
+					O_FAIL("message 0x%x to arbiter 0x%llx at 0x%zx",
+					       w[0], (unsigned long long)a, off);
 				break;
 			}
 			if (cfg->encaps_sob &&

@@ -116,6 +116,8 @@ static struct cb *reset(struct cb *c)
 }
 
 static struct gaudi_parser_err last_err;
+/* The random walk's caller: 0 none, 1 snapshots CP_DMA, 2 a lower CB. */
+static unsigned int t_snap;
 
 /* Parse @c for queue @q; accepted CBs must satisfy the oracle. */
 static int parse_enc(const struct cb *c, unsigned int q, u32 encaps)
@@ -125,6 +127,9 @@ static int parse_enc(const struct cb *c, unsigned int q, u32 encaps)
 	int ret;
 
 	t_cfg(&cfg, q, encaps);
+	if (t_snap)
+		cfg.cp_dma = t_cp_dma;
+	cfg.lower = t_snap == 2;
 	ret = gaudi_parse_cb(&cfg, c->b, c->n, &last_err);
 	if (!ret && !oracle_check(&cfg, &t_env, c->b, c->n, why, sizeof(why))) {
 		tap_diag("ORACLE: %s", why);
@@ -415,7 +420,9 @@ static void t_wreg(void)
 		{ 0x8000 + 0x024, "QM GLBL_NON_SECURE_PROPS_0" },
 		{ 0x8000 + 0x228, "QM CP_MSG_BASE0_ADDR_LO_0" },
 		{ 0x8000 + 0x30C, "QM CP_FENCE0_RDATA_1 (another stream)" },
-		{ 0x8000 + 0x318, "QM CP_FENCE0_RDATA_4 (lower CP)" },
+		{ 0x8000 + 0xA20, "QM ARB_MST_AVAIL_CRED_0" },
+		{ 0x8000 + 0xB50, "QM ARB_BASE_LO" },
+		{ 0x8000 + 0xB48, "QM ARB_MSG_AWUSER_SEC_PROP" },
 	};
 	unsigned int i, f, q, bad;
 
@@ -581,7 +588,7 @@ static void t_msg(void)
 	msg(reset(&c), MON(ES, ADDRL, 3), (uint32_t)(O_CFG + 0x168000 + 0x308 + 0x14 * 3 + 12));
 	ok_eq(parse(&c, Q_DMA00), 0, "payload: MME2 CP_FENCE3_RDATA_3: accepted");
 	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0x508000 + 0x308 + 16));
-	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: CP_FENCE0_RDATA_4 (lower CP): EINVAL");
+	ok_eq(parse(&c, Q_DMA00), 0, "payload: CP_FENCE0_RDATA_4 (the lower CP, CP_DMA chains): accepted");
 	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0x508000 + 0x358));
 	ok_eq(parse(&c, Q_DMA00), -EINVAL, "payload: CP_FENCE0_CNT_0: EINVAL");
 	msg(reset(&c), MON(EN, ADDRL, 3), (uint32_t)(O_CFG + 0x548000 + 0x308));
@@ -716,6 +723,10 @@ static void t_control_flow(void)
 	ok_eq(parse(&c, Q_TPC00), -EPERM, "scalar LOAD_AND_EXE: EPERM");
 	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE), 0x10000000);
 	ok_eq(parse(&c, Q_TPC00), -EINVAL, "predicates from the page tables: EINVAL");
+	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE), T_VA_CB + 0x10000 - 128);
+	ok_eq(parse(&c, Q_TPC00), 0, "predicates from the last 128 bytes of a mapping: accepted");
+	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE), T_VA_CB + 0x10000 - 4);
+	ok_eq(parse(&c, Q_TPC00), -EINVAL, "predicates from its last 4 bytes (the load reads 128): EINVAL");
 	pk8(reset(&c), 0, CTL(OP_STOP));
 	ok_eq(parse(&c, Q_DMA00), -EPERM, "STOP: EPERM");
 	pk8(reset(&c), 1, CTL(OP_WREG_BULK) | 0x8000 << 8);
@@ -727,6 +738,113 @@ static void t_control_flow(void)
 	 */
 	lin(reset(&c), 0, LIN | MEMSET, (uint64_t)CTL(OP_MSG_PROT) << 32, O_HBM_USER);
 	ok_eq(parse(&c, Q_DMA00), 0, "a MSG_PROT header as a memset value (data, never executed): accepted");
+}
+
+/* ---- Habana's userspace patterns (issue 23) ----------------------------- */
+
+#define ARB(qm, off)	(O_CFG + (qm) + (off))
+
+static void t_arb(void)
+{
+	/* As hl-thunk's tests: type, master and enable; quiet; weights. */
+	reset(&c);
+	msg(&c, ARB(0x508000, 0xA00), 1 | 1 << 4 | 1 << 8);
+	msg(&c, ARB(0x508000, 0xB34), 0x10);
+	msg(&c, ARB(0x508000, 0xA08), 1);
+	msg(&c, ARB(0x508000, 0xA0C), 2);
+	msg(&c, ARB(0x508000, 0xA10), 3);
+	msg(&c, ARB(0x508000, 0xA14), 4);
+	ok_eq(parse(&c, Q_DMA00), 0, "arbitration: DMA 0's WRR from a DMA_0_0 CB: accepted");
+	ok_eq(parse(&c, Q_DMA01 + 2), 0, "arbitration: DMA 0's WRR from a DMA_0_3 CB: accepted");
+	ok_eq(parse(&c, Q_DMA10), -EINVAL, "arbitration: DMA 0's from DMA 1's queue (another QMAN): EINVAL");
+	ok_eq(parse(&c, Q_TPC00), -EINVAL, "arbitration: DMA 0's from TPC 0: EINVAL");
+	msg(reset(&c), ARB(0xE08000, 0xA00), 1 << 4 | 1 << 8);
+	ok_eq(parse(&c, Q_TPC00), 0, "arbitration: TPC 0's priority mode from TPC_0_0: accepted");
+	msg(reset(&c), ARB(0x68000, 0xA00), 1 << 4 | 1 << 8);
+	ok_eq(parse(&c, Q_MME00), 0, "arbitration: MME 0's from MME_0_0: accepted");
+	msg(reset(&c), ARB(0x508000, 0xA00), 1 | 1 << 4 | 1 << 8 | 0xF000);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "arbitration: ARB_CFG_0 with the mask field: EPERM");
+	msg(reset(&c), ARB(0x508000, 0xA00), 1U << 16);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "arbitration: ARB_CFG_0 bit 16: EPERM");
+	msg(reset(&c), ARB(0x508000, 0xA04), 1);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "arbitration: ARB_CHOISE_Q_PUSH: EINVAL");
+	msg(reset(&c), ARB(0x508000, 0xB50), 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "arbitration: ARB_BASE_LO (where a master writes): EINVAL");
+	msg(reset(&c), ARB(0x508000, 0xB44), 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "arbitration: ARB_MSG_AWUSER_31_11: EINVAL");
+	msg(reset(&c), ARB(0x508000, 0xA01), 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "arbitration: unaligned ARB_CFG_0: EINVAL");
+	msg(reset(&c), ARB(o_nic_qm(0), 0xA00), 1 << 4 | 1 << 8);
+	ok_eq(parse(&c, 73), -EINVAL, "arbitration: a NIC QMAN's: EINVAL");
+	/* The same by WREG_32 (window-relative). */
+	wreg(reset(&c), 0x8000 + 0xA00, 1 | 1 << 4 | 1 << 8);
+	wreg(&c, 0x8000 + 0xA08, 7);
+	wreg(&c, 0x8000 + 0xB34, 0);
+	ok_eq(parse(&c, Q_DMA20), 0, "arbitration by WREG_32 on DMA_2_0: accepted");
+	wreg(reset(&c), 0x8000 + 0xA00, 1U << 31);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "arbitration by WREG_32, bit 31: EPERM");
+	wreg(reset(&c), 0x8000 + 0xA18, 1);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "arbitration by WREG_32, ARB_CFG_1: EPERM");
+	/* Lower-CP fence counters: the CP_DMA chains wait on them. */
+	wreg(reset(&c), 0x8000 + 0x308 + 16, 1);
+	wreg(&c, 0x8000 + 0x358 + 0x14 * 3 + 16, 0);
+	ok_eq(parse(&c, Q_DMA00), 0, "WREG_32 to the lower CP's CP_FENCE0_RDATA_4, CP_FENCE3_CNT_4: accepted");
+}
+
+static void t_cp_dma_snapshot(void)
+{
+	struct gaudi_parser_cfg cfg;
+	char why[200];
+	int r;
+
+	t_cfg(&cfg, Q_TPC00, 0);
+	cfg.cp_dma = t_cp_dma;
+	reset(&c);
+	msg(&c, WS_SOB(144), SOB_ADD | 1);
+	pk16(&c, 64, CTL(OP_CP_DMA) | MB, T_VA_CB + 0x100);
+	t_cp_dma_calls = 0;
+	t_cp_dma_ret = 0;
+	r = gaudi_parse_cb(&cfg, c.b, c.n, &last_err);
+	ok_eq(r, 0, "CP_DMA of a mapped CB with a snapshotting caller: accepted");
+	ok(t_cp_dma_calls == 1 && t_cp_dma_off == 16 &&
+	   t_cp_dma_addr == T_VA_CB + 0x100 && t_cp_dma_len == 64,
+	   "  the caller is asked once, with the packet's offset, address and size");
+	ok(oracle_check(&cfg, &t_env, c.b, c.n, why, sizeof(why)), "  the oracle agrees");
+	t_cp_dma_ret = -ENOMEM;
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -ENOMEM,
+	      "  the caller's error refuses the CB");
+	t_cp_dma_ret = 0;
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), O_SRAM_USER + 0x2000);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), 0, "CP_DMA of a CB in user SRAM: accepted");
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), O_HBM_USER);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), 0, "CP_DMA of a CB in user HBM: accepted");
+	t_cp_dma_calls = 0;
+	pk16(reset(&c), 0, CTL(OP_CP_DMA), 0);
+	ok(gaudi_parse_cb(&cfg, c.b, c.n, &last_err) == 0 && !t_cp_dma_calls,
+	   "CP_DMA of 0 bytes: accepted, nothing to snapshot");
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), 0x1C000000);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -EINVAL,
+	      "hostile: CP_DMA of the driver's HBM (its CB copies): EINVAL");
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), O_SRAM);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -EINVAL,
+	      "hostile: CP_DMA of the driver's SRAM: EINVAL");
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), T_VA_CB + 0x10000 - 32);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -EINVAL,
+	      "hostile: CP_DMA past the end of its mapping: EINVAL");
+	pk16(reset(&c), 60, CTL(OP_CP_DMA), T_VA_CB);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -EINVAL,
+	      "CP_DMA of 60 bytes (not whole packets): EINVAL");
+	pk16(reset(&c), 64, CTL(OP_CP_DMA) | 1U << 12, T_VA_CB);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -EINVAL,
+	      "CP_DMA with a reserved control bit: EINVAL");
+	cfg.lower = true;
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), T_VA_CB);
+	ok_eq(gaudi_parse_cb(&cfg, c.b, c.n, &last_err), -EPERM,
+	      "CP_DMA inside a lower CB: EPERM");
+	pk16(reset(&c), 64, CTL(OP_CP_DMA), T_VA_CB);
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "CP_DMA without a snapshotting caller: EPERM");
+	pk8(reset(&c), 64, CTL(OP_CP_DMA));
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "  also when truncated");
 }
 
 /* ---- seeded random walk with the oracle -------------------------------- */
@@ -760,7 +878,15 @@ static void rnd_pkt(struct cb *k)
 	if (rnd() % 4 == 0)
 		v = (rnd() % 2 ? 0x80000000U : 0) | (uint32_t)(rnd() % 1100);
 
-	switch (rnd() % 8) {
+	switch (rnd() % 10) {
+	case 8:
+		msg(k, O_CFG + 0x508000 + 0x20000 * (rnd() % 3) + 0xA00 + 4 * (rnd() % 0x50),
+		    rnd() % 2 ? (uint32_t)(rnd() % 2) | 1 << 4 | 1 << 8 : v);
+		break;
+	case 9:
+		pk16(k, rnd() % 2 ? 8 * (uint32_t)(rnd() % 16) : v,
+		     CTL(OP_CP_DMA) | (rnd() % 4 ? 0 : v & 0xFFFFFF), a);
+		break;
 	case 0:
 		lin(k, rnd() % 3 ? rnd() % 64 : v, LIN | (rnd() % 2 ? MEMSET : 0), a,
 		    addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))]);
@@ -810,6 +936,7 @@ static void t_random(void)
 		/* Sometimes flip one bit. */
 		if (rnd() % 3 == 0)
 			c.b[rnd() % c.n] ^= 1U << (rnd() % 8);
+		t_snap = rnd() % 3;
 		r = parse_enc(&c, q, rnd() % 4 ? 0 : 128 + rnd() % 16);
 		if (r == 0)
 			accepted++;
@@ -823,6 +950,9 @@ static void t_random(void)
 
 /* ---- the fuzzer's seed corpus ------------------------------------------ */
 
+/* Byte 1's caller bits (fuzz_parser.c): 0x40 snapshots CP_DMA targets. */
+static unsigned int seed_flags;
+
 static int write_seed(const char *dir, const char *name, unsigned int q,
 		      unsigned int encaps, const struct cb *k)
 {
@@ -834,7 +964,7 @@ static int write_seed(const char *dir, const char *name, unsigned int q,
 	if (!f)
 		return -1;
 	fputc(q, f);
-	fputc(encaps ? 0x80 | (encaps - 128) : 0, f);
+	fputc((encaps ? 0x80 | (encaps - 128) : 0) | seed_flags, f);
 	fwrite(k->b, 1, k->n, f);
 	return fclose(f);
 }
@@ -881,6 +1011,22 @@ static int seeds(const char *dir)
 	r |= write_seed(dir, "class3-wrcomp", 0, 0, &k);
 	lin(reset(&k), 4096, 0, T_VA_BUF, O_HBM_USER);
 	r |= write_seed(dir, "class3-nonlinear", 0, 0, &k);
+	/* Issue 23: arbitration of the own QMAN, and its hostile twin. */
+	msg(reset(&k), O_CFG + 0x508000 + 0xA00, 1 | 1 << 4 | 1 << 8);
+	msg(&k, O_CFG + 0x508000 + 0xA08, 3);
+	msg(&k, O_CFG + 0x508000 + 0xB34, 0x10);
+	r |= write_seed(dir, "valid-arb", 0, 0, &k);
+	msg(reset(&k), O_CFG + 0x528000 + 0xA00, 1 | 1 << 4 | 1 << 8);
+	msg(&k, O_CFG + 0x508000 + 0xB50, 0);
+	r |= write_seed(dir, "hostile-arb", 0, 0, &k);
+	/* CP_DMA of a snapshotted user CB (byte 1 bit 6), and into the driver. */
+	seed_flags = 0x40;
+	pk16(reset(&k), 64, CTL(OP_CP_DMA) | MB, T_VA_CB);
+	msg(&k, WS_SOB(144), SOB_ADD | 1);
+	r |= write_seed(dir, "valid-cp-dma", 41, 0, &k);
+	pk16(reset(&k), 64, CTL(OP_CP_DMA), 0x1C000000);
+	r |= write_seed(dir, "hostile-cp-dma", 41, 0, &k);
+	seed_flags = 0;
 	return r ? 1 : 0;
 }
 
@@ -895,6 +1041,8 @@ int main(int argc, char **argv)
 	t_msg();
 	t_nic_doorbell();
 	t_control_flow();
+	t_arb();
+	t_cp_dma_snapshot();
 	t_random();
 	return tap_done();
 }

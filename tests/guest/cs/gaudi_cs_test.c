@@ -544,9 +544,24 @@ static void t_negative(void)
 	ch[0].cb_handle = s.cb;
 	ch[0].cb_size = 8;
 	ch[0].cs_chunk_flags = HL_CS_CHUNK_FLAGS_USER_ALLOC_CB;
-	if (!peer)
+	/*
+	 * On an external queue the handle of a CB of the file is a handle,
+	 * flag or not (upstream ignores the flag there); an address that is
+	 * no user memory, or an unknown chunk flag, is refused.
+	 */
+	pkt(s.cbp, 0, PKT_NOP, 0, 0, 8);
+	ok(hl_submit(s.fd, ch, 1, 0, 0, &seq) == 0 &&
+	   hl_wait_ok(s.fd, seq, WAIT_US) == 0,
+	   "USER_ALLOC_CB chunk naming a CB handle on DMA_0_0: runs");
+	if (!peer) {
+		ch[0].cb_handle = 0x10000000;	/* the MMU's page tables */
 		ok(hl_submit(s.fd, ch, 1, 0, 0, &seq) == -EINVAL,
-		   "USER_ALLOC_CB chunk (Gaudi 2 only): EINVAL");
+		   "USER_ALLOC_CB chunk at the driver's HBM: EINVAL");
+		ch[0].cb_handle = s.cb;
+		ch[0].cs_chunk_flags = 0x2;
+		ok(hl_submit(s.fd, ch, 1, 0, 0, &seq) == -EINVAL,
+		   "chunk flag 0x2: EINVAL");
+	}
 
 	/* Addresses the process does not own. */
 	if (!peer) {

@@ -15,17 +15,40 @@
  *             rows gathered and scattered in 3 dimensions (--peer); gaudi.ko
  *             refuses both (EPERM, see Documentation/accel/parser.rst)
  *   pingpong  16 rounds between TPC_0_0 and DMA_0_0 through two SOBs and two
- *             monitors; with --peer the TPC job runs on the QMAN's lower CP
- *             (a CP_DMA to a CB in SRAM, fenced through the lower CP's own
- *             counter RDATA_4); on gaudi.ko, whose parser refuses CP_DMA,
- *             on the stream's CP, and the CP_DMA must be refused (EPERM)
+ *             monitors; the TPC job runs on the QMAN's lower CP (a CP_DMA
+ *             to a CB in SRAM, fenced through the lower CP's own counter
+ *             RDATA_4), on both drivers (gaudi.ko runs a parsed snapshot
+ *             of the SRAM CB, issue 23)
+ *
+ *
+ * Issue 23 (the compat suite), Habana's own userspace patterns:
+ *   engines   an internal CB on TPC_0_0, MME_0_0 and DMA_2_0 each writes a
+ *             marker into host memory and signals a SOB the external job
+ *             waits for
+ *   arb       DMA 2's arbitration (WRR, weights, quiet period; then
+ *             priority) set from a CB on DMA_2_0, as hl-thunk's tests set
+ *             it, then two streams of DMA 2 in one CS; reset to 0
+ *   pred      LOAD_AND_EXE of a non-consecutive predicate map, then 31
+ *             predicated MSG_LONGs: only those of the set predicates land
+ *   toctou    (gaudi.ko) a user CB waiting in a FENCE is rewritten after
+ *             its submission: it runs as it was submitted (the snapshot)
+ *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
+ *             CP_DMA of the driver's memory, a CP_DMA target that writes
+ *             the MMU, another QMAN's arbitration: all refused, and the
+ *             card still works
  *
  * Internal-queue CBs: a CB mapped with HL_CB_FLAGS_MAP (gaudi.ko), else (the
- * peer: Gaudi 1 has no CB mapping upstream) a copy in user SRAM.
+ * peer: Gaudi 1 has no CB mapping upstream) a copy in user SRAM; with
+ * --user-cb host|sram|hbm, on both drivers, a CB the program allocated
+ * itself (in its mapped host buffer, or DMA'd to user SRAM or HBM first)
+ * named by its device address with HL_CS_CHUNK_FLAGS_USER_ALLOC_CB, as
+ * Habana's runtime submits internal CBs.
  * Every wait is bounded (WAIT_US): a hang is a failure, never a hung test.
  * Output is TAP ending in "N passed, N failed"; exit status 1 on failure.
  *
- *   hl_scenario_test [--card N] [--peer] [nops] [fourdma] [strided] [pingpong]
+ *   hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm]
+ *                    [nops] [fourdma] [strided] [pingpong] [engines] [arb]
+ *                    [pred] [toctou] [hostile]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -73,6 +96,15 @@
 
 static int card;
 static bool peer;
+/* Where internal CBs live: the driver's choice, or user memory (issue 23). */
+static enum { UCB_NONE, UCB_HOST, UCB_SRAM, UCB_HBM } ucb;
+static const char *const ucb_name[] = { "default", "host", "sram", "hbm" };
+
+/* The chunk flags of an internal job. */
+static uint32_t icb_flags(void)
+{
+	return ucb == UCB_NONE ? 0 : HL_CS_CHUNK_FLAGS_USER_ALLOC_CB;
+}
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
@@ -167,19 +199,26 @@ static bool run_ext(struct sess *s, size_t len, uint32_t q, const char *what)
 static bool put_icb(struct sess *s, unsigned int i, const uint8_t *p,
 		    size_t len)
 {
-	uint64_t sram = s->sram + (4ULL << 20) + i * (64ULL << 10);
+	uint64_t dev = s->sram + (4ULL << 20) + i * (64ULL << 10);
 	uint8_t *stage = s->buf + BUF_SIZE - (256U << 10) + i * (64U << 10);
-	size_t l;
+	size_t off = BUF_SIZE - (512U << 10) + i * (64U << 10), l;
 
 	if (s->mapped) {
 		memcpy(s->icbp[i], p, len);
 		return true;
 	}
+	if (ucb == UCB_HOST) {	/* in the mapped host buffer itself */
+		memcpy(s->buf + off, p, len);
+		s->icb_va[i] = s->va + off;
+		return true;
+	}
+	if (ucb == UCB_HBM)
+		dev = s->hbm + (64ULL << 20) + i * (64ULL << 10);
 	memcpy(stage, p, len);
-	l = pkt_lin_dma(s->cbp, 0, s->va + (uint64_t)(stage - s->buf), sram,
+	l = pkt_lin_dma(s->cbp, 0, s->va + (uint64_t)(stage - s->buf), dev,
 			(uint32_t)len, false, true);
-	s->icb_va[i] = sram;
-	return run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "copy a CB to SRAM");
+	s->icb_va[i] = dev;
+	return run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "copy a CB to device memory");
 }
 
 static bool sess_open(struct sess *s)
@@ -224,7 +263,7 @@ static bool sess_open(struct sess *s)
 		return false;
 
 	/* Internal CBs: mapped into the device MMU where the driver can. */
-	s->mapped = !peer;
+	s->mapped = !peer && ucb == UCB_NONE;
 	for (i = 0; s->mapped && i < 4; i++) {
 		if (cb_create(s->fd, CB_SIZE, HL_CB_FLAGS_MAP, &s->icb[i])) {
 			s->mapped = false;
@@ -394,9 +433,11 @@ static void t_fourdma(struct sess *s)
 		ch[0].queue_index = qs[3];
 		ch[0].cb_size = (uint32_t)l3;
 		ch[1].cb_handle = s->icb_va[1];
+		ch[1].cs_chunk_flags = icb_flags();
 		ch[1].queue_index = qs[2];
 		ch[1].cb_size = (uint32_t)l2;
 		ch[2].cb_handle = s->icb_va[0];
+		ch[2].cs_chunk_flags = icb_flags();
 		ch[2].queue_index = qs[1];
 		ch[2].cb_size = (uint32_t)l1;
 		ch[3].cb_handle = s->cb;
@@ -540,12 +581,13 @@ static void t_pingpong(struct sess *s)
 	uint8_t *y = x + 4096;			/* T writes y[i] */
 	uint8_t *z = y + 4096;			/* D copies y[i] to z[i] */
 	uint64_t xva = s->va + (4U << 20), yva = xva + 4096, zva = yva + 4096;
-	uint64_t tfence = FENCE0(TPC_QM(0), peer ? 4 : 0), seq = 0;
+	uint64_t tfence = FENCE0(TPC_QM(0), 4), seq = 0;
 	uint8_t *tcb, *upper;
 	struct hl_cs_chunk ch[2];
 	unsigned int i, xbad = 0, zbad = 0;
 	size_t tl = 0, dl = 0, ul;
 	uint32_t st = ~0U, v;
+	bool mapped, good;
 	int rc;
 
 	if (!ok(clear_sobs(s, sa, 2), "pingpong: user SOBs %u, %u cleared",
@@ -568,36 +610,23 @@ static void t_pingpong(struct sess *s)
 		tl = msg(tcb, tl, yva + 4 * i, 0x1000 + i);
 		tl = msg(tcb, tl, WS_SOB(sa), SM_SOB_INC | 1);
 	}
-	if (peer) {
-		/* The TPC job is a CP_DMA: the lower CP runs the CB in SRAM. */
-		if (!put_icb(s, 2, tcb, tl))
-			goto out;
-		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | PKT_CTL_MB, 16);
-		put64(upper + 8, s->icb_va[2]);
-		if (!put_icb(s, 3, upper, ul))
-			goto out;
-	} else {
-		/* gaudi.ko: CP_DMA runs a CB the parser never saw. */
-		ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl,
-			 CTL_RB | PKT_CTL_MB, 16);
-		put64(upper + 8, s->icb_va[2]);
-		if (!put_icb(s, 3, upper, ul))
-			goto out;
-		memset(ch, 0, sizeof(ch));
-		ch[0].cb_handle = s->icb_va[3];
-		ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
-		ch[0].cb_size = (uint32_t)ul;
-		rc = hl_submit(s->fd, ch, 1, 0, 0, &seq);
-		ok_eq(rc, -EPERM, "pingpong: gaudi.ko refuses CP_DMA on a TPC queue (EPERM)");
-		if (!rc)
-			wait_done(s->fd, seq, &st);
-		if (!put_icb(s, 3, tcb, tl))
-			goto out;
-		ul = tl;
-	}
+	/*
+	 * The TPC job is a CP_DMA: the lower CP runs the CB in SRAM (on
+	 * gaudi.ko too, which maps CBs but snapshots the SRAM one).
+	 */
+	mapped = s->mapped;
+	s->mapped = false;	/* the lower CB: in user memory */
+	good = put_icb(s, 2, tcb, tl);
+	s->mapped = mapped;
+	if (!good)
+		goto out;
+	ul = pkt(upper, 0, PKT_CP_DMA, (uint32_t)tl, CTL_RB | PKT_CTL_MB, 16);
+	put64(upper + 8, s->icb_va[2]);
+	if (!put_icb(s, 3, upper, ul))
+		goto out;
 	memset(ch, 0, sizeof(ch));
 	ch[0].cb_handle = s->icb_va[3];
+	ch[0].cs_chunk_flags = icb_flags();
 	ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
 	ch[0].cb_size = (uint32_t)ul;
 	ch[1].cb_handle = s->cb2;
@@ -606,7 +635,7 @@ static void t_pingpong(struct sess *s)
 	seq = 0;
 	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
 	if (!ok_eq(rc, 0, "pingpong: CS with a TPC_0_0 job (%s) and a DMA_0_0 job submitted",
-		   peer ? "lower CP from SRAM" : "stream CP"))
+		   "lower CP from SRAM"))
 		goto out;
 	rc = wait_done(s->fd, seq, &st);
 	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
@@ -626,11 +655,402 @@ out:
 	free(upper);
 }
 
+/* ---- (e) issue 23: Habana's userspace patterns ------------------------ */
+
+/*
+ * One CS: internal CB 0 (@len bytes) on @q with the placement's chunk
+ * flags, and the external CB (@elen bytes; 0: a NOP written now, after
+ * put_icb() used the CB) on DMA_0_0; waited for when accepted.  0, or the submission's -errno, or -EIO if it did not complete.
+ */
+static int run_int(struct sess *s, uint32_t q, size_t len, size_t elen)
+{
+	struct hl_cs_chunk ch[2];
+	uint64_t seq = 0;
+	uint32_t st;
+	int rc;
+
+	if (!elen)
+		elen = pkt(s->cbp, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = s->icb_va[0];
+	ch[0].queue_index = q;
+	ch[0].cb_size = (uint32_t)len;
+	ch[0].cs_chunk_flags = icb_flags();
+	ch[1].cb_handle = s->cb;
+	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[1].cb_size = (uint32_t)elen;
+	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
+	if (rc)
+		return rc;
+	rc = wait_done(s->fd, seq, &st);
+	return rc ? rc : st == HL_WAIT_CS_STATUS_COMPLETED ? 0 : -EIO;
+}
+
+static void t_engines(struct sess *s)
+{
+	static const struct {
+		uint32_t q;
+		const char *name;
+	} eng[] = {
+		{ GAUDI_QUEUE_ID_TPC_0_0, "TPC_0_0" },
+		{ GAUDI_QUEUE_ID_MME_0_0, "MME_0_0" },
+		{ GAUDI_QUEUE_ID_DMA_2_0, "DMA_2_0" },
+	};
+	uint32_t sob = USER_SOB + 24, mon = USER_MON + 8, marker, v;
+	uint8_t ib[64];
+	size_t l, el;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(eng) / sizeof(eng[0]); i++) {
+		size_t woff = (6U << 20) + 64 * i;
+
+		if (!clear_sobs(s, sob, 1))
+			break;
+		marker = 0xC0DE0000U | (uint32_t)(rnd() & 0xFF00) | i;
+		memset(s->buf + woff, 0, 4);
+		l = msg(ib, 0, s->va + woff, marker);
+		l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+		if (!put_icb(s, 0, ib, l))
+			break;
+		el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+		rc = run_int(s, eng[i].q, l, el);
+		memcpy(&v, s->buf + woff, 4);
+		ok(rc == 0 && v == marker,
+		   "engines: %s CB (%s) wrote host memory and released DMA_0_0's fence (rc %d, 0x%08x, want 0x%08x)",
+		   eng[i].name, ucb_name[ucb], rc, v, marker);
+	}
+}
+
+#define ARB_ROUNDS	4
+
+/* Set DMA 2's arbitration (ARB_CFG_0 @cfg, weights @w) from a DMA_2_0 CB. */
+static int arb_set(struct sess *s, uint32_t cfg, const uint32_t *w,
+		   uint32_t sob, uint32_t mon)
+{
+	uint64_t qm = GAUDI_CFG_BASE + DMA_QM(2);
+	uint8_t ib[256];
+	size_t l, el;
+	unsigned int st;
+
+	if (!clear_sobs(s, sob, 1))
+		return -EIO;
+	l = msg(ib, 0, qm + QM_ARB_CFG_0, cfg);
+	l = msg(ib, l, qm + QM_ARB_MST_QUIET_PER, cfg ? 0x10 : 0);
+	for (st = 0; st < 4; st++)
+		l = msg(ib, l, qm + QM_ARB_WRR_WEIGHT(st), w[st]);
+	l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l))
+		return -EIO;
+	el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+	return run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el);
+}
+
+/*
+ * DMA_2_0 and DMA_2_1, released together by two monitors on one SOB, each
+ * run ARB_ROUNDS sections ARB_POINT(prio) - copy the host word W into its
+ * log slot - W = its id - ARB_POINT(release): each log slot holds the
+ * section granted just before it, so the log gives the grant order.
+ * @want: the ids (stream + 1) << 8 | round + 1 in the order expected.
+ */
+static bool arb_race(struct sess *s, const uint8_t *prio, const uint32_t *want,
+		     uint32_t sob, uint32_t mon)
+{
+	uint8_t *w = s->buf + (5U << 20), *log = w + 4096, ib[512];
+	uint64_t wva = s->va + (5U << 20), logva = wva + 4096, seq = 0;
+	struct hl_cs_chunk ch[3];
+	uint32_t v, pred, st = ~0U, id;
+	unsigned int k, i, bad = 0, r;
+	size_t l[2], el;
+	int rc;
+
+	if (!clear_sobs(s, sob, 3))
+		return false;
+	memset(w, 0, 4096 + 4 * 2 * ARB_ROUNDS);
+	for (i = 0; i < 2; i++) {
+		uint64_t f = FENCE0(DMA_QM(2), i);
+
+		/* Arm the release, say so, wait for it. */
+		l[i] = msg(ib, 0, WS_MON(SM_MON_PAY_ADDRL(0), mon + i), (uint32_t)f);
+		l[i] = msg(ib, l[i], WS_MON(SM_MON_PAY_ADDRH(0), mon + i),
+			   (uint32_t)(f >> 32));
+		l[i] = msg(ib, l[i], WS_MON(SM_MON_PAY_DATA(0), mon + i), 1);
+		l[i] = msg(ib, l[i], WS_MON(SM_MON_ARM(0), mon + i),
+			   (sob + 1) / 8 | (0xFFU & ~(1U << (sob + 1) % 8)) << 8 |
+			   1U << 17);
+		l[i] = msg(ib, l[i], WS_SOB(sob), SM_SOB_INC | 1);
+		l[i] = hl_pkt_fence(ib, l[i], 0, 1, 1);
+		for (r = 0; r < ARB_ROUNDS; r++) {
+			id = (i + 1) << 8 | (r + 1);
+			l[i] = pkt(ib, l[i], PKT_ARB_POINT, prio[i], PKT_CTL_MB, 8);
+			l[i] = pkt_lin_dma(ib, l[i], wva,
+					   logva + 4 * (i * ARB_ROUNDS + r), 4,
+					   false, true);
+			l[i] = msg(ib, l[i], wva, id);
+			l[i] = pkt(ib, l[i], PKT_ARB_POINT,
+				   prio[i] | PKT_ARB_RELEASE, PKT_CTL_MB, 8);
+		}
+		l[i] = msg(ib, l[i], WS_SOB(sob + 2), SM_SOB_INC | 1);
+		if (!put_icb(s, 1 + i, ib, l[i]))
+			return false;
+	}
+	/* DMA_0_0: both armed -> release them -> both done. */
+	el = arm_fence(s->cbp, 0, mon + 2, sob, 2, FENCE0(DMA_QM(0), 0));
+	el = msg(s->cbp, el, WS_SOB(sob + 1), 1);
+	el = arm_fence(s->cbp, el, mon + 3, sob + 2, 2, FENCE0(DMA_QM(0), 0));
+	memset(ch, 0, sizeof(ch));
+	for (i = 0; i < 2; i++) {
+		ch[i].cb_handle = s->icb_va[1 + i];
+		ch[i].queue_index = GAUDI_QUEUE_ID_DMA_2_0 + i;
+		ch[i].cb_size = (uint32_t)l[i];
+		ch[i].cs_chunk_flags = icb_flags();
+	}
+	ch[2].cb_handle = s->cb;
+	ch[2].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[2].cb_size = (uint32_t)el;
+	rc = hl_submit(s->fd, ch, 3, 0, 0, &seq);
+	if (!rc)
+		rc = wait_done(s->fd, seq, &st);
+	if (rc || st != HL_WAIT_CS_STATUS_COMPLETED) {
+		tap_diag("arb: race CS: rc %d status %u", rc, st);
+		return false;
+	}
+	for (k = 0, pred = 0; k < 2 * ARB_ROUNDS; k++) {
+		i = (want[k] >> 8) - 1;
+		r = (want[k] & 0xFF) - 1;
+		memcpy(&v, log + 4 * (i * ARB_ROUNDS + r), 4);
+		if (v != pred) {
+			tap_diag("arb: section 0x%x came after 0x%x, want 0x%x",
+				 want[k], v, pred);
+			bad++;
+		}
+		pred = want[k];
+	}
+	memcpy(&v, w, 4);
+	return !bad && v == pred;
+}
+
+static void t_arb(struct sess *s)
+{
+	static const uint32_t one[4] = { 1, 1, 1, 1 }, w21[4] = { 2, 1, 1, 1 };
+	static const uint32_t zero[4] = { 0, 0, 0, 0 };
+	static const uint8_t p0[2] = { 0, 0 }, p12[2] = { 1, 2 },
+			     p21[2] = { 2, 1 };
+	/* Grant orders (the model's, Documentation/emulator/model.rst). */
+	static const uint32_t rr[] = { 0x101, 0x201, 0x102, 0x202, 0x103,
+				       0x203, 0x104, 0x204 };
+	static const uint32_t wrr[] = { 0x101, 0x102, 0x201, 0x103, 0x104,
+					0x202, 0x203, 0x204 };
+	static const uint32_t pri12[] = { 0x201, 0x202, 0x203, 0x204, 0x101,
+					  0x102, 0x103, 0x104 };
+	static const uint32_t pri21[] = { 0x101, 0x102, 0x103, 0x104, 0x201,
+					  0x202, 0x203, 0x204 };
+	const uint32_t wrr_en = QM_ARB_CFG_0_TYPE_WRR | QM_ARB_CFG_0_IS_MASTER |
+				QM_ARB_CFG_0_EN;
+	const uint32_t pri_en = QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN;
+	uint32_t sob = USER_SOB + 26, mon = USER_MON + 10;
+
+	if (ok_eq(arb_set(s, wrr_en, one, sob, mon), 0,
+		  "arb: round robin (WRR, equal weights) of DMA 2 set from a DMA_2_0 CB"))
+		ok(arb_race(s, p0, rr, sob, mon),
+		   "arb: round robin: DMA_2_0 and DMA_2_1 take turns");
+	if (ok_eq(arb_set(s, wrr_en, w21, sob, mon), 0,
+		  "arb: WRR 2:1 set from a CB"))
+		ok(arb_race(s, p0, wrr, sob, mon),
+		   "arb: WRR 2:1: DMA_2_0 twice for each DMA_2_1 section, until it is done");
+	if (ok_eq(arb_set(s, pri_en, one, sob, mon), 0,
+		  "arb: priority arbitration set from a CB")) {
+		ok(arb_race(s, p12, pri12, sob, mon),
+		   "arb: priority: DMA_2_1 (2) runs all its sections before DMA_2_0 (1)");
+		ok(arb_race(s, p21, pri21, sob, mon),
+		   "arb: priority: DMA_2_0 first when it is the higher");
+	}
+	ok_eq(arb_set(s, 0, zero, sob, mon), 0,
+	      "arb: arbitration off again (all registers 0) from a CB");
+}
+
+/*
+ * LOAD_AND_EXE predicates (issue 23): a DMA_2_0 CB loads the
+ * non-consecutive predicate map (bit 0 of words 1..31) from host memory,
+ * then 31 MSG_LONGs, the one with predicate p writing result word p: only
+ * those whose predicate the map sets may land (P0, always set, signals).
+ */
+static void t_pred(struct sess *s)
+{
+	static const unsigned int set[] = { 1, 3, 6, 7, 17, 31 };
+	uint8_t *map = s->buf + (6U << 20) + 8192, *res = map + 4096;
+	uint64_t mapva = s->va + (6U << 20) + 8192, resva = mapva + 4096;
+	uint32_t sob = USER_SOB + 30, mon = USER_MON + 14, v, want;
+	unsigned int p, i, bad = 0;
+	uint8_t ib[1024];
+	size_t l, el;
+	int rc;
+
+	if (!clear_sobs(s, sob, 1))
+		return;
+	memset(map, 0, 128);
+	memset(res, 0, 4 * 32);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		put32(map + 4 * set[i], 1);
+	l = pkt(ib, 0, PKT_LOAD_AND_EXE, PKT_LOAD_AND_EXE_LOAD, PKT_CTL_MB, 16);
+	put64(ib + 8, mapva);
+	for (p = 1; p < 32; p++) {
+		put32(ib + l, 0xA0 + p);
+		put32(ib + l + 4, HL_PKT_CTL(PKT_MSG_LONG) | PKT_CTL_MB | p);
+		put64(ib + l + 8, resva + 4 * p);
+		l += 16;
+	}
+	l = msg(ib, l, WS_SOB(sob), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	el = arm_fence(s->cbp, 0, mon, sob, 1, FENCE0(DMA_QM(0), 0));
+	rc = run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el);
+	for (p = 1; p < 32; p++) {
+		for (i = 0, want = 0; i < sizeof(set) / sizeof(set[0]); i++)
+			if (set[i] == p)
+				want = 0xA0 + p;
+		memcpy(&v, res + 4 * p, 4);
+		if (v != want) {
+			tap_diag("pred: P%u: word 0x%x, want 0x%x", p, v, want);
+			bad++;
+		}
+	}
+	ok(rc == 0 && !bad,
+	   "pred: LOAD_AND_EXE of a non-consecutive predicate map (%s CB): only the packets of P1, P3, P6, P7, P17, P31 ran (rc %d, %u wrong)",
+	   ucb_name[ucb], rc, bad);
+}
+
+/*
+ * The snapshot (gaudi.ko): a user CB held in a FENCE is rewritten after
+ * its submission; the device runs it as it was when submitted.
+ */
+static void t_toctou(struct sess *s)
+{
+	uint32_t go = USER_SOB + 32, done = USER_SOB + 33, mon = USER_MON + 16;
+	uint8_t *w = s->buf + (6U << 20) + 16384, ib[128];
+	uint64_t wva = s->va + (6U << 20) + 16384, seq = 0;
+	struct hl_cs_chunk ch[2];
+	uint32_t v = 0, st = ~0U;
+	size_t l, l2, el;
+	int rc;
+
+	if (!clear_sobs(s, go, 2))
+		return;
+	memset(w, 0, 4);
+	l = hl_pkt_fence(ib, 0, 0, 1, 1);
+	l = msg(ib, l, wva, 1);
+	l = msg(ib, l, WS_SOB(done), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	memset(ch, 0, sizeof(ch));
+	ch[0].cb_handle = s->icb_va[0];
+	ch[0].queue_index = GAUDI_QUEUE_ID_TPC_0_0;
+	ch[0].cb_size = (uint32_t)l;
+	ch[0].cs_chunk_flags = icb_flags();
+	ch[1].cb_handle = s->cb;
+	ch[1].queue_index = GAUDI_QUEUE_ID_DMA_0_0;
+	ch[1].cb_size = (uint32_t)pkt(s->cbp, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
+	rc = hl_submit(s->fd, ch, 2, 0, 0, &seq);
+	if (!ok_eq(rc, 0, "toctou: a user CB (%s) on TPC_0_0 waiting in a FENCE submitted",
+		   ucb_name[ucb]))
+		return;
+	wait_done(s->fd, seq, &st);
+	/* Rewrite it in place: the same packets, another value. */
+	l2 = hl_pkt_fence(ib, 0, 0, 1, 1);
+	l2 = msg(ib, l2, wva, 2);
+	l2 = msg(ib, l2, WS_SOB(done), SM_SOB_INC | 1);
+	if (!put_icb(s, 0, ib, l2))
+		return;
+	/* Release its FENCE, wait for it. */
+	el = msg(s->cbp, 0, WS_MON(SM_MON_PAY_ADDRL(0), mon),
+		 (uint32_t)FENCE0(TPC_QM(0), 0));
+	el = msg(s->cbp, el, WS_MON(SM_MON_PAY_ADDRH(0), mon),
+		 (uint32_t)(FENCE0(TPC_QM(0), 0) >> 32));
+	el = msg(s->cbp, el, WS_MON(SM_MON_PAY_DATA(0), mon), 1);
+	el = msg(s->cbp, el, WS_MON(SM_MON_ARM(0), mon),
+		 go / 8 | (0xFFU & ~(1U << go % 8)) << 8 | 1U << 17);
+	el = msg(s->cbp, el, WS_SOB(go), 1);
+	el = arm_fence(s->cbp, el, mon + 1, done, 1, FENCE0(DMA_QM(0), 0));
+	rc = hl_submit1(s->fd, s->cb, (uint32_t)el, GAUDI_QUEUE_ID_DMA_0_0, &seq);
+	if (!rc)
+		rc = wait_done(s->fd, seq, &st);
+	memcpy(&v, w, 4);
+	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED && v == 1,
+	   "toctou: released, it ran as submitted (wrote %u, want 1; rc %d, status %u)",
+	   v, rc, st);
+}
+
+static void t_hostile(struct sess *s)
+{
+	uint8_t ib[64], lower[64];
+	size_t l, ll;
+	int rc;
+
+	if (peer) {
+		tap_diag("hostile: gaudi.ko only (upstream runs internal CBs unparsed)");
+		return;
+	}
+	/* The control: a harmless user CB on TPC_0_0 runs. */
+	l = pkt(ib, 0, PKT_NOP, 0, PKT_CTL_MB, 8);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), 0,
+	      "hostile: control: a NOP user CB (%s) on TPC_0_0 runs", ucb_name[ucb]);
+	l = msg(ib, 0, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), -EINVAL,
+	      "hostile: a user CB (%s) that writes the MMU's hop-0 register: EINVAL",
+	      ucb_name[ucb]);
+	l = pkt(ib, 0, PKT_CP_DMA, 64, PKT_CTL_MB, 16);
+	put64(ib + 8, 0x1C000000);	/* the driver's internal-CB copies */
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), -EINVAL,
+	      "hostile: CP_DMA of the driver's HBM: EINVAL");
+	ll = msg(lower, 0, GAUDI_CFG_BASE + mmMMU_UP_MMU_HOP0_PA43_12, 0);
+	if (!put_icb(s, 1, lower, ll))
+		return;
+	l = pkt(ib, 0, PKT_CP_DMA, (uint32_t)ll, PKT_CTL_MB, 16);
+	put64(ib + 8, s->icb_va[1]);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_TPC_0_0, l, 0), -EINVAL,
+	      "hostile: CP_DMA of a user CB that writes the MMU: EINVAL");
+	l = msg(ib, 0, GAUDI_CFG_BASE + DMA_QM(3) + QM_ARB_CFG_0,
+		QM_ARB_CFG_0_IS_MASTER | QM_ARB_CFG_0_EN);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, 0), -EINVAL,
+	      "hostile: DMA 3's arbitration from a DMA_2_0 CB: EINVAL");
+	l = msg(ib, 0, GAUDI_CFG_BASE + DMA_QM(2) + 0xB44, 0);	/* AWUSER */
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, 0), -EINVAL,
+	      "hostile: its own arbiter's AXI user bits: EINVAL");
+	l = msg(ib, 0, GAUDI_CFG_BASE + DMA_QM(2) + QM_ARB_CFG_0, 0xF000);
+	if (!put_icb(s, 0, ib, l))
+		return;
+	ok_eq(run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, 0), -EPERM,
+	      "hostile: its own ARB_CFG_0 with the mask field: EPERM");
+	l = pkt(s->cbp, 0, PKT_CP_DMA, 8, PKT_CTL_MB, 16);
+	put64(s->cbp + 8, s->va);
+	rc = hl_submit1(s->fd, s->cb, (uint32_t)l, GAUDI_QUEUE_ID_DMA_0_0, NULL);
+	ok_eq(rc, -EPERM, "hostile: CP_DMA on an external queue: EPERM (as upstream)");
+	pkt_lin_dma(s->cbp, 0, 0x0101010101010101ULL * 0x5D, s->va, 4096,
+		    true, true);
+	memset(s->buf, 0, 4096);
+	ok(run_ext(s, 24, GAUDI_QUEUE_ID_DMA_0_0, "hostile: memset after") &&
+	   s->buf[0] == 0x5D && s->buf[4095] == 0x5D,
+	   "hostile: the card still runs a memset afterwards");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "card", required_argument, NULL, 'n' },
 		{ "peer", no_argument, NULL, 'p' },
+		{ "user-cb", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -648,17 +1068,27 @@ int main(int argc, char **argv)
 		case 'p':
 			peer = true;
 			break;
+		case 'u':
+			for (i = 1; i < 4 && strcmp(optarg, ucb_name[i]); i++)
+				;
+			if (i == 4) {
+				fprintf(stderr, "--user-cb host|sram|hbm\n");
+				return 2;
+			}
+			ucb = i;
+			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: hl_scenario_test [--card N] [--peer] [nops] [fourdma] [strided] [pingpong]\n");
+				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [toctou] [hostile]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	names = optind < argc ? (const char *const *)argv + optind : all;
 	n = optind < argc ? argc - optind : 4;
 	rng ^= (uint64_t)time(NULL);
-	tap_diag("card %d, %s, seed 0x%llx", card, peer ? "upstream peer" :
-		 "gaudi.ko", (unsigned long long)rng);
+	tap_diag("card %d, %s, internal CBs %s, seed 0x%llx", card,
+		 peer ? "upstream peer" : "gaudi.ko", ucb_name[ucb],
+		 (unsigned long long)rng);
 	if (!ok(sess_open(&s), "open card %d, CB, host mapping", card)) {
 		sess_close(&s);
 		return tap_done();
@@ -672,6 +1102,16 @@ int main(int argc, char **argv)
 			t_strided(&s);
 		else if (!strcmp(names[i], "pingpong"))
 			t_pingpong(&s);
+		else if (!strcmp(names[i], "engines"))
+			t_engines(&s);
+		else if (!strcmp(names[i], "arb"))
+			t_arb(&s);
+		else if (!strcmp(names[i], "hostile"))
+			t_hostile(&s);
+		else if (!strcmp(names[i], "pred"))
+			t_pred(&s);
+		else if (!strcmp(names[i], "toctou"))
+			t_toctou(&s);
 		else
 			ok(0, "unknown scenario '%s'", names[i]);
 	}
