@@ -27,6 +27,7 @@
 #include <linux/bitmap.h>
 #include <linux/if_ether.h>
 #include <linux/iopoll.h>
+#include <linux/nospec.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 #include <drm/drm_drv.h>
@@ -163,6 +164,7 @@ int gaudi_roce_qpc_write(struct gaudi_device *gdev, unsigned int port,
 
 	if (port >= GAUDI_NIC_NUM_PORTS)
 		return -EINVAL;
+	port = array_index_nospec(port, GAUDI_NIC_NUM_PORTS);
 	mutex_lock(&gdev->nic.gw_lock[port]);
 	ret = qpc_gw(gdev, port, qpn, req, data, all, NULL);
 	mutex_unlock(&gdev->nic.gw_lock[port]);
@@ -377,7 +379,7 @@ bool gaudi_roce_port_used(struct gaudi_device *gdev, unsigned int port)
 
 	if (port >= GAUDI_NIC_NUM_PORTS)
 		return false;
-	rp = &gdev->nic.roce[port];
+	rp = &gdev->nic.roce[array_index_nospec(port, GAUDI_NIC_NUM_PORTS)];
 	mutex_lock(&rp->lock);
 	used = rp->owner && !bitmap_empty(rp->conns, GAUDI_NIC_MAX_CONN);
 	mutex_unlock(&rp->lock);
@@ -419,35 +421,60 @@ struct roce_call {
 	} out;
 };
 
-/* Port @port of the caller, locked; NULL (and a debug line) if refused. */
-static struct gaudi_roce_port *roce_port(struct roce_call *c, u32 port)
+/*
+ * Whether the user's port number *@port is an enabled port; if so it is
+ * clamped under speculation (array_index_nospec) in place, for every use
+ * that follows: the tables it indexes and the register blocks it selects.
+ */
+static bool roce_port_ok(struct gaudi_device *gdev, u32 *port)
+{
+	if (*port >= GAUDI_NIC_NUM_PORTS)
+		return false;
+	*port = array_index_nospec(*port, GAUDI_NIC_NUM_PORTS);
+	return gdev->nic.ports_mask & BIT(*port);
+}
+
+/*
+ * Port *@port of the caller, locked; NULL (and a debug line) if refused.
+ * *@port is clamped (roce_port_ok()).
+ */
+static struct gaudi_roce_port *roce_port(struct roce_call *c, u32 *port)
 {
 	struct gaudi_device *gdev = c->gdev;
 	struct gaudi_roce_port *rp;
 
-	if (port >= GAUDI_NIC_NUM_PORTS ||
-	    !(gdev->nic.ports_mask & BIT(port))) {
-		gaudi_dbg(gdev, IOCTL, "NIC: port %u not enabled\n", port);
+	if (!roce_port_ok(gdev, port)) {
+		gaudi_dbg(gdev, IOCTL, "NIC: port %u not enabled\n", *port);
 		return NULL;
 	}
-	rp = &gdev->nic.roce[port];
+	rp = &gdev->nic.roce[*port];
 	mutex_lock(&rp->lock);
 	if (rp->owner && rp->owner != c->gfile) {
 		mutex_unlock(&rp->lock);
-		gaudi_dbg(gdev, IOCTL, "NIC%u: held by another file\n", port);
+		gaudi_dbg(gdev, IOCTL, "NIC%u: held by another file\n", *port);
 		return NULL;
 	}
 	rp->owner = c->gfile;
 	return rp;
 }
 
+/*
+ * Whether the user's QP number *@conn is a connection of @rp; if so it is
+ * clamped under speculation in place (the bitmaps and the per-QP tables
+ * it indexes, the context it names).
+ */
 static bool roce_conn_ok(struct roce_call *c, struct gaudi_roce_port *rp,
-			 u32 port, u32 conn)
+			 u32 port, u32 *conn)
 {
-	if (conn < GAUDI_NIC_FIRST_CONN || conn >= GAUDI_NIC_MAX_CONN ||
-	    !test_bit(conn, rp->conns)) {
+	if (*conn < GAUDI_NIC_FIRST_CONN || *conn >= GAUDI_NIC_MAX_CONN) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no connection %u\n", port,
-			  conn);
+			  *conn);
+		return false;
+	}
+	*conn = array_index_nospec(*conn, GAUDI_NIC_MAX_CONN);
+	if (!test_bit(*conn, rp->conns)) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no connection %u\n", port,
+			  *conn);
 		return false;
 	}
 	return true;
@@ -461,7 +488,7 @@ static int roce_alloc_conn(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN,
@@ -504,11 +531,11 @@ static int roce_set_req(struct roce_call *c)
 		gaudi_dbg(c->gdev, IOCTL, "NIC: bad requester context\n");
 		return -EINVAL;
 	}
-	rp = roce_port(c, r->port);
+	rp = roce_port(c, &r->port);
 	if (!rp)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
 	if (!rp->wq_set || r->conn_id >= rp->wq_num) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: connection %u has no send queue\n",
@@ -554,11 +581,11 @@ static int roce_set_res(struct roce_call *c)
 		gaudi_dbg(c->gdev, IOCTL, "NIC: bad responder context\n");
 		return -EINVAL;
 	}
-	rp = roce_port(c, r->port);
+	rp = roce_port(c, &r->port);
 	if (!rp)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
 	set_bits(e, RES_QPC_DST_QP_BIT, 24, r->dst_conn_id);
 	set_bits(e, RES_QPC_LOCAL_KEY_BIT, 32, r->local_key);
@@ -583,12 +610,12 @@ out:
 static int roce_destroy(struct roce_call *c)
 {
 	struct drm_gaudi_nic_conn *r = &c->in.conn;
-	struct gaudi_roce_port *rp = roce_port(c, r->port);
+	struct gaudi_roce_port *rp = roce_port(c, &r->port);
 	int ret = -EINVAL;
 
 	if (!rp)
 		return -EINVAL;
-	if (roce_conn_ok(c, rp, r->port, r->conn_id)) {
+	if (roce_conn_ok(c, rp, r->port, &r->conn_id)) {
 		ret = qpc_clear(c->gdev, r->port, r->conn_id);
 		clear_bit(r->conn_id, rp->conns);
 		clear_bit(r->conn_id, rp->req_set);
@@ -630,7 +657,7 @@ static int roce_wq_set(struct roce_call *c)
 		return -EINVAL;
 	/* The base the hardware adds wq_base_address * qsize to. */
 	base = w->addr - ((u64)GAUDI_ROCE_SQ_IDX << GAUDI_ROCE_SQ_SEL) * qsize;
-	rp = roce_port(c, w->port);
+	rp = roce_port(c, &w->port);
 	if (!rp)
 		return -EINVAL;
 	if (rp->wq_set) {
@@ -659,7 +686,7 @@ static int roce_wq_unset(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	if (!rp->wq_set)
@@ -693,7 +720,7 @@ static int roce_cq_set(struct roce_call *c)
 	}
 	if (!roce_va_ok(c, q->addr, (u64)q->entries * GAUDI_NIC_CQE_SIZE))
 		return -EINVAL;
-	rp = roce_port(c, port);
+	rp = roce_port(c, &port);
 	if (!rp)
 		return -EINVAL;
 	if (rp->cq_set) {
@@ -725,7 +752,7 @@ static int roce_cq_unset(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	if (rp->cq_set) {
@@ -741,7 +768,7 @@ static int roce_cq_unset(struct roce_call *c)
 static int roce_cq_ci(struct roce_call *c)
 {
 	struct drm_gaudi_nic_cq_ci *q = &c->in.ci;
-	struct gaudi_roce_port *rp = roce_port(c, q->port);
+	struct gaudi_roce_port *rp = roce_port(c, &q->port);
 	int ret = -EINVAL;
 	u32 pi, ci;
 
@@ -774,10 +801,10 @@ static int roce_doorbell(struct roce_call *c)
 
 	if (d->flags)
 		return -EINVAL;
-	rp = roce_port(c, d->port);
+	rp = roce_port(c, &d->port);
 	if (!rp)
 		return -EINVAL;
-	if (!roce_conn_ok(c, rp, d->port, d->conn_id))
+	if (!roce_conn_ok(c, rp, d->port, &d->conn_id))
 		goto out;
 	if (!test_bit(d->conn_id, rp->req_set) || !rp->wq_set ||
 	    d->pi >= rp->wq_entries) {
@@ -830,14 +857,15 @@ static int roce_counters(struct roce_call *c)
 {
 	struct drm_gaudi_nic_counters *o = &c->out.cnt;
 	struct gaudi_device *gdev = c->gdev;
-	u32 port = c->in.port.port;
+	u32 port;
 
-	if (c->in.port.flags || port >= GAUDI_NIC_NUM_PORTS ||
-	    !(gdev->nic.ports_mask & BIT(port))) {
+	/* roce_cnt() reads the port from the call, clamped here. */
+	if (c->in.port.flags || !roce_port_ok(gdev, &c->in.port.port)) {
 		gaudi_dbg(gdev, IOCTL, "NIC: COUNTERS of port %u refused\n",
-			  port);
+			  c->in.port.port);
 		return -EINVAL;
 	}
+	port = c->in.port.port;
 	o->rx_octets = gaudi_nic_mac_counter(gdev, port, true,
 					     STAT_RX_ETHERSTATSOCTETS);
 	o->rx_frames = gaudi_nic_mac_counter(gdev, port, true,
@@ -877,12 +905,12 @@ static int roce_conn_state(struct roce_call *c)
 	struct drm_gaudi_nic_conn *r = &c->in.conn;
 	u32 req[GAUDI_NIC_REQ_QPC_SIZE / 4], res[GAUDI_NIC_RES_QPC_SIZE / 4];
 	struct drm_gaudi_nic_conn_state *s = &c->out.state;
-	struct gaudi_roce_port *rp = roce_port(c, r->port);
+	struct gaudi_roce_port *rp = roce_port(c, &r->port);
 	int ret = -EINVAL;
 
 	if (!rp)
 		return -EINVAL;
-	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
 	mutex_lock(&c->gdev->nic.gw_lock[r->port]);
 	ret = qpc_gw(c->gdev, r->port, r->conn_id, true, NULL, NULL, req);
@@ -916,7 +944,7 @@ static int roce_app_params(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	o->max_num_of_qps = GAUDI_NIC_MAX_CONN;

@@ -620,9 +620,13 @@ static int do_nic(struct fake *f, struct drm_gaudi_nic *a)
 		f->nic.cq_pi = 0;
 		return 0;
 	}
-	case GAUDI_NIC_OP_SET_REQ_CONN_CTX:
-		f->nic.ci[((struct drm_gaudi_nic_req_ctx *)in)->conn_id & 1023] = 0;
+	case GAUDI_NIC_OP_SET_REQ_CONN_CTX: {
+		struct drm_gaudi_nic_req_ctx *r = in;
+
+		f->nic.ci[r->conn_id & 1023] = 0;
+		f->nic.req_dst_qpn = r->dst_conn_id;
 		return 0;
+	}
 	case GAUDI_NIC_OP_USER_CQ_UPDATE_CI:
 		((struct drm_gaudi_nic_cq_pi *)out)->pi = f->nic.cq_pi;
 		return 0;

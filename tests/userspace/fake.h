@@ -69,6 +69,7 @@ struct fake {
 		uint64_t wq_va, cq_va;
 		uint32_t num_wqs, entries, cq_entries, next_conn;
 		uint32_t ci[1024], cq_pi;
+		uint32_t req_dst_qpn;	/* of the last SET_REQ_CONN_CTX */
 		uint32_t log[64][8];
 		unsigned int nlog, doorbells;
 		bool hold, err;

@@ -26,7 +26,7 @@ static void test_addr(void)
 		"", "mac=02:47:12:34:01 port=5",
 		"mac=02:47:12:34:01:05 port=10 ip=1.2.3.4 qpn=1 rkey=0x1 psn=1",
 		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.400 qpn=1 rkey=0x1 psn=1",
-		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1024 rkey=0x1 psn=1",
+		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=16777216 rkey=0x1 psn=1",
 		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1 rkey=0x1 psn=16777216",
 		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1 rkey=0x1 psn=1 x",
 	};
@@ -41,6 +41,9 @@ static void test_addr(void)
 	   "parse gives the address back");
 	strcat(buf, "\n");
 	ok(gaudi_nic_addr_parse(buf, &b) == 0, "a trailing newline is fine");
+	ok(gaudi_nic_addr_parse("mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=16777215 rkey=0x1 psn=1",
+				&b) == 0 && b.qpn == 0xFFFFFF,
+	   "a peer's 24-bit QP number (16777215) parses");
 	ok_eq(gaudi_nic_addr_format(&a, buf, 20), -ENOSPC, "short buffer");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok_eq(gaudi_nic_addr_parse(bad[i], &b), -EINVAL,
@@ -213,6 +216,17 @@ static void test_qp(void)
 	}
 	ok(gaudi_qp_create(p, &qp2) == 0 && gaudi_qp_number(qp2) == 3 &&
 	   gaudi_qp_connect(qp2, &r) == 0, "QP 3");
+	{
+		struct gaudi_nic_addr big = r;
+
+		big.qpn = 0xABCDEF;
+		ok(gaudi_qp_connect(qp2, &big) == 0 &&
+		   f.nic.req_dst_qpn == 0xABCDEF,
+		   "a peer QP number above this card's 1024 (0xABCDEF) connects");
+		big.qpn = 0x1000000;
+		ok_eq(gaudi_qp_connect(qp2, &big), -EINVAL,
+		      "a peer QP number beyond 24 bits: -EINVAL");
+	}
 	ok_eq(gaudi_qp_create(p, &(struct gaudi_qp *){ NULL }), -ENOSPC,
 	      "a third QP on a port opened for two: -ENOSPC");
 	f.nic.hold = true;

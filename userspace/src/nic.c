@@ -26,6 +26,9 @@
 #include "gaudi_int.h"
 #include "gaudi1/nic.h"
 
+/* The largest QP number a BTH carries (24 bits), a peer's included. */
+#define GAUDI_NIC_QPN_MAX	0xFFFFFFU
+
 struct gaudi_nic_port {
 	struct gaudi_dev *dev;
 	unsigned int port;
@@ -325,7 +328,11 @@ GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 	struct drm_gaudi_nic_res_ctx res;
 	int ret;
 
-	if (!qp || !r || r->qpn >= GAUDI_NIC_MAX_CONN || !r->qpn ||
+	/*
+	 * The peer numbers its QPs as it likes, in the BTH's 24 bits (our
+	 * GAUDI_NIC_MAX_CONN is this card's limit, not the remote's).
+	 */
+	if (!qp || !r || r->qpn > GAUDI_NIC_QPN_MAX || !r->qpn ||
 	    r->psn > 0xFFFFFF)
 		return -EINVAL;
 	memset(&res, 0, sizeof(res));
@@ -656,7 +663,7 @@ GAUDI_EXPORT int gaudi_nic_addr_parse(const char *s, struct gaudi_nic_addr *a)
 		return -EINVAL;
 	if (s[end] && strcmp(s + end, "\n"))
 		return -EINVAL;
-	if (port >= GAUDI_NIC_NUM_PORTS || qpn >= GAUDI_NIC_MAX_CONN ||
+	if (port >= GAUDI_NIC_NUM_PORTS || qpn > GAUDI_NIC_QPN_MAX ||
 	    psn > 0xFFFFFF || ip[0] > 255 || ip[1] > 255 || ip[2] > 255 ||
 	    ip[3] > 255)
 		return -EINVAL;
