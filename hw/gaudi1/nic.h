@@ -498,8 +498,9 @@
  * gateway like the contexts: GW_CTRL bits 27:25 select the table (0: the
  * contexts, bit 24 picks which; 1: QP extension; 2: memory regions), bits
  * 23:0 the index.  A table entry is 32 bytes (GW_DATA/MASK 0..7; 8..15
- * ignored).  An operation on a table that is not enabled, or an index
- * beyond it, changes nothing and leaves GW_DATA 0.
+ * ignored).  The gateway reaches a table whether or not it is enabled
+ * (the driver fills it, then enables it); an index beyond the table
+ * changes nothing and leaves GW_DATA 0.
  */
 #define QPC_GW_CTRL_TABLE_SHIFT			25
 #define QPC_GW_CTRL_TABLE			0x0E000000U
@@ -515,9 +516,9 @@
  * an entry without VALID, every QP has path MTU 4096, RNR retry count 7
  * (unlimited), generation 0.  Word 0: bits 2:0 path MTU (InfiniBand enum:
  * 1 = 256 .. 5 = 4096; 0, 6, 7 = 4096), bits 6:4 RNR retry count (7 =
- * unlimited), bits 23:16 generation, bit 31 VALID.  Word 1: bits 23:0 the
- * responder's MSN (the engine counts it; the driver writes 0 with a new
- * connection).  Words 2..7 reserved, 0.
+ * unlimited), bits 23:16 generation, bit 31 VALID.  Words 1..7 reserved,
+ * 0.  The responder's MSN is engine state of the connection (reset with
+ * it, like the message state).
  */
 #define NIC_QPC_EXT_BASE_ADDRESS_49_18		0x910
 #define NIC_QPC_EXT_BASE_ADDRESS_17_7		0x914
@@ -529,7 +530,6 @@
 #define EXT_W0_GEN_SHIFT			16
 #define EXT_W0_GEN				0x00FF0000U
 #define EXT_W0_VALID				(1U << 31)
-#define EXT_W1_MSN				0x00FFFFFFU
 #define EXT_MTU_256				1
 #define EXT_MTU_4096				5
 #define EXT_RNR_RETRY_INFINITE			7
