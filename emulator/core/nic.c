@@ -640,7 +640,7 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
                        const void *frame, size_t len)
 {
     struct gaudi_nic_port_state *ps;
-    uint32_t pi_reg, pi, slot;
+    uint32_t pi_reg, pi, slot, lenw;
     uint64_t base;
 
     if (port >= GAUDI_NIC_NUM_PORTS || !frame) {
@@ -664,7 +664,7 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
         ps->cnt[GAUDI_NIC_RX_DROPS]++;
         return false;
     }
-    if (len > slot) {
+    if (len > slot - GAUDI_NIC_RAW_LEN_WORD) {
         ps->cnt[GAUDI_NIC_RX_TOOLONG]++;
         return false;
     }
@@ -674,7 +674,11 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
     }
     pi_reg = qpc_reg(port, NIC_QPC_RES_RING0_PI);
     pi = gaudi_reg_get(g, pi_reg) & SLOT_MASK;
-    if (nic_write(g, port, base + (uint64_t)pi * slot, frame, len)) {
+    /* The frame, then its length in the slot's last word (nic.rst). */
+    lenw = gaudi_le32(RAW_LEN_VALID | ((uint32_t)len & RAW_LEN_BYTES));
+    if (nic_write(g, port, base + (uint64_t)pi * slot, frame, len) ||
+        nic_write(g, port, base + (uint64_t)pi * slot + slot -
+                  GAUDI_NIC_RAW_LEN_WORD, &lenw, sizeof(lenw))) {
         gaudi_guest_error(g, "NIC%u: receive slot %u at 0x%llx unwritable",
                           port, pi,
                           (unsigned long long)(base + (uint64_t)pi * slot));
