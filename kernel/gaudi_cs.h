@@ -437,6 +437,10 @@ void gaudi_mem_sw_fini(struct gaudi_device *gdev);
 void gaudi_mem_dram_usage(struct gaudi_device *gdev, struct gaudi_file *gfile,
 			  struct hl_info_dram_usage *du);
 bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len);
+struct gaudi_map;
+/* A host mapping held by a RoCE region: UNMAP refuses it (gaudi_mem.c). */
+struct gaudi_map *gaudi_mem_hold(struct gaudi_ctx *ctx, u64 va, u64 len);
+void gaudi_mem_unhold(struct gaudi_ctx *ctx, struct gaudi_map *map);
 void gaudi_mem_pf_work(struct work_struct *work);
 void gaudi_mem_pf_clear(struct gaudi_device *gdev);
 int gaudi_mem_pf_mappings(struct gaudi_device *gdev, u32 size,

@@ -56,6 +56,7 @@ struct gaudi_map {
 	unsigned long npages;
 	struct mm_struct *mm;		/* charged with the pins, held */
 	struct sg_table sgt;
+	u32 holds;			/* ctx->lock: RoCE regions on it */
 };
 
 /*
@@ -127,6 +128,56 @@ bool gaudi_mem_range_mapped(struct gaudi_ctx *ctx, u64 va, u64 len)
 	}
 	mutex_unlock(&ctx->lock);
 	return ok;
+}
+
+/**
+ * gaudi_mem_hold() - hold the host mapping that covers a range
+ * @ctx: the context
+ * @va: device VA of the range's first byte
+ * @len: bytes, at least 1
+ *
+ * The HL_MEM_USERPTR mapping of @ctx whose bytes (as MAP was asked for
+ * them) include [@va, @va + @len) cannot be unmapped (UNMAP: EBUSY)
+ * until gaudi_mem_unhold(); every hold goes before gaudi_mem_ctx_fini().
+ *
+ * Return: the mapping, or NULL if no one mapping covers the range.
+ */
+struct gaudi_map *gaudi_mem_hold(struct gaudi_ctx *ctx, u64 va, u64 len)
+{
+	struct gaudi_map *map = NULL, *m;
+	struct drm_mm_node *node;
+
+	if (!len || va + len < va)
+		return NULL;
+	mutex_lock(&ctx->lock);
+	drm_mm_for_each_node_in_range(node, &ctx->va, va, va + 1) {
+		u64 first, end;
+
+		/* The bytes MAP was asked for, not the whole pages. */
+		m = container_of(node, struct gaudi_map, node);
+		first = node->start + m->offset;
+		end = first + m->size;
+		if (va >= first && va < end && len <= end - va) {
+			m->holds++;
+			map = m;
+		}
+		break;
+	}
+	mutex_unlock(&ctx->lock);
+	return map;
+}
+
+/**
+ * gaudi_mem_unhold() - drop a hold of gaudi_mem_hold()
+ * @ctx: the context
+ * @map: the mapping it returned
+ */
+void gaudi_mem_unhold(struct gaudi_ctx *ctx, struct gaudi_map *map)
+{
+	mutex_lock(&ctx->lock);
+	if (!WARN_ON(!map->holds))
+		map->holds--;
+	mutex_unlock(&ctx->lock);
 }
 
 /* ---- user mappings at a page fault (HL_INFO_USER_MAPPINGS) -------------- */
@@ -502,6 +553,12 @@ static int gaudi_unmap(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	map = xa_load(&ctx->maps, (va & PAGE_MASK) >> PAGE_SHIFT);
 	if (map && va - map->node.start != map->offset)
 		map = NULL;
+	if (map && map->holds) {
+		mutex_unlock(&ctx->lock);
+		gaudi_dbg(gdev, MMU, "UNMAP: 0x%llx is held by %u RoCE regions\n",
+			  va, map->holds);
+		return -EBUSY;
+	}
 	if (map)
 		xa_erase(&ctx->maps, map->node.start >> PAGE_SHIFT);
 	mutex_unlock(&ctx->lock);

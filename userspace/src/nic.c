@@ -45,6 +45,8 @@ struct gaudi_nic_port {
 struct gaudi_qp {
 	struct gaudi_nic_port *p;
 	uint32_t qpn, rkey, psn, ip;
+	uint32_t path_mtu;		/* bytes; 0: the driver's default */
+	bool has_mr;			/* @rkey is its first region's */
 	uint32_t pi;			/* next slot to fill */
 	uint32_t done;			/* oldest slot not yet completed */
 	bool connected;
@@ -321,6 +323,69 @@ GAUDI_EXPORT uint32_t gaudi_qp_number(const struct gaudi_qp *qp)
 	return qp ? qp->qpn : 0;
 }
 
+/* Whether the driver has memory regions and path MTUs (ABI 1.6). */
+static bool has_regions(const struct gaudi_dev *dev)
+{
+	return !dev->caps_rc && (dev->caps.caps & GAUDI_CAP_NIC_MR);
+}
+
+GAUDI_EXPORT int gaudi_qp_set_path_mtu(struct gaudi_qp *qp, unsigned int mtu)
+{
+	if (!qp || mtu < 256 || mtu > 4096 || (mtu & (mtu - 1)))
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return mtu == 4096 ? 0 : -EOPNOTSUPP;
+	qp->path_mtu = mtu;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_qp_reg_mr(struct gaudi_qp *qp, uint64_t va,
+				 uint64_t size, uint32_t *key)
+{
+	struct drm_gaudi_nic_mr in;
+	struct drm_gaudi_nic_mr_key out;
+	int ret;
+
+	if (!qp || !size || va + size < va)
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return -EOPNOTSUPP;
+	memset(&in, 0, sizeof(in));
+	in.addr = va;
+	in.length = size;
+	in.port = qp->p->port;
+	in.conn_id = qp->qpn;
+	in.access = GAUDI_NIC_MR_REMOTE_WRITE;
+	memset(&out, 0, sizeof(out));
+	ret = nic_op(qp->p->dev, GAUDI_NIC_OP_REG_MR, &in, sizeof(in), &out,
+		     sizeof(out));
+	if (ret)
+		return ret;
+	/* The first region's key is the one the QP's address carries. */
+	if (!qp->has_mr) {
+		qp->rkey = out.key;
+		qp->has_mr = true;
+	}
+	if (key)
+		*key = out.key;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_qp_dereg_mr(struct gaudi_qp *qp, uint32_t key)
+{
+	struct drm_gaudi_nic_mr_dereg in;
+
+	if (!qp)
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return -EOPNOTSUPP;
+	memset(&in, 0, sizeof(in));
+	in.port = qp->p->port;
+	in.key = key;
+	return nic_op(qp->p->dev, GAUDI_NIC_OP_DEREG_MR, &in, sizeof(in),
+		      NULL, 0);
+}
+
 GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 				  const struct gaudi_nic_addr *r)
 {
@@ -358,6 +423,7 @@ GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 	req.dst_conn_id = r->qpn;
 	req.remote_key = r->rkey;
 	req.psn = qp->psn;
+	req.path_mtu = qp->path_mtu;
 	ret = nic_op(qp->p->dev, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &req,
 		     sizeof(req), NULL, 0);
 	if (ret)

@@ -38,6 +38,7 @@
 #include "tap.h"
 #include <drm/gaudi_accel.h>
 #include "../../hw/gaudi1/nic.h"
+#include "../../hw/gaudi1/memmap.h"
 
 #define WQ_ENTRIES	64
 #define NUM_WQS		16
@@ -184,6 +185,35 @@ static int set_res(int fd, uint32_t port, uint32_t conn, const struct ends *e,
 		       NULL, 0);
 }
 
+/* REG_MR: a region of @len bytes at @va for connection @conn's peer. */
+static int reg_mr(int fd, uint32_t port, uint32_t conn, uint64_t va,
+		  uint64_t len, uint32_t access, uint32_t *key)
+{
+	struct drm_gaudi_nic_mr in;
+	struct drm_gaudi_nic_mr_key out;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.addr = va;
+	in.length = len;
+	in.port = port;
+	in.conn_id = conn;
+	in.access = access;
+	memset(&out, 0xA5, sizeof(out));
+	rc = nic_raw(fd, GAUDI_NIC_OP_REG_MR, &in, sizeof(in), &out,
+		     sizeof(out));
+	if (!rc && key)
+		*key = out.key;
+	return rc;
+}
+
+static int dereg_mr(int fd, uint32_t port, uint32_t key)
+{
+	struct drm_gaudi_nic_mr_dereg in = { port, key };
+
+	return nic_raw(fd, GAUDI_NIC_OP_DEREG_MR, &in, sizeof(in), NULL, 0);
+}
+
 /* ---- debugfs: registers, and contexts through the gateway ----------------- */
 
 static uint32_t reg_rd(uint32_t off)
@@ -292,8 +322,10 @@ static void neg(const char *accel, const char *ctrl)
 
 		memset(&q, 0, sizeof(q));
 		ok(!xioctl(fd, DRM_IOCTL_GAUDI_QUERY_CAPS, &q) &&
-		   (q.caps & GAUDI_CAP_NIC) && q.abi_minor >= 3,
-		   "QUERY_CAPS: GAUDI_CAP_NIC, ABI 1.%u", q.abi_minor);
+		   (q.caps & GAUDI_CAP_NIC) && (q.caps & GAUDI_CAP_NIC_MR) &&
+		   q.abi_minor >= 6,
+		   "QUERY_CAPS: GAUDI_CAP_NIC, GAUDI_CAP_NIC_MR, ABI 1.%u",
+		   q.abi_minor);
 	}
 	memset(&link, 0xAA, sizeof(link));
 	ok(!nic_raw(fd, GAUDI_NIC_OP_LINK_STATE, NULL, 0, &link,
@@ -504,7 +536,7 @@ static void neg(const char *accel, const char *ctrl)
 		memset(&r, 0, sizeof(r));
 		r.port = 0;
 		r.conn_id = c1;
-		r.flags = 1;
+		r.flags = 2;
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ flags: EINVAL");
 		r.flags = 0;
@@ -611,8 +643,77 @@ static void neg(const char *accel, const char *ctrl)
 	   port_op(fd, GAUDI_NIC_OP_USER_CQ_UNSET, 0) == -EINVAL,
 	   "CQ_UNSET, again: EINVAL");
 
+	/* Memory regions (ABI 1.6). */
+	{
+		struct drm_gaudi_nic_mr m;
+		uint32_t k1 = 0, k2 = 0, k3 = 0;
+		uint64_t sram = 0x7FF0000000ULL, cfg = 0x7FFC000000ULL;
+
+		ok(reg_mr(fd, 0, c2, big.va, 0, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL, "REG_MR of 0 bytes: EINVAL");
+		ok(reg_mr(fd, 0, c2, big.va, big.size, 0, NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, big.va, big.size, 4, NULL) == -EINVAL,
+		   "REG_MR with no access, an unknown access bit: EINVAL");
+		ok(reg_mr(fd, 0, c2, big.va, big.size + 1,
+			  GAUDI_NIC_MR_REMOTE_WRITE, NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, big.va - 1, 2, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL,
+		   "REG_MR one byte beyond a mapping, either end: EINVAL");
+		ok(reg_mr(fd, 0, c2, cq.va, big.va + big.size - cq.va,
+			  GAUDI_NIC_MR_REMOTE_WRITE, NULL) == -EINVAL,
+		   "REG_MR across two mappings: EINVAL");
+		ok(reg_mr(fd, 0, c2, cfg, 4096, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, sram, 4096, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, 0x18000000ULL, 4096,
+			  GAUDI_NIC_MR_REMOTE_WRITE, NULL) == -EINVAL,
+		   "REG_MR of config space, SRAM, the driver's HBM: EINVAL");
+		ok(reg_mr(fd, 0, c2, ~0ULL - 10, 100, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL, "REG_MR wrapping: EINVAL");
+		ok(reg_mr(fd, 0, 1, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 0, 900, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 1, c2, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL,
+		   "REG_MR on QP 1, an unallocated QP, another port's: EINVAL");
+		memset(&m, 0, sizeof(m));
+		m.addr = big.va;
+		m.length = 64;
+		m.conn_id = c2;
+		m.access = GAUDI_NIC_MR_REMOTE_WRITE;
+		m.flags = 1;
+		ok(nic(fd, GAUDI_NIC_OP_REG_MR, &m, &k1) == -EINVAL,
+		   "REG_MR flags: EINVAL");
+		m.flags = 0;
+		m.reserved[1] = 1;
+		ok(nic(fd, GAUDI_NIC_OP_REG_MR, &m, &k1) == -EINVAL,
+		   "REG_MR reserved: EINVAL");
+		ok(!reg_mr(fd, 0, c2, big.va + 4096, 8192,
+			   GAUDI_NIC_MR_REMOTE_WRITE, &k1) &&
+		   !reg_mr(fd, 0, c2, big.va + 4096, 8192,
+			   GAUDI_NIC_MR_REMOTE_WRITE | GAUDI_NIC_MR_REMOTE_READ,
+			   &k2) && k1 != k2 && (k1 ^ k2) >> 10,
+		   "REG_MR twice, the same range: keys 0x%x, 0x%x (random bits differ)",
+		   k1, k2);
+		ok(unmap_host(fd, big.va) == -EBUSY,
+		   "UNMAP of a mapping with regions: EBUSY");
+		ok(!dereg_mr(fd, 0, k1) && dereg_mr(fd, 0, k1) == -ENOENT &&
+		   dereg_mr(fd, 0, k1 ^ 0x400) == -ENOENT &&
+		   dereg_mr(fd, 1, k2) == -ENOENT,
+		   "DEREG_MR, again, a forged key, on another port: ENOENT");
+		ok(!reg_mr(fd, 0, c2, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			   &k3) && k3 != k1 && (k3 & 1023) != (k1 & 1023),
+		   "a new region does not take the slot of one of its QP's ended regions (0x%x)",
+		   k3);
+		ok(unmap_host(fd, big.va) == -EBUSY, "  still EBUSY");
+	}
+
 	/* Destroy. */
 	ok(!conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c2), "DESTROY QP %u", c2);
+	ok(!unmap_host(fd, big.va) && !area_map(fd, &big, 1 << 20),
+	   "its regions ended with it: UNMAP, mapped again");
 	ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c2) == -EINVAL,
 	   "DESTROY again: EINVAL");
 	ok(set_res(fd, 0, c2, &e, 0) == -EINVAL &&
@@ -758,6 +859,7 @@ struct side {
 	uint32_t cq_ci;
 	uint8_t mac[6];
 	uint32_t pi[NUM_WQS];	/* next WQE per QP */
+	uint32_t mr_key[NUM_WQS];	/* the region on @buf per QP, 0: none */
 };
 
 static void wqe_write(struct side *s, uint32_t qp, uint64_t laddr,
@@ -843,7 +945,13 @@ static int side_open(struct side *s, const char *accel, const char *dbg,
 	return (link.up_mask >> port) & 1 ? 0 : -2;
 }
 
-/* Connect requester QP @qa of @a to responder QP @qb of @b. */
+/*
+ * Connect requester QP @qa of @a to responder QP @qb of @b, whose region
+ * (ABI 1.6) is @b's whole buffer, registered once per QP; the requester
+ * carries its key, or (@rkey != @key) a wrong one, the same slot with
+ * other random bits.  @key itself goes into the responder's @local_key,
+ * which regions make meaningless.
+ */
 static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
 		   uint32_t key, uint32_t rkey, uint32_t psn)
 {
@@ -852,8 +960,96 @@ static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
 
 	memcpy(ea.dst_mac, b->mac, 6);
 	memcpy(eb.dst_mac, a->mac, 6);
-	return set_req(a->fd, a->port, qa, &ea) ||
-	       set_res(b->fd, b->port, qb, &eb, GAUDI_NIC_RES_SOB_EN);
+	if (set_res(b->fd, b->port, qb, &eb, GAUDI_NIC_RES_SOB_EN))
+		return -1;
+	if (qb >= NUM_WQS)
+		return -1;
+	if (!b->mr_key[qb] &&
+	    reg_mr(b->fd, b->port, qb, b->buf.va, b->buf.size,
+		   GAUDI_NIC_MR_REMOTE_WRITE, &b->mr_key[qb]))
+		return -1;
+	ea.key = b->mr_key[qb] ^ (rkey == key ? 0 : 0x400);
+	return set_req(a->fd, a->port, qa, &ea);
+}
+
+/*
+ * Issue 22's attacks of a remote peer, with card A's engine as the peer
+ * (a conforming RoCE v2 requester whose holder picks every address and
+ * key): connection @qa -> @qb, reconnected before each try with the remote
+ * key @key (0: B's region of @qb).  Each try must put A's requester in
+ * error, leave B's whole buffer (its region and around it) and B's driver
+ * SOBs W_S 0..3 as they were, and the connection must work again.
+ */
+static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
+		   uint32_t key, uint64_t laddr, uint64_t raddr, uint32_t size,
+		   const char *what)
+{
+	struct ends ea = { 0x0A000002, 0x0A000001, qb, 0, 5, { 0 } };
+	uint8_t *before = malloc(BUF_SIZE);
+	uint32_t sobs[4], n;
+	bool same = true, refused;
+
+	if (!before) {
+		ok(0, "%s: memory", what);
+		return;
+	}
+	a->pi[qa] = 0;
+	memcpy(ea.dst_mac, b->mac, 6);
+	ea.key = key ? key : b->mr_key[qb];
+	if (connect(a, qa, b, qb, 1, 1, 5) || set_req(a->fd, a->port, qa, &ea)) {
+		ok(0, "%s: reconnect", what);
+		free(before);
+		return;
+	}
+	dbg_dir = b->dbg;
+	for (n = 0; n < 4; n++)
+		sobs[n] = sob_rd(n);
+	memcpy(before, b->buf.p, BUF_SIZE);
+	wqe_write(a, qa, laddr, size, raddr, -1, 0);
+	refused = !doorbell(a->fd, a->port, qa, a->pi[qa]) &&
+		  wait_state(a, qa, GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
+		  cq_poll(a, 1, NULL, 10) == 0;
+	usleep(20000);
+	for (n = 0; n < 4; n++)
+		same &= sob_rd(n) == sobs[n];
+	ok(refused && same && !memcmp(before, b->buf.p, BUF_SIZE),
+	   "peer attack refused: %s (requester in error, no CQE, B's buffer and driver SOBs unchanged)",
+	   what);
+	free(before);
+}
+
+/* The attacks, then the connection works as before. */
+static void remote_attacks(struct side *a, struct side *b, uint32_t qa,
+			   uint32_t qb, uint32_t other_qb)
+{
+	uint64_t cfg_sob = GAUDI_CFG_BASE + SOB(0);
+	uint64_t end = b->buf.va + BUF_SIZE;
+	uint32_t gone = 0, size = 64;
+
+	attack(a, b, qa, qb, 0, a->buf.va, cfg_sob, 4,
+	       "a write to B's config space (driver SOB W_S 0)");
+	attack(a, b, qa, qb, 0, a->buf.va, 0x18000000ULL, size,
+	       "a write to B's driver HBM (its NIC tables)");
+	attack(a, b, qa, qb, 0, a->buf.va, end - size / 2, size,
+	       "a write across the end of B's region");
+	attack(a, b, qa, qb, 0, a->buf.va, b->buf.va - size / 2, size,
+	       "a write across the start of B's region");
+	attack(a, b, qa, qb, b->mr_key[other_qb], a->buf.va, b->buf.va, size,
+	       "the key of another connection's region");
+	if (!reg_mr(b->fd, b->port, qb, b->buf.va, 4096,
+		    GAUDI_NIC_MR_REMOTE_WRITE, &gone) &&
+	    !dereg_mr(b->fd, b->port, gone))
+		attack(a, b, qa, qb, gone, a->buf.va, b->buf.va, size,
+		       "the key of a deregistered region");
+	else
+		ok(0, "REG_MR and DEREG_MR of a region to forge");
+	attack(a, b, qa, qb, b->mr_key[qb] ^ 0xFFFFFC00U, a->buf.va, b->buf.va,
+	       size, "a guessed key (the region's slot, other random bits)");
+	/* The holder's own NIC as a reader of what it may not read. */
+	attack(a, b, qa, qb, 0, GAUDI_CFG_BASE + SOB(0), b->buf.va, 4,
+	       "a send WQE whose local address is A's config space");
+	attack(a, b, qa, qb, 0, 0x18000000ULL, b->buf.va, size,
+	       "a send WQE whose local address is A's driver HBM");
 }
 
 /* One write with a SOB increment on requester @qa: CQE, bytes, SOB. */
@@ -1365,6 +1561,7 @@ static void rdma(char **argv)
 		     "after both errors");
 	nic_queue_doorbell(&a, &b, qa[1], shadow, sob0 + n + 3);
 	collective_test(&a);
+	remote_attacks(&a, &b, qa[2], qb[2], qb[0]);
 	/* The QP in error is brought back by new contexts. */
 	a.pi[qa[2]] = 0;
 	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
