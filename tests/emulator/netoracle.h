@@ -166,26 +166,10 @@ static inline void no_create(uint32_t psn)
 	NO.expected = psn;
 }
 
-/* The holder's requester QP 2 on card 1, to the peer on card 0. */
+/* The holder's requester QP 2 on card 1, to the peer's QP 7 on card 0. */
 static inline void no_requester(void)
 {
-	uint32_t r[16] = { 0 };
-	uint8_t m0[6];
-
-	mac_of(0, NO_PORT, m0);
-	setbits(r, REQ_QPC_DST_QP_BIT, 24, 7);
-	setbits(r, REQ_QPC_REMOTE_KEY_BIT, 32, RKEY);
-	setbits(r, REQ_QPC_DST_IP_BIT, 32, ip_of(0));
-	setbits(r, REQ_QPC_SRC_IP_BIT, 32, ip_of(1));
-	setbits(r, REQ_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m0[2] << 24 |
-		m0[3] << 16 | m0[4] << 8 | m0[5]);
-	setbits(r, REQ_QPC_DST_MAC_47_32_BIT, 16, m0[0] << 8 | m0[1]);
-	setbits(r, REQ_QPC_NEXT_PSN_BIT, 24, 1000);
-	setbits(r, REQ_QPC_OLDEST_UNACKED_PSN_BIT, 24, 1000);
-	setbits(r, REQ_QPC_WQ_BASE_ADDR_BIT, 24, NO_REQ_QP);
-	setbits(r, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
-	setbits(r, REQ_QPC_VALID_BIT, 1, 1);
-	gateway(W->fb[1].g, NO_PORT, NO_REQ_QP, true, r);
+	bed_requester(1, NO_PORT, NO_REQ_QP, 7, RKEY, 1000);
 }
 
 static inline void no_setup(void)
