@@ -272,29 +272,41 @@ static inline void gateway(struct gaudi_core *g, unsigned int p, uint32_t qpn,
 	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
 }
 
-/* Requester qa on card 0 -> responder qb on card 1 (rkey: the key sent). */
-static inline void connect(unsigned int p, uint32_t qa, uint32_t qb,
-			   uint32_t rkey, uint32_t psn)
+/*
+ * Requester context qa of side from to responder qb of the other side
+ * (rkey: the key it sends), written through the gateway.
+ */
+static inline void bed_requester(int from, unsigned int p, uint32_t qa,
+				 uint32_t qb, uint32_t rkey, uint32_t psn)
 {
-	uint32_t r[16] = { 0 }, s[8] = { 0 };
-	uint8_t m0[6], m1[6];
+	uint32_t r[16] = { 0 };
+	uint8_t m[6];
 
-	mac_of(0, p, m0);
-	mac_of(1, p, m1);
+	mac_of(!from, p, m);
 	setbits(r, REQ_QPC_DST_QP_BIT, 24, qb);
 	setbits(r, REQ_QPC_REMOTE_KEY_BIT, 32, rkey);
-	setbits(r, REQ_QPC_DST_IP_BIT, 32, ip_of(1));
-	setbits(r, REQ_QPC_SRC_IP_BIT, 32, ip_of(0));
-	setbits(r, REQ_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m1[2] << 24 |
-		m1[3] << 16 | m1[4] << 8 | m1[5]);
-	setbits(r, REQ_QPC_DST_MAC_47_32_BIT, 16, m1[0] << 8 | m1[1]);
+	setbits(r, REQ_QPC_DST_IP_BIT, 32, ip_of(!from));
+	setbits(r, REQ_QPC_SRC_IP_BIT, 32, ip_of(from));
+	setbits(r, REQ_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m[2] << 24 |
+		m[3] << 16 | m[4] << 8 | m[5]);
+	setbits(r, REQ_QPC_DST_MAC_47_32_BIT, 16, m[0] << 8 | m[1]);
 	setbits(r, REQ_QPC_NEXT_PSN_BIT, 24, psn);
 	setbits(r, REQ_QPC_OLDEST_UNACKED_PSN_BIT, 24, psn);
 	setbits(r, REQ_QPC_WQ_BASE_ADDR_BIT, 24, qa);
 	setbits(r, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
 	setbits(r, REQ_QPC_VALID_BIT, 1, 1);
-	gateway(W->fb[0].g, p, qa, true, r);
+	gateway(W->fb[from].g, p, qa, true, r);
+}
 
+/* Requester qa on card 0 -> responder qb on card 1 (rkey: the key sent). */
+static inline void connect(unsigned int p, uint32_t qa, uint32_t qb,
+			   uint32_t rkey, uint32_t psn)
+{
+	uint32_t s[8] = { 0 };
+	uint8_t m0[6];
+
+	mac_of(0, p, m0);
+	bed_requester(0, p, qa, qb, rkey, psn);
 	setbits(s, RES_QPC_DST_QP_BIT, 24, qa);
 	setbits(s, RES_QPC_LOCAL_KEY_BIT, 32, RKEY);
 	setbits(s, RES_QPC_DST_IP_BIT, 32, ip_of(0));

@@ -159,6 +159,19 @@ static void test_state_ends(void)
 	wr(W->fb[1].g, qpc(p, NIC_QPC_RES_QPC_CACHE_INVALIDATE), 1);
 	ok(!W->fb[1].g->nic.roce.res[p][1].active,
 	   "an invalidated context's responder state is gone");
+
+	/* The requester: a QP re-created within one retransmission timeout. */
+	W->dead = true;
+	W->ncap = 0;
+	post(1, 0, VA_BUF, VA_BUF, 64, -1);
+	doorbell(p, 1, 1);
+	connect(p, 1, 1, RKEY, 500);
+	W->fb[0].now += 2 * GAUDI_ROCE_RTO_NS;
+	gaudi_core_tick(W->fb[0].g);
+	ok(W->ncap == 1 && cnt(0, p, GAUDI_ROCE_RETRANSMITS) == 0 &&
+	   cnt(0, p, GAUDI_ROCE_STATE_RESETS) == 1,
+	   "a re-created requester QP adopts nothing: the old window is "
+	   "never resent (%u frames)", W->ncap);
 	bye();
 }
 
