@@ -807,7 +807,7 @@ static void check_gone(int fd, const uint32_t *c, const char *what)
 static void teardown(const char *accel)
 {
 	struct area wq, cq;
-	uint32_t c[3], first;
+	uint32_t c[3], first, key = 0;
 	char bdf[64], path[256];
 	FILE *f;
 	int fd;
@@ -818,12 +818,17 @@ static void teardown(const char *accel)
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
 	ok(qpc_valid(2, c[0], true) && qpc_valid(2, c[2], false),
 	   "their contexts are valid in the NIC");
+	ok(!reg_mr(fd, 2, c[0], cq.va, CQ_ENTRIES * 8,
+		   GAUDI_NIC_MR_REMOTE_WRITE, &key),
+	   "a region on connection %u", c[0]);
 	close(fd);
 
 	fd = hl_open_retry(accel);
 	if (!ok(fd >= 0, "reopen"))
 		return;
 	check_gone(fd, c, "close");
+	ok(dereg_mr(fd, 2, key) == -ENOENT,
+	   "after close: the old holder's region key is no region (ENOENT)");
 	ok(!alloc_conn(fd, 2, &first) && first == GAUDI_NIC_FIRST_CONN,
 	   "the next holder's first QP is %u", GAUDI_NIC_FIRST_CONN);
 	close(fd);
@@ -833,6 +838,10 @@ static void teardown(const char *accel)
 	if (!ok(fd >= 0, "reopen"))
 		return;
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	ok(!reg_mr(fd, 2, c[1], cq.va, CQ_ENTRIES * 8,
+		   GAUDI_NIC_MR_REMOTE_WRITE, &key) &&
+	   unmap_host(fd, cq.va) == -EBUSY,
+	   "a region on connection %u holds its mapping (UNMAP EBUSY)", c[1]);
 	if (hl_card_bdf(atoi(accel + strlen("/dev/accel/accel")), bdf,
 			sizeof(bdf)) == 0) {
 		snprintf(path, sizeof(path),
@@ -846,6 +855,8 @@ static void teardown(const char *accel)
 	sleep(1);
 	ok(hl_wait_operational(fd, 60), "operational again");
 	check_gone(fd, c, "reset");
+	ok(dereg_mr(fd, 2, key) == -ENOENT && unmap_host(fd, cq.va) != -EBUSY,
+	   "after reset: the region is gone, its mapping no longer held");
 	close(fd);
 }
 
@@ -1753,6 +1764,9 @@ static void remove_test(const char *accel)
 	if (!ok(fd >= 0, "open %s", accel))
 		return;
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	/* A region too: the removal must drop it before the mappings go. */
+	ok(!reg_mr(fd, 2, c[2], wq.va, 4096, GAUDI_NIC_MR_REMOTE_WRITE, NULL),
+	   "a region on connection %u", c[2]);
 	ok(!sys_write("/sys/bus/pci/drivers/gaudi/unbind", bdf),
 	   "unbind %s while held", bdf);
 	/* (not into c[]: a failed ALLOC_CONN leaves its output 0) */
