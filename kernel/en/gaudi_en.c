@@ -689,6 +689,17 @@ static const struct en_roce_stat en_roce_stats[] = {
 	{ "roce_res_qp_errors", ROCE_CNT_RES_QP_ERRORS },
 	{ "roce_cq_overflows", ROCE_CNT_CQ_OVERFLOWS },
 	{ "roce_injected", ROCE_CNT_INJECTED },
+	/* Dropped or refused, by reason (remote peers, issue 22). */
+	{ "roce_drop_mac", ROCE_CNT_DROP_MAC },
+	{ "roce_drop_source", ROCE_CNT_DROP_SOURCE },
+	{ "roce_drop_ack_source", ROCE_CNT_DROP_ACK_SOURCE },
+	{ "roce_drop_no_qp", ROCE_CNT_DROP_NO_QP },
+	{ "roce_region_errors", ROCE_CNT_REGION_ERRORS },
+	{ "roce_addr_refused", ROCE_CNT_ADDR_REFUSED },
+	{ "roce_rnr_naks_rx", ROCE_CNT_RX_RNR_NAKS },
+	{ "roce_rnr_retries", ROCE_CNT_RNR_RETRIES },
+	{ "roce_mtu_errors", ROCE_CNT_MTU_ERRORS },
+	{ "roce_state_resets", ROCE_CNT_STATE_RESETS },
 };
 
 static const char en_sw_stats[][ETH_GSTRING_LEN] = {
