@@ -988,8 +988,9 @@ static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
  * (a conforming RoCE v2 requester whose holder picks every address and
  * key): connection @qa -> @qb, reconnected before each try with the remote
  * key @key (0: B's region of @qb).  Each try must put A's requester in
- * error, leave B's whole buffer (its region and around it) and B's driver
- * SOBs W_S 0..3 as they were, and the connection must work again.
+ * error, leave B's whole buffer (its region and around it), B's send
+ * queues and CQ and B's driver SOBs W_S 0..3 as they were, and the
+ * connection must work again.
  */
 static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
 		   uint32_t key, uint64_t laddr, uint64_t raddr, uint32_t size,
@@ -997,11 +998,15 @@ static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
 {
 	struct ends ea = { 0x0A000002, 0x0A000001, qb, 0, 5, { 0 } };
 	uint8_t *before = malloc(BUF_SIZE);
+	uint8_t *wq = malloc(b->wq.size), *cq = malloc(b->cq.size);
 	uint32_t sobs[4], n;
 	bool same = true, refused;
 
-	if (!before) {
+	if (!before || !wq || !cq) {
 		ok(0, "%s: memory", what);
+		free(before);
+		free(wq);
+		free(cq);
 		return;
 	}
 	a->pi[qa] = 0;
@@ -1010,12 +1015,16 @@ static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
 	if (connect(a, qa, b, qb, 1, 1, 5) || set_req(a->fd, a->port, qa, &ea)) {
 		ok(0, "%s: reconnect", what);
 		free(before);
+		free(wq);
+		free(cq);
 		return;
 	}
 	dbg_dir = b->dbg;
 	for (n = 0; n < 4; n++)
 		sobs[n] = sob_rd(n);
 	memcpy(before, b->buf.p, BUF_SIZE);
+	memcpy(wq, b->wq.p, b->wq.size);
+	memcpy(cq, b->cq.p, b->cq.size);
 	wqe_write(a, qa, laddr, size, raddr, -1, 0);
 	refused = !doorbell(a->fd, a->port, qa, a->pi[qa]) &&
 		  wait_state(a, qa, GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
@@ -1023,10 +1032,14 @@ static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
 	usleep(20000);
 	for (n = 0; n < 4; n++)
 		same &= sob_rd(n) == sobs[n];
+	same &= !memcmp(wq, b->wq.p, b->wq.size) &&
+		!memcmp(cq, b->cq.p, b->cq.size);
 	ok(refused && same && !memcmp(before, b->buf.p, BUF_SIZE),
-	   "peer attack refused: %s (requester in error, no CQE, B's buffer and driver SOBs unchanged)",
+	   "peer attack refused: %s (requester in error, no CQE, B's buffer, queues and driver SOBs unchanged)",
 	   what);
 	free(before);
+	free(wq);
+	free(cq);
 }
 
 /* The attacks, then the connection works as before. */
@@ -1045,6 +1058,10 @@ static void remote_attacks(struct side *a, struct side *b, uint32_t qa,
 	       "a write across the end of B's region");
 	attack(a, b, qa, qb, 0, a->buf.va, b->buf.va - size / 2, size,
 	       "a write across the start of B's region");
+	attack(a, b, qa, qb, 0, a->buf.va, b->wq.va, size,
+	       "a write into B's send queues (in no region: a WQE rewritten)");
+	attack(a, b, qa, qb, 0, a->buf.va, b->cq.va, size,
+	       "a write into B's completion queue");
 	attack(a, b, qa, qb, b->mr_key[other_qb], a->buf.va, b->buf.va, size,
 	       "the key of another connection's region");
 	if (!reg_mr(b->fd, b->port, qb, b->buf.va, 4096,
