@@ -1657,7 +1657,8 @@ static void rdma(char **argv)
 static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 {
 	static const uint32_t ops[] = { 0, 1, 2, 3, 9, 10, 11, 12, 13, 16,
-					0x40, 0x41, 0x42, 0x43, 4, 77 };
+					0x40, 0x41, 0x42, 0x43, 0x44, 0x45,
+					4, 77 };
 	struct area m;
 	uint64_t buf[64], out[64];
 	unsigned int i, k, done = 0;
@@ -1719,6 +1720,7 @@ static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 		done += !xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
 	}
 	ok(1, "%u random NIC ioctls, %u accepted", n, done);
+	/* Regions the fuzzing registered hold the mapping until the close. */
 	close(fd);
 	fd = hl_open_retry(accel);
 	ok(fd >= 0, "the card opens again after the fuzzing");
