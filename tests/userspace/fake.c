@@ -626,6 +626,8 @@ static int do_nic(struct fake *f, struct drm_gaudi_nic *a)
 		f->nic.ci[r->conn_id & 1023] = 0;
 		f->nic.req_dst_qpn = r->dst_conn_id;
 		f->nic.req_path_mtu = r->path_mtu;
+		f->nic.req_flags = r->flags;
+		f->nic.req_rnr = r->rnr_retry;
 		return 0;
 	}
 	case GAUDI_NIC_OP_REG_MR: {

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <drm/gaudi_accel.h>
+
 #include "fake.h"
 #include "gaudi1/nic.h"
 #include "tap.h"
@@ -180,9 +182,13 @@ static void test_qp(void)
 		   gaudi_qp_set_path_mtu(qp, 8192) == -EINVAL &&
 		   gaudi_qp_set_path_mtu(qp, 128) == -EINVAL,
 		   "path MTU 1024 taken; 1000, 8192, 128: -EINVAL");
+		ok(gaudi_qp_set_rnr_retry(qp, 8) == -EINVAL &&
+		   gaudi_qp_set_rnr_retry(qp, 3) == 0,
+		   "RNR retry 8: -EINVAL, 3 taken");
 	}
-	ok(gaudi_qp_connect(qp, &r) == 0 && f.nic.req_path_mtu == 1024,
-	   "connect (with path MTU 1024)");
+	ok(gaudi_qp_connect(qp, &r) == 0 && f.nic.req_path_mtu == 1024 &&
+	   f.nic.req_flags == GAUDI_NIC_REQ_RNR_RETRY && f.nic.req_rnr == 3,
+	   "connect (with path MTU 1024, RNR retry 3)");
 	w = gaudi_qp_write(qp, 0x10000000ULL, 0x3000000000ULL + 4, 40000,
 			   0x4E2004, 0x80000001);
 	ok(w == 2 && f.nic.nlog == 3,
@@ -286,7 +292,10 @@ static void test_qp(void)
 		   gaudi_qp_dereg_mr(qp, 1) == -EOPNOTSUPP &&
 		   gaudi_qp_set_path_mtu(qp, 1024) == -EOPNOTSUPP &&
 		   gaudi_qp_set_path_mtu(qp, 4096) == 0 &&
-		   gaudi_qp_connect(qp, &r) == 0 && !f.nic.req_path_mtu,
+		   gaudi_qp_set_rnr_retry(qp, 2) == -EOPNOTSUPP &&
+		   gaudi_qp_set_rnr_retry(qp, 7) == 0 &&
+		   gaudi_qp_connect(qp, &r) == 0 && !f.nic.req_path_mtu &&
+		   !f.nic.req_flags,
 		   "an older driver: regions and MTUs -EOPNOTSUPP, 4096 fine, connect as before");
 		gaudi_qp_destroy(qp);
 		gaudi_nic_port_close(p);

@@ -46,6 +46,7 @@ struct gaudi_qp {
 	struct gaudi_nic_port *p;
 	uint32_t qpn, rkey, psn, ip;
 	uint32_t path_mtu;		/* bytes; 0: the driver's default */
+	int rnr_retry;			/* 0..7; -1: the driver's default (7) */
 	bool has_mr;			/* @rkey is its first region's */
 	uint32_t pi;			/* next slot to fill */
 	uint32_t done;			/* oldest slot not yet completed */
@@ -269,6 +270,7 @@ GAUDI_EXPORT int gaudi_qp_create(struct gaudi_nic_port *p,
 	qp->p = p;
 	qp->qpn = id.conn_id;
 	qp->rkey = rand32() | 1;
+	qp->rnr_retry = -1;
 	qp->psn = rand32() & 0xFFFFFF;
 	sscanf(p->dev->pci_slot, "%x:%x:%x.%x", &dom, &bus, &dev_no, &fn);
 	qp->ip = 10U << 24 | (bus & 0xFF) << 16 | p->port << 8 | 1;
@@ -336,6 +338,17 @@ GAUDI_EXPORT int gaudi_qp_set_path_mtu(struct gaudi_qp *qp, unsigned int mtu)
 	if (!has_regions(qp->p->dev))
 		return mtu == 4096 ? 0 : -EOPNOTSUPP;
 	qp->path_mtu = mtu;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_qp_set_rnr_retry(struct gaudi_qp *qp,
+				       unsigned int retries)
+{
+	if (!qp || retries > 7)
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return retries == 7 ? 0 : -EOPNOTSUPP;
+	qp->rnr_retry = (int)retries;
 	return 0;
 }
 
@@ -424,6 +437,10 @@ GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 	req.remote_key = r->rkey;
 	req.psn = qp->psn;
 	req.path_mtu = qp->path_mtu;
+	if (qp->rnr_retry >= 0) {
+		req.flags = GAUDI_NIC_REQ_RNR_RETRY;
+		req.rnr_retry = (uint32_t)qp->rnr_retry;
+	}
 	ret = nic_op(qp->p->dev, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &req,
 		     sizeof(req), NULL, 0);
 	if (ret)

@@ -564,6 +564,26 @@ static void neg(const char *accel, const char *ctrl)
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ timeout_retry 256: EINVAL");
 		r.timeout_retry = 0;
+		/* ABI 1.6: path MTU and RNR retry. */
+		r.path_mtu = 300;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ path_mtu 300: EINVAL");
+		r.path_mtu = 8192;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ path_mtu 8192: EINVAL");
+		r.path_mtu = 128;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ path_mtu 128: EINVAL");
+		r.path_mtu = 0;
+		r.rnr_retry = 3;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ rnr_retry without its flag: EINVAL");
+		r.flags = GAUDI_NIC_REQ_RNR_RETRY;
+		r.rnr_retry = 8;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ rnr_retry 8: EINVAL");
+		r.flags = 0;
+		r.rnr_retry = 0;
 		r.port = 1;
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ of port 0's QP on port 1: EINVAL");
@@ -587,6 +607,18 @@ static void neg(const char *accel, const char *ctrl)
 	}
 	ok(doorbell(fd, 0, c1, 0) == -EINVAL,
 	   "DOORBELL without requester context: EINVAL");
+	{
+		struct drm_gaudi_nic_req_ctx r;
+
+		memset(&r, 0, sizeof(r));
+		r.conn_id = c1;
+		r.psn = 7;
+		r.path_mtu = 1024;
+		r.flags = GAUDI_NIC_REQ_RNR_RETRY;
+		r.rnr_retry = 3;
+		ok(!nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL),
+		   "SET_REQ with path MTU 1024 and RNR retry 3");
+	}
 	ok(!set_req(fd, 0, c1, &e) && !set_res(fd, 0, c1, &e, 0),
 	   "SET_REQ and SET_RES of QP %u", c1);
 	ok(!conn_state(fd, 0, c1, &st) &&

@@ -174,6 +174,16 @@ int gaudi_qp_dereg_mr(struct gaudi_qp *qp, uint32_t key);
  */
 int gaudi_qp_set_path_mtu(struct gaudi_qp *qp, unsigned int mtu);
 /**
+ * gaudi_qp_set_rnr_retry() - resends after RNR NAKs before the QP fails
+ * @qp: the QP, before gaudi_qp_connect() (which applies it)
+ * @retries: 0..6, or 7 for unlimited (the default), as InfiniBand's
+ *	rnr_retry: a peer that has no receive posted for a write with
+ *	immediate answers RNR NAK, and the card waits and resends
+ *
+ * Return: 0, -EINVAL, -EOPNOTSUPP (the driver has only 7).
+ */
+int gaudi_qp_set_rnr_retry(struct gaudi_qp *qp, unsigned int retries);
+/**
  * gaudi_qp_connect() - connect to the peer's QP
  * @qp: the QP
  * @remote: the peer's address (its gaudi_qp_addr())
