@@ -4,7 +4,8 @@
 #   make check     install what is missing, build, run every test
 #   make vmtest SUITE=<name>   one in-guest suite in one VM boot
 #   make unit      host unit tests of the device model only
-#   make fuzz FUZZ_S=N   the isolation fuzzers for N seconds (default 600)
+#   make fuzz FUZZ_S=N   the isolation fuzzers for N seconds (default 600),
+#                        then the network oracle fuzzer for N seconds
 #   make check-broken   deliberately broken driver builds, each caught by a suite
 #
 # Everything built goes to build/ (QEMU is cached outside the clone, see
@@ -127,6 +128,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	parser 'make -s -C tests/kernel run' \
 	isolation 'make -s -C tests/isolation run' \
 	fuzz 'make -s -C tests/isolation fuzz FUZZ_S=60' \
+	fuzz-net 'make -s -C tests/emulator fuzz-net FUZZ_S=60' \
 	model 'tests/guest/model/flash-persist.sh' \
 	upstream 'tests/guest/run-suite.sh upstream' \
 	compat 'CARDS=1 tests/guest/run-suite.sh compat' \
@@ -174,12 +176,14 @@ bench: all peer
 # The isolation fuzzers (Documentation/security.rst), not part of check
 # beyond its 60 s run: the pure parser against its independent decoder,
 # then the parser in front of the device model with the transaction
-# monitor's oracle (through the parser, then with it bypassed).
+# monitor's oracle (through the parser, then with it bypassed); then the
+# network oracle (tests/emulator/netoracle.h) for FUZZ_S more seconds.
 FUZZ_S ?= 600
 .PHONY: fuzz
 fuzz: deps
 	@$(MAKE) -s -C tests/kernel fuzz FUZZ_S=$$(($(FUZZ_S) / 3))
 	@$(MAKE) -s -C tests/isolation fuzz FUZZ_S=$$(($(FUZZ_S) - $(FUZZ_S) / 3))
+	@$(MAKE) -s -C tests/emulator fuzz-net FUZZ_S=$(FUZZ_S)
 
 # Testing the tests (Documentation/howto/running.rst): gaudi.ko built with
 # one deliberate defect at a time, each caught by a suite.

@@ -448,7 +448,7 @@ int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
 	q->abi_minor = GAUDI_ABI_VERSION_MINOR;
 	q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
 		  GAUDI_CAP_OPEN_BUSY_OWNER | GAUDI_CAP_FLASH |
-		  GAUDI_CAP_ACCOUNTING | GAUDI_CAP_NIC;
+		  GAUDI_CAP_ACCOUNTING | GAUDI_CAP_NIC | GAUDI_CAP_NIC_MR;
 	q->info_ops = gaudi_info_ops_mask(control);
 	return 0;
 }

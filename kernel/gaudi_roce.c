@@ -23,14 +23,31 @@
  * GAUDI_ROCE_SQ_IDX with SEL GAUDI_ROCE_SQ_SEL: wq_base_address = 1 << 22 |
  * qpn, and base 1 is the area's address minus (1 << 22) queues, so that
  * QP n's queue is at area + n * queue size.  (This driver's choice.)
+ *
+ * Remote peers (Documentation/security.rst, "Remote peers"; the engine's
+ * tables: hw/gaudi1/nic.h, "Remote-peer protection"): every bring-up
+ * enables the port's QP extension table and memory-region table, so a
+ * peer's RDMA WRITE with data lands only inside a region the holder
+ * registered on the connection it arrives on (REG_MR: a range of one of
+ * the holder's host mappings, held by gaudi_mem_hold() for the region's
+ * life).  A QP number's generation goes up with every ALLOC_CONN and is
+ * part of its regions' entries, so nothing of an earlier connection of
+ * the same number (regions, keys the peer kept) reaches a new one; the
+ * engine drops a QP's message and window state whenever its context or
+ * extension entry is written.  Keys: slot index in the low bits, random
+ * above (get_random_u32()); a slot whose region ended stays parked while
+ * its connection lives, so a connection never sees a key twice.
  */
 #include <linux/bitmap.h>
 #include <linux/if_ether.h>
 #include <linux/iopoll.h>
+#include <linux/nospec.h>
+#include <linux/random.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_managed.h>
 
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
@@ -43,6 +60,14 @@
 #define GAUDI_ROCE_SQ_SEL		22
 /* The responder table, after the requester's in the port's HBM. */
 #define GAUDI_ROCE_RES_TABLE_OFF	0x80000
+/* Then the QP extension table and the memory-region table. */
+#define GAUDI_ROCE_EXT_TABLE_OFF	0x90000
+#define GAUDI_ROCE_MR_TABLE_OFF		0xA0000
+#define GAUDI_ROCE_TABLES_END		(GAUDI_ROCE_MR_TABLE_OFF + \
+					 GAUDI_NIC_MAX_MR * GAUDI_NIC_MR_SIZE)
+/* Which context caches a gateway write drops. */
+#define GW_INV_REQ			BIT(0)
+#define GW_INV_RES			BIT(1)
 
 static_assert(GAUDI_NIC_PORTS == GAUDI_NIC_NUM_PORTS);
 static_assert(!(GAUDI_NIC_USER_FIRST_QP - GAUDI_NIC_FIRST_CONN) &&
@@ -57,7 +82,13 @@ static_assert(GAUDI_NIC_MAX_CONN * GAUDI_NIC_REQ_QPC_SIZE <=
 	      GAUDI_ROCE_RES_TABLE_OFF);
 static_assert(GAUDI_ROCE_RES_TABLE_OFF +
 	      GAUDI_NIC_MAX_CONN * GAUDI_NIC_RES_QPC_SIZE <=
-	      GAUDI_NIC_HBM_PORT_SIZE);
+	      GAUDI_ROCE_EXT_TABLE_OFF);
+static_assert(GAUDI_ROCE_EXT_TABLE_OFF +
+	      GAUDI_NIC_MAX_CONN * GAUDI_NIC_EXT_SIZE <=
+	      GAUDI_ROCE_MR_TABLE_OFF);
+static_assert(GAUDI_ROCE_TABLES_END <= GAUDI_NIC_HBM_PORT_SIZE);
+static_assert(GAUDI_NIC_MAX_MR == 1 << MR_CFG_MAX_LOG_ENTRIES);
+static_assert(GAUDI_NIC_EXT_SIZE == 32 && GAUDI_NIC_MR_SIZE == 32);
 
 static u32 qpc_reg(unsigned int port, u32 r)
 {
@@ -84,6 +115,16 @@ static u64 res_table(unsigned int port)
 	return req_table(port) + GAUDI_ROCE_RES_TABLE_OFF;
 }
 
+static u64 ext_table(unsigned int port)
+{
+	return req_table(port) + GAUDI_ROCE_EXT_TABLE_OFF;
+}
+
+static u64 mr_table(unsigned int port)
+{
+	return req_table(port) + GAUDI_ROCE_MR_TABLE_OFF;
+}
+
 static void set_bits(u32 *e, unsigned int bit, unsigned int width, u32 v)
 {
 	unsigned int i;
@@ -105,16 +146,17 @@ static u32 get_bits(const u32 *e, unsigned int bit, unsigned int width)
 }
 
 /*
- * One masked read-modify-write of a context through @port's gateway
- * (all masks 0: a read); the resulting entry in @out if not NULL.  The
- * gateway lock is held.
+ * One masked read-modify-write of the @words-word entry that @ctrl names
+ * (GW_CTRL: table, requester bit, index) through @port's gateway (no
+ * @mask: a read); the resulting entry in @out if not NULL.  A write drops
+ * the context caches in @inv (GW_INV_*).  The gateway lock is held.
  */
-static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
-		  bool req, const u32 *data, const u32 *mask, u32 *out)
+static int gw_op(struct gaudi_device *gdev, unsigned int port, u32 ctrl,
+		 unsigned int words, const u32 *data, const u32 *mask,
+		 u32 *out, unsigned int inv)
 {
-	unsigned int i, words = req ? GAUDI_NIC_REQ_QPC_SIZE / 4 :
-				      GAUDI_NIC_RES_QPC_SIZE / 4;
-	u32 busy, st, inv, inv_st;
+	u32 busy, st;
+	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&gdev->nic.gw_lock[port]);
@@ -124,8 +166,7 @@ static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 		WREG32(gdev, qpc_reg(port, NIC_QPC_GW_DATA(i)),
 		       i < words && data ? data[i] : 0);
 	}
-	WREG32(gdev, qpc_reg(port, NIC_QPC_GW_CTRL),
-	       (qpn & QPC_GW_CTRL_QPN) | (req ? QPC_GW_CTRL_REQUESTER : 0));
+	WREG32(gdev, qpc_reg(port, NIC_QPC_GW_CTRL), ctrl);
 	WREG32(gdev, qpc_reg(port, NIC_QPC_GW_BUSY), 1);
 	ret = read_poll_timeout(gaudi_rreg, busy, !busy, 10,
 				GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
@@ -140,15 +181,116 @@ static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 	if (!mask)
 		return 0;
 	/* The engine must not keep a stale copy of the entry. */
-	inv = req ? NIC_QPC_REQ_QPC_CACHE_INVALIDATE :
-		    NIC_QPC_RES_QPC_CACHE_INVALIDATE;
-	inv_st = req ? NIC_QPC_REQ_QPC_CACHE_INV_STATUS :
-		       NIC_QPC_RES_QPC_CACHE_INV_STATUS;
-	WREG32(gdev, qpc_reg(port, inv), 1);
-	return read_poll_timeout(gaudi_rreg, st,
-				 st & QPC_CACHE_INV_STATUS_DONE, 10,
-				 GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
-				 qpc_reg(port, inv_st), "nic inv");
+	for (i = 0; i < 2; i++) {
+		if (!(inv & BIT(i)))
+			continue;
+		WREG32(gdev, qpc_reg(port, i ? NIC_QPC_RES_QPC_CACHE_INVALIDATE :
+					       NIC_QPC_REQ_QPC_CACHE_INVALIDATE),
+		       1);
+		ret = read_poll_timeout(gaudi_rreg, st,
+					st & QPC_CACHE_INV_STATUS_DONE, 10,
+					GAUDI_ROCE_GW_TIMEOUT_US, false, gdev,
+					qpc_reg(port, i ?
+						NIC_QPC_RES_QPC_CACHE_INV_STATUS :
+						NIC_QPC_REQ_QPC_CACHE_INV_STATUS),
+					"nic inv");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* gw_op() on a context: @qpn's requester (@req) or responder. */
+static int qpc_gw(struct gaudi_device *gdev, unsigned int port, u32 qpn,
+		  bool req, const u32 *data, const u32 *mask, u32 *out)
+{
+	return gw_op(gdev, port,
+		     (qpn & QPC_GW_CTRL_QPN) | (req ? QPC_GW_CTRL_REQUESTER : 0),
+		     req ? GAUDI_NIC_REQ_QPC_SIZE / 4 :
+			   GAUDI_NIC_RES_QPC_SIZE / 4,
+		     data, mask, out, req ? GW_INV_REQ : GW_INV_RES);
+}
+
+/*
+ * Write the words of entry @idx of @table (QPC_GW_TABLE_EXT or _MR) that
+ * @mask selects (NULL: the whole entry), taking the gateway lock.
+ */
+static int tbl_write(struct gaudi_device *gdev, unsigned int port,
+		     u32 table, u32 idx, const u32 *data, const u32 *mask)
+{
+	static const u32 all[GAUDI_NIC_MR_SIZE / 4] = {
+		~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U,
+	};
+	int ret;
+
+	mutex_lock(&gdev->nic.gw_lock[port]);
+	ret = gw_op(gdev, port, table << QPC_GW_CTRL_TABLE_SHIFT |
+		    (idx & QPC_GW_CTRL_QPN), GAUDI_NIC_MR_SIZE / 4, data,
+		    mask ? mask : all, NULL, GW_INV_REQ | GW_INV_RES);
+	mutex_unlock(&gdev->nic.gw_lock[port]);
+	return ret;
+}
+
+/*
+ * @qpn's extension entry, whole: path MTU code @mtu, RNR retry count
+ * @rnr, the QP's generation, valid; @valid false: zero.
+ */
+static int ext_write(struct gaudi_device *gdev, unsigned int port, u32 qpn,
+		     bool valid, u32 mtu, u32 rnr)
+{
+	struct gaudi_roce_port *rp = &gdev->nic.roce[port];
+	u32 e[GAUDI_NIC_EXT_SIZE / 4] = {};
+
+	if (valid)
+		e[0] = EXT_W0_VALID | (u32)rp->gen[qpn] << EXT_W0_GEN_SHIFT |
+		       (rnr << EXT_W0_RNR_RETRY_SHIFT & EXT_W0_RNR_RETRY) |
+		       (mtu & EXT_W0_PATH_MTU);
+	return tbl_write(gdev, port, QPC_GW_TABLE_EXT, qpn, e, NULL);
+}
+
+/* Zero memory-region entry @idx of @port. */
+static int mr_clear(struct gaudi_device *gdev, unsigned int port, u32 idx)
+{
+	static const u32 zero[GAUDI_NIC_MR_SIZE / 4];
+
+	return tbl_write(gdev, port, QPC_GW_TABLE_MR, idx, zero, NULL);
+}
+
+/*
+ * Region slot @idx of @port ends: its entry zeroed (with @hw), its mapping
+ * no longer held; with @park the slot waits for its connection to end.
+ */
+static void mr_drop(struct gaudi_device *gdev, unsigned int port, u32 idx,
+		    bool hw, bool park)
+{
+	struct gaudi_roce_mr *mr = &gdev->nic.roce[port].mrs[idx];
+
+	if (!mr->map) {
+		if (!park)
+			mr->parked = false;
+		return;
+	}
+	if (hw)
+		mr_clear(gdev, port, idx);
+	gaudi_mem_unhold(mr->ctx, mr->map);
+	mr->map = NULL;
+	mr->ctx = NULL;
+	mr->parked = park;
+}
+
+/* Connection @qpn of @port ends: its regions and its parked slots. */
+static void conn_mrs_drop(struct gaudi_device *gdev, unsigned int port,
+			  u32 qpn, bool hw)
+{
+	struct gaudi_roce_port *rp = &gdev->nic.roce[port];
+	unsigned int i;
+
+	if (!rp->mrs)
+		return;
+	for (i = 0; i < GAUDI_NIC_MAX_MR; i++)
+		if ((rp->mrs[i].map || rp->mrs[i].parked) &&
+		    rp->mrs[i].qpn == qpn)
+			mr_drop(gdev, port, i, hw, false);
 }
 
 /* For gaudi_en (cn ops): a whole-entry write under the gateway lock. */
@@ -163,6 +305,7 @@ int gaudi_roce_qpc_write(struct gaudi_device *gdev, unsigned int port,
 
 	if (port >= GAUDI_NIC_NUM_PORTS)
 		return -EINVAL;
+	port = array_index_nospec(port, GAUDI_NIC_NUM_PORTS);
 	mutex_lock(&gdev->nic.gw_lock[port]);
 	ret = qpc_gw(gdev, port, qpn, req, data, all, NULL);
 	mutex_unlock(&gdev->nic.gw_lock[port]);
@@ -178,6 +321,19 @@ static int qpc_clear(struct gaudi_device *gdev, unsigned int port, u32 qpn)
 	a = gaudi_roce_qpc_write(gdev, port, qpn, true, zero);
 	b = gaudi_roce_qpc_write(gdev, port, qpn, false, zero);
 	return a ? a : b;
+}
+
+/*
+ * Connection @qpn of @port ends: both contexts, its extension entry and
+ * its regions.
+ */
+static int conn_end(struct gaudi_device *gdev, unsigned int port, u32 qpn)
+{
+	int ret = qpc_clear(gdev, port, qpn);
+	int r2 = ext_write(gdev, port, qpn, false, 0, 0);
+
+	conn_mrs_drop(gdev, port, qpn, true);
+	return ret ? ret : r2;
 }
 
 static void port_unset_wq(struct gaudi_device *gdev, unsigned int port)
@@ -208,13 +364,18 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
 			  bool hw)
 {
 	struct gaudi_roce_port *rp = &gdev->nic.roce[port];
-	unsigned int qpn;
+	unsigned int qpn, i;
 
 	rp->owner = NULL;
+	/* The holder's mappings are released after this: no hold stays. */
+	for (i = 0; rp->mrs && i < GAUDI_NIC_MAX_MR; i++)
+		mr_drop(gdev, port, i, hw, false);
 	if (!hw)
 		return;
-	for_each_set_bit(qpn, rp->conns, GAUDI_NIC_MAX_CONN)
+	for_each_set_bit(qpn, rp->conns, GAUDI_NIC_MAX_CONN) {
 		qpc_clear(gdev, port, qpn);
+		ext_write(gdev, port, qpn, false, 0, 0);
+	}
 	if (rp->wq_set)
 		port_unset_wq(gdev, port);
 	if (rp->cq_set)
@@ -230,12 +391,12 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
  * entries: contexts of an earlier driver load (or of a holder whose close
  * could not reach the device) must not come back to life with the tables'
  * base registers, because every holder's traffic runs under the same user
- * ASID.  Through the HBM BAR, about 96 KiB per port.
+ * ASID.  Through the HBM BAR, 672 KiB per port (with the extension and
+ * region tables).
  */
 static void roce_tables_clear(struct gaudi_device *gdev, unsigned int port)
 {
-	u64 len = GAUDI_ROCE_RES_TABLE_OFF +
-		  GAUDI_NIC_MAX_CONN * GAUDI_NIC_RES_QPC_SIZE;
+	u64 len = GAUDI_ROCE_TABLES_END;
 	u32 st;
 
 	if (req_table(port) + len > gdev->pci.hbm_bar_size) {
@@ -271,6 +432,9 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 
 		if (!(nic->ports_mask & BIT(p))) {
 			/* A port the firmware no longer gives: forget it. */
+			mutex_lock(&rp->lock);
+			port_teardown(gdev, p, false);
+			mutex_unlock(&rp->lock);
 			bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
 			bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
 			rp->wq_set = false;
@@ -289,7 +453,23 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		       res_table(p) >> 18);
 		WREG32(gdev, qpc_reg(p, NIC_QPC_RES_BASE_ADDRESS_17_7),
 		       (res_table(p) >> 7) & 0x7FF);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_EXT_BASE_ADDRESS_49_18),
+		       ext_table(p) >> 18);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_EXT_BASE_ADDRESS_17_7),
+		       (ext_table(p) >> 7) & 0x7FF);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_MR_BASE_ADDRESS_49_18),
+		       mr_table(p) >> 18);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_MR_BASE_ADDRESS_17_7),
+		       (mr_table(p) >> 7) & 0x7FF);
 		roce_tables_clear(gdev, p);
+		/*
+		 * Every connection has its extension entry, and a peer's data
+		 * lands only in the holder's regions (the tables are zero:
+		 * no region yet).
+		 */
+		WREG32(gdev, qpc_reg(p, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_MR_CFG),
+		       MR_CFG_ENABLE | MR_CFG_MAX_LOG_ENTRIES);
 		/*
 		 * A peer's sync-object writes reach the user's SOBs only:
 		 * W_S from the first user SOB up to the last SOB of E_N, the
@@ -329,8 +509,14 @@ int gaudi_roce_sw_init(struct gaudi_device *gdev)
 	unsigned int p;
 
 	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
-		mutex_init(&gdev->nic.roce[p].lock);
+		struct gaudi_roce_port *rp = &gdev->nic.roce[p];
+
+		mutex_init(&rp->lock);
 		mutex_init(&gdev->nic.gw_lock[p]);
+		rp->mrs = drmm_kcalloc(&gdev->drm, GAUDI_NIC_MAX_MR,
+				       sizeof(*rp->mrs), GFP_KERNEL);
+		if (!rp->mrs)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -377,7 +563,7 @@ bool gaudi_roce_port_used(struct gaudi_device *gdev, unsigned int port)
 
 	if (port >= GAUDI_NIC_NUM_PORTS)
 		return false;
-	rp = &gdev->nic.roce[port];
+	rp = &gdev->nic.roce[array_index_nospec(port, GAUDI_NIC_NUM_PORTS)];
 	mutex_lock(&rp->lock);
 	used = rp->owner && !bitmap_empty(rp->conns, GAUDI_NIC_MAX_CONN);
 	mutex_unlock(&rp->lock);
@@ -408,6 +594,8 @@ struct roce_call {
 		struct drm_gaudi_nic_cq cq;
 		struct drm_gaudi_nic_cq_ci ci;
 		struct drm_gaudi_nic_doorbell db;
+		struct drm_gaudi_nic_mr mr;
+		struct drm_gaudi_nic_mr_dereg dereg;
 	} in;
 	union {
 		struct drm_gaudi_nic_conn_id conn_id;
@@ -416,38 +604,64 @@ struct roce_call {
 		struct drm_gaudi_nic_conn_state state;
 		struct drm_gaudi_nic_counters cnt;
 		struct drm_gaudi_nic_app_params app;
+		struct drm_gaudi_nic_mr_key key;
 	} out;
 };
 
-/* Port @port of the caller, locked; NULL (and a debug line) if refused. */
-static struct gaudi_roce_port *roce_port(struct roce_call *c, u32 port)
+/*
+ * Whether the user's port number *@port is an enabled port; if so it is
+ * clamped under speculation (array_index_nospec) in place, for every use
+ * that follows: the tables it indexes and the register blocks it selects.
+ */
+static bool roce_port_ok(struct gaudi_device *gdev, u32 *port)
+{
+	if (*port >= GAUDI_NIC_NUM_PORTS)
+		return false;
+	*port = array_index_nospec(*port, GAUDI_NIC_NUM_PORTS);
+	return gdev->nic.ports_mask & BIT(*port);
+}
+
+/*
+ * Port *@port of the caller, locked; NULL (and a debug line) if refused.
+ * *@port is clamped (roce_port_ok()).
+ */
+static struct gaudi_roce_port *roce_port(struct roce_call *c, u32 *port)
 {
 	struct gaudi_device *gdev = c->gdev;
 	struct gaudi_roce_port *rp;
 
-	if (port >= GAUDI_NIC_NUM_PORTS ||
-	    !(gdev->nic.ports_mask & BIT(port))) {
-		gaudi_dbg(gdev, IOCTL, "NIC: port %u not enabled\n", port);
+	if (!roce_port_ok(gdev, port)) {
+		gaudi_dbg(gdev, IOCTL, "NIC: port %u not enabled\n", *port);
 		return NULL;
 	}
-	rp = &gdev->nic.roce[port];
+	rp = &gdev->nic.roce[*port];
 	mutex_lock(&rp->lock);
 	if (rp->owner && rp->owner != c->gfile) {
 		mutex_unlock(&rp->lock);
-		gaudi_dbg(gdev, IOCTL, "NIC%u: held by another file\n", port);
+		gaudi_dbg(gdev, IOCTL, "NIC%u: held by another file\n", *port);
 		return NULL;
 	}
 	rp->owner = c->gfile;
 	return rp;
 }
 
+/*
+ * Whether the user's QP number *@conn is a connection of @rp; if so it is
+ * clamped under speculation in place (the bitmaps and the per-QP tables
+ * it indexes, the context it names).
+ */
 static bool roce_conn_ok(struct roce_call *c, struct gaudi_roce_port *rp,
-			 u32 port, u32 conn)
+			 u32 port, u32 *conn)
 {
-	if (conn < GAUDI_NIC_FIRST_CONN || conn >= GAUDI_NIC_MAX_CONN ||
-	    !test_bit(conn, rp->conns)) {
+	if (*conn < GAUDI_NIC_FIRST_CONN || *conn >= GAUDI_NIC_MAX_CONN) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no connection %u\n", port,
-			  conn);
+			  *conn);
+		return false;
+	}
+	*conn = array_index_nospec(*conn, GAUDI_NIC_MAX_CONN);
+	if (!test_bit(*conn, rp->conns)) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no connection %u\n", port,
+			  *conn);
 		return false;
 	}
 	return true;
@@ -461,7 +675,7 @@ static int roce_alloc_conn(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN,
@@ -472,6 +686,13 @@ static int roce_alloc_conn(struct roce_call *c)
 	}
 	/* Stale contexts of an earlier holder or driver go first. */
 	ret = qpc_clear(c->gdev, c->in.port.port, qpn);
+	if (ret)
+		goto out;
+	/* A new generation: nothing of an earlier connection applies. */
+	if (!++rp->gen[qpn])
+		rp->gen[qpn] = 1;
+	ret = ext_write(c->gdev, c->in.port.port, qpn, true, EXT_MTU_4096,
+			EXT_RNR_RETRY_INFINITE);
 	if (ret)
 		goto out;
 	set_bit(qpn, rp->conns);
@@ -497,24 +718,37 @@ static int roce_set_req(struct roce_call *c)
 	struct gaudi_roce_port *rp;
 	int ret;
 
-	if (r->flags || r->pad2 || memchr_inv(r->pad, 0, sizeof(r->pad)) ||
+	u32 mtu = r->path_mtu ? r->path_mtu : 4096;
+	u32 rnr = EXT_RNR_RETRY_INFINITE;
+
+	if ((r->flags & ~GAUDI_NIC_REQ_RNR_RETRY) || r->pad2 ||
+	    memchr_inv(r->pad, 0, sizeof(r->pad)) ||
 	    memchr_inv(r->reserved, 0, sizeof(r->reserved)) ||
 	    r->dst_conn_id > 0xFFFFFF || r->psn > 0xFFFFFF ||
-	    r->timeout_retry > 0xFF) {
+	    r->timeout_retry > 0xFF || !is_power_of_2(mtu) || mtu < 256 ||
+	    mtu > 4096 || r->rnr_retry > EXT_RNR_RETRY_INFINITE ||
+	    (!(r->flags & GAUDI_NIC_REQ_RNR_RETRY) && r->rnr_retry)) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC: bad requester context\n");
 		return -EINVAL;
 	}
-	rp = roce_port(c, r->port);
+	if (r->flags & GAUDI_NIC_REQ_RNR_RETRY)
+		rnr = r->rnr_retry;
+	rp = roce_port(c, &r->port);
 	if (!rp)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
 	if (!rp->wq_set || r->conn_id >= rp->wq_num) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: connection %u has no send queue\n",
 			  r->port, r->conn_id);
 		goto out;
 	}
+	/* Path MTU (InfiniBand's code: 256 is 1 .. 4096 is 5), RNR retry. */
+	ret = ext_write(c->gdev, r->port, r->conn_id, true, ilog2(mtu) - 7,
+			rnr);
+	if (ret)
+		goto out;
 	set_bits(e, REQ_QPC_DST_QP_BIT, 24, r->dst_conn_id);
 	set_bits(e, REQ_QPC_REMOTE_KEY_BIT, 32, r->remote_key);
 	set_bits(e, REQ_QPC_DST_IP_BIT, 32, r->dst_ip);
@@ -554,11 +788,11 @@ static int roce_set_res(struct roce_call *c)
 		gaudi_dbg(c->gdev, IOCTL, "NIC: bad responder context\n");
 		return -EINVAL;
 	}
-	rp = roce_port(c, r->port);
+	rp = roce_port(c, &r->port);
 	if (!rp)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
 	set_bits(e, RES_QPC_DST_QP_BIT, 24, r->dst_conn_id);
 	set_bits(e, RES_QPC_LOCAL_KEY_BIT, 32, r->local_key);
@@ -583,13 +817,13 @@ out:
 static int roce_destroy(struct roce_call *c)
 {
 	struct drm_gaudi_nic_conn *r = &c->in.conn;
-	struct gaudi_roce_port *rp = roce_port(c, r->port);
+	struct gaudi_roce_port *rp = roce_port(c, &r->port);
 	int ret = -EINVAL;
 
 	if (!rp)
 		return -EINVAL;
-	if (roce_conn_ok(c, rp, r->port, r->conn_id)) {
-		ret = qpc_clear(c->gdev, r->port, r->conn_id);
+	if (roce_conn_ok(c, rp, r->port, &r->conn_id)) {
+		ret = conn_end(c->gdev, r->port, r->conn_id);
 		clear_bit(r->conn_id, rp->conns);
 		clear_bit(r->conn_id, rp->req_set);
 	}
@@ -608,6 +842,103 @@ static bool roce_va_ok(struct roce_call *c, u64 addr, u64 size)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * REG_MR: a region of one of the caller's host mappings for the peer of
+ * one of its connections.  The mapping is held first, so it cannot go
+ * while the entry is written.
+ */
+static int roce_reg_mr(struct roce_call *c)
+{
+	struct drm_gaudi_nic_mr *r = &c->in.mr;
+	struct gaudi_device *gdev = c->gdev;
+	u32 e[GAUDI_NIC_MR_SIZE / 4];
+	struct gaudi_roce_port *rp;
+	struct gaudi_roce_mr *mr;
+	struct gaudi_map *map;
+	u32 idx, key;
+	int ret;
+
+	if (r->flags || memchr_inv(r->reserved, 0, sizeof(r->reserved)) ||
+	    !r->access || (r->access & ~(GAUDI_NIC_MR_REMOTE_WRITE |
+					 GAUDI_NIC_MR_REMOTE_READ)) ||
+	    !r->length || r->addr + r->length < r->addr) {
+		gaudi_dbg(gdev, IOCTL, "NIC: bad region\n");
+		return -EINVAL;
+	}
+	rp = roce_port(c, &r->port);
+	if (!rp)
+		return -EINVAL;
+	ret = -EINVAL;
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id) || !c->gfile->ctx)
+		goto out;
+	for (idx = 0; idx < GAUDI_NIC_MAX_MR; idx++)
+		if (!rp->mrs[idx].map && !rp->mrs[idx].parked)
+			break;
+	if (idx == GAUDI_NIC_MAX_MR) {
+		gaudi_dbg(gdev, IOCTL, "NIC%u: no free region slot\n", r->port);
+		ret = -ENOSPC;
+		goto out;
+	}
+	mr = &rp->mrs[idx];
+	map = gaudi_mem_hold(c->gfile->ctx, r->addr, r->length);
+	if (!map) {
+		gaudi_dbg(gdev, IOCTL, "NIC%u: region 0x%llx+0x%llx is not in one of the caller's host mappings\n",
+			  r->port, r->addr, r->length);
+		goto out;
+	}
+	/* Random above the slot's bits, and not the slot's previous key. */
+	do {
+		key = (get_random_u32() & ~(GAUDI_NIC_MAX_MR - 1)) | idx;
+	} while (key == mr->key);
+	e[0] = lower_32_bits(r->addr);
+	e[1] = upper_32_bits(r->addr);
+	e[2] = lower_32_bits(r->length);
+	e[3] = upper_32_bits(r->length);
+	e[4] = key;
+	e[5] = r->conn_id | (u32)rp->gen[r->conn_id] << MR_W5_GEN_SHIFT;
+	e[6] = MR_W6_VALID |
+	       (r->access & GAUDI_NIC_MR_REMOTE_WRITE ? MR_W6_REMOTE_WRITE : 0) |
+	       (r->access & GAUDI_NIC_MR_REMOTE_READ ? MR_W6_REMOTE_READ : 0);
+	e[7] = 0;
+	ret = tbl_write(gdev, r->port, QPC_GW_TABLE_MR, idx, e, NULL);
+	if (ret) {
+		mr_clear(gdev, r->port, idx);
+		gaudi_mem_unhold(c->gfile->ctx, map);
+		goto out;
+	}
+	mr->map = map;
+	mr->ctx = c->gfile->ctx;
+	mr->key = key;
+	mr->qpn = r->conn_id;
+	c->out.key.key = key;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/* DEREG_MR: the caller's region of a key ends; its slot stays parked. */
+static int roce_dereg_mr(struct roce_call *c)
+{
+	struct drm_gaudi_nic_mr_dereg *d = &c->in.dereg;
+	struct gaudi_roce_port *rp = roce_port(c, &d->port);
+	u32 idx;
+	int ret = -ENOENT;
+
+	if (!rp)
+		return -EINVAL;
+	idx = array_index_nospec(d->key & (GAUDI_NIC_MAX_MR - 1),
+				 GAUDI_NIC_MAX_MR);
+	if (rp->mrs[idx].map && rp->mrs[idx].key == d->key) {
+		mr_drop(c->gdev, d->port, idx, true, true);
+		ret = 0;
+	} else {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: no region of key 0x%x\n",
+			  d->port, d->key);
+	}
+	mutex_unlock(&rp->lock);
+	return ret;
 }
 
 static int roce_wq_set(struct roce_call *c)
@@ -630,7 +961,7 @@ static int roce_wq_set(struct roce_call *c)
 		return -EINVAL;
 	/* The base the hardware adds wq_base_address * qsize to. */
 	base = w->addr - ((u64)GAUDI_ROCE_SQ_IDX << GAUDI_ROCE_SQ_SEL) * qsize;
-	rp = roce_port(c, w->port);
+	rp = roce_port(c, &w->port);
 	if (!rp)
 		return -EINVAL;
 	if (rp->wq_set) {
@@ -659,7 +990,7 @@ static int roce_wq_unset(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	if (!rp->wq_set)
@@ -693,7 +1024,7 @@ static int roce_cq_set(struct roce_call *c)
 	}
 	if (!roce_va_ok(c, q->addr, (u64)q->entries * GAUDI_NIC_CQE_SIZE))
 		return -EINVAL;
-	rp = roce_port(c, port);
+	rp = roce_port(c, &port);
 	if (!rp)
 		return -EINVAL;
 	if (rp->cq_set) {
@@ -725,7 +1056,7 @@ static int roce_cq_unset(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	if (rp->cq_set) {
@@ -741,7 +1072,7 @@ static int roce_cq_unset(struct roce_call *c)
 static int roce_cq_ci(struct roce_call *c)
 {
 	struct drm_gaudi_nic_cq_ci *q = &c->in.ci;
-	struct gaudi_roce_port *rp = roce_port(c, q->port);
+	struct gaudi_roce_port *rp = roce_port(c, &q->port);
 	int ret = -EINVAL;
 	u32 pi, ci;
 
@@ -774,10 +1105,10 @@ static int roce_doorbell(struct roce_call *c)
 
 	if (d->flags)
 		return -EINVAL;
-	rp = roce_port(c, d->port);
+	rp = roce_port(c, &d->port);
 	if (!rp)
 		return -EINVAL;
-	if (!roce_conn_ok(c, rp, d->port, d->conn_id))
+	if (!roce_conn_ok(c, rp, d->port, &d->conn_id))
 		goto out;
 	if (!test_bit(d->conn_id, rp->req_set) || !rp->wq_set ||
 	    d->pi >= rp->wq_entries) {
@@ -830,14 +1161,15 @@ static int roce_counters(struct roce_call *c)
 {
 	struct drm_gaudi_nic_counters *o = &c->out.cnt;
 	struct gaudi_device *gdev = c->gdev;
-	u32 port = c->in.port.port;
+	u32 port;
 
-	if (c->in.port.flags || port >= GAUDI_NIC_NUM_PORTS ||
-	    !(gdev->nic.ports_mask & BIT(port))) {
+	/* roce_cnt() reads the port from the call, clamped here. */
+	if (c->in.port.flags || !roce_port_ok(gdev, &c->in.port.port)) {
 		gaudi_dbg(gdev, IOCTL, "NIC: COUNTERS of port %u refused\n",
-			  port);
+			  c->in.port.port);
 		return -EINVAL;
 	}
+	port = c->in.port.port;
 	o->rx_octets = gaudi_nic_mac_counter(gdev, port, true,
 					     STAT_RX_ETHERSTATSOCTETS);
 	o->rx_frames = gaudi_nic_mac_counter(gdev, port, true,
@@ -877,12 +1209,12 @@ static int roce_conn_state(struct roce_call *c)
 	struct drm_gaudi_nic_conn *r = &c->in.conn;
 	u32 req[GAUDI_NIC_REQ_QPC_SIZE / 4], res[GAUDI_NIC_RES_QPC_SIZE / 4];
 	struct drm_gaudi_nic_conn_state *s = &c->out.state;
-	struct gaudi_roce_port *rp = roce_port(c, r->port);
+	struct gaudi_roce_port *rp = roce_port(c, &r->port);
 	int ret = -EINVAL;
 
 	if (!rp)
 		return -EINVAL;
-	if (!roce_conn_ok(c, rp, r->port, r->conn_id))
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
 	mutex_lock(&c->gdev->nic.gw_lock[r->port]);
 	ret = qpc_gw(c->gdev, r->port, r->conn_id, true, NULL, NULL, req);
@@ -916,7 +1248,7 @@ static int roce_app_params(struct roce_call *c)
 
 	if (c->in.port.flags)
 		return -EINVAL;
-	rp = roce_port(c, c->in.port.port);
+	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
 	o->max_num_of_qps = GAUDI_NIC_MAX_CONN;
@@ -977,6 +1309,11 @@ static const struct roce_op roce_ops[] = {
 	[GAUDI_NIC_OP_CONN_STATE] = { roce_conn_state,
 		sizeof(struct drm_gaudi_nic_conn),
 		sizeof(struct drm_gaudi_nic_conn_state) },
+	[GAUDI_NIC_OP_REG_MR] = { roce_reg_mr,
+		sizeof(struct drm_gaudi_nic_mr),
+		sizeof(struct drm_gaudi_nic_mr_key) },
+	[GAUDI_NIC_OP_DEREG_MR] = { roce_dereg_mr,
+		sizeof(struct drm_gaudi_nic_mr_dereg), 0 },
 };
 
 /* Copy in @size bytes of @len: shorter is zero-extended, longer zero. */
@@ -1043,10 +1380,16 @@ int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (!ret && out_len &&
 	    copy_to_user(u64_to_user_ptr(a->output_ptr), &c->out, out_len)) {
 		ret = -EFAULT;
-		/* A QP the caller never learnt of is not kept. */
+		/* A QP or region the caller never learnt of is not kept. */
 		if (a->op == GAUDI_NIC_OP_ALLOC_CONN) {
 			c->in.conn.conn_id = c->out.conn_id.conn_id;
 			roce_destroy(c);
+		} else if (a->op == GAUDI_NIC_OP_REG_MR) {
+			u32 port = c->in.mr.port;
+
+			c->in.dereg.port = port;
+			c->in.dereg.key = c->out.key.key;
+			roce_dereg_mr(c);
 		}
 	}
 	gaudi_hw_exit(gdev, idx);

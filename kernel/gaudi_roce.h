@@ -17,6 +17,22 @@ struct drm_file;
 struct gaudi_device;
 struct gaudi_file;
 
+struct gaudi_ctx;
+struct gaudi_map;
+
+/*
+ * A memory-region slot of a port (gaudi_roce.c): @map is NULL when the
+ * slot holds no region; @parked, its region ended while its connection
+ * @qpn lives, so the slot waits for that connection to end.
+ */
+struct gaudi_roce_mr {
+	struct gaudi_map *map;		/* the held mapping */
+	struct gaudi_ctx *ctx;		/* whose */
+	u32 key;			/* the region's (or the last one's) */
+	u32 qpn;			/* its connection */
+	bool parked;
+};
+
 /* One port's user connections and queues (lock). */
 struct gaudi_roce_port {
 	struct mutex lock;		/* the members below */
@@ -26,6 +42,9 @@ struct gaudi_roce_port {
 	bool wq_set, cq_set;
 	u32 wq_num, wq_entries;
 	u32 cq_entries;
+	/* Generation of each QP number, bumped by every ALLOC_CONN. */
+	u8 gen[GAUDI_NIC_MAX_CONN];
+	struct gaudi_roce_mr *mrs;	/* GAUDI_NIC_MAX_MR slots */
 };
 
 int gaudi_roce_sw_init(struct gaudi_device *gdev);

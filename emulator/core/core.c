@@ -235,7 +235,7 @@ int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,
                    uint64_t len)
 {
     uint8_t *p = gaudi_local_ptr(g, addr, len);
-    uint32_t *w = buf;
+    uint8_t *b = buf;
     uint64_t i;
 
     if (p) {
@@ -246,8 +246,11 @@ int gaudi_dev_read(struct gaudi_core *g, uint64_t addr, void *buf,
         return gaudi_host_read(g, addr, buf, len);
     }
     if (is_cfg(addr, len) && !(addr & 3) && !(len & 3)) {
+        /* buf may be any byte of a frame: no 32-bit access to it. */
         for (i = 0; i < len / 4; i++) {
-            w[i] = gaudi_cfg_read(g, addr - GAUDI_CFG_BASE + 4 * i);
+            uint32_t v = gaudi_cfg_read(g, addr - GAUDI_CFG_BASE + 4 * i);
+
+            memcpy(b + 4 * i, &v, 4);
         }
         return 0;
     }
@@ -258,7 +261,7 @@ int gaudi_dev_write(struct gaudi_core *g, uint64_t addr, const void *buf,
                     uint64_t len)
 {
     uint8_t *p = gaudi_local_ptr(g, addr, len);
-    const uint32_t *w = buf;
+    const uint8_t *b = buf;
     uint64_t i;
 
     if (p) {
@@ -270,7 +273,10 @@ int gaudi_dev_write(struct gaudi_core *g, uint64_t addr, const void *buf,
     }
     if (is_cfg(addr, len) && !(addr & 3) && !(len & 3)) {
         for (i = 0; i < len / 4; i++) {
-            gaudi_cfg_write(g, addr - GAUDI_CFG_BASE + 4 * i, w[i]);
+            uint32_t v;
+
+            memcpy(&v, b + 4 * i, 4);
+            gaudi_cfg_write(g, addr - GAUDI_CFG_BASE + 4 * i, v);
         }
         return 0;
     }

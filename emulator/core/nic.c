@@ -355,21 +355,92 @@ void gaudi_nic_qpc_store(struct gaudi_core *g, unsigned int port, bool req,
     }
 }
 
-/* GW_BUSY written 1: the masked read-modify-write of one context. */
+/*
+ * The QP extension and memory-region tables (hw/gaudi1/nic.h, a model
+ * choice): entry idx of table t, 32 bytes; -1 if idx is beyond it.
+ */
+static int tbl_entry(struct gaudi_core *g, unsigned int port, unsigned int t,
+                     uint32_t idx, uint64_t *addr)
+{
+    uint32_t hi, lo, n;
+
+    if (t == QPC_GW_TABLE_EXT) {
+        hi = NIC_QPC_EXT_BASE_ADDRESS_49_18;
+        lo = NIC_QPC_EXT_BASE_ADDRESS_17_7;
+        n = GAUDI_ROCE_MAX_QPN;
+    } else if (t == QPC_GW_TABLE_MR) {
+        uint32_t log = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_MR_CFG)) &
+                       MR_CFG_LOG_ENTRIES;
+
+        hi = NIC_QPC_MR_BASE_ADDRESS_49_18;
+        lo = NIC_QPC_MR_BASE_ADDRESS_17_7;
+        n = 1U << (log > MR_CFG_MAX_LOG_ENTRIES ? MR_CFG_MAX_LOG_ENTRIES : log);
+    } else {
+        return -1;
+    }
+    if (idx >= n) {
+        return -1;
+    }
+    *addr = ((uint64_t)gaudi_reg_get(g, qpc_reg(port, hi)) << 18) |
+            ((uint64_t)(gaudi_reg_get(g, qpc_reg(port, lo)) & 0x7FFU) << 7);
+    *addr += (uint64_t)idx * GAUDI_NIC_MR_SIZE;
+    return 0;
+}
+
+static int tbl_load(struct gaudi_core *g, unsigned int port, unsigned int t,
+                    uint32_t idx, uint32_t *w, uint64_t *addr)
+{
+    if (tbl_entry(g, port, t, idx, addr)) {
+        return -1;
+    }
+    if (nic_read(g, port, *addr, w, GAUDI_NIC_MR_SIZE)) {
+        gaudi_guest_error(g, "NIC%u: table %u entry %u at 0x%llx unreadable",
+                          port, t, idx, (unsigned long long)*addr);
+        return -1;
+    }
+    return 0;
+}
+
+int gaudi_nic_ext_load(struct gaudi_core *g, unsigned int port, uint32_t qpn,
+                       uint32_t *w)
+{
+    uint64_t addr;
+
+    return tbl_load(g, port, QPC_GW_TABLE_EXT, qpn, w, &addr);
+}
+
+int gaudi_nic_mr_load(struct gaudi_core *g, unsigned int port, uint32_t idx,
+                      uint32_t *w)
+{
+    uint64_t addr;
+
+    return tbl_load(g, port, QPC_GW_TABLE_MR, idx, w, &addr);
+}
+
+/*
+ * GW_BUSY written 1: the masked read-modify-write of one entry of the
+ * table GW_CTRL selects (a context, a QP extension or a region).  Writing
+ * a context or an extension ends the engine state of that QP.
+ */
 static void gateway(struct gaudi_core *g, unsigned int port)
 {
     uint32_t ctrl = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_GW_CTRL));
+    unsigned int t = (ctrl & QPC_GW_CTRL_TABLE) >> QPC_GW_CTRL_TABLE_SHIFT;
     bool req = ctrl & QPC_GW_CTRL_REQUESTER;
     uint32_t qpn = ctrl & QPC_GW_CTRL_QPN;
-    unsigned int words = (req ? GAUDI_NIC_REQ_QPC_SIZE :
+    unsigned int words = (t != QPC_GW_TABLE_QPC ? GAUDI_NIC_MR_SIZE :
+                          req ? GAUDI_NIC_REQ_QPC_SIZE :
                                 GAUDI_NIC_RES_QPC_SIZE) / 4;
     uint32_t w[QPC_MAX_WORDS];
     bool modify = false;
     uint64_t addr;
     unsigned int i;
+    int r;
 
     g->nic.gw_ops++;
-    if (!qpc_load(g, port, req, qpn, w, &addr)) {
+    r = t == QPC_GW_TABLE_QPC ? qpc_load(g, port, req, qpn, w, &addr) :
+                                tbl_load(g, port, t, qpn, w, &addr);
+    if (!r) {
         for (i = 0; i < words; i++) {
             uint32_t m = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_GW_MASK(i)));
             uint32_t d = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_GW_DATA(i)));
@@ -381,13 +452,22 @@ static void gateway(struct gaudi_core *g, unsigned int port)
             }
         }
         if (modify && nic_write(g, port, addr, w, 4ULL * words)) {
-            gaudi_guest_error(g, "NIC%u: context of QP %u at 0x%llx "
-                              "unwritable", port, qpn,
+            gaudi_guest_error(g, "NIC%u: table %u entry %u at 0x%llx "
+                              "unwritable", port, t, qpn,
                               (unsigned long long)addr);
         }
         for (i = 0; i < words; i++) {
             gaudi_reg_set(g, qpc_reg(port, NIC_QPC_GW_DATA(i)),
                           gaudi_le32(w[i]));
+        }
+        if (modify && t == QPC_GW_TABLE_QPC) {
+            gaudi_roce_qp_written(g, port, qpn, req, !req);
+        } else if (modify && t == QPC_GW_TABLE_EXT) {
+            gaudi_roce_qp_written(g, port, qpn, true, true);
+        }
+    } else if (t != QPC_GW_TABLE_QPC) {
+        for (i = 0; i < words; i++) {
+            gaudi_reg_set(g, qpc_reg(port, NIC_QPC_GW_DATA(i)), 0);
         }
     }
     gaudi_reg_set(g, qpc_reg(port, NIC_QPC_GW_BUSY), 0);
@@ -560,7 +640,7 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
                        const void *frame, size_t len)
 {
     struct gaudi_nic_port_state *ps;
-    uint32_t pi_reg, pi, slot;
+    uint32_t pi_reg, pi, slot, lenw;
     uint64_t base;
 
     if (port >= GAUDI_NIC_NUM_PORTS || !frame) {
@@ -584,7 +664,7 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
         ps->cnt[GAUDI_NIC_RX_DROPS]++;
         return false;
     }
-    if (len > slot) {
+    if (len > slot - GAUDI_NIC_RAW_LEN_WORD) {
         ps->cnt[GAUDI_NIC_RX_TOOLONG]++;
         return false;
     }
@@ -594,7 +674,11 @@ bool gaudi_nic_receive(struct gaudi_core *g, unsigned int port,
     }
     pi_reg = qpc_reg(port, NIC_QPC_RES_RING0_PI);
     pi = gaudi_reg_get(g, pi_reg) & SLOT_MASK;
-    if (nic_write(g, port, base + (uint64_t)pi * slot, frame, len)) {
+    /* The frame, then its length in the slot's last word (nic.rst). */
+    lenw = gaudi_le32(RAW_LEN_VALID | ((uint32_t)len & RAW_LEN_BYTES));
+    if (nic_write(g, port, base + (uint64_t)pi * slot, frame, len) ||
+        nic_write(g, port, base + (uint64_t)pi * slot + slot -
+                  GAUDI_NIC_RAW_LEN_WORD, &lenw, sizeof(lenw))) {
         gaudi_guest_error(g, "NIC%u: receive slot %u at 0x%llx unwritable",
                           port, pi,
                           (unsigned long long)(base + (uint64_t)pi * slot));
@@ -689,6 +773,11 @@ static void qpc_write(struct gaudi_core *g, unsigned int port, uint32_t r,
             doorbell(g, port, val & QPC_DOORBELL_QPN, pi,
                      r != NIC_QPC_UNSECURED_DOORBELL_QPN);
         }
+        return;
+    case NIC_QPC_REQ_QPC_CACHE_INVALIDATE:
+    case NIC_QPC_RES_QPC_CACHE_INVALIDATE:
+        gaudi_reg_set(g, off, val);
+        gaudi_roce_revalidate(g, port);
         return;
     case NIC_QPC_INTERRUPT_CLR:
         gaudi_reg_set(g, qpc_reg(port, NIC_QPC_INTERRUPT_CAUSE),

@@ -67,6 +67,15 @@ uint64_t gaudi_nic_counter(struct gaudi_core *g, unsigned int port,
 /* Read QP qpn's context (64 or 32 bytes) into w; its address in *addr. */
 int gaudi_nic_qpc_load(struct gaudi_core *g, unsigned int port, bool req,
                        uint32_t qpn, uint32_t *w, uint64_t *addr);
+/*
+ * Entry qpn of the QP extension table, entry idx of the memory-region
+ * table (8 little-endian words each, hw/gaudi1/nic.h); -1 beyond the table
+ * or unreadable.
+ */
+int gaudi_nic_ext_load(struct gaudi_core *g, unsigned int port, uint32_t qpn,
+                       uint32_t *w);
+int gaudi_nic_mr_load(struct gaudi_core *g, unsigned int port, uint32_t idx,
+                      uint32_t *w);
 /* Write a context read by gaudi_nic_qpc_load() back to addr. */
 void gaudi_nic_qpc_store(struct gaudi_core *g, unsigned int port, bool req,
                          uint64_t addr, const uint32_t *w);

@@ -63,14 +63,37 @@
 #define OP_WRITE_ONLY_IMM 0x0B
 #define OP_ACK 0x11
 
-/* AETH syndromes. */
+/* AETH syndromes: bits 7:5 the class, 4:0 its code (IBA 9.7.5.2). */
 #define AETH_ACK 0x1F          /* ACK, no credit count */
 #define AETH_NAK 0x60
+#define AETH_RNR 0x20          /* RNR NAK, 4:0 the RNR timer */
+#define AETH_CLASS 0xE0
+#define AETH_CLASS_ACK 0x00
 #define NAK_PSN_SEQ 0
 #define NAK_INVALID_REQ 1
 #define NAK_REMOTE_ACCESS 2
 
 #define PSN_MASK 0xFFFFFFU
+#define MSN_MASK 0xFFFFFFU
+
+/* An access the address classes refuse (not an MMU or bus fault). */
+#define ROCE_REFUSED (-2)
+
+/*
+ * The RNR NAK timer codes (IBA table 45, "RNR NAK timer field encoding"),
+ * in units of 10 us: code 0 is 655.36 ms, 1 is 0.01 ms .. 31 is 491.52 ms.
+ */
+static const uint16_t rnr_10us[32] = {
+    65535, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+    256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
+    16384, 24576, 32768, 49152,
+};
+
+static uint64_t rnr_ns(unsigned int code)
+{
+    /* Code 0 is 655.36 ms, one more than the table's 16 bits hold. */
+    return code ? rnr_10us[code & 31] * 10000ULL : 655360000ULL;
+}
 
 /* Requester context fields (gaudi1/nic.h). */
 #define RQ_DST_QP REQ_QPC_DST_QP_BIT
@@ -230,22 +253,89 @@ static void user_init(struct gaudi_core *g, unsigned int port,
                 GAUDI_PROPS_ASID;
 }
 
-static int user_read(struct gaudi_core *g, unsigned int port, uint64_t addr,
-                     void *buf, uint64_t len)
+/*
+ * The address classes of the RC data path (hw/gaudi1/nic.h, a model
+ * choice): the host VA range (through the MMU with the port's user ASID),
+ * user HBM and user SRAM.  Configuration space, the driver's HBM and SRAM
+ * and host physical addresses are never reached from here.
+ */
+static bool user_class(const struct gaudi_core *g, uint64_t addr,
+                       uint64_t len)
+{
+    uint64_t end = addr + len;
+
+    if (end < addr) {
+        return false;
+    }
+    return (addr >= GAUDI_VA_HOST_START && end <= GAUDI_VA_HOST_END) ||
+           (addr >= GAUDI_DRAM_USER_START && end <= g->hbm_size) ||
+           (addr >= GAUDI_SRAM_USER_START && end <= GAUDI_SRAM_END);
+}
+
+static int user_access(struct gaudi_core *g, unsigned int port,
+                       uint64_t addr, void *buf, uint64_t len, bool write)
 {
     struct gaudi_init in;
 
+    if (!user_class(g, addr, len)) {
+        count(g, port, GAUDI_ROCE_ADDR_REFUSED);
+        gaudi_guest_error(g, "NIC%u: RoCE %s of %llu bytes at 0x%llx "
+                          "refused: not user memory", port,
+                          write ? "write" : "read", (unsigned long long)len,
+                          (unsigned long long)addr);
+        return ROCE_REFUSED;
+    }
     user_init(g, port, &in);
-    return gaudi_eng_read(g, &in, addr, buf, len);
+    return write ? gaudi_eng_write(g, &in, addr, buf, len) :
+                   gaudi_eng_read(g, &in, addr, buf, len);
+}
+
+static int user_read(struct gaudi_core *g, unsigned int port, uint64_t addr,
+                     void *buf, uint64_t len)
+{
+    return user_access(g, port, addr, buf, len, false);
 }
 
 static int user_write(struct gaudi_core *g, unsigned int port, uint64_t addr,
                       const void *buf, uint64_t len)
 {
-    struct gaudi_init in;
+    /* user_access() only reads buf when writing. */
+    return user_access(g, port, addr, (void *)(uintptr_t)buf, len, true);
+}
 
-    user_init(g, port, &in);
-    return gaudi_eng_write(g, &in, addr, buf, len);
+/* What the QP extension (hw/gaudi1/nic.h) says of a QP. */
+struct qp_ext {
+    bool valid;               /* an enabled, valid entry */
+    uint16_t mtu;             /* path MTU, payload bytes */
+    uint8_t rnr_retry;        /* 7 = unlimited */
+    uint8_t gen;
+};
+
+static void ext_get(struct gaudi_core *g, unsigned int port, uint32_t qpn,
+                    struct qp_ext *e)
+{
+    uint32_t w[GAUDI_NIC_EXT_SIZE / 4], w0, code;
+
+    e->valid = false;
+    e->mtu = GAUDI_ROCE_MTU;
+    e->rnr_retry = EXT_RNR_RETRY_INFINITE;
+    e->gen = 0;
+    if (!(gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_EXT_CFG)) &
+          EXT_CFG_ENABLE) ||
+        gaudi_nic_ext_load(g, port, qpn, w)) {
+        return;
+    }
+    w0 = gaudi_le32(w[0]);
+    if (!(w0 & EXT_W0_VALID)) {
+        return;
+    }
+    e->valid = true;
+    code = w0 & EXT_W0_PATH_MTU;
+    if (code >= EXT_MTU_256 && code <= EXT_MTU_4096) {
+        e->mtu = (uint16_t)(128U << code);
+    }
+    e->rnr_retry = (uint8_t)((w0 & EXT_W0_RNR_RETRY) >> EXT_W0_RNR_RETRY_SHIFT);
+    e->gen = (uint8_t)((w0 & EXT_W0_GEN) >> EXT_W0_GEN_SHIFT);
 }
 
 static void port_mac(struct gaudi_core *g, unsigned int port, uint8_t *mac)
@@ -472,7 +562,7 @@ static bool ctx_alive(const uint32_t *ctx)
 /* q has WQEs to cut and room in its window (budget ran out). */
 static bool req_pending(const struct gaudi_roce_req *q)
 {
-    return q->used && (q->cur || q->ci != q->pi) &&
+    return q->used && !q->rnr && (q->cur || q->ci != q->pi) &&
            q->n < GAUDI_ROCE_WINDOW;
 }
 
@@ -646,11 +736,20 @@ static int pump(struct gaudi_core *g, unsigned int port,
     uint64_t addr;
     int r;
 
+    struct qp_ext e;
+
     if (req_ctx(g, port, q->qpn, ctx, &addr) || !ctx_alive(ctx)) {
         memset(q, 0, sizeof(*q)); /* destroyed under the engine's feet */
         return -1;
     }
-    while (*budget && q->n < GAUDI_ROCE_WINDOW) {
+    ext_get(g, port, q->qpn, &e);
+    if (e.gen != q->gen) {
+        /* Another connection on this QPN: nothing of ours is its. */
+        count(g, port, GAUDI_ROCE_STATE_RESETS);
+        memset(q, 0, sizeof(*q));
+        return -1;
+    }
+    while (*budget && q->n < GAUDI_ROCE_WINDOW && !q->rnr) {
         struct gaudi_roce_pkt p;
 
         if (!q->cur) {
@@ -665,9 +764,9 @@ static int pump(struct gaudi_core *g, unsigned int port,
         p.msg_len = q->cur_size;
         if (!q->cur_data_done) {
             uint32_t left = q->cur_size - q->cur_off;
-            bool first = !q->cur_off, last = left <= GAUDI_ROCE_MTU;
+            bool first = !q->cur_off, last = left <= q->mtu;
 
-            p.len = (uint16_t)(last ? left : GAUDI_ROCE_MTU);
+            p.len = (uint16_t)(last ? left : q->mtu);
             p.laddr = q->cur_laddr + q->cur_off;
             p.opcode = first ? (last ? OP_WRITE_ONLY : OP_WRITE_FIRST) :
                                (last ? OP_WRITE_LAST : OP_WRITE_MIDDLE);
@@ -713,6 +812,7 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
     unsigned int budget = GAUDI_ROCE_PKT_BUDGET, i;
     uint32_t wqb, sel, idx, log;
+    struct qp_ext e;
     uint64_t addr;
 
     if (qpn >= GAUDI_ROCE_MAX_QPN) {
@@ -760,6 +860,9 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
         q->sq += (uint64_t)wqb * ((uint64_t)GAUDI_NIC_CACHE_LINE << log);
         q->ci = bits(ctx, REQ_QPC_CONSUMER_INDEX_BIT, 22) & (q->entries - 1);
         q->next_psn = bits(ctx, RQ_NEXT_PSN, 24);
+        ext_get(g, port, qpn, &e);
+        q->gen = e.gen;
+        q->mtu = e.mtu;
     }
     if (pi >= q->entries) {
         gaudi_guest_error(g, "NIC%u: doorbell PI %u beyond the %u WQEs of "
@@ -788,31 +891,12 @@ void gaudi_roce_doorbell(struct gaudi_core *g, unsigned int port,
     drain_deferred(g);
 }
 
-/* An ACK or NAK for requester QP qpn. */
-static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
-                    uint32_t psn, uint8_t syndrome)
+/* Retire every packet up to upto (cumulative); true if any. */
+static bool retire(struct gaudi_core *g, unsigned int port,
+                   struct gaudi_roce_req *q, uint32_t upto)
 {
-    struct gaudi_roce_req *q = req_find(g, port, qpn);
-    bool nak = (syndrome & 0xE0) == AETH_NAK;
-    uint32_t upto = nak ? ((psn - 1) & PSN_MASK) : psn;
-    unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
     bool progress = false;
 
-    count(g, port, nak ? GAUDI_ROCE_RX_NAKS : GAUDI_ROCE_RX_ACKS);
-    if (!q) {
-        return; /* a late ACK for a QP with nothing outstanding */
-    }
-    if (!psn_before(upto, q->next_psn)) {
-        /* Acknowledges what was never sent: not for this QP's peer. */
-        count(g, port, GAUDI_ROCE_BAD_FRAMES);
-        return;
-    }
-    if (nak && (syndrome & 0x1F) != NAK_PSN_SEQ) {
-        req_fail(g, port, q, (syndrome & 0x1F) == NAK_REMOTE_ACCESS ?
-                 ROCE_SYN_REMOTE_ACCESS : ROCE_SYN_REMOTE_INVALID);
-        return;
-    }
-    /* Retire every packet the cumulative ACK covers. */
     while (q->n) {
         struct gaudi_roce_pkt *p = &q->win[q->head];
 
@@ -827,12 +911,98 @@ static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
         q->n--;
         progress = true;
     }
-    if (progress) {
+    return progress;
+}
+
+/*
+ * An RNR NAK for the packet psn (IBA 9.7.5.2.8): the earlier ones are
+ * done; wait the timer the syndrome names, then resend from psn, at most
+ * the QP's RNR retry count times in a row (7: without limit).
+ */
+static void req_rnr(struct gaudi_core *g, unsigned int port,
+                    struct gaudi_roce_req *q, uint32_t psn, uint8_t syndrome)
+{
+    struct qp_ext e;
+    uint64_t wait = rnr_ns(syndrome & 0x1F);
+
+    count(g, port, GAUDI_ROCE_RX_RNR_NAKS);
+    retire(g, port, q, (psn - 1) & PSN_MASK);
+    if (!q->n || q->win[q->head].psn != psn) {
+        return; /* stale: not the oldest packet waiting */
+    }
+    ext_get(g, port, q->qpn, &e);
+    if (e.rnr_retry != EXT_RNR_RETRY_INFINITE &&
+        ++q->rnr_retries > e.rnr_retry) {
+        req_fail(g, port, q, ROCE_SYN_RNR_EXCEEDED);
+        return;
+    }
+    q->rnr = true;
+    q->deadline = gaudi_now_ns(g) + wait;
+    if (!q->deadline) {
+        q->deadline = 1;
+    }
+    if (g->bus.schedule) {
+        g->bus.schedule(g->bus.opaque, wait);
+    }
+    req_save(g, port, q, false);
+}
+
+/*
+ * An ACK or NAK for requester QP qpn from src_ip to dst_ip: only the
+ * connection's peer may answer (its destination_ip to its source_ip).
+ */
+static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
+                    uint32_t psn, uint8_t syndrome, uint32_t src_ip,
+                    uint32_t dst_ip)
+{
+    struct gaudi_roce_req *q = req_find(g, port, qpn);
+    uint8_t cls = syndrome & AETH_CLASS;
+    bool nak = cls == AETH_NAK;
+    uint32_t upto = cls == AETH_CLASS_ACK ? psn : ((psn - 1) & PSN_MASK);
+    unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
+    uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
+    uint64_t addr;
+
+    if (cls != AETH_CLASS_ACK && cls != AETH_NAK && cls != AETH_RNR) {
+        count(g, port, GAUDI_ROCE_BAD_FRAMES); /* reserved class */
+        return;
+    }
+    if (!q) {
+        count(g, port, nak ? GAUDI_ROCE_RX_NAKS : GAUDI_ROCE_RX_ACKS);
+        return; /* a late ACK for a QP with nothing outstanding */
+    }
+    if (req_ctx(g, port, qpn, ctx, &addr) ||
+        bits(ctx, RQ_DST_IP, 32) != src_ip ||
+        bits(ctx, RQ_SRC_IP, 32) != dst_ip) {
+        count(g, port, GAUDI_ROCE_DROP_ACK_SOURCE);
+        return;
+    }
+    if (!psn_before(upto, q->next_psn)) {
+        /* Acknowledges what was never sent: not for this QP's peer. */
+        count(g, port, GAUDI_ROCE_BAD_FRAMES);
+        return;
+    }
+    if (cls == AETH_RNR) {
+        req_rnr(g, port, q, psn, syndrome);
+        return;
+    }
+    count(g, port, nak ? GAUDI_ROCE_RX_NAKS : GAUDI_ROCE_RX_ACKS);
+    if (nak && (syndrome & 0x1F) != NAK_PSN_SEQ) {
+        req_fail(g, port, q, (syndrome & 0x1F) == NAK_REMOTE_ACCESS ?
+                 ROCE_SYN_REMOTE_ACCESS : ROCE_SYN_REMOTE_INVALID);
+        return;
+    }
+    if (retire(g, port, q, upto)) {
         q->retries = 0;
+        q->rnr_retries = 0;
+        q->rnr = false;
         q->deadline = 0;
         if (q->n) {
             arm(g, q);
         }
+    }
+    if (q->rnr) {
+        return; /* the RNR timer resends */
     }
     if (nak && q->n && q->win[q->head].psn == psn) {
         if (resend(g, port, q)) {
@@ -849,7 +1019,7 @@ static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
 
 static void send_ack(struct gaudi_core *g, unsigned int port,
                      const uint8_t *rx, const uint32_t *rctx, uint32_t psn,
-                     uint8_t syndrome)
+                     uint8_t syndrome, uint32_t msn)
 {
     uint8_t f[HDRS + BTH_LEN + AETH_LEN + ICRC_LEN];
     const uint8_t *ip = rx + ETH_HDR;
@@ -860,7 +1030,9 @@ static void send_ack(struct gaudi_core *g, unsigned int port,
     put_bth(f + off, OP_ACK, 0, rctx ? bits(rctx, 0, 24) : 0, false, psn);
     off += BTH_LEN;
     f[off] = syndrome;
-    f[off + 1] = f[off + 2] = f[off + 3] = 0; /* MSN: not kept */
+    f[off + 1] = (uint8_t)(msn >> 16); /* MSN (IBA 9.7.5.1.1) */
+    f[off + 2] = (uint8_t)(msn >> 8);
+    f[off + 3] = (uint8_t)msn;
     off += AETH_LEN;
     finish(f, off);
     count(g, port, (syndrome & 0xE0) == AETH_NAK ? GAUDI_ROCE_TX_NAKS :
@@ -879,7 +1051,10 @@ static void res_fail(struct gaudi_core *g, unsigned int port, uint32_t qpn,
         gaudi_nic_qpc_store(g, port, false, addr, ctx);
     }
     if (qpn < GAUDI_ROCE_MAX_QPN) {
-        g->nic.roce.res[port][qpn].in_msg = false;
+        struct gaudi_roce_res *s = &g->nic.roce.res[port][qpn];
+
+        s->in_msg = false;
+        s->left = 0;
     }
     gaudi_nic_qp_error(g, port, qpn, syndrome, false);
 }
@@ -910,10 +1085,75 @@ static int sob_write(struct gaudi_core *g, unsigned int port, uint64_t off,
     return -1;
 }
 
+/*
+ * May the responder QP qpn of generation gen write len bytes at va with
+ * R_Key rkey?  0 if so, else the QP error syndrome.  With the region table
+ * enabled the key names entry rkey & (entries - 1), which must be valid,
+ * allow remote writes, belong to this QP of this generation, carry this
+ * very key and hold [va, va + len); without it the key must be the
+ * context's local_key (the engine before regions).
+ */
+static uint32_t region_check(struct gaudi_core *g, unsigned int port,
+                             uint32_t qpn, uint8_t gen, const uint32_t *ctx,
+                             uint32_t rkey, uint64_t va, uint64_t len)
+{
+    uint32_t cfg = gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_MR_CFG));
+    uint32_t log = cfg & MR_CFG_LOG_ENTRIES, w[GAUDI_NIC_MR_SIZE / 4];
+    uint64_t start, size;
+
+    if (!(cfg & MR_CFG_ENABLE)) {
+        return rkey == bits(ctx, RES_QPC_LOCAL_KEY_BIT, 32) ?
+               0 : ROCE_SYN_RES_BAD_RKEY;
+    }
+    if (log > MR_CFG_MAX_LOG_ENTRIES) {
+        log = MR_CFG_MAX_LOG_ENTRIES;
+    }
+    if (gaudi_nic_mr_load(g, port, rkey & ((1U << log) - 1), w) ||
+        gaudi_le32(w[4]) != rkey) {
+        return ROCE_SYN_RES_BAD_RKEY;
+    }
+    start = gaudi_le32(w[0]) | (uint64_t)gaudi_le32(w[1]) << 32;
+    size = gaudi_le32(w[2]) | (uint64_t)gaudi_le32(w[3]) << 32;
+    if (!(gaudi_le32(w[6]) & MR_W6_VALID) ||
+        !(gaudi_le32(w[6]) & MR_W6_REMOTE_WRITE) ||
+        (gaudi_le32(w[5]) & MR_W5_QPN) != qpn ||
+        gaudi_le32(w[5]) >> MR_W5_GEN_SHIFT != gen ||
+        va < start || len > size || va - start > size - len) {
+        return ROCE_SYN_RES_REGION;
+    }
+    return 0;
+}
+
+/* End the responder engine state of s (it belonged to another connection). */
+static void res_drop(struct gaudi_core *g, unsigned int port,
+                     struct gaudi_roce_res *s)
+{
+    if (s->active) {
+        count(g, port, GAUDI_ROCE_STATE_RESETS);
+    }
+    memset(s, 0, sizeof(*s));
+}
+
+/* NAK a request, put the responder QP in error. */
+static void res_refuse(struct gaudi_core *g, unsigned int port,
+                       const uint8_t *f, uint32_t qpn, uint32_t *ctx,
+                       uint64_t addr, uint32_t psn, uint32_t msn,
+                       uint8_t code, uint32_t syndrome)
+{
+    if (syndrome == ROCE_SYN_RES_BAD_RKEY || syndrome == ROCE_SYN_RES_REGION) {
+        count(g, port, GAUDI_ROCE_REGION_ERRORS);
+    } else if (syndrome == ROCE_SYN_RES_MTU) {
+        count(g, port, GAUDI_ROCE_MTU_ERRORS);
+    }
+    send_ack(g, port, f, ctx, psn, AETH_NAK | code, msn);
+    res_fail(g, port, qpn, ctx, addr, syndrome);
+}
+
 static void responder(struct gaudi_core *g, unsigned int port,
                       const uint8_t *f, const uint8_t *bth, size_t plen)
 {
     uint32_t ctx[GAUDI_NIC_RES_QPC_SIZE / 4];
+    const uint8_t *ip = f + ETH_HDR;
     uint8_t op = bth[0];
     unsigned int pad = (bth[1] >> 4) & 3;
     uint32_t qpn = get32(bth + 4) & 0xFFFFFF, psn = get32(bth + 8) & PSN_MASK;
@@ -923,10 +1163,13 @@ static void responder(struct gaudi_core *g, unsigned int port,
     bool imm = op == OP_WRITE_ONLY_IMM || op == OP_WRITE_LAST_IMM;
     bool last = op != OP_WRITE_FIRST && op != OP_WRITE_MIDDLE;
     size_t hl = BTH_LEN + (reth ? RETH_LEN : 0) + (imm ? IMM_LEN : 0);
+    bool sob;
     struct gaudi_roce_res *s;
-    uint32_t expected, payload_len;
+    uint32_t expected, payload_len, syn;
     const uint8_t *payload;
+    struct qp_ext e;
     uint64_t addr;
+    int r;
 
     if (plen < hl + ICRC_LEN || plen - hl - ICRC_LEN < pad) {
         count(g, port, GAUDI_ROCE_BAD_FRAMES);
@@ -936,93 +1179,142 @@ static void responder(struct gaudi_core *g, unsigned int port,
     payload_len = (uint32_t)(plen - hl - ICRC_LEN - pad);
     /*
      * No valid context: no peer QP to answer to (the requester times
-     * out).  Reported once until the context is valid again.
+     * out).  Reported once until the context is valid again; whatever
+     * the engine kept of the QP ends.
      */
     if (qpn >= GAUDI_ROCE_MAX_QPN ||
         gaudi_nic_qpc_load(g, port, false, qpn, ctx, &addr) ||
         !bits(ctx, RES_QPC_VALID_BIT, 1) ||
         bits(ctx, RES_QPC_TRANSPORT_BIT, 1) != QPC_TRANSPORT_RC) {
-        count(g, port, GAUDI_ROCE_BAD_FRAMES);
-        if (qpn < GAUDI_ROCE_MAX_QPN &&
-            !g->nic.roce.res[port][qpn].invalid_seen) {
-            g->nic.roce.res[port][qpn].invalid_seen = true;
-            res_fail(g, port, qpn, NULL, 0, ROCE_SYN_RES_INVALID_QP);
+        count(g, port, GAUDI_ROCE_DROP_NO_QP);
+        if (qpn < GAUDI_ROCE_MAX_QPN) {
+            s = &g->nic.roce.res[port][qpn];
+            if (!s->invalid_seen) {
+                res_drop(g, port, s);
+                s->invalid_seen = true;
+                res_fail(g, port, qpn, NULL, 0, ROCE_SYN_RES_INVALID_QP);
+            }
         }
         return;
     }
-    g->nic.roce.res[port][qpn].invalid_seen = false;
-    if (bits(ctx, RES_QPC_CONN_STATE_BIT, 2) == RES_QPC_CONN_ERROR) {
-        send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS);
-        return; /* already reported */
+    /* Only the connection's peer: its address to ours (as rxe checks). */
+    if (get32(ip + 12) != bits(ctx, RES_QPC_DST_IP_BIT, 32) ||
+        get32(ip + 16) != bits(ctx, RES_QPC_SRC_IP_BIT, 32)) {
+        count(g, port, GAUDI_ROCE_DROP_SOURCE);
+        return;
     }
     s = &g->nic.roce.res[port][qpn];
+    s->invalid_seen = false;
+    ext_get(g, port, qpn, &e);
+    if (s->active && s->gen != e.gen) {
+        res_drop(g, port, s);
+    }
+    if (!s->active) {
+        s->active = true;
+        s->gen = e.gen;
+    }
+    if (bits(ctx, RES_QPC_CONN_STATE_BIT, 2) == RES_QPC_CONN_ERROR) {
+        send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS, s->msn);
+        return; /* already reported */
+    }
     expected = bits(ctx, RES_QPC_EXPECTED_PSN_BIT, 24);
     if (psn != expected) {
         if (psn_before(psn, expected)) {
             /* A duplicate: the ACK was lost.  ACK again, write nothing. */
             count(g, port, GAUDI_ROCE_DUPLICATES);
-            send_ack(g, port, f, ctx, (expected - 1) & PSN_MASK, AETH_ACK);
+            send_ack(g, port, f, ctx, (expected - 1) & PSN_MASK, AETH_ACK,
+                     s->msn);
         } else if (!bits(ctx, RES_QPC_NACK_SYNDROME_BIT, 2)) {
             /* Early: one NAK per gap (the context remembers it). */
             setbits(ctx, RES_QPC_NACK_SYNDROME_BIT, 2, 1);
             gaudi_nic_qpc_store(g, port, false, addr, ctx);
-            send_ack(g, port, f, ctx, expected, AETH_NAK | NAK_PSN_SEQ);
+            send_ack(g, port, f, ctx, expected, AETH_NAK | NAK_PSN_SEQ,
+                     s->msn);
         }
         return;
     }
-    /* In order: the message state. */
+    /* In order: the opcode sequence and the path MTU. */
+    if (reth == s->in_msg) {
+        /* FIRST/ONLY inside a message, MIDDLE/LAST outside one. */
+        res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
+                   ROCE_SYN_RES_LENGTH);
+        return;
+    }
+    if (payload_len > e.mtu || (e.valid && !last && payload_len != e.mtu)) {
+        res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
+                   ROCE_SYN_RES_MTU);
+        return;
+    }
     if (reth) {
-        if (get32(bth + BTH_LEN + 8) != bits(ctx, RES_QPC_LOCAL_KEY_BIT, 32)) {
-            send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS);
-            res_fail(g, port, qpn, ctx, addr, ROCE_SYN_RES_BAD_RKEY);
+        uint64_t va = (uint64_t)get32(bth + BTH_LEN) << 32 |
+                      get32(bth + BTH_LEN + 4);
+        uint32_t rkey = get32(bth + BTH_LEN + 8);
+        uint32_t dlen = get32(bth + BTH_LEN + 12);
+
+        /* The whole message must lie in the region (none for 0 bytes). */
+        syn = dlen ? region_check(g, port, qpn, s->gen, ctx, rkey, va, dlen) :
+                     0;
+        if (syn) {
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       NAK_REMOTE_ACCESS, syn);
             return;
         }
-        s->va = (uint64_t)get32(bth + BTH_LEN) << 32 |
-                get32(bth + BTH_LEN + 4);
-        s->left = get32(bth + BTH_LEN + 12);
+        s->va = va;
+        s->left = dlen;
+        s->rkey = rkey;
         s->in_msg = true;
-    } else if (!s->in_msg) {
-        send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_INVALID_REQ);
-        res_fail(g, port, qpn, ctx, addr, ROCE_SYN_RES_LENGTH);
-        return;
     }
     if (payload_len > s->left || (last && payload_len != s->left)) {
-        send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_INVALID_REQ);
-        res_fail(g, port, qpn, ctx, addr, ROCE_SYN_RES_LENGTH);
+        res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
+                   ROCE_SYN_RES_LENGTH);
         return;
     }
-    if (imm && op == OP_WRITE_ONLY_IMM && !s->left &&
-        bits(ctx, RES_QPC_SOB_EN_BIT, 1)) {
+    sob = imm && op == OP_WRITE_ONLY_IMM && !s->left &&
+          bits(ctx, RES_QPC_SOB_EN_BIT, 1);
+    if (sob) {
         /* The remote sync-object write (the model's wire choice). */
         uint32_t val = get32(bth + BTH_LEN + RETH_LEN);
 
         if (sob_write(g, port, s->va, val)) {
-            send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS);
-            res_fail(g, port, qpn, ctx, addr, ROCE_SYN_RES_SOB);
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       NAK_REMOTE_ACCESS, ROCE_SYN_RES_SOB);
             return;
         }
     } else if (payload_len) {
-        if (user_write(g, port, s->va, payload, payload_len)) {
-            send_ack(g, port, f, ctx, psn, AETH_NAK | NAK_REMOTE_ACCESS);
-            res_fail(g, port, qpn, ctx, addr, ROCE_SYN_RES_MMU);
+        /*
+         * Every packet again: the region may have ended since the FIRST
+         * (nothing moves unless it still holds these bytes).
+         */
+        syn = region_check(g, port, qpn, s->gen, ctx, s->rkey, s->va,
+                           payload_len);
+        if (syn) {
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       NAK_REMOTE_ACCESS, syn);
+            return;
+        }
+        r = user_write(g, port, s->va, payload, payload_len);
+        if (r) {
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       NAK_REMOTE_ACCESS, r == ROCE_REFUSED ?
+                       ROCE_SYN_RES_ADDR : ROCE_SYN_RES_MMU);
             return;
         }
         s->va += payload_len;
         s->left -= payload_len;
     }
-    if (imm && !(op == OP_WRITE_ONLY_IMM && !payload_len &&
-                 bits(ctx, RES_QPC_SOB_EN_BIT, 1))) {
+    if (imm && !(sob && !payload_len)) {
         cq_write(g, port, qpn & ROCE_CQE_QPN,
                  get32(bth + hl - IMM_LEN) & ~ROCE_CQE_VALID);
     }
     if (last) {
         s->in_msg = false;
+        s->msn = (s->msn + 1) & MSN_MASK;
     }
     setbits(ctx, RES_QPC_EXPECTED_PSN_BIT, 24, (psn + 1) & PSN_MASK);
     setbits(ctx, RES_QPC_NACK_SYNDROME_BIT, 2, 0);
     gaudi_nic_qpc_store(g, port, false, addr, ctx);
     if (last || ackreq) {
-        send_ack(g, port, f, ctx, psn, AETH_ACK);
+        send_ack(g, port, f, ctx, psn, AETH_ACK, s->msn);
     }
 }
 
@@ -1033,7 +1325,14 @@ static void receive_one(struct gaudi_core *g, unsigned int port,
     size_t ip_len = get16(ip + 2), plen;
     uint32_t icrc;
 
+    uint8_t mac[6];
+
     count(g, port, GAUDI_ROCE_RX_PKTS);
+    port_mac(g, port, mac);
+    if (memcmp(f, mac, sizeof(mac))) {
+        count(g, port, GAUDI_ROCE_DROP_MAC); /* for another station */
+        return;
+    }
     if (ip_len < IP_HDR + UDP_HDR + BTH_LEN + ICRC_LEN ||
         ETH_HDR + ip_len > len || get16(ip + IP_HDR + 4) !=
         ip_len - IP_HDR) {
@@ -1055,7 +1354,8 @@ static void receive_one(struct gaudi_core *g, unsigned int port,
             return;
         }
         req_ack(g, port, get32(bth + 4) & 0xFFFFFF,
-                get32(bth + 8) & PSN_MASK, bth[BTH_LEN]);
+                get32(bth + 8) & PSN_MASK, bth[BTH_LEN], get32(ip + 12),
+                get32(ip + 16));
         return;
     case OP_WRITE_FIRST:
     case OP_WRITE_MIDDLE:
@@ -1180,6 +1480,15 @@ void gaudi_roce_run(struct gaudi_core *g)
             if (!q->used || !q->deadline || q->deadline > now) {
                 continue;
             }
+            if (q->rnr) {
+                /* The RNR timer ran out: resend from the NAKed packet. */
+                q->rnr = false;
+                count(g, p, GAUDI_ROCE_RNR_RETRIES);
+                if (!resend(g, p, q)) {
+                    req_save(g, p, q, false);
+                }
+                continue;
+            }
             count(g, p, GAUDI_ROCE_TIMEOUTS);
             limit = GAUDI_ROCE_RETRIES;
             if (!req_ctx(g, p, q->qpn, ctx, &addr) &&
@@ -1204,4 +1513,61 @@ void gaudi_roce_run(struct gaudi_core *g)
 void gaudi_roce_reset(struct gaudi_core *g)
 {
     memset(&g->nic.roce, 0, sizeof(g->nic.roce));
+}
+
+void gaudi_roce_qp_written(struct gaudi_core *g, unsigned int port,
+                           uint32_t qpn, bool req, bool res)
+{
+    struct gaudi_roce_req *q;
+
+    if (port >= GAUDI_NIC_NUM_PORTS || qpn >= GAUDI_ROCE_MAX_QPN) {
+        return;
+    }
+    q = req_find(g, port, qpn);
+    if (req && q) {
+        count(g, port, GAUDI_ROCE_STATE_RESETS);
+        memset(q, 0, sizeof(*q));
+    }
+    if (res) {
+        res_drop(g, port, &g->nic.roce.res[port][qpn]);
+    }
+}
+
+void gaudi_roce_revalidate(struct gaudi_core *g, unsigned int port)
+{
+    uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
+    struct qp_ext e;
+    uint64_t addr;
+    unsigned int i;
+
+    if (port >= GAUDI_NIC_NUM_PORTS) {
+        return;
+    }
+    for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
+        struct gaudi_roce_req *q = &g->nic.roce.req[port][i];
+
+        if (!q->used) {
+            continue;
+        }
+        ext_get(g, port, q->qpn, &e);
+        if (req_ctx(g, port, q->qpn, ctx, &addr) || !ctx_alive(ctx) ||
+            e.gen != q->gen) {
+            count(g, port, GAUDI_ROCE_STATE_RESETS);
+            memset(q, 0, sizeof(*q));
+        }
+    }
+    for (i = 0; i < GAUDI_ROCE_MAX_QPN; i++) {
+        struct gaudi_roce_res *s = &g->nic.roce.res[port][i];
+
+        if (!s->active) {
+            continue;
+        }
+        ext_get(g, port, i, &e);
+        if (gaudi_nic_qpc_load(g, port, false, i, ctx, &addr) ||
+            !bits(ctx, RES_QPC_VALID_BIT, 1) ||
+            bits(ctx, RES_QPC_TRANSPORT_BIT, 1) != QPC_TRANSPORT_RC ||
+            e.gen != s->gen) {
+            res_drop(g, port, s);
+        }
+    }
 }

@@ -16,7 +16,7 @@
 struct gaudi_core;
 
 /* Model choices (nic.rst): sizes and times of the engine. */
-#define GAUDI_ROCE_MTU          4096    /* payload bytes per packet */
+#define GAUDI_ROCE_MTU          4096    /* largest path MTU (payload) */
 #define GAUDI_ROCE_MAX_QPN      1024    /* QPNs the engine serves */
 #define GAUDI_ROCE_REQ_SLOTS    16      /* requester QPs in flight per port */
 #define GAUDI_ROCE_WINDOW       32      /* unacknowledged packets per QP */
@@ -48,6 +48,16 @@ enum gaudi_roce_cnt {
     GAUDI_ROCE_RES_ERRORS = ROCE_CNT_RES_QP_ERRORS,
     GAUDI_ROCE_CQ_OVERFLOW = ROCE_CNT_CQ_OVERFLOWS,
     GAUDI_ROCE_INJECTED = ROCE_CNT_INJECTED,         /* drop/reorder/corrupt */
+    GAUDI_ROCE_DROP_MAC = ROCE_CNT_DROP_MAC,
+    GAUDI_ROCE_DROP_SOURCE = ROCE_CNT_DROP_SOURCE,
+    GAUDI_ROCE_DROP_ACK_SOURCE = ROCE_CNT_DROP_ACK_SOURCE,
+    GAUDI_ROCE_DROP_NO_QP = ROCE_CNT_DROP_NO_QP,
+    GAUDI_ROCE_REGION_ERRORS = ROCE_CNT_REGION_ERRORS,
+    GAUDI_ROCE_ADDR_REFUSED = ROCE_CNT_ADDR_REFUSED,
+    GAUDI_ROCE_RX_RNR_NAKS = ROCE_CNT_RX_RNR_NAKS,
+    GAUDI_ROCE_RNR_RETRIES = ROCE_CNT_RNR_RETRIES,
+    GAUDI_ROCE_MTU_ERRORS = ROCE_CNT_MTU_ERRORS,
+    GAUDI_ROCE_STATE_RESETS = ROCE_CNT_STATE_RESETS,
     GAUDI_ROCE_CNT_NUM = ROCE_CNT_NUM
 };
 
@@ -68,6 +78,10 @@ struct gaudi_roce_req {
     bool used;
     bool error;
     uint32_t qpn;
+    uint8_t gen;              /* the QP's generation at the first doorbell */
+    uint16_t mtu;             /* its path MTU (payload bytes per packet) */
+    bool rnr;                 /* waiting out an RNR NAK until deadline */
+    unsigned int rnr_retries; /* resends after RNR NAKs without progress */
     uint32_t pi, ci;          /* doorbell PI, next WQE to fetch */
     uint32_t entries;         /* send queue size in WQEs */
     uint64_t sq;              /* send queue address */
@@ -85,11 +99,20 @@ struct gaudi_roce_req {
     unsigned int retries;
 };
 
+/*
+ * The responder's engine state of one QP: it belongs to the connection and
+ * ends with it (the context written, invalidated or found invalid, another
+ * generation).
+ */
 struct gaudi_roce_res {
+    bool active;              /* state of generation gen */
     bool in_msg;              /* between FIRST and LAST */
     bool invalid_seen;        /* reported: a packet for an invalid QP */
+    uint8_t gen;
     uint64_t va;              /* where the next payload goes */
     uint32_t left;            /* bytes the RETH announced, still to come */
+    uint32_t rkey;            /* the message's R_Key (its region) */
+    uint32_t msn;             /* messages completed (AETH MSN) */
 };
 
 struct gaudi_roce_frame {
@@ -126,6 +149,17 @@ void gaudi_roce_doorbell(struct gaudi_core *g, unsigned int port,
  */
 bool gaudi_roce_receive(struct gaudi_core *g, unsigned int port,
                         const uint8_t *frame, size_t len);
+
+/*
+ * The driver wrote QP qpn's requester (req) and/or responder (res) context
+ * or its extension through the gateway: the engine state of that side
+ * ends, nothing of it survives into the new connection.
+ */
+void gaudi_roce_qp_written(struct gaudi_core *g, unsigned int port,
+                           uint32_t qpn, bool req, bool res);
+
+/* A context cache invalidation: drop every state whose context ended. */
+void gaudi_roce_revalidate(struct gaudi_core *g, unsigned int port);
 
 /* Timers: retransmission, late (reordered) frames.  From run and tick. */
 void gaudi_roce_run(struct gaudi_core *g);

@@ -472,6 +472,112 @@
 #define ROCE_CNT_RES_QP_ERRORS			12	/* responder QPs failed */
 #define ROCE_CNT_CQ_OVERFLOWS			13	/* CQEs lost: CQ full */
 #define ROCE_CNT_INJECTED			14	/* model's fault injection */
-#define ROCE_CNT_NUM				15
+/* Dropped or refused, by reason (issue 22; model choices, nic.rst). */
+#define ROCE_CNT_DROP_MAC			15	/* for another MAC */
+#define ROCE_CNT_DROP_SOURCE			16	/* request not from the peer */
+#define ROCE_CNT_DROP_ACK_SOURCE		17	/* ACK/NAK not from the peer */
+#define ROCE_CNT_DROP_NO_QP			18	/* no valid responder context */
+#define ROCE_CNT_REGION_ERRORS			19	/* key, bounds, access, QP */
+#define ROCE_CNT_ADDR_REFUSED			20	/* not a user address class */
+#define ROCE_CNT_RX_RNR_NAKS			21	/* RNR NAKs received */
+#define ROCE_CNT_RNR_RETRIES			22	/* resent after an RNR NAK */
+#define ROCE_CNT_MTU_ERRORS			23	/* packet size vs path MTU */
+#define ROCE_CNT_STATE_RESETS			24	/* engine state of a QP dropped */
+#define ROCE_CNT_NUM				25
+
+/*
+ * Remote-peer protection and conformance (issue 22).  Not public: Gaudi 1's
+ * contexts are packed to 512 and 256 bits with no free field (hl-thunk
+ * gaudi_nic.h) and no memory-region table of Gaudi 1 is public, so all of
+ * this is the model's choice, shared by the model and the driver
+ * (Documentation/emulator/nic.rst, "Remote peers").  Registers of the
+ * port's own QPC block, past the public map (last 0x710), inside the LBW
+ * range the driver keeps from user engines.
+ *
+ * Two more per-port tables in device memory, reached through the context
+ * gateway like the contexts: GW_CTRL bits 27:25 select the table (0: the
+ * contexts, bit 24 picks which; 1: QP extension; 2: memory regions), bits
+ * 23:0 the index.  A table entry is 32 bytes (GW_DATA/MASK 0..7; 8..15
+ * ignored).  The gateway reaches a table whether or not it is enabled
+ * (the driver fills it, then enables it); an index beyond the table
+ * changes nothing and leaves GW_DATA 0.
+ */
+#define QPC_GW_CTRL_TABLE_SHIFT			25
+#define QPC_GW_CTRL_TABLE			0x0E000000U
+#define QPC_GW_TABLE_QPC			0
+#define QPC_GW_TABLE_EXT			1
+#define QPC_GW_TABLE_MR				2
+#define GAUDI_NIC_EXT_SIZE			32
+#define GAUDI_NIC_MR_SIZE			32
+/*
+ * The QP extension table: entry n at EXT_BASE (49_18 << 18 | 17_7 << 7) +
+ * 32 * n for QPN n (requester and responder of QP n), as many entries as
+ * the engine serves QPNs.  EXT_CFG bit 31 enables it; disabled (reset), or
+ * an entry without VALID, every QP has path MTU 4096, RNR retry count 7
+ * (unlimited), generation 0.  Word 0: bits 2:0 path MTU (InfiniBand enum:
+ * 1 = 256 .. 5 = 4096; 0, 6, 7 = 4096), bits 6:4 RNR retry count (7 =
+ * unlimited), bits 23:16 generation, bit 31 VALID.  Words 1..7 reserved,
+ * 0.  The responder's MSN is engine state of the connection (reset with
+ * it, like the message state).
+ */
+#define NIC_QPC_EXT_BASE_ADDRESS_49_18		0x910
+#define NIC_QPC_EXT_BASE_ADDRESS_17_7		0x914
+#define NIC_QPC_EXT_CFG				0x918
+#define EXT_CFG_ENABLE				(1U << 31)
+#define EXT_W0_PATH_MTU				0x00000007U
+#define EXT_W0_RNR_RETRY_SHIFT			4
+#define EXT_W0_RNR_RETRY			0x00000070U
+#define EXT_W0_GEN_SHIFT			16
+#define EXT_W0_GEN				0x00FF0000U
+#define EXT_W0_VALID				(1U << 31)
+#define EXT_MTU_256				1
+#define EXT_MTU_4096				5
+#define EXT_RNR_RETRY_INFINITE			7
+/*
+ * The memory-region table: entry i at MR_BASE (49_18 << 18 | 17_7 << 7) +
+ * 32 * i, 1 << MR_CFG[4:0] entries (at most 1 << 10).  MR_CFG bit 31
+ * enables region checks: every RDMA WRITE packet with payload must then
+ * fall inside the region of entry (R_Key & (entries - 1)) whose word 4
+ * equals the R_Key, VALID and REMOTE_WRITE set, owned by the responder QP
+ * (word 5 QPN) of the QP's current generation (word 5 bits 31:24 = the
+ * extension's generation).  Disabled (reset), the R_Key must equal the
+ * responder context's local_key and nothing bounds the address (the
+ * engine before regions).  Words: 0/1 start (device address, 31:0 and
+ * 63:32), 2/3 length in bytes, 4 key, 5 bits 23:0 QPN and 31:24
+ * generation, 6 bit 0 VALID, bit 1 REMOTE_WRITE, bit 2 REMOTE_READ (no
+ * RDMA READ yet), 7 reserved 0.
+ */
+#define NIC_QPC_MR_BASE_ADDRESS_49_18		0x900
+#define NIC_QPC_MR_BASE_ADDRESS_17_7		0x904
+#define NIC_QPC_MR_CFG				0x908
+#define MR_CFG_LOG_ENTRIES			0x0000001FU
+#define MR_CFG_MAX_LOG_ENTRIES			10
+#define MR_CFG_ENABLE				(1U << 31)
+#define MR_W5_QPN				0x00FFFFFFU
+#define MR_W5_GEN_SHIFT				24
+#define MR_W6_VALID				(1U << 0)
+#define MR_W6_REMOTE_WRITE			(1U << 1)
+#define MR_W6_REMOTE_READ			(1U << 2)
+/*
+ * Address classes of the RC data path (responder data, requester local
+ * data, WQE fetch, CQE write): only the host VA range through the MMU with
+ * the port's user ASID, user HBM (from GAUDI_DRAM_USER_START) and user
+ * SRAM (from GAUDI_SRAM_USER_START); anything else (configuration space,
+ * the driver's HBM and SRAM, host physical) is refused.  SOBs only through
+ * the remote-SOB window.  The raw QP (gaudi_en) stays the driver's.
+ *
+ * The raw receive ring's length word: the model writes, after each frame,
+ * the frame's length (bits 13:0, from the destination MAC) with bit 31 set
+ * into the last 4 bytes of its slot; a frame longer than slot - 4 bytes is
+ * dropped as too long.
+ */
+#define GAUDI_NIC_RAW_LEN_WORD			4
+#define RAW_LEN_BYTES				0x00003FFFU
+#define RAW_LEN_VALID				(1U << 31)
+/* New QP error syndromes. */
+#define ROCE_SYN_RNR_EXCEEDED			0x56	/* requester */
+#define ROCE_SYN_RES_REGION			0x65	/* responder: region */
+#define ROCE_SYN_RES_ADDR			0x66	/* responder: address class */
+#define ROCE_SYN_RES_MTU			0x67	/* responder: path MTU */
 
 #endif /* GAUDI1_NIC_H */

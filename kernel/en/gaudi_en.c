@@ -13,14 +13,18 @@
  *    port's HBM).  The NIC advances REQ_RING0_CI as frames leave;
  *  - the raw receive ring, GAUDI_NIC_RAW_RING_SLOTS slots of
  *    GAUDI_EN_RX_SLOT bytes in host memory: the NIC writes each frame from
- *    its destination MAC into the next slot and advances RES_RING0_PI, with
- *    no length (the headers tell it); the driver returns slots through
- *    RES_RING0_CI.  Interrupt 4 of the port (an MSI on even ports, the
+ *    its destination MAC into the next slot, its length into the slot's
+ *    last word (GAUDI_NIC_RAW_LEN_WORD) and advances RES_RING0_PI; the
+ *    driver takes exactly that many bytes (never a length from the
+ *    frame's headers, which a sender chooses: bytes of an earlier, longer
+ *    frame in the slot would reach the stack), clears the word and
+ *    returns slots through RES_RING0_CI.  Interrupt 4 of the port (an MSI on even ports, the
  *    device CPU's MSI on odd ones) schedules NAPI; NAPI re-arms it
  *    (INTERRUPT_CLR) when the ring is empty and looks again.
  * The link is polled (MAC_REC_STS0 of the port's lanes) every
- * GAUDI_EN_LINK_MS.  Frames of other protocols than IPv4, IPv6 and ARP
- * cannot be sized and are dropped (counted as rx_length_errors).
+ * GAUDI_EN_LINK_MS.  A slot without a valid length word, or with a length
+ * shorter than an Ethernet header or beyond the slot, is dropped (counted
+ * as rx_length_errors).
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/dma-mapping.h>
@@ -44,7 +48,9 @@
 #define GAUDI_EN_TX_BUF		2048
 #define GAUDI_EN_RX_SLOT	2048
 #define GAUDI_EN_RX_LOG		11		/* log2(GAUDI_EN_RX_SLOT) */
-#define GAUDI_EN_MAX_MTU	(GAUDI_EN_RX_SLOT - VLAN_ETH_HLEN)
+/* A frame fills a slot but its last word, the NIC's length word. */
+#define GAUDI_EN_RX_ROOM	(GAUDI_EN_RX_SLOT - GAUDI_NIC_RAW_LEN_WORD)
+#define GAUDI_EN_MAX_MTU	(GAUDI_EN_RX_ROOM - VLAN_ETH_HLEN)
 #define GAUDI_EN_LINK_MS	200
 #define GAUDI_EN_NAPI_WEIGHT	64
 #define GAUDI_EN_ERR_ENTRIES	1024		/* QP error FIFO, 4 bytes each */
@@ -354,39 +360,20 @@ static netdev_tx_t en_start_xmit(struct sk_buff *skb, struct net_device *ndev)
 /* ---- receive ---------------------------------------------------------- */
 
 /*
- * The frame's length from its headers (the ring has no length field):
- * IPv4, IPv6 and ARP, with one VLAN tag; 0 if it cannot be told.
+ * The received frame's length, from the word the NIC wrote into the slot
+ * (hw/gaudi1/nic.h, "raw receive ring's length word"), which is cleared
+ * for the slot's next use; 0 if there is none or it cannot be a frame of
+ * the slot.
  */
-static u32 en_frame_len(const u8 *f, u32 room)
+static u32 en_frame_len(u8 *f)
 {
-	u32 hl = ETH_HLEN, len;
-	__be16 proto = ((const struct ethhdr *)f)->h_proto;
+	__le32 *word = (__le32 *)(f + GAUDI_EN_RX_ROOM);
+	u32 w = le32_to_cpu(READ_ONCE(*word)), len = w & RAW_LEN_BYTES;
 
-	if (proto == htons(ETH_P_8021Q)) {
-		proto = ((const struct vlan_ethhdr *)f)->h_vlan_encapsulated_proto;
-		hl = VLAN_ETH_HLEN;
-	}
-	switch (proto) {
-	case htons(ETH_P_IP): {
-		const struct iphdr *ip = (const void *)(f + hl);
-
-		if (ip->version != 4 || ip->ihl < 5)
-			return 0;
-		len = hl + ntohs(ip->tot_len);
-		break;
-	}
-	case htons(ETH_P_IPV6):
-		len = hl + sizeof(struct ipv6hdr) +
-		      ntohs(((const struct ipv6hdr *)(f + hl))->payload_len);
-		break;
-	case htons(ETH_P_ARP):
-		len = hl + sizeof(struct arphdr) +
-		      2 * (ETH_ALEN + sizeof(__be32));
-		break;
-	default:
+	WRITE_ONCE(*word, 0);
+	if (!(w & RAW_LEN_VALID) || len < ETH_HLEN || len > GAUDI_EN_RX_ROOM)
 		return 0;
-	}
-	return len <= room ? len : 0;
+	return len;
 }
 
 static int en_rx(struct gaudi_en_port *p, int budget)
@@ -398,8 +385,8 @@ static int en_rx(struct gaudi_en_port *p, int budget)
 
 	dma_rmb();
 	while (p->rx_ci != pi && done < budget) {
-		const u8 *f = p->rx_ring + p->rx_ci * GAUDI_EN_RX_SLOT;
-		u32 len = en_frame_len(f, GAUDI_EN_RX_SLOT);
+		u8 *f = p->rx_ring + p->rx_ci * GAUDI_EN_RX_SLOT;
+		u32 len = en_frame_len(f);
 		struct sk_buff *skb;
 
 		p->rx_ci = (p->rx_ci + 1) & (GAUDI_NIC_RAW_RING_SLOTS - 1);
@@ -702,6 +689,17 @@ static const struct en_roce_stat en_roce_stats[] = {
 	{ "roce_res_qp_errors", ROCE_CNT_RES_QP_ERRORS },
 	{ "roce_cq_overflows", ROCE_CNT_CQ_OVERFLOWS },
 	{ "roce_injected", ROCE_CNT_INJECTED },
+	/* Dropped or refused, by reason (remote peers, issue 22). */
+	{ "roce_drop_mac", ROCE_CNT_DROP_MAC },
+	{ "roce_drop_source", ROCE_CNT_DROP_SOURCE },
+	{ "roce_drop_ack_source", ROCE_CNT_DROP_ACK_SOURCE },
+	{ "roce_drop_no_qp", ROCE_CNT_DROP_NO_QP },
+	{ "roce_region_errors", ROCE_CNT_REGION_ERRORS },
+	{ "roce_addr_refused", ROCE_CNT_ADDR_REFUSED },
+	{ "roce_rnr_naks_rx", ROCE_CNT_RX_RNR_NAKS },
+	{ "roce_rnr_retries", ROCE_CNT_RNR_RETRIES },
+	{ "roce_mtu_errors", ROCE_CNT_MTU_ERRORS },
+	{ "roce_state_resets", ROCE_CNT_STATE_RESETS },
 };
 
 static const char en_sw_stats[][ETH_GSTRING_LEN] = {

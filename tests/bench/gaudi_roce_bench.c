@@ -104,6 +104,14 @@ int main(void)
 					  1, 256, 1024, &port[i]);
 		if (!ret)
 			ret = gaudi_qp_create(port[i], &qp[i]);
+		/* The peer writes into this card's buffer (no region before
+		 * ABI 1.6). */
+		if (!ret) {
+			ret = gaudi_qp_reg_mr(qp[i], gaudi_mapping_va(map[i]),
+					      MAX_SIZE, NULL);
+			if (ret == -EOPNOTSUPP)
+				ret = 0;
+		}
 		if (!ret)
 			ret = gaudi_qp_addr(qp[i], &addr[i]);
 		if (ret)

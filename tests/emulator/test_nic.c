@@ -51,6 +51,16 @@ static uint32_t rd(struct gaudi_core *g, uint32_t off)
 }
 
 /* A 64-bit MAC counter: low word first, then DATA_HI_REG. */
+/* The length word the NIC wrote at the end of raw ring slot n. */
+static uint32_t raw_len(const struct fakebus *fb, unsigned int n)
+{
+	uint32_t v;
+
+	memcpy(&v, fb->host + RING_BUS + 8192ULL * (n + 1) -
+	       GAUDI_NIC_RAW_LEN_WORD, 4);
+	return v;
+}
+
 static uint64_t stat64(struct gaudi_core *g, unsigned int p, bool rx,
 		       uint32_t r)
 {
@@ -501,20 +511,26 @@ static void test_rx(void)
 	ok(fb.msi_count == msi + 1 &&
 	   rd(g, qpc(p, NIC_QPC_INTERRUPT_CAUSE)) & (1U << QPC_INTERRUPT_RX),
 	   "MSI through INTERRUPT_BASE_4/DATA_4, cause bit 4");
-	ok(gaudi_nic_receive(g, p, f[1], 8192) &&
-	   !memcmp(fb.host + RING_BUS + 8192, f[1], 8192) &&
+	ok(raw_len(&fb, 0) == (RAW_LEN_VALID | 60),
+	   "the slot's last word: length 60, valid");
+	ok(gaudi_nic_receive(g, p, f[1], 8188) &&
+	   !memcmp(fb.host + RING_BUS + 8192, f[1], 8188) &&
+	   raw_len(&fb, 1) == (RAW_LEN_VALID | 8188) &&
 	   fb.msi_count == msi + 1,
-	   "a full 8 KiB frame in slot 1; no MSI until re-armed");
+	   "a full frame (8 KiB less the length word) in slot 1; no MSI "
+	   "until re-armed");
 	wr(g, qpc(p, NIC_QPC_INTERRUPT_CLR), 0xFFFF);
 	ok(gaudi_nic_receive(g, p, f[2], 1514) && fb.msi_count == msi + 2 &&
 	   !memcmp(fb.host + RING_BUS + 2 * 8192, f[2], 1514),
 	   "after INTERRUPT_CLR the next frame raises the MSI again");
-	ok(!gaudi_nic_receive(g, p, f[0], 8193) &&
+	ok(raw_len(&fb, 2) == (RAW_LEN_VALID | 1514),
+	   "slot 2's length word: 1514");
+	ok(!gaudi_nic_receive(g, p, f[0], 8189) &&
 	   rd(g, qpc(p, NIC_QPC_RES_RING0_PI)) == 3 &&
 	   stat64(g, p, true, STAT_RX_AFRAMETOOLONGERRORS) == 1,
-	   "longer than a slot: dropped and counted");
+	   "longer than a slot less its length word: dropped and counted");
 	ok(stat64(g, p, true, STAT_RX_AFRAMESRECEIVEDOK) == 3 &&
-	   stat64(g, p, true, STAT_RX_OCTETSRECEIVEDOK) == 60 + 8192 + 1514 &&
+	   stat64(g, p, true, STAT_RX_OCTETSRECEIVEDOK) == 60 + 8188 + 1514 &&
 	   stat64(g, p, true, STAT_RX_IFINUCASTPKTS) == 1 &&
 	   stat64(g, p, true, STAT_RX_IFINBROADCASTPKTS) == 1 &&
 	   stat64(g, p, true, STAT_RX_IFINMULTICASTPKTS) == 1,

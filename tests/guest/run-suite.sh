@@ -334,6 +334,8 @@ nic)
 	# debugfs register window (GAUDI_KO or built from kernel/).
 	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" -I "$repo/tests/lib" \
 		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
+	"$cc" -O2 -Wall -Wextra -Werror -o "$out/gaudi_en_stale" \
+		"$suite_dir/gaudi_en_stale.c"
 	ko=$(gaudi_ko) || exit 2
 	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
 	en_ko=$(dirname "$ko")/en/gaudi_en.ko
@@ -345,6 +347,7 @@ nic)
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$en_ko:/suite/ko/gaudi_en.ko" \
 		--add "$out/gaudi_nic_frame:/suite/bin/gaudi_nic_frame" \
+		--add "$out/gaudi_en_stale:/suite/bin/gaudi_en_stale" \
 		--add "$(command -v ip):/suite/bin/ip" \
 		--add "$(command -v ethtool):/suite/bin/ethtool" \
 		--add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" \

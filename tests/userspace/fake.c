@@ -620,8 +620,33 @@ static int do_nic(struct fake *f, struct drm_gaudi_nic *a)
 		f->nic.cq_pi = 0;
 		return 0;
 	}
-	case GAUDI_NIC_OP_SET_REQ_CONN_CTX:
-		f->nic.ci[((struct drm_gaudi_nic_req_ctx *)in)->conn_id & 1023] = 0;
+	case GAUDI_NIC_OP_SET_REQ_CONN_CTX: {
+		struct drm_gaudi_nic_req_ctx *r = in;
+
+		f->nic.ci[r->conn_id & 1023] = 0;
+		f->nic.req_dst_qpn = r->dst_conn_id;
+		f->nic.req_path_mtu = r->path_mtu;
+		f->nic.req_flags = r->flags;
+		f->nic.req_rnr = r->rnr_retry;
+		return 0;
+	}
+	case GAUDI_NIC_OP_REG_MR: {
+		struct drm_gaudi_nic_mr *m = in;
+
+		/* The driver's rule: inside one mapping. */
+		if (!fake_va(f, m->addr, m->length) ||
+		    m->access != GAUDI_NIC_MR_REMOTE_WRITE || m->flags)
+			return -EINVAL;
+		f->nic.mrs++;
+		((struct drm_gaudi_nic_mr_key *)out)->key =
+			0x5A5A0000U | f->nic.mrs;
+		return 0;
+	}
+	case GAUDI_NIC_OP_DEREG_MR:
+		if (((struct drm_gaudi_nic_mr_dereg *)in)->key !=
+		    (0x5A5A0000U | f->nic.mrs))
+			return -ENOENT;
+		f->nic.mrs--;
 		return 0;
 	case GAUDI_NIC_OP_USER_CQ_UPDATE_CI:
 		((struct drm_gaudi_nic_cq_pi *)out)->pi = f->nic.cq_pi;
@@ -737,7 +762,8 @@ static int f_ioctl(const struct gaudi_sys *sys, int fd, unsigned long req,
 		q->abi_major = 1;
 		q->abi_minor = 0;
 		q->caps = GAUDI_CAP_OWNER | GAUDI_CAP_SYNC_RELEASE |
-			  GAUDI_CAP_ACCOUNTING | GAUDI_CAP_NIC;
+			  GAUDI_CAP_ACCOUNTING | GAUDI_CAP_NIC |
+			  (f->nic.no_mr ? 0 : GAUDI_CAP_NIC_MR);
 		q->info_ops = 0x7FFFFFFFFFULL;
 		ret = 0;
 	} else if (req == DRM_IOCTL_GAUDI_OWNER) {

@@ -69,6 +69,11 @@ struct fake {
 		uint64_t wq_va, cq_va;
 		uint32_t num_wqs, entries, cq_entries, next_conn;
 		uint32_t ci[1024], cq_pi;
+		uint32_t req_dst_qpn;	/* of the last SET_REQ_CONN_CTX */
+		uint32_t req_path_mtu;	/* and its path MTU */
+		uint32_t req_flags, req_rnr;	/* and RNR retry */
+		uint32_t mrs;		/* regions registered (keys 0x5A5A000n) */
+		bool no_mr;		/* a driver before ABI 1.6 */
 		uint32_t log[64][8];
 		unsigned int nlog, doorbells;
 		bool hold, err;

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <drm/gaudi_accel.h>
+
 #include "fake.h"
 #include "gaudi1/nic.h"
 #include "tap.h"
@@ -26,7 +28,7 @@ static void test_addr(void)
 		"", "mac=02:47:12:34:01 port=5",
 		"mac=02:47:12:34:01:05 port=10 ip=1.2.3.4 qpn=1 rkey=0x1 psn=1",
 		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.400 qpn=1 rkey=0x1 psn=1",
-		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1024 rkey=0x1 psn=1",
+		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=16777216 rkey=0x1 psn=1",
 		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1 rkey=0x1 psn=16777216",
 		"mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=1 rkey=0x1 psn=1 x",
 	};
@@ -41,6 +43,9 @@ static void test_addr(void)
 	   "parse gives the address back");
 	strcat(buf, "\n");
 	ok(gaudi_nic_addr_parse(buf, &b) == 0, "a trailing newline is fine");
+	ok(gaudi_nic_addr_parse("mac=02:47:12:34:01:05 port=1 ip=1.2.3.4 qpn=16777215 rkey=0x1 psn=1",
+				&b) == 0 && b.qpn == 0xFFFFFF,
+	   "a peer's 24-bit QP number (16777215) parses");
 	ok_eq(gaudi_nic_addr_format(&a, buf, 20), -ENOSPC, "short buffer");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok_eq(gaudi_nic_addr_parse(bad[i], &b), -EINVAL,
@@ -152,7 +157,38 @@ static void test_qp(void)
 	}
 	ok_eq(gaudi_qp_write(qp, 0x1000, 0x2000, 64, 0, 0), -EINVAL,
 	      "write before connect: -EINVAL");
-	ok(gaudi_qp_connect(qp, &r) == 0, "connect");
+	{
+		struct gaudi_nic_addr me;
+		uint32_t key = 0, k2 = 0;
+		uint64_t va = f.nic.cq_va;
+
+		ok_eq(gaudi_qp_reg_mr(qp, 0x1000, 64, &key), -EINVAL,
+		      "a region outside every mapping: the driver's -EINVAL");
+		ok(gaudi_qp_reg_mr(qp, va, 64, &key) == 0 &&
+		   key == 0x5A5A0001U && gaudi_qp_addr(qp, &me) == 0 &&
+		   me.rkey == key,
+		   "a region: its key is the QP address's rkey");
+		ok(gaudi_qp_reg_mr(qp, va, 8, &k2) == 0 && k2 == 0x5A5A0002U &&
+		   gaudi_qp_addr(qp, &me) == 0 && me.rkey == key,
+		   "a second region: the address keeps the first key");
+		ok(gaudi_qp_dereg_mr(qp, k2) == 0 && f.nic.mrs == 1,
+		   "dereg of the second");
+		ok_eq(gaudi_qp_dereg_mr(qp, k2), -ENOENT,
+		      "dereg of it again: -ENOENT");
+		ok_eq(gaudi_qp_reg_mr(qp, va, 0, NULL), -EINVAL,
+		      "a region of 0 bytes: -EINVAL");
+		ok(gaudi_qp_set_path_mtu(qp, 1024) == 0 &&
+		   gaudi_qp_set_path_mtu(qp, 1000) == -EINVAL &&
+		   gaudi_qp_set_path_mtu(qp, 8192) == -EINVAL &&
+		   gaudi_qp_set_path_mtu(qp, 128) == -EINVAL,
+		   "path MTU 1024 taken; 1000, 8192, 128: -EINVAL");
+		ok(gaudi_qp_set_rnr_retry(qp, 8) == -EINVAL &&
+		   gaudi_qp_set_rnr_retry(qp, 3) == 0,
+		   "RNR retry 8: -EINVAL, 3 taken");
+	}
+	ok(gaudi_qp_connect(qp, &r) == 0 && f.nic.req_path_mtu == 1024 &&
+	   f.nic.req_flags == GAUDI_NIC_REQ_RNR_RETRY && f.nic.req_rnr == 3,
+	   "connect (with path MTU 1024, RNR retry 3)");
 	w = gaudi_qp_write(qp, 0x10000000ULL, 0x3000000000ULL + 4, 40000,
 			   0x4E2004, 0x80000001);
 	ok(w == 2 && f.nic.nlog == 3,
@@ -213,6 +249,17 @@ static void test_qp(void)
 	}
 	ok(gaudi_qp_create(p, &qp2) == 0 && gaudi_qp_number(qp2) == 3 &&
 	   gaudi_qp_connect(qp2, &r) == 0, "QP 3");
+	{
+		struct gaudi_nic_addr big = r;
+
+		big.qpn = 0xABCDEF;
+		ok(gaudi_qp_connect(qp2, &big) == 0 &&
+		   f.nic.req_dst_qpn == 0xABCDEF,
+		   "a peer QP number above this card's 1024 (0xABCDEF) connects");
+		big.qpn = 0x1000000;
+		ok_eq(gaudi_qp_connect(qp2, &big), -EINVAL,
+		      "a peer QP number beyond 24 bits: -EINVAL");
+	}
 	ok_eq(gaudi_qp_create(p, &(struct gaudi_qp *){ NULL }), -ENOSPC,
 	      "a third QP on a port opened for two: -ENOSPC");
 	f.nic.hold = true;
@@ -232,6 +279,29 @@ static void test_qp(void)
 	f.nic.err = false;
 	ok(gaudi_qp_destroy(qp2) == 0 && gaudi_qp_destroy(qp) == 0 &&
 	   gaudi_nic_port_close(p) == 0, "destroy, close");
+	/* A driver before ABI 1.6: no regions, the one path MTU 4096. */
+	gaudi_close(dev);
+	dev = NULL;
+	f.nic.no_mr = true;
+	f.nic.next_conn = 0;
+	qp = NULL;
+	if (gaudi__open_sys(&f.sys, 0, 0, &dev) == 0 &&
+	    gaudi_nic_port_open(dev, 1, 2, 8, 64, &p) == 0) {
+		ok(gaudi_qp_create(p, &qp) == 0 &&
+		   gaudi_qp_reg_mr(qp, f.nic.cq_va, 8, NULL) == -EOPNOTSUPP &&
+		   gaudi_qp_dereg_mr(qp, 1) == -EOPNOTSUPP &&
+		   gaudi_qp_set_path_mtu(qp, 1024) == -EOPNOTSUPP &&
+		   gaudi_qp_set_path_mtu(qp, 4096) == 0 &&
+		   gaudi_qp_set_rnr_retry(qp, 2) == -EOPNOTSUPP &&
+		   gaudi_qp_set_rnr_retry(qp, 7) == 0 &&
+		   gaudi_qp_connect(qp, &r) == 0 && !f.nic.req_path_mtu &&
+		   !f.nic.req_flags,
+		   "an older driver: regions and MTUs -EOPNOTSUPP, 4096 fine, connect as before");
+		gaudi_qp_destroy(qp);
+		gaudi_nic_port_close(p);
+	} else {
+		ok(0, "open with an older driver");
+	}
 out:
 	gaudi_close(dev);
 	fake_fini(&f);

@@ -54,7 +54,7 @@ extern "C" {
  */
 
 #define GAUDI_ABI_VERSION_MAJOR		1
-#define GAUDI_ABI_VERSION_MINOR		5
+#define GAUDI_ABI_VERSION_MINOR		6
 
 /* Ioctl numbers, relative to DRM_COMMAND_BASE. */
 #define DRM_GAUDI_QUERY_CAPS		0x20
@@ -89,6 +89,11 @@ extern "C" {
  *	DRM_IOCTL_GAUDI_ACCOUNTING is served, on both nodes (ABI 1.2); from
  *	ABI 1.5 its records carry the holder's cgroup
  *	(GAUDI_ACCT_RECORD_SIZE_V2).
+ * GAUDI_CAP_NIC_MR
+ *	The NIC ioctl has memory regions (GAUDI_NIC_OP_REG_MR, DEREG_MR), a
+ *	remote peer's RDMA WRITE lands only inside a region of its
+ *	connection, and the requester context takes a path MTU and an RNR
+ *	retry count (ABI 1.6, DOC: NIC).
  */
 #define GAUDI_CAP_OWNER			_BITULL(0)
 #define GAUDI_CAP_SYNC_RELEASE		_BITULL(1)
@@ -96,6 +101,7 @@ extern "C" {
 #define GAUDI_CAP_FLASH			_BITULL(3)
 #define GAUDI_CAP_ACCOUNTING		_BITULL(4)
 #define GAUDI_CAP_NIC			_BITULL(5)
+#define GAUDI_CAP_NIC_MR		_BITULL(6)
 
 /**
  * struct drm_gaudi_query_caps - ABI version and extensions of the driver
@@ -489,6 +495,22 @@ struct drm_gaudi_accounting {
  * node or a reset of the card invalidates every connection and unsets
  * the queues.
  *
+ * Memory regions (ABI 1.6, GAUDI_CAP_NIC_MR): a peer's RDMA WRITE with
+ * data lands only inside a region the holder registered on the
+ * connection it arrives on (REG_MR), with remote-write access, named by
+ * the region's key in the packet's RETH; anything else is a remote access
+ * error NAK, the responder goes to error, nothing is written.  The send
+ * queues and the CQ are in no region unless registered.  A region is a
+ * range of one of the holder's host mappings (HL_MEM_USERPTR), which
+ * cannot be unmapped while the region lives (UNMAP: EBUSY); it ends with
+ * DEREG_MR, its connection (DESTROY_CONN), the holder's close, a reset or
+ * the removal of the card.  Keys are unpredictable (random, 32 bits; the
+ * low 10 bits name the region's slot) and a key is not given again on
+ * the same connection while it lives.  Before ABI 1.6 the responder's
+ * @local_key alone admitted a write anywhere in the holder's memory; from
+ * 1.6 @local_key is not used (a holder that registers no region admits no
+ * remote data).
+ *
  * GAUDI_NIC_OP_ALLOC_CONN (0)
  *	In &struct drm_gaudi_nic_port; out &struct drm_gaudi_nic_conn_id.
  *	Reserves the lowest free QP number of the port.
@@ -537,6 +559,14 @@ struct drm_gaudi_accounting {
  *	struct's size) bytes.  A caller that wants the RoCE part passes the
  *	whole struct zeroed and finds GAUDI_NIC_COUNTERS_ROCE in
  *	&drm_gaudi_nic_counters.roce_flags when it was written.
+ * GAUDI_NIC_OP_REG_MR (0x44, ABI 1.6)
+ *	In &struct drm_gaudi_nic_mr; out &struct drm_gaudi_nic_mr_key.  A
+ *	region of @length bytes at @addr for the peer of connection
+ *	@conn_id, at most GAUDI_NIC_MAX_MR per port.
+ * GAUDI_NIC_OP_DEREG_MR (0x45, ABI 1.6)
+ *	In &struct drm_gaudi_nic_mr_dereg: the region of @key on @port ends
+ *	(a packet of the peer that follows is refused, also in the middle of
+ *	a message).
  * GAUDI_NIC_OP_CONN_STATE (0x43)
  *	In &struct drm_gaudi_nic_conn; out &struct drm_gaudi_nic_conn_state.
  *	How a holder learns of a QP error (a bad remote key, a refused sync
@@ -557,7 +587,9 @@ struct drm_gaudi_accounting {
  * or 1,
  * a size not a power of 2 or out of bounds, an address not inside the
  * caller's mappings or badly aligned, a PI beyond the queue, an output
- * too small), EBUSY (queue already set, in use), ENOSPC (no free QP),
+ * too small, a region outside the caller's host mappings or with no
+ * access), EBUSY (queue already set, in use), ENOSPC (no free QP or
+ * region slot), ENOENT (DEREG_MR of a key that is no region of the caller),
  * EFAULT, ETIMEDOUT (context gateway), EIO (device not operational),
  * ENODEV, ENOTTY on the control node.
  */
@@ -575,6 +607,8 @@ struct drm_gaudi_accounting {
 #define GAUDI_NIC_OP_LINK_STATE		0x41
 #define GAUDI_NIC_OP_COUNTERS		0x42
 #define GAUDI_NIC_OP_CONN_STATE		0x43
+#define GAUDI_NIC_OP_REG_MR		0x44
+#define GAUDI_NIC_OP_DEREG_MR		0x45
 
 /* Ports of a card. */
 #define GAUDI_NIC_PORTS			10
@@ -587,6 +621,8 @@ struct drm_gaudi_accounting {
 #define GAUDI_NIC_CQ_MIN_ENTRIES	16
 #define GAUDI_NIC_CQ_MAX_ENTRIES	1048576
 #define GAUDI_NIC_IO_MAX		4096
+/* Memory regions per port (ABI 1.6). */
+#define GAUDI_NIC_MAX_MR		1024
 
 /**
  * struct drm_gaudi_nic - one NIC control operation
@@ -666,13 +702,31 @@ struct drm_gaudi_nic_req_ctx {
 	__u32 psn;
 	/** @timeout_retry: In: retransmissions before error, 0 = 7. */
 	__u32 timeout_retry;
-	/** @flags: In: must be 0. */
+	/**
+	 * @flags: In: GAUDI_NIC_REQ_RNR_RETRY: @rnr_retry is given (ABI
+	 * 1.6); else 0.
+	 */
 	__u32 flags;
 	/** @pad2: In: must be 0. */
 	__u32 pad2;
+	/**
+	 * @path_mtu: In (ABI 1.6): the connection's path MTU in bytes, the
+	 * largest payload of one packet either way: 256, 512, 1024, 2048 or
+	 * 4096; 0 is 4096.
+	 */
+	__u32 path_mtu;
+	/**
+	 * @rnr_retry: In (ABI 1.6, with GAUDI_NIC_REQ_RNR_RETRY): resends
+	 * after an RNR NAK before the requester goes to error, 0..6, 7 =
+	 * unlimited; without the flag 7.
+	 */
+	__u32 rnr_retry;
 	/** @reserved: In: must be 0. */
-	__u64 reserved[2];
+	__u64 reserved[1];
 };
+
+/* &drm_gaudi_nic_req_ctx.flags */
+#define GAUDI_NIC_REQ_RNR_RETRY		_BITUL(0)
 
 /* &drm_gaudi_nic_res_ctx.flags */
 #define GAUDI_NIC_RES_SOB_EN		_BITUL(0)
@@ -777,6 +831,57 @@ struct drm_gaudi_nic_doorbell {
 	__u32 pi;
 	/** @flags: In: must be 0. */
 	__u32 flags;
+};
+
+/* &drm_gaudi_nic_mr.access */
+#define GAUDI_NIC_MR_REMOTE_WRITE	_BITUL(0)
+#define GAUDI_NIC_MR_REMOTE_READ	_BITUL(1)
+
+/**
+ * struct drm_gaudi_nic_mr - REG_MR's input (ABI 1.6)
+ */
+struct drm_gaudi_nic_mr {
+	/** @addr: In: device VA of the region's first byte. */
+	__u64 addr;
+	/**
+	 * @length: In: bytes, at least 1; [@addr, @addr + @length) inside
+	 * one of the caller's host mappings.
+	 */
+	__u64 length;
+	/** @port: In: port number. */
+	__u32 port;
+	/** @conn_id: In: the connection whose peer may reach the region. */
+	__u32 conn_id;
+	/**
+	 * @access: In: GAUDI_NIC_MR_REMOTE_WRITE and/or
+	 * GAUDI_NIC_MR_REMOTE_READ (kept for RDMA READ, which the engine
+	 * does not serve yet); not 0.
+	 */
+	__u32 access;
+	/** @flags: In: must be 0. */
+	__u32 flags;
+	/** @reserved: In: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_gaudi_nic_mr_key - REG_MR's output
+ */
+struct drm_gaudi_nic_mr_key {
+	/** @key: Out: the region's key (the peer's R_Key). */
+	__u32 key;
+	/** @pad: Out: 0. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_gaudi_nic_mr_dereg - DEREG_MR's input
+ */
+struct drm_gaudi_nic_mr_dereg {
+	/** @port: In: port number. */
+	__u32 port;
+	/** @key: In: the key REG_MR returned. */
+	__u32 key;
 };
 
 /**

@@ -59,8 +59,10 @@
 struct rank {
 	struct gaudi_dev *dev;
 	int module;
-	uint32_t *vec, *scratch;	/* vector, receive area */
-	struct gaudi_mapping *vmap, *smap;
+	/* Vector and receive area, one allocation and one mapping. */
+	uint32_t *vec, *scratch;
+	struct gaudi_mapping *map;
+	uint64_t vec_va, scratch_va;
 	struct gaudi_nic_port *ports[10];	/* opened on first use */
 	struct gaudi_qp *tx, *rx;	/* to the next rank, from the previous */
 	/* --nic-queue: the doorbell CB (NIC queue) and a NOP (external). */
@@ -105,14 +107,31 @@ static int rank_mem(struct rank *r)
 {
 	int ret;
 
-	r->vec = alloc_buf(size);
-	r->scratch = alloc_buf(size);
-	if (!r->vec || !r->scratch)
+	/*
+	 * One mapping: the previous rank writes into both halves through
+	 * one QP, whose one key names one region (gaudi_qp_reg_mr()).
+	 */
+	r->vec = alloc_buf(2 * size);
+	if (!r->vec)
 		return -ENOMEM;
-	ret = gaudi_map_host(r->dev, r->vec, size, &r->vmap);
-	if (!ret)
-		ret = gaudi_map_host(r->dev, r->scratch, size, &r->smap);
+	r->scratch = r->vec + size / 4;
+	ret = gaudi_map_host(r->dev, r->vec, 2 * size, &r->map);
+	if (!ret) {
+		r->vec_va = gaudi_mapping_va(r->map);
+		r->scratch_va = r->vec_va + size;
+	}
 	return ret;
+}
+
+/*
+ * The peer of @qp may write @r's vector and receive area (a driver before
+ * regions lets it anyway).
+ */
+static int mem_region(struct gaudi_qp *qp, const struct rank *r)
+{
+	int ret = gaudi_qp_reg_mr(qp, r->vec_va, 2 * size, NULL);
+
+	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 
 static void fill(struct rank *r, int rank)
@@ -183,6 +202,9 @@ static int link_pair(struct rank *a, struct rank *b)
 		ret = gaudi_qp_create(pa, &a->tx);
 	if (!ret)
 		ret = gaudi_qp_create(pb, &b->rx);
+	/* a writes into b's vector and receive area, nothing else. */
+	if (!ret)
+		ret = mem_region(b->rx, b);
 	if (!ret)
 		ret = gaudi_qp_addr(a->tx, &aa);
 	if (!ret)
@@ -200,8 +222,8 @@ static int post(struct rank *rk, int n, int i, int c, bool to_vec,
 {
 	struct rank *a = &rk[i], *b = &rk[(i + 1) % n];
 	size_t chunk = size / (size_t)n, off = (size_t)c * chunk;
-	uint64_t src = gaudi_mapping_va(a->vmap) + off;
-	uint64_t dst = gaudi_mapping_va(to_vec ? b->vmap : b->smap) + off;
+	uint64_t src = a->vec_va + off;
+	uint64_t dst = (to_vec ? b->vec_va : b->scratch_va) + off;
 
 	if (mode == STAGED) {
 		memcpy((uint8_t *)(to_vec ? b->vec : b->scratch) + off,
@@ -369,11 +391,9 @@ static int run_local(int ncards, enum mode mode)
 			gaudi_nic_port_close(rk[i].ports[p]);
 		gaudi_cb_destroy(rk[i].db_cb);
 		gaudi_cb_destroy(rk[i].nop_cb);
-		gaudi_unmap(rk[i].vmap);
-		gaudi_unmap(rk[i].smap);
+		gaudi_unmap(rk[i].map);
 		gaudi_close(rk[i].dev);
 		free(rk[i].vec);
-		free(rk[i].scratch);
 	}
 	gaudi_cards_free(list);
 	return 0;
@@ -481,7 +501,7 @@ static int random_writes(struct rank *r, int fd, uint64_t their_va, int n)
 		size_t dst = rnd() % (size - len + 1);
 
 		memcpy(shadow + dst, (uint8_t *)r->vec + src, len);
-		ret = write_all(r->tx, gaudi_mapping_va(r->vmap) + src,
+		ret = write_all(r->tx, r->vec_va + src,
 				their_va + dst, len);
 	}
 	/* Our writes landed (acknowledged); theirs when they say so. */
@@ -520,6 +540,8 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 	if (!ret)
 		ret = gaudi_qp_create(r.ports[nic_port], &r.tx);
 	if (!ret)
+		ret = mem_region(r.tx, &r);
+	if (!ret)
 		ret = gaudi_qp_addr(r.tx, &mine);
 	if (ret)
 		return fail("QP", ret);
@@ -533,7 +555,7 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 		return fail("connect", ret);
 	/* The peer's scratch VA travels after the QP address. */
 	{
-		uint64_t my_va = gaudi_mapping_va(r.smap), their_va = 0;
+		uint64_t my_va = r.scratch_va, their_va = 0;
 
 		if (write(fd, &my_va, 8) != 8 || read(fd, &their_va, 8) != 8)
 			return fail("exchange", -EPIPE);
@@ -543,7 +565,7 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 			if (write(fd, &ok, 1) != 1 || read(fd, &peer_ok, 1) != 1)
 				return fail("sync", -EPIPE);
 			t0 = now_s();
-			ret = write_all(r.tx, gaudi_mapping_va(r.vmap),
+			ret = write_all(r.tx, r.vec_va,
 					their_va, size);
 			if (ret)
 				return fail("write", ret);
@@ -568,11 +590,9 @@ static int run_two_hosts(const char *connect_to, int listen_port,
 	close(fd);
 	gaudi_qp_destroy(r.tx);
 	gaudi_nic_port_close(r.ports[nic_port]);
-	gaudi_unmap(r.vmap);
-	gaudi_unmap(r.smap);
+	gaudi_unmap(r.map);
 	gaudi_close(r.dev);
 	free(r.vec);
-	free(r.scratch);
 	return 0;
 }
 

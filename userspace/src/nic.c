@@ -26,6 +26,9 @@
 #include "gaudi_int.h"
 #include "gaudi1/nic.h"
 
+/* The largest QP number a BTH carries (24 bits), a peer's included. */
+#define GAUDI_NIC_QPN_MAX	0xFFFFFFU
+
 struct gaudi_nic_port {
 	struct gaudi_dev *dev;
 	unsigned int port;
@@ -42,6 +45,9 @@ struct gaudi_nic_port {
 struct gaudi_qp {
 	struct gaudi_nic_port *p;
 	uint32_t qpn, rkey, psn, ip;
+	uint32_t path_mtu;		/* bytes; 0: the driver's default */
+	int rnr_retry;			/* 0..7; -1: the driver's default (7) */
+	bool has_mr;			/* @rkey is its first region's */
 	uint32_t pi;			/* next slot to fill */
 	uint32_t done;			/* oldest slot not yet completed */
 	bool connected;
@@ -264,6 +270,7 @@ GAUDI_EXPORT int gaudi_qp_create(struct gaudi_nic_port *p,
 	qp->p = p;
 	qp->qpn = id.conn_id;
 	qp->rkey = rand32() | 1;
+	qp->rnr_retry = -1;
 	qp->psn = rand32() & 0xFFFFFF;
 	sscanf(p->dev->pci_slot, "%x:%x:%x.%x", &dom, &bus, &dev_no, &fn);
 	qp->ip = 10U << 24 | (bus & 0xFF) << 16 | p->port << 8 | 1;
@@ -318,6 +325,80 @@ GAUDI_EXPORT uint32_t gaudi_qp_number(const struct gaudi_qp *qp)
 	return qp ? qp->qpn : 0;
 }
 
+/* Whether the driver has memory regions and path MTUs (ABI 1.6). */
+static bool has_regions(const struct gaudi_dev *dev)
+{
+	return !dev->caps_rc && (dev->caps.caps & GAUDI_CAP_NIC_MR);
+}
+
+GAUDI_EXPORT int gaudi_qp_set_path_mtu(struct gaudi_qp *qp, unsigned int mtu)
+{
+	if (!qp || mtu < 256 || mtu > 4096 || (mtu & (mtu - 1)))
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return mtu == 4096 ? 0 : -EOPNOTSUPP;
+	qp->path_mtu = mtu;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_qp_set_rnr_retry(struct gaudi_qp *qp,
+				       unsigned int retries)
+{
+	if (!qp || retries > 7)
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return retries == 7 ? 0 : -EOPNOTSUPP;
+	qp->rnr_retry = (int)retries;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_qp_reg_mr(struct gaudi_qp *qp, uint64_t va,
+				 uint64_t size, uint32_t *key)
+{
+	struct drm_gaudi_nic_mr in;
+	struct drm_gaudi_nic_mr_key out;
+	int ret;
+
+	if (!qp || !size || va + size < va)
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return -EOPNOTSUPP;
+	memset(&in, 0, sizeof(in));
+	in.addr = va;
+	in.length = size;
+	in.port = qp->p->port;
+	in.conn_id = qp->qpn;
+	in.access = GAUDI_NIC_MR_REMOTE_WRITE;
+	memset(&out, 0, sizeof(out));
+	ret = nic_op(qp->p->dev, GAUDI_NIC_OP_REG_MR, &in, sizeof(in), &out,
+		     sizeof(out));
+	if (ret)
+		return ret;
+	/* The first region's key is the one the QP's address carries. */
+	if (!qp->has_mr) {
+		qp->rkey = out.key;
+		qp->has_mr = true;
+	}
+	if (key)
+		*key = out.key;
+	return 0;
+}
+
+GAUDI_EXPORT int gaudi_qp_dereg_mr(struct gaudi_qp *qp, uint32_t key)
+{
+	struct drm_gaudi_nic_mr_dereg in;
+
+	if (!qp)
+		return -EINVAL;
+	if (!has_regions(qp->p->dev))
+		return -EOPNOTSUPP;
+	memset(&in, 0, sizeof(in));
+	in.port = qp->p->port;
+	in.key = key;
+	return nic_op(qp->p->dev, GAUDI_NIC_OP_DEREG_MR, &in, sizeof(in),
+		      NULL, 0);
+}
+
 GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 				  const struct gaudi_nic_addr *r)
 {
@@ -325,7 +406,11 @@ GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 	struct drm_gaudi_nic_res_ctx res;
 	int ret;
 
-	if (!qp || !r || r->qpn >= GAUDI_NIC_MAX_CONN || !r->qpn ||
+	/*
+	 * The peer numbers its QPs as it likes, in the BTH's 24 bits (our
+	 * GAUDI_NIC_MAX_CONN is this card's limit, not the remote's).
+	 */
+	if (!qp || !r || r->qpn > GAUDI_NIC_QPN_MAX || !r->qpn ||
 	    r->psn > 0xFFFFFF)
 		return -EINVAL;
 	memset(&res, 0, sizeof(res));
@@ -351,6 +436,11 @@ GAUDI_EXPORT int gaudi_qp_connect(struct gaudi_qp *qp,
 	req.dst_conn_id = r->qpn;
 	req.remote_key = r->rkey;
 	req.psn = qp->psn;
+	req.path_mtu = qp->path_mtu;
+	if (qp->rnr_retry >= 0) {
+		req.flags = GAUDI_NIC_REQ_RNR_RETRY;
+		req.rnr_retry = (uint32_t)qp->rnr_retry;
+	}
 	ret = nic_op(qp->p->dev, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &req,
 		     sizeof(req), NULL, 0);
 	if (ret)
@@ -656,7 +746,7 @@ GAUDI_EXPORT int gaudi_nic_addr_parse(const char *s, struct gaudi_nic_addr *a)
 		return -EINVAL;
 	if (s[end] && strcmp(s + end, "\n"))
 		return -EINVAL;
-	if (port >= GAUDI_NIC_NUM_PORTS || qpn >= GAUDI_NIC_MAX_CONN ||
+	if (port >= GAUDI_NIC_NUM_PORTS || qpn > GAUDI_NIC_QPN_MAX ||
 	    psn > 0xFFFFFF || ip[0] > 255 || ip[1] > 255 || ip[2] > 255 ||
 	    ip[3] > 255)
 		return -EINVAL;

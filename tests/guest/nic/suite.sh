@@ -24,7 +24,9 @@
 #      internal link (so it can only be answered by the card the DL1 map
 #      names), 8 MiB over TCP on one link, a port taken down drops its
 #      peer's carrier and comes back, a hard reset with the ports up,
-#      rmmod, and a clean dmesg
+#      rmmod, and a clean dmesg; a 60-byte frame whose IPv4 header claims
+#      590 bytes arrives at its 60 bytes (gaudi_en_stale: the NIC's
+#      length word, not the header)
 #
 # Environment: GAUDI_KO, GAUDI_EN_KO, BIN (gaudi_nic_frame, ip, ethtool),
 # CARDS (at least 2).  Prints TAP and ends with
@@ -443,6 +445,21 @@ ok $? "gaudi-smi --events: then link_up, and no other port's ($(grep -c '"event"
 sed 's/^/#   /' /tmp/nic-events
 ns 0 ping -c 1 -W 3 10.0.1.2 >/dev/null 2>&1
 ok $? "ping over c0p0 works again"
+
+# gaudi_en sizes a received frame by the NIC's length word, never by its
+# IPv4 header (issue 22): a 60-byte frame claiming 590 bytes arrives as 60
+# bytes, with nothing of the 1000-byte frame before it.
+mac10=$(awk '$1 == 1 && $2 == 0 { print $4 }' "$NDMAP")
+ns 1 "$BIN/gaudi_en_stale" recv "$(nd 1 0)" 10 >/tmp/nic-stale 2>&1 &
+stpid=$!
+t=0
+until grep -qs listening /tmp/nic-stale || [ $t -ge 50 ]; do
+	sleep 0.1
+	t=$((t + 1))
+done
+ns 0 "$BIN/gaudi_en_stale" send "$(nd 0 0)" "$mac10" >/dev/null 2>&1
+wait "$stpid"
+ok $? "gaudi_en: a short frame claiming more IPv4 bytes is taken at its length ($(tail -n 1 /tmp/nic-stale))"
 
 # A QP error: the raw QP's unsecured doorbell (only the secured one is
 # allowed on it) rung through card 0's register window.  The port's error

@@ -326,8 +326,8 @@ static bool qp_errors(const struct pair *p)
 }
 
 /*
- * The regions and the path MTU of issue 22 came with ABI 1.5 and libgaudi
- * 0.5 (GAUDI_CAP_NIC_MR, gaudi_qp_reg_mr(), gaudi_qp_set_path_mtu()); built
+ * The regions and the path MTU of issue 22 came with ABI 1.6 and libgaudi
+ * 0.6 (GAUDI_CAP_NIC_MR, gaudi_qp_reg_mr(), gaudi_qp_set_path_mtu()); built
  * against an older libgaudi the card's QP is written as before: its key is
  * the QP's own and its packets carry up to 4096 bytes whatever the MTU
  * (the "path-mtu" checks then fail: keep the word in INTEROP_TODO).

@@ -41,6 +41,11 @@ cnt_snap() {
 	echo "$(cnt_eth "$cnt_n0") $(cnt_eth "$cnt_n1") $(cnt_smi "$cnt_i0" 0) $(cnt_smi "$cnt_i1" 0)"
 }
 
+# Counter $2 of netdev $1 from ethtool -S.
+cnt_one() {
+	ethtool -S "$1" 2>/dev/null | awk -v k="$2:" '$1 == k { print $2 }'
+}
+
 # roce_injected of both netdevs, summed: frames the model's fault
 # injection touched (make check's roce-lossy).
 cnt_inj() {
@@ -113,8 +118,12 @@ counters_test() {
 	gaudi-smi -n stats | grep -q "RoCE TX.*Retrans.*NAK tx.*NAK rx.*QP err"
 	ok $? "gaudi-smi -n stats: the RoCE columns"
 
+	cnt_r0=$(cnt_one "$cnt_n1" roce_region_errors)
 	tap_sub_each counters "$BIN/gaudi_roce_counters" badkey
 	cnt_c=$(cnt_snap)
+	cnt_r1=$(cnt_one "$cnt_n1" roce_region_errors)
+	[ "$((${cnt_r1:-0} - ${cnt_r0:-0}))" -ge 1 ]
+	ok $? "ethtool -S: the bad key is card 1's region error (roce_region_errors ${cnt_r0:-NA} -> ${cnt_r1:-NA})"
 	diag "counters after the bad key: $cnt_c"
 	# Exactly one each; with loss injected a late frame may add an
 	# invalid-QP error (the program counted exactly one while it ran).

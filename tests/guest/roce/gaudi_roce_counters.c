@@ -110,6 +110,12 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = setup(&b, 1, 0);
 	if (!ret)
+		ret = gaudi_qp_reg_mr(a.qp, gaudi_mapping_va(a.map), BUF_SIZE,
+				      NULL);
+	if (!ret)
+		ret = gaudi_qp_reg_mr(b.qp, gaudi_mapping_va(b.map), BUF_SIZE,
+				      NULL);
+	if (!ret)
 		ret = gaudi_qp_addr(a.qp, &aa);
 	if (!ret)
 		ret = gaudi_qp_addr(b.qp, &ba);

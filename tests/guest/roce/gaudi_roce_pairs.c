@@ -196,6 +196,10 @@ static int connect_pair(int i, int j)
 	ret = gaudi_qp_create(a->port[j], &a->tx[j]);
 	if (!ret)
 		ret = gaudi_qp_create(b->port[i], &b->rx[i]);
+	/* a's writes may land in its part of b's area only. */
+	if (!ret)
+		ret = gaudi_qp_reg_mr(b->rx[i], gaudi_mapping_va(b->dmap) +
+				      (size_t)a->module * region, region, NULL);
 	if (!ret)
 		ret = gaudi_qp_addr(a->tx[j], &aa);
 	if (!ret)

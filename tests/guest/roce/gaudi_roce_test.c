@@ -38,6 +38,7 @@
 #include "tap.h"
 #include <drm/gaudi_accel.h>
 #include "../../hw/gaudi1/nic.h"
+#include "../../hw/gaudi1/memmap.h"
 
 #define WQ_ENTRIES	64
 #define NUM_WQS		16
@@ -184,6 +185,35 @@ static int set_res(int fd, uint32_t port, uint32_t conn, const struct ends *e,
 		       NULL, 0);
 }
 
+/* REG_MR: a region of @len bytes at @va for connection @conn's peer. */
+static int reg_mr(int fd, uint32_t port, uint32_t conn, uint64_t va,
+		  uint64_t len, uint32_t access, uint32_t *key)
+{
+	struct drm_gaudi_nic_mr in;
+	struct drm_gaudi_nic_mr_key out;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.addr = va;
+	in.length = len;
+	in.port = port;
+	in.conn_id = conn;
+	in.access = access;
+	memset(&out, 0xA5, sizeof(out));
+	rc = nic_raw(fd, GAUDI_NIC_OP_REG_MR, &in, sizeof(in), &out,
+		     sizeof(out));
+	if (!rc && key)
+		*key = out.key;
+	return rc;
+}
+
+static int dereg_mr(int fd, uint32_t port, uint32_t key)
+{
+	struct drm_gaudi_nic_mr_dereg in = { port, key };
+
+	return nic_raw(fd, GAUDI_NIC_OP_DEREG_MR, &in, sizeof(in), NULL, 0);
+}
+
 /* ---- debugfs: registers, and contexts through the gateway ----------------- */
 
 static uint32_t reg_rd(uint32_t off)
@@ -292,8 +322,10 @@ static void neg(const char *accel, const char *ctrl)
 
 		memset(&q, 0, sizeof(q));
 		ok(!xioctl(fd, DRM_IOCTL_GAUDI_QUERY_CAPS, &q) &&
-		   (q.caps & GAUDI_CAP_NIC) && q.abi_minor >= 3,
-		   "QUERY_CAPS: GAUDI_CAP_NIC, ABI 1.%u", q.abi_minor);
+		   (q.caps & GAUDI_CAP_NIC) && (q.caps & GAUDI_CAP_NIC_MR) &&
+		   q.abi_minor >= 6,
+		   "QUERY_CAPS: GAUDI_CAP_NIC, GAUDI_CAP_NIC_MR, ABI 1.%u",
+		   q.abi_minor);
 	}
 	memset(&link, 0xAA, sizeof(link));
 	ok(!nic_raw(fd, GAUDI_NIC_OP_LINK_STATE, NULL, 0, &link,
@@ -504,7 +536,7 @@ static void neg(const char *accel, const char *ctrl)
 		memset(&r, 0, sizeof(r));
 		r.port = 0;
 		r.conn_id = c1;
-		r.flags = 1;
+		r.flags = 2;
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ flags: EINVAL");
 		r.flags = 0;
@@ -532,6 +564,26 @@ static void neg(const char *accel, const char *ctrl)
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ timeout_retry 256: EINVAL");
 		r.timeout_retry = 0;
+		/* ABI 1.6: path MTU and RNR retry. */
+		r.path_mtu = 300;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ path_mtu 300: EINVAL");
+		r.path_mtu = 8192;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ path_mtu 8192: EINVAL");
+		r.path_mtu = 128;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ path_mtu 128: EINVAL");
+		r.path_mtu = 0;
+		r.rnr_retry = 3;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ rnr_retry without its flag: EINVAL");
+		r.flags = GAUDI_NIC_REQ_RNR_RETRY;
+		r.rnr_retry = 8;
+		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
+		   -EINVAL, "SET_REQ rnr_retry 8: EINVAL");
+		r.flags = 0;
+		r.rnr_retry = 0;
 		r.port = 1;
 		ok(nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL) ==
 		   -EINVAL, "SET_REQ of port 0's QP on port 1: EINVAL");
@@ -555,6 +607,18 @@ static void neg(const char *accel, const char *ctrl)
 	}
 	ok(doorbell(fd, 0, c1, 0) == -EINVAL,
 	   "DOORBELL without requester context: EINVAL");
+	{
+		struct drm_gaudi_nic_req_ctx r;
+
+		memset(&r, 0, sizeof(r));
+		r.conn_id = c1;
+		r.psn = 7;
+		r.path_mtu = 1024;
+		r.flags = GAUDI_NIC_REQ_RNR_RETRY;
+		r.rnr_retry = 3;
+		ok(!nic(fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &r, (int *)NULL),
+		   "SET_REQ with path MTU 1024 and RNR retry 3");
+	}
 	ok(!set_req(fd, 0, c1, &e) && !set_res(fd, 0, c1, &e, 0),
 	   "SET_REQ and SET_RES of QP %u", c1);
 	ok(!conn_state(fd, 0, c1, &st) &&
@@ -611,8 +675,77 @@ static void neg(const char *accel, const char *ctrl)
 	   port_op(fd, GAUDI_NIC_OP_USER_CQ_UNSET, 0) == -EINVAL,
 	   "CQ_UNSET, again: EINVAL");
 
+	/* Memory regions (ABI 1.6). */
+	{
+		struct drm_gaudi_nic_mr m;
+		uint32_t k1 = 0, k2 = 0, k3 = 0;
+		uint64_t sram = 0x7FF0000000ULL, cfg = 0x7FFC000000ULL;
+
+		ok(reg_mr(fd, 0, c2, big.va, 0, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL, "REG_MR of 0 bytes: EINVAL");
+		ok(reg_mr(fd, 0, c2, big.va, big.size, 0, NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, big.va, big.size, 4, NULL) == -EINVAL,
+		   "REG_MR with no access, an unknown access bit: EINVAL");
+		ok(reg_mr(fd, 0, c2, big.va, big.size + 1,
+			  GAUDI_NIC_MR_REMOTE_WRITE, NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, big.va - 1, 2, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL,
+		   "REG_MR one byte beyond a mapping, either end: EINVAL");
+		ok(reg_mr(fd, 0, c2, cq.va, big.va + big.size - cq.va,
+			  GAUDI_NIC_MR_REMOTE_WRITE, NULL) == -EINVAL,
+		   "REG_MR across two mappings: EINVAL");
+		ok(reg_mr(fd, 0, c2, cfg, 4096, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, sram, 4096, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 0, c2, 0x18000000ULL, 4096,
+			  GAUDI_NIC_MR_REMOTE_WRITE, NULL) == -EINVAL,
+		   "REG_MR of config space, SRAM, the driver's HBM: EINVAL");
+		ok(reg_mr(fd, 0, c2, ~0ULL - 10, 100, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL, "REG_MR wrapping: EINVAL");
+		ok(reg_mr(fd, 0, 1, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 0, 900, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL &&
+		   reg_mr(fd, 1, c2, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			  NULL) == -EINVAL,
+		   "REG_MR on QP 1, an unallocated QP, another port's: EINVAL");
+		memset(&m, 0, sizeof(m));
+		m.addr = big.va;
+		m.length = 64;
+		m.conn_id = c2;
+		m.access = GAUDI_NIC_MR_REMOTE_WRITE;
+		m.flags = 1;
+		ok(nic(fd, GAUDI_NIC_OP_REG_MR, &m, &k1) == -EINVAL,
+		   "REG_MR flags: EINVAL");
+		m.flags = 0;
+		m.reserved[1] = 1;
+		ok(nic(fd, GAUDI_NIC_OP_REG_MR, &m, &k1) == -EINVAL,
+		   "REG_MR reserved: EINVAL");
+		ok(!reg_mr(fd, 0, c2, big.va + 4096, 8192,
+			   GAUDI_NIC_MR_REMOTE_WRITE, &k1) &&
+		   !reg_mr(fd, 0, c2, big.va + 4096, 8192,
+			   GAUDI_NIC_MR_REMOTE_WRITE | GAUDI_NIC_MR_REMOTE_READ,
+			   &k2) && k1 != k2 && (k1 ^ k2) >> 10,
+		   "REG_MR twice, the same range: keys 0x%x, 0x%x (random bits differ)",
+		   k1, k2);
+		ok(unmap_host(fd, big.va) == -EBUSY,
+		   "UNMAP of a mapping with regions: EBUSY");
+		ok(!dereg_mr(fd, 0, k1) && dereg_mr(fd, 0, k1) == -ENOENT &&
+		   dereg_mr(fd, 0, k1 ^ 0x400) == -ENOENT &&
+		   dereg_mr(fd, 1, k2) == -ENOENT,
+		   "DEREG_MR, again, a forged key, on another port: ENOENT");
+		ok(!reg_mr(fd, 0, c2, big.va, 64, GAUDI_NIC_MR_REMOTE_WRITE,
+			   &k3) && k3 != k1 && (k3 & 1023) != (k1 & 1023),
+		   "a new region does not take the slot of one of its QP's ended regions (0x%x)",
+		   k3);
+		ok(unmap_host(fd, big.va) == -EBUSY, "  still EBUSY");
+	}
+
 	/* Destroy. */
 	ok(!conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c2), "DESTROY QP %u", c2);
+	ok(!unmap_host(fd, big.va) && !area_map(fd, &big, 1 << 20),
+	   "its regions ended with it: UNMAP, mapped again");
 	ok(conn_op(fd, GAUDI_NIC_OP_DESTROY_CONN, 0, c2) == -EINVAL,
 	   "DESTROY again: EINVAL");
 	ok(set_res(fd, 0, c2, &e, 0) == -EINVAL &&
@@ -706,7 +839,7 @@ static void check_gone(int fd, const uint32_t *c, const char *what)
 static void teardown(const char *accel)
 {
 	struct area wq, cq;
-	uint32_t c[3], first;
+	uint32_t c[3], first, key = 0;
 	char bdf[64], path[256];
 	FILE *f;
 	int fd;
@@ -717,12 +850,17 @@ static void teardown(const char *accel)
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
 	ok(qpc_valid(2, c[0], true) && qpc_valid(2, c[2], false),
 	   "their contexts are valid in the NIC");
+	ok(!reg_mr(fd, 2, c[0], cq.va, CQ_ENTRIES * 8,
+		   GAUDI_NIC_MR_REMOTE_WRITE, &key),
+	   "a region on connection %u", c[0]);
 	close(fd);
 
 	fd = hl_open_retry(accel);
 	if (!ok(fd >= 0, "reopen"))
 		return;
 	check_gone(fd, c, "close");
+	ok(dereg_mr(fd, 2, key) == -ENOENT,
+	   "after close: the old holder's region key is no region (ENOENT)");
 	ok(!alloc_conn(fd, 2, &first) && first == GAUDI_NIC_FIRST_CONN,
 	   "the next holder's first QP is %u", GAUDI_NIC_FIRST_CONN);
 	close(fd);
@@ -732,6 +870,10 @@ static void teardown(const char *accel)
 	if (!ok(fd >= 0, "reopen"))
 		return;
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	ok(!reg_mr(fd, 2, c[1], cq.va, CQ_ENTRIES * 8,
+		   GAUDI_NIC_MR_REMOTE_WRITE, &key) &&
+	   unmap_host(fd, cq.va) == -EBUSY,
+	   "a region on connection %u holds its mapping (UNMAP EBUSY)", c[1]);
 	if (hl_card_bdf(atoi(accel + strlen("/dev/accel/accel")), bdf,
 			sizeof(bdf)) == 0) {
 		snprintf(path, sizeof(path),
@@ -745,6 +887,8 @@ static void teardown(const char *accel)
 	sleep(1);
 	ok(hl_wait_operational(fd, 60), "operational again");
 	check_gone(fd, c, "reset");
+	ok(dereg_mr(fd, 2, key) == -ENOENT && unmap_host(fd, cq.va) != -EBUSY,
+	   "after reset: the region is gone, its mapping no longer held");
 	close(fd);
 }
 
@@ -758,6 +902,7 @@ struct side {
 	uint32_t cq_ci;
 	uint8_t mac[6];
 	uint32_t pi[NUM_WQS];	/* next WQE per QP */
+	uint32_t mr_key[NUM_WQS];	/* the region on @buf per QP, 0: none */
 };
 
 static void wqe_write(struct side *s, uint32_t qp, uint64_t laddr,
@@ -843,7 +988,13 @@ static int side_open(struct side *s, const char *accel, const char *dbg,
 	return (link.up_mask >> port) & 1 ? 0 : -2;
 }
 
-/* Connect requester QP @qa of @a to responder QP @qb of @b. */
+/*
+ * Connect requester QP @qa of @a to responder QP @qb of @b, whose region
+ * (ABI 1.6) is @b's whole buffer, registered once per QP; the requester
+ * carries its key, or (@rkey != @key) a wrong one, the same slot with
+ * other random bits.  @key itself goes into the responder's @local_key,
+ * which regions make meaningless.
+ */
 static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
 		   uint32_t key, uint32_t rkey, uint32_t psn)
 {
@@ -852,8 +1003,113 @@ static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
 
 	memcpy(ea.dst_mac, b->mac, 6);
 	memcpy(eb.dst_mac, a->mac, 6);
-	return set_req(a->fd, a->port, qa, &ea) ||
-	       set_res(b->fd, b->port, qb, &eb, GAUDI_NIC_RES_SOB_EN);
+	if (set_res(b->fd, b->port, qb, &eb, GAUDI_NIC_RES_SOB_EN))
+		return -1;
+	if (qb >= NUM_WQS)
+		return -1;
+	if (!b->mr_key[qb] &&
+	    reg_mr(b->fd, b->port, qb, b->buf.va, b->buf.size,
+		   GAUDI_NIC_MR_REMOTE_WRITE, &b->mr_key[qb]))
+		return -1;
+	ea.key = b->mr_key[qb] ^ (rkey == key ? 0 : 0x400);
+	return set_req(a->fd, a->port, qa, &ea);
+}
+
+/*
+ * Issue 22's attacks of a remote peer, with card A's engine as the peer
+ * (a conforming RoCE v2 requester whose holder picks every address and
+ * key): connection @qa -> @qb, reconnected before each try with the remote
+ * key @key (0: B's region of @qb).  Each try must put A's requester in
+ * error, leave B's whole buffer (its region and around it), B's send
+ * queues and CQ and B's driver SOBs W_S 0..3 as they were, and the
+ * connection must work again.
+ */
+static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
+		   uint32_t key, uint64_t laddr, uint64_t raddr, uint32_t size,
+		   const char *what)
+{
+	struct ends ea = { 0x0A000002, 0x0A000001, qb, 0, 5, { 0 } };
+	uint8_t *before = malloc(BUF_SIZE);
+	uint8_t *wq = malloc(b->wq.size), *cq = malloc(b->cq.size);
+	uint32_t sobs[4], n;
+	bool same = true, refused;
+
+	if (!before || !wq || !cq) {
+		ok(0, "%s: memory", what);
+		free(before);
+		free(wq);
+		free(cq);
+		return;
+	}
+	a->pi[qa] = 0;
+	memcpy(ea.dst_mac, b->mac, 6);
+	ea.key = key ? key : b->mr_key[qb];
+	if (connect(a, qa, b, qb, 1, 1, 5) || set_req(a->fd, a->port, qa, &ea)) {
+		ok(0, "%s: reconnect", what);
+		free(before);
+		free(wq);
+		free(cq);
+		return;
+	}
+	dbg_dir = b->dbg;
+	for (n = 0; n < 4; n++)
+		sobs[n] = sob_rd(n);
+	memcpy(before, b->buf.p, BUF_SIZE);
+	memcpy(wq, b->wq.p, b->wq.size);
+	memcpy(cq, b->cq.p, b->cq.size);
+	wqe_write(a, qa, laddr, size, raddr, -1, 0);
+	refused = !doorbell(a->fd, a->port, qa, a->pi[qa]) &&
+		  wait_state(a, qa, GAUDI_NIC_CONN_REQ_ERROR, 10000) &&
+		  cq_poll(a, 1, NULL, 10) == 0;
+	usleep(20000);
+	for (n = 0; n < 4; n++)
+		same &= sob_rd(n) == sobs[n];
+	same &= !memcmp(wq, b->wq.p, b->wq.size) &&
+		!memcmp(cq, b->cq.p, b->cq.size);
+	ok(refused && same && !memcmp(before, b->buf.p, BUF_SIZE),
+	   "peer attack refused: %s (requester in error, no CQE, B's buffer, queues and driver SOBs unchanged)",
+	   what);
+	free(before);
+	free(wq);
+	free(cq);
+}
+
+/* The attacks, then the connection works as before. */
+static void remote_attacks(struct side *a, struct side *b, uint32_t qa,
+			   uint32_t qb, uint32_t other_qb)
+{
+	uint64_t cfg_sob = GAUDI_CFG_BASE + SOB(0);
+	uint64_t end = b->buf.va + BUF_SIZE;
+	uint32_t gone = 0, size = 64;
+
+	attack(a, b, qa, qb, 0, a->buf.va, cfg_sob, 4,
+	       "a write to B's config space (driver SOB W_S 0)");
+	attack(a, b, qa, qb, 0, a->buf.va, 0x18000000ULL, size,
+	       "a write to B's driver HBM (its NIC tables)");
+	attack(a, b, qa, qb, 0, a->buf.va, end - size / 2, size,
+	       "a write across the end of B's region");
+	attack(a, b, qa, qb, 0, a->buf.va, b->buf.va - size / 2, size,
+	       "a write across the start of B's region");
+	attack(a, b, qa, qb, 0, a->buf.va, b->wq.va, size,
+	       "a write into B's send queues (in no region: a WQE rewritten)");
+	attack(a, b, qa, qb, 0, a->buf.va, b->cq.va, size,
+	       "a write into B's completion queue");
+	attack(a, b, qa, qb, b->mr_key[other_qb], a->buf.va, b->buf.va, size,
+	       "the key of another connection's region");
+	if (!reg_mr(b->fd, b->port, qb, b->buf.va, 4096,
+		    GAUDI_NIC_MR_REMOTE_WRITE, &gone) &&
+	    !dereg_mr(b->fd, b->port, gone))
+		attack(a, b, qa, qb, gone, a->buf.va, b->buf.va, size,
+		       "the key of a deregistered region");
+	else
+		ok(0, "REG_MR and DEREG_MR of a region to forge");
+	attack(a, b, qa, qb, b->mr_key[qb] ^ 0xFFFFFC00U, a->buf.va, b->buf.va,
+	       size, "a guessed key (the region's slot, other random bits)");
+	/* The holder's own NIC as a reader of what it may not read. */
+	attack(a, b, qa, qb, 0, GAUDI_CFG_BASE + SOB(0), b->buf.va, 4,
+	       "a send WQE whose local address is A's config space");
+	attack(a, b, qa, qb, 0, 0x18000000ULL, b->buf.va, size,
+	       "a send WQE whose local address is A's driver HBM");
 }
 
 /* One write with a SOB increment on requester @qa: CQE, bytes, SOB. */
@@ -1365,6 +1621,7 @@ static void rdma(char **argv)
 		     "after both errors");
 	nic_queue_doorbell(&a, &b, qa[1], shadow, sob0 + n + 3);
 	collective_test(&a);
+	remote_attacks(&a, &b, qa[2], qb[2], qb[0]);
 	/* The QP in error is brought back by new contexts. */
 	a.pi[qa[2]] = 0;
 	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
@@ -1432,7 +1689,8 @@ static void rdma(char **argv)
 static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 {
 	static const uint32_t ops[] = { 0, 1, 2, 3, 9, 10, 11, 12, 13, 16,
-					0x40, 0x41, 0x42, 0x43, 4, 77 };
+					0x40, 0x41, 0x42, 0x43, 0x44, 0x45,
+					4, 77 };
 	struct area m;
 	uint64_t buf[64], out[64];
 	unsigned int i, k, done = 0;
@@ -1494,6 +1752,7 @@ static void fuzz(const char *accel, unsigned int n, unsigned int seed)
 		done += !xioctl(fd, DRM_IOCTL_GAUDI_NIC, &a);
 	}
 	ok(1, "%u random NIC ioctls, %u accepted", n, done);
+	/* Regions the fuzzing registered hold the mapping until the close. */
 	close(fd);
 	fd = hl_open_retry(accel);
 	ok(fd >= 0, "the card opens again after the fuzzing");
@@ -1556,6 +1815,9 @@ static void remove_test(const char *accel)
 	if (!ok(fd >= 0, "open %s", accel))
 		return;
 	ok(!setup_some(fd, &wq, &cq, c), "three connections on port 2");
+	/* A region too: the removal must drop it before the mappings go. */
+	ok(!reg_mr(fd, 2, c[2], wq.va, 4096, GAUDI_NIC_MR_REMOTE_WRITE, NULL),
+	   "a region on connection %u", c[2]);
 	ok(!sys_write("/sys/bus/pci/drivers/gaudi/unbind", bdf),
 	   "unbind %s while held", bdf);
 	/* (not into c[]: a failed ALLOC_CONN leaves its output 0) */

@@ -86,7 +86,8 @@ int gaudi_nic_port_close(struct gaudi_nic_port *p);
  * @port: the port number
  * @ip: an IPv4 address for the headers (host byte order)
  * @qpn: the QP number
- * @rkey: the key the peer's writes must carry
+ * @rkey: the key the peer's writes must carry (the QP's first region's,
+ *	gaudi_qp_reg_mr())
  * @psn: the first packet sequence number this end sends
  */
 struct gaudi_nic_addr {
@@ -128,6 +129,60 @@ int gaudi_qp_addr(const struct gaudi_qp *qp, struct gaudi_nic_addr *out);
  */
 void gaudi_qp_set_ip(struct gaudi_qp *qp, uint32_t ip);
 
+/**
+ * gaudi_qp_reg_mr() - let the peer of a QP write into a range
+ * @qp: the QP (connected or not)
+ * @va: device VA of the range (inside one host mapping of this process,
+ *	gaudi_map_host())
+ * @size: bytes, at least 1
+ * @key: receives the region's key (the peer's R_Key), or NULL
+ *
+ * The peer's RDMA WRITEs land only inside the regions registered on the
+ * QP they arrive on (since gaudi.ko ABI 1.6); a write elsewhere is
+ * refused and puts the QP in error.  The first region's key is the @rkey
+ * of gaudi_qp_addr(): register before handing the address to the peer.
+ * The mapping cannot be unmapped while the region lives
+ * (gaudi_unmap(): -EBUSY); the region ends with gaudi_qp_dereg_mr(),
+ * gaudi_qp_destroy() or the close of the device.  Writes that carry no
+ * data (a remote sync object only) need no region.
+ *
+ * Return: 0, -EOPNOTSUPP (the driver has no regions), -ENOSPC (the
+ * port's 1024 regions are taken), -EINVAL (not one host mapping), a
+ * negative errno.
+ */
+int gaudi_qp_reg_mr(struct gaudi_qp *qp, uint64_t va, uint64_t size,
+		    uint32_t *key);
+/**
+ * gaudi_qp_dereg_mr() - end a region of gaudi_qp_reg_mr()
+ * @qp: its QP
+ * @key: its key
+ *
+ * From the return on, no packet of the peer writes into it (also not the
+ * rest of a message that began before).
+ *
+ * Return: 0, -ENOENT (no region of that key), -EOPNOTSUPP, a negative
+ * errno.
+ */
+int gaudi_qp_dereg_mr(struct gaudi_qp *qp, uint32_t key);
+/**
+ * gaudi_qp_set_path_mtu() - the path MTU of the QP's connection
+ * @qp: the QP, before gaudi_qp_connect() (which applies it)
+ * @mtu: bytes of payload per packet: 256, 512, 1024, 2048 or 4096 (the
+ *	default); a peer's is agreed out of band, as with verbs
+ *
+ * Return: 0, -EINVAL, -EOPNOTSUPP (the driver has only 4096).
+ */
+int gaudi_qp_set_path_mtu(struct gaudi_qp *qp, unsigned int mtu);
+/**
+ * gaudi_qp_set_rnr_retry() - resends after RNR NAKs before the QP fails
+ * @qp: the QP, before gaudi_qp_connect() (which applies it)
+ * @retries: 0..6, or 7 for unlimited (the default), as InfiniBand's
+ *	rnr_retry: a peer that has no receive posted for a write with
+ *	immediate answers RNR NAK, and the card waits and resends
+ *
+ * Return: 0, -EINVAL, -EOPNOTSUPP (the driver has only 7).
+ */
+int gaudi_qp_set_rnr_retry(struct gaudi_qp *qp, unsigned int retries);
 /**
  * gaudi_qp_connect() - connect to the peer's QP
  * @qp: the QP

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The network oracle (issue 22; Documentation/emulator/nic.rst "Remote
+ * peers"): card 1 is the holder's card with its region table, QP
+ * extensions and connections set up as the driver does; the input is a
+ * sequence of 8-byte operations: remote frames (requests and ACK/NAKs
+ * with mutated fields, from the peer or a stranger, replays) interleaved
+ * with the holder's own changes (close, re-create of a connection, its own
+ * send WQEs, time passing).  The oracle watches every access card 1's NIC
+ * makes as a user engine (the model's transaction monitor) and fails on
+ *   - a write outside a live region of the connection the frame is for,
+ *     with remote-write access, of the current generation, or a WRITE
+ *     MIDDLE/LAST continuing a message of an earlier connection;
+ *   - a sync-object write outside the remote-SOB window, any other
+ *     configuration-space access, any access to the driver's memory;
+ *   - a read other than the holder's own send queue and buffer.
+ * Used by test_netoracle.c (the seeds as TAP) and fuzz_roce.c (libFuzzer).
+ */
+#ifndef NETORACLE_H
+#define NETORACLE_H
+
+#include "rocebed.h"
+
+#define NO_PORT		2
+#define NO_QP		1		/* the holder's responder QP */
+#define NO_REQ_QP	2		/* the holder's requester QP */
+#define NO_EXT_HBM	0x3000000ULL
+#define NO_MR_HBM	0x3100000ULL
+#define NO_MR_LOG	4
+#define NO_MR_IDX	1
+#define NO_REGION	(VA_BUF + 0x1000)
+#define NO_REGION_LEN	0x4000ULL
+#define NO_DRIVER_HBM	0x18000000ULL
+#define NO_OP_SIZE	8
+
+struct netoracle {
+	bool open;			/* QP 1's connection */
+	uint32_t gen, key, old_key;
+	uint32_t expected;		/* the PSN the holder's QP starts at */
+	bool first_seen;		/* a FIRST/ONLY with the key since open */
+	/* The frame being handled (card 1's accesses belong to it). */
+	bool in_frame;
+	uint32_t qpn;
+	bool sob_ok;
+	char why[256];
+	unsigned int violations;
+	unsigned int writes;		/* allowed writes into the region */
+	uint8_t last[MAXF + 64];
+	size_t last_len;
+};
+
+static struct netoracle NO;
+/* Test of the oracle itself: the model's region this much larger. */
+static uint64_t no_model_slack;
+
+static inline void no_fail(const char *what, const struct gaudi_txn *t)
+{
+	if (NO.violations++)
+		return;
+	snprintf(NO.why, sizeof(NO.why),
+		 "%s: %s of %llu bytes at 0x%llx (pa 0x%llx), frame for QP %u",
+		 what, t->write ? "write" : "read", (unsigned long long)t->len,
+		 (unsigned long long)t->addr, (unsigned long long)t->pa,
+		 NO.qpn);
+}
+
+static inline bool no_inside(uint64_t a, uint64_t len, uint64_t start,
+			     uint64_t size)
+{
+	return a >= start && len <= size && a - start <= size - len;
+}
+
+static void no_txn(void *opaque, const struct gaudi_txn *t)
+{
+	(void)opaque;
+	if (t->kind != GAUDI_INIT_NIC || t->secure ||
+	    t->result != GAUDI_TXN_OK)
+		return;
+	if (t->pa >= GAUDI_CFG_BASE &&
+	    t->pa < GAUDI_CFG_BASE + GAUDI_CFG_SIZE) {
+		uint64_t off = t->pa - GAUDI_CFG_BASE;
+
+		if (!t->write || !NO.in_frame || !NO.sob_ok ||
+		    !no_inside(off, t->len, SOB_BASE, 4ULL * SOB_WINDOW))
+			no_fail("configuration space", t);
+		return;
+	}
+	if (!(t->addr >= GAUDI_VA_HOST_START && t->addr < GAUDI_VA_HOST_END)) {
+		/* The bed's user memory is all behind the MMU. */
+		no_fail("not the holder's mapped memory", t);
+		return;
+	}
+	if (!t->write) {
+		if (!no_inside(t->addr, t->len, VA_SQ + 0x2000ULL * NO_REQ_QP,
+			       0x2000) &&
+		    !no_inside(t->addr, t->len, VA_BUF, BUF_SIZE))
+			no_fail("a read beyond the holder's queue and buffer",
+				t);
+		return;
+	}
+	if (no_inside(t->addr, t->len, VA_CQ, 8ULL * CQ_ENTRIES))
+		return;			/* a CQE */
+	if (!NO.in_frame || NO.qpn != NO_QP || !NO.open)
+		no_fail("a write with no open connection", t);
+	else if (!no_inside(t->addr, t->len, NO_REGION, NO_REGION_LEN))
+		no_fail("a write outside the region", t);
+	else if (!NO.first_seen)
+		no_fail("a write continuing an earlier connection's message",
+			t);
+	else
+		NO.writes++;
+}
+
+static inline void no_table(unsigned int t, uint32_t idx, const uint32_t *w)
+{
+	struct gaudi_core *g = W->fb[1].g;
+	unsigned int i;
+
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+		wr(g, qpc(NO_PORT, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
+		wr(g, qpc(NO_PORT, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
+	}
+	wr(g, qpc(NO_PORT, NIC_QPC_GW_CTRL),
+	   idx | t << QPC_GW_CTRL_TABLE_SHIFT);
+	wr(g, qpc(NO_PORT, NIC_QPC_GW_BUSY), 1);
+}
+
+/* The driver's close: contexts and region invalid, cache invalidated. */
+static inline void no_close(void)
+{
+	uint32_t e[16] = { 0 }, w[8] = { 0 };
+
+	gateway(W->fb[1].g, NO_PORT, NO_QP, false, e);
+	no_table(QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_RES_QPC_CACHE_INVALIDATE), 1);
+	NO.open = false;
+	NO.first_seen = false;
+}
+
+/*
+ * The driver's create: a new generation and key (the allocator gives the
+ * same QPN and the same VA again), the extension, the region, then the
+ * responder context, as h22k's driver orders it.
+ */
+static inline void no_create(uint32_t psn)
+{
+	uint32_t w[8] = { 0 };
+
+	NO.gen = (NO.gen + 1) & 0xFF;
+	NO.old_key = NO.key;
+	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
+	w[0] = EXT_MTU_4096 | 7U << EXT_W0_RNR_RETRY_SHIFT |
+	       NO.gen << EXT_W0_GEN_SHIFT | EXT_W0_VALID;
+	no_table(QPC_GW_TABLE_EXT, NO_QP, w);
+	memset(w, 0, sizeof(w));
+	w[0] = (uint32_t)NO_REGION;
+	w[1] = (uint32_t)(NO_REGION >> 32);
+	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
+	w[4] = NO.key;
+	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
+	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE;
+	no_table(QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	connect(NO_PORT, NO_QP, NO_QP, NO.key, psn);
+	NO.open = true;
+	NO.first_seen = false;
+	NO.expected = psn;
+}
+
+/* The holder's requester QP 2 on card 1, to the peer's QP 7 on card 0. */
+static inline void no_requester(void)
+{
+	bed_requester(1, NO_PORT, NO_REQ_QP, 7, RKEY, 1000);
+}
+
+static inline void no_setup(void)
+{
+	struct gaudi_core *g;
+
+	two_cards(NO_PORT, NULL);
+	memset(&NO, 0, sizeof(NO));
+	g = W->fb[1].g;
+	wr(g, qpc(NO_PORT, NIC_QPC_EXT_BASE_ADDRESS_49_18), NO_EXT_HBM >> 18);
+	wr(g, qpc(NO_PORT, NIC_QPC_EXT_BASE_ADDRESS_17_7),
+	   (NO_EXT_HBM >> 7) & 0x7FF);
+	wr(g, qpc(NO_PORT, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
+	wr(g, qpc(NO_PORT, NIC_QPC_MR_BASE_ADDRESS_49_18), NO_MR_HBM >> 18);
+	wr(g, qpc(NO_PORT, NIC_QPC_MR_BASE_ADDRESS_17_7),
+	   (NO_MR_HBM >> 7) & 0x7FF);
+	wr(g, qpc(NO_PORT, NIC_QPC_MR_CFG), MR_CFG_ENABLE | NO_MR_LOG);
+	no_create(0);
+	no_requester();
+	W->dead = true;			/* the peer is the input */
+	g->bus.txn = no_txn;
+}
+
+static inline uint32_t no_res_expected(void)
+{
+	uint32_t s[8];
+
+	memcpy(s, W->fb[1].hbm + RES_QPC_HBM + 32ULL * NO_QP, 32);
+	return getbits(s, RES_QPC_EXPECTED_PSN_BIT, 24);
+}
+
+static inline uint32_t no_req_next(void)
+{
+	uint32_t r[16];
+
+	memcpy(r, W->fb[1].hbm + REQ_QPC_HBM + 64ULL * NO_REQ_QP, 64);
+	return getbits(r, REQ_QPC_NEXT_PSN_BIT, 24);
+}
+
+/*
+ * Deliver a frame to card 1.  A FIRST/ONLY from the peer with the current
+ * key at the expected PSN may start a message of this connection.
+ */
+static inline void no_deliver(const uint8_t *f, size_t len)
+{
+	uint8_t m1[6];
+	uint8_t op = len >= 54 ? f[42] : 0;
+	uint32_t qpn = len >= 54 ? be32(f + 46) & 0xFFFFFF : 0;
+
+	mac_of(1, NO_PORT, m1);
+	if (len >= 70 && NO.open && qpn == NO_QP && !memcmp(f, m1, 6) &&
+	    be32(f + 26) == ip_of(0) && be32(f + 30) == ip_of(1) &&
+	    (op == BED_FIRST || op == BED_ONLY || op == BED_ONLY_IMM) &&
+	    (be32(f + 50) & 0xFFFFFF) == no_res_expected() &&
+	    be32(f + 62) == NO.key)
+		NO.first_seen = true;
+	NO.in_frame = true;
+	NO.qpn = qpn;
+	NO.sob_ok = NO.open && qpn == NO_QP;
+	gaudi_nic_receive(W->fb[1].g, NO_PORT, f, len);
+	NO.in_frame = false;
+	memcpy(NO.last, f, len);
+	NO.last_len = len;
+}
+
+static const uint8_t no_ops[8] = {
+	BED_FIRST, BED_MIDDLE, BED_LAST, BED_ONLY, BED_ONLY_IMM, 0x09,
+	BED_ACK, 0x11,
+};
+
+/* One remote frame from the 7 bytes after the opcode. */
+static inline void no_frame(const uint8_t *a)
+{
+	static uint8_t page[4096], f[MAXF + 64];
+	static const uint8_t stranger[6] = { 0x02, 0, 0, 0, 0, 0x66 };
+	struct bedpkt k = { 0 };
+	uint32_t exp = no_res_expected();
+	size_t len;
+
+	memset(page, a[6], sizeof(page));
+	k.op = a[0] & 0x80 ? a[0] : no_ops[a[0] & 7];
+	k.qpn = (a[1] & 3) == 0 ? NO_QP : (a[1] & 3) == 1 ? NO_REQ_QP :
+		(a[1] & 3) == 2 ? 3 : (uint32_t)a[1] << 16 | a[2];
+	switch (a[2] & 3) {
+	case 0:
+		k.psn = exp;
+		break;
+	case 1:
+		k.psn = (exp - 1) & 0xFFFFFF;
+		break;
+	case 2:
+		k.psn = (exp + 1 + (a[2] >> 2)) & 0xFFFFFF;
+		break;
+	default:
+		k.psn = (uint32_t)a[2] << 8 | a[3];
+	}
+	switch (a[3] & 7) {
+	case 0:
+		k.va = NO_REGION + 16ULL * a[4];
+		break;
+	case 1:
+		k.va = NO_REGION + NO_REGION_LEN - 16ULL * a[4];
+		break;
+	case 2:
+		k.va = NO_REGION - 16ULL * a[4];
+		break;
+	case 3:
+		k.va = SOB_BASE + 4ULL * (a[4] * 3U);	/* a SOB, near the window */
+		break;
+	case 4:
+		k.va = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4ULL * a[4];
+		break;
+	case 5:
+		k.va = NO_DRIVER_HBM + 64ULL * a[4];
+		break;
+	case 6:
+		k.va = VA_SQ + 0x2000ULL * NO_REQ_QP + 32ULL * a[4];
+		break;
+	default:
+		k.va = VA_HOLE + 4096ULL * a[4];
+	}
+	switch (a[5] & 3) {
+	case 0:
+		k.rkey = NO.key;
+		break;
+	case 1:
+		k.rkey = NO.old_key;
+		break;
+	case 2:
+		k.rkey = (NO.key ^ 0x5A5A0000U);
+		break;
+	default:
+		k.rkey = RKEY;
+	}
+	k.len = (a[6] & 0x7F) * 64U + (a[5] >> 6);
+	if (k.len > 4096 + 64)
+		k.len = 4096 + 64;
+	k.dlen = k.op == BED_FIRST ? k.len + ((a[5] >> 2) & 7) * 4096U :
+		 k.len;
+	if (k.op == BED_ONLY_IMM && (a[6] & 0x80)) {
+		k.len = k.dlen = 0;		/* the remote SOB write */
+		k.imm = 0x80000001U;
+	}
+	k.data = page;
+	if (k.op == BED_ACK || k.op == 0x11) {
+		static const uint8_t syn[8] = {
+			0x1F, 0x60, 0x61, 0x62, 0x20, 0x21, 0x2E, 0x40,
+		};
+		uint32_t next = no_req_next();
+
+		k.aeth = syn[a[4] & 7];
+		k.psn = a[4] & 8 ? (next - 1 - (a[3] & 7)) & 0xFFFFFF :
+				   (uint32_t)a[3] << 8 | a[4];
+		k.len = k.dlen = 0;
+	}
+	if (a[5] & 0x10)
+		k.src_ip = 0x0A000063U;		/* a stranger */
+	if (a[5] & 0x20)
+		k.dst_mac = stranger;
+	if (k.len > sizeof(page))
+		k.len = k.dlen = sizeof(page);
+	len = bed_frame(NO_PORT, 0, &k, f);
+	no_deliver(f, len);
+}
+
+/* The holder's own send WQE on QP 2 (local address chosen by a[0]). */
+static inline void no_wqe(const uint8_t *a)
+{
+	static const uint64_t la[4] = {
+		VA_BUF, NO_DRIVER_HBM, GAUDI_CFG_BASE + SOB_BASE, VA_HOLE,
+	};
+	uint32_t w[8] = { 0 }, r[16], ci;
+	uint64_t l = la[a[0] & 3] + 16ULL * a[1];
+	uint32_t size = (uint32_t)a[2] * 32;
+
+	memcpy(r, W->fb[1].hbm + REQ_QPC_HBM + 64ULL * NO_REQ_QP, 64);
+	ci = getbits(r, REQ_QPC_CONSUMER_INDEX_BIT, 22) % SQ_ENTRIES;
+	w[0] = WQE_LINEAR << NIC_WQE_OPCODE_SHIFT;
+	w[1] = (uint32_t)l;
+	w[2] = ((uint32_t)(l >> 32) & NIC_WQE_LOCAL_ADDR_HI) |
+	       size << NIC_WQE_SIZE_SHIFT;
+	w[3] = (uint32_t)VA_BUF;
+	w[4] = (uint32_t)(VA_BUF >> 32) & NIC_WQE_REMOTE_ADDR_HI;
+	memcpy(W->fb[1].hbm + SQ_HBM + 0x2000ULL * NO_REQ_QP + 32ULL * ci, w,
+	       sizeof(w));
+	NO.in_frame = false;
+	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_UNSECURED_DOORBELL_PI),
+	   (ci + 1) % SQ_ENTRIES);
+	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_UNSECURED_DOORBELL_QPN),
+	   QPC_DOORBELL_BUSY | NO_REQ_QP);
+}
+
+/*
+ * Run one input; 0 if the oracle saw nothing wrong, else 1 with why.
+ * Operations (8 bytes each, the first selects): 0-3 a remote frame,
+ * 4 close, 5 re-create, 6 the holder's WQE, 7 time passes or a replay.
+ */
+static inline int no_run(const uint8_t *d, size_t n, char *why, size_t wl)
+{
+	size_t i;
+
+	no_setup();
+	for (i = 0; i + NO_OP_SIZE <= n && !NO.violations; i += NO_OP_SIZE) {
+		const uint8_t *a = d + i + 1;
+
+		switch (d[i] & 7) {
+		case 0: case 1: case 2: case 3:
+			no_frame(a);
+			break;
+		case 4:
+			no_close();
+			break;
+		case 5:
+			if (NO.open)
+				no_close();
+			no_create((uint32_t)a[0] << 8 | a[1]);
+			break;
+		case 6:
+			no_wqe(a);
+			break;
+		default:
+			if (a[0] & 1 && NO.last_len) {
+				static uint8_t f[MAXF + 64];
+				size_t l = NO.last_len;
+
+				memcpy(f, NO.last, l);
+				no_deliver(f, l);
+			} else {
+				W->fb[1].now += 1000000ULL * (a[1] + 1);
+				gaudi_core_tick(W->fb[1].g);
+			}
+		}
+		W->n = 0;
+	}
+	W->fb[1].g->bus.txn = NULL;
+	bye();
+	if (NO.violations) {
+		snprintf(why, wl, "%s", NO.why);
+		return 1;
+	}
+	return 0;
+}
+
+#endif /* NETORACLE_H */

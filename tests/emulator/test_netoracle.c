@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The network oracle's seeds (netoracle.h), one per attack class of issue
+ * 22, as a TAP test; --corpus DIR writes them as fuzz_roce's corpus.
+ */
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "netoracle.h"
+#include "tap.h"
+
+#define MAX_OPS 16
+
+struct seed {
+	const char *name;
+	unsigned int n;
+	uint8_t op[MAX_OPS][NO_OP_SIZE];
+};
+
+/* Frame bytes: opcode index, QP, PSN, VA, VA offset, key|len, len|fill. */
+#define FR(o, q, psn, va, off, kl, lf) { 0, o, q, psn, va, off, kl, lf }
+#define CLOSE { 4, 0, 0, 0, 0, 0, 0, 0 }
+#define CREATE(hi, lo) { 5, hi, lo, 0, 0, 0, 0, 0 }
+#define WQE(la, off, sz) { 6, la, off, sz, 0, 0, 0, 0 }
+#define TIME(ms) { 7, 0, ms, 0, 0, 0, 0, 0 }
+#define REPLAY { 7, 1, 0, 0, 0, 0, 0, 0 }
+
+static const struct seed seeds[] = {
+	{ "a WRITE to configuration space (the driver's W_S SOBs) and the "
+	  "driver's HBM", 7, {
+		FR(3, 0, 0, 4, 0, 0, 1), CLOSE, CREATE(0, 0),
+		FR(3, 0, 0, 5, 0, 0, 1), CLOSE, CREATE(0, 0),
+		FR(4, 0, 0, 4, 0, 0, 0x80) } },
+	{ "a multi-packet write across a close and re-create on the same "
+	  "QPN and VA", 6, {
+		FR(0, 0, 0, 0, 0, 0x04, 64), CLOSE, CREATE(0, 1),
+		FR(1, 0, 0, 0, 0, 0x00, 64), FR(2, 0, 0, 0, 0, 0x00, 64),
+		REPLAY } },
+	{ "a key without bounds: past the region's end, before it, the "
+	  "send queue", 7, {
+		FR(3, 0, 0, 1, 1, 0, 2), CLOSE, CREATE(0, 0),
+		FR(3, 0, 0, 2, 4, 0, 2), CLOSE, CREATE(0, 0),
+		FR(3, 0, 0, 6, 0, 0, 1) } },
+	{ "the previous holder's key and another tag", 3, {
+		CLOSE, CREATE(0, 0), FR(3, 0, 0, 0, 0, 1, 1) } },
+	{ "no source check: a stranger's wrong-key frame, a frame for "
+	  "another MAC, then the peer", 3, {
+		FR(3, 0, 0, 0, 0, 0x12, 1), FR(3, 0, 0, 0, 0, 0x20, 1),
+		FR(3, 0, 0, 0, 0, 0x00, 1) } },
+	{ "a forged remote-access NAK from a stranger to the holder's "
+	  "requester", 3, {
+		WQE(0, 0, 4), FR(6, 1, 0, 0, 3 | 8, 0x10, 0),
+		FR(6, 1, 0, 0, 0 | 8, 0x00, 0) } },
+	{ "RNR NAKs, then the ACK", 5, {
+		WQE(0, 0, 4), FR(6, 1, 0, 0, 4 | 8, 0, 0), TIME(2),
+		FR(6, 1, 0, 0, 5 | 8, 0, 0), FR(6, 1, 0, 0, 0 | 8, 0, 0) } },
+	{ "send WQEs reading the driver's HBM and configuration space", 2, {
+		WQE(1, 0, 2), WQE(2, 0, 1) } },
+	{ "remote SOB writes inside and outside the window", 3, {
+		FR(4, 0, 0, 3, 1, 0, 0x80), FR(4, 0, 0, 3, 200, 0, 0x80),
+		FR(4, 0, 0, 4, 0, 0, 0x80) } },
+	{ "legitimate traffic: a two-packet message in the region", 2, {
+		FR(0, 0, 0, 0, 0, 0x04, 64), FR(2, 0, 0, 0, 0, 0, 64) } },
+};
+
+static size_t pack(const struct seed *s, uint8_t *buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		memcpy(buf + NO_OP_SIZE * i, s->op[i], NO_OP_SIZE);
+	return (size_t)s->n * NO_OP_SIZE;
+}
+
+static int write_corpus(const char *dir)
+{
+	unsigned int i;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return 1;
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		uint8_t buf[MAX_OPS * NO_OP_SIZE];
+		char path[4096];
+		size_t n = pack(&seeds[i], buf);
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/seed-%02u", dir, i);
+		f = fopen(path, "wb");
+		if (!f || fwrite(buf, 1, n, f) != n) {
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint8_t buf[MAX_OPS * NO_OP_SIZE];
+	char why[512];
+	unsigned int i;
+	size_t n;
+
+	W = calloc(1, sizeof(*W));
+	if (!W)
+		return 1;
+	if (argc == 3 && !strcmp(argv[1], "--corpus"))
+		return write_corpus(argv[2]);
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		n = pack(&seeds[i], buf);
+		why[0] = 0;
+		ok(!no_run(buf, n, why, sizeof(why)), "%s: no violation %s",
+		   seeds[i].name, why);
+	}
+	/* The oracle itself: a model region larger than the registered one. */
+	no_model_slack = 0x1000;
+	n = pack(&seeds[2], buf);
+	ok(no_run(buf, n, why, sizeof(why)) == 1,
+	   "the oracle fails a write past the registered region (%s)", why);
+	no_model_slack = 0;
+	n = pack(&seeds[sizeof(seeds) / sizeof(seeds[0]) - 1], buf);
+	ok(!no_run(buf, n, why, sizeof(why)) && NO.writes == 2,
+	   "legitimate writes reach the region (%u)", NO.writes);
+	no_model_slack = 0;
+	free(W);
+	return tap_done();
+}
