@@ -367,20 +367,12 @@ static inline void no_wqe(const uint8_t *a)
 	static const uint64_t la[4] = {
 		VA_BUF, NO_DRIVER_HBM, GAUDI_CFG_BASE + SOB_BASE, VA_HOLE,
 	};
-	uint32_t w[8] = { 0 }, r[16], ci;
-	uint64_t l = la[a[0] & 3] + 16ULL * a[1];
-	uint32_t size = (uint32_t)a[2] * 32;
+	uint32_t r[16], ci;
 
 	memcpy(r, W->fb[1].hbm + REQ_QPC_HBM + 64ULL * NO_REQ_QP, 64);
 	ci = getbits(r, REQ_QPC_CONSUMER_INDEX_BIT, 22) % SQ_ENTRIES;
-	w[0] = WQE_LINEAR << NIC_WQE_OPCODE_SHIFT;
-	w[1] = (uint32_t)l;
-	w[2] = ((uint32_t)(l >> 32) & NIC_WQE_LOCAL_ADDR_HI) |
-	       size << NIC_WQE_SIZE_SHIFT;
-	w[3] = (uint32_t)VA_BUF;
-	w[4] = (uint32_t)(VA_BUF >> 32) & NIC_WQE_REMOTE_ADDR_HI;
-	memcpy(W->fb[1].hbm + SQ_HBM + 0x2000ULL * NO_REQ_QP + 32ULL * ci, w,
-	       sizeof(w));
+	bed_post(1, NO_REQ_QP, ci, la[a[0] & 3] + 16ULL * a[1], VA_BUF,
+		 (uint32_t)a[2] * 32, -1);
 	NO.in_frame = false;
 	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_UNSECURED_DOORBELL_PI),
 	   (ci + 1) % SQ_ENTRIES);

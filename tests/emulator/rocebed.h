@@ -331,9 +331,9 @@ static inline void connect(unsigned int p, uint32_t qa, uint32_t qb,
 	gateway(W->fb[1].g, p, qb, false, s);
 }
 
-/* WQE idx of requester qa on card 0: RDMA WRITE (+ SOB increment). */
-static inline void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
-		 uint32_t size, int sob)
+/* WQE idx of requester qa of side: RDMA WRITE (+ SOB increment). */
+static inline void bed_post(int side, uint32_t qa, unsigned int idx,
+			    uint64_t la, uint64_t ra, uint32_t size, int sob)
 {
 	uint32_t w[8] = { 0 };
 
@@ -347,8 +347,15 @@ static inline void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
 		w[5] = (SOB_BASE + 4 * sob) | NIC_WQE_SYNC_VALID;
 		w[6] = SM_SOB_INC | 1;
 	}
-	memcpy(W->fb[0].hbm + SQ_HBM + 0x2000ULL * qa + 32ULL * idx, w,
+	memcpy(W->fb[side].hbm + SQ_HBM + 0x2000ULL * qa + 32ULL * idx, w,
 	       sizeof(w));
+}
+
+/* WQE idx of requester qa on card 0. */
+static inline void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
+			uint32_t size, int sob)
+{
+	bed_post(0, qa, idx, la, ra, size, sob);
 }
 
 static inline void doorbell(unsigned int p, uint32_t qa, uint32_t pi)
