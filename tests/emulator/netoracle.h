@@ -5,8 +5,8 @@
  * extensions and connections set up as the driver does; the input is a
  * sequence of 8-byte operations: remote frames (requests and ACK/NAKs
  * with mutated fields, from the peer or a stranger, replays) interleaved
- * with the holder's own changes (close, re-create of a connection, its own
- * send WQEs, time passing).  The oracle watches every access card 1's NIC
+ * with the holder's own changes (close, re-create of a connection, a
+ * device reset, its own send WQEs, time passing).  The oracle watches every access card 1's NIC
  * makes as a user engine (the model's transaction monitor) and fails on
  *   - a write outside a live region of the connection the frame is for,
  *     with remote-write access, of the current generation, or a WRITE
@@ -172,13 +172,11 @@ static inline void no_requester(void)
 	bed_requester(1, NO_PORT, NO_REQ_QP, 7, RKEY, 1000);
 }
 
-static inline void no_setup(void)
+/* The driver's tables of card 1 (at set-up and again after a reset). */
+static inline void no_tables(void)
 {
-	struct gaudi_core *g;
+	struct gaudi_core *g = W->fb[1].g;
 
-	two_cards(NO_PORT, NULL);
-	memset(&NO, 0, sizeof(NO));
-	g = W->fb[1].g;
 	wr(g, qpc(NO_PORT, NIC_QPC_EXT_BASE_ADDRESS_49_18), NO_EXT_HBM >> 18);
 	wr(g, qpc(NO_PORT, NIC_QPC_EXT_BASE_ADDRESS_17_7),
 	   (NO_EXT_HBM >> 7) & 0x7FF);
@@ -187,10 +185,38 @@ static inline void no_setup(void)
 	wr(g, qpc(NO_PORT, NIC_QPC_MR_BASE_ADDRESS_17_7),
 	   (NO_MR_HBM >> 7) & 0x7FF);
 	wr(g, qpc(NO_PORT, NIC_QPC_MR_CFG), MR_CFG_ENABLE | NO_MR_LOG);
+}
+
+/*
+ * A device reset of card 1 and the driver's bring-up after it: every
+ * connection and region ended (the tables zeroed), nothing of them may be
+ * reached until the holder creates them again.
+ */
+static inline void no_reset(void)
+{
+	struct gaudi_core *g = W->fb[1].g;
+
+	NO.open = false;
+	NO.first_seen = false;
+	gaudi_core_reset(g);
+	memset(W->fb[1].hbm + REQ_QPC_HBM, 0, 64ULL * GAUDI_ROCE_MAX_QPN);
+	memset(W->fb[1].hbm + RES_QPC_HBM, 0, 32ULL * GAUDI_ROCE_MAX_QPN);
+	memset(W->fb[1].hbm + NO_EXT_HBM, 0, 32ULL * GAUDI_ROCE_MAX_QPN);
+	memset(W->fb[1].hbm + NO_MR_HBM, 0, 32U << NO_MR_LOG);
+	card_program(1, NO_PORT);
+	no_tables();
+	no_requester();
+}
+
+static inline void no_setup(void)
+{
+	two_cards(NO_PORT, NULL);
+	memset(&NO, 0, sizeof(NO));
+	no_tables();
 	no_create(0);
 	no_requester();
 	W->dead = true;			/* the peer is the input */
-	g->bus.txn = no_txn;
+	W->fb[1].g->bus.txn = no_txn;
 }
 
 static inline uint32_t no_res_expected(void)
@@ -341,20 +367,12 @@ static inline void no_wqe(const uint8_t *a)
 	static const uint64_t la[4] = {
 		VA_BUF, NO_DRIVER_HBM, GAUDI_CFG_BASE + SOB_BASE, VA_HOLE,
 	};
-	uint32_t w[8] = { 0 }, r[16], ci;
-	uint64_t l = la[a[0] & 3] + 16ULL * a[1];
-	uint32_t size = (uint32_t)a[2] * 32;
+	uint32_t r[16], ci;
 
 	memcpy(r, W->fb[1].hbm + REQ_QPC_HBM + 64ULL * NO_REQ_QP, 64);
 	ci = getbits(r, REQ_QPC_CONSUMER_INDEX_BIT, 22) % SQ_ENTRIES;
-	w[0] = WQE_LINEAR << NIC_WQE_OPCODE_SHIFT;
-	w[1] = (uint32_t)l;
-	w[2] = ((uint32_t)(l >> 32) & NIC_WQE_LOCAL_ADDR_HI) |
-	       size << NIC_WQE_SIZE_SHIFT;
-	w[3] = (uint32_t)VA_BUF;
-	w[4] = (uint32_t)(VA_BUF >> 32) & NIC_WQE_REMOTE_ADDR_HI;
-	memcpy(W->fb[1].hbm + SQ_HBM + 0x2000ULL * NO_REQ_QP + 32ULL * ci, w,
-	       sizeof(w));
+	bed_post(1, NO_REQ_QP, ci, la[a[0] & 3] + 16ULL * a[1], VA_BUF,
+		 (uint32_t)a[2] * 32, -1);
 	NO.in_frame = false;
 	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_UNSECURED_DOORBELL_PI),
 	   (ci + 1) % SQ_ENTRIES);
@@ -365,7 +383,8 @@ static inline void no_wqe(const uint8_t *a)
 /*
  * Run one input; 0 if the oracle saw nothing wrong, else 1 with why.
  * Operations (8 bytes each, the first selects): 0-3 a remote frame,
- * 4 close, 5 re-create, 6 the holder's WQE, 7 time passes or a replay.
+ * 4 close (or a device reset), 5 re-create, 6 the holder's WQE, 7 time
+ * passes or a replay.
  */
 static inline int no_run(const uint8_t *d, size_t n, char *why, size_t wl)
 {
@@ -380,7 +399,10 @@ static inline int no_run(const uint8_t *d, size_t n, char *why, size_t wl)
 			no_frame(a);
 			break;
 		case 4:
-			no_close();
+			if (a[0] & 1)
+				no_reset();
+			else
+				no_close();
 			break;
 		case 5:
 			if (NO.open)

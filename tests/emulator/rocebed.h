@@ -182,26 +182,19 @@ static inline void mac_of(int side, unsigned int port, uint8_t *m)
 	m[5] = (uint8_t)port;
 }
 
-/* Card side, port p, as a driver would set it up for RDMA. */
-static inline void card_setup(int side, unsigned int p,
-		       const struct gaudi_identity *id)
+/*
+ * The driver's register programming of card side's port p for RDMA (also
+ * again after a device reset: the page tables stay in HBM).
+ */
+static inline void card_program(int side, unsigned int p)
 {
-	struct fakebus *fb = &W->fb[side];
-	struct gaudi_core *g;
-	struct gaudi_nic_backend be = { .send = wire_send };
+	struct gaudi_core *g = W->fb[side].g;
 	uint64_t hop0 = PGT_BASE + 0x1000ULL * ASID;
 	uint64_t sq_base = VA_SQ;	/* wq_base_address n: + n * 8 KiB */
 	uint32_t qm = GAUDI_NIC_PORT_MACRO(p) +
 		      ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
 	uint8_t mac[6];
 
-	g = async_cards ? fakebus_new_async(fb, 0, 0) :
-	    id ? fakebus_new_id(fb, id) : fakebus_new(fb);
-	fb->quiet = true;
-	W->side[side] = side;
-	be.opaque = &W->side[side];
-	gaudi_nic_set_backend(g, &be);
-	gaudi_nic_set_link(g, p, true);
 	/* Tables and error FIFO. */
 	wr(g, qpc(p, NIC_QPC_REQ_BASE_ADDRESS_49_18), REQ_QPC_HBM >> 18);
 	wr(g, qpc(p, NIC_QPC_REQ_BASE_ADDRESS_17_7), (REQ_QPC_HBM >> 7) & 0x7FF);
@@ -233,16 +226,34 @@ static inline void card_setup(int side, unsigned int p,
 	wr(g, rxe(p, NIC_RXE_CQ_MASK), CQ_ENTRIES - 1);
 	wr(g, rxe(p, NIC_RXE_CQ_CFG0), ROCE_CQ_CFG0_ENABLE);
 	/* The user's memory behind the MMU, ASID 1 in the NIC QMAN. */
-	pool[side] = PGT_POOL;
-	map_range(fb, side, VA_SQ, SQ_HBM, SQ_SIZE);
-	map_range(fb, side, VA_CQ, CQ_HBM, 0x1000);
-	map_range(fb, side, VA_BUF, BUF_HBM, BUF_SIZE);
 	wr(g, mmMMU_UP_MMU_ASID, ASID);
 	wr(g, mmMMU_UP_MMU_HOP0_PA43_12, hop0 >> 12);
 	wr(g, mmMMU_UP_MMU_HOP0_PA49_44, hop0 >> 44);
 	wr(g, mmMMU_UP_MMU_BUSY, 0x80000000U);
 	wr(g, mmMMU_UP_MMU_ENABLE, 1);
 	wr(g, qm + QM_GLBL_NON_SECURE_PROPS(0), ASID);
+}
+
+/* Card side, port p, as a driver would set it up for RDMA. */
+static inline void card_setup(int side, unsigned int p,
+			      const struct gaudi_identity *id)
+{
+	struct fakebus *fb = &W->fb[side];
+	struct gaudi_core *g;
+	struct gaudi_nic_backend be = { .send = wire_send };
+
+	g = async_cards ? fakebus_new_async(fb, 0, 0) :
+	    id ? fakebus_new_id(fb, id) : fakebus_new(fb);
+	fb->quiet = true;
+	W->side[side] = side;
+	be.opaque = &W->side[side];
+	gaudi_nic_set_backend(g, &be);
+	gaudi_nic_set_link(g, p, true);
+	pool[side] = PGT_POOL;
+	map_range(fb, side, VA_SQ, SQ_HBM, SQ_SIZE);
+	map_range(fb, side, VA_CQ, CQ_HBM, 0x1000);
+	map_range(fb, side, VA_BUF, BUF_HBM, BUF_SIZE);
+	card_program(side, p);
 }
 
 static inline void two_cards(unsigned int p, const struct gaudi_identity *id)
@@ -320,9 +331,9 @@ static inline void connect(unsigned int p, uint32_t qa, uint32_t qb,
 	gateway(W->fb[1].g, p, qb, false, s);
 }
 
-/* WQE idx of requester qa on card 0: RDMA WRITE (+ SOB increment). */
-static inline void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
-		 uint32_t size, int sob)
+/* WQE idx of requester qa of side: RDMA WRITE (+ SOB increment). */
+static inline void bed_post(int side, uint32_t qa, unsigned int idx,
+			    uint64_t la, uint64_t ra, uint32_t size, int sob)
 {
 	uint32_t w[8] = { 0 };
 
@@ -336,8 +347,15 @@ static inline void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
 		w[5] = (SOB_BASE + 4 * sob) | NIC_WQE_SYNC_VALID;
 		w[6] = SM_SOB_INC | 1;
 	}
-	memcpy(W->fb[0].hbm + SQ_HBM + 0x2000ULL * qa + 32ULL * idx, w,
+	memcpy(W->fb[side].hbm + SQ_HBM + 0x2000ULL * qa + 32ULL * idx, w,
 	       sizeof(w));
+}
+
+/* WQE idx of requester qa on card 0. */
+static inline void post(uint32_t qa, unsigned int idx, uint64_t la, uint64_t ra,
+			uint32_t size, int sob)
+{
+	bed_post(0, qa, idx, la, ra, size, sob);
 }
 
 static inline void doorbell(unsigned int p, uint32_t qa, uint32_t pi)

@@ -15,7 +15,7 @@ log=$out/fuzz-roce.log
 
 mkdir -p "$corpus"
 [ -n "$(ls -A "$corpus")" ] || "$out/test_netoracle" --corpus "$corpus"
-"$out/fuzz/fuzz_roce" -max_total_time="$secs" -max_len=512 \
+"$out/fuzz/fuzz_roce" -max_total_time="$secs" -max_len=512 -len_control=0 \
 	-print_final_stats=1 -artifact_prefix="$out/" "$corpus" >"$log" 2>&1
 st=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

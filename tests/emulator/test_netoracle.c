@@ -59,6 +59,10 @@ static const struct seed seeds[] = {
 	{ "remote SOB writes inside and outside the window", 3, {
 		FR(4, 0, 0, 3, 1, 0, 0x80), FR(4, 0, 0, 3, 200, 0, 0x80),
 		FR(4, 0, 0, 4, 0, 0, 0x80) } },
+	{ "a message across a device reset, then re-created", 6, {
+		FR(0, 0, 0, 0, 0, 0x04, 64), { 4, 1, 0, 0, 0, 0, 0, 0 },
+		FR(1, 0, 0, 0, 0, 0x00, 64), CREATE(0, 1),
+		FR(2, 0, 0, 0, 0, 0x00, 64), REPLAY } },
 	{ "legitimate traffic: a two-packet message in the region", 2, {
 		FR(0, 0, 0, 0, 0, 0x04, 64), FR(2, 0, 0, 0, 0, 0, 64) } },
 };
