@@ -40,6 +40,7 @@ fi
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/bench
+# A command, split into words as make splits it (CC="ccache gcc").
 cc=${CC:-gcc}
 CARDS=${CARDS:-8}
 AR_SIZE=${AR_SIZE:-8388608}
@@ -49,7 +50,7 @@ export GAUDI_QEMU
 [ -n "${GAUDI_QEMU:-}" ] || { echo "roce-bench: GAUDI_QEMU is not set" >&2; exit 2; }
 mkdir -p "$out"
 make -s -C "$repo/userspace" all examples >&2
-"$cc" -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
+$cc -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
 	-o "$out/gaudi_roce_bench" "$repo/tests/bench/gaudi_roce_bench.c" \
 	-L "$repo/build/userspace" -lgaudi -Wl,-rpath,"$repo/build/userspace"
 ko=${GAUDI_KO:-$repo/kernel/gaudi.ko}

@@ -72,6 +72,7 @@ fi
 # ---- host side --------------------------------------------------------------
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/bench
+# A command, split into words as make splits it (CC="ccache gcc").
 cc=${CC:-gcc}
 ROUNDS=${ROUNDS:-3}
 PROBES=${PROBES:-2}
@@ -83,7 +84,7 @@ export GAUDI_QEMU
 mkdir -p "$out"
 
 make -s -C "$repo/userspace" >&2
-"$cc" -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
+$cc -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
 	-o "$out/gaudi_bench" "$repo/tests/bench/gaudi_bench.c" \
 	-L "$repo/build/userspace" -lgaudi -Wl,-rpath,"$repo/build/userspace"
 peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)

@@ -35,6 +35,7 @@ suite_dir=$repo/tests/guest/$suite
 out=$repo/build/tests/guest/$suite
 cards=${CARDS:-8}
 timeout=${TIMEOUT:-1800}
+# A command, split into words as make splits it (CC="ccache gcc").
 cc=${CC:-gcc}
 
 [ -f "$suite_dir/suite.sh" ] || die "no suite '$suite' ($suite_dir/suite.sh)"
@@ -87,9 +88,9 @@ gaudi_ko() {
 env=
 case $suite in
 upstream)
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_upstream_test" \
+	$cc -O2 -Wall -Wextra -Werror -o "$out/hl_upstream_test" \
 		"$suite_dir/hl_upstream_test.c"
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_diff_test" \
+	$cc -O2 -Wall -Wextra -Werror -o "$out/hl_diff_test" \
 		"$suite_dir/hl_diff_test.c"
 	peer=$(peer_ko)
 	[ -f "$peer" ] || die "peer module build failed"
@@ -100,7 +101,7 @@ upstream)
 		--add "$peer:/suite/peer/habanalabs-peer.ko" "$@"
 	env="PEER_KO=/suite/peer/habanalabs-peer.ko GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin"
 	# issue 15: the scenarios silicon runs (hl_scenario_test --peer)
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+	$cc -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
 		"$suite_dir/hl_scenario_test.c"
 	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	# The cards' NIC ports wired as on a DL1 (issue 12): upstream's
@@ -110,7 +111,7 @@ upstream)
 compat)
 	# issue 23: Habana's userspace patterns on the peer and on gaudi.ko
 	# (hl_scenario_test --user-cb), one card.
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+	$cc -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
 		"$repo/tests/guest/upstream/hl_scenario_test.c"
 	peer=$(peer_ko) || peer=
 	ko=$(gaudi_ko) || exit 2
@@ -126,7 +127,7 @@ lib)
 	# libgaudi and its integration test, linked with an rpath so that
 	# gaudi-vm copies the library to the same path in the guest.
 	make -s -C "$repo/userspace" >&2 || die "libgaudi build failed"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
 		-o "$out/gaudi_lib_test" "$suite_dir/gaudi_lib_test.c" \
 		-L "$repo/build/userspace" -lgaudi \
 		-Wl,-rpath,"$repo/build/userspace"
@@ -146,10 +147,10 @@ driver)
 	# gaudi.ko: GAUDI_KO, or built from kernel/ against the guest's kernel
 	# headers. DUT=peer runs the suite against the peer in its place.
 	for p in gaudi_driver_test gaudi_model_ctl; do
-		"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 			-I "$repo/uapi" -o "$out/$p" "$suite_dir/$p.c"
 	done
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/hl_upstream_test" \
 		"$repo/tests/guest/upstream/hl_upstream_test.c"
 	peer=$(peer_ko)
@@ -185,25 +186,25 @@ driver)
 cs)
 	# gaudi.ko (GAUDI_KO or built from kernel/) and, as the ABI reference,
 	# the upstream peer; queue hangs need the model's test hooks.
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_cs_test" "$suite_dir/gaudi_cs_test.c" -lpthread
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_life_test" "$suite_dir/gaudi_life_test.c"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_limits_test" "$suite_dir/gaudi_limits_test.c" \
 		-lpthread
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_remap_test" "$suite_dir/gaudi_remap_test.c"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_pin_test" "$suite_dir/gaudi_pin_test.c"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/hl_upstream_test" \
 		"$repo/tests/guest/upstream/hl_upstream_test.c"
 	# The test dma-buf importer (module built in its source folder; the
 	# outputs are git-ignored) and its test program.
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/dmabuf_import_test" "$suite_dir/dmabuf_import_test.c"
 	make -C "$kdir" \
 		M="$suite_dir/dmabuf_import" W=1 modules >&2 ||
@@ -222,10 +223,10 @@ cs)
 		--add "$out/gaudi_pin_test:/suite/bin/gaudi_pin_test" \
 		--device-opts test-hooks=on "$@"
 	# Interface corners, also as a static 32-bit build (gcc-multilib).
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_iface_test" "$suite_dir/gaudi_iface_test.c"
 	set -- --add "$out/gaudi_iface_test:/suite/bin/gaudi_iface_test" "$@"
-	if "$cc" -m32 -static -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+	if $cc -m32 -static -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
 		-I "$repo/tests/lib" -I "$repo/uapi" -o "$out/gaudi_iface_test32" \
 		"$suite_dir/gaudi_iface_test.c"; then
 		set -- --add "$out/gaudi_iface_test32:/suite/bin/gaudi_iface_test32" "$@"
@@ -238,18 +239,18 @@ cs)
 		env="$env PEER_KO=/suite/peer/habanalabs-peer.ko"
 	fi
 	# Races, resets while busy, back-pressure (issue 15).
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_race_test" "$suite_dir/gaudi_race_test.c" -lpthread
 	set -- --add "$out/gaudi_race_test:/suite/bin/gaudi_race_test" "$@"
 	# issue 15: the scenarios silicon runs, on gaudi.ko
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
+	$cc -O2 -Wall -Wextra -Werror -o "$out/hl_scenario_test" \
 		"$repo/tests/guest/upstream/hl_scenario_test.c"
 	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
 unplug)
 	# The card removed under a busy holder (issue 10), gaudi.ko (GAUDI_KO
 	# or built from kernel/).
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_unplug_test" "$suite_dir/gaudi_unplug_test.c" \
 		-lpthread
 	ko=$(gaudi_ko) || exit 2
@@ -264,7 +265,7 @@ unplug)
 dos)
 	# Denial of service through the control node, on gaudi.ko (GAUDI_KO
 	# or built from kernel/), one card.
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_dos_test" "$suite_dir/gaudi_dos_test.c" -lpthread
 	ko=$(gaudi_ko) || exit 2
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
@@ -277,7 +278,7 @@ security)
 	# folder; the outputs are git-ignored) and the upstream peer.  The
 	# suite judges dmesg itself after the gaudi.ko phase; what the peer
 	# phase leaves there is reported, hence --keep-going.
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
 		-o "$out/gaudi_sec_test" "$suite_dir/gaudi_sec_test.c" -lpthread
 	make -C "$kdir" \
 		M="$suite_dir/canary" W=1 modules >&2 ||
@@ -300,11 +301,11 @@ tools)
 	# helpers, gaudi.ko (GAUDI_KO or built from kernel/); the model's test
 	# hooks inject the events of the --health checks.
 	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_tools_test" "$suite_dir/gaudi_tools_test.c"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_acct_test" "$suite_dir/gaudi_acct_test.c"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_model_ctl" "$repo/tests/guest/driver/gaudi_model_ctl.c"
 	ko=$(gaudi_ko) || exit 2
 	set -- --add "$repo/build/tools/gaudi-smi:/suite/bin/gaudi-smi" \
@@ -320,7 +321,7 @@ fw)
 	# or built from kernel/).  VM reboots: tests/guest/fw/reboot.sh.
 	make -s -C "$repo/tools/fw" >&2 || die "gaudi-fw build failed"
 	"$suite_dir/mkimages.sh" "$out/img" >&2 || die "test images failed"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/flash_ioctl_test" "$suite_dir/flash_ioctl_test.c"
 	ko=$(gaudi_ko) || exit 2
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
@@ -332,9 +333,9 @@ fw)
 nic)
 	# The DL1 wiring of the NIC ports (issue 12), seen through gaudi.ko's
 	# debugfs register window (GAUDI_KO or built from kernel/).
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/hw" -I "$repo/tests/lib" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/hw" -I "$repo/tests/lib" \
 		-o "$out/gaudi_nic_frame" "$suite_dir/gaudi_nic_frame.c"
-	"$cc" -O2 -Wall -Wextra -Werror -o "$out/gaudi_en_stale" \
+	$cc -O2 -Wall -Wextra -Werror -o "$out/gaudi_en_stale" \
 		"$suite_dir/gaudi_en_stale.c"
 	ko=$(gaudi_ko) || exit 2
 	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
@@ -358,14 +359,14 @@ roce)
 	# RoCE connections through DRM_IOCTL_GAUDI_NIC (issue 13) over the
 	# DL1 wiring: card 0 port 0 to card 1 port 0, so two cards do.
 	[ -n "${CARDS:-}" ] || cards=2
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_roce_test" "$suite_dir/gaudi_roce_test.c"
 	# libgaudi's example all-reduce (rpath: gaudi-vm copies the library).
 	make -s -C "$repo/userspace" all examples >&2 ||
 		die "libgaudi or its examples failed to build"
 	# Every ordered pair of cards, on libgaudi's NIC API.
 	# shellcheck disable=SC2046 # pkg-config's flags are words
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
 		-I "$repo/uapi" -I "$repo/hw" -I "$repo/tests/lib" \
 		$(pkg-config --cflags libdrm) -o "$out/gaudi_roce_pairs" \
 		"$suite_dir/gaudi_roce_pairs.c" -L "$repo/build/userspace" \
@@ -387,7 +388,7 @@ roce)
 	make -s -C "$repo/tools/smi" >&2 || die "gaudi-smi build failed"
 	command -v ethtool >/dev/null ||
 		die "ethtool missing (tools/host/install-deps.sh)"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-I "$repo/userspace/include" -o "$out/gaudi_roce_counters" \
 		"$suite_dir/gaudi_roce_counters.c" -L "$repo/build/userspace" \
 		-lgaudi -Wl,-rpath,"$repo/build/userspace"
@@ -407,9 +408,9 @@ rdma)
 		die "$en_ko or $ib_ko missing (a kernel without networking or ib_core?)"
 	make -s -C "$repo/userspace" >&2 || die "libgaudi build failed"
 	make -s -C "$repo/userspace/verbs" >&2 || die "the verbs provider failed to build"
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_ib_test" "$suite_dir/gaudi_ib_test.c" -libverbs
-	"$cc" -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-I "$repo/userspace/include" -o "$out/gaudi_roce_counters" \
 		"$repo/tests/guest/roce/gaudi_roce_counters.c" \
 		-L "$repo/build/userspace" -lgaudi \

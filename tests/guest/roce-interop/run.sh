@@ -39,6 +39,7 @@ here=$repo/tests/guest/roce-interop
 outdir=$repo/build/tests/guest/roce-interop
 kdir=/lib/modules/${GAUDI_KVER:-6.12.95+deb12-amd64}/build
 timeout=${TIMEOUT:-300}
+# A command, split into words as make splits it (CC="ccache gcc").
 cc=${CC:-gcc}
 [ -n "${GAUDI_QEMU:-}" ] || GAUDI_QEMU=$(cat "$repo/build/qemu-path" 2>/dev/null)
 export GAUDI_QEMU
@@ -64,12 +65,12 @@ ok $? "libgaudi built"
 # gaudi_interop finds libgaudi by its rpath, at the same path in the guest.
 san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 # shellcheck disable=SC2086,SC2046 # flags are words
-"$cc" -O2 -g -Wall -Wextra -Werror $san -I "$repo/userspace/include" \
+$cc -O2 -g -Wall -Wextra -Werror $san -I "$repo/userspace/include" \
 	-I "$repo/uapi" -I "$repo/hw" -I "$repo/tests/lib" \
 	$(pkg-config --cflags libdrm) -o "$outdir/gaudi_interop" \
 	"$here/gaudi_interop.c" -L "$repo/build/userspace" -lgaudi \
 	-Wl,-rpath,"$repo/build/userspace" >>"$outdir/build.log" 2>&1 &&
-	"$cc" -O2 -g -Wall -Wextra -Werror $san -o "$outdir/verbs_peer" \
+	$cc -O2 -g -Wall -Wextra -Werror $san -o "$outdir/verbs_peer" \
 		"$here/verbs_peer.c" -libverbs >>"$outdir/build.log" 2>&1
 ok $? "gaudi_interop and verbs_peer built (ASan, UBSan)"
 for tool in tshark ss python3; do
