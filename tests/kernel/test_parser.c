@@ -1081,7 +1081,29 @@ static void rnd_pkt(struct cb *k)
 	if (rnd() % 4 == 0)
 		v = (rnd() % 2 ? 0x80000000U : 0) | (uint32_t)(rnd() % 1100);
 
-	switch (rnd() % 10) {
+	switch (rnd() % 11) {
+	case 10: {
+		/* a strided transfer: a shape near the edges, sometimes short */
+		struct t_side sd[2];
+		unsigned int i, d;
+
+		for (d = 0; d < 2; d++) {
+			sd[d].t[0] = rnd() % 4 ? 1 + rnd() % 4096 : (uint32_t)rnd();
+			for (i = 1; i < 5; i++) {
+				sd[d].t[i] = rnd() % 4 ? 1 + rnd() % 4 : (uint32_t)rnd();
+				sd[d].st[i] = rnd() % 4 ? 64 * (uint32_t)(rnd() % 0x1000) :
+					      (uint32_t)rnd();
+			}
+		}
+		if (rnd() % 2)
+			sd[1] = sd[0];
+		shape(k, &sd[0], &sd[1]);
+		if (rnd() % 4 == 0)
+			k->n -= 8 * (1 + rnd() % 4);	/* drop the last registers */
+		lin(k, sd[1].t[0], rnd() % 3 ? 0 : MEMSET, a,
+		    addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))]);
+		break;
+	}
 	case 8:
 		msg(k, O_CFG + 0x508000 + 0x20000 * (rnd() % 3) + 0xA00 + 4 * (rnd() % 0x50),
 		    rnd() % 2 ? (uint32_t)(rnd() % 2) | 1 << 4 | 1 << 8 : v);
@@ -1214,6 +1236,17 @@ static int seeds(const char *dir)
 	r |= write_seed(dir, "class3-wrcomp", 0, 0, &k);
 	lin(reset(&k), 4096, 0, T_VA_BUF, O_HBM_USER);
 	r |= write_seed(dir, "class3-nonlinear", 0, 0, &k);
+	/* Strided over the shape the CB sets, and its far-corner twin. */
+	{
+		const struct t_side sd = { { 1024, 6, 3, 1, 1 },
+					   { 0, 2048, 16384, 0, 0 } };
+
+		lin(shape(reset(&k), &sd, &sd), 1024, 0, T_VA_BUF, O_HBM_USER);
+		r |= write_seed(dir, "valid-strided", 0, 0, &k);
+		lin(shape(reset(&k), &sd, &sd), 1024, 0, T_VA_BUF,
+		    T_VA_BUF + (8 << 20) - t_span(&sd));
+		r |= write_seed(dir, "hostile-strided", 0, 0, &k);
+	}
 	/* Issue 23: arbitration of the own QMAN, and its hostile twin. */
 	msg(reset(&k), O_CFG + 0x508000 + 0xA00, 1 | 1 << 4 | 1 << 8);
 	msg(&k, O_CFG + 0x508000 + 0xA08, 3);
