@@ -495,6 +495,20 @@ static size_t set_strides(uint8_t *cb, size_t off)
 }
 
 /*
+ * A CB with the shape (unless !@shape) and a LIN_DMA without the linear
+ * bit (ctl bit 3: the core walks its shape) from the buffer to @dst.
+ */
+static size_t strided_cb(struct sess *s, uint64_t dst, bool shape)
+{
+	size_t len = shape ? set_strides(s->cbp, 0) : 0;
+
+	len = pkt_lin_dma(s->cbp, len, s->va, dst, ST_ROW, false, true);
+	put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
+	      PKT_CTL_MB | PKT_CTL_EB);
+	return len;
+}
+
+/*
  * gaudi.ko's hostile twins (Documentation/accel/parser.rst, "Strided
  * transfers"): the same shape with the destination's far corner one byte
  * past the mapping, a non-linear LIN_DMA relying on the shape an earlier
@@ -516,26 +530,15 @@ static void strided_twins(struct sess *s, uint32_t dspan)
 	}
 	memcpy(save, tail, dspan);
 	memset(dst, 0xEE, dspan);
-	len = set_strides(s->cbp, 0);
-	len = pkt_lin_dma(s->cbp, len, s->va, s->va + BUF_SIZE - dspan + 1,
-			  ST_ROW, false, true);
-	put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
-	      PKT_CTL_MB | PKT_CTL_EB);
+	len = strided_cb(s, s->va + BUF_SIZE - dspan + 1, true);
 	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 			 &seq), -EINVAL,
 	      "strided: far corner one byte past the mapping: EINVAL");
-	len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), ST_ROW, false,
-			  true);
-	put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
-	      PKT_CTL_MB | PKT_CTL_EB);
+	len = strided_cb(s, s->va + (2U << 20), false);
 	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 			 &seq), -EPERM,
 	      "strided: non-linear LIN_DMA on the shape an earlier CB left: EPERM");
-	len = set_strides(s->cbp, 0);
-	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
-			  false, true);
-	put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
-	      PKT_CTL_MB | PKT_CTL_EB);
+	len = strided_cb(s, s->va + (2U << 20), true);
 	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_1,
 			 &seq), -EPERM,
 	      "strided: the shape from DMA_0_1 (another stream of the core): EPERM");
@@ -544,11 +547,7 @@ static void strided_twins(struct sess *s, uint32_t dspan)
 	free(save);
 	ok_eq(changed, 0, "strided: the refused transfers wrote nothing");
 	/* The legitimate one still runs after the refusals. */
-	len = set_strides(s->cbp, 0);
-	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
-			  false, true);
-	put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
-	      PKT_CTL_MB | PKT_CTL_EB);
+	len = strided_cb(s, s->va + (2U << 20), true);
 	st = ~0U;
 	ok(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 		      &seq) == 0 && wait_done(s->fd, seq, &st) == 0 &&
@@ -572,13 +571,7 @@ static void t_strided(struct sess *s)
 
 	fill_rand(src, sspan);
 	memset(dst, 0xEE, dspan + 4096);
-	len = set_strides(s->cbp, 0);
-	/* LIN_DMA without the linear bit (ctl bit 3): the core's shape. */
-	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
-			  false, true);
-	put32(s->cbp + len - 20,
-	      HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB | PKT_CTL_MB |
-	      PKT_CTL_EB);
+	len = strided_cb(s, s->va + (2U << 20), true);
 	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 			&seq);
 	if (!ok_eq(rc, 0, "strided: CS with WREG_32 to the DMA core's sizes/strides and a non-linear LIN_DMA accepted"))
