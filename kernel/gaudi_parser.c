@@ -542,9 +542,11 @@ static u32 gaudi_rd32(const u8 *p)
  * interleave packet by packet, so a value one CB checked could otherwise
  * be changed by another CB before the commit.  One CP runs its CBs in
  * order, so what this CB wrote is what the core holds at this CB's commit.
+ * @w is the packet.
  * Return: 1 not a shape register, 0 recorded, or the refusal.
  */
-static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg, u32 value)
+static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg,
+			   const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
 	u32 slot;
@@ -559,7 +561,14 @@ static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg, u32 value)
 		return gaudi_refuse(ps->err, -EPERM,
 				    "DMA core shape only from stream 0's CBs",
 				    reg);
-	ps->shape[slot] = value;
+	/*
+	 * A predicated write may be skipped: the core would keep a value
+	 * the parser never saw.
+	 */
+	if (w[1] & PKT_CTL_PRED)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "predicated DMA core shape register", reg);
+	ps->shape[slot] = w[0];
 	ps->shape_written |= BIT(slot);
 	return 0;
 }
@@ -743,7 +752,7 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 					    "unaligned register", reg);
 		if (gaudi_wreg_ok(cfg, reg))
 			return 0;
-		ret = gaudi_shape_reg(ps, reg, w[0]);
+		ret = gaudi_shape_reg(ps, reg, w);
 		if (ret <= 0)
 			return ret;
 		if (reg >= (cfg->qm_base & 0xFFFF) &&

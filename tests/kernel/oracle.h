@@ -422,6 +422,10 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 			}
 			if (cfg->engine == GAUDI_ENGINE_DMA && o_shape_reg(k) &&
 			    !o_wreg_dangerous(cfg, k)) {
+				/* skipped by a clear predicate: unknown value */
+				if (ctl & 0x1F)
+					O_FAIL("predicated shape WREG_32 0x%x at 0x%zx",
+					       k, off);
 				sh[k / 4] = w[0];
 				sh_set |= 1U << (k / 4);
 				break;

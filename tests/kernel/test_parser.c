@@ -573,6 +573,13 @@ static void t_strided(void)
 	lin(reset(&c), 1024, 0, T_VA_BUF, O_HBM_USER);
 	ok_eq(parse(&c, Q_DMA00), -EPERM, "non-linear LIN_DMA after a CB that set the shape: EPERM (never assumed)");
 
+	/* A predicated shape write may be skipped: the core keeps the old value. */
+	shape(reset(&c), &s3, &d3);
+	c.b[8 * 5 + 4] |= 3;	/* the 6th WREG_32 (DST_TSIZE_1) on predicate 3 */
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "a predicated shape WREG_32: EPERM");
+	ok_eq(last_err.offset, 8 * 5, "  refused at that WREG_32");
+
 	/* Only stream 0's upper CP sets the shape; only its own core. */
 	shape(reset(&c), &s3, &d3);
 	ok_eq(parse(&c, Q_DMA01), -EPERM, "shape registers from DMA_0_1 (another stream of the same core): EPERM");
