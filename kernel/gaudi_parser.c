@@ -112,10 +112,11 @@ struct gaudi_wreg_run {
 };
 
 /*
- * DMA queues: none of the DMA core's registers.  SRC/DST_BASE, DST_TSIZE,
- * COMMIT, strides, write-completion address and data, PROT and PROPS all
- * start or steer a transfer the parser would never see; LIN_DMA is the
- * way users move data.
+ * DMA queues: of the DMA core's registers only the shape of a strided
+ * transfer, tracked through the CB (gaudi_shape_reg()).  SRC/DST_BASE,
+ * COMMIT, write-completion address and data, PROT and PROPS start or
+ * steer a transfer the parser would never see; LIN_DMA is the way users
+ * move data.
  */
 
 /* TPC n: the TPC CFG block at window + 0x6000. */
@@ -330,9 +331,32 @@ static bool gaudi_mon_target_ok(const struct gaudi_parser_cfg *cfg, u64 a)
 	return false;
 }
 
+/*
+ * The shape registers of the queue's own DMA core (dma0_core_regs.h; the
+ * core starts the window): SRC_TSIZE_1..4 and SRC_STRIDE_1..4
+ * (0x02C..0x048), SRC_TSIZE_0 (0x04C), DST_TSIZE_1..4 and DST_STRIDE_1..4
+ * (0x054..0x070) and DST_TSIZE_0 (0x074, which a LIN_DMA writes itself).
+ * Slot (reg - 0x02C) / 4; slot 9 (0x050) is no shape register.
+ */
+#define GAUDI_SHAPE_FIRST	DMA_CORE_SRC_TSIZE(1)
+#define GAUDI_SHAPE_SLOT(reg)	(((reg) - GAUDI_SHAPE_FIRST) / 4)
+#define GAUDI_SHAPE_SLOTS	(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0) + 1)
+#define GAUDI_SHAPE_HOLE	BIT(GAUDI_SHAPE_SLOT(0x050))
+/* What a strided copy reads: everything but the hole and DST_TSIZE_0. */
+#define GAUDI_SHAPE_COPY	(GENMASK(GAUDI_SHAPE_SLOTS - 2, 0) & \
+				 ~GAUDI_SHAPE_HOLE)
+/* What a strided memset reads: the destination side. */
+#define GAUDI_SHAPE_MEMSET	(GENMASK(GAUDI_SHAPE_SLOTS - 2, \
+					 GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE(1))))
+/* The only stream whose (upper) CBs may set the shape. */
+#define GAUDI_STRIDED_STREAM	0
+
 struct gaudi_parse_state {
 	const struct gaudi_parser_cfg *cfg;
 	struct gaudi_parser_err *err;
+	/* the shape registers this CB wrote so far, and which */
+	u32 shape[GAUDI_SHAPE_SLOTS];
+	u32 shape_written;
 };
 
 static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
@@ -511,6 +535,136 @@ static u32 gaudi_rd32(const u8 *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
 }
 
+/*
+ * A WREG_32 to a shape register of the queue's own DMA core (@reg in the
+ * window).  Only the upper CP of stream GAUDI_STRIDED_STREAM may set them:
+ * the four streams and the lower CP of a QMAN share one core, and CPs
+ * interleave packet by packet, so a value one CB checked could otherwise
+ * be changed by another CB before the commit.  One CP runs its CBs in
+ * order, so what this CB wrote is what the core holds at this CB's commit.
+ * @w is the packet.
+ * Return: 1 not a shape register, 0 recorded, or the refusal.
+ */
+static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg,
+			   const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u32 slot;
+
+	if (cfg->engine != GAUDI_ENGINE_DMA || reg < GAUDI_SHAPE_FIRST ||
+	    reg > DMA_CORE_DST_TSIZE_0)
+		return 1;
+	slot = GAUDI_SHAPE_SLOT(reg);
+	if (BIT(slot) & GAUDI_SHAPE_HOLE)
+		return 1;
+	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "DMA core shape only from stream 0's CBs",
+				    reg);
+	/*
+	 * A predicated write may be skipped: the core would keep a value
+	 * the parser never saw.
+	 */
+	if (w[1] & PKT_CTL_PRED)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "predicated DMA core shape register", reg);
+	ps->shape[slot] = w[0];
+	ps->shape_written |= BIT(slot);
+	return 0;
+}
+
+/*
+ * The highest byte offset one side of a strided transfer reaches:
+ * (TSIZE_0 - 1) + sum over k of (TSIZE_k - 1) * STRIDE_k, with @tsize0
+ * the bytes per row and @slot the side's first slot (SRC_TSIZE_1 or
+ * DST_TSIZE_1; STRIDE_k follows TSIZE_k).  Counts must be at least 1
+ * (what 0 means is not known) and strides below 2^31 (a core that took
+ * them as signed walks the same addresses), so that every address lies in
+ * [base, base + span].  The byte count goes to @bytes.
+ * Return: 0, or the refusal.
+ */
+static int gaudi_shape_span(struct gaudi_parse_state *ps, u32 tsize0,
+			    u32 slot, u64 *span, u64 *bytes)
+{
+	u32 k, n, stride;
+	u64 term;
+
+	if (!tsize0)
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "strided transfer with rows of 0 bytes", 0);
+	*span = tsize0 - 1;
+	*bytes = tsize0;
+	for (k = 0; k < 4; k++) {
+		n = ps->shape[slot + 2 * k];
+		stride = ps->shape[slot + 2 * k + 1];
+		if (!n)
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "strided transfer with a count of 0",
+					    k + 1);
+		if (stride & BIT(31))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "stride of 2^31 or more", stride);
+		/* < 2^32 * 2^31: no overflow; the sum is checked. */
+		term = (u64)(n - 1) * stride;
+		if (term > ~0ULL - *span || *bytes > ~0ULL / n)
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "strided transfer beyond 2^64", k + 1);
+		*span += term;
+		*bytes *= n;
+	}
+	return 0;
+}
+
+/*
+ * A LIN_DMA with the linear bit clear: the core walks the shape registers
+ * (byte i0 + TSIZE_0 * (i1 + n1 * (i2 + ...)) at BASE + i0 + sum ik *
+ * STRIDE_k on each side).  Allowed only where gaudi_shape_reg() lets a CB
+ * set the shape, with every register the transfer reads written earlier
+ * in this CB (what earlier CBs or holders left there is unknown), both
+ * sides the same byte count (the core fails the transfer otherwise), and
+ * each side's whole footprint, every byte any index reaches, user memory.
+ */
+static int gaudi_check_strided(struct gaudi_parse_state *ps, const u32 *w,
+			       u64 src, u64 dst)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	bool memset = w[1] & PKT_LIN_DMA_MEMSET;
+	u32 need = memset ? GAUDI_SHAPE_MEMSET : GAUDI_SHAPE_COPY;
+	u64 sspan, sbytes, dspan, dbytes;
+	int ret;
+
+	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "non-linear transfer not on stream 0", 0);
+	if ((ps->shape_written & need) != need)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "shape registers not written in this CB",
+				    need & ~ps->shape_written);
+	ret = gaudi_shape_span(ps, w[0],
+			       GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE(1)),
+			       &dspan, &dbytes);
+	if (ret)
+		return ret;
+	if (!gaudi_user_mem(cfg, dst, dspan + 1))
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "strided destination not user memory", dst);
+	if (memset)
+		return 0;
+	ret = gaudi_shape_span(ps,
+			       ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_SRC_TSIZE_0)],
+			       GAUDI_SHAPE_SLOT(DMA_CORE_SRC_TSIZE(1)),
+			       &sspan, &sbytes);
+	if (ret)
+		return ret;
+	if (sbytes != dbytes)
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "source and destination sizes differ", sbytes);
+	if (!gaudi_user_mem(cfg, src, sspan + 1))
+		return gaudi_refuse(ps->err, -EINVAL,
+				    "strided source not user memory", src);
+	return 0;
+}
+
 static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
@@ -524,15 +678,18 @@ static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 	/*
 	 * Write completion writes to an address from the core's registers,
 	 * transpose, dtype and (de)compression change how much is read and
-	 * written; a non-linear transfer takes its strides from registers.
+	 * written.
 	 */
 	if (w[1] & (PKT_LIN_DMA_WRCOMP | PKT_LIN_DMA_TRANSPOSE |
 		    PKT_LIN_DMA_DTYPE | PKT_LIN_DMA_COMPRESS |
 		    PKT_LIN_DMA_DECOMPRESS))
 		return gaudi_refuse(ps->err, -EPERM, "option not allowed",
 				    w[1] & GENMASK(6, 0));
+	/* The packet writes DST_TSIZE_0 (then the bases and COMMIT). */
+	ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0)] = w[0];
+	ps->shape_written |= BIT(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0));
 	if (!(w[1] & PKT_LIN_DMA_LIN))
-		return gaudi_refuse(ps->err, -EPERM, "non-linear transfer", 0);
+		return gaudi_check_strided(ps, w, src, dst);
 	/*
 	 * Context ids (ctl 23:16, dst 63:56) only tag the transfer.  A memset
 	 * takes its value from the source field.  Size 0 moves nothing and
@@ -595,6 +752,9 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 					    "unaligned register", reg);
 		if (gaudi_wreg_ok(cfg, reg))
 			return 0;
+		ret = gaudi_shape_reg(ps, reg, w);
+		if (ret <= 0)
+			return ret;
 		if (reg >= (cfg->qm_base & 0xFFFF) &&
 		    reg < (cfg->qm_base & 0xFFFF) + QM_BLOCK_SIZE) {
 			ret = gaudi_arb_reg(ps, reg - (cfg->qm_base & 0xFFFF),

@@ -347,12 +347,14 @@ void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
  * (none may be inside a FENCE: the queues are idle or were reset), so that
  * counts one holder left do not release the next holder's fences, and put
  * the arbitration users may set (gaudi_parser.c) back to its reset value:
- * off, no weights, no quiet period.
+ * off, no weights, no quiet period; likewise a DMA core's strided shape
+ * (no CB may rely on it anyway: the parser wants it written in the CB).
  */
 void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i, f;
+	u32 core, r;
 
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
 		struct gaudi_hw_queue *q = &dp->hwq.q[i];
@@ -371,6 +373,13 @@ void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 		}
 		WREG32(gdev, q->qm_base + QM_ARB_CFG_0, 0);
 		WREG32(gdev, q->qm_base + QM_ARB_MST_QUIET_PER, 0);
+		if (q->qm_base < mmDMA0_QM_BASE ||
+		    q->qm_base >= mmDMA0_QM_BASE + GAUDI_NUM_DMA * GAUDI_DMA_STRIDE)
+			continue;
+		core = q->qm_base - mmDMA0_QM_BASE + mmDMA0_CORE_BASE;
+		for (r = DMA_CORE_SRC_TSIZE(1); r <= DMA_CORE_DST_TSIZE_0; r += 4)
+			if (r != DMA_CORE_SRC_TSIZE_0 + 4)	/* no register */
+				WREG32(gdev, core + r, 0);
 	}
 }
 

@@ -164,6 +164,28 @@ static void monitor_to(struct b *b, uint64_t target, uint32_t data)
 	msg_long(b, mon + SM_MON_ARM(0), 0);
 }
 
+/*
+ * A strided transfer's shape (the DMA core's SRC/DST_TSIZE_0..4 and
+ * SRC/DST_STRIDE_1..4), the same counts on both sides: rows of @row bytes,
+ * @n1 rows and @n2 planes, strides @s1/@s2 (source) and @d1/@d2
+ * (destination); dimensions 3 and 4 count 1.
+ */
+static void shape(struct b *b, uint32_t row, uint32_t n1, uint32_t n2,
+		  uint32_t s1, uint32_t s2, uint32_t d1, uint32_t d2)
+{
+	const uint32_t n[5] = { row, n1, n2, 1, 1 };
+	const uint32_t ss[5] = { 0, s1, s2, 0, 0 }, ds[5] = { 0, d1, d2, 0, 0 };
+	unsigned int k;
+
+	wreg(b, DMA_CORE_SRC_TSIZE_0, row);
+	for (k = 1; k < 5; k++) {
+		wreg(b, DMA_CORE_SRC_TSIZE(k), n[k]);
+		wreg(b, DMA_CORE_SRC_STRIDE(k), ss[k]);
+		wreg(b, DMA_CORE_DST_TSIZE(k), n[k]);
+		wreg(b, DMA_CORE_DST_STRIDE(k), ds[k]);
+	}
+}
+
 size_t iso_seeds(struct iso_seed *out, size_t max)
 {
 	static const uint8_t qs[2] = { Q_EXT, Q_INT };
@@ -203,6 +225,43 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 			lin_dma(&b, 0, user, ISO_USER_HBM, 4096);
 			b.s->hw_blocks = false;
 		}
+	}
+	/*
+	 * Strided transfers over the shape the CB set (stream 0 only), and
+	 * their twins.  The user's host page is 2 MiB (ISO_USER_SIZE).
+	 */
+	if (NEXT("legit: strided 2-D host -> HBM on DMA_0_0 (16 rows of 256 B)",
+		 false, Q_EXT)) {
+		shape(&b, 256, 16, 1, 4096, 0, 512, 0);
+		lin_dma(&b, 0, user, ISO_USER_HBM, 256);
+	}
+	if (NEXT("legit: strided 3-D HBM -> host on DMA_2_0 (6 x 3 rows of 1 KiB)",
+		 false, Q_INT)) {
+		shape(&b, 1024, 6, 3, 2048, 6 * 2048 + 4096, 3072,
+		      6 * 3072 + 512);
+		lin_dma(&b, 0, ISO_USER_HBM, user + 0x1000, 1024);
+	}
+	if (NEXT("strided: far corner one byte past the user's host page",
+		 true, Q_EXT)) {
+		/* span 15 * 0x20000 + 0x1000 - 1: ends at the page end + 1 */
+		shape(&b, 0x1000, 16, 1, 0x1000, 0, 0x20000, 0);
+		lin_dma(&b, 0, ISO_USER_HBM, user + ISO_USER_SIZE -
+			15 * 0x20000 - 0x1000 + 1, 0x1000);
+	}
+	if (NEXT("strided: a plane stride 4 MiB past the user's host page (internal)",
+		 true, Q_INT)) {
+		shape(&b, 64, 1, 2, 0, 0x10000, 0, 0x400000);
+		lin_dma(&b, 0, ISO_USER_HBM, user, 64);
+	}
+	if (NEXT("strided: a source stride of 2^32 - 4 KiB (backwards to a signed core)",
+		 true, Q_INT)) {
+		shape(&b, 0x1000, 2, 1, 0xFFFFF000, 0, 0x1000, 0);
+		lin_dma(&b, 0, ISO_USER_HBM, user, 0x1000);
+	}
+	if (NEXT("strided: shape from DMA_0_1, commit on DMA_0_0's core", true,
+		 Q_EXT + 1)) {
+		shape(&b, 0x1000, 16, 1, 0x100000, 0, 0x1000, 0);
+		lin_dma(&b, 0, user, ISO_USER_HBM, 0x1000);
 	}
 	if (NEXT("MSG_LONG to another process's page", true, Q_INT))
 		msg_long(&b, CANARY, 0x42);

@@ -15,8 +15,11 @@
  *    QMAN;
  *  - every WREG_32 in the explicit list of user registers of the engine,
  *    and none in the list of registers known to be dangerous;
- *  - every LIN_DMA linear, without write completion or data-changing
- *    options, on a DMA queue, reading and writing only user memory;
+ *  - every LIN_DMA without write completion or data-changing options, on
+ *    a DMA queue, reading and writing only user memory: linear, or (on
+ *    stream 0's upper CP) strided over sizes and strides the CB itself
+ *    wrote to its own DMA core, every byte of both footprints (counts
+ *    >= 1, strides < 2^31, equal byte counts);
  *  - every message to user memory (timestamps only there), a user SOB,
  *    the encapsulated-signal SOB (add only), a user monitor, or (from a
  *    NIC queue only) its own port's unsecured doorbell with a 22-bit PI or
@@ -241,6 +244,41 @@ static bool o_wreg_allowed(const struct gaudi_parser_cfg *cfg, uint32_t reg)
 	return false;
 }
 
+/* A DMA core shape register: SRC/DST_TSIZE_0..4, SRC/DST_STRIDE_1..4. */
+static bool o_shape_reg(uint32_t reg)
+{
+	return reg >= 0x02C && reg <= 0x074 && reg != 0x050 && !(reg & 3);
+}
+
+/*
+ * One side of a strided transfer: every byte base + i0 + sum ik * s_k,
+ * i0 < t[0], ik < t[k], with @t and @s from registers @t_reg (TSIZE_0)
+ * and @k1 (TSIZE_1; STRIDE_k at +4, the next TSIZE at +8) of @sh, all
+ * user memory; counts >= 1 and strides < 2^31 (signed or unsigned alike).
+ * The byte count goes to @bytes.
+ */
+static bool o_strided_side(const struct oracle_env *env, const uint32_t *sh,
+			   uint64_t base, uint32_t t0, uint32_t k1,
+			   unsigned __int128 *bytes)
+{
+	unsigned __int128 hi = (unsigned __int128)base + t0 - 1;
+	unsigned int k;
+
+	*bytes = t0;
+	if (!t0)
+		return false;
+	for (k = 0; k < 4; k++) {
+		uint32_t n = sh[(k1 + 8 * k) / 4], st = sh[(k1 + 8 * k + 4) / 4];
+
+		if (!n || st >= 0x80000000U)
+			return false;
+		hi += (unsigned __int128)(n - 1) * st;
+		*bytes *= n;
+	}
+	return hi < ((unsigned __int128)1 << 64) &&
+	       o_user_mem(env, base, (uint64_t)(hi - base) + 1);
+}
+
 /* Registers that must never be writable, whatever the table says. */
 static bool o_wreg_dangerous(const struct gaudi_parser_cfg *cfg, uint32_t reg)
 {
@@ -267,8 +305,14 @@ static bool o_wreg_dangerous(const struct gaudi_parser_cfg *cfg, uint32_t reg)
 		    (r - 0x308) % 0x14 / 4 != 4)
 			return true;
 	}
-	if (cfg->engine == GAUDI_ENGINE_DMA && reg < 0x8000)
-		return true;	/* the DMA core: SRC, DST, TSIZE, COMMIT, PROT... */
+	/*
+	 * The DMA core: SRC, DST, COMMIT, PROT...; the shape (sizes and
+	 * strides, 0x02C..0x074 but 0x050) only from stream 0's upper CP,
+	 * its values checked at the commit (o_strided()).
+	 */
+	if (cfg->engine == GAUDI_ENGINE_DMA && reg < 0x8000 &&
+	    !(o_shape_reg(reg) && cfg->stream == 0 && !cfg->lower))
+		return true;
 	if (cfg->engine == GAUDI_ENGINE_TPC) {
 		for (i = 0; i < sizeof(tpc_bad) / sizeof(tpc_bad[0]); i++)
 			if (reg == tpc_bad[i])
@@ -339,6 +383,8 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 	};
 	size_t off;
 	unsigned int b, m, i, j;
+	/* the DMA core's shape registers this CB wrote (0x000..0x07C) */
+	uint32_t sh[32] = { 0 }, sh_set = 0;
 
 	memset(mons, 0, sizeof(mons));
 	if (size % 8)
@@ -372,6 +418,16 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 				if (o_arb(cfg, k - (cfg->qm_base & 0xFFFF), w[0]) != 1)
 					O_FAIL("WREG_32 0x%x to arbiter 0x%x at 0x%zx",
 					       w[0], k, off);
+				break;
+			}
+			if (cfg->engine == GAUDI_ENGINE_DMA && o_shape_reg(k) &&
+			    !o_wreg_dangerous(cfg, k)) {
+				/* skipped by a clear predicate: unknown value */
+				if (ctl & 0x1F)
+					O_FAIL("predicated shape WREG_32 0x%x at 0x%zx",
+					       k, off);
+				sh[k / 4] = w[0];
+				sh_set |= 1U << (k / 4);
 				break;
 			}
 			if (!o_wreg_allowed(cfg, k) || o_wreg_dangerous(cfg, k))
@@ -412,10 +468,35 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 		case 0x9:	/* LIN_DMA */
 			if (cfg->engine != GAUDI_ENGINE_DMA)
 				O_FAIL("LIN_DMA on a non-DMA queue at 0x%zx", off);
-			if (!(ctl & 0x8) || (ctl & 0xFFFF & ~0x18U))
+			if (ctl & 0xFFFF & ~0x18U)
 				O_FAIL("LIN_DMA ctl 0x%x at 0x%zx", ctl, off);
 			src = (uint64_t)w[3] << 32 | w[2];
 			dst = ((uint64_t)w[5] << 32 | w[4]) & ((1ULL << 56) - 1);
+			sh[0x074 / 4] = w[0];	/* the packet writes DST_TSIZE_0 */
+			sh_set |= 1U << (0x074 / 4);
+			if (!(ctl & 0x8)) {
+				/* strided: the shape this CB set, stream 0 only */
+				uint32_t need = 0;
+				unsigned __int128 sb = 0, db = 0;
+
+				for (k = 0x02C; k <= 0x070; k += 4)
+					if (o_shape_reg(k) &&
+					    (k >= 0x054 || !(ctl & 0x10)))
+						need |= 1U << (k / 4);
+				if (cfg->stream != 0 || cfg->lower ||
+				    (sh_set & need) != need)
+					O_FAIL("strided LIN_DMA without its shape (queue %u) at 0x%zx",
+					       cfg->queue, off);
+				if (!o_strided_side(env, sh, dst, w[0], 0x054, &db))
+					O_FAIL("strided LIN_DMA to 0x%llx at 0x%zx",
+					       (unsigned long long)dst, off);
+				if (!(ctl & 0x10) &&
+				    (!o_strided_side(env, sh, src, sh[0x04C / 4],
+						     0x02C, &sb) || sb != db))
+					O_FAIL("strided LIN_DMA from 0x%llx at 0x%zx",
+					       (unsigned long long)src, off);
+				break;
+			}
 			if (!(ctl & 0x10) && !o_user_mem(env, src, w[0]))
 				O_FAIL("LIN_DMA from 0x%llx+0x%x at 0x%zx",
 				       (unsigned long long)src, w[0], off);

@@ -402,6 +402,215 @@ static void t_lin_dma(void)
 	ok_eq(parse(&c, Q_MME00), -EPERM, "LIN_DMA on MME_0_0: EPERM");
 }
 
+/* ---- strided LIN_DMA over the DMA core's shape registers ----------------- */
+
+/* One side's shape: TSIZE_0..4, STRIDE_1..4 (stride[0] unused). */
+struct t_side {
+	uint32_t t[5], st[5];
+};
+
+/* WREG_32 the source and destination shape (DST_TSIZE_0 too, as hl-thunk). */
+static struct cb *shape(struct cb *k, const struct t_side *src,
+			const struct t_side *dst)
+{
+	unsigned int i;
+
+	wreg(k, 0x04C, src->t[0]);
+	wreg(k, 0x074, dst->t[0]);
+	for (i = 1; i < 5; i++) {
+		wreg(k, 0x02C + 8 * (i - 1), src->t[i]);
+		wreg(k, 0x030 + 8 * (i - 1), src->st[i]);
+		wreg(k, 0x054 + 8 * (i - 1), dst->t[i]);
+		wreg(k, 0x058 + 8 * (i - 1), dst->st[i]);
+	}
+	return k;
+}
+
+/* The highest offset a side reaches. */
+static uint64_t t_span(const struct t_side *d)
+{
+	uint64_t s = d->t[0] - 1;
+	unsigned int i;
+
+	for (i = 1; i < 5; i++)
+		s += (uint64_t)(d->t[i] - 1) * d->st[i];
+	return s;
+}
+
+static void t_strided(void)
+{
+	/* hl-thunk's shape: 3 planes of 6 rows of 1 KiB, gathered, scattered */
+	const struct t_side s3 = { { 1024, 6, 3, 1, 1 },
+				   { 0, 3072, 6 * 3072 + 512, 0x10000, 0x10000 } };
+	const struct t_side d3 = { { 1024, 6, 3, 1, 1 },
+				   { 0, 2048, 6 * 2048 + 4096, 0x10000, 0x10000 } };
+	const struct t_side s2 = { { 256, 16, 1, 1, 1 }, { 0, 4096, 0, 0, 0 } };
+	const struct t_side d2 = { { 4096, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0 } };
+	/* the source re-reads one row 10 times (stride 0) */
+	const struct t_side s0 = { { 512, 10, 1, 1, 1 }, { 0, 0, 0, 0, 0 } };
+	const struct t_side d0 = { { 512, 10, 1, 1, 1 }, { 0, 512, 0, 0, 0 } };
+	const struct t_side s1 = { { 2048, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0 } };
+	const uint64_t end = T_VA_BUF + (8 << 20);
+	struct t_side h;
+	uint64_t far;
+	unsigned int i, bad;
+
+	/* Legitimate: 3-D and 2-D, host and device memory, copy and memset. */
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, T_VA_BUF + (2 << 20));
+	ok_eq(parse(&c, Q_DMA00), 0, "strided 3-D copy (6 rows x 3 planes, hl-thunk's shape) on DMA_0_0: accepted");
+	shape(reset(&c), &s2, &d2);
+	lin(&c, 4096, 0, O_HBM_USER, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), 0, "strided 2-D gather HBM -> SRAM on DMA_2_0: accepted");
+	shape(reset(&c), &s0, &d0);
+	lin(&c, 512, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "source stride 0 (one row read 10 times): accepted");
+	reset(&c);
+	for (i = 1; i < 5; i++) {
+		wreg(&c, 0x054 + 8 * (i - 1), d3.t[i]);
+		wreg(&c, 0x058 + 8 * (i - 1), d3.st[i]);
+	}
+	lin(&c, 1024, MEMSET, 0x5A5A5A5A5A5A5A5AULL, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "strided memset with the destination shape only: accepted");
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER);
+	lin(&c, 8192, LIN, T_VA_BUF, O_HBM_USER);
+	lin(&c, 1024, 0, O_HBM_USER, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), 0, "strided, linear, strided again in one CB: accepted");
+
+	/* The far corner: exactly the mapping's end, then one byte beyond. */
+	far = t_span(&d3);
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, end - far - 1);
+	ok_eq(parse(&c, Q_DMA00), 0, "destination footprint ending at the mapping's last byte: accepted");
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, end - far);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "destination far corner one byte past the mapping: EINVAL");
+	far = t_span(&s3);
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, end - far - 1, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "source footprint ending at the mapping's last byte: accepted");
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, end - far, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "source far corner one byte past the mapping: EINVAL");
+	/* A plane stride that carries the last plane into the driver's HBM. */
+	h = d3;
+	h.st[2] = 0x10000000;
+	shape(reset(&c), &s3, &h);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_END - 0x20000000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "plane stride past the end of HBM (first row in user HBM): EINVAL");
+	h = d3;
+	h.st[3] = 0x7FFFFFFF;
+	h.t[3] = 2;
+	h.t[2] = 1;
+	shape(reset(&c), &s3, &h);
+	lin(&c, 1024, 0, T_VA_BUF, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "a 2 GiB dimension-3 stride out of SRAM: EINVAL");
+
+	/* Wrapping strides, counts and sizes. */
+	/*
+	 * In user HBM both fit unsigned, but a signed core would walk below
+	 * the base into the driver's HBM.
+	 */
+	h = (struct t_side){ { 1024, 2, 1, 1, 1 }, { 0, 0x80000000, 0, 0, 0 } };
+	shape(reset(&c), &s1, &h);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER + 0x1000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "stride 2^31 in user HBM (negative to a signed core): EINVAL");
+	h.st[1] = 0xFFFFFC00;	/* -1024 */
+	shape(reset(&c), &s1, &h);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER + 0x1000);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "stride -1024 (2^32 - 1024) in user HBM: EINVAL");
+	h.st[1] = 0x7FFFFFFF;
+	shape(reset(&c), &s1, &h);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER + 0x1000);
+	ok_eq(parse(&c, Q_DMA00), 0, "stride 2^31 - 1 in user HBM: accepted");
+	for (i = 1; i < 5; i++) {
+		h.t[i] = 0xFFFFFFFF;
+		h.st[i] = 0x7FFFFFFF;
+	}
+	shape(reset(&c), &h, &h);
+	lin(&c, 1024, 0, 0, 0);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "a footprint beyond 2^64 (four 2^32 x 2^31 dimensions): EINVAL");
+	h = d3;
+	h.t[2] = 0;
+	shape(reset(&c), &s3, &h);
+	lin(&c, 1024, 0, T_VA_BUF, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "a count of 0: EINVAL");
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 0, 0, T_VA_BUF, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "strided with rows of 0 bytes: EINVAL");
+	h = s3;
+	h.t[1] = 5;
+	shape(reset(&c), &h, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "source 5 x 3 rows, destination 6 x 3: EINVAL");
+	h = s3;
+	h.t[0] = 2048;
+	h.t[1] = 3;
+	shape(reset(&c), &h, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), 0, "source 3 x 2 KiB rows, destination 6 x 1 KiB (same bytes): accepted");
+
+	/* Registers not written in this CB are unknown. */
+	bad = 0;
+	for (i = 0x02C; i <= 0x070; i += 4) {
+		unsigned int j;
+
+		if (i == 0x050)
+			continue;
+		/* the same CB with register i's WREG_32 turned into a NOP */
+		shape(reset(&c), &s3, &d3);
+		for (j = 0; j < c.n; j += 8)
+			if ((uint32_t)(c.b[j + 5] | c.b[j + 6] << 8) == i) {
+				uint32_t nop[2] = { 0, CTL(OP_NOP) };
+
+				memcpy(c.b + j, nop, 8);
+			}
+		lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER);
+		bad += parse(&c, Q_DMA00) != -EPERM;
+	}
+	ok_eq(bad, 0, "each of the 17 shape registers left unwritten: EPERM");
+	lin(reset(&c), 1024, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "non-linear LIN_DMA after a CB that set the shape: EPERM (never assumed)");
+
+	/* A predicated shape write may be skipped: the core keeps the old value. */
+	shape(reset(&c), &s3, &d3);
+	c.b[8 * 5 + 4] |= 3;	/* the 6th WREG_32 (DST_TSIZE_1) on predicate 3 */
+	lin(&c, 1024, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "a predicated shape WREG_32: EPERM");
+	ok_eq(last_err.offset, 8 * 5, "  refused at that WREG_32");
+
+	/* Only stream 0's upper CP sets the shape; only its own core. */
+	shape(reset(&c), &s3, &d3);
+	ok_eq(parse(&c, Q_DMA01), -EPERM, "shape registers from DMA_0_1 (another stream of the same core): EPERM");
+	lin(reset(&c), 1024, 0, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA01), -EPERM, "non-linear LIN_DMA on DMA_0_1: EPERM");
+	t_snap = 2;
+	shape(reset(&c), &s3, &d3);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "shape registers from a lower CB (CP_DMA target): EPERM");
+	t_snap = 0;
+	wreg(reset(&c), 0x02C, 6);
+	ok_eq(parse(&c, Q_TPC00), -EPERM, "0x02C on TPC_0_0 (not a DMA core): EPERM");
+	msg(reset(&c), O_CFG + 0x520000 + 0x02C, 6);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_LONG to DMA 1's SRC_TSIZE_1 (another core): EINVAL");
+	msg(reset(&c), O_CFG + 0x500000 + 0x030, 6);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "MSG_LONG to its own core's SRC_STRIDE_1 (untracked): EINVAL");
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 1U << 1, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "strided transpose: EPERM");
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 1U << 5, T_VA_BUF, O_HBM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "strided compression: EPERM");
+
+	/* The value at the commit counts, not the first one written. */
+	shape(reset(&c), &s3, &d3);
+	lin(&c, 1024, 0, T_VA_BUF, T_VA_BUF);
+	wreg(&c, 0x058 + 8, 0x10000000);	/* DST_STRIDE_2 */
+	lin(&c, 1024, 0, T_VA_BUF, T_VA_BUF);
+	ok_eq(parse(&c, Q_DMA00), -EINVAL, "a stride rewritten between two commits, the second leaving the mapping: EINVAL");
+	ok_eq(last_err.offset, 18 * 8 + 24 + 8, "  refused at the second commit");
+}
+
 /* ---- WREG_32 ------------------------------------------------------------ */
 
 static void t_wreg(void)
@@ -412,7 +621,8 @@ static void t_wreg(void)
 	} dma_core[] = {
 		{ 0x014, "SRC_BASE_LO" }, { 0x018, "SRC_BASE_HI" },
 		{ 0x01C, "DST_BASE_LO" }, { 0x020, "DST_BASE_HI" },
-		{ 0x074, "DST_TSIZE_0" }, { 0x078, "COMMIT" },
+		{ 0x050, "0x050 (between the shapes)" }, { 0x078, "COMMIT" },
+		{ 0x07C, "WR_COMP_WDATA" }, { 0x080, "WR_COMP_ADDR_LO" },
 		{ 0x0B8, "PROT" }, { 0x0F0, "SECURE_PROPS" },
 		{ 0x0F4, "NON_SECURE_PROPS" }, { 0x000, "CFG_0" },
 		{ 0x8000 + 0x070, "QM PQ_BASE_LO_0" },
@@ -878,7 +1088,29 @@ static void rnd_pkt(struct cb *k)
 	if (rnd() % 4 == 0)
 		v = (rnd() % 2 ? 0x80000000U : 0) | (uint32_t)(rnd() % 1100);
 
-	switch (rnd() % 10) {
+	switch (rnd() % 11) {
+	case 10: {
+		/* a strided transfer: a shape near the edges, sometimes short */
+		struct t_side sd[2];
+		unsigned int i, d;
+
+		for (d = 0; d < 2; d++) {
+			sd[d].t[0] = rnd() % 4 ? 1 + rnd() % 4096 : (uint32_t)rnd();
+			for (i = 1; i < 5; i++) {
+				sd[d].t[i] = rnd() % 4 ? 1 + rnd() % 4 : (uint32_t)rnd();
+				sd[d].st[i] = rnd() % 4 ? 64 * (uint32_t)(rnd() % 0x1000) :
+					      (uint32_t)rnd();
+			}
+		}
+		if (rnd() % 2)
+			sd[1] = sd[0];
+		shape(k, &sd[0], &sd[1]);
+		if (rnd() % 4 == 0)
+			k->n -= 8 * (1 + rnd() % 4);	/* drop the last registers */
+		lin(k, sd[1].t[0], rnd() % 3 ? 0 : MEMSET, a,
+		    addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))]);
+		break;
+	}
 	case 8:
 		msg(k, O_CFG + 0x508000 + 0x20000 * (rnd() % 3) + 0xA00 + 4 * (rnd() % 0x50),
 		    rnd() % 2 ? (uint32_t)(rnd() % 2) | 1 << 4 | 1 << 8 : v);
@@ -1011,6 +1243,17 @@ static int seeds(const char *dir)
 	r |= write_seed(dir, "class3-wrcomp", 0, 0, &k);
 	lin(reset(&k), 4096, 0, T_VA_BUF, O_HBM_USER);
 	r |= write_seed(dir, "class3-nonlinear", 0, 0, &k);
+	/* Strided over the shape the CB sets, and its far-corner twin. */
+	{
+		const struct t_side sd = { { 1024, 6, 3, 1, 1 },
+					   { 0, 2048, 16384, 0, 0 } };
+
+		lin(shape(reset(&k), &sd, &sd), 1024, 0, T_VA_BUF, O_HBM_USER);
+		r |= write_seed(dir, "valid-strided", 0, 0, &k);
+		lin(shape(reset(&k), &sd, &sd), 1024, 0, T_VA_BUF,
+		    T_VA_BUF + (8 << 20) - t_span(&sd));
+		r |= write_seed(dir, "hostile-strided", 0, 0, &k);
+	}
 	/* Issue 23: arbitration of the own QMAN, and its hostile twin. */
 	msg(reset(&k), O_CFG + 0x508000 + 0xA00, 1 | 1 << 4 | 1 << 8);
 	msg(&k, O_CFG + 0x508000 + 0xA08, 3);
@@ -1037,6 +1280,7 @@ int main(int argc, char **argv)
 	t_framing();
 	t_reserved();
 	t_lin_dma();
+	t_strided();
 	t_wreg();
 	t_msg();
 	t_nic_doorbell();

@@ -11,15 +11,15 @@
 # ping-pong between TPC_0_0 and DMA_0_0 with user monitors and a CP_DMA
 # (pingpong), arbitration of DMA 2's QMAN set from a CB with two streams in
 # one CS in the grant order of each mode (arb), LOAD_AND_EXE of a
-# non-consecutive predicate map then predicated packets (pred); on gaudi.ko
-# also a user CB rewritten after its submission running as submitted
-# (toctou) and the hostile twins (hostile).
+# non-consecutive predicate map then predicated packets (pred), a 3-D
+# strided LIN_DMA over the DMA core's sizes and strides set by WREG_32,
+# checked byte for byte (strided); on gaudi.ko also a user CB rewritten
+# after its submission running as submitted (toctou) and the hostile twins
+# (hostile, and strided's: a footprint one byte past the mapping, a shape
+# left by an earlier CB, the shape from another stream).
 #
 #   1  the peer (PEER_KO): insmod, the scenarios in each placement, rmmod
 #   2  gaudi.ko (GAUDI_KO): the same, plus hostile; rmmod
-#
-# Not here: strided 2-D/3-D DMA (gaudi.ko's parser still refuses the DMA
-# core's registers; hl_scenario_test strided checks that, in the cs suite).
 #
 # Environment: PEER_KO, GAUDI_KO, BIN.  Prints TAP and ends with
 # "N passed, N failed"; exit status 1 on any failure.
@@ -27,7 +27,7 @@
 BIN=${BIN:-$(dirname "$0")}
 GAUDI_KO=${GAUDI_KO:-}
 PEER_KO=${PEER_KO:-}
-SCEN="fourdma pingpong engines arb pred"
+SCEN="fourdma pingpong engines arb pred strided"
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"

@@ -1058,6 +1058,16 @@ static void t_attacks(void)
 					 steer_names[r],
 					 res->rcs[r] ? rc_name(res->rcs[r]) :
 					 "accepted");
+			else if (steer_regs[r] == DMA_CORE_DST_TSIZE_0)
+				/*
+				 * A strided transfer's shape register
+				 * (Documentation/accel/parser.rst, "Strided
+				 * transfers"), which a LIN_DMA writes itself.
+				 */
+				ok(ran && res->rcs[r] == 0,
+				   "class 1 1e: WREG_32 to DMA0 core DST_TSIZE_0 alone (a shape register): accepted (got %s)",
+				   res->rcs[r] ? rc_name(res->rcs[r]) :
+				   "accepted");
 			else
 				ok(ran && (res->rcs[r] == -EPERM ||
 					   res->rcs[r] == -EINVAL),

@@ -12,8 +12,9 @@
  *             host -> SRAM -> HBM -> SRAM -> host, four rounds
  *   strided   a non-linear LIN_DMA whose sizes and strides the CB sets with
  *             WREG_32 to the DMA core's SRC/DST_TSIZE_n and _STRIDE_n:
- *             rows gathered and scattered in 3 dimensions (--peer); gaudi.ko
- *             refuses both (EPERM, see Documentation/accel/parser.rst)
+ *             rows gathered and scattered in 3 dimensions, checked byte for
+ *             byte, on both drivers; on gaudi.ko also the hostile twins
+ *             (Documentation/accel/parser.rst, "Strided transfers")
  *   pingpong  16 rounds between TPC_0_0 and DMA_0_0 through two SOBs and two
  *             monitors; the TPC job runs on the QMAN's lower CP (a CP_DMA
  *             to a CB in SRAM, fenced through the lower CP's own counter
@@ -493,6 +494,68 @@ static size_t set_strides(uint8_t *cb, size_t off)
 	return off;
 }
 
+/*
+ * A CB with the shape (unless !@shape) and a LIN_DMA without the linear
+ * bit (ctl bit 3: the core walks its shape) from the buffer to @dst.
+ */
+static size_t strided_cb(struct sess *s, uint64_t dst, bool shape)
+{
+	size_t len = shape ? set_strides(s->cbp, 0) : 0;
+
+	len = pkt_lin_dma(s->cbp, len, s->va, dst, ST_ROW, false, true);
+	put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
+	      PKT_CTL_MB | PKT_CTL_EB);
+	return len;
+}
+
+/*
+ * gaudi.ko's hostile twins (Documentation/accel/parser.rst, "Strided
+ * transfers"): the same shape with the destination's far corner one byte
+ * past the mapping, a non-linear LIN_DMA relying on the shape an earlier
+ * CB left in the core, and the shape set from another stream of the same
+ * core; each refused, and nothing written.
+ */
+static void strided_twins(struct sess *s, uint32_t dspan)
+{
+	uint8_t *dst = s->buf + (2U << 20), *tail = s->buf + BUF_SIZE - dspan;
+	uint8_t *save = malloc(dspan);
+	unsigned int changed = 0;
+	uint64_t seq = 0;
+	uint32_t st, i;
+	size_t len;
+
+	if (!save) {
+		ok(0, "strided: memory for the twins");
+		return;
+	}
+	memcpy(save, tail, dspan);
+	memset(dst, 0xEE, dspan);
+	len = strided_cb(s, s->va + BUF_SIZE - dspan + 1, true);
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
+			 &seq), -EINVAL,
+	      "strided: far corner one byte past the mapping: EINVAL");
+	len = strided_cb(s, s->va + (2U << 20), false);
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
+			 &seq), -EPERM,
+	      "strided: non-linear LIN_DMA on the shape an earlier CB left: EPERM");
+	len = strided_cb(s, s->va + (2U << 20), true);
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_1,
+			 &seq), -EPERM,
+	      "strided: the shape from DMA_0_1 (another stream of the core): EPERM");
+	for (i = 0; i < dspan; i++)
+		changed += dst[i] != 0xEE || tail[i] != save[i];
+	free(save);
+	ok_eq(changed, 0, "strided: the refused transfers wrote nothing");
+	/* The legitimate one still runs after the refusals. */
+	len = strided_cb(s, s->va + (2U << 20), true);
+	st = ~0U;
+	ok(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
+		      &seq) == 0 && wait_done(s->fd, seq, &st) == 0 &&
+	   st == HL_WAIT_CS_STATUS_COMPLETED &&
+	   !memcmp(dst, s->buf, ST_ROW),
+	   "strided: accepted again after the refusals, first row copied");
+}
+
 static void t_strided(struct sess *s)
 {
 	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
@@ -508,33 +571,9 @@ static void t_strided(struct sess *s)
 
 	fill_rand(src, sspan);
 	memset(dst, 0xEE, dspan + 4096);
-	len = set_strides(s->cbp, 0);
-	/* LIN_DMA without the linear bit (ctl bit 3): the core's shape. */
-	len = pkt_lin_dma(s->cbp, len, s->va, s->va + (2U << 20), ST_ROW,
-			  false, true);
-	put32(s->cbp + len - 20,
-	      HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB | PKT_CTL_MB |
-	      PKT_CTL_EB);
+	len = strided_cb(s, s->va + (2U << 20), true);
 	rc = hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
 			&seq);
-	if (!peer) {
-		/*
-		 * gaudi.ko refuses it (Documentation/accel/parser.rst: the
-		 * four streams of a QMAN share the core's shape registers,
-		 * so values checked in one CB can be changed by another).
-		 */
-		ok_eq(rc, -EPERM, "strided: gaudi.ko refuses WREG_32 to the DMA core's sizes/strides (EPERM)");
-		if (!rc)
-			wait_done(s->fd, seq, &st);
-		len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), 8192,
-				  false, true);
-		put32(s->cbp + len - 20, HL_PKT_CTL(PKT_LIN_DMA) | CTL_RB |
-		      PKT_CTL_MB | PKT_CTL_EB);
-		ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len,
-				 GAUDI_QUEUE_ID_DMA_0_0, &seq), -EPERM,
-		      "strided: gaudi.ko refuses a non-linear LIN_DMA (EPERM)");
-		goto linear;
-	}
 	if (!ok_eq(rc, 0, "strided: CS with WREG_32 to the DMA core's sizes/strides and a non-linear LIN_DMA accepted"))
 		return;
 	rc = wait_done(s->fd, seq, &st);
@@ -558,8 +597,10 @@ static void t_strided(struct sess *s)
 			gap++;
 	}
 	ok_eq(gap, 0, "strided: the bytes between the rows and after the last are untouched");
+	if (!peer)
+		strided_twins(s, dspan);
 
-linear:
+
 	/* A plain linear copy still works. */
 	memset(dst, 0, 8192);
 	len = pkt_lin_dma(s->cbp, 0, s->va, s->va + (2U << 20), 8192, false,
