@@ -1869,6 +1869,7 @@ static void remove_test(const char *accel)
 #define FG_OP_ONLY	0x0A
 #define FG_OP_ACK	0x11
 #define FG_NAK_ACCESS	0x62	/* AETH: NAK, remote access error */
+#define FG_ACK		0x1F	/* AETH: ACK, no credit count */
 #define FG_MTU		256	/* B's path MTU in forge */
 #define IP_A		0x0A000001
 #define IP_B		0x0A000002
@@ -2195,8 +2196,12 @@ static void forge(char **argv)
 	s.src_ip = IP_B;
 	s.dst_ip = 0x0A000064;	/* not A's */
 	ok(!fg_send(&gb, &s), "forged NAK from B's address to 10.0.0.100 sent");
-	v1 = eth_wait(if_a, "roce_drop_ack_source", v0 + 1);
-	ok(v0 >= 0 && v1 == v0 + 2, "  both dropped: roce_drop_ack_source %lld -> %lld",
+	s.syndrome = FG_ACK;
+	s.src_ip = 0x0A000063;
+	s.dst_ip = IP_A;
+	ok(!fg_send(&gb, &s), "forged ACK of PSN 50 from 10.0.0.99 sent (it would complete the write unwritten)");
+	v1 = eth_wait(if_a, "roce_drop_ack_source", v0 + 2);
+	ok(v0 >= 0 && v1 == v0 + 3, "  all three dropped: roce_drop_ack_source %lld -> %lld",
 	   v0, v1);
 	conn_state(a.fd, a.port, qa2, &st);
 	ok(st.flags == GAUDI_NIC_CONN_REQ_VALID, "  A's QP %u not in error (0x%x)",

@@ -28,7 +28,7 @@
 #      once (PAIRS_SEED: its seed)
 #   9  gaudi_roce_test forge: crafted RoCE v2 frames (AF_PACKET on
 #      gaudi_en's netdevs of card 0 port 0 and card 1 port 0, which share
-#      the cable): a NAK from another source for a live QP dropped
+#      the cable): NAKs and an ACK from another source for a live QP dropped
 #      (roce_drop_ack_source) and the QP still writing; WRITE FIRSTs with
 #      the QP's PSN but an address or key outside its region NAKed
 #      (roce_region_errors), the buffer unchanged; a frame for another MAC
