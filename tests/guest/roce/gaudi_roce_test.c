@@ -14,6 +14,15 @@
  *                                           to card B's over their cable:
  *                                           bytes, remote SOB, CQEs, bad
  *                                           rkey, kernel SOB, other QPs
+ *   gaudi_roce_test forge ACCEL_A DBG_A IF_A ACCEL_B DBG_B IF_B
+ *                                           crafted RoCE v2 frames sent with
+ *                                           AF_PACKET on gaudi_en's netdevs
+ *                                           IF_A/IF_B of the two ends of a
+ *                                           cable (port 0 each): forged NAKs
+ *                                           from another source, writes out
+ *                                           of the region, for another MAC,
+ *                                           a message continued into the
+ *                                           next holder
  *   gaudi_roce_test fuzz ACCEL N SEED       N random NIC ioctls
  *   gaudi_roce_test remove ACCEL DBG        the card unbound under a holder
  *                                           with connections, bound again
@@ -23,12 +32,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
+#include <netpacket/packet.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -995,8 +1007,8 @@ static int side_open(struct side *s, const char *accel, const char *dbg,
  * other random bits.  @key itself goes into the responder's @local_key,
  * which regions make meaningless.
  */
-static int connect(struct side *a, uint32_t qa, struct side *b, uint32_t qb,
-		   uint32_t key, uint32_t rkey, uint32_t psn)
+static int qp_connect(struct side *a, uint32_t qa, struct side *b,
+		      uint32_t qb, uint32_t key, uint32_t rkey, uint32_t psn)
 {
 	struct ends ea = { 0x0A000002, 0x0A000001, qb, rkey, psn, { 0 } };
 	struct ends eb = { 0x0A000001, 0x0A000002, qa, key, psn, { 0 } };
@@ -1044,7 +1056,7 @@ static void attack(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
 	a->pi[qa] = 0;
 	memcpy(ea.dst_mac, b->mac, 6);
 	ea.key = key ? key : b->mr_key[qb];
-	if (connect(a, qa, b, qb, 1, 1, 5) || set_req(a->fd, a->port, qa, &ea)) {
+	if (qp_connect(a, qa, b, qb, 1, 1, 5) || set_req(a->fd, a->port, qa, &ea)) {
 		ok(0, "%s: reconnect", what);
 		free(before);
 		free(wq);
@@ -1456,10 +1468,10 @@ static void rdma(char **argv)
 	}
 	ok(!rc, "four QPs each (A %u..%u, B %u..%u)", qa[0], qa[3], qb[0],
 	   qb[3]);
-	ok(!connect(&a, qa[0], &b, qb[0], 0x1111, 0x1111, 100) &&
-	   !connect(&a, qa[1], &b, qb[1], 0x2222, 0x2222, 0xFFFFF0) &&
-	   !connect(&a, qa[2], &b, qb[2], 0x3333, 0x3334, 5) &&
-	   !connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 77),
+	ok(!qp_connect(&a, qa[0], &b, qb[0], 0x1111, 0x1111, 100) &&
+	   !qp_connect(&a, qa[1], &b, qb[1], 0x2222, 0x2222, 0xFFFFF0) &&
+	   !qp_connect(&a, qa[2], &b, qb[2], 0x3333, 0x3334, 5) &&
+	   !qp_connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 77),
 	   "connected: A%u->B%u, A%u->B%u (PSN wraps), A%u->B%u (bad rkey), A%u->B%u",
 	   qa[0], qb[0], qa[1], qb[1], qa[2], qb[2], qa[3], qb[3]);
 
@@ -1593,7 +1605,7 @@ static void rdma(char **argv)
 		uint32_t drv = DRIVER_SOB_LAST, d0 = reg_rd(SOB(drv));
 
 		a.pi[qa[3]] = 0;
-		ok(!connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 11),
+		ok(!qp_connect(&a, qa[3], &b, qb[3], 0x4444, 0x4444, 11),
 		   "QP %u reconnected", qa[3]);
 		refused_sob(&a, &b, qa[3], qb[3], 0, SOB(drv), d0,
 			    "the driver's SOB 143");
@@ -1605,7 +1617,7 @@ static void rdma(char **argv)
 		uint32_t lo0 = reg_rd(lo), hi0 = reg_rd(hi);
 
 		a.pi[qa[3]] = 0;
-		ok(!connect(&a, qa[3], &b, qb[3], 0x5555, 0x5555, 13),
+		ok(!qp_connect(&a, qa[3], &b, qb[3], 0x5555, 0x5555, 13),
 		   "QP %u reconnected", qa[3]);
 		wqe_write(&a, qa[3], a.buf.va, 0, b.buf.va, lo, SM_SOB_INC | 1);
 		wqe_write(&a, qa[3], a.buf.va, 0, b.buf.va, hi, SM_SOB_INC | 1);
@@ -1624,7 +1636,7 @@ static void rdma(char **argv)
 	remote_attacks(&a, &b, qa[2], qb[2], qb[0]);
 	/* The QP in error is brought back by new contexts. */
 	a.pi[qa[2]] = 0;
-	ok(!connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
+	ok(!qp_connect(&a, qa[2], &b, qb[2], 0x3333, 0x3333, 9),
 	   "QP %u reconnected with the right key", qa[2]);
 	memcpy(shadow + 200000, a.buf.p + 7, 777);
 	wqe_write(&a, qa[2], a.buf.va + 7, 777, b.buf.va + 200000, -1, 0);
@@ -1646,7 +1658,7 @@ static void rdma(char **argv)
 		sob_a0 = sob_rd(USER_SOB + 1);
 		memcpy(shadow_a, a.buf.p, BUF_SIZE);
 		memcpy(shadow, b.buf.p, BUF_SIZE);
-		ok(!connect(&b, qb[0], &a, qa[0], 0x5555, 0x5555, 1000),
+		ok(!qp_connect(&b, qb[0], &a, qa[0], 0x5555, 0x5555, 1000),
 		   "B's QP %u connected to A's QP %u", qb[0], qa[0]);
 		bad = 0;
 		for (k = 0; k < m; k++) {
@@ -1841,6 +1853,517 @@ static void remove_test(const char *accel)
 	close(fd);
 }
 
+/* ---- forge: crafted RoCE v2 frames on gaudi_en's raw path ------------------- */
+
+/*
+ * Frames from outside the engine: written whole (Ethernet to iCRC) and
+ * sent with AF_PACKET on the gaudi_en netdev of the other end of the
+ * cable, so they arrive at the target port as any peer's would.  Layouts
+ * as the model's emulator/core/roce.c sends them (BTH, RETH, AETH of the
+ * InfiniBand specification, RoCE v2 over UDP 4791); the iCRC as
+ * tests/lib/roce-pcap.py computes it (annex 17).
+ */
+#define FG_OP_FIRST	0x06
+#define FG_OP_MIDDLE	0x07
+#define FG_OP_LAST	0x08
+#define FG_OP_ONLY	0x0A
+#define FG_OP_ACK	0x11
+#define FG_NAK_ACCESS	0x62	/* AETH: NAK, remote access error */
+#define FG_ACK		0x1F	/* AETH: ACK, no credit count */
+#define FG_MTU		256	/* B's path MTU in forge */
+#define IP_A		0x0A000001
+#define IP_B		0x0A000002
+
+struct fg_frame {
+	uint8_t dst_mac[6], opcode, syndrome;
+	uint32_t src_ip, dst_ip, dqp, psn, rkey, dlen;
+	uint64_t va;
+	const uint8_t *payload;
+	uint32_t len;
+};
+
+/* CRC-32 of IEEE 802.3 / zlib, continued from @crc (0 to start). */
+static uint32_t fg_crc32(uint32_t crc, const uint8_t *p, size_t n)
+{
+	unsigned int k;
+
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xEDB88320U & -(crc & 1));
+	}
+	return ~crc;
+}
+
+static void fg_put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void fg_put32(uint8_t *p, uint32_t v)
+{
+	fg_put16(p, v >> 16);
+	fg_put16(p + 2, v);
+}
+
+/* Build frame @s into @f; its length. */
+static size_t fg_build(uint8_t *f, const struct fg_frame *s)
+{
+	static const uint8_t ones[8] = {
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	};
+	bool reth = s->opcode == FG_OP_FIRST || s->opcode == FG_OP_ONLY;
+	bool ack = s->opcode == FG_OP_ACK;
+	unsigned int pad = (4 - (s->len & 3)) & 3;
+	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8, *p = bth + 12;
+	uint8_t m[40];
+	uint32_t sum = 0, crc;
+	size_t i, end;
+
+	memcpy(f, s->dst_mac, 6);
+	memcpy(f + 6, "\x02\x00\x00\x00\x00\x99", 6);	/* nobody's */
+	fg_put16(f + 12, 0x0800);
+	if (reth) {
+		fg_put32(p, (uint32_t)(s->va >> 32));
+		fg_put32(p + 4, (uint32_t)s->va);
+		fg_put32(p + 8, s->rkey);
+		fg_put32(p + 12, s->dlen);
+		p += 16;
+	}
+	if (ack) {
+		fg_put32(p, (uint32_t)s->syndrome << 24);	/* MSN 0 */
+		p += 4;
+	}
+	memcpy(p, s->payload, s->len);
+	memset(p + s->len, 0, pad);
+	p += s->len + pad;
+	end = p - f + 4;
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	fg_put16(ip + 2, end - 14);
+	fg_put16(ip + 6, 0x4000);
+	ip[8] = 64;
+	ip[9] = 17;
+	fg_put32(ip + 12, s->src_ip);
+	fg_put32(ip + 16, s->dst_ip);
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	fg_put16(ip + 10, ~sum & 0xFFFF);
+	fg_put16(udp, 0xC000);
+	fg_put16(udp + 2, 4791);
+	fg_put16(udp + 4, end - 34);
+	fg_put16(udp + 6, 0);
+	bth[0] = s->opcode;
+	bth[1] = (uint8_t)(pad << 4);
+	fg_put16(bth + 2, 0xFFFF);
+	fg_put32(bth + 4, s->dqp & 0xFFFFFF);
+	fg_put32(bth + 8, (ack ? 0 : 0x80000000U) | (s->psn & 0xFFFFFF));
+	/* iCRC: IPv4 TOS, TTL, checksum, UDP checksum, BTH byte 4 as ones. */
+	memcpy(m, ip, 40);
+	m[1] = m[8] = m[10] = m[11] = 0xFF;
+	m[26] = m[27] = 0xFF;
+	m[32] = 0xFF;
+	crc = fg_crc32(0, ones, 8);
+	crc = fg_crc32(crc, m, 40);
+	crc = fg_crc32(crc, bth + 12, p - (bth + 12));
+	p[0] = (uint8_t)crc;
+	p[1] = (uint8_t)(crc >> 8);
+	p[2] = (uint8_t)(crc >> 16);
+	p[3] = (uint8_t)(crc >> 24);
+	return end;
+}
+
+struct forger {
+	int sock, ifindex;
+	const char *ifname;
+};
+
+static int fg_send(struct forger *g, const struct fg_frame *s)
+{
+	uint8_t f[2048];
+	struct sockaddr_ll to;
+	size_t n = fg_build(f, s);
+
+	memset(&to, 0, sizeof(to));
+	to.sll_family = AF_PACKET;
+	to.sll_ifindex = g->ifindex;
+	to.sll_halen = 6;
+	memcpy(to.sll_addr, s->dst_mac, 6);
+	return sendto(g->sock, f, n, 0, (struct sockaddr *)&to, sizeof(to)) ==
+	       (ssize_t)n ? 0 : -errno;
+}
+
+/* Counter @name of netdev @ifname from ethtool -S; -1 if none. */
+static long long eth_stat(const char *ifname, const char *name)
+{
+	char cmd[128], line[256], key[96];
+	long long v = -1, x;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ethtool -S %s 2>/dev/null", ifname);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, " %95[^:]: %lld", key, &x) == 2 &&
+		    !strcmp(key, name))
+			v = x;
+	pclose(p);
+	return v;
+}
+
+/* Wait until @name of @ifname exceeds @before; its value. */
+static long long eth_wait(const char *ifname, const char *name,
+			  long long before)
+{
+	long long v = eth_stat(ifname, name);
+	int t;
+
+	for (t = 0; t < 40 && v <= before; t++) {
+		usleep(25000);
+		v = eth_stat(ifname, name);
+	}
+	return v;
+}
+
+/*
+ * B's responder QP @qb for A's QP @qa (addresses IP_A -> IP_B), expecting
+ * @psn, path MTU FG_MTU (SET_REQ of the same QP, the extension entry).
+ */
+static int fg_res(struct side *a, struct side *b, uint32_t qa, uint32_t qb,
+		  uint32_t psn)
+{
+	struct ends eb = { IP_A, IP_B, qa, 1, psn, { 0 } };
+	struct drm_gaudi_nic_req_ctx rq;
+
+	memcpy(eb.dst_mac, a->mac, 6);
+	memset(&rq, 0, sizeof(rq));
+	rq.port = b->port;
+	rq.conn_id = qb;
+	rq.dst_ip = IP_A;
+	rq.src_ip = IP_B;
+	memcpy(rq.dst_mac, a->mac, 6);
+	rq.dst_conn_id = qa;
+	rq.psn = psn;
+	rq.path_mtu = FG_MTU;
+	return nic_raw(b->fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &rq, sizeof(rq),
+		       NULL, 0) ||
+	       set_res(b->fd, b->port, qb, &eb, 0);
+}
+
+static uint32_t res_psn(struct side *b, uint32_t qb, uint32_t *flags)
+{
+	struct drm_gaudi_nic_conn_state st;
+
+	conn_state(b->fd, b->port, qb, &st);
+	*flags = st.flags;
+	return st.expected_psn;
+}
+
+/*
+ * A forged request to B's QP @qb that B must refuse with a NAK remote
+ * access: @s sent from A's side of the cable; B's region errors and NAKs
+ * sent grow by one, @qb's responder goes to error, B's buffer is as it
+ * was.  @qb connected again after.
+ */
+static void fg_refused(struct forger *ga, struct side *a, struct side *b,
+		       const char *if_b, uint32_t qa, uint32_t qb,
+		       const struct fg_frame *s, const char *what)
+{
+	long long re = eth_stat(if_b, "roce_region_errors");
+	long long nk = eth_stat(if_b, "roce_naks_tx");
+	uint8_t *before = malloc(BUF_SIZE);
+	uint32_t flags = 0;
+	bool err = false;
+	int t;
+
+	if (!before) {
+		ok(0, "%s: memory", what);
+		return;
+	}
+	memcpy(before, b->buf.p, BUF_SIZE);
+	ok(!fg_send(ga, s), "%s: sent", what);
+	for (t = 0; t < 40 && !err; t++) {
+		usleep(25000);
+		res_psn(b, qb, &flags);
+		err = flags & GAUDI_NIC_CONN_RES_ERROR;
+	}
+	ok(err && eth_wait(if_b, "roce_region_errors", re) == re + 1 &&
+	   eth_stat(if_b, "roce_naks_tx") == nk + 1,
+	   "  NAK remote access (roce_region_errors +1, roce_naks_tx +1), B's QP %u in error (0x%x)",
+	   qb, flags);
+	ok(!memcmp(before, b->buf.p, BUF_SIZE),
+	   "  B's buffer unchanged (its region and the canaries around it)");
+	ok(!fg_res(a, b, qa, qb, s->psn), "  B's QP %u connected again", qb);
+	free(before);
+}
+
+/*
+ * Issue 22's remote peer as a raw sender: card A port PA and card B port
+ * PB are the two ends of a cable, IF_A and IF_B their gaudi_en netdevs.
+ * Frames to B go out of IF_A, frames to A out of IF_B.
+ */
+static void forge(char **argv)
+{
+	const char *if_a = argv[2], *if_b = argv[5];
+	struct forger ga = { -1, 0, if_a }, gb = { -1, 0, if_b };
+	struct drm_gaudi_nic_conn_state st;
+	uint8_t data[FG_MTU * 3], *shadow, *zero;
+	struct fg_frame s;
+	struct side a, b;
+	uint32_t qa, qa2, qb, qb2, qb3, qn, key2, key3, psn, flags, sob, i;
+	struct drm_gaudi_nic_req_ctx rq;
+	struct ends eb;
+	uint64_t cqe;
+	uint64_t rva, old_va;
+	long long v0, v1;
+	bool same;
+	int rc;
+
+	rc = side_open(&a, argv[0], argv[1], 0);
+	ok(!rc, "card A (%s port 0): queues set, link up (%d)", argv[0], rc);
+	rc = side_open(&b, argv[3], argv[4], 0);
+	ok(!rc, "card B (%s port 0): queues set, link up (%d)", argv[3], rc);
+	ga.sock = socket(AF_PACKET, SOCK_RAW, 0);
+	gb.sock = socket(AF_PACKET, SOCK_RAW, 0);
+	ga.ifindex = (int)if_nametoindex(if_a);
+	gb.ifindex = (int)if_nametoindex(if_b);
+	ok(ga.sock >= 0 && gb.sock >= 0 && ga.ifindex && gb.ifindex,
+	   "AF_PACKET sockets on %s (A's end) and %s (B's end)", if_a, if_b);
+	shadow = calloc(1, BUF_SIZE);
+	zero = calloc(1, BUF_SIZE);
+	if (tap_failed || !shadow || !zero)
+		goto out;
+	rc = alloc_conn(a.fd, a.port, &qa) || alloc_conn(b.fd, b.port, &qb) ||
+	     alloc_conn(b.fd, b.port, &qb2) ||
+	     qp_connect(&a, qa, &b, qb, 1, 1, 5) || fg_res(&a, &b, qa, qb2, 100) ||
+	     reg_mr(b.fd, b.port, qb2, b.buf.va + 65536, 65536,
+		    GAUDI_NIC_MR_REMOTE_WRITE, &key2);
+	ok(!rc, "A's QP %u -> B's QP %u (B's whole buffer); B's QP %u: a region of 64 KiB at +64 KiB, path MTU %u",
+	   qa, qb, qb2, FG_MTU);
+	if (rc)
+		goto out;
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(0x5A + i);
+	dbg_dir = b.dbg;
+	sob = sob_rd(USER_SOB);
+	still_writes(&a, &b, qa, qb, shadow, sob + 1, "before the forged frames");
+
+	/*
+	 * (1) NAKs from other sources for a live requester: A's QP @qa2 sends
+	 * to B's QP @qb3 before B set it up, so that A retransmits (one NAK
+	 * of the first PSN from B would put it in error); B sets it up, the
+	 * write goes through.
+	 */
+	rc = alloc_conn(a.fd, a.port, &qa2) || alloc_conn(b.fd, b.port, &qb3) ||
+	     qb3 >= NUM_WQS || reg_mr(b.fd, b.port, qb3, b.buf.va, BUF_SIZE,
+				      GAUDI_NIC_MR_REMOTE_WRITE, &b.mr_key[qb3]);
+	memset(&rq, 0, sizeof(rq));
+	rq.port = a.port;
+	rq.conn_id = qa2;
+	rq.dst_ip = IP_B;
+	rq.src_ip = IP_A;
+	memcpy(rq.dst_mac, b.mac, 6);
+	rq.dst_conn_id = qb3;
+	rq.remote_key = b.mr_key[qb3];
+	rq.psn = 50;
+	rq.timeout_retry = 255;	/* 5 s of retransmissions */
+	rc = rc || nic_raw(a.fd, GAUDI_NIC_OP_SET_REQ_CONN_CTX, &rq,
+			   sizeof(rq), NULL, 0);
+	memset(b.buf.p, 0, BUF_SIZE);
+	memset(shadow, 0, BUF_SIZE);
+	memcpy(shadow + 200000, a.buf.p, 1000);
+	wqe_write(&a, qa2, a.buf.va, 1000, b.buf.va + 200000, -1, 0);
+	rc = rc || doorbell(a.fd, a.port, qa2, a.pi[qa2]);
+	ok(!rc, "A's QP %u writes to B's QP %u, not yet set up on B: A retransmits",
+	   qa2, qb3);
+	usleep(50000);
+	memset(&s, 0, sizeof(s));
+	memcpy(s.dst_mac, a.mac, 6);
+	s.opcode = FG_OP_ACK;
+	s.syndrome = FG_NAK_ACCESS;
+	s.dqp = qa2;
+	s.psn = 50;
+	s.src_ip = 0x0A000063;	/* not B's */
+	s.dst_ip = IP_A;
+	v0 = eth_stat(if_a, "roce_drop_ack_source");
+	ok(!fg_send(&gb, &s), "forged NAK (remote access) of PSN 50 for A's QP %u from 10.0.0.99 sent",
+	   qa2);
+	s.src_ip = IP_B;
+	s.dst_ip = 0x0A000064;	/* not A's */
+	ok(!fg_send(&gb, &s), "forged NAK from B's address to 10.0.0.100 sent");
+	s.syndrome = FG_ACK;
+	s.src_ip = 0x0A000063;
+	s.dst_ip = IP_A;
+	ok(!fg_send(&gb, &s), "forged ACK of PSN 50 from 10.0.0.99 sent (it would complete the write unwritten)");
+	v1 = eth_wait(if_a, "roce_drop_ack_source", v0 + 2);
+	ok(v0 >= 0 && v1 == v0 + 3, "  all three dropped: roce_drop_ack_source %lld -> %lld",
+	   v0, v1);
+	conn_state(a.fd, a.port, qa2, &st);
+	ok(st.flags == GAUDI_NIC_CONN_REQ_VALID, "  A's QP %u not in error (0x%x)",
+	   qa2, st.flags);
+	eb.dst_ip = IP_A;
+	eb.src_ip = IP_B;
+	eb.dst_conn = qa2;
+	eb.key = 1;
+	eb.psn = 50;
+	memcpy(eb.dst_mac, a.mac, 6);
+	rc = set_res(b.fd, b.port, qb3, &eb, 0);
+	cqe = 0;
+	ok(!rc && cq_poll(&a, 1, &cqe, 10000) == 1 &&
+	   ((cqe >> 32) & 0xFFFFFF) == qa2 && !memcmp(shadow, b.buf.p, BUF_SIZE),
+	   "  B sets its QP up: A's retransmission is written, its CQE (0x%llx)",
+	   (unsigned long long)cqe);
+	conn_state(a.fd, a.port, qa2, &st);
+	ok(st.flags == GAUDI_NIC_CONN_REQ_VALID, "  A's QP %u valid, no error (0x%x)",
+	   qa2, st.flags);
+	still_writes(&a, &b, qa, qb, shadow, sob + 2, "after the forged NAKs");
+
+	/* The forger's frames are good when they are right: B takes them. */
+	memset(&s, 0, sizeof(s));
+	memcpy(s.dst_mac, b.mac, 6);
+	s.src_ip = IP_A;
+	s.dst_ip = IP_B;
+	s.dqp = qb2;
+	rva = b.buf.va + 65536;
+	memset(b.buf.p, 0, BUF_SIZE);
+	memset(shadow, 0, BUF_SIZE);
+	s.opcode = FG_OP_FIRST;
+	s.psn = 100;
+	s.va = rva;
+	s.rkey = key2;
+	s.dlen = 2 * FG_MTU;
+	s.payload = data;
+	s.len = FG_MTU;
+	rc = fg_send(&ga, &s);
+	s.opcode = FG_OP_LAST;
+	s.psn = 101;
+	s.payload = data + FG_MTU;
+	rc |= fg_send(&ga, &s);
+	memcpy(shadow + 65536, data, 2 * FG_MTU);
+	for (i = 0; i < 40 && res_psn(&b, qb2, &flags) != 102; i++)
+		usleep(25000);
+	ok(!rc && res_psn(&b, qb2, &flags) == 102 &&
+	   (flags & (GAUDI_NIC_CONN_RES_VALID | GAUDI_NIC_CONN_RES_ERROR)) ==
+	   GAUDI_NIC_CONN_RES_VALID &&
+	   !memcmp(shadow, b.buf.p, BUF_SIZE),
+	   "forged WRITE FIRST + LAST in B's region with its key: %u bytes written, PSN 102 (0x%x)",
+	   2 * FG_MTU, flags);
+
+	/* (3) WRITE FIRST, right QPN and PSN, key or address not the region's. */
+	s.opcode = FG_OP_FIRST;
+	s.psn = 102;
+	s.payload = data;
+	s.va = rva - 4096;
+	fg_refused(&ga, &a, &b, if_b, qa, qb2, &s,
+		   "forged WRITE FIRST below B's region (its key)");
+	s.va = rva + 65536 - FG_MTU;
+	fg_refused(&ga, &a, &b, if_b, qa, qb2, &s,
+		   "forged WRITE FIRST across the end of B's region (its key)");
+	s.va = rva;
+	s.rkey = key2 ^ 0xFFFFFC00U;
+	fg_refused(&ga, &a, &b, if_b, qa, qb2, &s,
+		   "forged WRITE FIRST with a guessed key (the region's slot)");
+	s.rkey = b.mr_key[qb];
+	s.va = b.buf.va;
+	fg_refused(&ga, &a, &b, if_b, qa, qb2, &s,
+		   "forged WRITE FIRST with the key of another QP's region");
+
+	/* (4) a frame for another station. */
+	memcpy(shadow, b.buf.p, BUF_SIZE);
+	s.opcode = FG_OP_ONLY;
+	s.va = rva;
+	s.rkey = key2;
+	s.dlen = FG_MTU;
+	s.psn = 102;
+	s.dst_mac[5] ^= 1;
+	v0 = eth_stat(if_b, "roce_drop_mac");
+	ok(!fg_send(&ga, &s), "forged WRITE ONLY for another MAC address sent");
+	v1 = eth_wait(if_b, "roce_drop_mac", v0);
+	ok(v0 >= 0 && v1 == v0 + 1 && res_psn(&b, qb2, &flags) == 102 &&
+	   !memcmp(shadow, b.buf.p, BUF_SIZE),
+	   "  dropped: roce_drop_mac %lld -> %lld, B's PSN still 102, buffer unchanged",
+	   v0, v1);
+	s.dst_mac[5] ^= 1;
+	rc = fg_send(&ga, &s);
+	memcpy(shadow + 65536, data, FG_MTU);
+	for (i = 0; i < 40 && res_psn(&b, qb2, &flags) != 103; i++)
+		usleep(25000);
+	ok(!rc && !memcmp(shadow, b.buf.p, BUF_SIZE),
+	   "  the same frame to B's MAC address is written (PSN %u)",
+	   res_psn(&b, qb2, &flags));
+
+	/*
+	 * (2) A message begun for one holder, continued after it closed and
+	 * the next holder got the same QP number with a buffer at the same
+	 * address: nothing of it lands.
+	 */
+	s.opcode = FG_OP_FIRST;
+	s.psn = 103;
+	s.dlen = 3 * FG_MTU;
+	s.len = FG_MTU;
+	s.payload = data;
+	memcpy(shadow + 65536, data, FG_MTU);
+	rc = fg_send(&ga, &s);
+	for (i = 0; i < 40 && res_psn(&b, qb2, &flags) != 104; i++)
+		usleep(25000);
+	ok(!rc && res_psn(&b, qb2, &flags) == 104 &&
+	   !memcmp(shadow, b.buf.p, BUF_SIZE),
+	   "forged WRITE FIRST of a 3-packet message to B's QP %u: its first packet written",
+	   qb2);
+	old_va = b.buf.va;
+	close(b.fd);
+	rc = side_open(&b, argv[3], argv[4], 0);
+	rc = rc || alloc_conn(b.fd, b.port, &qn) || alloc_conn(b.fd, b.port, &qn);
+	ok(!rc && qn == qb2 && b.buf.va == old_va,
+	   "B closed; the next holder has QP %u again (%u) and its buffer at the same address (0x%llx, was 0x%llx)",
+	   qb2, qn, (unsigned long long)b.buf.va,
+	   (unsigned long long)old_va);
+	rc = fg_res(&a, &b, qa, qn, 104) ||
+	     reg_mr(b.fd, b.port, qn, b.buf.va + 65536, 65536,
+		    GAUDI_NIC_MR_REMOTE_WRITE, &key3);
+	ok(!rc, "  its QP %u expects PSN 104, its region at the same address", qn);
+	s.opcode = FG_OP_MIDDLE;
+	s.psn = 104;
+	s.payload = data + FG_MTU;
+	rc = fg_send(&ga, &s);
+	s.opcode = FG_OP_LAST;
+	s.psn = 105;
+	s.payload = data + 2 * FG_MTU;
+	rc |= fg_send(&ga, &s);
+	usleep(200000);
+	same = !memcmp(zero, b.buf.p, BUF_SIZE);
+	psn = res_psn(&b, qn, &flags);
+	ok(!rc && same && (flags & GAUDI_NIC_CONN_RES_ERROR),
+	   "  the old message's MIDDLE and LAST: nothing in the new holder's buffer, NAKed (its QP in error: 0x%x, PSN %u)",
+	   flags, psn);
+	psn = 110;
+	rc = fg_res(&a, &b, qa, qn, psn);
+	s.opcode = FG_OP_ONLY;
+	s.psn = psn;
+	s.rkey = key3;
+	s.dlen = FG_MTU;
+	s.payload = data;
+	rc |= fg_send(&ga, &s);
+	memset(shadow, 0, BUF_SIZE);
+	memcpy(shadow + 65536, data, FG_MTU);
+	for (i = 0; i < 40 && res_psn(&b, qn, &flags) != psn + 1; i++)
+		usleep(25000);
+	ok(!rc && !memcmp(shadow, b.buf.p, BUF_SIZE),
+	   "  the new holder's own messages land (a WRITE ONLY with its key)");
+out:
+	free(shadow);
+	free(zero);
+	if (ga.sock >= 0)
+		close(ga.sock);
+	if (gb.sock >= 0)
+		close(gb.sock);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "neg")) {
@@ -1864,6 +2387,8 @@ int main(int argc, char **argv)
 	} else if (argc >= 4 && !strcmp(argv[1], "remove")) {
 		dbg_dir = argv[3];
 		remove_test(argv[2]);
+	} else if (argc >= 8 && !strcmp(argv[1], "forge")) {
+		forge(argv + 2);
 	} else if (argc >= 5 && !strcmp(argv[1], "fuzz")) {
 		fuzz(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else {

@@ -26,12 +26,21 @@
 #      byte checks with the bytes around each write, the receiver's SOB
 #      incremented exactly once per write; pair by pair, then all pairs at
 #      once (PAIRS_SEED: its seed)
-#   9  gaudi_roce_test remove: card 0 unbound while its holder has
+#   9  gaudi_roce_test forge: crafted RoCE v2 frames (AF_PACKET on
+#      gaudi_en's netdevs of card 0 port 0 and card 1 port 0, which share
+#      the cable): NAKs and an ACK from another source for a live QP dropped
+#      (roce_drop_ack_source) and the QP still writing; WRITE FIRSTs with
+#      the QP's PSN but an address or key outside its region NAKed
+#      (roce_region_errors), the buffer unchanged; a frame for another MAC
+#      dropped (roce_drop_mac); a message begun before its holder closed
+#      continued into the next holder of the same QP number and buffer
+#      address: nothing lands
+#  10  gaudi_roce_test remove: card 0 unbound while its holder has
 #      connections, bound again: nothing left
-#  10  gaudi_roce_test stale-set / stale-check: a context made valid behind
+#  11  gaudi_roce_test stale-set / stale-check: a context made valid behind
 #      the driver's back is invalid after a reload; dmesg has no kernel
 #      problem
-#  11  counters.sh: the per-port RoCE counters after RDMA traffic and a
+#  12  counters.sh: the per-port RoCE counters after RDMA traffic and a
 #      bad remote key, through COUNTERS, ethtool -S and gaudi-smi
 #
 # Environment: GAUDI_KO, GAUDI_EN_KO, BIN, FUZZ (iterations, default 5000),
@@ -166,6 +175,9 @@ done
 t0=$(date +%s)
 tap_sub pairs "$BIN/gaudi_roce_pairs" ${PAIRS_SEED:+"$PAIRS_SEED"}
 diag "pairs: $(($(date +%s) - t0)) s"
+# Crafted frames from the raw path of the other end of the cable.
+tap_sub_each forge "$BIN/gaudi_roce_test" forge "$a0" "$d0" \
+	"$(netdev_of 0 0)" "$a1" "$d1" "$(netdev_of 1 0)"
 # Last: card 0 unbound under a holder with connections (its netdevs go).
 tap_sub_each remove "$BIN/gaudi_roce_test" remove "$a0" "$d0"
 # A context left valid behind the driver's back (a crashed load) is gone
