@@ -103,22 +103,31 @@ static void *alloc_buf(size_t len)
 	return p;
 }
 
+/*
+ * The receive area starts one page past the end of the vector: at exactly
+ * the vector's size (a power of two) the two would share every set of a
+ * direct-mapped or set-associative cache or TLB, which add() walks in step
+ * (under QEMU's TCG it made the staged all-reduce 6.5 times slower).
+ */
+#define SCRATCH_GAP 4096
+
 static int rank_mem(struct rank *r)
 {
+	size_t span = 2 * size + SCRATCH_GAP;
 	int ret;
 
 	/*
-	 * One mapping: the previous rank writes into both halves through
+	 * One mapping: the previous rank writes into both areas through
 	 * one QP, whose one key names one region (gaudi_qp_reg_mr()).
 	 */
-	r->vec = alloc_buf(2 * size);
+	r->vec = alloc_buf(span);
 	if (!r->vec)
 		return -ENOMEM;
-	r->scratch = r->vec + size / 4;
-	ret = gaudi_map_host(r->dev, r->vec, 2 * size, &r->map);
+	r->scratch = r->vec + (size + SCRATCH_GAP) / 4;
+	ret = gaudi_map_host(r->dev, r->vec, span, &r->map);
 	if (!ret) {
 		r->vec_va = gaudi_mapping_va(r->map);
-		r->scratch_va = r->vec_va + size;
+		r->scratch_va = r->vec_va + size + SCRATCH_GAP;
 	}
 	return ret;
 }
@@ -129,7 +138,8 @@ static int rank_mem(struct rank *r)
  */
 static int mem_region(struct gaudi_qp *qp, const struct rank *r)
 {
-	int ret = gaudi_qp_reg_mr(qp, r->vec_va, 2 * size, NULL);
+	int ret = gaudi_qp_reg_mr(qp, r->vec_va, 2 * size + SCRATCH_GAP,
+				  NULL);
 
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
