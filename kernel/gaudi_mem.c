@@ -840,9 +840,10 @@ static int gaudi_unmap(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	if (map && va - map->node.start != map->offset)
 		map = NULL;
 	if (map && map->holds) {
+		u32 holds = map->holds;	/* the map may go once unlocked */
+
 		mutex_unlock(&ctx->lock);
-		gaudi_dbg(gdev, MMU, "UNMAP: 0x%llx is held (%u)\n", va,
-			  map->holds);
+		gaudi_dbg(gdev, MMU, "UNMAP: 0x%llx is held (%u)\n", va, holds);
 		return -EBUSY;
 	}
 	if (map) {
