@@ -417,7 +417,7 @@
 #define NIC_QPC_RES_SOB_MAX			0x7F4
 #define ROCE_CQ_CFG0_ENABLE			(1U << 0)
 #define ROCE_CQ_CFG0_INT_EN			(1U << 1)
-#define GAUDI_NIC_CQE_SIZE			8	/* bytes (NIC.md) */
+#define GAUDI_NIC_CQE_SIZE			8	/* bytes (sources above) */
 /* Every port runs at 100 Gb/s (AWS DL1: 100 Gbps RoCE v2 links). */
 #define GAUDI_NIC_SPEED_MBPS			100000
 #define ROCE_CQE_REQUESTER			(1U << 23)	/* low dword */

@@ -73,7 +73,7 @@ static inline uint32_t rd(struct gaudi_core *g, uint32_t off)
 }
 
 /*
- * The static firmware load of INTERFACE.md section 4, as upstream runs it.
+ * The static firmware load (hw/gaudi1/boot.h), as upstream runs it.
  * Returns the final CPU_BOOT_STATUS.
  */
 static inline uint32_t boot_with(struct fakebus *fb, const uint8_t *bootfit,

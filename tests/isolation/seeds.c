@@ -3,7 +3,7 @@
  * Seeds of the isolation fuzzer: each class of attack of issue 9 (and a
  * few more), and legitimate work, as inputs of iso_run() (byte 0 picks the
  * queue from iso_queues[], byte 1 is flags, then the CB).  Packet layouts:
- * shared/gaudi1/INTERFACE.md section 7.
+ * hw/gaudi1/packets.h.
  */
 #include <stdio.h>
 #include <string.h>

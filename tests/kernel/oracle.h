@@ -2,9 +2,9 @@
 /*
  * An independent decoder of Gaudi 1 command buffers for the parser's tests
  * and fuzzer: given a CB that gaudi_parse_cb() accepted, it re-decodes
- * every packet with its own constants (INTERFACE.md, the upstream
- * gaudi_packets.h and asic_reg headers) and checks the allowlist's
- * promises, not its code:
+ * every packet with its own constants (from hw/gaudi1/packets.h's
+ * sources: upstream's gaudi_packets.h and asic_reg headers) and checks the
+ * allowlist's promises, not its code:
  *
  *  - no packet but NOP, WREG_32, MSG_LONG, MSG_SHORT, FENCE, LIN_DMA,
  *    ARB_POINT, WAIT and predicate LOAD_AND_EXE, and CP_DMA only of an

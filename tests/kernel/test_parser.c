@@ -19,7 +19,7 @@
 #include "env.h"
 #include "tap.h"
 
-/* Packet opcodes and a few constants, as INTERFACE.md section 7 has them. */
+/* Packet opcodes and a few constants, as hw/gaudi1/packets.h has them. */
 enum {
 	OP_WREG_32 = 0x1, OP_WREG_BULK, OP_MSG_LONG, OP_MSG_SHORT, OP_CP_DMA,
 	OP_REPEAT, OP_MSG_PROT, OP_FENCE, OP_LIN_DMA, OP_NOP, OP_STOP,

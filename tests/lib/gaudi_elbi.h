@@ -2,7 +2,7 @@
 /*
  * Root-only oracle for the in-guest tests: read and write one CFG register
  * of a card through the ELBI window in its PCI config space
- * (shared/gaudi1/INTERFACE.md section 3: 0xFF0 ADDR, 0xFF4 DATA, 0xFF8
+ * (hw/gaudi1/regs.h, GAUDI_ELBI_*: 0xFF0 ADDR, 0xFF4 DATA, 0xFF8
  * CTRL with bit 31 = write, 0xFFC STS with bit 31 DONE and bit 30 ERR; an
  * ADDR of 0xFCxx_xxxx names CFG offset ADDR - 0xFC00_0000).  Drivers use
  * the window only early in probe, so a test may use it while a driver

@@ -15,7 +15,8 @@ out=$top/build/tests/userspace/abi
 
 rm -rf "$out"
 mkdir -p "$out"
-lib=$top/build/userspace/libgaudi.so.0.2.0
+ver=$(cat "$top/VERSION")
+lib=$top/build/userspace/libgaudi.so.$ver
 
 make -s -C "$top/userspace" >"$out/build.log" 2>&1
 ok $? "make -C userspace"
@@ -48,7 +49,7 @@ dest=$out/root
 make -s -C "$top/userspace" install DESTDIR="$dest" PREFIX=/usr \
 	>"$out/install.log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
-for f in usr/lib/libgaudi.so.0.2.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
+for f in usr/lib/libgaudi.so.$ver usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
 	usr/include/gaudi/gaudi.h usr/lib/pkgconfig/gaudi.pc \
 	usr/share/man/man3/gaudi.3 usr/share/man/man3/gaudi_open.3 \
 	usr/share/man/man3/gaudi_submit.3 usr/share/man/man3/gaudi_wait.3 \
@@ -58,12 +59,12 @@ for f in usr/lib/libgaudi.so.0.2.0 usr/lib/libgaudi.so.0 usr/lib/libgaudi.so \
 	[ -e "$dest/$f" ]
 	ok $? "installed $f"
 done
-[ "$(readlink "$dest/usr/lib/libgaudi.so.0")" = libgaudi.so.0.2.0 ]
-ok $? "libgaudi.so.0 -> libgaudi.so.0.2.0"
+[ "$(readlink "$dest/usr/lib/libgaudi.so.0")" = "libgaudi.so.$ver" ]
+ok $? "libgaudi.so.0 -> libgaudi.so.$ver"
 
 export PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_PATH=$dest/usr/lib/pkgconfig
-[ "$(pkg-config --modversion gaudi)" = 0.2.0 ]
-ok $? "pkg-config --modversion gaudi is 0.2.0"
+[ "$(pkg-config --modversion gaudi)" = "$ver" ]
+ok $? "pkg-config --modversion gaudi is $ver (VERSION)"
 cflags=$(pkg-config --cflags gaudi)
 libs=$(pkg-config --libs gaudi)
 ok $? "pkg-config --cflags --libs gaudi ($cflags $libs)"
@@ -81,7 +82,7 @@ int main(void)
 	struct gaudi_dev *d;
 	int n, chk, op;
 
-	if (strcmp(gaudi_version(), "0.2.0"))
+	if (strcmp(gaudi_version(), WANT_VERSION))
 		return 10;
 	if (gaudi_cmdbuf_new(0, 64, &b) || gaudi_pkt_nop(b, 0) ||
 	    gaudi_cmdbuf_len(b) != 8)
@@ -103,11 +104,13 @@ int main(void)
 PROG
 # shellcheck disable=SC2086
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -o "$out/prog" "$out/prog.c" \
+	-DWANT_VERSION="\"$ver\"" \
 	$cflags $libs >"$out/cc.log" 2>&1
 ok $? "a C99 -pedantic program builds against the installed header and library"
 cp "$out/prog.c" "$out/prog.cc"
 # shellcheck disable=SC2086
-g++ -Wall -Wextra -Werror -o "$out/prog++" "$out/prog.cc" $cflags $libs \
+g++ -Wall -Wextra -Werror -o "$out/prog++" "$out/prog.cc" \
+	-DWANT_VERSION="\"$ver\"" $cflags $libs \
 	>"$out/cxx.log" 2>&1
 ok $? "the header works from C++"
 res=$(LD_LIBRARY_PATH=$dest/usr/lib "$out/prog" 2>&1)

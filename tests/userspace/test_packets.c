@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libgaudi packet encodings, byte for byte against the Gaudi 1 packet
- * layouts (shared/gaudi1/INTERFACE.md section 7), and the argument checks
+ * layouts (hw/gaudi1/packets.h), and the argument checks
  * of every packet function.
  */
 #include <errno.h>

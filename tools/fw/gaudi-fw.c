@@ -37,7 +37,10 @@
 #include "fwimage.h"
 #include "fwinstall.h"
 
-#define GAUDI_FW_VERSION	"0.1.0"
+#ifndef GAUDI_VERSION
+#error "GAUDI_VERSION: the tree's VERSION, passed by the Makefile"
+#endif
+#define GAUDI_FW_VERSION	GAUDI_VERSION
 #define FW_CLASS		"/sys/class/firmware"
 #define FW_REQ_PREFIX		"habanalabs!gaudi!"
 #define PCI_DEVICES		"/sys/bus/pci/devices"

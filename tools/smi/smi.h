@@ -35,7 +35,10 @@
 #include "gaudi1/boot.h"
 #include "gaudi1/events.h"
 
-#define SMI_VERSION	"0.1.0"
+#ifndef GAUDI_VERSION
+#error "GAUDI_VERSION: the tree's VERSION, passed by the Makefile"
+#endif
+#define SMI_VERSION	GAUDI_VERSION
 
 /* Exit codes (documented in gaudi-smi.1). */
 enum {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libgaudi: the command-buffer builder.  Packet layouts: Gaudi 1 QMAN
- * packets (shared/gaudi1/INTERFACE.md section 7), every word little-endian,
+ * packets (hw/gaudi1/packets.h), every word little-endian,
  * the opcode in bits 28:24 of the second (control) word.
  */
 #include <endian.h>

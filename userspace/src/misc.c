@@ -12,7 +12,7 @@
 #include "gaudi_int.h"
 
 #ifndef GAUDI_LIB_VERSION
-#define GAUDI_LIB_VERSION "0.2.0"
+#error "GAUDI_LIB_VERSION: the tree's VERSION, passed by the Makefile"
 #endif
 
 static const struct {

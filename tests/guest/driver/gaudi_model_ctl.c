@@ -19,7 +19,7 @@
  * Access path: the BAR2 mapping of the sysfs resource file when the kernel
  * allows it. While a driver holds the BARs, Debian's kernel
  * (CONFIG_IO_STRICT_DEVMEM=y) refuses that mmap with EINVAL; the tool then
- * goes through the ELBI window in PCI config space (INTERFACE.md section 3:
+ * goes through the ELBI window in PCI config space (hw/gaudi1/regs.h:
  * 0xFF0 ADDR, 0xFF4 DATA, 0xFF8 CTRL, 0xFFC STS), which reaches the same
  * CFG registers and which drivers use only early in probe. GAUDI_MODEL_CTL_VIA
  * =bar or =elbi forces one path.

@@ -7,7 +7,7 @@
 #   phase 1  nothing loaded: the library says "driver not loaded" (-ENOPKG)
 #   phase 2  Debian's stock habanalabs loaded by modprobe and seen by
 #            gaudi_driver_loaded, discovery and control nodes; its compute
-#            node cannot be opened (see DESIGN.md); rmmod seen as uevents
+#            node cannot be opened (Documentation/upstream-peer.rst); rmmod seen as uevents
 #   phase 3  the device under test (DUT=peer: the rebuilt upstream peer,
 #            DUT=gaudi: gaudi.ko) inserted while the hotplug monitor
 #            watches, then everything: discovery, open variants, control

@@ -67,9 +67,9 @@
 #include "hl_ioctl.h"
 #include "tap.h"
 
-/* Device address map (shared/gaudi1/INTERFACE.md section 2). */
+/* Device address map (hw/gaudi1/memmap.h). */
 #define DRAM_KERNEL	0x0FF00000ULL	/* the device CPU's part of HBM */
-#define PGT_HOP0_ASID1	0x10001000ULL	/* hop0 of ASID 1 (INTERFACE.md 8) */
+#define PGT_HOP0_ASID1	0x10001000ULL	/* hop0 of ASID 1 (memmap.h) */
 
 /*
  * DMA core and QMAN registers (hw/gaudi1/regs.h).  WREG_32 offsets are

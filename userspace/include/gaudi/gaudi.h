@@ -53,8 +53,9 @@ extern "C" {
  *
  * Headers: <gaudi/gaudi.h> includes them all; by concern,
  * <gaudi/device.h> (discovery, devices, queries, events, hot-plug),
- * <gaudi/cmdbuf.h> (the packet builder) and <gaudi/submit.h> (kernel
- * CBs, host mappings, submission).
+ * <gaudi/cmdbuf.h> (the packet builder), <gaudi/submit.h> (kernel
+ * CBs, host mappings, submission) and <gaudi/nic.h> (ports, RoCE
+ * connections, memory regions).
  */
 
 /* ---- errors ------------------------------------------------------------- */
