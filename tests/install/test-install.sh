@@ -210,7 +210,7 @@ is "modprobe.d example: every parameter shown" "$documented" "$(echo "$parms" | 
 # pkg-config from the DESTDIR prefix, and a program built on the install.
 export PKG_CONFIG_PATH=$D$P/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
 is "pkg-config --modversion gaudi" "$(pkg-config --modversion gaudi 2>&1)" \
-	"$(sed -n 's/^VERSION := //p' userspace/Makefile)"
+	"$VERSION"
 is "pkg-config --cflags gaudi" "$(pkg-config --cflags gaudi 2>&1 | sed 's/ *$//')" "-I$D$P/include"
 cat >"$tmp/prog.c" <<'EOF'
 #include <errno.h>
