@@ -315,6 +315,8 @@ void gaudi_core_reset(struct gaudi_core *g)
     gaudi_nic_reset(g);
     gaudi_mmu_reset(g);
     gaudi_sync_reset(g);
+    gaudi_sched_reset(g);
+    gaudi_dma_reset(g);
     gaudi_qman_reset(g);
     gaudi_eq_reset(g);
     gaudi_cpu_reset(g);

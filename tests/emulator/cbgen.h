@@ -2,8 +2,7 @@
 /*
  * Test helpers for the data-plane engines: build command-buffer packets in
  * fake host memory and drive a QMAN stream like a driver does (PQ of buffer
- * descriptors, doorbell).  Packet layouts: shared/gaudi1/INTERFACE.md
- * section 7.
+ * descriptors, doorbell).  Packet layouts: hw/gaudi1/packets.h.
  */
 #ifndef GAUDI_CBGEN_H
 #define GAUDI_CBGEN_H
