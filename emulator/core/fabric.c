@@ -200,57 +200,106 @@ static bool lbw_blocked(struct gaudi_core *g, uint32_t off, bool write)
     return false;
 }
 
-static bool hbw_set_blocks(struct gaudi_core *g, uint32_t b, uint64_t pa,
-                           uint64_t len, bool write)
+/*
+ * The HBW range-register sets: each DMA_IF's two down channels, then the
+ * SIF/NIF routers.
+ */
+static uint32_t hbw_set_base(unsigned int k)
 {
-    uint32_t hit = gaudi_reg_get(g, b + (write ? HBW_RR_HIT_AW :
-                                         HBW_RR_HIT_AR));
-    uint32_t bl = b + (write ? HBW_RR_BASE_LOW_AW : HBW_RR_BASE_LOW_AR);
-    uint32_t bh = b + (write ? HBW_RR_BASE_HIGH_AW : HBW_RR_BASE_HIGH_AR);
-    uint32_t ml = b + (write ? HBW_RR_MASK_LOW_AW : HBW_RR_MASK_LOW_AR);
-    uint32_t mh = b + (write ? HBW_RR_MASK_HIGH_AW : HBW_RR_MASK_HIGH_AR);
-    uint64_t base, mask, start, size, end = (pa + len - 1) & ADDR_50_MASK;
-    unsigned int j;
+    if (k < 8) {
+        return mmDMA_IF_W_S_DOWN_CH0_BASE + (k / 2) * GAUDI_DMA_IF_STRIDE +
+               (k % 2) * 0x1000;
+    }
+    return mmSIF_RTR_CTRL_0_BASE + (k - 8) * GAUDI_RTR_STRIDE;
+}
 
-    pa &= ADDR_50_MASK;
-    for (j = 0; hit && j < GAUDI_HBW_RANGES; j++) {
-        if (!(hit & (1U << j))) {
-            continue;
-        }
-        base = ((uint64_t)gaudi_reg_get(g, bh + 4 * j) << 32) |
-               gaudi_reg_get(g, bl + 4 * j);
-        mask = (((uint64_t)gaudi_reg_get(g, mh + 4 * j) << 32) |
-                gaudi_reg_get(g, ml + 4 * j)) & ADDR_50_MASK;
-        /* A range is the aligned block the mask's low zero bits span. */
-        size = mask ? (mask & -mask) : (1ULL << 50);
-        start = base & mask & ~(size - 1);
-        if (pa < start + size && end >= start) {
-            return true;
+/* Is CFG offset off one of the HBW range registers? */
+static bool hbw_rr_reg(uint32_t off)
+{
+    uint32_t in = off & 0xFFF, blk = off - in, rel;
+
+    if (in < HBW_RR_BASE_LOW_AW || in > HBW_RR_HIT_AR) {
+        return false;
+    }
+    rel = blk - mmSIF_RTR_CTRL_0_BASE;
+    if (blk >= mmSIF_RTR_CTRL_0_BASE && !(rel % GAUDI_RTR_STRIDE) &&
+        rel / GAUDI_RTR_STRIDE < GAUDI_NUM_RTR) {
+        return true;
+    }
+    rel = blk - mmDMA_IF_W_S_DOWN_CH0_BASE;
+    return blk >= mmDMA_IF_W_S_DOWN_CH0_BASE &&
+           rel / GAUDI_DMA_IF_STRIDE < 4 &&
+           (rel % GAUDI_DMA_IF_STRIDE == 0 ||
+            rel % GAUDI_DMA_IF_STRIDE == 0x1000);
+}
+
+void gaudi_fabric_cfg_written(struct gaudi_core *g, uint32_t off)
+{
+    if (hbw_rr_reg(off)) {
+        g->fabric.hbw_stale = true;
+    }
+}
+
+void gaudi_fabric_reset(struct gaudi_core *g)
+{
+    g->fabric.hbw_stale = true;
+}
+
+/*
+ * Compile the enabled ranges of every set, for reads ([0]) and writes
+ * ([1]): a range is the aligned block its mask's low zero bits span.
+ */
+static void hbw_compile(struct gaudi_core *g)
+{
+    struct gaudi_fabric *f = &g->fabric;
+    uint32_t b, hit, bl, bh, ml, mh;
+    uint64_t base, mask, size;
+    unsigned int k, j, w;
+
+    for (w = 0; w < 2; w++) {
+        f->hbw_n[w] = 0;
+        for (k = 0; k < GAUDI_HBW_SETS; k++) {
+            b = hbw_set_base(k);
+            hit = gaudi_reg_get(g, b + (w ? HBW_RR_HIT_AW : HBW_RR_HIT_AR));
+            bl = b + (w ? HBW_RR_BASE_LOW_AW : HBW_RR_BASE_LOW_AR);
+            bh = b + (w ? HBW_RR_BASE_HIGH_AW : HBW_RR_BASE_HIGH_AR);
+            ml = b + (w ? HBW_RR_MASK_LOW_AW : HBW_RR_MASK_LOW_AR);
+            mh = b + (w ? HBW_RR_MASK_HIGH_AW : HBW_RR_MASK_HIGH_AR);
+            for (j = 0; hit && j < GAUDI_HBW_RANGES; j++) {
+                if (!(hit & (1U << j))) {
+                    continue;
+                }
+                base = ((uint64_t)gaudi_reg_get(g, bh + 4 * j) << 32) |
+                       gaudi_reg_get(g, bl + 4 * j);
+                mask = (((uint64_t)gaudi_reg_get(g, mh + 4 * j) << 32) |
+                        gaudi_reg_get(g, ml + 4 * j)) & ADDR_50_MASK;
+                size = mask ? (mask & -mask) : (1ULL << 50);
+                f->hbw[w][f->hbw_n[w]].start = base & mask & ~(size - 1);
+                f->hbw[w][f->hbw_n[w]].size = size;
+                f->hbw_n[w]++;
+            }
         }
     }
-    return false;
+    f->hbw_stale = false;
 }
 
 bool gaudi_hbw_blocked(struct gaudi_core *g, uint64_t pa, uint64_t len,
                        bool write)
 {
-    unsigned int k, c;
+    const struct gaudi_fabric *f = &g->fabric;
+    uint64_t end = (pa + len - 1) & ADDR_50_MASK;
+    unsigned int i;
 
     if (!len) {
         return false;
     }
-    for (k = 0; k < 4; k++) {
-        for (c = 0; c < 2; c++) {
-            if (hbw_set_blocks(g, mmDMA_IF_W_S_DOWN_CH0_BASE +
-                               k * GAUDI_DMA_IF_STRIDE + c * 0x1000,
-                               pa, len, write)) {
-                return true;
-            }
-        }
+    if (f->hbw_stale) {
+        hbw_compile(g);
     }
-    for (k = 0; k < GAUDI_NUM_RTR; k++) {
-        if (hbw_set_blocks(g, mmSIF_RTR_CTRL_0_BASE + k * GAUDI_RTR_STRIDE,
-                           pa, len, write)) {
+    pa &= ADDR_50_MASK;
+    for (i = 0; i < f->hbw_n[write]; i++) {
+        if (pa < f->hbw[write][i].start + f->hbw[write][i].size &&
+            end >= f->hbw[write][i].start) {
             return true;
         }
     }

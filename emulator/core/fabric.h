@@ -79,6 +79,27 @@ int gaudi_phys_access(struct gaudi_core *g, const struct gaudi_init *in,
                       uint64_t addr, uint64_t pa, void *buf, uint64_t len,
                       bool write);
 
+/*
+ * The HBW range registers in effect, compiled from the registers of every
+ * set (fabric.c) the first time an access needs them after a write to one
+ * of them or a reset.
+ */
+#define GAUDI_HBW_SETS (4 * 2 + GAUDI_NUM_RTR)
+
+struct gaudi_fabric {
+    bool hbw_stale;  /* recompile before the next check */
+    unsigned int hbw_n[2]; /* ranges in hbw[0] (reads), hbw[1] (writes) */
+    struct {
+        uint64_t start, size;
+    } hbw[2][GAUDI_HBW_SETS * GAUDI_HBW_RANGES];
+};
+
+/* CFG register off was written (core.c): drop what it may change. */
+void gaudi_fabric_cfg_written(struct gaudi_core *g, uint32_t off);
+
+/* Device reset: every register is back to its reset value. */
+void gaudi_fabric_reset(struct gaudi_core *g);
+
 /* An untrusted initiator may not touch [pa, pa + len) over HBW. */
 bool gaudi_hbw_blocked(struct gaudi_core *g, uint64_t pa, uint64_t len,
                        bool write);

@@ -83,6 +83,7 @@ struct gaudi_core {
     struct gaudi_sync sync;
     struct gaudi_mmu mmu;
     struct gaudi_prot prot;
+    struct gaudi_fabric fabric;
     struct gaudi_nic nic;
 };
 

@@ -92,6 +92,28 @@ static struct gaudi_stream *qm_stream(struct gaudi_qman *q, unsigned int s)
     return &q->s[s];
 }
 
+/*
+ * A stream's pending flag, mirrored in its QMAN's and the core's masks so
+ * that the run loop visits only QMANs with work.
+ */
+static void set_pending(struct gaudi_core *g, struct gaudi_qman *q,
+                        unsigned int s)
+{
+    q->s[s].pending = true;
+    q->pend |= 1U << s;
+    g->qm.pend |= 1U << (q - g->qm.qm);
+}
+
+static void clear_pending(struct gaudi_core *g, struct gaudi_qman *q,
+                          unsigned int s)
+{
+    q->s[s].pending = false;
+    q->pend &= ~(1U << s);
+    if (!q->pend) {
+        g->qm.pend &= ~(1U << (q - g->qm.qm));
+    }
+}
+
 static uint32_t qm_reg(struct gaudi_core *g, struct gaudi_qman *q,
                        uint32_t rel)
 {
@@ -260,7 +282,7 @@ static void mark(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
     struct gaudi_stream *st = qm_stream(q, s);
     uint64_t now = gaudi_sched_now(g);
 
-    st->pending = true;
+    set_pending(g, q, s);
     if (!gaudi_sched_sync(g) && st->time_ns < now) {
         st->time_ns = now;
     }
@@ -462,6 +484,13 @@ static bool arb_settle(struct gaudi_core *g, struct gaudi_qman *q)
     if (q->arb_holder >= 0) {
         return false;
     }
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        any |= q->s[s].arb_wait;
+    }
+    if (!any) {
+        return false;  /* nobody asks */
+    }
+    any = false;
     for (s = 0; s < GAUDI_QM_STREAMS; s++) {
         struct gaudi_stream *st = qm_stream(q, s);
 
@@ -859,7 +888,7 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
         case STEP_ERROR:
             return true;
         case STEP_YIELD:
-            st->pending = true;
+            set_pending(g, q, s);
             return progress;
         case STEP_DMA_WAIT:
             st->retry = true;
@@ -872,13 +901,22 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
     return progress;
 }
 
+/* The next QMAN from i on with a pending stream, or GAUDI_NUM_QMANS. */
+static unsigned int next_pending(struct gaudi_core *g, unsigned int i)
+{
+    uint32_t m = i < GAUDI_NUM_QMANS ? g->qm.pend >> i : 0;
+
+    return m ? i + (unsigned int)__builtin_ctz(m) : GAUDI_NUM_QMANS;
+}
+
 uint64_t gaudi_qman_next_ns(struct gaudi_core *g)
 {
     struct gaudi_qmans *qs = &g->qm;
     uint64_t next = UINT64_MAX, t;
     unsigned int i, s;
 
-    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+    for (i = next_pending(g, 0); i < GAUDI_NUM_QMANS;
+         i = next_pending(g, i + 1)) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             if (!qs->qm[i].s[s].pending || !stream_ready(g, &qs->qm[i], s)) {
                 continue;
@@ -896,12 +934,14 @@ bool gaudi_qman_run(struct gaudi_core *g)
     bool progress = false;
     unsigned int i, s;
 
-    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+    /* In QMAN and stream order; streams marked meanwhile are seen. */
+    for (i = next_pending(g, 0); i < GAUDI_NUM_QMANS;
+         i = next_pending(g, i + 1)) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             if (!qs->qm[i].s[s].pending) {
                 continue;
             }
-            qs->qm[i].s[s].pending = false;
+            clear_pending(g, &qs->qm[i], s);
             progress |= stream_run(g, &qs->qm[i], s);
         }
     }
@@ -915,7 +955,8 @@ bool gaudi_qman_busy(struct gaudi_core *g)
 {
     unsigned int i, s;
 
-    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+    for (i = next_pending(g, 0); i < GAUDI_NUM_QMANS;
+         i = next_pending(g, i + 1)) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             if (g->qm.qm[i].s[s].pending &&
                 stream_ready(g, &g->qm.qm[i], s)) {
@@ -940,7 +981,7 @@ void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
             continue;
         }
         st->dma_wait = false;
-        st->pending = true;
+        set_pending(g, q, s);
         if (!gaudi_sched_sync(g) && st->time_ns < end_ns) {
             st->time_ns = end_ns;
         }
@@ -1320,10 +1361,12 @@ void gaudi_qman_reset(struct gaudi_core *g)
     unsigned int i, s;
 
     qs->errors = 0;
+    qs->pend = 0;
     for (i = 0; i < GAUDI_NUM_QMANS; i++) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
         }
+        qs->qm[i].pend = 0;
         qs->qm[i].arb_holder = -1;
         qs->qm[i].arb_last = -1;
         qs->qm[i].arb_run = 0;

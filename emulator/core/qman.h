@@ -29,7 +29,7 @@ struct gaudi_stream {
     bool blocked;  /* waiting in a FENCE packet */
     bool stopped;  /* error or STOP: until GLBL_CFG0 is written */
     bool hung;  /* fault injection: no progress */
-    bool pending;  /* to be run by the run loop */
+    bool pending;  /* to be run by the run loop (see gaudi_qman.pend) */
     bool dma_wait;  /* its LIN_DMA runs on the core, or waits for it */
     bool retry;  /* the packet at pos waited: no new latency */
     bool arb_wait;  /* at an ARB_POINT, waiting for the grant */
@@ -49,11 +49,13 @@ struct gaudi_qman {
     int arb_holder;  /* stream holding the arbitration grant, or -1 */
     int arb_last;  /* the stream granted last, or -1 */
     uint32_t arb_run; /* grants in a row to arb_last (WRR) */
+    uint8_t pend;  /* bit s: s[s].pending */
     struct gaudi_stream s[GAUDI_QM_STREAMS];
 };
 
 struct gaudi_qmans {
     struct gaudi_qman qm[GAUDI_NUM_QMANS];
+    uint32_t pend;  /* bit i: qm[i].pend is not 0 */
     uint32_t errors; /* queue errors since reset */
 };
 
