@@ -18,9 +18,9 @@
  * which tells the queues when it ended.  In the asynchronous mode each
  * piece lands when size/bandwidth after the start says it ends, and STS0
  * shows BUSY until the last one and the write completion are done; running
- * to completion it ends before the triggering write returns.  A COMMIT while the core is
- * busy is refused (guest error).  A failed transfer sets ERR_CAUSE (write 1
- * to clear) and posts the channel's DMA_CORE event.
+ * to completion it ends before the triggering write returns.  A COMMIT
+ * while the core is busy is refused (guest error).  A failed transfer sets
+ * ERR_CAUSE (write 1 to clear) and posts the channel's DMA_CORE event.
  *
  * Addresses in the MMU range are translated with the ASID of the core's
  * NON_SECURE_PROPS, or of SECURE_PROPS while PROT bit 0 marks the channel
