@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Gaudi 1 model: boot state machine (INTERFACE.md sections 4 and 10).
+ * Gaudi 1 model: boot state machine and hard reset (the values:
+ * hw/gaudi1/boot.h and cpucp.h, from upstream's hl_boot_if.h and gaudi.c).
  *
  * After reset the preboot firmware (which runs from the card's flash) waits
  * for a boot-fit: CPU_BOOT_STATUS = WAITING_FOR_BOOT_FIT.  The driver copies
@@ -13,7 +14,16 @@
  *
  * The "legacy" (static) loader is the only one offered: DEV_STS0 leaves
  * FW_LD_COM_EN clear.  All of it runs synchronously in the register write.
+ *
+ * Hard reset, as upstream's gaudi.c runs it while FW_HARD_RST_EN is clear:
+ * it halts the device CPU (GIC SPI HALT_MACHINE, or KMD_MSG GOTO_WFE),
+ * writes the RST_CFG registers and COLD_RST_FLOPS, BOOT_SEQ_RE_START and
+ * then SW_ALL_RST = 1, and after 2 s expects the BTM_FSM state bits at 0.
+ * On SW_ALL_RST the model resets CPU_BOOT_STATUS to WAITING_FOR_BOOT_FIT
+ * (16), HW_STATE and QUEUE_INIT to 0 and all queue and engine state; PCI
+ * config space and the BARs stay.
  */
+#include "trace.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +119,7 @@ static void load_boot_fit(struct gaudi_core *g)
         gaudi_reg_set(g, mmCPU_CMD_STATUS_TO_HOST, CPU_MSG_OK);
         gaudi_reg_set(g, mmCPU_BOOT_STATUS,
                       CPU_BOOT_STATUS_READY_TO_BOOT);
-        gaudi_trace(g, "boot: boot-fit \"%s\" accepted", info->version);
+        trace_gaudi_boot_fit_accepted(info->version);
     }
     free(info);
 }
@@ -137,7 +147,7 @@ static void load_fit(struct gaudi_core *g)
         }
         g->boot.cpu_running = true;
         gaudi_reg_set(g, mmCPU_BOOT_STATUS, CPU_BOOT_STATUS_SRAM_AVAIL);
-        gaudi_trace(g, "boot: fit \"%s\" running", info->version);
+        trace_gaudi_boot_fit_running(info->version);
     }
     free(info);
 }

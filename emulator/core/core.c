@@ -108,6 +108,7 @@ void gaudi_cfg_write(struct gaudi_core *g, uint32_t off, uint32_t val)
         gaudi_pb_write(g, off, val);
         return;
     }
+    gaudi_fabric_cfg_written(g, off);
     r = find_range(g, off);
     if (r && r->write) {
         r->write(g, off, val);
@@ -311,10 +312,13 @@ void gaudi_elbi_reset(struct gaudi_core *g)
 void gaudi_core_reset(struct gaudi_core *g)
 {
     cfg_clear(g);
+    gaudi_fabric_reset(g);
     gaudi_prot_reset(g);
     gaudi_nic_reset(g);
     gaudi_mmu_reset(g);
     gaudi_sync_reset(g);
+    gaudi_sched_reset(g);
+    gaudi_dma_reset(g);
     gaudi_qman_reset(g);
     gaudi_eq_reset(g);
     gaudi_cpu_reset(g);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Gaudi 1 model: the device CPU's queues and its CPU-CP responder
- * (INTERFACE.md section 5).
+ * Gaudi 1 model: the device CPU's queues and its CPU-CP responder (packet
+ * ids and layout: hw/gaudi1/cpucp.h, from upstream's cpucp_if.h; queue
+ * registers: hw/gaudi1/regs.h).
  *
  * Queue init: the driver writes the bases and byte lengths of the CPU PQ,
  * CQ and EQ (all "CPU-accessible" host addresses), then QUEUE_INIT =
@@ -19,6 +20,7 @@
  * constant, from which power, temperature, current, voltage droop and fan
  * speed derive; energy integrates power.
  */
+#include "trace.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -867,7 +869,7 @@ static void serve_bd(struct gaudi_core *g, uint64_t ptr, uint32_t len)
 
     opcode = (r.ctl & CPUCP_PKT_CTL_OPCODE_MASK) >> CPUCP_PKT_CTL_OPCODE_SHIFT;
     rc = handle(g, opcode, &r);
-    gaudi_trace(g, "cpucp: opcode %u rc %u", opcode, rc);
+    trace_gaudi_cpucp_packet(opcode, rc);
 
     /* Result, then ctl with the return code, then the fence. */
     if (r.has_result && !rc) {
@@ -998,7 +1000,7 @@ static void setspi_write(struct gaudi_core *g, uint32_t off, uint32_t val)
         g->cpu.ints_registered = true;
         break;
     default:
-        gaudi_trace(g, "cpucp: GIC SPI %u ignored", val);
+        trace_gaudi_cpucp_gic_ignored(val);
         break;
     }
 }

@@ -13,112 +13,35 @@
  * unsigned 32-bit: both unverified).  The COMMIT bits are upstream's
  * (dma0_core_masks.h); TRANSPOSE, COMPRESS and DECOMPRESS are not
  * modelled and fail the transfer, DTYPE and the context ids are ignored.
- * The transfer is started on the
- * core (gaudi_dma_start) and moved in pieces of up to 1 MiB by the queue
- * scheduler of qman.c
- * (gaudi_dma_progress): in the asynchronous mode each piece lands when
- * size/bandwidth after the start says it ends, and STS0 shows BUSY until
- * the last one and the write completion are done; running to completion it
- * ends before the triggering write returns.  A COMMIT while the core is
- * busy is refused (guest error).  A failed transfer sets ERR_CAUSE (write 1
- * to clear) and posts the channel's DMA_CORE event.
+ * The transfer is started on the core (gaudi_dma_start) and moved in
+ * pieces of up to 1 MiB by the scheduler of sched.c (gaudi_dma_progress),
+ * which tells the queues when it ended.  In the asynchronous mode each
+ * piece lands when size/bandwidth after the start says it ends, and STS0
+ * shows BUSY until the last one and the write completion are done; running
+ * to completion it ends before the triggering write returns.  A COMMIT
+ * while the core is busy is refused (guest error).  A failed transfer sets
+ * ERR_CAUSE (write 1 to clear) and posts the channel's DMA_CORE event.
  *
  * Addresses in the MMU range are translated with the ASID of the core's
  * NON_SECURE_PROPS, or of SECURE_PROPS while PROT bit 0 marks the channel
  * secure (upstream does that around its own jobs on DMA 0); MMBP in the
  * props bypasses the MMU, for a secure channel only.  Everything else is a
- * physical device address, checked by the protection (prot.c) unless the
+ * physical device address, checked by the fabric (fabric.c) unless the
  * channel is secure.
  * Data moves in large pieces: straight between HBM/SRAM and host memory,
  * through a bounce buffer only when neither side is device memory.
  */
+#include "trace.h"
 #include <string.h>
 
 #include "gaudi_int.h"
-
-/* Every region of the device map starts and ends on a 1 MiB boundary. */
-#define SEG_MAX  (1ULL << 20)
-#define ZERO_PAGE 4096U
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {
     return a < b ? a : b;
 }
 
-static bool is_host_phys(uint64_t addr)
-{
-    return addr >= GAUDI_HOST_PHYS_BASE && addr < GAUDI_VA_HOST_START;
-}
-
-/*
- * Resolve the engine address addr to a physical one; *seg is how many of
- * len bytes from there are contiguous and inside one 1 MiB piece.  A
- * fault is reported (page fault event and transaction).
- */
-static int resolve(struct gaudi_core *g, const struct gaudi_init *in,
-                   uint64_t addr, uint64_t len, bool write, uint64_t *pa,
-                   uint64_t *seg)
-{
-    uint32_t asid = in->props & GAUDI_PROPS_ASID;
-    bool mmbp = in->secure && (in->props & GAUDI_PROPS_MMBP);
-    uint64_t contig = len;
-
-    if (addr >= GAUDI_VA_HOST_START && addr < GAUDI_VA_HOST_END && !mmbp) {
-        if (gaudi_mmu_translate(g, asid, addr, pa, &contig)) {
-            gaudi_mmu_fault(g, asid, addr);
-            gaudi_txn_emit(g, in, write, addr, 0, len,
-                           GAUDI_TXN_MMU_FAULT);
-            return GAUDI_ACCESS_FAULT;
-        }
-    } else if (!in->secure && is_host_phys(addr) && gaudi_mmu_enabled(g)) {
-        /*
-         * The MMU stands between untrusted engines and the host: only a
-         * translated address reaches it (protection.rst).
-         */
-        gaudi_mmu_fault(g, asid, addr);
-        gaudi_txn_emit(g, in, write, addr, 0, len, GAUDI_TXN_MMU_FAULT);
-        return GAUDI_ACCESS_FAULT;
-    } else {
-        *pa = addr;
-    }
-    *seg = min64(min64(len, contig), SEG_MAX - (*pa & (SEG_MAX - 1)));
-    return 0;
-}
-
-static int eng_access(struct gaudi_core *g, const struct gaudi_init *in,
-                      uint64_t addr, uint8_t *p, uint64_t len, bool write)
-{
-    uint64_t pa, seg;
-    int r;
-
-    while (len) {
-        r = resolve(g, in, addr, len, write, &pa, &seg);
-        if (r) {
-            return r;
-        }
-        r = gaudi_phys_access(g, in, addr, pa, p, seg, write);
-        if (r) {
-            return r;
-        }
-        addr += seg;
-        p += seg;
-        len -= seg;
-    }
-    return 0;
-}
-
-int gaudi_eng_read(struct gaudi_core *g, const struct gaudi_init *in,
-                   uint64_t addr, void *buf, uint64_t len)
-{
-    return eng_access(g, in, addr, buf, len, false);
-}
-
-int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
-                    uint64_t addr, const void *buf, uint64_t len)
-{
-    /* eng_access() only reads buf when writing. */
-    return eng_access(g, in, addr, (uint8_t *)(uintptr_t)buf, len, true);
-}
+#define ZERO_PAGE 4096U
 
 static uint32_t core_base(unsigned int n)
 {
@@ -156,6 +79,7 @@ static int dma_fail(struct gaudi_core *g, unsigned int n, uint32_t cause,
     uint32_t off = core_base(n) + DMA_CORE_ERR_CAUSE;
     uint64_t payload = addr;
 
+    trace_gaudi_dma_err(n, cause, what, addr);
     gaudi_guest_error(g, "DMA%u: %s at 0x%llx", n, what,
                       (unsigned long long)addr);
     gaudi_reg_set(g, off, gaudi_reg_get(g, off) | cause);
@@ -212,21 +136,6 @@ static void fill_pattern(uint8_t *p, uint64_t len, uint64_t pattern,
     }
 }
 
-/*
- * Direct pointer to local memory at pa for an access the protection
- * allows, else NULL (the slow path then checks and reports).
- */
-static uint8_t *local_ok(struct gaudi_core *g, const struct gaudi_init *in,
-                         uint64_t pa, uint64_t len, bool write)
-{
-    uint8_t *p = gaudi_local_ptr(g, pa, len);
-
-    if (p && !in->secure && gaudi_hbw_blocked(g, pa, len, write)) {
-        return NULL;
-    }
-    return p;
-}
-
 static uint32_t err_cause(int r, bool write)
 {
     (void)r;
@@ -238,17 +147,18 @@ static int do_memset(struct gaudi_core *g, unsigned int n,
                      const struct gaudi_init *in, uint64_t dst,
                      uint64_t off, uint64_t len, uint64_t pattern)
 {
-    uint8_t *bounce = g->qm.bounce;
+    uint8_t *bounce = g->dma.bounce;
     uint64_t done = off, size = off + len, pa, seg;
     uint8_t *p;
     int r;
 
     while (done < size) {
-        if (resolve(g, in, dst + done, size - done, true, &pa, &seg)) {
+        if (gaudi_fabric_resolve(g, in, dst + done, size - done, true, &pa,
+                                 &seg)) {
             return dma_fail(g, n, DMA_ERR_HBW_WR, "memset fault",
                             dst + done);
         }
-        p = local_ok(g, in, pa, seg, true);
+        p = gaudi_fabric_local(g, in, pa, seg, true);
         if (p && !pattern) {
             zero_local(p, pa, seg);
             gaudi_txn_emit(g, in, true, dst + done, pa, seg, GAUDI_TXN_OK);
@@ -256,7 +166,7 @@ static int do_memset(struct gaudi_core *g, unsigned int n,
             fill_pattern(p, seg, pattern, done & 7);
             gaudi_txn_emit(g, in, true, dst + done, pa, seg, GAUDI_TXN_OK);
         } else {
-            seg = min64(seg, sizeof(g->qm.bounce));
+            seg = min64(seg, sizeof(g->dma.bounce));
             fill_pattern(bounce, seg, pattern, done & 7);
             r = gaudi_phys_access(g, in, dst + done, pa, bounce, seg, true);
             if (r) {
@@ -282,17 +192,19 @@ static int do_copy(struct gaudi_core *g, unsigned int n,
     int r;
 
     while (done < size) {
-        if (resolve(g, in, src + done, size - done, false, &spa, &sseg)) {
+        if (gaudi_fabric_resolve(g, in, src + done, size - done, false,
+                                 &spa, &sseg)) {
             return dma_fail(g, n, DMA_ERR_HBW_RD, "read fault",
                             src + done);
         }
-        if (resolve(g, in, dst + done, size - done, true, &dpa, &dseg)) {
+        if (gaudi_fabric_resolve(g, in, dst + done, size - done, true,
+                                 &dpa, &dseg)) {
             return dma_fail(g, n, DMA_ERR_HBW_WR, "write fault",
                             dst + done);
         }
         len = min64(sseg, dseg);
-        sp = local_ok(g, in, spa, len, false);
-        dp = local_ok(g, in, dpa, len, true);
+        sp = gaudi_fabric_local(g, in, spa, len, false);
+        dp = gaudi_fabric_local(g, in, dpa, len, true);
         if (sp && dp) {
             memmove(dp, sp, len);
             gaudi_txn_emit(g, in, false, src + done, spa, len, GAUDI_TXN_OK);
@@ -300,9 +212,9 @@ static int do_copy(struct gaudi_core *g, unsigned int n,
         } else {
             /* Read into the destination itself when it is local. */
             if (!dp) {
-                len = min64(len, sizeof(g->qm.bounce));
+                len = min64(len, sizeof(g->dma.bounce));
             }
-            buf = dp ? dp : g->qm.bounce;
+            buf = dp ? dp : g->dma.bounce;
             r = sp ? (memcpy(buf, sp, len), 0) :
                 gaudi_phys_access(g, in, src + done, spa, buf, len, false);
             if (sp) {
@@ -431,7 +343,7 @@ int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
                     uint64_t dst, uint64_t size, uint32_t commit, int owner,
                     uint64_t start_ns)
 {
-    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    struct gaudi_dma_xfer *x = &g->dma.x[n];
     uint64_t stotal = 0, dtotal = 0;
     bool fit;
 
@@ -466,12 +378,13 @@ int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
     x->size = size;
     x->done = 0;
     x->start_ns = start_ns;
+    trace_gaudi_dma_start(n, src, dst, size, commit);
     return 0;
 }
 
 uint64_t gaudi_dma_next_ns(struct gaudi_core *g, unsigned int n)
 {
-    struct gaudi_dma_xfer *x = &g->qm.dma[n];
+    struct gaudi_dma_xfer *x = &g->dma.x[n];
 
     if (!x->active) {
         return UINT64_MAX;
@@ -479,12 +392,13 @@ uint64_t gaudi_dma_next_ns(struct gaudi_core *g, unsigned int n)
     return x->start_ns + xfer_ns(g, min64(x->size, x->done + GAUDI_DMA_PIECE));
 }
 
-/* End the transfer of core n: write completion, then tell the queues. */
-static void xfer_end(struct gaudi_core *g, unsigned int n, bool err)
+/* End the transfer of core n: write completion, then say how it ended. */
+static void xfer_end(struct gaudi_core *g, unsigned int n, bool err,
+                     struct gaudi_dma_end *end)
 {
-    struct gaudi_dma_xfer *x = &g->qm.dma[n];
-    uint32_t base = core_base(n), data, gen = g->qm.gen;
-    uint64_t comp, end = x->start_ns + xfer_ns(g, x->size);
+    struct gaudi_dma_xfer *x = &g->dma.x[n];
+    uint32_t base = core_base(n), data, gen = g->sched.gen;
+    uint64_t comp, end_ns = x->start_ns + xfer_ns(g, x->size);
     int owner = x->owner;
 
     x->active = false;
@@ -499,28 +413,33 @@ static void xfer_end(struct gaudi_core *g, unsigned int n, bool err)
             err = true;
         }
     }
-    if (g->qm.gen == gen) {  /* not reset by the completion write */
-        gaudi_qman_dma_done(g, n, owner, err, end);
+    if (g->sched.gen == gen) {  /* not reset by the completion write */
+        trace_gaudi_dma_done(n, x->size, end_ns);
+        end->ended = true;
+        end->err = err;
+        end->owner = owner;
+        end->end_ns = end_ns;
     }
 }
 
 bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
-                        uint64_t *budget)
+                        uint64_t *budget, struct gaudi_dma_end *end)
 {
-    struct gaudi_dma_xfer *x = &g->qm.dma[n];
-    uint32_t gen = g->qm.gen;
+    struct gaudi_dma_xfer *x = &g->dma.x[n];
+    uint32_t gen = g->sched.gen;
     /* One unit per 64 KiB to complete, per KiB in a bounded step. */
     unsigned int shift = g->bus.schedule ? 10 : 16;
     bool moved = false;
     uint64_t len, units, rmin;
     int r;
 
+    end->ended = false;
     if (!x->active) {
         return false;
     }
     if (x->fail) {
         dma_fail(g, n, DMA_ERR_HBW_RD, x->fail, x->src);
-        xfer_end(g, n, true);
+        xfer_end(g, n, true, end);
         return true;
     }
     while (x->done < x->size && gaudi_dma_next_ns(g, n) <= now) {
@@ -548,20 +467,30 @@ bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
         }
         *budget -= min64(*budget, units);
         moved = true;
-        if (g->qm.gen != gen) {
+        if (g->sched.gen != gen) {
             return true;  /* the transfer reset the device */
         }
         if (r) {
-            xfer_end(g, n, true);
+            xfer_end(g, n, true, end);
             return true;
         }
         x->done += len;
     }
     if (x->done == x->size && x->start_ns + xfer_ns(g, x->size) <= now) {
-        xfer_end(g, n, false);
+        xfer_end(g, n, false, end);
         return true;
     }
     return moved;
+}
+
+bool gaudi_dma_busy(struct gaudi_core *g, unsigned int n)
+{
+    return g->dma.x[n].active;
+}
+
+void gaudi_dma_reset(struct gaudi_core *g)
+{
+    memset(g->dma.x, 0, sizeof(g->dma.x));
 }
 
 uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
@@ -569,7 +498,7 @@ uint32_t gaudi_dma_core_read(struct gaudi_core *g, unsigned int n,
 {
     /* Busy while a transfer is in flight. */
     if (rel == DMA_CORE_STS0) {
-        return g->qm.dma[n].active ? DMA_CORE_STS0_BUSY : 0;
+        return gaudi_dma_busy(g, n) ? DMA_CORE_STS0_BUSY : 0;
     }
     return gaudi_reg_get(g, core_base(n) + rel);
 }
@@ -602,7 +531,7 @@ void gaudi_dma_core_write(struct gaudi_core *g, unsigned int n, uint32_t rel,
                               n);
             break;
         }
-        gaudi_qman_kick_dma(g);
+        gaudi_sched_poke(g);
         break;
     default:
         gaudi_reg_set(g, base + rel, val);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Gaudi 1 model: the DMA cores and the engines' view of device memory
- * (MMU translation, then the physical decode of core.c).
+ * Gaudi 1 model: the DMA cores (dma.c).  The engines' view of device
+ * memory is the fabric's (fabric.h).
  */
 #ifndef GAUDI_DMA_H
 #define GAUDI_DMA_H
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "prot.h"
+#include "fabric.h"
 
 struct gaudi_core;
 struct gaudi_init;
@@ -45,26 +45,21 @@ struct gaudi_dma_xfer {
 };
 
 #define GAUDI_DMA_PIECE (1ULL << 20)
+#define GAUDI_DMA_BOUNCE (64 * 1024)
 
-/* Why an engine access failed. */
-enum gaudi_access_err {
-    GAUDI_ACCESS_FAULT = -1, /* no MMU translation (reported) */
-    GAUDI_ACCESS_DECODE = -2, /* the address decodes to nothing */
-    GAUDI_ACCESS_RAZWI = -3, /* blocked by the protection (reported) */
+/* The DMA cores' state (dma.c). */
+struct gaudi_dma {
+    struct gaudi_dma_xfer x[GAUDI_NUM_DMA]; /* transfers in flight */
+    uint8_t bounce[GAUDI_DMA_BOUNCE]; /* DMA between non-local ends */
 };
 
-/*
- * Read or write device memory as initiator in (prot.h), whose props
- * (ASID bits 9:0, MMBP bit 10) translate addresses in the MMU range page
- * by page; MMBP is honoured for secure initiators only.  With the MMU
- * enabled, an untrusted initiator cannot reach host memory except through
- * a translation.  Then the protection checks of prot.c.  Return 0 or an
- * enum gaudi_access_err; faults and RAZWIs are already reported.
- */
-int gaudi_eng_read(struct gaudi_core *g, const struct gaudi_init *in,
-                   uint64_t addr, void *buf, uint64_t len);
-int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
-                    uint64_t addr, const void *buf, uint64_t len);
+/* How a transfer ended (gaudi_dma_progress()). */
+struct gaudi_dma_end {
+    bool ended;  /* it ended (the fields below are set) */
+    bool err;  /* it failed (ERR_CAUSE set, event posted) */
+    int owner;  /* as given to gaudi_dma_start() */
+    uint64_t end_ns; /* the time its last piece ended */
+};
 
 /*
  * Start a transfer on DMA core n at time start_ns: copy size bytes from
@@ -77,7 +72,7 @@ int gaudi_eng_write(struct gaudi_core *g, const struct gaudi_init *in,
  * transpose and compression modes (DMA_COMMIT_TRANSPOSE, _COMPRESS,
  * _DECOMPRESS) are not modelled: such a transfer fails, nothing moved.  The
  * core latches its PROT/PROPS now.  Returns 0, or -1 if the core is busy.
- * The queue scheduler moves it forward with gaudi_dma_progress().
+ * The scheduler (sched.c) moves it forward with gaudi_dma_progress().
  */
 int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
                     uint64_t dst, uint64_t size, uint32_t commit, int owner,
@@ -88,21 +83,21 @@ int gaudi_dma_start(struct gaudi_core *g, unsigned int n, uint64_t src,
  * at most *budget work units (one per started 64 KiB when running to
  * completion, per KiB in the asynchronous mode; at least one piece is
  * moved when it is due).  When the transfer ends (or fails: ERR_CAUSE
- * set, event posted) the core goes idle and gaudi_qman_dma_done() is
- * called.  Returns true if anything happened.
+ * set, event posted) the core goes idle and *end says so (end->ended
+ * stays false if the transfer's own writes reset the device).  Returns
+ * true if anything happened.
  */
 bool gaudi_dma_progress(struct gaudi_core *g, unsigned int n, uint64_t now,
-                        uint64_t *budget);
+                        uint64_t *budget, struct gaudi_dma_end *end);
+
+/* Is core n busy with a transfer (STS0.BUSY)? */
+bool gaudi_dma_busy(struct gaudi_core *g, unsigned int n);
+
+/* Device reset: transfers in flight are dropped, no completion after it. */
+void gaudi_dma_reset(struct gaudi_core *g);
 
 /* Time the next piece of core n's transfer ends (UINT64_MAX: idle). */
 uint64_t gaudi_dma_next_ns(struct gaudi_core *g, unsigned int n);
-
-/* A direct COMMIT started a transfer: run it or schedule it (qman.c). */
-void gaudi_qman_kick_dma(struct gaudi_core *g);
-
-/* The transfer of core n ended at end_ns; err: it failed (qman.c). */
-void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
-                         bool err, uint64_t end_ns);
 
 /* RAZWI initiator id of DMA channel n (its core and its QMAN). */
 uint32_t gaudi_dma_razwi_id(unsigned int n);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Gaudi 1 model: the event queue (INTERFACE.md section 6).
+ * Gaudi 1 model: the event queue (event ids: hw/gaudi1/events.h; the
+ * entry layout as upstream's cpucp_if.h has it, below).
  *
  * The device CPU reports asynchronous events (engine errors, page faults,
  * thermal and power envelope changes, its own faults) through a ring of
@@ -15,6 +16,7 @@
  * EQ_RD_OFFS (one slot stays empty so that full and empty differ) and its
  * READY bit is clear.  Events that do not fit are dropped and counted.
  */
+#include "trace.h"
 #include <string.h>
 
 #include "gaudi_int.h"
@@ -62,14 +64,14 @@ void gaudi_eq_event(struct gaudi_core *g, uint16_t type, const void *payload,
 
     if (!eq->ready || !gaudi_cpu_serving(g) || !g->cpu.pci_access) {
         eq->drops++;
-        gaudi_trace(g, "eq: event %u dropped, queue not running", type);
+        trace_gaudi_eq_err_not_running(type);
         return;
     }
     slot = gaudi_cpu_addr_to_dev(g, eq->base) +
            (uint64_t)eq->pi * GAUDI_EQ_ENTRY_SIZE;
     if (!slot_free(g, slot)) {
         eq->drops++;
-        gaudi_trace(g, "eq: event %u dropped, queue full", type);
+        trace_gaudi_eq_err_full(type);
         return;
     }
     if (len > sizeof(data)) {
@@ -93,7 +95,7 @@ void gaudi_eq_event(struct gaudi_core *g, uint16_t type, const void *payload,
     }
     eq->pi = (eq->pi + 1) % eq->entries;
     eq->posted++;
-    gaudi_trace(g, "eq: event %u posted", type);
+    trace_gaudi_eq_post(type, eq->pi);
     gaudi_msi(g);
 }
 

@@ -17,6 +17,7 @@
  * CPU-CP flash opcodes (a gaudi-open extension), with NOR semantics --
  * erase sets a 64 KiB sector to 0xFF, program can only clear bits.
  */
+#include "trace.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,7 +383,7 @@ static int flash_activate(struct gaudi_core *g, uint64_t arg, uint32_t slot,
         return FLASH_RC_SUCCESS;
     }
     seq = write_record(g, slot, size, crc);
-    gaudi_trace(g, "flash: slot %u active, record %u", slot, seq);
+    trace_gaudi_flash_slot_active(slot, seq);
     *result = answer(GAUDI_FLASH_ST_OK, 0, seq);
     return FLASH_RC_SUCCESS;
 }

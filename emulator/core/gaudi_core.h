@@ -2,8 +2,9 @@
 /*
  * Gaudi 1 device model: the engine core, independent of QEMU.
  *
- * The core implements the driver-visible interface of a Gaudi 1 card
- * (shared/gaudi1/INTERFACE.md): the CFG register space, the boot state
+ * The core implements the driver-visible interface of a Gaudi 1 card (the
+ * facts in hw/gaudi1/, Documentation/hw.rst; the model and its fidelity in
+ * Documentation/emulator/model.rst): the CFG register space, the boot state
  * machine and firmware-image check, the device-CPU (CPU-CP) channel and the
  * event queue, the queue managers with their packet executor, the sync
  * manager, the DMA engines, the device MMU and the NIC ports.
@@ -41,7 +42,6 @@
 enum gaudi_log_level {
     GAUDI_LOG_GUEST_ERROR, /* the guest misused the device */
     GAUDI_LOG_UNIMP, /* the guest used something the model lacks */
-    GAUDI_LOG_TRACE, /* a register write or event worth seeing */
 };
 
 /*

@@ -8,11 +8,14 @@
  *   flash.c  SPI flash boot slots, active-slot records, CPU-CP flash ops
  *   cpucp.c  device-CPU queues and CPU-CP responder, sensors
  *   eq.c     event queue towards the driver
+ *   sched.c  the data-plane scheduler: time, the run loop of queues and DMA
  *   qman.c   queue managers and the packet executor
- *   dma.c    DMA cores (LIN_DMA copy / memset)
+ *   dma.c    DMA cores (LIN_DMA copy / memset, strided), their transfers
  *   sync.c   sync manager: sync objects, monitors
  *   mmu.c    device MMU: hop-0 setup, invalidation, 5-hop walk
- *   prot.c   protection bits, range registers, RAZWI, transaction monitor
+ *   fabric.c the engines' access path: translation, decode, range registers,
+ *            protection-bit checks, RAZWI, transaction monitor
+ *   prot.c   protection bits (storage and registers)
  *   nic.c    NIC ports: MAC link and statistics, QP-context gateway, raw
  *            Ethernet send queue and receive ring, QPC interrupts
  *   roce.c   NIC RoCE v2 engine: RDMA WRITE requester and responder
@@ -28,9 +31,12 @@
 #include "cpucp.h"
 #include "flash.h"
 #include "eq.h"
+#include "sched.h"
 #include "qman.h"
+#include "dma.h"
 #include "sync.h"
 #include "mmu.h"
+#include "fabric.h"
 #include "prot.h"
 #include "nic.h"
 
@@ -71,10 +77,13 @@ struct gaudi_core {
     struct gaudi_flash_state fl;
     struct gaudi_cpu cpu;
     struct gaudi_eq eq;
+    struct gaudi_sched sched;
     struct gaudi_qmans qm;
+    struct gaudi_dma dma;
     struct gaudi_sync sync;
     struct gaudi_mmu mmu;
     struct gaudi_prot prot;
+    struct gaudi_fabric fabric;
     struct gaudi_nic nic;
 };
 
@@ -101,7 +110,6 @@ void gaudi_log(struct gaudi_core *g, enum gaudi_log_level level,
                const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #define gaudi_guest_error(g, ...) \
     gaudi_log((g), GAUDI_LOG_GUEST_ERROR, __VA_ARGS__)
-#define gaudi_trace(g, ...) gaudi_log((g), GAUDI_LOG_TRACE, __VA_ARGS__)
 
 uint64_t gaudi_now_ns(struct gaudi_core *g);
 void gaudi_msi(struct gaudi_core *g);

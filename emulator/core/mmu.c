@@ -29,6 +29,7 @@
  * the identity's tlb_off (QEMU tlb=off) there is no cache: every
  * translation walks and an invalidation completes at once.
  */
+#include "trace.h"
 #include <string.h>
 
 #include "gaudi_int.h"
@@ -198,6 +199,7 @@ void gaudi_mmu_fault(struct gaudi_core *g, uint32_t asid, uint64_t va)
 {
     uint32_t cap = gaudi_reg_get(g, mmMMU_UP_PAGE_ERROR_CAPTURE);
 
+    trace_gaudi_mmu_err_fault(asid, va);
     gaudi_guest_error(g, "MMU page fault: asid %u va 0x%llx", asid,
                       (unsigned long long)va);
     /*
@@ -227,8 +229,7 @@ static void mmu_busy_write(struct gaudi_core *g, uint32_t off, uint32_t val)
                ((uint64_t)(gaudi_reg_get(g, mmMMU_UP_MMU_HOP0_PA49_44) &
                            0x3F) << 44);
         g->mmu.hop0[asid] = (hop0 & PTE_ADDR) | HOP0_VALID;
-        gaudi_trace(g, "MMU hop0 asid %u = 0x%llx", asid,
-                    (unsigned long long)hop0);
+        trace_gaudi_mmu_hop0(asid, hop0);
     }
     /* The configuration is taken at once: never busy. */
     gaudi_reg_set(g, off, 0);

@@ -36,6 +36,7 @@
  * them with physical device addresses, host memory through the host window.
  * Guest mistakes (a bad address, size or opcode) are logged and dropped.
  */
+#include "trace.h"
 #include <string.h>
 
 #include "gaudi_int.h"
@@ -823,7 +824,7 @@ static void power_update(struct gaudi_core *g, unsigned int port)
         return;
     }
     g->nic.port[port].off = off;
-    gaudi_trace(g, "NIC%u: transmitter %s", port, off ? "off" : "on");
+    trace_gaudi_nic_transmitter(port, off);
     if (g->nic.be.power_changed) {
         g->nic.be.power_changed(g->nic.be.opaque, port);
     }
@@ -900,7 +901,7 @@ void gaudi_nic_set_link(struct gaudi_core *g, unsigned int port, bool up)
         /* The device CPU tells the driver (a model choice, nic.rst). */
         uint32_t payload[2] = { gaudi_le32(port), gaudi_le32(up) };
 
-        gaudi_trace(g, "NIC%u: link %s", port, up ? "up" : "down");
+        trace_gaudi_nic_link(port, up);
         g->nic.port[port].link = up;
         gaudi_eq_event(g, GAUDI_EVENT_STATUS_NIC0_ENG0 + port, payload,
                        sizeof(payload));

@@ -11,43 +11,13 @@
  * descriptor points at a command buffer (CB) of packets that the stream's
  * command processor (CP) executes.
  *
- * Scheduling.  Register writes never execute packets themselves: a
- * doorbell (PQ_PI), a fence RDATA or CNT write (also a monitor payload or a
- * packet's own message), a GLBL_CFG0/1 write or a direct DMA COMMIT marks
- * streams pending and pokes the run loop (run_all), which runs the pending
- * streams and the DMA cores' transfers; writes made by packets only mark
- * more streams, so execution never recurses.  Two modes:
- *
- *  - Run to completion (struct gaudi_bus without a schedule callback, the
- *    host unit tests): the poke runs the loop inside the write until every
- *    stream is empty, blocked or stopped.  One loop is bounded by
- *    RUN_MAX_WORK: queues that keep waking each other are stopped with an
- *    error instead of hanging the host.
- *
- *  - Asynchronous (QEMU's default): the poke only asks the bus to call
- *    gaudi_core_run() when the next thing can happen.  Each stream's CP has
- *    a clock (time_ns): a packet ends packet_latency_ns after the previous
- *    one (an idle CP starts from the time it is woken), and a step executes
- *    the packets that end at or before the bus time.  LIN_DMA hands the
- *    transfer to the QMAN's DMA core and the stream waits for its end (the
- *    model's CP treats every packet as barriered); the core moves 1 MiB
- *    pieces, each when size/dma_bandwidth says it ends, so the eight cores
- *    progress in parallel and streams of one QMAN share their core in turn.
- *    A step executes at most STEP_MAX_WORK units (a packet, or a KiB of
- *    DMA), then reschedules at once; otherwise it reschedules for the
- *    earliest packet or DMA piece end.  Completions (CQ entries, MSI) are
- *    written by packets in a step, after the doorbell write has returned.
- *    GLBL_STS0, CGM_STS and the DMA core's STS0 busy bit show the work
- *    outstanding; the CB work bound (CB_MAX_WORK) still stops runaway CBs,
- *    streams that keep waking each other keep the device busy (as on
- *    silicon) in bounded steps.
- *
- * In both modes a reset (SW_ALL_RST, PCI reset) clears streams and
- * transfers in flight: nothing queued before it executes or completes
- * after it (gen tells a loop in progress that the state went away).
- * The end of a CB, fetching the next PQ entry and advancing CI cost no time:
- * CI moves in the step that ran the CB's last packet, so a driver that sees
- * the completion sees the queue idle.
+ * Scheduling is sched.c's: register writes never execute packets
+ * themselves, they mark streams pending and poke the scheduler, whose run
+ * loop calls gaudi_qman_run(); a stream's CP has a clock (time_ns) that
+ * the asynchronous mode advances by packet_latency_ns per packet.  A
+ * LIN_DMA hands the transfer to the QMAN's DMA core (dma.c) and the
+ * stream waits for gaudi_qman_dma_done(), which the scheduler calls when
+ * the transfer ends.
  *
  * Approximations (the model has one CP per stream):
  *  - CP_DMA executes the referenced CB in place, one level deep (the lower
@@ -76,26 +46,24 @@
  *
  * Every access a stream makes carries its initiator (queue id, secure or
  * not per GLBL_PROT and the kind of access, see qm_init()) and goes
- * through the protection of prot.c.
+ * through the fabric (fabric.c).
  */
+#include "trace.h"
 #include <stdio.h>
 #include <string.h>
 
 #include "gaudi_int.h"
 
 /*
- * Work bounds, in packets (a DMA also costs one unit per 64 KiB): of one
- * CB, of one run loop in the run-to-completion mode, of one step in the
- * asynchronous mode.
+ * The work bound of one CB, in packets (a LIN_DMA also costs one unit per
+ * 64 KiB); the bounds of a run loop are the scheduler's (sched.c).
  */
 #define CB_MAX_WORK  (1ULL << 20)
-#define RUN_MAX_WORK(cb)  (4ULL * (cb))
-#define STEP_MAX_WORK  (1ULL << 13)
 #define DMA_WORK_SHIFT  16
 
 #define PQ_MAX_LOG2  16
 
-static uint64_t cb_max_work(const struct gaudi_core *g)
+uint64_t gaudi_qman_cb_max_work(const struct gaudi_core *g)
 {
     return g->id.cb_max_work ? g->id.cb_max_work : CB_MAX_WORK;
 }
@@ -113,30 +81,37 @@ enum step {
     STEP_DMA_WAIT,  /* the core is busy: retry the LIN_DMA when it ends */
 };
 
-static void run_all(struct gaudi_core *g);
-static void reschedule(struct gaudi_core *g);
-
-/* Run-to-completion mode: the environment cannot schedule work. */
-static bool qm_sync(struct gaudi_core *g)
-{
-    return !g->bus.schedule;
-}
-
 /* Time one packet costs the CP (asynchronous mode). */
 static uint64_t pkt_ns(struct gaudi_core *g)
 {
-    return qm_sync(g) ? 0 : g->id.packet_latency_ns;
-}
-
-/* The current time: the run loop's while it runs, else the bus's. */
-static uint64_t qm_now(struct gaudi_core *g)
-{
-    return g->qm.running ? g->qm.now : gaudi_now_ns(g);
+    return gaudi_sched_sync(g) ? 0 : g->id.packet_latency_ns;
 }
 
 static struct gaudi_stream *qm_stream(struct gaudi_qman *q, unsigned int s)
 {
     return &q->s[s];
+}
+
+/*
+ * A stream's pending flag, mirrored in its QMAN's and the core's masks so
+ * that the run loop visits only QMANs with work.
+ */
+static void set_pending(struct gaudi_core *g, struct gaudi_qman *q,
+                        unsigned int s)
+{
+    q->s[s].pending = true;
+    q->pend |= 1U << s;
+    g->qm.pend |= 1U << (q - g->qm.qm);
+}
+
+static void clear_pending(struct gaudi_core *g, struct gaudi_qman *q,
+                          unsigned int s)
+{
+    q->s[s].pending = false;
+    q->pend &= ~(1U << s);
+    if (!q->pend) {
+        g->qm.pend &= ~(1U << (q - g->qm.qm));
+    }
 }
 
 static uint32_t qm_reg(struct gaudi_core *g, struct gaudi_qman *q,
@@ -275,6 +250,7 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    trace_gaudi_qman_err(queue_id(q, s), cause, msg);
     if (st->active) {
         gaudi_guest_error(g, "queue %u: %s (CB 0x%llx offset 0x%llx)",
                           queue_id(q, s), msg,
@@ -300,28 +276,14 @@ static enum step qm_error(struct gaudi_core *g, struct gaudi_qman *q,
     return STEP_ERROR;
 }
 
-/*
- * New work may be runnable: run it now (run to completion) or make sure a
- * step is scheduled (asynchronous).  Inside the run loop, nothing: the loop
- * picks it up.
- */
-static void poke(struct gaudi_core *g)
-{
-    if (qm_sync(g)) {
-        run_all(g);
-    } else if (!g->qm.running) {
-        reschedule(g);
-    }
-}
-
 /* Mark stream s runnable from now on (an idle CP's clock catches up). */
 static void mark(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
-    uint64_t now = qm_now(g);
+    uint64_t now = gaudi_sched_now(g);
 
-    st->pending = true;
-    if (!qm_sync(g) && st->time_ns < now) {
+    set_pending(g, q, s);
+    if (!gaudi_sched_sync(g) && st->time_ns < now) {
         st->time_ns = now;
     }
 }
@@ -329,7 +291,7 @@ static void mark(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 static void kick(struct gaudi_core *g, struct gaudi_qman *q, unsigned int s)
 {
     mark(g, q, s);
-    poke(g);
+    gaudi_sched_poke(g);
 }
 
 static enum step msg_write(struct gaudi_core *g, struct gaudi_qman *q,
@@ -523,6 +485,13 @@ static bool arb_settle(struct gaudi_core *g, struct gaudi_qman *q)
         return false;
     }
     for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+        any |= q->s[s].arb_wait;
+    }
+    if (!any) {
+        return false;  /* nobody asks */
+    }
+    any = false;
+    for (s = 0; s < GAUDI_QM_STREAMS; s++) {
         struct gaudi_stream *st = qm_stream(q, s);
 
         if (!st->arb_wait && st->pending && stream_ready(g, q, s)) {
@@ -567,7 +536,7 @@ static enum step lin_dma(struct gaudi_core *g, struct gaudi_qman *q,
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "LIN_DMA on a queue without a DMA engine");
     }
-    if (g->qm.dma[q->dma].active) {
+    if (gaudi_dma_busy(g, q->dma)) {
         return STEP_DMA_WAIT;  /* another stream's transfer */
     }
     /* The CP programs the core's registers, then commits. */
@@ -656,7 +625,7 @@ static enum step exec_simple(struct gaudi_core *g, struct gaudi_qman *q,
     case PKT_FENCE:
         return fence(g, q, s, w[0]);
     case PKT_STOP:
-        gaudi_trace(g, "queue %u: STOP packet", queue_id(q, s));
+        trace_gaudi_qman_stop(queue_id(q, s));
         return qm_error(g, q, s, QM_STS1_CP_STOP_OP, "STOP packet");
     case PKT_WAIT:
         base = q->base + QM_CP_FENCE_CNT(0, 0) +
@@ -735,17 +704,18 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
         st->in_sub = false;
         return STEP_NEXT;
     }
-    if (st->work >= cb_max_work(g) || (qm_sync(g) && !g->qm.budget)) {
+    if (st->work >= gaudi_qman_cb_max_work(g) ||
+        (gaudi_sched_sync(g) && !g->sched.budget)) {
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "runaway command buffer stopped");
     }
-    if (!qm_sync(g)) {
+    if (!gaudi_sched_sync(g)) {
         /*
          * The packet ends pkt_ns after the previous one; a FENCE or
          * LIN_DMA that waited is retried at no cost when released.
          */
-        if (!g->qm.budget ||
-            (!st->retry && st->time_ns + pkt_ns(g) > g->qm.now)) {
+        if (!g->sched.budget ||
+            (!st->retry && st->time_ns + pkt_ns(g) > g->sched.now)) {
             return STEP_YIELD;
         }
         if (!st->retry) {
@@ -755,7 +725,7 @@ static enum step cp_step(struct gaudi_core *g, struct gaudi_qman *q,
     }
     st->retry = false;
     st->work++;
-    g->qm.budget--;
+    g->sched.budget--;
     if (f->len - f->pos < 8) {
         return qm_error(g, q, s, QM_STS1_CP_UNDEF_CMD_ERR,
                         "truncated packet at the end of the CB");
@@ -865,6 +835,7 @@ static bool fetch_bd(struct gaudi_core *g, struct gaudi_qman *q,
     st->cb.addr = bd[0] | ((uint64_t)bd[1] << 32);
     st->cb.len = bd[2];
     st->cb.pos = 0;
+    trace_gaudi_qman_cb(queue_id(q, s), st->cb.addr, st->cb.len);
     st->in_sub = false;
     st->active = true;
     st->retry = false;
@@ -887,7 +858,7 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
                        unsigned int s)
 {
     struct gaudi_stream *st = qm_stream(q, s);
-    uint32_t gen = g->qm.gen;
+    uint32_t gen = g->sched.gen;
     bool progress = false;
     enum step r;
 
@@ -897,7 +868,7 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
             return progress;
         }
         r = cp_step(g, q, s);
-        if (g->qm.gen != gen) {
+        if (g->sched.gen != gen) {
             return true;  /* a packet reset the device */
         }
         switch (r) {
@@ -905,6 +876,7 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
             progress = true;
             break;
         case STEP_CB_DONE:
+            trace_gaudi_qman_cb_done(queue_id(q, s), st->work);
             st->active = false;
             pq_consume(g, q, s);
             progress = true;
@@ -916,7 +888,7 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
         case STEP_ERROR:
             return true;
         case STEP_YIELD:
-            st->pending = true;
+            set_pending(g, q, s);
             return progress;
         case STEP_DMA_WAIT:
             st->retry = true;
@@ -929,22 +901,22 @@ static bool stream_run(struct gaudi_core *g, struct gaudi_qman *q,
     return progress;
 }
 
-/*
- * Asynchronous mode: ask the bus for the next step at the earliest time
- * something can happen (a packet ends, a DMA piece ends); at once if the
- * last step ran out of budget.
- */
-static void reschedule(struct gaudi_core *g)
+/* The next QMAN from i on with a pending stream, or GAUDI_NUM_QMANS. */
+static unsigned int next_pending(struct gaudi_core *g, unsigned int i)
+{
+    uint32_t m = i < GAUDI_NUM_QMANS ? g->qm.pend >> i : 0;
+
+    return m ? i + (unsigned int)__builtin_ctz(m) : GAUDI_NUM_QMANS;
+}
+
+uint64_t gaudi_qman_next_ns(struct gaudi_core *g)
 {
     struct gaudi_qmans *qs = &g->qm;
-    uint64_t next = UINT64_MAX, now, t;
+    uint64_t next = UINT64_MAX, t;
     unsigned int i, s;
 
-    for (i = 0; i < GAUDI_NUM_DMA; i++) {
-        t = gaudi_dma_next_ns(g, i);
-        next = t < next ? t : next;
-    }
-    for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+    for (i = next_pending(g, 0); i < GAUDI_NUM_QMANS;
+         i = next_pending(g, i + 1)) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             if (!qs->qm[i].s[s].pending || !stream_ready(g, &qs->qm[i], s)) {
                 continue;
@@ -953,75 +925,38 @@ static void reschedule(struct gaudi_core *g)
             next = t < next ? t : next;
         }
     }
-    if (next == UINT64_MAX) {
-        return;  /* idle, or everything waits for a register write */
-    }
-    now = gaudi_now_ns(g);
-    g->bus.schedule(g->bus.opaque,
-                    qs->yielded || next <= now ? 0 : next - now);
+    return next;
 }
 
-/*
- * The run loop.  Run to completion: everything runnable, bounded by
- * RUN_MAX_WORK (streams that exceed it stop with an error).  Asynchronous:
- * what is due at the current time, at most STEP_MAX_WORK, then schedule the
- * next step.  Packets that make more work (doorbells, fence and monitor
- * writes) only mark streams pending: the loop never recurses.
- */
-static void run_all(struct gaudi_core *g)
+bool gaudi_qman_run(struct gaudi_core *g)
 {
     struct gaudi_qmans *qs = &g->qm;
-    bool sync = qm_sync(g), progress = true;
+    bool progress = false;
     unsigned int i, s;
 
-    if (qs->running) {
-        return;
-    }
-    qs->running = true;
-    qs->steps++;
-    qs->budget = sync ? RUN_MAX_WORK(cb_max_work(g)) : STEP_MAX_WORK;
-    qs->now = sync ? UINT64_MAX : gaudi_now_ns(g);
-    while (progress && (sync || qs->budget)) {
-        progress = false;
-        for (i = 0; i < GAUDI_NUM_DMA; i++) {
-            progress |= gaudi_dma_progress(g, i, qs->now, &qs->budget);
-        }
-        for (i = 0; i < GAUDI_NUM_QMANS; i++) {
-            for (s = 0; s < GAUDI_QM_STREAMS; s++) {
-                if (!qs->qm[i].s[s].pending) {
-                    continue;
-                }
-                qs->qm[i].s[s].pending = false;
-                progress |= stream_run(g, &qs->qm[i], s);
+    /* In QMAN and stream order; streams marked meanwhile are seen. */
+    for (i = next_pending(g, 0); i < GAUDI_NUM_QMANS;
+         i = next_pending(g, i + 1)) {
+        for (s = 0; s < GAUDI_QM_STREAMS; s++) {
+            if (!qs->qm[i].s[s].pending) {
+                continue;
             }
-        }
-        for (i = 0; i < GAUDI_NUM_QMANS; i++) {
-            progress |= arb_settle(g, &qs->qm[i]);
-        }
-    }
-    qs->running = false;
-    qs->yielded = !qs->budget;
-    if (!sync) {
-        reschedule(g);
-    }
-}
-
-void gaudi_core_run(struct gaudi_core *g)
-{
-    run_all(g);
-    gaudi_roce_run(g); /* NIC retransmission timers */
-}
-
-bool gaudi_core_busy(struct gaudi_core *g)
-{
-    unsigned int i, s;
-
-    for (i = 0; i < GAUDI_NUM_DMA; i++) {
-        if (g->qm.dma[i].active) {
-            return true;
+            clear_pending(g, &qs->qm[i], s);
+            progress |= stream_run(g, &qs->qm[i], s);
         }
     }
     for (i = 0; i < GAUDI_NUM_QMANS; i++) {
+        progress |= arb_settle(g, &qs->qm[i]);
+    }
+    return progress;
+}
+
+bool gaudi_qman_busy(struct gaudi_core *g)
+{
+    unsigned int i, s;
+
+    for (i = next_pending(g, 0); i < GAUDI_NUM_QMANS;
+         i = next_pending(g, i + 1)) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             if (g->qm.qm[i].s[s].pending &&
                 stream_ready(g, &g->qm.qm[i], s)) {
@@ -1030,11 +965,6 @@ bool gaudi_core_busy(struct gaudi_core *g)
         }
     }
     return false;
-}
-
-void gaudi_qman_kick_dma(struct gaudi_core *g)
-{
-    poke(g);
 }
 
 void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
@@ -1051,15 +981,14 @@ void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
             continue;
         }
         st->dma_wait = false;
-        st->pending = true;
-        if (!qm_sync(g) && st->time_ns < end_ns) {
+        set_pending(g, q, s);
+        if (!gaudi_sched_sync(g) && st->time_ns < end_ns) {
             st->time_ns = end_ns;
         }
     }
     if (owner >= 0 && owner < GAUDI_QM_STREAMS && err) {
         qm_error(g, q, owner, 0, "LIN_DMA failed");
     }
-    poke(g);
 }
 
 /* --- QMAN registers -------------------------------------------------- */
@@ -1088,7 +1017,7 @@ static uint32_t qm_cgm_sts(struct gaudi_core *g, struct gaudi_qman *q)
     uint32_t v = qm_reg(g, q, QM_CGM_STS) & ~QM_CGM_STS_AGENT_IDLE;
     unsigned int s;
 
-    if (q->dma >= 0 && g->qm.dma[q->dma].active) {
+    if (q->dma >= 0 && gaudi_dma_busy(g, q->dma)) {
         return v;
     }
     for (s = 0; s < GAUDI_QM_STREAMS; s++) {
@@ -1118,7 +1047,7 @@ static void qm_kick_all(struct gaudi_core *g, struct gaudi_qman *q)
     for (s = 0; s < GAUDI_QM_STREAMS; s++) {
         mark(g, q, s);
     }
-    poke(g);
+    gaudi_sched_poke(g);
 }
 
 /* A fence counter of CP cp changed: wake the stream blocked on it. */
@@ -1177,7 +1106,7 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
                 }
             }
         }
-        poke(g);
+        gaudi_sched_poke(g);
         return;
     case QM_GLBL_STS0:
         return;   /* read-only */
@@ -1194,6 +1123,7 @@ static void qm_write(struct gaudi_core *g, struct gaudi_qman *q,
     case QM_PQ_PI(0) + 12:
         /* The doorbell. */
         gaudi_reg_set(g, off, val);
+        trace_gaudi_qman_doorbell(queue_id(q, (rel - QM_PQ_PI(0)) / 4), val);
         kick(g, q, (rel - QM_PQ_PI(0)) / 4);
         return;
     default:
@@ -1344,7 +1274,7 @@ static void ctl_write(struct gaudi_core *g, uint32_t off, uint32_t val)
                 mark(g, &g->qm.qm[i], s);
             }
         }
-        poke(g);
+        gaudi_sched_poke(g);
         return;
     default:
         gaudi_guest_error(g, "model control: 0x%x is not writable",
@@ -1430,18 +1360,13 @@ void gaudi_qman_reset(struct gaudi_core *g)
     struct gaudi_qmans *qs = &g->qm;
     unsigned int i, s;
 
-    /*
-     * A packet may reset the device while the run loop is active: the
-     * generation tells the loop to drop the stream it was running.
-     */
-    qs->gen++;
     qs->errors = 0;
-    /* Transfers in flight are dropped: no data, no completion after it. */
-    memset(qs->dma, 0, sizeof(qs->dma));
+    qs->pend = 0;
     for (i = 0; i < GAUDI_NUM_QMANS; i++) {
         for (s = 0; s < GAUDI_QM_STREAMS; s++) {
             memset(&qs->qm[i].s[s], 0, sizeof(qs->qm[i].s[s]));
         }
+        qs->qm[i].pend = 0;
         qs->qm[i].arb_holder = -1;
         qs->qm[i].arb_last = -1;
         qs->qm[i].arb_run = 0;

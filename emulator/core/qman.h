@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dma.h"
+struct gaudi_core;
 
 #define GAUDI_QM_STREAMS 4
 /*
@@ -14,7 +14,6 @@
  * NIC QMANs of ports 0..9 (two per NIC macro).
  */
 #define GAUDI_NUM_QMANS  28
-#define GAUDI_DMA_BOUNCE (64 * 1024)
 
 /* A command buffer being executed. */
 struct gaudi_cb_frame {
@@ -30,7 +29,7 @@ struct gaudi_stream {
     bool blocked;  /* waiting in a FENCE packet */
     bool stopped;  /* error or STOP: until GLBL_CFG0 is written */
     bool hung;  /* fault injection: no progress */
-    bool pending;  /* to be run by the run loop */
+    bool pending;  /* to be run by the run loop (see gaudi_qman.pend) */
     bool dma_wait;  /* its LIN_DMA runs on the core, or waits for it */
     bool retry;  /* the packet at pos waited: no new latency */
     bool arb_wait;  /* at an ARB_POINT, waiting for the grant */
@@ -50,20 +49,35 @@ struct gaudi_qman {
     int arb_holder;  /* stream holding the arbitration grant, or -1 */
     int arb_last;  /* the stream granted last, or -1 */
     uint32_t arb_run; /* grants in a row to arb_last (WRR) */
+    uint8_t pend;  /* bit s: s[s].pending */
     struct gaudi_stream s[GAUDI_QM_STREAMS];
 };
 
 struct gaudi_qmans {
     struct gaudi_qman qm[GAUDI_NUM_QMANS];
-    bool running;  /* the run loop is active */
-    uint32_t gen;  /* bumped by every reset */
-    uint64_t budget; /* work left for the current run loop */
-    uint64_t now;  /* time of the current run loop */
-    bool yielded;  /* the last one ran out of budget */
-    uint64_t steps;  /* run loops so far (statistics, tests) */
-    struct gaudi_dma_xfer dma[GAUDI_NUM_DMA]; /* transfers in flight */
+    uint32_t pend;  /* bit i: qm[i].pend is not 0 */
     uint32_t errors; /* queue errors since reset */
-    uint8_t bounce[GAUDI_DMA_BOUNCE]; /* DMA between non-local ends */
 };
+
+/* The work bound of one command buffer, in packets. */
+uint64_t gaudi_qman_cb_max_work(const struct gaudi_core *g);
+
+/*
+ * The scheduler's view of the queues (sched.c): run every pending stream
+ * as far as the loop's time and budget allow, then settle arbitration
+ * (true if anything happened); the time the next pending stream's packet
+ * ends (UINT64_MAX: none); whether a stream has work it can do.
+ */
+bool gaudi_qman_run(struct gaudi_core *g);
+uint64_t gaudi_qman_next_ns(struct gaudi_core *g);
+bool gaudi_qman_busy(struct gaudi_core *g);
+
+/*
+ * The transfer of DMA core n ended at end_ns, err: it failed; owner is the
+ * stream of QMAN n whose LIN_DMA started it (GAUDI_DMA_NO_OWNER: a direct
+ * COMMIT).  The streams waiting for the core become runnable.
+ */
+void gaudi_qman_dma_done(struct gaudi_core *g, unsigned int n, int owner,
+                         bool err, uint64_t end_ns);
 
 #endif

@@ -173,9 +173,6 @@ static void gaudi_bus_log(void *opaque, enum gaudi_log_level level,
     case GAUDI_LOG_UNIMP:
         qemu_log_mask(LOG_UNIMP, "%s: %s\n", id, msg);
         break;
-    case GAUDI_LOG_TRACE:
-        trace_gaudi_event(msg);
-        break;
     }
 }
 

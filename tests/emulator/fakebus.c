@@ -61,7 +61,7 @@ static void fb_log(void *opaque, enum gaudi_log_level level, const char *msg)
 		fb->guest_errors++;
 		snprintf(fb->last_error, sizeof(fb->last_error), "%s", msg);
 	}
-	if (!fb->quiet && level != GAUDI_LOG_TRACE)
+	if (!fb->quiet)
 		fprintf(stderr, "# model: %s\n", msg);
 }
 
