@@ -412,30 +412,53 @@ static void gaudi_cs_cleanup(struct gaudi_device *gdev, struct list_head *done)
 	}
 }
 
-/* A completion entry for @job arrived (dp->lock held, hard IRQ). */
-void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job)
+/*
+ * The queues' client (gaudi_queue_set_client()): a completion entry for
+ * @job arrived (dp->lock held, hard IRQ).  True when ended CSs wait for
+ * gaudi_cs_reap().
+ */
+static bool gaudi_cs_job_done_locked(struct gaudi_device *gdev,
+				     struct gaudi_job *job)
 {
 	struct gaudi_cs *cs = job->cs, *first, *part, *tmp;
+	struct gaudi_sched *sched = &gdev->dp->sched;
 
 	if (job->done || !cs->queued)
-		return;
+		goto out;
 	job->done = true;
 	if (--cs->ext_pending)
-		return;
+		goto out;
 	/* Freeing may not happen under the spinlock: gaudi_cs_reap() does. */
 	if (!cs->staged) {
-		gaudi_cs_complete_locked(gdev, cs, 0, &gdev->dp->sched.done);
-		return;
+		gaudi_cs_complete_locked(gdev, cs, 0, &sched->done);
+		goto out;
 	}
 	/* The LAST part of a staged submission ends every part. */
 	first = cs->first;
 	list_for_each_entry_safe(part, tmp, &first->parts, part_node) {
 		list_del_init(&part->part_node);
 		if (part->queued)
-			gaudi_cs_complete_locked(gdev, part, 0,
-						 &gdev->dp->sched.done);
+			gaudi_cs_complete_locked(gdev, part, 0, &sched->done);
 	}
+out:
+	return !list_empty(&sched->done);
 }
+
+/* End of a completion interrupt: reap a little later, wake submitters. */
+static void gaudi_cs_irq_end(struct gaudi_device *gdev, bool reap)
+{
+	struct gaudi_sched *sched = &gdev->dp->sched;
+
+	if (reap)
+		queue_delayed_work(system_wq, &sched->reap_work,
+				   GAUDI_REAP_DELAY);
+	wake_up_all(&sched->space_wq);
+}
+
+static const struct gaudi_hwq_client gaudi_cs_hwq_client = {
+	.job_done_locked = gaudi_cs_job_done_locked,
+	.irq_end = gaudi_cs_irq_end,
+};
 
 void gaudi_cs_reap(struct gaudi_device *gdev)
 {
@@ -457,7 +480,6 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	struct gaudi_cs *cs, *tmp;
-	unsigned int i;
 	LIST_HEAD(done);
 
 	cancel_delayed_work(&dp->sched.tdr);
@@ -466,15 +488,7 @@ void gaudi_cs_abort_all(struct gaudi_device *gdev)
 		gaudi_cs_complete_locked(gdev, cs,
 					 cs->timed_out ? -ETIMEDOUT : -EIO,
 					 &done);
-	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		struct gaudi_hw_queue *q = &dp->hwq.q[i];
-
-		q->pi = 0;
-		q->ci = 0;
-		q->cq_pi = 0;
-		if (q->slot)
-			memset(q->slot, 0, q->entries * sizeof(*q->slot));
-	}
+	gaudi_queue_reset_locked(gdev);
 	list_splice_init(&dp->sched.done, &done);
 	spin_unlock_irq(&dp->lock);
 	gaudi_cs_cleanup(gdev, &done);
@@ -510,7 +524,7 @@ void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault)
 	gaudi_reset_schedule(gdev, "engine error with work in flight");
 }
 
-void gaudi_cs_tdr_work(struct work_struct *work)
+static void gaudi_cs_tdr_work(struct work_struct *work)
 {
 	struct gaudi_dp *dp = container_of(to_delayed_work(work),
 					   struct gaudi_dp, sched.tdr);
@@ -543,6 +557,45 @@ void gaudi_cs_tdr_work(struct work_struct *work)
 	gaudi_file_notify(gdev, HL_NOTIFIER_EVENT_CS_TIMEOUT);
 	if (!skip)
 		gaudi_reset_schedule(gdev, "command submission timed out");
+}
+
+static void gaudi_cs_reap_work(struct work_struct *work)
+{
+	struct gaudi_dp *dp = container_of(to_delayed_work(work),
+					   struct gaudi_dp, sched.reap_work);
+
+	gaudi_cs_reap(dp->gdev);
+}
+
+/* The scheduler's part of gaudi_dp_sw_init(), before the queues'. */
+void gaudi_cs_sw_init(struct gaudi_device *gdev)
+{
+	struct gaudi_sched *sched = &gdev->dp->sched;
+
+	mutex_init(&sched->submit_lock);
+	init_waitqueue_head(&sched->space_wq);
+	INIT_LIST_HEAD(&sched->pending);
+	INIT_LIST_HEAD(&sched->done);
+	INIT_DELAYED_WORK(&sched->tdr, gaudi_cs_tdr_work);
+	INIT_DELAYED_WORK(&sched->reap_work, gaudi_cs_reap_work);
+	gaudi_queue_set_client(gdev, &gaudi_cs_hwq_client);
+}
+
+void gaudi_cs_sw_fini(struct gaudi_device *gdev)
+{
+	mutex_destroy(&gdev->dp->sched.submit_lock);
+}
+
+/*
+ * Before the queues' memory goes at removal: no timeout or reaping is
+ * pending any more, every ended CS is freed.
+ */
+void gaudi_cs_fini(struct gaudi_device *gdev)
+{
+	struct gaudi_sched *sched = &gdev->dp->sched;
+
+	cancel_delayed_work_sync(&sched->tdr);
+	cancel_delayed_work_sync(&sched->reap_work);
 }
 
 /* ---- CS ioctl ------------------------------------------------------------ */

@@ -260,6 +260,18 @@ struct gaudi_ctx {
 };
 
 /*
+ * Who the queues report completions to (the CS scheduler), from the hard
+ * IRQ handler: job_done_locked() for each job whose CQ entry arrived
+ * (dp->lock held; true when ended work waits to be reaped), irq_end() once
+ * per interrupt with whether any did.  The queues never name their client.
+ */
+struct gaudi_hwq_client {
+	bool (*job_done_locked)(struct gaudi_device *gdev,
+				struct gaudi_job *job);
+	void (*irq_end)(struct gaudi_device *gdev, bool reap);
+};
+
+/*
  * The hardware queues (gaudi_queue.c): the PQs and CQs, the kernel CB
  * copies they execute and the done words that say how far each external
  * queue has read.  Indices, job lists and @retired: dp->lock.
@@ -279,6 +291,7 @@ struct gaudi_hwq {
 	dma_addr_t done_words_dma;
 	/* HBM the internal queues' untrusted CPs fetch their CBs from. */
 	struct gen_pool *icb_pool;
+	const struct gaudi_hwq_client *client;	/* gaudi_queue_set_client() */
 };
 
 /* The CS scheduler (gaudi_cs.c): CSs in flight, waits for room, timeouts. */
@@ -345,6 +358,12 @@ struct gaudi_dp {
 	struct gaudi_scrub_state scrub;
 };
 
+/* gaudi_dp.c: the parts' set-up and teardown, in order */
+int gaudi_dp_sw_init(struct gaudi_device *gdev);
+void gaudi_dp_dma_fini(struct gaudi_device *gdev);
+int gaudi_dp_hw_init(struct gaudi_device *gdev);
+void gaudi_dp_hw_fini(struct gaudi_device *gdev);
+
 /* gaudi_queue.c */
 /* Bytes the driver appends to a kernel CB on @q for its done word. */
 static inline u32 gaudi_done_size(const struct gaudi_hw_queue *q)
@@ -352,10 +371,15 @@ static inline u32 gaudi_done_size(const struct gaudi_hw_queue *q)
 	return q->external ? GAUDI_DONE_PKT_SIZE : 0;
 }
 
-int gaudi_dp_sw_init(struct gaudi_device *gdev);
-void gaudi_dp_dma_fini(struct gaudi_device *gdev);
-int gaudi_dp_hw_init(struct gaudi_device *gdev);
-void gaudi_dp_hw_fini(struct gaudi_device *gdev);
+int gaudi_queue_sw_init(struct gaudi_device *gdev);
+void gaudi_queue_sw_fini(struct gaudi_device *gdev);
+void gaudi_queue_dma_fini(struct gaudi_device *gdev);
+void gaudi_queue_hw_init(struct gaudi_device *gdev);
+void gaudi_queue_start(struct gaudi_device *gdev);
+void gaudi_queue_stop(struct gaudi_device *gdev);
+void gaudi_queue_reset_locked(struct gaudi_device *gdev);
+void gaudi_queue_set_client(struct gaudi_device *gdev,
+			    const struct gaudi_hwq_client *client);
 u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q);
 void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job);
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
@@ -389,11 +413,12 @@ void gaudi_security_hw_init(struct gaudi_device *gdev);
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
-void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job);
+void gaudi_cs_sw_init(struct gaudi_device *gdev);
+void gaudi_cs_sw_fini(struct gaudi_device *gdev);
+void gaudi_cs_fini(struct gaudi_device *gdev);
 void gaudi_cs_abort_all(struct gaudi_device *gdev);
 void gaudi_cs_reap(struct gaudi_device *gdev);
 void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault);
-void gaudi_cs_tdr_work(struct work_struct *work);
 void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		       struct hl_info_cs_counters *c);
 bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
