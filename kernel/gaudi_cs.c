@@ -384,16 +384,9 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
 	dp->sched.space_gen++;
-	gaudi_sob_put_locked(cs->ctx, &cs->sob_ref);
-	if (cs->coll) {
-		gaudi_sync_coll_done_locked(cs->ctx, cs->coll - 1);
-		cs->coll = 0;
-	}
+	if (cs->ops && cs->ops->done_locked)
+		cs->ops->done_locked(cs);
 	/* PQ slots are freed by the done words, not here (gaudi_queue.c). */
-	if (cs->encaps) {
-		gaudi_encaps_release_locked(cs->ctx, cs->encaps);
-		cs->encaps = NULL;
-	}
 	if (error)
 		dma_fence_set_error(&cs->fence, error);
 	dma_fence_signal(&cs->fence);
@@ -818,15 +811,12 @@ static int gaudi_cs_fits(struct gaudi_device *gdev, struct gaudi_cs *cs,
 
 /*
  * Where staged part @cs belongs (dp->lock held): a later part needs its
- * first part in flight and not closed (*@first); a first part with
- * encapsulated signals needs its reservation, not taken by another CS
- * (*@e).  -EINVAL otherwise.
+ * first part in flight and not closed (*@first); -EINVAL otherwise.
  */
 static int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
 					struct gaudi_ctx *ctx,
 					struct gaudi_cs *cs,
-					struct gaudi_cs **first,
-					struct gaudi_encaps **e)
+					struct gaudi_cs **first)
 {
 	u64 seq = cs->staged_seq;
 	struct gaudi_cs *f = NULL;
@@ -834,23 +824,11 @@ static int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
 	lockdep_assert_held(&gdev->dp->lock);
 
 	*first = NULL;
-	*e = NULL;
-	if (!cs->staged)
+	if (!cs->staged || cs->staged_first)
 		return 0;
-	if (cs->staged_first) {
-		if (!cs->encaps_id)
-			return 0;
-		*e = gaudi_encaps_free_locked(ctx, cs->encaps_id);
-		if (!*e) {
-			gaudi_dbg(gdev, CS, "CS: no free signal reservation %u\n",
-				  cs->encaps_id);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (seq && seq < ctx->next_seq)
-		f = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
-	if (!f || f->seq != seq || !f->queued || !f->staged_first ||
+	if (seq)
+		f = gaudi_cs_lookup_locked(ctx, seq);
+	if (IS_ERR_OR_NULL(f) || !f->queued || !f->staged_first ||
 	    f->staged_closed) {
 		gaudi_dbg(gdev, CS, "CS: staged submission %llu is not open\n",
 			  seq);
@@ -860,20 +838,21 @@ static int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
 	return 0;
 }
 
-/* The SOB staged part @cs may signal (0: none), or -EINVAL. */
+/*
+ * The SOB staged part @cs may signal (0: none): its own reservation's, or
+ * its first part's; -EINVAL if it has none to join or the reservation is
+ * not free.
+ */
 static int gaudi_cs_staged_sob(struct gaudi_device *gdev,
 			       struct gaudi_ctx *ctx, struct gaudi_cs *cs,
 			       u32 *sob)
 {
-	struct gaudi_encaps *e;
 	struct gaudi_cs *first;
 	int ret;
 
 	spin_lock_irq(&gdev->dp->lock);
-	ret = gaudi_cs_staged_check_locked(gdev, ctx, cs, &first, &e);
-	if (!ret && first)
-		e = first->encaps;
-	*sob = e ? gaudi_encaps_sob(e) : 0;
+	ret = gaudi_cs_staged_check_locked(gdev, ctx, cs, &first) ?:
+	      gaudi_encaps_cs_sob_locked(first ?: cs, sob);
 	spin_unlock_irq(&gdev->dp->lock);
 	return ret;
 }
@@ -881,18 +860,13 @@ static int gaudi_cs_staged_sob(struct gaudi_device *gdev,
 /* Link staged part @cs into its submission (dp->lock held, committed). */
 static void gaudi_cs_staged_bind_locked(struct gaudi_ctx *ctx,
 					struct gaudi_cs *cs,
-					struct gaudi_cs *first,
-					struct gaudi_encaps *e)
+					struct gaudi_cs *first)
 {
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
 	if (cs->staged_first) {
 		first = cs;
 		INIT_LIST_HEAD(&cs->parts);
-		if (e) {
-			gaudi_encaps_bind_locked(ctx, e, cs->seq);
-			cs->encaps = e;
-		}
 	} else {
 		/* The first part's timeout covers the submission. */
 		cs->deadline = first->deadline;
@@ -916,7 +890,6 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	unsigned long touched[BITS_TO_LONGS(GAUDI_NUM_QUEUES)] = {};
 	struct gaudi_cs *prev, *first = NULL;
 	struct dma_fence *old = NULL;
-	struct gaudi_encaps *e = NULL;
 	struct gaudi_job *job;
 	unsigned long full_until = 0;
 	unsigned int i, fq = 0, blk = 0;
@@ -948,12 +921,8 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				ret = 0;
 			}
 		} else {
-			ret = cs->signal ?
-			      gaudi_sync_signal_ready_locked(ctx, cs->sig.queue) :
-			      cs->coll ?
-			      gaudi_sync_coll_ready_locked(ctx, cs->coll - 1,
-							   cs->coll_slaves) :
-			      1;
+			ret = cs->ops && cs->ops->ready_locked ?
+			      cs->ops->ready_locked(cs) : 1;
 			if (ret > 0) {
 				ret = gaudi_cs_fits(gdev, cs, &fq);
 				full = ret == -EAGAIN;
@@ -969,7 +938,7 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			}
 			if (ret > 0)
 				ret = gaudi_cs_staged_check_locked(gdev, ctx, cs,
-								   &first, &e) ?: 1;
+								   &first) ?: 1;
 		}
 		if (ret > 0)
 			break;
@@ -983,9 +952,6 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 				  GAUDI_MAX_PENDING_CS);
 			atomic64_inc(&dp->sched.max_cs_drop);
 			atomic64_inc(&ctx->max_cs_drop);
-		} else if (ret == -EBUSY) {
-			gaudi_dbg(gdev, CS, "signal: queue %u's other SOB is held by a signal reservation\n",
-				  cs->sig.queue);
 		}
 		if (ret < 0)
 			return ret;
@@ -1030,18 +996,10 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	cs->deadline = jiffies + cs->deadline;
 	cs->queued = true;
 	cs->ctx = ctx;
-	if (cs->signal) {
-		job = list_first_entry(&cs->jobs, struct gaudi_job, node);
-		cs->sob_ref = gaudi_sync_signal_locked(ctx, &cs->sig, job->kcb);
-	}
-	if (cs->coll) {
-		/* The master job is the last: its monitor's target. */
-		job = list_last_entry(&cs->jobs, struct gaudi_job, node);
-		gaudi_sync_coll_locked(ctx, cs->coll - 1, cs->coll_slaves,
-				       (__le32 *)job->kcb + GAUDI_COLL_ARM_DWORD);
-	}
+	if (cs->ops && cs->ops->commit_locked)
+		cs->ops->commit_locked(cs);
 	if (cs->staged)
-		gaudi_cs_staged_bind_locked(ctx, cs, first, e);
+		gaudi_cs_staged_bind_locked(ctx, cs, first);
 	/* A staged submission is known by its first part's sequence. */
 	*seq_out = cs->staged ? cs->first->seq : seq;
 	list_add_tail(&cs->node, &dp->sched.pending);
@@ -1083,33 +1041,83 @@ static int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	return 0;
 }
 
-/* The kernel-job API (gaudi_cs.h). */
-/*
- * Submit the @n kernel jobs @kj as one CS: a signal or wait CS (one job on
- * an external queue, kj[0].signal for a signal) or, with @coll, a
- * collective wait (the slaves' jobs on internal queues first, the
- * master's, external, last).  kj[0].watch, the SOB a wait watches, passes
- * to the CS.  *@sig: what a signal CS signals.
+/**
+ * gaudi_cs_alloc() - a new CS, not yet submitted
+ * @gdev: the device
+ * @ctx: the context it is for
+ * @priv_size: bytes of its owner's data (cs->priv), zeroed; 0 for none
+ *
+ * Return: the CS, or NULL without memory.
  */
-static int gaudi_cs_submit_kjobs(struct gaudi_device *gdev,
-				 struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
-				 unsigned int n, bool coll, u64 *seq,
-				 struct gaudi_signal *sig)
+struct gaudi_cs *gaudi_cs_alloc(struct gaudi_device *gdev,
+				struct gaudi_ctx *ctx, size_t priv_size)
+{
+	struct gaudi_cs *cs;
+
+	/* The fence is the first member: its release frees it all. */
+	cs = kzalloc(sizeof(*cs) + priv_size, GFP_KERNEL);
+	if (!cs)
+		return NULL;
+	cs->gdev = gdev;
+	cs->ctx = ctx;
+	cs->priv = priv_size ? cs + 1 : NULL;
+	INIT_LIST_HEAD(&cs->jobs);
+	INIT_LIST_HEAD(&cs->node);
+	INIT_LIST_HEAD(&cs->part_node);
+	return cs;
+}
+
+/**
+ * gaudi_cs_lookup_locked() - the CS of sequence @seq
+ * @ctx: its context
+ * @seq: its sequence number
+ *
+ * Under dp->lock; the CS stays valid while it is held.
+ *
+ * Return: the CS, NULL if it is so old it is gone (it completed), or
+ * ERR_PTR(-EINVAL) for a sequence not submitted yet.
+ */
+struct gaudi_cs *gaudi_cs_lookup_locked(struct gaudi_ctx *ctx, u64 seq)
+{
+	struct gaudi_cs *cs;
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	if (seq >= ctx->next_seq)
+		return ERR_PTR(-EINVAL);
+	cs = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
+	return cs && cs->seq == seq ? cs : NULL;
+}
+
+/**
+ * gaudi_cs_submit_kernel() - submit jobs the driver built as one CS
+ * @gdev: the device
+ * @ctx: the holder's context
+ * @kj: the jobs, in order; the last one on an external queue
+ * @n: how many
+ * @ops: the CS's hooks (struct gaudi_cs_ops)
+ * @priv: its owner's data, copied into the CS, and back once submitted
+ * @priv_size: bytes at @priv
+ * @seq: the CS's sequence number
+ *
+ * Return: 0, or a negative errno (nothing was submitted, no hook ran but
+ * @ops->ready_locked).
+ */
+int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			   const struct gaudi_kjob *kj, unsigned int n,
+			   const struct gaudi_cs_ops *ops, void *priv,
+			   size_t priv_size, u64 *seq)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	struct gaudi_job *job;
 	struct gaudi_cs *cs;
 	unsigned int i;
-	int ret = -ENOMEM;
+	int ret;
 
-	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	cs = gaudi_cs_alloc(gdev, ctx, priv_size);
 	if (!cs)
-		goto err_put;
-	cs->gdev = gdev;
-	INIT_LIST_HEAD(&cs->jobs);
-	INIT_LIST_HEAD(&cs->node);
-	cs->signal = kj[0].signal;
-	cs->sig.queue = kj[0].queue;
+		return -ENOMEM;
+	cs->ops = ops;
+	memcpy(cs->priv, priv, priv_size);
 	cs->deadline = msecs_to_jiffies((gaudi_timeout_locked ?: 1) * 1000);
 	for (i = 0; i < n; i++) {
 		struct gaudi_hw_queue *q = &dp->hwq.q[kj[i].queue];
@@ -1142,79 +1150,19 @@ static int gaudi_cs_submit_kjobs(struct gaudi_device *gdev,
 				goto err_free;
 		}
 	}
-	if (coll) {
-		cs->coll = kj[n - 1].queue + 1;
-		cs->coll_slaves = n - 1;
-	}
-	cs->sob_ref = kj[0].watch;
-	kj[0].watch = GAUDI_SOB_REF_NONE;
 	ret = gaudi_cs_submit(gdev, ctx, cs, seq);
-	if (ret) {
-		/* Never bound: nothing to give back but the references. */
-		cs->coll = 0;
-		gaudi_cs_free_jobs(gdev, cs);
-		gaudi_sob_put(gdev, ctx, &cs->sob_ref);
-		kfree(cs);
-		return ret;
-	}
+	if (ret)
+		goto err_free;
 	/* Read under the lock: the CS may already have completed. */
-	if (sig) {
-		spin_lock_irq(&dp->lock);
-		*sig = cs->sig;
-		spin_unlock_irq(&dp->lock);
-	}
+	spin_lock_irq(&dp->lock);
+	memcpy(priv, cs->priv, priv_size);
+	spin_unlock_irq(&dp->lock);
 	dma_fence_put(&cs->fence);
 	return 0;
 
 err_free:
 	gaudi_cs_free_jobs(gdev, cs);
 	kfree(cs);
-err_put:
-	gaudi_sob_put(gdev, ctx, &kj[0].watch);
-	return ret;
-}
-
-int gaudi_cs_submit_collective(struct gaudi_device *gdev,
-			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
-			       unsigned int n, u64 *seq)
-{
-	return gaudi_cs_submit_kjobs(gdev, ctx, kj, n, true, seq, NULL);
-}
-
-int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			   struct gaudi_kjob *kj, u64 *seq,
-			   struct gaudi_signal *sig)
-{
-	return gaudi_cs_submit_kjobs(gdev, ctx, kj, 1, false, seq, sig);
-}
-
-/*
- * The signal CS @seq: 0 and what it signals, with a new reference on its
- * SOB (*@ref, the caller's to drop), 1 if it is gone, or -EINVAL.
- */
-int gaudi_cs_find_signal(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, struct gaudi_signal *sig,
-			 struct gaudi_sob_ref *ref)
-{
-	struct gaudi_cs *cs;
-	int ret = 1;
-
-	spin_lock_irq(&gdev->dp->lock);
-	if (!seq || seq >= ctx->next_seq) {
-		ret = -EINVAL;
-	} else {
-		cs = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
-		if (cs && cs->seq == seq) {
-			if (!cs->signal) {
-				ret = -EINVAL;
-			} else {
-				*sig = cs->sig;
-				*ref = gaudi_sob_get_locked(ctx, sig);
-				ret = 0;
-			}
-		}
-	}
-	spin_unlock_irq(&gdev->dp->lock);
 	return ret;
 }
 
@@ -1335,26 +1283,24 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out_free_chunks;
 	}
 	entered = true;
-	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	/* The first part with encapsulated signals: the sync code's hooks. */
+	if (flags & HL_CS_FLAGS_ENCAP_SIGNALS)
+		cs = gaudi_encaps_cs_alloc(gdev, ctx,
+					   args->in.encaps_sig_handle_id);
+	else
+		cs = gaudi_cs_alloc(gdev, ctx, 0);
 	if (!cs) {
 		ret = -ENOMEM;
 		goto out_exit;
 	}
-	cs->gdev = gdev;
-	INIT_LIST_HEAD(&cs->jobs);
-	INIT_LIST_HEAD(&cs->node);
-	cs->sob_ref = GAUDI_SOB_REF_NONE;
 	cs->timestamp = flags & HL_CS_FLAGS_TIMESTAMP;
 	cs->skip_reset = flags & HL_CS_FLAGS_SKIP_RESET_ON_TIMEOUT;
-	INIT_LIST_HEAD(&cs->part_node);
 	if (staged) {
 		cs->staged = true;
 		cs->staged_first = flags & HL_CS_FLAGS_STAGED_SUBMISSION_FIRST;
 		cs->staged_last = flags & HL_CS_FLAGS_STAGED_SUBMISSION_LAST;
 		if (!cs->staged_first)
 			cs->staged_seq = args->in.seq;
-		else if (flags & HL_CS_FLAGS_ENCAP_SIGNALS)
-			cs->encaps_id = args->in.encaps_sig_handle_id;
 		ret = gaudi_cs_staged_sob(gdev, ctx, cs, &encaps_sob);
 		if (ret)
 			goto out_free_cs;
@@ -1437,12 +1383,10 @@ static struct dma_fence *gaudi_ctx_fence(struct gaudi_device *gdev,
 	struct gaudi_cs *cs;
 
 	spin_lock_irq(&gdev->dp->lock);
-	if (seq >= ctx->next_seq) {
-		spin_unlock_irq(&gdev->dp->lock);
-		return ERR_PTR(-EINVAL);
-	}
-	cs = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
-	if (cs && cs->seq == seq)
+	cs = gaudi_cs_lookup_locked(ctx, seq);
+	if (IS_ERR(cs))
+		f = ERR_CAST(cs);
+	else if (cs)
 		f = dma_fence_get(&cs->fence);
 	spin_unlock_irq(&gdev->dp->lock);
 	return f;

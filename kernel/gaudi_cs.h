@@ -17,8 +17,9 @@
  * struct gaudi_ctx per open of the compute node (gaudi_file->ctx).  The
  * compute node is exclusive, so there is at most one user context and it
  * always runs with ASID 1.  Who calls whom: the CS core uses the hardware
- * queues; the sync code uses the CS core's kernel-job API; the CS core
- * holds SOBs only as struct gaudi_sob_ref.
+ * queues, which report completions through the hooks it registers
+ * (struct gaudi_hwq_client); the sync code uses the CS core's kernel-job
+ * API and keeps its state behind a CS's hooks (struct gaudi_cs_ops).
  *
  * Locking order: dp->teardown_lock -> ctx->lock (CB/mapping tables) and
  * dp->sched.submit_lock (one submitter at a time) -> dp->lock (spinlock:
@@ -169,17 +170,13 @@ struct gaudi_cs {
 	bool timed_out;
 	bool queued;		/* on dp->sched.pending */
 	u8 engines;		/* BIT(engine class) of its jobs' queues */
-	/* Signal CS: what it signals (SOB and value given at submission). */
-	bool signal;
-	struct gaudi_signal sig;
-	/* Signal or wait CS: the SOB it signals or watches. */
-	struct gaudi_sob_ref sob_ref;
 	/*
-	 * Collective wait: its master queue + 1 (0: not one) and how many
-	 * slave jobs add 1 to the master's collective SOB.
+	 * A CS someone else built (the sync code's, a staged part with
+	 * encapsulated signals): its hooks and their data (struct
+	 * gaudi_cs_ops), freed with the CS.
 	 */
-	u8 coll;
-	u8 coll_slaves;
+	const struct gaudi_cs_ops *ops;
+	void *priv;
 	struct gaudi_ctx *ctx;
 	/*
 	 * Staged submission: the parts of one submission end together, when
@@ -193,11 +190,27 @@ struct gaudi_cs {
 	bool staged_last;
 	bool staged_closed;
 	u64 staged_seq;		/* later parts: the first part's sequence */
-	u32 encaps_id;		/* first part with HL_CS_FLAGS_ENCAP_SIGNALS */
 	struct gaudi_cs *first;	/* staged: the first part (dp->lock) */
 	struct list_head parts;	/* first part: every part, in order */
 	struct list_head part_node;
-	struct gaudi_encaps *encaps;	/* first part: the signals it raises */
+};
+
+/*
+ * The hooks of a CS whose owner keeps state with it, all under dp->lock
+ * (the CS core calls them; it never names their owner):
+ *   ready_locked   may it go now: 1 yes, 0 not yet (the submitter waits
+ *                  on sched.space_wq and asks again), < 0 never (the
+ *                  submission fails with that errno)
+ *   commit_locked  it goes: sequence given, jobs not yet pushed (a hook
+ *                  may still write into their kernel CBs)
+ *   done_locked    it ended (completed, or aborted by a reset)
+ * A CS that fails before its commit gets no further call: what its data
+ * holds is its submitter's to give back.  Any hook may be NULL.
+ */
+struct gaudi_cs_ops {
+	int (*ready_locked)(struct gaudi_cs *cs);
+	void (*commit_locked)(struct gaudi_cs *cs);
+	void (*done_locked)(struct gaudi_cs *cs);
 };
 
 /* Per open file of the compute node. */
@@ -425,29 +438,24 @@ bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 			    struct hl_info_cs_timeout_event *ev);
 
 /*
- * The kernel-job API (gaudi_sync.c's CSs): a CS of one job on external
- * queue @queue that the driver built itself, not parsed.  A signal job
- * starts with the MSG_LONG that adds to its SOB, which is chosen at
- * submission (*@sig).  @watch, a SOB reference the CS holds until it ends,
- * is consumed whatever the outcome.
+ * The kernel-job API (gaudi_sync.c's CSs): a CS of @n jobs the driver built
+ * itself, not parsed, the last one on an external queue (it ends the CS).
+ * @ops and a copy of the @priv_size bytes at @priv go with the CS; once it
+ * is submitted, *@priv receives the copy as the commit left it.
  */
 struct gaudi_kjob {
 	u32 queue;
 	const __le32 *pkts;
 	u32 size;
-	bool signal;
-	struct gaudi_sob_ref watch;
 };
 
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			   struct gaudi_kjob *kj, u64 *seq,
-			   struct gaudi_signal *sig);
-int gaudi_cs_submit_collective(struct gaudi_device *gdev,
-			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
-			       unsigned int n, u64 *seq);
-int gaudi_cs_find_signal(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, struct gaudi_signal *sig,
-			 struct gaudi_sob_ref *ref);
+			   const struct gaudi_kjob *kj, unsigned int n,
+			   const struct gaudi_cs_ops *ops, void *priv,
+			   size_t priv_size, u64 *seq);
+struct gaudi_cs *gaudi_cs_alloc(struct gaudi_device *gdev,
+				struct gaudi_ctx *ctx, size_t priv_size);
+struct gaudi_cs *gaudi_cs_lookup_locked(struct gaudi_ctx *ctx, u64 seq);
 
 /* gaudi_cb.c */
 int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
