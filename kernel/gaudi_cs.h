@@ -4,8 +4,13 @@
  *
  *   gaudi_queue.c   hardware queues (PQs), completion queues, kernel CB
  *                   copies, QMAN set-up                  struct gaudi_hwq
- *   gaudi_cs.c      CS ioctl, scheduling, fences, WAIT_CS, timeouts, and
- *                   the kernel-job API                   struct gaudi_sched
+ *   gaudi_dp.c      set-up and teardown of the parts below, in order
+ *   gaudi_ctx.c     the holder's context: open, close   struct gaudi_ctx
+ *   gaudi_cs.c      CS ioctl: chunks copied and parsed into jobs
+ *   gaudi_wait.c    WAIT_CS
+ *   gaudi_sched.c   CSs in flight: fences, room, commit, timeouts,
+ *                   completion, abort; the kernel-job API struct gaudi_sched
+ *   gaudi_acct.c    engine time (and the ACCOUNTING ioctl)
  *   gaudi_sync.c    sync objects and monitors; signal/wait CSs through the
  *                   kernel-job API (gaudi_sync.h)        struct gaudi_sync_ctx
  *   gaudi_cb.c      command buffers: CB ioctl, mmap, handles
@@ -35,6 +40,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
@@ -399,12 +405,7 @@ void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
 void gaudi_cq_irq(struct gaudi_device *gdev);
 u64 gaudi_host_dev_addr(dma_addr_t dma);
 /* A queue's engine class (enum gaudi_parser_engine), for the accounting. */
-unsigned int gaudi_cs_engine(u32 queue);
-/* fdinfo: the context's busy time per engine class, in ns. */
-void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
-		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
-/* Command submissions the context's HL_CS accepted. */
-u64 gaudi_cs_submitted(struct gaudi_ctx *ctx);
+unsigned int gaudi_queue_engine(u32 queue);
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 		    dma_addr_t dma);
@@ -422,10 +423,31 @@ void gaudi_icb_free(struct gaudi_device *gdev, u64 addr, u32 size);
 /* gaudi_security.c */
 void gaudi_security_hw_init(struct gaudi_device *gdev);
 
-/* gaudi_cs.c */
+/* gaudi_cs.c: the CS ioctl */
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
+/* gaudi_wait.c */
 int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
+
+/* gaudi_acct.c: engine time (fdinfo drm-engine-*, accounting) */
+void gaudi_acct_busy_start_locked(struct gaudi_cs *cs, ktime_t now);
+void gaudi_acct_busy_end_locked(struct gaudi_cs *cs, ktime_t now);
+/* The context's busy time per engine class, in ns. */
+void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
+		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
+/* Command submissions the context's HL_CS accepted. */
+u64 gaudi_cs_submitted(struct gaudi_ctx *ctx);
+
+/* gaudi_sched.c: the CS scheduler */
+struct gaudi_job *gaudi_job_new(struct gaudi_device *gdev, struct gaudi_cs *cs,
+				u32 queue, u32 len, bool cq);
+void gaudi_cs_free_jobs(struct gaudi_device *gdev, struct gaudi_cs *cs);
+int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
+				 struct gaudi_ctx *ctx, struct gaudi_cs *cs,
+				 struct gaudi_cs **first);
+int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		    struct gaudi_cs *cs, u64 *seq_out);
 void gaudi_cs_sw_init(struct gaudi_device *gdev);
 void gaudi_cs_sw_fini(struct gaudi_device *gdev);
 void gaudi_cs_fini(struct gaudi_device *gdev);
@@ -510,7 +532,7 @@ void gaudi_scrub_remove(struct gaudi_device *gdev);
 bool gaudi_scrub_dmabufs_alive(struct gaudi_device *gdev);
 void gaudi_scrub_exit(void);
 
-/* Per-file context (gaudi_cs.c), called by gaudi_file.c. */
+/* Per-file context (gaudi_ctx.c), called by gaudi_file.c. */
 int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile);
 void gaudi_ctx_close(struct gaudi_file *gfile);
 void gaudi_ctx_revoke(struct gaudi_ctx *ctx);

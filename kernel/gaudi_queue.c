@@ -46,6 +46,7 @@
 #include "gaudi_drv.h"
 #include "gaudi_trace.h"
 #include "gaudi_cs.h"
+#include "gaudi_parser.h"
 #include "gaudi1/regs.h"
 
 u64 gaudi_host_dev_addr(dma_addr_t dma)
@@ -169,6 +170,18 @@ static u32 gaudi_queue_qm(u32 id, u32 *stream, bool *external)
 		       ((port & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
 	}
 	return 0;
+}
+
+/* A queue's engine class (enum gaudi_parser_engine). */
+unsigned int gaudi_queue_engine(u32 queue)
+{
+	if (queue >= GAUDI_QUEUE_ID_NIC_0_0 && queue <= GAUDI_QUEUE_ID_NIC_9_3)
+		return GAUDI_ENGINE_NIC;
+	if (queue >= GAUDI_QUEUE_ID_TPC_0_0 && queue <= GAUDI_QUEUE_ID_TPC_7_3)
+		return GAUDI_ENGINE_TPC;
+	if (queue >= GAUDI_QUEUE_ID_MME_0_0 && queue <= GAUDI_QUEUE_ID_MME_1_3)
+		return GAUDI_ENGINE_MME;
+	return GAUDI_ENGINE_DMA;
 }
 
 u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q)
