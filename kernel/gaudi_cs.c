@@ -20,7 +20,6 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
@@ -125,8 +124,7 @@ static int gaudi_cs_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 			  cp->qid, offset, addr, len);
 		goto out;
 	}
-	ret = GAUDI_BROKEN(CP_DMA_UNPARSED) ? 0 :
-	      gaudi_parse_job(cp, buf, len, true);
+	ret = gaudi_parse_job(cp, buf, len, true);
 	if (ret) {
 		gaudi_dbg(gdev, CS, "queue %u: the CB of the CP_DMA at offset 0x%x refused\n",
 			  cp->qid, offset);

@@ -19,7 +19,6 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #define CREATE_TRACE_POINTS
 #include "gaudi_trace.h"
@@ -431,9 +430,6 @@ MODULE_AUTHOR("gaudi-open developers");
 MODULE_DESCRIPTION(GAUDI_DRV_DESC);
 MODULE_LICENSE("GPL");
 MODULE_VERSION(GAUDI_DRV_VERSION);
-#ifdef GAUDI_BREAK_NAME
-MODULE_INFO(gaudi_break, GAUDI_BREAK_NAME);
-#endif
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi-boot-fit.itb");
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi-fit.itb");
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi_tpc.bin");

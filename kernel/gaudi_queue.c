@@ -42,7 +42,6 @@
 #include <linux/slab.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_trace.h"
 #include "gaudi_cs.h"
@@ -239,7 +238,7 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 		q->ci = hw;
 	while ((job = list_first_entry_or_null(&q->hw_jobs, struct gaudi_job,
 					       hw_node))) {
-		if (!gaudi_queue_past(q, job->pos) && !GAUDI_BROKEN(CB_EARLY_FREE))
+		if (!gaudi_queue_past(q, job->pos))
 			break;
 		list_del_init(&job->hw_node);
 		job->on_hw = false;

@@ -60,7 +60,6 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_trace.h"
 #include "gaudi_cs.h"
@@ -487,8 +486,7 @@ int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			atomic64_inc(&ctx->in_reset_drop);
 			return ret == -ENODEV ? ret : -EBUSY;
 		}
-		if (!GAUDI_BROKEN(SUBMIT_LOCK))
-			mutex_lock(&dp->sched.submit_lock);
+		mutex_lock(&dp->sched.submit_lock);
 		spin_lock_irq(&dp->lock);
 		seq = ctx->next_seq;
 		prev = ctx->ring[seq & (GAUDI_MAX_PENDING_CS - 1)];
@@ -525,8 +523,7 @@ int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			break;
 		gen = dp->sched.space_gen;
 		spin_unlock_irq(&dp->lock);
-		if (!GAUDI_BROKEN(SUBMIT_LOCK))
-			mutex_unlock(&dp->sched.submit_lock);
+		mutex_unlock(&dp->sched.submit_lock);
 		gaudi_hw_exit(gdev, idx);
 		if (ret == -EAGAIN) {
 			gaudi_dbg(gdev, CS, "CS: %u CSs in flight, the oldest of an open staged submission\n",
@@ -612,8 +609,7 @@ int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	for_each_set_bit(i, touched, GAUDI_NUM_EXT_QUEUES)
 		gaudi_queue_ring(gdev, i);
 
-	if (!GAUDI_BROKEN(SUBMIT_LOCK))
-		mutex_unlock(&dp->sched.submit_lock);
+	mutex_unlock(&dp->sched.submit_lock);
 	/* The model completes inside the doorbell: reap at once. */
 	gaudi_cs_reap(gdev);
 	gaudi_hw_exit(gdev, idx);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Testing the tests: build gaudi.ko with one deliberate defect at a time
-# (kernel/gaudi_break.h, GAUDI_BREAK=<name>) and run the suite that must
-# catch it.  A defect is caught when that suite fails (exit status 1, or
+# (tests/broken/<name>.patch, applied to a copy of the sources; the driver
+# itself has no test switch) and run the suite that must catch it.  A defect is caught when that suite fails (exit status 1, or
 # 99 for kernel problems in dmesg) with at least one "not ok" line; a
 # passing suite, a timeout or a build failure is a failure here.
 #
@@ -29,7 +29,9 @@ submit-lock cs
 cp-dma-unparsed compat CARDS=1
 '
 
-# build NAME: gaudi.ko with the defect, from a copy of the sources.
+# build NAME: gaudi.ko with the defect, from a copy of the sources with
+# NAME.patch applied; the patch also gives the module the modinfo field
+# gaudi_break=NAME, checked so that a stale module is never tested.
 build() {
 	d=$out/$1/src
 	rm -rf "$d"
@@ -42,8 +44,10 @@ build() {
 		cp "$repo"/hw/gaudi1/*.h "$d/hw/gaudi1/" &&
 		cp "$repo"/uapi/drm/*.h "$d/uapi/drm/" &&
 		cp "$repo"/uapi/rdma/*.h "$d/uapi/rdma/" &&
-		make -s -C "/lib/modules/$kver/build" M="$d" GAUDI_BREAK="$1" \
-			modules >"$out/$1/build.log" 2>&1 &&
+		patch -s -p1 -d "$d" <"$repo/tests/broken/$1.patch" \
+			>"$out/$1/build.log" 2>&1 &&
+		make -s -C "/lib/modules/$kver/build" M="$d" \
+			modules >>"$out/$1/build.log" 2>&1 &&
 		[ "$(modinfo -F gaudi_break "$d/kernel/gaudi.ko")" = "$1" ]
 }
 
