@@ -256,7 +256,7 @@ struct gaudi_ctx {
 	/* Signal/wait SOBs and reservations (gaudi_sync.c, dp->lock). */
 	struct gaudi_sync_ctx sync;
 	/*
-	 * Engine time (fdinfo drm-engine-*), per class of gaudi_cs_engine():
+	 * Engine time (fdinfo drm-engine-*), per class of gaudi_queue_engine():
 	 * the union of the intervals in which a CS of the context with a job
 	 * on that class was on the hardware (pushed, not yet completed).
 	 * dp->lock.
@@ -313,7 +313,7 @@ struct gaudi_hwq {
 	const struct gaudi_hwq_client *client;	/* gaudi_queue_set_client() */
 };
 
-/* The CS scheduler (gaudi_cs.c): CSs in flight, waits for room, timeouts. */
+/* The CS scheduler (gaudi_sched.c): CSs in flight, waits for room, timeouts. */
 struct gaudi_sched {
 	struct mutex submit_lock;	/* one submitter at a time */
 	/* dp->lock: */
