@@ -121,6 +121,8 @@ vmtest: all
 
 # The suites, in order; each prints TAP and "N passed, N failed".
 SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
+	calls '/usr/bin/python3 tests/docs/check-calls.py' \
+	broken-applies 'tests/broken/run.sh --applies' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \
 	verbs-abi '/usr/bin/python3 tests/verbs/check-abi.py' \

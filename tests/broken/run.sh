@@ -8,6 +8,8 @@
 # passing suite, a timeout or a build failure is a failure here.
 #
 #   tests/broken/run.sh [NAME...]      (default: every defect below)
+#   tests/broken/run.sh --applies      only: does every patch still apply
+#                                      to the tree (no build, no guest)?
 #
 # Environment: GAUDI_QEMU, GAUDI_KVER as for tests/guest/run-suite.sh;
 # TIMEOUT (seconds per suite, default 900).  Prints TAP and ends with
@@ -50,6 +52,21 @@ build() {
 			modules >>"$out/$1/build.log" 2>&1 &&
 		[ "$(modinfo -F gaudi_break "$d/kernel/gaudi.ko")" = "$1" ]
 }
+
+if [ "${1:-}" = --applies ]; then
+	while read -r name suite env; do
+		[ -n "$name" ] || continue
+		patch -s --dry-run -p1 -d "$repo" \
+			<"$repo/tests/broken/$name.patch" >/dev/null 2>&1
+		ok $? "$name.patch applies to the tree (suite $suite catches it)"
+	done <<END
+$cases
+END
+	echo "1..$n"
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 
 want=$*
 while read -r name suite env; do
