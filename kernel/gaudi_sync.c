@@ -140,23 +140,28 @@ static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)
 	}
 }
 
-/* Open and context teardown keep the device (gaudi_hw_hold()). */
+/*
+ * Open and context teardown keep the device present (gaudi_hw_hold()); a
+ * device not operational is cleared by its reset instead.
+ */
+static void gaudi_sync_clear_held(struct gaudi_device *gdev)
+{
+	CLASS(gaudi_hw_hold, hold)(gdev);
+
+	if (!hold.ret)
+		gaudi_sync_clear(gdev);
+}
+
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
 {
 	INIT_LIST_HEAD(&ctx->sync.encaps);
 	gaudi_sync_reset_slots(ctx);
-	if (gaudi_hw_hold(ctx->gdev))
-		return;
-	gaudi_sync_clear(ctx->gdev);
-	gaudi_hw_release(ctx->gdev);
+	gaudi_sync_clear_held(ctx->gdev);
 }
 
 void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx)
 {
-	if (gaudi_hw_hold(ctx->gdev))
-		return;
-	gaudi_sync_clear(ctx->gdev);
-	gaudi_hw_release(ctx->gdev);
+	gaudi_sync_clear_held(ctx->gdev);
 }
 
 /*
