@@ -20,7 +20,7 @@
  *
  * Engine time is measured here too: the scheduler marks a CS's engine
  * classes busy for its context from its push to its end
- * (gaudi_acct_busy_start_locked(), gaudi_acct_busy_end_locked()).
+ * (gaudi_acct_busy_locked()).
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>
@@ -364,33 +364,28 @@ int gaudi_acct_query(struct gaudi_device *gdev, void *data)
 }
 
 /*
- * Engine time: a CS's classes are busy for its context from its push to
- * its completion; overlapping CSs count once (a union, not a sum).
+ * Engine time: a CS's classes are busy for its context from its push
+ * (@start) to its completion; overlapping CSs count once (a union, not a
+ * sum).
  */
-void gaudi_acct_busy_start_locked(struct gaudi_cs *cs, ktime_t now)
+void gaudi_acct_busy_locked(struct gaudi_cs *cs, ktime_t now, bool start)
 {
 	struct gaudi_ctx *ctx = cs->ctx;
 	unsigned long m = cs->engines;
 	unsigned int c;
 
 	lockdep_assert_held(&cs->gdev->dp->lock);
-	for_each_set_bit(c, &m, GAUDI_NUM_ENGINE_CLASSES)
-		if (!ctx->busy_inflight[c]++)
-			ctx->busy_since[c] = now;
-}
-
-void gaudi_acct_busy_end_locked(struct gaudi_cs *cs, ktime_t now)
-{
-	struct gaudi_ctx *ctx = cs->ctx;
-	unsigned long m = cs->engines;
-	unsigned int c;
-
-	lockdep_assert_held(&cs->gdev->dp->lock);
-	for_each_set_bit(c, &m, GAUDI_NUM_ENGINE_CLASSES)
-		if (!--ctx->busy_inflight[c])
+	for_each_set_bit(c, &m, GAUDI_NUM_ENGINE_CLASSES) {
+		if (start) {
+			if (!ctx->busy_inflight[c]++)
+				ctx->busy_since[c] = now;
+		} else if (!--ctx->busy_inflight[c]) {
 			ctx->busy_ns[c] += ktime_to_ns(ktime_sub(now,
 						ctx->busy_since[c]));
-	cs->engines = 0;
+		}
+	}
+	if (!start)
+		cs->engines = 0;
 }
 
 void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,

@@ -431,8 +431,7 @@ int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 
 /* gaudi_acct.c: engine time (fdinfo drm-engine-*, accounting) */
-void gaudi_acct_busy_start_locked(struct gaudi_cs *cs, ktime_t now);
-void gaudi_acct_busy_end_locked(struct gaudi_cs *cs, ktime_t now);
+void gaudi_acct_busy_locked(struct gaudi_cs *cs, ktime_t now, bool start);
 /* The context's busy time per engine class, in ns. */
 void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
 		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
@@ -450,10 +449,10 @@ int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		    struct gaudi_cs *cs, u64 *seq_out);
 void gaudi_cs_sw_init(struct gaudi_device *gdev);
 void gaudi_cs_sw_fini(struct gaudi_device *gdev);
+void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault);
 void gaudi_cs_fini(struct gaudi_device *gdev);
 void gaudi_cs_abort_all(struct gaudi_device *gdev);
 void gaudi_cs_reap(struct gaudi_device *gdev);
-void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault);
 void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		       struct hl_info_cs_counters *c);
 bool gaudi_cs_timeout_event(struct gaudi_device *gdev,

@@ -61,18 +61,17 @@ static void gaudi_dp_release(struct drm_device *drm, void *arg)
  */
 int gaudi_dp_sw_init(struct gaudi_device *gdev)
 {
-	struct gaudi_dp *dp;
+	struct gaudi_dp *dp = kzalloc(sizeof(*dp), GFP_KERNEL);
 	int ret;
 
-	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
 	if (!dp)
 		return -ENOMEM;
+	gdev->dp = dp;
 	dp->gdev = gdev;
 	spin_lock_init(&dp->lock);
 	mutex_init(&dp->teardown_lock);
 	atomic_set(&dp->mem.dmabufs, 0);
 	INIT_WORK(&dp->mem.pf_work, gaudi_mem_pf_work);
-	gdev->dp = dp;
 
 	gaudi_cs_sw_init(gdev);
 	ret = gaudi_queue_sw_init(gdev);

@@ -530,23 +530,36 @@ void gaudi_queue_hw_init(struct gaudi_device *gdev)
 			gaudi_queue_program(gdev, &dp->hwq.q[i]);
 }
 
-/* Enable each QMAN once its four streams are set. */
-void gaudi_queue_start(struct gaudi_device *gdev)
+/* Enable (@on) or stop every QMAN the driver runs, once per QMAN. */
+static void gaudi_queue_qmans(struct gaudi_device *gdev, bool on)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	WRITE_ONCE(dp->hwq.enabled, true);
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 3)
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
+
+		if (!q->valid || q->stream != 3)
 			continue;
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG1, 0);
+		if (!on) {
+			WREG32(gdev, q->qm_base + QM_GLBL_CFG1,
+			       QM_GLBL_CFG1_STOP_ALL);
+			WREG32(gdev, q->qm_base + QM_GLBL_CFG0, 0);
+			continue;
+		}
+		WREG32(gdev, q->qm_base + QM_GLBL_CFG1, 0);
 		/* Upstream's split: see gaudi_security.c. */
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_PROT,
-		       dp->hwq.q[i].external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG0,
-		       QM_GLBL_CFG0_ENABLE_ALL);
+		WREG32(gdev, q->qm_base + QM_GLBL_PROT,
+		       q->external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
+		WREG32(gdev, q->qm_base + QM_GLBL_CFG0, QM_GLBL_CFG0_ENABLE_ALL);
 	}
+}
+
+/* Enable each QMAN once its four streams are set. */
+void gaudi_queue_start(struct gaudi_device *gdev)
+{
+	WRITE_ONCE(gdev->dp->hwq.enabled, true);
+	gaudi_queue_qmans(gdev, true);
 	gaudi_dbg(gdev, CS, "queues enabled\n");
 }
 
@@ -556,17 +569,8 @@ void gaudi_queue_start(struct gaudi_device *gdev)
  */
 void gaudi_queue_stop(struct gaudi_device *gdev)
 {
-	struct gaudi_dp *dp = gdev->dp;
-	unsigned int i;
-
-	WRITE_ONCE(dp->hwq.enabled, false);
-	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 3)
-			continue;
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG1,
-		       QM_GLBL_CFG1_STOP_ALL);
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG0, 0);
-	}
+	WRITE_ONCE(gdev->dp->hwq.enabled, false);
+	gaudi_queue_qmans(gdev, false);
 	synchronize_irq(gdev->pci.irq);
 }
 

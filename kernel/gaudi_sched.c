@@ -142,7 +142,7 @@ static void gaudi_cs_complete_locked(struct gaudi_device *gdev,
 	lockdep_assert_held(&dp->lock);
 
 	trace_gaudi_cs_complete(gdev->index, cs->seq, error);
-	gaudi_acct_busy_end_locked(cs, ktime_get());
+	gaudi_acct_busy_locked(cs, ktime_get(), false);
 	list_move_tail(&cs->node, done);
 	cs->queued = false;
 	dp->sched.space_gen++;
@@ -596,7 +596,7 @@ int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 		__set_bit(job->queue, touched);
 		cs->engines |= BIT(gaudi_queue_engine(job->queue));
 	}
-	gaudi_acct_busy_start_locked(cs, ktime_get());
+	gaudi_acct_busy_locked(cs, ktime_get(), true);
 	spin_unlock_irq(&dp->lock);
 
 	/*

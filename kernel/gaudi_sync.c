@@ -321,47 +321,43 @@ void gaudi_sync_hw_init(struct gaudi_device *gdev)
 	spin_unlock_irq(&gdev->dp->lock);
 }
 
-/*
- * The first part of a staged submission with HL_CS_FLAGS_ENCAP_SIGNALS
- * (its cs->priv): the reservation it names, and takes at its commit.
- */
-struct gaudi_encaps_cs {
-	u32 id;
-	struct gaudi_encaps *e;	/* bound at commit, until the CS ends */
+enum gaudi_sync_kind {
+	GAUDI_SYNC_SIGNAL,
+	GAUDI_SYNC_WAIT,
+	GAUDI_SYNC_COLL,
+	GAUDI_SYNC_ENCAPS,	/* a staged first part raising reserved signals */
 };
+
+/*
+ * What a CS of the sync code carries (its cs->priv, behind
+ * gaudi_sync_cs_ops): a signal, wait or collective wait CS, or the first
+ * part of a staged submission with HL_CS_FLAGS_ENCAP_SIGNALS.
+ */
+struct gaudi_sync_cs {
+	enum gaudi_sync_kind kind;
+	/* A signal's queue; the SOB and value it adds to, from its commit. */
+	struct gaudi_signal sig;
+	/* The SOB it signals (from its commit) or watches (from the start). */
+	struct gaudi_sob_ref ref;
+	u32 master;		/* collective: its master queue */
+	u32 slaves;		/* and how many jobs add to its SOB */
+	bool committed;
+	u32 encaps_id;		/* encaps: the reservation it names */
+	struct gaudi_encaps *encaps;	/* taken at commit, until the end */
+};
+
+static const struct gaudi_cs_ops gaudi_sync_cs_ops;
 
 static int gaudi_encaps_cs_ready_locked(struct gaudi_cs *cs)
 {
-	struct gaudi_encaps_cs *ec = cs->priv;
+	struct gaudi_sync_cs *sc = cs->priv;
 
-	if (gaudi_encaps_free_locked(cs->ctx, ec->id))
+	if (gaudi_encaps_free_locked(cs->ctx, sc->encaps_id))
 		return 1;
-	gaudi_dbg(cs->gdev, CS, "CS: no free signal reservation %u\n", ec->id);
+	gaudi_dbg(cs->gdev, CS, "CS: no free signal reservation %u\n",
+		  sc->encaps_id);
 	return -EINVAL;
 }
-
-static void gaudi_encaps_cs_commit_locked(struct gaudi_cs *cs)
-{
-	struct gaudi_encaps_cs *ec = cs->priv;
-
-	ec->e = gaudi_encaps_free_locked(cs->ctx, ec->id);
-	gaudi_encaps_bind_locked(cs->ctx, ec->e, cs->seq);
-}
-
-static void gaudi_encaps_cs_done_locked(struct gaudi_cs *cs)
-{
-	struct gaudi_encaps_cs *ec = cs->priv;
-
-	if (ec->e)
-		gaudi_encaps_release_locked(cs->ctx, ec->e);
-	ec->e = NULL;
-}
-
-static const struct gaudi_cs_ops gaudi_encaps_cs_ops = {
-	.ready_locked = gaudi_encaps_cs_ready_locked,
-	.commit_locked = gaudi_encaps_cs_commit_locked,
-	.done_locked = gaudi_encaps_cs_done_locked,
-};
 
 /**
  * gaudi_encaps_cs_alloc() - a staged first part that raises reserved signals
@@ -376,11 +372,14 @@ struct gaudi_cs *gaudi_encaps_cs_alloc(struct gaudi_device *gdev,
 				       struct gaudi_ctx *ctx, u32 id)
 {
 	struct gaudi_cs *cs = gaudi_cs_alloc(gdev, ctx,
-					     sizeof(struct gaudi_encaps_cs));
+					     sizeof(struct gaudi_sync_cs));
+	struct gaudi_sync_cs *sc;
 
 	if (cs) {
-		cs->ops = &gaudi_encaps_cs_ops;
-		((struct gaudi_encaps_cs *)cs->priv)->id = id;
+		cs->ops = &gaudi_sync_cs_ops;
+		sc = cs->priv;
+		sc->kind = GAUDI_SYNC_ENCAPS;
+		sc->encaps_id = id;
 	}
 	return cs;
 }
@@ -397,16 +396,15 @@ struct gaudi_cs *gaudi_encaps_cs_alloc(struct gaudi_device *gdev,
  */
 int gaudi_encaps_cs_sob_locked(struct gaudi_cs *cs, u32 *sob)
 {
-	struct gaudi_encaps_cs *ec;
+	struct gaudi_sync_cs *sc = cs->priv;
 	struct gaudi_encaps *e;
 
 	*sob = 0;
-	if (cs->ops != &gaudi_encaps_cs_ops)
+	if (cs->ops != &gaudi_sync_cs_ops || sc->kind != GAUDI_SYNC_ENCAPS)
 		return 0;
-	ec = cs->priv;
-	e = ec->e;
+	e = sc->encaps;
 	if (!e && gaudi_encaps_cs_ready_locked(cs) > 0)
-		e = gaudi_encaps_free_locked(cs->ctx, ec->id);
+		e = gaudi_encaps_free_locked(cs->ctx, sc->encaps_id);
 	if (!e)
 		return -EINVAL;
 	*sob = gaudi_encaps_sob(e);
@@ -718,24 +716,6 @@ static void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m)
 
 /* ---- the sync code's CSs ------------------------------------------------- */
 
-enum gaudi_sync_kind {
-	GAUDI_SYNC_SIGNAL,
-	GAUDI_SYNC_WAIT,
-	GAUDI_SYNC_COLL,
-};
-
-/* What a signal, wait or collective wait CS carries (its cs->priv). */
-struct gaudi_sync_cs {
-	enum gaudi_sync_kind kind;
-	/* A signal's queue; the SOB and value it adds to, from its commit. */
-	struct gaudi_signal sig;
-	/* The SOB it signals (from its commit) or watches (from the start). */
-	struct gaudi_sob_ref ref;
-	u32 master;		/* collective: its master queue */
-	u32 slaves;		/* and how many jobs add to its SOB */
-	bool committed;
-};
-
 static int gaudi_sync_cs_ready_locked(struct gaudi_cs *cs)
 {
 	struct gaudi_sync_cs *sc = cs->priv;
@@ -749,6 +729,8 @@ static int gaudi_sync_cs_ready_locked(struct gaudi_cs *cs)
 	} else if (sc->kind == GAUDI_SYNC_COLL) {
 		ret = gaudi_sync_coll_ready_locked(cs->ctx, sc->master,
 						   sc->slaves);
+	} else if (sc->kind == GAUDI_SYNC_ENCAPS) {
+		ret = gaudi_encaps_cs_ready_locked(cs);
 	}
 	return ret;
 }
@@ -766,6 +748,9 @@ static void gaudi_sync_cs_commit_locked(struct gaudi_cs *cs)
 		job = list_last_entry(&cs->jobs, struct gaudi_job, node);
 		gaudi_sync_coll_locked(cs->ctx, sc->master, sc->slaves,
 				       (__le32 *)job->kcb + GAUDI_COLL_ARM_DWORD);
+	} else if (sc->kind == GAUDI_SYNC_ENCAPS) {
+		sc->encaps = gaudi_encaps_free_locked(cs->ctx, sc->encaps_id);
+		gaudi_encaps_bind_locked(cs->ctx, sc->encaps, cs->seq);
 	}
 	sc->committed = true;
 }
@@ -777,6 +762,9 @@ static void gaudi_sync_cs_done_locked(struct gaudi_cs *cs)
 	gaudi_sob_put_locked(cs->ctx, &sc->ref);
 	if (sc->kind == GAUDI_SYNC_COLL && sc->committed)
 		gaudi_sync_coll_done_locked(cs->ctx, sc->master);
+	if (sc->encaps)
+		gaudi_encaps_release_locked(cs->ctx, sc->encaps);
+	sc->encaps = NULL;
 	sc->committed = false;
 }
 

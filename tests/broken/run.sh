@@ -53,6 +53,13 @@ build() {
 		[ "$(modinfo -F gaudi_break "$d/kernel/gaudi.ko")" = "$1" ]
 }
 
+# The plan and the count, last; the status says whether all passed.
+tally() {
+	echo "1..$n"
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
 if [ "${1:-}" = --applies ]; then
 	while read -r name suite env; do
 		[ -n "$name" ] || continue
@@ -62,9 +69,7 @@ if [ "${1:-}" = --applies ]; then
 	done <<END
 $cases
 END
-	echo "1..$n"
-	echo "$((n - failed)) passed, $failed failed"
-	[ "$failed" -eq 0 ]
+	tally
 	exit
 fi
 
@@ -95,6 +100,4 @@ while read -r name suite env; do
 done <<END
 $cases
 END
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally
