@@ -2,9 +2,9 @@
 /*
  * gaudi.ko: the data plane.
  *
+ *   gaudi_dp.c      set-up and teardown of the parts below, in order
  *   gaudi_queue.c   hardware queues (PQs), completion queues, kernel CB
  *                   copies, QMAN set-up                  struct gaudi_hwq
- *   gaudi_dp.c      set-up and teardown of the parts below, in order
  *   gaudi_ctx.c     the holder's context: open, close   struct gaudi_ctx
  *   gaudi_cs.c      CS ioctl: chunks copied and parsed into jobs
  *   gaudi_wait.c    WAIT_CS
@@ -21,10 +21,12 @@
  * One struct gaudi_dp per device (gdev->dp), made of those parts, and one
  * struct gaudi_ctx per open of the compute node (gaudi_file->ctx).  The
  * compute node is exclusive, so there is at most one user context and it
- * always runs with ASID 1.  Who calls whom: the CS core uses the hardware
- * queues, which report completions through the hooks it registers
- * (struct gaudi_hwq_client); the sync code uses the CS core's kernel-job
- * API and keeps its state behind a CS's hooks (struct gaudi_cs_ops).
+ * always runs with ASID 1.  Who calls whom (the layers of
+ * Documentation/architecture.rst, checked by tests/docs/check-calls.py):
+ * the scheduler uses the hardware queues, which report completions through
+ * the hooks it registers (struct gaudi_hwq_client); the sync code uses the
+ * scheduler's kernel-job API and keeps its state behind a CS's hooks
+ * (struct gaudi_cs_ops).
  *
  * Locking order: dp->teardown_lock -> ctx->lock (CB/mapping tables) and
  * dp->sched.submit_lock (one submitter at a time) -> dp->lock (spinlock:
