@@ -123,6 +123,8 @@ vmtest: all
 SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	docs-paths '/usr/bin/python3 tests/docs/check-paths.py' \
 	docs-versions 'tests/docs/check-versions.sh' \
+	calls '/usr/bin/python3 tests/docs/check-calls.py' \
+	broken-applies 'tests/broken/run.sh --applies' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \
 	verbs-abi '/usr/bin/python3 tests/verbs/check-abi.py' \

@@ -17,6 +17,10 @@
  * when a tool asks for the running record, never while a reset holds the
  * device: a holding that saw a reset, or whose counter could not be read at
  * both ends, has no energy figure (uapi/drm/gaudi_accel.h, "Accounting").
+ *
+ * Engine time is measured here too: the scheduler marks a CS's engine
+ * classes busy for its context from its push to its end
+ * (gaudi_acct_busy_locked()).
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>
@@ -357,4 +361,57 @@ int gaudi_acct_query(struct gaudi_device *gdev, void *data)
 	a->available = avail;
 	a->max_kept = u->kept_max;
 	return 0;
+}
+
+/*
+ * Engine time: a CS's classes are busy for its context from its push
+ * (@start) to its completion; overlapping CSs count once (a union, not a
+ * sum).
+ */
+void gaudi_acct_busy_locked(struct gaudi_cs *cs, ktime_t now, bool start)
+{
+	struct gaudi_ctx *ctx = cs->ctx;
+	unsigned long m = cs->engines;
+	unsigned int c;
+
+	lockdep_assert_held(&cs->gdev->dp->lock);
+	for_each_set_bit(c, &m, GAUDI_NUM_ENGINE_CLASSES) {
+		if (start) {
+			if (!ctx->busy_inflight[c]++)
+				ctx->busy_since[c] = now;
+		} else if (!--ctx->busy_inflight[c]) {
+			ctx->busy_ns[c] += ktime_to_ns(ktime_sub(now,
+						ctx->busy_since[c]));
+		}
+	}
+	if (!start)
+		cs->engines = 0;
+}
+
+void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
+		      u64 busy[GAUDI_NUM_ENGINE_CLASSES])
+{
+	struct gaudi_dp *dp = ctx->gdev->dp;
+	ktime_t now = ktime_get();
+	unsigned int c;
+
+	spin_lock_irq(&dp->lock);
+	for (c = 0; c < GAUDI_NUM_ENGINE_CLASSES; c++) {
+		busy[c] = ctx->busy_ns[c];
+		if (ctx->busy_inflight[c])
+			busy[c] += ktime_to_ns(ktime_sub(now,
+							 ctx->busy_since[c]));
+	}
+	spin_unlock_irq(&dp->lock);
+}
+
+u64 gaudi_cs_submitted(struct gaudi_ctx *ctx)
+{
+	struct gaudi_dp *dp = ctx->gdev->dp;
+	u64 n;
+
+	spin_lock_irq(&dp->lock);
+	n = ctx->next_seq - 1;
+	spin_unlock_irq(&dp->lock);
+	return n;
 }

@@ -2,10 +2,15 @@
 /*
  * gaudi.ko: the data plane.
  *
+ *   gaudi_dp.c      set-up and teardown of the parts below, in order
  *   gaudi_queue.c   hardware queues (PQs), completion queues, kernel CB
  *                   copies, QMAN set-up                  struct gaudi_hwq
- *   gaudi_cs.c      CS ioctl, scheduling, fences, WAIT_CS, timeouts, and
- *                   the kernel-job API                   struct gaudi_sched
+ *   gaudi_ctx.c     the holder's context: open, close   struct gaudi_ctx
+ *   gaudi_cs.c      CS ioctl: chunks copied and parsed into jobs
+ *   gaudi_wait.c    WAIT_CS
+ *   gaudi_sched.c   CSs in flight: fences, room, commit, timeouts,
+ *                   completion, abort; the kernel-job API struct gaudi_sched
+ *   gaudi_acct.c    engine time (and the ACCOUNTING ioctl)
  *   gaudi_sync.c    sync objects and monitors; signal/wait CSs through the
  *                   kernel-job API (gaudi_sync.h)        struct gaudi_sync_ctx
  *   gaudi_cb.c      command buffers: CB ioctl, mmap, handles
@@ -16,9 +21,12 @@
  * One struct gaudi_dp per device (gdev->dp), made of those parts, and one
  * struct gaudi_ctx per open of the compute node (gaudi_file->ctx).  The
  * compute node is exclusive, so there is at most one user context and it
- * always runs with ASID 1.  Who calls whom: the CS core uses the hardware
- * queues; the sync code uses the CS core's kernel-job API; the CS core
- * holds SOBs only as struct gaudi_sob_ref.
+ * always runs with ASID 1.  Who calls whom (the layers of
+ * Documentation/architecture.rst, checked by tests/docs/check-calls.py):
+ * the scheduler uses the hardware queues, which report completions through
+ * the hooks it registers (struct gaudi_hwq_client); the sync code uses the
+ * scheduler's kernel-job API and keeps its state behind a CS's hooks
+ * (struct gaudi_cs_ops).
  *
  * Locking order: dp->teardown_lock -> ctx->lock (CB/mapping tables) and
  * dp->sched.submit_lock (one submitter at a time) -> dp->lock (spinlock:
@@ -34,6 +42,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
@@ -169,17 +178,13 @@ struct gaudi_cs {
 	bool timed_out;
 	bool queued;		/* on dp->sched.pending */
 	u8 engines;		/* BIT(engine class) of its jobs' queues */
-	/* Signal CS: what it signals (SOB and value given at submission). */
-	bool signal;
-	struct gaudi_signal sig;
-	/* Signal or wait CS: the SOB it signals or watches. */
-	struct gaudi_sob_ref sob_ref;
 	/*
-	 * Collective wait: its master queue + 1 (0: not one) and how many
-	 * slave jobs add 1 to the master's collective SOB.
+	 * A CS someone else built (the sync code's, a staged part with
+	 * encapsulated signals): its hooks and their data (struct
+	 * gaudi_cs_ops), freed with the CS.
 	 */
-	u8 coll;
-	u8 coll_slaves;
+	const struct gaudi_cs_ops *ops;
+	void *priv;
 	struct gaudi_ctx *ctx;
 	/*
 	 * Staged submission: the parts of one submission end together, when
@@ -193,11 +198,27 @@ struct gaudi_cs {
 	bool staged_last;
 	bool staged_closed;
 	u64 staged_seq;		/* later parts: the first part's sequence */
-	u32 encaps_id;		/* first part with HL_CS_FLAGS_ENCAP_SIGNALS */
 	struct gaudi_cs *first;	/* staged: the first part (dp->lock) */
 	struct list_head parts;	/* first part: every part, in order */
 	struct list_head part_node;
-	struct gaudi_encaps *encaps;	/* first part: the signals it raises */
+};
+
+/*
+ * The hooks of a CS whose owner keeps state with it, all under dp->lock
+ * (the CS core calls them; it never names their owner):
+ *   ready_locked   may it go now: 1 yes, 0 not yet (the submitter waits
+ *                  on sched.space_wq and asks again), < 0 never (the
+ *                  submission fails with that errno)
+ *   commit_locked  it goes: sequence given, jobs not yet pushed (a hook
+ *                  may still write into their kernel CBs)
+ *   done_locked    it ended (completed, or aborted by a reset)
+ * A CS that fails before its commit gets no further call: what its data
+ * holds is its submitter's to give back.  Any hook may be NULL.
+ */
+struct gaudi_cs_ops {
+	int (*ready_locked)(struct gaudi_cs *cs);
+	void (*commit_locked)(struct gaudi_cs *cs);
+	void (*done_locked)(struct gaudi_cs *cs);
 };
 
 /* Per open file of the compute node. */
@@ -237,7 +258,7 @@ struct gaudi_ctx {
 	/* Signal/wait SOBs and reservations (gaudi_sync.c, dp->lock). */
 	struct gaudi_sync_ctx sync;
 	/*
-	 * Engine time (fdinfo drm-engine-*), per class of gaudi_cs_engine():
+	 * Engine time (fdinfo drm-engine-*), per class of gaudi_queue_engine():
 	 * the union of the intervals in which a CS of the context with a job
 	 * on that class was on the hardware (pushed, not yet completed).
 	 * dp->lock.
@@ -260,6 +281,18 @@ struct gaudi_ctx {
 };
 
 /*
+ * Who the queues report completions to (the CS scheduler), from the hard
+ * IRQ handler: job_done_locked() for each job whose CQ entry arrived
+ * (dp->lock held; true when ended work waits to be reaped), irq_end() once
+ * per interrupt with whether any did.  The queues never name their client.
+ */
+struct gaudi_hwq_client {
+	bool (*job_done_locked)(struct gaudi_device *gdev,
+				struct gaudi_job *job);
+	void (*irq_end)(struct gaudi_device *gdev, bool reap);
+};
+
+/*
  * The hardware queues (gaudi_queue.c): the PQs and CQs, the kernel CB
  * copies they execute and the done words that say how far each external
  * queue has read.  Indices, job lists and @retired: dp->lock.
@@ -279,9 +312,10 @@ struct gaudi_hwq {
 	dma_addr_t done_words_dma;
 	/* HBM the internal queues' untrusted CPs fetch their CBs from. */
 	struct gen_pool *icb_pool;
+	const struct gaudi_hwq_client *client;	/* gaudi_queue_set_client() */
 };
 
-/* The CS scheduler (gaudi_cs.c): CSs in flight, waits for room, timeouts. */
+/* The CS scheduler (gaudi_sched.c): CSs in flight, waits for room, timeouts. */
 struct gaudi_sched {
 	struct mutex submit_lock;	/* one submitter at a time */
 	/* dp->lock: */
@@ -345,6 +379,12 @@ struct gaudi_dp {
 	struct gaudi_scrub_state scrub;
 };
 
+/* gaudi_dp.c: the parts' set-up and teardown, in order */
+int gaudi_dp_sw_init(struct gaudi_device *gdev);
+void gaudi_dp_dma_fini(struct gaudi_device *gdev);
+int gaudi_dp_hw_init(struct gaudi_device *gdev);
+void gaudi_dp_hw_fini(struct gaudi_device *gdev);
+
 /* gaudi_queue.c */
 /* Bytes the driver appends to a kernel CB on @q for its done word. */
 static inline u32 gaudi_done_size(const struct gaudi_hw_queue *q)
@@ -352,22 +392,22 @@ static inline u32 gaudi_done_size(const struct gaudi_hw_queue *q)
 	return q->external ? GAUDI_DONE_PKT_SIZE : 0;
 }
 
-int gaudi_dp_sw_init(struct gaudi_device *gdev);
-void gaudi_dp_dma_fini(struct gaudi_device *gdev);
-int gaudi_dp_hw_init(struct gaudi_device *gdev);
-void gaudi_dp_hw_fini(struct gaudi_device *gdev);
+int gaudi_queue_sw_init(struct gaudi_device *gdev);
+void gaudi_queue_sw_fini(struct gaudi_device *gdev);
+void gaudi_queue_dma_fini(struct gaudi_device *gdev);
+void gaudi_queue_hw_init(struct gaudi_device *gdev);
+void gaudi_queue_start(struct gaudi_device *gdev);
+void gaudi_queue_stop(struct gaudi_device *gdev);
+void gaudi_queue_reset_locked(struct gaudi_device *gdev);
+void gaudi_queue_set_client(struct gaudi_device *gdev,
+			    const struct gaudi_hwq_client *client);
 u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q);
 void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job);
 void gaudi_queue_ring(struct gaudi_device *gdev, u32 id);
 void gaudi_cq_irq(struct gaudi_device *gdev);
 u64 gaudi_host_dev_addr(dma_addr_t dma);
 /* A queue's engine class (enum gaudi_parser_engine), for the accounting. */
-unsigned int gaudi_cs_engine(u32 queue);
-/* fdinfo: the context's busy time per engine class, in ns. */
-void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
-		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
-/* Command submissions the context's HL_CS accepted. */
-u64 gaudi_cs_submitted(struct gaudi_ctx *ctx);
+unsigned int gaudi_queue_engine(u32 queue);
 void *gaudi_kcb_alloc(struct gaudi_device *gdev, u32 size, dma_addr_t *dma);
 void gaudi_kcb_free(struct gaudi_device *gdev, u32 size, void *kcb,
 		    dma_addr_t dma);
@@ -385,44 +425,60 @@ void gaudi_icb_free(struct gaudi_device *gdev, u64 addr, u32 size);
 /* gaudi_security.c */
 void gaudi_security_hw_init(struct gaudi_device *gdev);
 
-/* gaudi_cs.c */
+/* gaudi_cs.c: the CS ioctl */
 int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
+/* gaudi_wait.c */
 int gaudi_wait_cs_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
-void gaudi_cs_job_done(struct gaudi_device *gdev, struct gaudi_job *job);
+
+/* gaudi_acct.c: engine time (fdinfo drm-engine-*, accounting) */
+void gaudi_acct_busy_locked(struct gaudi_cs *cs, ktime_t now, bool start);
+/* The context's busy time per engine class, in ns. */
+void gaudi_cs_busy_ns(struct gaudi_ctx *ctx,
+		      u64 busy[GAUDI_NUM_ENGINE_CLASSES]);
+/* Command submissions the context's HL_CS accepted. */
+u64 gaudi_cs_submitted(struct gaudi_ctx *ctx);
+
+/* gaudi_sched.c: the CS scheduler */
+struct gaudi_job *gaudi_job_new(struct gaudi_device *gdev, struct gaudi_cs *cs,
+				u32 queue, u32 len, bool cq);
+void gaudi_cs_free_jobs(struct gaudi_device *gdev, struct gaudi_cs *cs);
+int gaudi_cs_staged_check_locked(struct gaudi_device *gdev,
+				 struct gaudi_ctx *ctx, struct gaudi_cs *cs,
+				 struct gaudi_cs **first);
+int gaudi_cs_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+		    struct gaudi_cs *cs, u64 *seq_out);
+void gaudi_cs_sw_init(struct gaudi_device *gdev);
+void gaudi_cs_sw_fini(struct gaudi_device *gdev);
+void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault);
+void gaudi_cs_fini(struct gaudi_device *gdev);
 void gaudi_cs_abort_all(struct gaudi_device *gdev);
 void gaudi_cs_reap(struct gaudi_device *gdev);
-void gaudi_cs_engine_error(struct gaudi_device *gdev, bool page_fault);
-void gaudi_cs_tdr_work(struct work_struct *work);
 void gaudi_cs_counters(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		       struct hl_info_cs_counters *c);
 bool gaudi_cs_timeout_event(struct gaudi_device *gdev,
 			    struct hl_info_cs_timeout_event *ev);
 
 /*
- * The kernel-job API (gaudi_sync.c's CSs): a CS of one job on external
- * queue @queue that the driver built itself, not parsed.  A signal job
- * starts with the MSG_LONG that adds to its SOB, which is chosen at
- * submission (*@sig).  @watch, a SOB reference the CS holds until it ends,
- * is consumed whatever the outcome.
+ * The kernel-job API (gaudi_sync.c's CSs): a CS of @n jobs the driver built
+ * itself, not parsed, the last one on an external queue (it ends the CS).
+ * @ops and a copy of the @priv_size bytes at @priv go with the CS; once it
+ * is submitted, *@priv receives the copy as the commit left it.
  */
 struct gaudi_kjob {
 	u32 queue;
 	const __le32 *pkts;
 	u32 size;
-	bool signal;
-	struct gaudi_sob_ref watch;
 };
 
 int gaudi_cs_submit_kernel(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			   struct gaudi_kjob *kj, u64 *seq,
-			   struct gaudi_signal *sig);
-int gaudi_cs_submit_collective(struct gaudi_device *gdev,
-			       struct gaudi_ctx *ctx, struct gaudi_kjob *kj,
-			       unsigned int n, u64 *seq);
-int gaudi_cs_find_signal(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-			 u64 seq, struct gaudi_signal *sig,
-			 struct gaudi_sob_ref *ref);
+			   const struct gaudi_kjob *kj, unsigned int n,
+			   const struct gaudi_cs_ops *ops, void *priv,
+			   size_t priv_size, u64 *seq);
+struct gaudi_cs *gaudi_cs_alloc(struct gaudi_device *gdev,
+				struct gaudi_ctx *ctx, size_t priv_size);
+struct gaudi_cs *gaudi_cs_lookup_locked(struct gaudi_ctx *ctx, u64 seq);
 
 /* gaudi_cb.c */
 int gaudi_cb_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
@@ -477,7 +533,7 @@ void gaudi_scrub_remove(struct gaudi_device *gdev);
 bool gaudi_scrub_dmabufs_alive(struct gaudi_device *gdev);
 void gaudi_scrub_exit(void);
 
-/* Per-file context (gaudi_cs.c), called by gaudi_file.c. */
+/* Per-file context (gaudi_ctx.c), called by gaudi_file.c. */
 int gaudi_ctx_open(struct gaudi_device *gdev, struct gaudi_file *gfile);
 void gaudi_ctx_close(struct gaudi_file *gfile);
 void gaudi_ctx_revoke(struct gaudi_ctx *ctx);

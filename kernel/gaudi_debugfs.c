@@ -44,30 +44,30 @@ static u32 gaudi_dbg_reg(struct gaudi_device *gdev)
 static int gaudi_dbg_data_get(void *data, u64 *val)
 {
 	struct gaudi_device *gdev = data;
-	int idx, ret;
 
 	if (!gaudi_reg_addr_valid(gdev->dbg_addr, 4))
 		return -EINVAL;
-	ret = gaudi_hw_enter(gdev, &idx);
-	if (ret)
-		return ret;
+
+	CLASS(gaudi_hw, hw)(gdev);
+
+	if (hw.ret)
+		return hw.ret;
 	*val = readl(gdev->pci.cfg + gaudi_dbg_reg(gdev));
-	gaudi_hw_exit(gdev, idx);
 	return 0;
 }
 
 static int gaudi_dbg_data_set(void *data, u64 val)
 {
 	struct gaudi_device *gdev = data;
-	int idx, ret;
 
 	if (!gaudi_reg_addr_valid(gdev->dbg_addr, 4) || val > U32_MAX)
 		return -EINVAL;
-	ret = gaudi_hw_enter(gdev, &idx);
-	if (ret)
-		return ret;
+
+	CLASS(gaudi_hw, hw)(gdev);
+
+	if (hw.ret)
+		return hw.ret;
 	writel(val, gdev->pci.cfg + gaudi_dbg_reg(gdev));
-	gaudi_hw_exit(gdev, idx);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(gaudi_dbg_data_fops, gaudi_dbg_data_get,

@@ -19,7 +19,6 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #define CREATE_TRACE_POINTS
 #include "gaudi_trace.h"
@@ -43,73 +42,6 @@ MODULE_PARM_DESC(boot_error_status_mask, "Mask of firmware BOOT_ERR0 bits that f
 unsigned int gaudi_heartbeat_ms = 10000;
 module_param_named(heartbeat_ms, gaudi_heartbeat_ms, uint, 0444);
 MODULE_PARM_DESC(heartbeat_ms, "Device-CPU heartbeat period in ms (0 = off, default 10000)");
-
-static const char * const gaudi_status_names[] = {
-	[GAUDI_STATUS_OPERATIONAL] = "operational",
-	[GAUDI_STATUS_IN_RESET] = "in reset",
-	[GAUDI_STATUS_MALFUNCTION] = "disabled",
-	[GAUDI_STATUS_NEEDS_RESET] = "needs reset",
-	[GAUDI_STATUS_IN_DEVICE_CREATION] = "in device creation",
-};
-
-const char *gaudi_status_str(enum gaudi_status status)
-{
-	if (status >= ARRAY_SIZE(gaudi_status_names))
-		return "unknown";
-	return gaudi_status_names[status];
-}
-
-u32 gaudi_rreg(struct gaudi_device *gdev, u32 reg, const char *name)
-{
-	u32 val = readl(gdev->pci.cfg + reg);
-
-	trace_gaudi_reg_read(gdev->index, reg, val, name);
-	return val;
-}
-
-void gaudi_wreg(struct gaudi_device *gdev, u32 reg, u32 val, const char *name)
-{
-	trace_gaudi_reg_write(gdev->index, reg, val, name);
-	writel(val, gdev->pci.cfg + reg);
-}
-
-int gaudi_hw_enter(struct gaudi_device *gdev, int *idx)
-{
-	if (!drm_dev_enter(&gdev->drm, idx))
-		return -ENODEV;
-	/* A reset may take seconds if recovery fails: a killed task leaves. */
-	if (down_read_killable(&gdev->reset.rwsem)) {
-		drm_dev_exit(*idx);
-		return -EINTR;
-	}
-	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
-		up_read(&gdev->reset.rwsem);
-		drm_dev_exit(*idx);
-		return -EIO;
-	}
-	return 0;
-}
-
-void gaudi_hw_exit(struct gaudi_device *gdev, int idx)
-{
-	up_read(&gdev->reset.rwsem);
-	drm_dev_exit(idx);
-}
-
-int gaudi_hw_hold(struct gaudi_device *gdev)
-{
-	down_read(&gdev->reset.rwsem);
-	if (READ_ONCE(gdev->status) != GAUDI_STATUS_OPERATIONAL) {
-		up_read(&gdev->reset.rwsem);
-		return -EIO;
-	}
-	return 0;
-}
-
-void gaudi_hw_release(struct gaudi_device *gdev)
-{
-	up_read(&gdev->reset.rwsem);
-}
 
 /*
  * Bring the hardware up: a hard reset first if a previous driver left it
@@ -431,9 +363,6 @@ MODULE_AUTHOR("gaudi-open developers");
 MODULE_DESCRIPTION(GAUDI_DRV_DESC);
 MODULE_LICENSE("GPL");
 MODULE_VERSION(GAUDI_DRV_VERSION);
-#ifdef GAUDI_BREAK_NAME
-MODULE_INFO(gaudi_break, GAUDI_BREAK_NAME);
-#endif
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi-boot-fit.itb");
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi-fit.itb");
 MODULE_FIRMWARE("habanalabs/gaudi/gaudi_tpc.bin");

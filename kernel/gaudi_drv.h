@@ -21,6 +21,7 @@
 #define GAUDI_DRV_H
 
 #include <linux/cdev.h>
+#include <linux/cleanup.h>
 #include <linux/iopoll.h>
 #include <linux/io.h>
 #include <linux/mutex.h>
@@ -407,6 +408,57 @@ void gaudi_hw_exit(struct gaudi_device *gdev, int idx);
  */
 int gaudi_hw_hold(struct gaudi_device *gdev);
 void gaudi_hw_release(struct gaudi_device *gdev);
+
+/*
+ * Scoped forms of the brackets above (gaudi_hw.c), whose exit runs when
+ * the variable goes out of scope, so that no return path can forget it:
+ *
+ *	CLASS(gaudi_hw, hw)(gdev);
+ *
+ *	if (hw.ret)
+ *		return hw.ret;
+ *	...				(gaudi_hw_exit() at the closing brace)
+ *
+ * and likewise CLASS(gaudi_hw_hold, hold)(gdev) for gaudi_hw_hold().
+ */
+struct gaudi_hw_scope {
+	struct gaudi_device *gdev;
+	int idx;
+	int ret;		/* of the enter; nothing to exit unless 0 */
+};
+
+static inline struct gaudi_hw_scope gaudi_hw_scope_enter(struct gaudi_device *gdev)
+{
+	struct gaudi_hw_scope s = { .gdev = gdev };
+
+	s.ret = gaudi_hw_enter(gdev, &s.idx);
+	return s;
+}
+
+static inline struct gaudi_hw_scope gaudi_hw_scope_hold(struct gaudi_device *gdev)
+{
+	struct gaudi_hw_scope s = { .gdev = gdev };
+
+	s.ret = gaudi_hw_hold(gdev);
+	return s;
+}
+
+static inline void gaudi_hw_scope_exit(const struct gaudi_hw_scope *s)
+{
+	if (!s->ret)
+		gaudi_hw_exit(s->gdev, s->idx);
+}
+
+static inline void gaudi_hw_scope_release(const struct gaudi_hw_scope *s)
+{
+	if (!s->ret)
+		gaudi_hw_release(s->gdev);
+}
+
+DEFINE_CLASS(gaudi_hw, struct gaudi_hw_scope, gaudi_hw_scope_exit(&_T),
+	     gaudi_hw_scope_enter(gdev), struct gaudi_device *gdev)
+DEFINE_CLASS(gaudi_hw_hold, struct gaudi_hw_scope, gaudi_hw_scope_release(&_T),
+	     gaudi_hw_scope_hold(gdev), struct gaudi_device *gdev)
 
 const char *gaudi_status_str(enum gaudi_status status);
 /* Bring the device up after probe or a reset: boot, CPU-CP, events. */

@@ -181,4 +181,12 @@ void gaudi_file_host_add(struct gaudi_file *gfile, s64 bytes);
 /* The sysfs "owner" directory of the PCI device (pid, comm, open_time). */
 extern const struct attribute_group gaudi_owner_attr_group;
 
+/* The compute node's context of an open file, NULL for the control node. */
+static inline struct gaudi_ctx *gaudi_file_ctx(struct drm_file *file)
+{
+	struct gaudi_file *gfile = file->driver_priv;
+
+	return gfile ? gfile->ctx : NULL;
+}
+
 #endif /* GAUDI_FILE_H */

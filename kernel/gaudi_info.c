@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gaudi.ko: the INFO ioctl (DRM_IOCTL_HL_INFO) of the compute and the
- * control node, and the compute node's ioctl table.
+ * control node (the compute node's ioctl table is gaudi_drv.c's
+ * gaudi_ioctls[]).
  *
  * Binary-compatible with upstream habanalabs on Gaudi 1: the same ops and
  * structs of <drm/habanalabs_accel.h>, the same size rules (at most

@@ -19,7 +19,6 @@
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_trace.h"
 #include "gaudi_cs.h"
@@ -213,8 +212,6 @@ void gaudi_mmu_invalidate(struct gaudi_device *gdev)
 	struct gaudi_mmu *mmu = gdev->dp->mmu;
 	u32 val;
 
-	if (GAUDI_BROKEN(MMU_INV))
-		return;
 	/* PTE writes through the write-combined BAR land first. */
 	wmb();
 	mutex_lock(&mmu->lock);

@@ -42,10 +42,10 @@
 #include <linux/slab.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_break.h"
 #include "gaudi_drv.h"
 #include "gaudi_trace.h"
 #include "gaudi_cs.h"
+#include "gaudi_parser.h"
 #include "gaudi1/regs.h"
 
 u64 gaudi_host_dev_addr(dma_addr_t dma)
@@ -171,6 +171,18 @@ static u32 gaudi_queue_qm(u32 id, u32 *stream, bool *external)
 	return 0;
 }
 
+/* A queue's engine class (enum gaudi_parser_engine). */
+unsigned int gaudi_queue_engine(u32 queue)
+{
+	if (queue >= GAUDI_QUEUE_ID_NIC_0_0 && queue <= GAUDI_QUEUE_ID_NIC_9_3)
+		return GAUDI_ENGINE_NIC;
+	if (queue >= GAUDI_QUEUE_ID_TPC_0_0 && queue <= GAUDI_QUEUE_ID_TPC_7_3)
+		return GAUDI_ENGINE_TPC;
+	if (queue >= GAUDI_QUEUE_ID_MME_0_0 && queue <= GAUDI_QUEUE_ID_MME_1_3)
+		return GAUDI_ENGINE_MME;
+	return GAUDI_ENGINE_DMA;
+}
+
 u32 gaudi_queue_free_slots(struct gaudi_hw_queue *q)
 {
 	u32 used = (q->pi - q->ci) & (2 * q->entries - 1);
@@ -226,7 +238,7 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 		q->ci = hw;
 	while ((job = list_first_entry_or_null(&q->hw_jobs, struct gaudi_job,
 					       hw_node))) {
-		if (!gaudi_queue_past(q, job->pos) && !GAUDI_BROKEN(CB_EARLY_FREE))
+		if (!gaudi_queue_past(q, job->pos))
 			break;
 		list_del_init(&job->hw_node);
 		job->on_hw = false;
@@ -394,13 +406,14 @@ void gaudi_queue_ring(struct gaudi_device *gdev, u32 id)
 }
 
 /*
- * Hard IRQ hook: complete the jobs whose CQ entries are ready.  Fences are
- * signalled here; the ended CSs wait on dp->sched.done for gaudi_cs_reap(), run
- * by the next submitter or, a little later, by dp->sched.reap_work.
+ * Hard IRQ hook: hand the jobs whose CQ entries are ready to the queues'
+ * client (the CS scheduler, gaudi_queue_set_client()), which signals their
+ * fences and says whether ended work waits for reaping in process context.
  */
 void gaudi_cq_irq(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
+	const struct gaudi_hwq_client *client = dp->hwq.client;
 	struct gaudi_job *job;
 	bool reap = false;
 	unsigned int i;
@@ -430,27 +443,22 @@ void gaudi_cq_irq(struct gaudi_device *gdev)
 			/* Its done word was written before the entry. */
 			gaudi_queue_retire_locked(gdev, i);
 			if (job)
-				gaudi_cs_job_done(gdev, job);
-			reap |= !list_empty(&dp->sched.done) ||
-				!list_empty(&dp->hwq.retired);
+				reap |= client->job_done_locked(gdev, job);
+			reap |= !list_empty(&dp->hwq.retired);
 			spin_unlock(&dp->lock);
 			if (!job)
 				gaudi_user_err(gdev, "queue %u: completion for empty slot %u\n",
 					       i, idx);
 		}
 	}
-	if (reap)
-		queue_delayed_work(system_wq, &dp->sched.reap_work,
-				   GAUDI_REAP_DELAY);
-	wake_up_all(&dp->sched.space_wq);
+	client->irq_end(gdev, reap);
 }
 
-static void gaudi_reap_work(struct work_struct *work)
+/* The CS scheduler takes the completions (before the queues are enabled). */
+void gaudi_queue_set_client(struct gaudi_device *gdev,
+			    const struct gaudi_hwq_client *client)
 {
-	struct gaudi_dp *dp = container_of(to_delayed_work(work),
-					   struct gaudi_dp, sched.reap_work);
-
-	gaudi_cs_reap(dp->gdev);
+	gdev->dp->hwq.client = client;
 }
 
 static void gaudi_queue_program(struct gaudi_device *gdev,
@@ -490,17 +498,15 @@ static void gaudi_queue_program(struct gaudi_device *gdev,
 	WREG32(gdev, b + QM_GLBL_SECURE_PROPS(s), GAUDI_KERNEL_ASID);
 }
 
-int gaudi_dp_hw_init(struct gaudi_device *gdev)
+/*
+ * Program the queues after a reset: the DMA cores' ASIDs, every stream's
+ * PQ, the CQs and done words cleared; the jobs held for the old state go.
+ */
+void gaudi_queue_hw_init(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 	u32 core;
-	int ret;
-
-	ret = gaudi_mmu_hw_init(gdev);
-	if (ret)
-		return ret;
-	gaudi_security_hw_init(gdev);
 
 	/* DMA cores translate user addresses with the user ASID. */
 	for (i = 0; i < GAUDI_NUM_DMA; i++) {
@@ -522,44 +528,70 @@ int gaudi_dp_hw_init(struct gaudi_device *gdev)
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
 		if (dp->hwq.q[i].valid)
 			gaudi_queue_program(gdev, &dp->hwq.q[i]);
-
-	gaudi_sync_hw_init(gdev);
-
-	WRITE_ONCE(dp->hwq.enabled, true);
-	/* Enable each QMAN once its four streams are set. */
-	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 3)
-			continue;
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG1, 0);
-		/* Upstream's split: see gaudi_security.c. */
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_PROT,
-		       dp->hwq.q[i].external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG0,
-		       QM_GLBL_CFG0_ENABLE_ALL);
-	}
-	gaudi_dbg(gdev, CS, "queues enabled\n");
-	return 0;
 }
 
-/*
- * Stop the queues and end every CS in flight (ABORTED, or TIMEDOUT for
- * the one that timed out).  Called before a hard reset and at removal.
- */
-void gaudi_dp_hw_fini(struct gaudi_device *gdev)
+/* Enable (@on) or stop every QMAN the driver runs, once per QMAN. */
+static void gaudi_queue_qmans(struct gaudi_device *gdev, bool on)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	WRITE_ONCE(dp->hwq.enabled, false);
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
-		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 3)
+		struct gaudi_hw_queue *q = &dp->hwq.q[i];
+
+		if (!q->valid || q->stream != 3)
 			continue;
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG1,
-		       QM_GLBL_CFG1_STOP_ALL);
-		WREG32(gdev, dp->hwq.q[i].qm_base + QM_GLBL_CFG0, 0);
+		if (!on) {
+			WREG32(gdev, q->qm_base + QM_GLBL_CFG1,
+			       QM_GLBL_CFG1_STOP_ALL);
+			WREG32(gdev, q->qm_base + QM_GLBL_CFG0, 0);
+			continue;
+		}
+		WREG32(gdev, q->qm_base + QM_GLBL_CFG1, 0);
+		/* Upstream's split: see gaudi_security.c. */
+		WREG32(gdev, q->qm_base + QM_GLBL_PROT,
+		       q->external ? QM_PROT_EXTERNAL : QM_PROT_INTERNAL);
+		WREG32(gdev, q->qm_base + QM_GLBL_CFG0, QM_GLBL_CFG0_ENABLE_ALL);
 	}
+}
+
+/* Enable each QMAN once its four streams are set. */
+void gaudi_queue_start(struct gaudi_device *gdev)
+{
+	WRITE_ONCE(gdev->dp->hwq.enabled, true);
+	gaudi_queue_qmans(gdev, true);
+	gaudi_dbg(gdev, CS, "queues enabled\n");
+}
+
+/*
+ * Stop the queues, before a hard reset and at removal; once this returns
+ * no completion interrupt runs any more.
+ */
+void gaudi_queue_stop(struct gaudi_device *gdev)
+{
+	WRITE_ONCE(gdev->dp->hwq.enabled, false);
+	gaudi_queue_qmans(gdev, false);
 	synchronize_irq(gdev->pci.irq);
-	gaudi_cs_abort_all(gdev);
+}
+
+/*
+ * After a reset (gaudi_cs_abort_all()): the PQs start again from 0 and no
+ * slot names a job.
+ */
+void gaudi_queue_reset_locked(struct gaudi_device *gdev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&gdev->dp->lock);
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
+		struct gaudi_hw_queue *q = &gdev->dp->hwq.q[i];
+
+		q->pi = 0;
+		q->ci = 0;
+		q->cq_pi = 0;
+		if (q->slot)
+			memset(q->slot, 0, q->entries * sizeof(*q->slot));
+	}
 }
 
 /* The queues' DMA memory; the device no longer reads any of it. */
@@ -607,63 +639,32 @@ static void gaudi_pool_destroy(struct gaudi_device *gdev, struct gen_pool *pool,
 	gen_pool_destroy(pool);
 }
 
-/* The data plane's structure, once its pools are gone. */
-static void gaudi_dp_free(struct gaudi_device *gdev)
+/* What gaudi_queue_sw_init() allocated that lives with the DRM device. */
+void gaudi_queue_sw_fini(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
+	gaudi_pool_destroy(gdev, dp->hwq.icb_pool, "internal CB memory");
+	dp->hwq.icb_pool = NULL;
+	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
 		kvfree(dp->hwq.q[i].slot);
-	mutex_destroy(&dp->teardown_lock);
-	mutex_destroy(&dp->sched.submit_lock);
-	kfree(dp);
-	gdev->dp = NULL;
+		dp->hwq.q[i].slot = NULL;
+	}
 }
 
 /*
- * The data plane's software state lives as long as the DRM device: after
- * a removal, the holder's file, its dma-bufs and the control node may
- * still look at it (drmm action, last reference).
+ * The queues' memory: PQs, CQs, job slots, done words, the kernel CB pools
+ * and the internal CBs' HBM.  On failure nothing of it is left.
  */
-static void gaudi_dp_release(struct drm_device *drm, void *arg)
-{
-	struct gaudi_device *gdev = arg;
-	struct gaudi_dp *dp = gdev->dp;
-
-	cancel_work_sync(&dp->mem.pf_work);
-	gaudi_mem_pf_clear(gdev);
-	gaudi_scrub_sw_fini(gdev);
-	gaudi_mem_sw_fini(gdev);
-	gaudi_mmu_sw_fini(gdev);
-	gaudi_pool_destroy(gdev, dp->hwq.icb_pool, "internal CB memory");
-	gaudi_dp_free(gdev);
-}
-
-int gaudi_dp_sw_init(struct gaudi_device *gdev)
+int gaudi_queue_sw_init(struct gaudi_device *gdev)
 {
 	struct device *dev = &gdev->pdev->dev;
-	struct gaudi_dp *dp;
+	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 	int ret;
 
-	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
-	if (!dp)
-		return -ENOMEM;
-	dp->gdev = gdev;
-	spin_lock_init(&dp->lock);
-	mutex_init(&dp->sched.submit_lock);
-	mutex_init(&dp->teardown_lock);
-	init_waitqueue_head(&dp->sched.space_wq);
-	INIT_LIST_HEAD(&dp->sched.pending);
-	INIT_LIST_HEAD(&dp->sched.done);
 	INIT_LIST_HEAD(&dp->hwq.retired);
-	atomic_set(&dp->mem.dmabufs, 0);
-	INIT_DELAYED_WORK(&dp->sched.tdr, gaudi_cs_tdr_work);
-	INIT_DELAYED_WORK(&dp->sched.reap_work, gaudi_reap_work);
-	INIT_WORK(&dp->mem.pf_work, gaudi_mem_pf_work);
-	gdev->dp = dp;
-
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++) {
 		struct gaudi_hw_queue *q = &dp->hwq.q[i];
 
@@ -721,29 +722,13 @@ int gaudi_dp_sw_init(struct gaudi_device *gdev)
 	if (ret)
 		goto err_free;
 
-	/* From here on the software state goes with the DRM device. */
-	ret = drmm_add_action(&gdev->drm, gaudi_dp_release, gdev);
-	if (ret)
-		goto err_free;
-	ret = gaudi_mmu_sw_init(gdev);
-	if (!ret)
-		ret = gaudi_mem_sw_init(gdev);
-	if (!ret)
-		ret = gaudi_scrub_sw_init(gdev);
-	if (ret) {
-		gaudi_queues_free(gdev);
-		return ret;
-	}
-
 	return 0;
 
 err_nomem:
 	ret = -ENOMEM;
 err_free:
 	gaudi_queues_free(gdev);
-	if (dp->hwq.icb_pool)
-		gen_pool_destroy(dp->hwq.icb_pool);
-	gaudi_dp_free(gdev);
+	gaudi_queue_sw_fini(gdev);
 	return ret;
 }
 
@@ -751,21 +736,18 @@ err_free:
 #define GAUDI_REMOVE_JOBS_WAIT_MS	10000
 
 /*
- * Removal, after gaudi_hw_fini(): the device was reset and reads nothing
- * of the host any more.  Drop the jobs it held, wait for the kernel CB
- * copies that ioctls leaving with -ENODEV still free, then give the DMA
- * memory back while the device is bound.  If copies are still out after
- * the wait, their pools are left rather than freed under them.
+ * Removal, after gaudi_hw_fini() and the scheduler's last reaping: the
+ * device was reset and reads nothing of the host any more.  Drop the jobs
+ * it held, wait for the kernel CB copies that ioctls leaving with -ENODEV
+ * still free, then give the DMA memory back while the device is bound.
+ * If copies are still out after the wait, their pools are left rather
+ * than freed under them.
  */
-void gaudi_dp_dma_fini(struct gaudi_device *gdev)
+void gaudi_queue_dma_fini(struct gaudi_device *gdev)
 {
 	struct gaudi_dp *dp = gdev->dp;
 	unsigned int waited = 0;
 
-	cancel_delayed_work_sync(&dp->sched.tdr);
-	cancel_delayed_work_sync(&dp->sched.reap_work);
-	cancel_work_sync(&dp->mem.pf_work);
-	gaudi_cs_reap(gdev);
 	gaudi_queue_drop_all(gdev);
 	while (atomic64_read(&dp->hwq.kcb_bytes) &&
 	       waited < GAUDI_REMOVE_JOBS_WAIT_MS) {

@@ -140,42 +140,28 @@ static void gaudi_sync_reset_slots(struct gaudi_ctx *ctx)
 	}
 }
 
-void gaudi_sync_hw_init(struct gaudi_device *gdev)
+/*
+ * Open and context teardown keep the device present (gaudi_hw_hold()); a
+ * device not operational is cleared by its reset instead.
+ */
+static void gaudi_sync_clear_held(struct gaudi_device *gdev)
 {
-	struct gaudi_ctx *ctx = gdev->dp->ctx;
-	struct gaudi_encaps *e, *tmp;
+	CLASS(gaudi_hw_hold, hold)(gdev);
 
-	gaudi_sync_clear(gdev);
-	/*
-	 * After a reset the SOBs restart from 0 (no submitter runs now and
-	 * every CS was ended); reservations name values that are gone.
-	 */
-	spin_lock_irq(&gdev->dp->lock);
-	if (ctx) {
-		list_for_each_entry_safe(e, tmp, &ctx->sync.encaps, node)
-			gaudi_encaps_release_locked(ctx, e);
-		gaudi_sync_reset_slots(ctx);
-	}
-	spin_unlock_irq(&gdev->dp->lock);
+	if (!hold.ret)
+		gaudi_sync_clear(gdev);
 }
 
-/* Open and context teardown keep the device (gaudi_hw_hold()). */
 void gaudi_sync_ctx_init(struct gaudi_ctx *ctx)
 {
 	INIT_LIST_HEAD(&ctx->sync.encaps);
 	gaudi_sync_reset_slots(ctx);
-	if (gaudi_hw_hold(ctx->gdev))
-		return;
-	gaudi_sync_clear(ctx->gdev);
-	gaudi_hw_release(ctx->gdev);
+	gaudi_sync_clear_held(ctx->gdev);
 }
 
 void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx)
 {
-	if (gaudi_hw_hold(ctx->gdev))
-		return;
-	gaudi_sync_clear(ctx->gdev);
-	gaudi_hw_release(ctx->gdev);
+	gaudi_sync_clear_held(ctx->gdev);
 }
 
 /*
@@ -212,6 +198,45 @@ static void gaudi_sync_switch_locked(struct gaudi_device *gdev,
 		  gaudi_sync_sob(q, sl->cur));
 }
 
+/* A new reference on the SOB signal @sig adds to (dp->lock held). */
+static struct gaudi_sob_ref
+gaudi_sob_get_locked(struct gaudi_ctx *ctx, const struct gaudi_signal *sig)
+{
+	struct gaudi_sob_ref ref;
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+
+	ref = gaudi_sob_ref(sig->queue, (sig->sob - GAUDI_SIG_FIRST_SOB) % 2);
+	(*gaudi_sob_users(ctx, ref))++;
+	return ref;
+}
+
+/* Drop reference *@ref, if any, and clear it (dp->lock held). */
+static void gaudi_sob_put_locked(struct gaudi_ctx *ctx,
+				 struct gaudi_sob_ref *ref)
+{
+	u32 *users;
+
+	if (!ref->id || !ctx)
+		return;
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	users = gaudi_sob_users(ctx, *ref);
+	if (!WARN_ON_ONCE(!*users))
+		(*users)--;
+	*ref = GAUDI_SOB_REF_NONE;
+}
+
+static void gaudi_sob_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			  struct gaudi_sob_ref *ref)
+{
+	if (!ref->id)
+		return;
+	spin_lock_irq(&gdev->dp->lock);
+	gaudi_sob_put_locked(ctx, ref);
+	spin_unlock_irq(&gdev->dp->lock);
+	wake_up_all(&gdev->dp->sched.space_wq);
+}
+
 /* ---- encapsulated signals ------------------------------------------------ */
 
 static struct gaudi_encaps *
@@ -228,7 +253,8 @@ gaudi_encaps_find_locked(struct gaudi_ctx *ctx, u32 id)
 }
 
 /* Reservation @id, if no staged submission took it yet (dp->lock held). */
-struct gaudi_encaps *gaudi_encaps_free_locked(struct gaudi_ctx *ctx, u32 id)
+static struct gaudi_encaps *gaudi_encaps_free_locked(struct gaudi_ctx *ctx,
+						     u32 id)
 {
 	struct gaudi_encaps *e = gaudi_encaps_find_locked(ctx, id);
 
@@ -236,14 +262,14 @@ struct gaudi_encaps *gaudi_encaps_free_locked(struct gaudi_ctx *ctx, u32 id)
 }
 
 /* The SOB the packets of reservation @e's submission may add to. */
-u32 gaudi_encaps_sob(const struct gaudi_encaps *e)
+static u32 gaudi_encaps_sob(const struct gaudi_encaps *e)
 {
 	return e->sob;
 }
 
 /* Staged submission @seq takes free reservation @e (dp->lock held). */
-void gaudi_encaps_bind_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e,
-			      u64 seq)
+static void gaudi_encaps_bind_locked(struct gaudi_ctx *ctx,
+				     struct gaudi_encaps *e, u64 seq)
 {
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
@@ -252,7 +278,8 @@ void gaudi_encaps_bind_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e,
 }
 
 /* Drop reservation @e and its SOB reference (dp->lock held; any context). */
-void gaudi_encaps_release_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e)
+static void gaudi_encaps_release_locked(struct gaudi_ctx *ctx,
+					struct gaudi_encaps *e)
 {
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
@@ -273,6 +300,115 @@ void gaudi_encaps_release_all(struct gaudi_device *gdev, struct gaudi_ctx *ctx)
 		gaudi_encaps_release_locked(ctx, e);
 	spin_unlock_irq(&gdev->dp->lock);
 	wake_up_all(&gdev->dp->sched.space_wq);
+}
+
+void gaudi_sync_hw_init(struct gaudi_device *gdev)
+{
+	struct gaudi_ctx *ctx = gdev->dp->ctx;
+	struct gaudi_encaps *e, *tmp;
+
+	gaudi_sync_clear(gdev);
+	/*
+	 * After a reset the SOBs restart from 0 (no submitter runs now and
+	 * every CS was ended); reservations name values that are gone.
+	 */
+	spin_lock_irq(&gdev->dp->lock);
+	if (ctx) {
+		list_for_each_entry_safe(e, tmp, &ctx->sync.encaps, node)
+			gaudi_encaps_release_locked(ctx, e);
+		gaudi_sync_reset_slots(ctx);
+	}
+	spin_unlock_irq(&gdev->dp->lock);
+}
+
+enum gaudi_sync_kind {
+	GAUDI_SYNC_SIGNAL,
+	GAUDI_SYNC_WAIT,
+	GAUDI_SYNC_COLL,
+	GAUDI_SYNC_ENCAPS,	/* a staged first part raising reserved signals */
+};
+
+/*
+ * What a CS of the sync code carries (its cs->priv, behind
+ * gaudi_sync_cs_ops): a signal, wait or collective wait CS, or the first
+ * part of a staged submission with HL_CS_FLAGS_ENCAP_SIGNALS.
+ */
+struct gaudi_sync_cs {
+	enum gaudi_sync_kind kind;
+	/* A signal's queue; the SOB and value it adds to, from its commit. */
+	struct gaudi_signal sig;
+	/* The SOB it signals (from its commit) or watches (from the start). */
+	struct gaudi_sob_ref ref;
+	u32 master;		/* collective: its master queue */
+	u32 slaves;		/* and how many jobs add to its SOB */
+	bool committed;
+	u32 encaps_id;		/* encaps: the reservation it names */
+	struct gaudi_encaps *encaps;	/* taken at commit, until the end */
+};
+
+static const struct gaudi_cs_ops gaudi_sync_cs_ops;
+
+static int gaudi_encaps_cs_ready_locked(struct gaudi_cs *cs)
+{
+	struct gaudi_sync_cs *sc = cs->priv;
+
+	if (gaudi_encaps_free_locked(cs->ctx, sc->encaps_id))
+		return 1;
+	gaudi_dbg(cs->gdev, CS, "CS: no free signal reservation %u\n",
+		  sc->encaps_id);
+	return -EINVAL;
+}
+
+/**
+ * gaudi_encaps_cs_alloc() - a staged first part that raises reserved signals
+ * @gdev: the device
+ * @ctx: the holder's context
+ * @id: the reservation (HL_CS_FLAGS_RESERVE_SIGNALS_ONLY's handle)
+ *
+ * Return: the CS (gaudi_cs_alloc()) with the hooks that take the
+ * reservation at its commit and release it at its end, or NULL.
+ */
+struct gaudi_cs *gaudi_encaps_cs_alloc(struct gaudi_device *gdev,
+				       struct gaudi_ctx *ctx, u32 id)
+{
+	struct gaudi_cs *cs = gaudi_cs_alloc(gdev, ctx,
+					     sizeof(struct gaudi_sync_cs));
+	struct gaudi_sync_cs *sc;
+
+	if (cs) {
+		cs->ops = &gaudi_sync_cs_ops;
+		sc = cs->priv;
+		sc->kind = GAUDI_SYNC_ENCAPS;
+		sc->encaps_id = id;
+	}
+	return cs;
+}
+
+/**
+ * gaudi_encaps_cs_sob_locked() - the SOB a staged submission may signal
+ * @cs: its first part, submitted or not
+ * @sob: the SOB of its reservation, 0 if it has none
+ *
+ * Under dp->lock.
+ *
+ * Return: 0, or -EINVAL if @cs is not submitted and its reservation is not
+ * free.
+ */
+int gaudi_encaps_cs_sob_locked(struct gaudi_cs *cs, u32 *sob)
+{
+	struct gaudi_sync_cs *sc = cs->priv;
+	struct gaudi_encaps *e;
+
+	*sob = 0;
+	if (cs->ops != &gaudi_sync_cs_ops || sc->kind != GAUDI_SYNC_ENCAPS)
+		return 0;
+	e = sc->encaps;
+	if (!e && gaudi_encaps_cs_ready_locked(cs) > 0)
+		e = gaudi_encaps_free_locked(cs->ctx, sc->encaps_id);
+	if (!e)
+		return -EINVAL;
+	*sob = gaudi_encaps_sob(e);
+	return 0;
 }
 
 /*
@@ -459,50 +595,12 @@ static int gaudi_encaps_wait_info(struct gaudi_device *gdev,
 	return ret;
 }
 
-/* A new reference on the SOB signal @sig adds to (dp->lock held). */
-struct gaudi_sob_ref gaudi_sob_get_locked(struct gaudi_ctx *ctx,
-					  const struct gaudi_signal *sig)
-{
-	struct gaudi_sob_ref ref;
-
-	lockdep_assert_held(&ctx->gdev->dp->lock);
-
-	ref = gaudi_sob_ref(sig->queue, (sig->sob - GAUDI_SIG_FIRST_SOB) % 2);
-	(*gaudi_sob_users(ctx, ref))++;
-	return ref;
-}
-
-/* Drop reference *@ref, if any, and clear it (dp->lock held). */
-void gaudi_sob_put_locked(struct gaudi_ctx *ctx, struct gaudi_sob_ref *ref)
-{
-	u32 *users;
-
-	if (!ref->id || !ctx)
-		return;
-	lockdep_assert_held(&ctx->gdev->dp->lock);
-	users = gaudi_sob_users(ctx, *ref);
-	if (!WARN_ON_ONCE(!*users))
-		(*users)--;
-	*ref = GAUDI_SOB_REF_NONE;
-}
-
-void gaudi_sob_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-		   struct gaudi_sob_ref *ref)
-{
-	if (!ref->id)
-		return;
-	spin_lock_irq(&gdev->dp->lock);
-	gaudi_sob_put_locked(ctx, ref);
-	spin_unlock_irq(&gdev->dp->lock);
-	wake_up_all(&gdev->dp->sched.space_wq);
-}
-
 /*
  * May one more signal go to queue @queue now (dp->lock held)?  1 yes, 0
  * not yet (its current SOB is full and the other one still has users),
  * -EBUSY never (a reservation holds the other one).
  */
-int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, u32 queue)
+static int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, u32 queue)
 {
 	lockdep_assert_held(&ctx->gdev->dp->lock);
 
@@ -515,9 +613,9 @@ int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, u32 queue)
  * when the current one is full, point the MSG_LONG @msg at the SOB and
  * return a reference on it.
  */
-struct gaudi_sob_ref gaudi_sync_signal_locked(struct gaudi_ctx *ctx,
-					      struct gaudi_signal *sig,
-					      __le32 *msg)
+static struct gaudi_sob_ref
+gaudi_sync_signal_locked(struct gaudi_ctx *ctx, struct gaudi_signal *sig,
+			 __le32 *msg)
 {
 	struct gaudi_device *gdev = ctx->gdev;
 	struct gaudi_sob_slot *sl = &ctx->sync.sob[sig->queue];
@@ -573,6 +671,157 @@ static u32 *gaudi_wait_pkts(u32 *p, u32 mon, u32 sob, u32 value, u32 qm,
 	return p + 2;
 }
 
+/* ---- collective waits' SOBs ---------------------------------------------- */
+
+static int gaudi_sync_coll_ready_locked(struct gaudi_ctx *ctx, u32 m,
+					u32 slaves)
+{
+	struct gaudi_coll_slot *c = &ctx->sync.coll[m];
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	if (c->value + slaves <= SM_SOB_VAL)
+		return 1;
+	if (c->inflight)
+		return 0;
+	/*
+	 * Nothing adds to the SOB or watches it: restart it from 0 (the
+	 * submitter holds the device, gaudi_cs_submit()).
+	 */
+	WREG32(ctx->gdev, mmSYNC_MNGR_W_S_SOB_OBJ_0 +
+	       4 * (GAUDI_COLL_FIRST_SOB + m), 0);
+	c->value = 0;
+	return 1;
+}
+
+static void gaudi_sync_coll_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves,
+				   __le32 *arm_msg)
+{
+	struct gaudi_coll_slot *c = &ctx->sync.coll[m];
+	u32 sob = GAUDI_COLL_FIRST_SOB + m;
+
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	c->value += slaves;
+	c->inflight++;
+	arm_msg[0] = cpu_to_le32(FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
+				 FIELD_PREP(SM_MON_ARM_MASK, (u8)~BIT(sob % 8)) |
+				 FIELD_PREP(SM_MON_ARM_VALUE, c->value));
+}
+
+static void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m)
+{
+	lockdep_assert_held(&ctx->gdev->dp->lock);
+	if (ctx->sync.coll[m].inflight)
+		ctx->sync.coll[m].inflight--;
+}
+
+/* ---- the sync code's CSs ------------------------------------------------- */
+
+static int gaudi_sync_cs_ready_locked(struct gaudi_cs *cs)
+{
+	struct gaudi_sync_cs *sc = cs->priv;
+	int ret = 1;
+
+	if (sc->kind == GAUDI_SYNC_SIGNAL) {
+		ret = gaudi_sync_signal_ready_locked(cs->ctx, sc->sig.queue);
+		if (ret == -EBUSY)
+			gaudi_dbg(cs->gdev, CS, "signal: queue %u's other SOB is held by a signal reservation\n",
+				  sc->sig.queue);
+	} else if (sc->kind == GAUDI_SYNC_COLL) {
+		ret = gaudi_sync_coll_ready_locked(cs->ctx, sc->master,
+						   sc->slaves);
+	} else if (sc->kind == GAUDI_SYNC_ENCAPS) {
+		ret = gaudi_encaps_cs_ready_locked(cs);
+	}
+	return ret;
+}
+
+static void gaudi_sync_cs_commit_locked(struct gaudi_cs *cs)
+{
+	struct gaudi_sync_cs *sc = cs->priv;
+	struct gaudi_job *job;
+
+	if (sc->kind == GAUDI_SYNC_SIGNAL) {
+		job = list_first_entry(&cs->jobs, struct gaudi_job, node);
+		sc->ref = gaudi_sync_signal_locked(cs->ctx, &sc->sig, job->kcb);
+	} else if (sc->kind == GAUDI_SYNC_COLL) {
+		/* The master job is the last: its monitor's target. */
+		job = list_last_entry(&cs->jobs, struct gaudi_job, node);
+		gaudi_sync_coll_locked(cs->ctx, sc->master, sc->slaves,
+				       (__le32 *)job->kcb + GAUDI_COLL_ARM_DWORD);
+	} else if (sc->kind == GAUDI_SYNC_ENCAPS) {
+		sc->encaps = gaudi_encaps_free_locked(cs->ctx, sc->encaps_id);
+		gaudi_encaps_bind_locked(cs->ctx, sc->encaps, cs->seq);
+	}
+	sc->committed = true;
+}
+
+static void gaudi_sync_cs_done_locked(struct gaudi_cs *cs)
+{
+	struct gaudi_sync_cs *sc = cs->priv;
+
+	gaudi_sob_put_locked(cs->ctx, &sc->ref);
+	if (sc->kind == GAUDI_SYNC_COLL && sc->committed)
+		gaudi_sync_coll_done_locked(cs->ctx, sc->master);
+	if (sc->encaps)
+		gaudi_encaps_release_locked(cs->ctx, sc->encaps);
+	sc->encaps = NULL;
+	sc->committed = false;
+}
+
+static const struct gaudi_cs_ops gaudi_sync_cs_ops = {
+	.ready_locked = gaudi_sync_cs_ready_locked,
+	.commit_locked = gaudi_sync_cs_commit_locked,
+	.done_locked = gaudi_sync_cs_done_locked,
+};
+
+/*
+ * Submit the sync CS of the @n jobs @kj described by *@sc; the reference
+ * in @sc->ref passes to the CS, or is dropped if it is not submitted.
+ */
+static int gaudi_sync_submit(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
+			     const struct gaudi_kjob *kj, unsigned int n,
+			     struct gaudi_sync_cs *sc, u64 *seq)
+{
+	int ret = gaudi_cs_submit_kernel(gdev, ctx, kj, n, &gaudi_sync_cs_ops,
+					 sc, sizeof(*sc), seq);
+
+	if (ret)
+		gaudi_sob_put(gdev, ctx, &sc->ref);
+	return ret;
+}
+
+/*
+ * The signal CS @seq: 0 and what it signals, with a new reference on its
+ * SOB (*@ref, the caller's to drop), 1 if it is gone, or -EINVAL.
+ */
+static int gaudi_sync_find_signal(struct gaudi_device *gdev,
+				  struct gaudi_ctx *ctx, u64 seq,
+				  struct gaudi_signal *sig,
+				  struct gaudi_sob_ref *ref)
+{
+	struct gaudi_sync_cs *sc;
+	struct gaudi_cs *cs;
+	int ret = 1;
+
+	spin_lock_irq(&gdev->dp->lock);
+	cs = seq ? gaudi_cs_lookup_locked(ctx, seq) : ERR_PTR(-EINVAL);
+	if (IS_ERR(cs)) {
+		ret = PTR_ERR(cs);
+	} else if (cs) {
+		sc = cs->priv;
+		if (cs->ops != &gaudi_sync_cs_ops ||
+		    sc->kind != GAUDI_SYNC_SIGNAL) {
+			ret = -EINVAL;
+		} else {
+			*sig = sc->sig;
+			*ref = gaudi_sob_get_locked(ctx, sig);
+			ret = 0;
+		}
+	}
+	spin_unlock_irq(&gdev->dp->lock);
+	return ret;
+}
+
 /*
  * Signal CS: one job on the queue that adds 1 to the queue's current SOB
  * (chosen at submission, gaudi_sync_signal_locked()).  Wait CS: one job on
@@ -589,6 +838,7 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	u32 flags = args->in.cs_flags, pkts[GAUDI_SYNC_JOB_DWORDS] = {};
 	u32 *p = pkts;
 	struct gaudi_kjob kj = {};
+	struct gaudi_sync_cs sc = { .kind = GAUDI_SYNC_WAIT };
 	struct gaudi_signal sig = {};
 	struct hl_cs_chunk ch;
 	u32 sob, value;
@@ -622,7 +872,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	kj.queue = ch.queue_index;
 
 	if (flags & HL_CS_FLAGS_SIGNAL) {
-		kj.signal = true;
+		sc.kind = GAUDI_SYNC_SIGNAL;
+		sc.sig.queue = kj.queue;
 		/* The SOB address is filled in at submission. */
 		p = msg_long(p, 0, SM_SOB_INC | 1);
 	} else {
@@ -630,7 +881,7 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			ret = gaudi_encaps_wait_info(gdev, ctx,
 						     ch.encaps_signal_seq,
 						     ch.encaps_signal_offset,
-						     &sob, &value, &kj.watch);
+						     &sob, &value, &sc.ref);
 			if (ret < 0)
 				return ret;
 		} else {
@@ -640,8 +891,8 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 					   u64_to_user_ptr(ch.signal_seq_arr),
 					   sizeof(sig_seq)))
 				return -EFAULT;
-			ret = gaudi_cs_find_signal(gdev, ctx, sig_seq, &sig,
-						   &kj.watch);
+			ret = gaudi_sync_find_signal(gdev, ctx, sig_seq, &sig,
+						     &sc.ref);
 			if (ret < 0) {
 				gaudi_dbg(gdev, CS, "wait: %llu is not a signal CS\n",
 					  sig_seq);
@@ -666,7 +917,7 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	/* The wait CS holds the SOB it watches from here on. */
 	kj.pkts = (__force const __le32 *)pkts;
 	kj.size = (p - pkts) * 4;
-	ret = gaudi_cs_submit_kernel(gdev, ctx, &kj, &seq, &sig);
+	ret = gaudi_sync_submit(gdev, ctx, &kj, 1, &sc, &seq);
 	if (ret)	/* -ERESTARTSYS: nothing queued, may be restarted */
 		return ret;
 	memset(args, 0, sizeof(*args));
@@ -674,53 +925,13 @@ int gaudi_sync_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	args->out.status = HL_CS_STATUS_SUCCESS;
 	if (flags & HL_CS_FLAGS_SIGNAL) {
 		args->out.sob_base_addr_offset = mmSYNC_MNGR_W_S_SOB_OBJ_0 +
-						 4 * sig.sob;
-		args->out.sob_count_before_submission = sig.before;
+						 4 * sc.sig.sob;
+		args->out.sob_count_before_submission = sc.sig.before;
 	}
 	return 0;
 }
 
 /* ---- collective waits ---------------------------------------------------- */
-
-int gaudi_sync_coll_ready_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves)
-{
-	struct gaudi_coll_slot *c = &ctx->sync.coll[m];
-
-	lockdep_assert_held(&ctx->gdev->dp->lock);
-	if (c->value + slaves <= SM_SOB_VAL)
-		return 1;
-	if (c->inflight)
-		return 0;
-	/*
-	 * Nothing adds to the SOB or watches it: restart it from 0 (the
-	 * submitter holds the device, gaudi_cs_submit()).
-	 */
-	WREG32(ctx->gdev, mmSYNC_MNGR_W_S_SOB_OBJ_0 +
-	       4 * (GAUDI_COLL_FIRST_SOB + m), 0);
-	c->value = 0;
-	return 1;
-}
-
-void gaudi_sync_coll_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves,
-			    __le32 *arm_msg)
-{
-	struct gaudi_coll_slot *c = &ctx->sync.coll[m];
-	u32 sob = GAUDI_COLL_FIRST_SOB + m;
-
-	lockdep_assert_held(&ctx->gdev->dp->lock);
-	c->value += slaves;
-	c->inflight++;
-	arm_msg[0] = cpu_to_le32(FIELD_PREP(SM_MON_ARM_GROUP, sob / 8) |
-				 FIELD_PREP(SM_MON_ARM_MASK, (u8)~BIT(sob % 8)) |
-				 FIELD_PREP(SM_MON_ARM_VALUE, c->value));
-}
-
-void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m)
-{
-	lockdep_assert_held(&ctx->gdev->dp->lock);
-	if (ctx->sync.coll[m].inflight)
-		ctx->sync.coll[m].inflight--;
-}
 
 #define GAUDI_COLL_MAX_JOBS	(GAUDI_NIC_NUM_PORTS + 2)
 
@@ -741,9 +952,9 @@ int gaudi_coll_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	struct gaudi_dp *dp = gdev->dp;
 	u32 flags = args->in.cs_flags, ports, m, s, sob = 0, value = 0;
 	u64 coll = GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0;
+	struct gaudi_sync_cs sc = { .kind = GAUDI_SYNC_COLL };
 	struct gaudi_signal sig = {};
 	struct hl_cs_chunk ch;
-	struct gaudi_sob_ref watch = GAUDI_SOB_REF_NONE;
 	unsigned int n = 0, i, p;
 	u64 seq, sig_seq;
 	int ret;
@@ -776,14 +987,14 @@ int gaudi_coll_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	if (flags & HL_CS_FLAGS_ENCAP_SIGNALS) {
 		ret = gaudi_encaps_wait_info(gdev, ctx, ch.encaps_signal_seq,
 					     ch.encaps_signal_offset, &sob,
-					     &value, &watch);
+					     &value, &sc.ref);
 	} else {
 		if (ch.num_signal_seq_arr != 1)
 			return -EINVAL;
 		if (copy_from_user(&sig_seq, u64_to_user_ptr(ch.signal_seq_arr),
 				   sizeof(sig_seq)))
 			return -EFAULT;
-		ret = gaudi_cs_find_signal(gdev, ctx, sig_seq, &sig, &watch);
+		ret = gaudi_sync_find_signal(gdev, ctx, sig_seq, &sig, &sc.ref);
 		if (ret < 0)
 			gaudi_dbg(gdev, CS, "collective wait: %llu is not a signal CS\n",
 				  sig_seq);
@@ -830,8 +1041,9 @@ int gaudi_coll_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 	for (i = 0; i < n; i++)
 		for (p = 0; p < kj[i].size / 4; p++)
 			pkts[i][p] = (__force u32)cpu_to_le32(pkts[i][p]);
-	kj[0].watch = watch;
-	ret = gaudi_cs_submit_collective(gdev, ctx, kj, n, &seq);
+	sc.master = m;
+	sc.slaves = n - 1;
+	ret = gaudi_sync_submit(gdev, ctx, kj, n, &sc, &seq);
 	if (ret)
 		return ret;
 	memset(args, 0, sizeof(*args));

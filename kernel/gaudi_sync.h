@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gaudi.ko: the sync manager's interface to the CS core (gaudi_sync.c).
+ * gaudi.ko: the sync manager (gaudi_sync.c): signal, wait and collective
+ * wait CSs, encapsulated signal reservations.
  *
  * The sync code owns the SOBs of signal/wait CSs and of encapsulated
- * signal reservations.  Everyone else holds them only as a
- * struct gaudi_sob_ref, taken and dropped through the functions below; the
- * counts behind a reference (struct gaudi_sync_ctx) are the sync code's.
- * The sync code in turn submits its CSs through the CS core's kernel-job
- * API (struct gaudi_kjob, gaudi_cs_submit_kernel()), never by building a
- * struct gaudi_cs itself.
+ * signal reservations, and every reference on them (struct gaudi_sob_ref,
+ * struct gaudi_sync_ctx).  It submits its CSs through the CS core's
+ * kernel-job API (struct gaudi_kjob, gaudi_cs_submit_kernel()) and keeps
+ * its state with each CS behind the CS's hooks (struct gaudi_cs_ops), as
+ * it does for a staged submission that raises reserved signals
+ * (gaudi_encaps_cs_alloc()): the CS core never calls the sync code.
  *
  * Locking: every *_locked function runs under dp->lock, like the CS state
  * it goes with.
@@ -23,6 +24,7 @@ union hl_cs_args;
 struct gaudi_device;
 struct gaudi_ctx;
 struct gaudi_encaps;
+struct gaudi_cs;
 
 /* External queues: the ones with signal SOBs (DMA_0_0 .. DMA_1_3). */
 #define GAUDI_NUM_EXT_QUEUES	8
@@ -81,45 +83,14 @@ void gaudi_sync_ctx_init(struct gaudi_ctx *ctx);
 void gaudi_sync_ctx_fini(struct gaudi_ctx *ctx);
 void gaudi_sync_hw_init(struct gaudi_device *gdev);
 
-/* References. */
-struct gaudi_sob_ref gaudi_sob_get_locked(struct gaudi_ctx *ctx,
-					  const struct gaudi_signal *sig);
-void gaudi_sob_put_locked(struct gaudi_ctx *ctx, struct gaudi_sob_ref *ref);
-void gaudi_sob_put(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
-		   struct gaudi_sob_ref *ref);
-
-/*
- * Signal CSs, at submission: may one more signal go to @queue now (1), not
- * yet (0), or never while a reservation holds the other SOB (-EBUSY); then
- * the SOB and value for @sig, the MSG_LONG @msg that adds to it pointed
- * there, and a reference on the SOB.
- */
-int gaudi_sync_signal_ready_locked(struct gaudi_ctx *ctx, u32 queue);
-struct gaudi_sob_ref gaudi_sync_signal_locked(struct gaudi_ctx *ctx,
-					      struct gaudi_signal *sig,
-					      __le32 *msg);
-
-/*
- * Collective waits, at submission and end: may @slaves more adds go to
- * master queue @m's collective SOB now (1) or once those in flight ended
- * (0, the SOB is then restarted from 0); then the master job's monitor
- * target in @arm_msg (its ARM MSG_LONG); done at the CS's end.
- */
 #define GAUDI_COLL_ARM_DWORD	12	/* after PAY_ADDRL/ADDRH/DATA */
-int gaudi_sync_coll_ready_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves);
-void gaudi_sync_coll_locked(struct gaudi_ctx *ctx, u32 m, u32 slaves,
-			    __le32 *arm_msg);
-void gaudi_sync_coll_done_locked(struct gaudi_ctx *ctx, u32 m);
 int gaudi_coll_cs_ioctl(struct gaudi_device *gdev, struct gaudi_ctx *ctx,
 			union hl_cs_args *args);
 
 /* Encapsulated signals, as staged submissions use them. */
-struct gaudi_encaps *gaudi_encaps_free_locked(struct gaudi_ctx *ctx, u32 id);
-u32 gaudi_encaps_sob(const struct gaudi_encaps *e);
-void gaudi_encaps_bind_locked(struct gaudi_ctx *ctx, struct gaudi_encaps *e,
-			      u64 seq);
-void gaudi_encaps_release_locked(struct gaudi_ctx *ctx,
-				 struct gaudi_encaps *e);
+struct gaudi_cs *gaudi_encaps_cs_alloc(struct gaudi_device *gdev,
+				       struct gaudi_ctx *ctx, u32 id);
+int gaudi_encaps_cs_sob_locked(struct gaudi_cs *cs, u32 *sob);
 void gaudi_encaps_release_all(struct gaudi_device *gdev,
 			      struct gaudi_ctx *ctx);
 

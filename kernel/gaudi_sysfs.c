@@ -24,14 +24,11 @@ static struct gaudi_device *dev_to_gaudi(struct device *dev)
 static int gaudi_sysfs_cpucp(struct gaudi_device *gdev, u32 opcode, u64 value,
 			     u32 index, u64 *result)
 {
-	int idx, ret;
+	CLASS(gaudi_hw, hw)(gdev);
 
-	ret = gaudi_hw_enter(gdev, &idx);
-	if (ret)
-		return ret;
-	ret = gaudi_cpucp_simple(gdev, opcode, value, index, result);
-	gaudi_hw_exit(gdev, idx);
-	return ret;
+	if (hw.ret)
+		return hw.ret;
+	return gaudi_cpucp_simple(gdev, opcode, value, index, result);
 }
 
 static ssize_t device_type_show(struct device *dev,

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Testing the tests: build gaudi.ko with one deliberate defect at a time
-# (kernel/gaudi_break.h, GAUDI_BREAK=<name>) and run the suite that must
-# catch it.  A defect is caught when that suite fails (exit status 1, or
+# (tests/broken/<name>.patch, applied to a copy of the sources; the driver
+# itself has no test switch) and run the suite that must catch it.  A defect is caught when that suite fails (exit status 1, or
 # 99 for kernel problems in dmesg) with at least one "not ok" line; a
 # passing suite, a timeout or a build failure is a failure here.
 #
 #   tests/broken/run.sh [NAME...]      (default: every defect below)
+#   tests/broken/run.sh --applies      only: does every patch still apply
+#                                      to the tree (no build, no guest)?
 #
 # Environment: GAUDI_QEMU, GAUDI_KVER as for tests/guest/run-suite.sh;
 # TIMEOUT (seconds per suite, default 900).  Prints TAP and ends with
@@ -29,7 +31,9 @@ submit-lock cs
 cp-dma-unparsed compat CARDS=1
 '
 
-# build NAME: gaudi.ko with the defect, from a copy of the sources.
+# build NAME: gaudi.ko with the defect, from a copy of the sources with
+# NAME.patch applied; the patch also gives the module the modinfo field
+# gaudi_break=NAME, checked so that a stale module is never tested.
 build() {
 	d=$out/$1/src
 	rm -rf "$d"
@@ -42,10 +46,32 @@ build() {
 		cp "$repo"/hw/gaudi1/*.h "$d/hw/gaudi1/" &&
 		cp "$repo"/uapi/drm/*.h "$d/uapi/drm/" &&
 		cp "$repo"/uapi/rdma/*.h "$d/uapi/rdma/" &&
-		make -s -C "/lib/modules/$kver/build" M="$d" GAUDI_BREAK="$1" \
-			modules >"$out/$1/build.log" 2>&1 &&
+		patch -s -p1 -d "$d" <"$repo/tests/broken/$1.patch" \
+			>"$out/$1/build.log" 2>&1 &&
+		make -s -C "/lib/modules/$kver/build" M="$d" \
+			modules >>"$out/$1/build.log" 2>&1 &&
 		[ "$(modinfo -F gaudi_break "$d/kernel/gaudi.ko")" = "$1" ]
 }
+
+# The plan and the count, last; the status says whether all passed.
+tally() {
+	echo "1..$n"
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+if [ "${1:-}" = --applies ]; then
+	while read -r name suite env; do
+		[ -n "$name" ] || continue
+		patch -s --dry-run -p1 -d "$repo" \
+			<"$repo/tests/broken/$name.patch" >/dev/null 2>&1
+		ok $? "$name.patch applies to the tree (suite $suite catches it)"
+	done <<END
+$cases
+END
+	tally
+	exit
+fi
 
 want=$*
 while read -r name suite env; do
@@ -74,6 +100,4 @@ while read -r name suite env; do
 done <<END
 $cases
 END
-echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally
