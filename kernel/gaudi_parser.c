@@ -71,6 +71,7 @@ const char *gaudi_parser_pkt_name(u32 opcode)
  * packet here is safe on its own, executed or skipped, in any order.
  */
 static const u32 gaudi_pkt_rsvd_w0[32] = {
+	[PKT_WREG_BULK] = GENMASK(31, 16),
 	[PKT_NOP] = GENMASK(31, 0),
 	[PKT_FENCE] = GENMASK(15, 4) | GENMASK(29, 24),
 	[PKT_WAIT] = GENMASK(31, 30),
@@ -80,6 +81,7 @@ static const u32 gaudi_pkt_rsvd_w0[32] = {
 
 static const u32 gaudi_pkt_rsvd_ctl[32] = {
 	[PKT_WREG_32] = GENMASK(7, 5),
+	[PKT_WREG_BULK] = GENMASK(7, 5),
 	[PKT_CP_DMA] = GENMASK(23, 5),
 	[PKT_MSG_LONG] = GENMASK(15, 5) | GENMASK(19, 18) | GENMASK(23, 22),
 	[PKT_MSG_SHORT] = GENMASK(19, 18),
@@ -332,31 +334,59 @@ static bool gaudi_mon_target_ok(const struct gaudi_parser_cfg *cfg, u64 a)
 }
 
 /*
- * The shape registers of the queue's own DMA core (dma0_core_regs.h; the
- * core starts the window): SRC_TSIZE_1..4 and SRC_STRIDE_1..4
- * (0x02C..0x048), SRC_TSIZE_0 (0x04C), DST_TSIZE_1..4 and DST_STRIDE_1..4
- * (0x054..0x070) and DST_TSIZE_0 (0x074, which a LIN_DMA writes itself).
- * Slot (reg - 0x02C) / 4; slot 9 (0x050) is no shape register.
+ * The DMA core registers a CB on stream 0 may write, tracked through the
+ * CB (dma0_core_regs.h; the core starts the window): SRC_BASE_LO/HI,
+ * DST_BASE_LO/HI (0x014..0x020), the shape SRC_TSIZE_1..4 and
+ * SRC_STRIDE_1..4 (0x02C..0x048), SRC_TSIZE_0 (0x04C), DST_TSIZE_1..4 and
+ * DST_STRIDE_1..4 (0x054..0x070), DST_TSIZE_0 (0x074), and the write
+ * completion WR_COMP_WDATA, WR_COMP_ADDR_LO/HI (0x07C..0x084).  Slot
+ * (reg - 0x014) / 4; 0x024, 0x028, 0x050 are no registers and COMMIT
+ * (0x078) is a commit (gaudi_commit_reg()).
  */
-#define GAUDI_SHAPE_FIRST	DMA_CORE_SRC_TSIZE(1)
-#define GAUDI_SHAPE_SLOT(reg)	(((reg) - GAUDI_SHAPE_FIRST) / 4)
-#define GAUDI_SHAPE_SLOTS	(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0) + 1)
-#define GAUDI_SHAPE_HOLE	BIT(GAUDI_SHAPE_SLOT(0x050))
-/* What a strided copy reads: everything but the hole and DST_TSIZE_0. */
-#define GAUDI_SHAPE_COPY	(GENMASK(GAUDI_SHAPE_SLOTS - 2, 0) & \
-				 ~GAUDI_SHAPE_HOLE)
-/* What a strided memset reads: the destination side. */
-#define GAUDI_SHAPE_MEMSET	(GENMASK(GAUDI_SHAPE_SLOTS - 2, \
-					 GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE(1))))
-/* The only stream whose (upper) CBs may set the shape. */
+#define GAUDI_CORE_FIRST	DMA_CORE_SRC_BASE_LO
+#define GAUDI_SHAPE_SLOT(reg)	(((reg) - GAUDI_CORE_FIRST) / 4)
+#define GAUDI_SHAPE_SLOTS	(GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_HI) + 1)
+#define GAUDI_SLOTS(a, b)	GENMASK(GAUDI_SHAPE_SLOT(b), GAUDI_SHAPE_SLOT(a))
+#define GAUDI_CORE_SRC_BASE	GAUDI_SLOTS(DMA_CORE_SRC_BASE_LO, \
+					    DMA_CORE_SRC_BASE_HI)
+#define GAUDI_CORE_DST_BASE	GAUDI_SLOTS(DMA_CORE_DST_BASE_LO, \
+					    DMA_CORE_DST_BASE_HI)
+#define GAUDI_CORE_TSIZE0	BIT(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0))
+#define GAUDI_CORE_WRCOMP	GAUDI_SLOTS(DMA_CORE_WR_COMP_WDATA, \
+					    DMA_CORE_WR_COMP_ADDR_HI)
+/* What a strided memset reads: the destination side but DST_TSIZE_0. */
+#define GAUDI_SHAPE_MEMSET	GAUDI_SLOTS(DMA_CORE_DST_TSIZE(1), \
+					    DMA_CORE_DST_STRIDE(4))
+/* What a strided copy reads: both sides but DST_TSIZE_0. */
+#define GAUDI_SHAPE_COPY	(GAUDI_SLOTS(DMA_CORE_SRC_TSIZE(1), \
+					     DMA_CORE_SRC_TSIZE_0) | \
+				 GAUDI_SHAPE_MEMSET)
+/* What a LIN_DMA packet writes itself (then COMMIT). */
+#define GAUDI_CORE_BY_LIN_DMA	(GAUDI_CORE_SRC_BASE | GAUDI_CORE_DST_BASE | \
+				 GAUDI_CORE_TSIZE0)
+#define GAUDI_CORE_TRACKED	(GAUDI_CORE_BY_LIN_DMA | GAUDI_SHAPE_COPY | \
+				 GAUDI_CORE_WRCOMP)
+/* The only stream whose (upper) CBs may set these registers. */
 #define GAUDI_STRIDED_STREAM	0
+/* A COMMIT's rewritten run of register writes: at most 32 packets. */
+#define GAUDI_COMMIT_RUN	256
 
 struct gaudi_parse_state {
 	const struct gaudi_parser_cfg *cfg;
 	struct gaudi_parser_err *err;
-	/* the shape registers this CB wrote so far, and which */
+	const u8 *cb;
+	/* the tracked core registers this CB wrote so far, and which */
 	u32 shape[GAUDI_SHAPE_SLOTS];
 	u32 shape_written;
+	/*
+	 * The current run of tracked WREG_32 packets: the offsets of its
+	 * last two that write a register a LIN_DMA writes itself, and how
+	 * many it has (gaudi_commit_reg()).  @core_pkt: the packet being
+	 * checked was such a WREG_32.
+	 */
+	u32 run_drop[2];
+	u32 run_ndrop;
+	bool core_pkt;
 };
 
 static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
@@ -535,41 +565,62 @@ static u32 gaudi_rd32(const u8 *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
 }
 
+static void gaudi_wr32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
 /*
- * A WREG_32 to a shape register of the queue's own DMA core (@reg in the
- * window).  Only the upper CP of stream GAUDI_STRIDED_STREAM may set them:
- * the four streams and the lower CP of a QMAN share one core, and CPs
- * interleave packet by packet, so a value one CB checked could otherwise
- * be changed by another CB before the commit.  One CP runs its CBs in
- * order, so what this CB wrote is what the core holds at this CB's commit.
- * @w is the packet.
- * Return: 1 not a shape register, 0 recorded, or the refusal.
+ * A write of @value to a tracked register of the queue's own DMA core (@reg
+ * in the window, GAUDI_CORE_TRACKED) by a WREG_32 (@bulk false) or a
+ * WREG_BULK.  Only the upper CP of stream GAUDI_STRIDED_STREAM may write
+ * them: the four streams and the lower CP of a QMAN share one core, and
+ * CPs interleave packet by packet, so a value one CB checked could
+ * otherwise be changed by another CB before the commit.  One CP runs its
+ * CBs in order, so what this CB wrote is what the core holds at this CB's
+ * commit, but for the bases and DST_TSIZE_0, which every CP's LIN_DMA
+ * writes: the only commit users have is a LIN_DMA, which writes them
+ * itself (a COMMIT register write becomes one, gaudi_commit_reg()).  @ctl
+ * is the packet's control word.
+ * Return: 1 not such a register, 0 recorded, or the refusal.
  */
-static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg,
-			   const u32 *w)
+static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg, u32 value,
+			   u32 ctl, bool bulk)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
 	u32 slot;
 
-	if (cfg->engine != GAUDI_ENGINE_DMA || reg < GAUDI_SHAPE_FIRST ||
-	    reg > DMA_CORE_DST_TSIZE_0)
+	if (cfg->engine != GAUDI_ENGINE_DMA || reg < GAUDI_CORE_FIRST ||
+	    reg > DMA_CORE_WR_COMP_ADDR_HI)
 		return 1;
 	slot = GAUDI_SHAPE_SLOT(reg);
-	if (BIT(slot) & GAUDI_SHAPE_HOLE)
+	if (!(BIT(slot) & GAUDI_CORE_TRACKED))
 		return 1;
 	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
 		return gaudi_refuse(ps->err, -EPERM,
-				    "DMA core shape only from stream 0's CBs",
+				    "DMA core registers only from stream 0's CBs",
 				    reg);
 	/*
 	 * A predicated write may be skipped: the core would keep a value
 	 * the parser never saw.
 	 */
-	if (w[1] & PKT_CTL_PRED)
+	if (ctl & PKT_CTL_PRED)
 		return gaudi_refuse(ps->err, -EPERM,
-				    "predicated DMA core shape register", reg);
-	ps->shape[slot] = w[0];
+				    "predicated DMA core register", reg);
+	ps->shape[slot] = value;
 	ps->shape_written |= BIT(slot);
+	if (bulk)
+		return 0;
+	ps->core_pkt = true;
+	if (BIT(slot) & GAUDI_CORE_BY_LIN_DMA) {
+		ps->run_drop[0] = ps->run_drop[1];
+		ps->run_drop[1] = ps->err->offset;
+		if (ps->run_ndrop < 2)
+			ps->run_ndrop++;
+	}
 	return 0;
 }
 
@@ -665,29 +716,65 @@ static int gaudi_check_strided(struct gaudi_parse_state *ps, const u32 *w,
 	return 0;
 }
 
+/*
+ * Write completion (LIN_DMA ctl or COMMIT bit 0): when the transfer ends,
+ * the core writes WR_COMP_WDATA to WR_COMP_ADDR (4 bytes; hl-thunk adds 1
+ * to a SOB so).  Only where the registers are tracked (stream 0's upper
+ * CBs), all three written earlier in this CB, and only to user memory or
+ * a user SOB (any value: the SOB is the user's).  Not to monitors, fence
+ * counters or arbiters, which the CP's messages may reach.
+ */
+static int gaudi_check_wr_comp(struct gaudi_parse_state *ps)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u64 a;
+
+	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "write completion not on stream 0", 0);
+	if ((ps->shape_written & GAUDI_CORE_WRCOMP) != GAUDI_CORE_WRCOMP)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "write completion registers not written in this CB",
+				    GAUDI_CORE_WRCOMP & ~ps->shape_written);
+	a = (u64)ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_HI)] << 32 |
+	    ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_LO)];
+	if (gaudi_user_mem(cfg, a, 4) || gaudi_user_sob(a))
+		return 0;
+	return gaudi_refuse(ps->err, -EINVAL,
+			    "write completion not to user memory or a user SOB",
+			    a);
+}
+
 static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
 	u64 src = (u64)w[3] << 32 | w[2];
 	u64 dst = ((u64)w[5] << 32 | w[4]) & PKT_LIN_DMA_DST_ADDR;
+	unsigned int i;
+	int ret;
 
 	/* Only the DMA QMANs have a DMA core behind them. */
 	if (cfg->engine != GAUDI_ENGINE_DMA)
 		return gaudi_refuse(ps->err, -EPERM,
 				    "no DMA engine behind this queue", 0);
 	/*
-	 * Write completion writes to an address from the core's registers,
-	 * transpose, dtype and (de)compression change how much is read and
+	 * Transpose, dtype and (de)compression change how much is read and
 	 * written.
 	 */
-	if (w[1] & (PKT_LIN_DMA_WRCOMP | PKT_LIN_DMA_TRANSPOSE |
-		    PKT_LIN_DMA_DTYPE | PKT_LIN_DMA_COMPRESS |
-		    PKT_LIN_DMA_DECOMPRESS))
+	if (w[1] & (PKT_LIN_DMA_TRANSPOSE | PKT_LIN_DMA_DTYPE |
+		    PKT_LIN_DMA_COMPRESS | PKT_LIN_DMA_DECOMPRESS))
 		return gaudi_refuse(ps->err, -EPERM, "option not allowed",
 				    w[1] & GENMASK(6, 0));
-	/* The packet writes DST_TSIZE_0 (then the bases and COMMIT). */
+	if (w[1] & PKT_LIN_DMA_WRCOMP) {
+		ret = gaudi_check_wr_comp(ps);
+		if (ret)
+			return ret;
+	}
+	/* The packet writes DST_TSIZE_0, the bases, then COMMIT. */
 	ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0)] = w[0];
-	ps->shape_written |= BIT(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0));
+	for (i = 0; i < 4; i++)
+		ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_SRC_BASE_LO) + i] = w[2 + i];
+	ps->shape_written |= GAUDI_CORE_BY_LIN_DMA;
 	if (!(w[1] & PKT_LIN_DMA_LIN))
 		return gaudi_check_strided(ps, w, src, dst);
 	/*
@@ -702,6 +789,88 @@ static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 	if (!gaudi_user_mem(cfg, dst, w[0]))
 		return gaudi_refuse(ps->err, -EINVAL,
 				    "destination not user memory", dst);
+	return 0;
+}
+
+/*
+ * A WREG_32 to the core's COMMIT register (@w the packet): Habana's
+ * strided test writes the bases, the shape, DST_TSIZE_0 and the write
+ * completion by WREG_32 and then COMMIT.  Every CP's LIN_DMA writes the
+ * bases and DST_TSIZE_0, so between this CB's writes and its COMMIT
+ * another stream could change them, and the transfer would start from a
+ * base the parser never checked with this CB's shape.  So the commit is
+ * rewritten in the kernel copy into the LIN_DMA that writes the tracked
+ * bases, DST_TSIZE_0 and the COMMIT value in one packet, and is checked
+ * as that LIN_DMA.  Room for its 24 bytes: the COMMIT must end a run of
+ * tracked WREG_32 packets with at least two writes of registers that
+ * LIN_DMA writes itself; from the older of the last two to the COMMIT,
+ * those two writes are dropped, the other writes keep their order and the
+ * LIN_DMA comes last (cfg->rewrite).  Only on stream 0
+ * (gaudi_shape_reg()), not predicated (a skipped commit is not a skipped
+ * LIN_DMA), with every register it reads written in this CB.
+ */
+static int gaudi_commit_reg(struct gaudi_parse_state *ps, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u32 off = ps->err->offset, start, len, pos, n = 0, reg, i;
+	u32 lin[6], kept[GAUDI_COMMIT_RUN / 4], need;
+	u8 out[GAUDI_COMMIT_RUN];
+	int ret;
+
+	if (cfg->engine != GAUDI_ENGINE_DMA)
+		return 1;
+	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM ||
+	    !cfg->rewrite)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "COMMIT only from stream 0's upper CBs",
+				    DMA_CORE_COMMIT);
+	if (w[1] & PKT_CTL_PRED)
+		return gaudi_refuse(ps->err, -EPERM, "predicated COMMIT",
+				    w[0]);
+	need = GAUDI_CORE_BY_LIN_DMA;
+	if ((ps->shape_written & need) != need)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "COMMIT without bases and size written in this CB",
+				    need & ~ps->shape_written);
+	if (w[0] & ~(GENMASK(6, 0) | DMA_COMMIT_CTX_ID))
+		return gaudi_refuse(ps->err, -EINVAL, "COMMIT reserved bits set",
+				    w[0]);
+	if (ps->run_ndrop < 2 ||
+	    off + 8 - ps->run_drop[0] > GAUDI_COMMIT_RUN)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "COMMIT not after its base or size writes",
+				    DMA_CORE_COMMIT);
+	lin[0] = ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0)];
+	lin[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_LIN_DMA) |
+		 (w[1] & PKT_CTL_BARRIERS) | w[0];
+	for (i = 0; i < 4; i++)
+		lin[2 + i] = ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_SRC_BASE_LO) + i];
+	ret = gaudi_check_lin_dma(ps, lin);
+	if (ret)
+		return ret;
+	/* The run from @start is WREG_32 packets of tracked registers. */
+	start = ps->run_drop[0];
+	len = off + 8 - start;
+	for (pos = start; pos < off; pos += 8) {
+		reg = FIELD_GET(PKT_WREG_REG_OFFSET, gaudi_rd32(ps->cb + pos + 4));
+		if (BIT(GAUDI_SHAPE_SLOT(reg)) & GAUDI_CORE_BY_LIN_DMA)
+			continue;
+		kept[n++] = gaudi_rd32(ps->cb + pos);
+		kept[n++] = gaudi_rd32(ps->cb + pos + 4);
+	}
+	/*
+	 * Exactly two dropped (the run from the older of the last two): the
+	 * 16 more bytes of a LIN_DMA fit.
+	 */
+	pos = 0;
+	for (i = 0; i < n; i++, pos += 4)
+		gaudi_wr32(out + pos, kept[i]);
+	for (i = 0; i < 6; i++, pos += 4)
+		gaudi_wr32(out + pos, lin[i]);
+	ps->run_ndrop = 0;
+	ret = cfg->rewrite(cfg->priv, start, out, len);
+	if (ret)
+		return gaudi_refuse(ps->err, ret, "COMMIT not rewritten", start);
 	return 0;
 }
 
@@ -737,6 +906,34 @@ static int gaudi_check_cp_dma(struct gaudi_parse_state *ps, const u32 *w)
 	return 0;
 }
 
+/*
+ * WREG_BULK (@w its header, @vals its 64-bit words): 2 * size64 values to
+ * consecutive registers from the packet's offset on.  Allowed only when
+ * each is a register gaudi_shape_reg() tracks (Habana's runtime writes a
+ * transfer's registers so), recorded in order; any other register, the
+ * COMMIT included (a commit is a WREG_32 or a LIN_DMA), is refused.
+ */
+static int gaudi_check_bulk(struct gaudi_parse_state *ps, const u32 *w,
+			    const u8 *vals)
+{
+	u32 reg = FIELD_GET(PKT_WREG_REG_OFFSET, w[1]), i, n;
+	int ret;
+
+	if (reg & 3)
+		return gaudi_refuse(ps->err, -EINVAL, "unaligned register", reg);
+	n = 2 * FIELD_GET(PKT_WREG_BULK_SIZE64, w[0]);
+	for (i = 0; i < n; i++, reg += 4) {
+		ret = gaudi_shape_reg(ps, reg, gaudi_rd32(vals + 4 * i), w[1],
+				      true);
+		if (ret > 0)
+			ret = gaudi_refuse(ps->err, -EPERM,
+					   "WREG_BULK register not allowed", reg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
@@ -752,9 +949,14 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 					    "unaligned register", reg);
 		if (gaudi_wreg_ok(cfg, reg))
 			return 0;
-		ret = gaudi_shape_reg(ps, reg, w);
+		ret = gaudi_shape_reg(ps, reg, w[0], w[1], false);
 		if (ret <= 0)
 			return ret;
+		if (reg == DMA_CORE_COMMIT) {
+			ret = gaudi_commit_reg(ps, w);
+			if (ret <= 0)
+				return ret;
+		}
 		if (reg >= (cfg->qm_base & 0xFFFF) &&
 		    reg < (cfg->qm_base & 0xFFFF) + QM_BLOCK_SIZE) {
 			ret = gaudi_arb_reg(ps, reg - (cfg->qm_base & 0xFFFF),
@@ -828,7 +1030,7 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		   u32 size, struct gaudi_parser_err *err)
 {
-	struct gaudi_parse_state ps = { .cfg = cfg, .err = err };
+	struct gaudi_parse_state ps = { .cfg = cfg, .err = err, .cb = cb };
 	const u8 *p = cb;
 	u32 off, op, psize, w[6], i;
 	int ret;
@@ -850,7 +1052,6 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		if (!psize)
 			return gaudi_refuse(err, -EINVAL, "undefined opcode", op);
 		switch (op) {
-		case PKT_WREG_BULK:	/* any register, values unchecked */
 		case PKT_MSG_PROT:	/* the driver's completion message */
 		case PKT_STOP:		/* stops the stream for everyone */
 		case PKT_REPEAT:	/* jumps: can land inside a packet */
@@ -865,10 +1066,12 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		default:
 			break;
 		}
+		if (op == PKT_WREG_BULK)
+			psize += 8 * FIELD_GET(PKT_WREG_BULK_SIZE64, w[0]);
 		if (psize > size - off)
 			return gaudi_refuse(err, -EINVAL, "truncated packet",
 					    size - off);
-		for (i = 2; i < psize / 4; i++)
+		for (i = 2; i < psize / 4 && i < ARRAY_SIZE(w); i++)
 			w[i] = gaudi_rd32(p + off + 4 * i);
 		if (w[0] & gaudi_pkt_rsvd_w0[op])
 			return gaudi_refuse(err, -EINVAL, "reserved bits set",
@@ -877,9 +1080,16 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 			return gaudi_refuse(err, -EINVAL,
 					    "reserved control bits set",
 					    w[1] & gaudi_pkt_rsvd_ctl[op]);
-		ret = gaudi_check_pkt(&ps, op, w);
+		ps.core_pkt = false;
+		if (op == PKT_WREG_BULK)
+			ret = gaudi_check_bulk(&ps, w, p + off + 8);
+		else
+			ret = gaudi_check_pkt(&ps, op, w);
 		if (ret)
 			return ret;
+		/* A run of tracked WREG_32 packets ends (gaudi_commit_reg()). */
+		if (!ps.core_pkt)
+			ps.run_ndrop = 0;
 	}
 	return 0;
 }

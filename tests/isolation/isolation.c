@@ -49,6 +49,8 @@ struct iso {
 	unsigned int npatch;
 	uint64_t sub_used;
 	uint8_t sub_buf[ISO_MAX_CB];
+	/* the kernel copy the parser checks and rewrites COMMITs in */
+	uint8_t copy[ISO_MAX_CB];
 };
 
 /* --- what a context owns ------------------------------------------------ */
@@ -415,6 +417,7 @@ static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	memcpy(s->sub_buf, src, len);
 	lower.lower = true;
 	lower.cp_dma = NULL;
+	lower.rewrite = NULL;
 	ret = gaudi_parse_cb(&lower, s->sub_buf, len, &err);
 	if (ret)
 		return ret;
@@ -424,6 +427,17 @@ static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	s->patch[s->npatch].off = offset;
 	s->patch[s->npatch].dev = dev;
 	s->npatch++;
+	return 0;
+}
+
+/* The parser's cfg->rewrite, as gaudi.ko's gaudi_cs_rewrite(). */
+static int iso_rewrite(void *priv, u32 offset, const void *pkts, u32 len)
+{
+	struct iso *s = priv;
+
+	if (offset > ISO_MAX_CB || len > ISO_MAX_CB - offset)
+		return -EINVAL;
+	memcpy(s->copy + offset, pkts, len);
 	return 0;
 }
 
@@ -549,9 +563,11 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	cfg.num_fence_qm = ISO_NUM_QM;
 	cfg.mapped = mapped;
 	cfg.cp_dma = s->external ? NULL : iso_cp_dma;	/* as gaudi.ko */
+	cfg.rewrite = iso_rewrite;
 	cfg.priv = s;
 	s->cfg = &cfg;
-	ret = gaudi_parse_cb(&cfg, data, size, &err);
+	memcpy(s->copy, data, size);
+	ret = gaudi_parse_cb(&cfg, s->copy, size, &err);
 	if (ret && !bypass) {
 		s->st.refused++;
 		if (why && why_len)
@@ -574,7 +590,8 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 		kcb = s->fb.hbm + ISO_ICB_HBM;
 		kcb_dev = ISO_ICB_HBM;
 	}
-	memcpy(kcb, data, size);
+	/* Parsed: the rewritten copy; bypassed: the user's own bytes. */
+	memcpy(kcb, bypass ? data : s->copy, size);
 	/* Parsed: CP_DMAs run the copies; bypassed: the user's own CBs. */
 	for (i = 0; !bypass && i < s->npatch; i++)
 		put64(kcb + s->patch[i].off + 8, s->patch[i].dev);

@@ -13,7 +13,9 @@
  *   strided   a non-linear LIN_DMA whose sizes and strides the CB sets with
  *             WREG_32 to the DMA core's SRC/DST_TSIZE_n and _STRIDE_n:
  *             rows gathered and scattered in 3 dimensions, checked byte for
- *             byte, on both drivers; on gaudi.ko also the hostile twins
+ *             byte, on both drivers; then hl-thunk's own program that
+ *             also writes the bases and a SOB write completion and commits
+ *             by WREG_32 to COMMIT; on gaudi.ko also the hostile twins
  *             (Documentation/accel/parser.rst, "Strided transfers")
  *   pingpong  16 rounds between TPC_0_0 and DMA_0_0 through two SOBs and two
  *             monitors; the TPC job runs on the QMAN's lower CP (a CP_DMA
@@ -556,6 +558,76 @@ static void strided_twins(struct sess *s, uint32_t dspan)
 	   "strided: accepted again after the refusals, first row copied");
 }
 
+/*
+ * hl-thunk's own strided program: the bases, the shape, DST_TSIZE_0 and a
+ * write completion (+1 to a user SOB) by WREG_32, then COMMIT by WREG_32
+ * (gaudi.ko rewrites the commit into the LIN_DMA of those registers,
+ * Documentation/accel/parser.rst), to @dst_va, completing to W_S SOB @sob.
+ */
+static size_t strided_regs_cb(struct sess *s, uint64_t dst_va, uint32_t sob)
+{
+	size_t len = 0;
+
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_SRC_BASE_LO, (uint32_t)s->va);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_SRC_BASE_HI, s->va >> 32);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_DST_BASE_LO, (uint32_t)dst_va);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_DST_BASE_HI, dst_va >> 32);
+	len = set_strides(s->cbp, len);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_LO,
+			    (uint32_t)WS_SOB(sob));
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_HI,
+			    WS_SOB(sob) >> 32);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_WDATA, SM_SOB_INC | 1);
+	return hl_pkt_wreg32(s->cbp, len, DMA_CORE_COMMIT, DMA_COMMIT_WR_COMP_EN);
+}
+
+static void t_strided_regs(struct sess *s, uint32_t sspan, uint32_t dspan)
+{
+	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
+	unsigned int p, r, wrong = 0;
+	uint64_t seq = 0;
+	size_t len;
+
+	if (!ok(clear_sobs(s, USER_SOB, 1), "strided by registers: user SOB %u cleared",
+		USER_SOB))
+		return;
+	fill_rand(src, sspan);
+	memset(dst, 0xEE, dspan);
+	len = strided_regs_cb(s, s->va + (2U << 20), USER_SOB);
+	if (!ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "strided by registers"),
+		"strided by registers: hl-thunk's program (WREG_32 bases, shape, completion, then COMMIT) accepted and completed"))
+		return;
+	for (p = 0; p < ST_PLANES; p++)
+		for (r = 0; r < ST_ROWS; r++)
+			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
+				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
+				   ST_ROW))
+				wrong++;
+	ok_eq(wrong, 0, "strided by registers: %u rows copied exactly",
+	      ST_PLANES * ST_ROWS);
+	/* The completion added 1: a monitor on SOB >= 1 releases a fence. */
+	len = arm_fence(s->cbp, 0, USER_MON, USER_SOB, 1,
+			FENCE0(DMA_QM(1), 0));
+	ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_1_0, "strided by registers: fence"),
+	   "strided by registers: the write completion added 1 to SOB %u (a fence on it passed)",
+	   USER_SOB);
+	if (peer)
+		return;
+	/* gaudi.ko's twins: the footprint past the mapping, another stream. */
+	len = strided_regs_cb(s, s->va + BUF_SIZE - dspan + 1, USER_SOB);
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
+			 &seq), -EINVAL,
+	      "strided by registers: far corner one byte past the mapping: EINVAL");
+	len = strided_regs_cb(s, s->va + (2U << 20), USER_SOB);
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_1,
+			 &seq), -EPERM,
+	      "strided by registers: on DMA_0_1 (not the shape's stream): EPERM");
+	len = strided_regs_cb(s, s->va + (2U << 20), 10);
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
+			 &seq), -EINVAL,
+	      "strided by registers: completion to the driver's W_S SOB 10: EINVAL");
+}
+
 static void t_strided(struct sess *s)
 {
 	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
@@ -608,6 +680,7 @@ static void t_strided(struct sess *s)
 	ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "strided: linear after") &&
 	   !memcmp(src, dst, 8192),
 	   "strided: a linear LIN_DMA afterwards copies 8 KiB exactly");
+	t_strided_regs(s, sspan, dspan);
 }
 
 /* ---- (d) TPC <-> DMA ping-pong through the sync manager ---------------- */
