@@ -114,11 +114,11 @@ struct gaudi_wreg_run {
 };
 
 /*
- * DMA queues: of the DMA core's registers only the shape of a strided
- * transfer, tracked through the CB (gaudi_shape_reg()).  SRC/DST_BASE,
- * COMMIT, write-completion address and data, PROT and PROPS start or
- * steer a transfer the parser would never see; LIN_DMA is the way users
- * move data.
+ * DMA queues: of the DMA core's registers only the bases, the shape of a
+ * strided transfer and the write completion, tracked through the CB
+ * (gaudi_shape_reg()), and COMMIT, which becomes a LIN_DMA
+ * (gaudi_commit_reg()).  PROT, PROPS and the rest steer transfers the
+ * parser would never see.
  */
 
 /* TPC n: the TPC CFG block at window + 0x6000. */
