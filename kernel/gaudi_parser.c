@@ -387,6 +387,9 @@ struct gaudi_parse_state {
 	u32 run_drop[2];
 	u32 run_ndrop;
 	bool core_pkt;
+	/* the scalars R0..R3 a LOAD_AND_EXE of this CB loaded */
+	u32 scalar[4];
+	bool scalars_loaded;
 };
 
 static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
@@ -906,6 +909,117 @@ static int gaudi_check_cp_dma(struct gaudi_parse_state *ps, const u32 *w)
 	return 0;
 }
 
+static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w);
+
+/*
+ * LOAD_AND_EXE.  Loading predicates (dst 0) only lets later packets be
+ * skipped: allowed, from 128 bytes of user memory (the load reads 32
+ * words).  Scalars (dst 1) and execute (bit 9, etype bit 10) run the
+ * packet the load put in R0..R3 (etype 0: R0.., etype 1: R2..) with the
+ * CP's trust: on an external queue's trusted CP a MSG_PROT there would
+ * be a secure write.  Habana's runtime loads and executes scalars on the
+ * internal DMA queues' upper CP only (hl-thunk-open's 2-RF tests), so
+ * only there, and with the parser kept as a layer: the 16 scalar bytes
+ * are read at submission (cfg->read), the packet in them is checked as a
+ * CB packet, and the kernel copy gets that packet in place of the
+ * LOAD_AND_EXE (cfg->rewrite; a load without execute becomes NOPs), so
+ * the device never executes from scalars a user loaded.  Refused: on
+ * external queues and lower CBs, predicated (the CP would skip what the
+ * parser took as run), execute without a load earlier in this CB (the
+ * registers hold what earlier CBs or holders left), execute together with
+ * a predicate load, and packets that refer to the CB (WREG_BULK, CP_DMA,
+ * REPEAT, LOAD_AND_EXE), do not fit (LIN_DMA) or write the DMA core.
+ */
+static int gaudi_check_load_exe(struct gaudi_parse_state *ps, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	bool scalars = w[0] & PKT_LOAD_AND_EXE_DST;
+	bool exe = w[0] & PKT_LOAD_AND_EXE_EXE;
+	bool load = w[0] & PKT_LOAD_AND_EXE_LOAD;
+	u64 a = (u64)w[3] << 32 | w[2];
+	u32 off = ps->err->offset, pkt[4], op, psize, i;
+	u8 out[PKT_SIZE_LOAD_AND_EXE], raw[16];
+	const u32 *r;
+	int ret;
+
+	if (!scalars && !exe) {
+		/* etype only qualifies execute */
+		if (w[0] & PKT_LOAD_AND_EXE_ETYPE)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "etype without execute", w[0]);
+		if (load && !gaudi_user_mem(cfg, a, GAUDI_PRED_LOAD_SIZE))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "source not user memory", a);
+		return 0;
+	}
+	if (cfg->external || cfg->lower || !cfg->read || !cfg->rewrite)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "scalars and execute only on internal queues' upper CBs",
+				    w[0]);
+	if (w[1] & PKT_CTL_PRED)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "predicated scalar load or execute", w[0]);
+	if (exe && load && !scalars)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "execute with a predicate load", w[0]);
+	if (load) {
+		if (!gaudi_user_mem(cfg, a, sizeof(raw)))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "source not user memory", a);
+		ret = cfg->read(cfg->priv, a, sizeof(raw), raw);
+		if (ret)
+			return gaudi_refuse(ps->err, ret,
+					    "scalars cannot be read", a);
+		for (i = 0; i < 4; i++)
+			ps->scalar[i] = gaudi_rd32(raw + 4 * i);
+		ps->scalars_loaded = true;
+	}
+	for (i = 0; i < 4; i++)
+		gaudi_wr32(out + 4 * i, i & 1 ? FIELD_PREP(PKT_CTL_OPCODE, PKT_NOP) : 0);
+	if (exe) {
+		if (!ps->scalars_loaded)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "execute without scalars loaded in this CB",
+					    w[0]);
+		r = ps->scalar + (w[0] & PKT_LOAD_AND_EXE_ETYPE ? 2 : 0);
+		op = FIELD_GET(PKT_CTL_OPCODE, r[1]);
+		psize = gaudi_pkt_size[op];
+		switch (op) {
+		case PKT_NOP: case PKT_FENCE: case PKT_WAIT: case PKT_ARB_POINT:
+		case PKT_MSG_SHORT: case PKT_MSG_LONG: case PKT_WREG_32:
+			break;
+		default:
+			return gaudi_refuse(ps->err, -EPERM,
+					    "packet not executable from scalars", op);
+		}
+		if (psize > (w[0] & PKT_LOAD_AND_EXE_ETYPE ? 8U : 16U))
+			return gaudi_refuse(ps->err, -EPERM,
+					    "packet larger than its scalars", op);
+		for (i = 0; i < 4; i++)
+			pkt[i] = i < psize / 4 ? r[i] : 0;
+		if ((pkt[0] & gaudi_pkt_rsvd_w0[op]) ||
+		    (pkt[1] & gaudi_pkt_rsvd_ctl[op]))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "reserved bits set in the executed packet",
+					    op);
+		if (op == PKT_WREG_32 && cfg->engine == GAUDI_ENGINE_DMA &&
+		    FIELD_GET(PKT_WREG_REG_OFFSET, pkt[1]) < DMA_CORE_BLOCK_SIZE)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "DMA core register from scalars",
+					    FIELD_GET(PKT_WREG_REG_OFFSET, pkt[1]));
+		ret = gaudi_check_pkt(ps, op, pkt);
+		if (ret)
+			return ret;
+		for (i = 0; i < psize / 4; i++)
+			gaudi_wr32(out + 4 * i, pkt[i]);
+	}
+	ret = cfg->rewrite(cfg->priv, off, out, sizeof(out));
+	if (ret)
+		return gaudi_refuse(ps->err, ret, "LOAD_AND_EXE not rewritten",
+				    off);
+	return 0;
+}
+
 /*
  * WREG_BULK (@w its header, @vals its 64-bit words): 2 * size64 values to
  * consecutive registers from the packet's offset on.  Allowed only when
@@ -988,25 +1102,7 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 	case PKT_CP_DMA:
 		return gaudi_check_cp_dma(ps, w);
 	case PKT_LOAD_AND_EXE:
-		/*
-		 * Scalars feed the engine; execute starts it with registers
-		 * users cannot set.  Loading predicates only lets later
-		 * packets be skipped: allowed, from user memory (the load
-		 * reads 32 words, one per predicate).  etype only qualifies
-		 * execute.
-		 */
-		if (w[0] & PKT_LOAD_AND_EXE_DST)
-			return gaudi_refuse(ps->err, -EPERM,
-					    "scalar load not allowed", w[0]);
-		if (w[0] & (PKT_LOAD_AND_EXE_EXE | PKT_LOAD_AND_EXE_ETYPE))
-			return gaudi_refuse(ps->err, -EPERM,
-					    "execute not allowed", w[0]);
-		a = (u64)w[3] << 32 | w[2];
-		if ((w[0] & PKT_LOAD_AND_EXE_LOAD) &&
-		    !gaudi_user_mem(cfg, a, GAUDI_PRED_LOAD_SIZE))
-			return gaudi_refuse(ps->err, -EINVAL,
-					    "source not user memory", a);
-		return 0;
+		return gaudi_check_load_exe(ps, w);
 	default:
 		/*
 		 * FENCE (any id, target, decrement: it waits on this stream's

@@ -389,6 +389,22 @@ static bool mapped(void *priv, u64 va, u64 len)
 }
 
 /*
+ * The user's memory at @addr as the model holds it (what gaudi.ko's
+ * gaudi_cs_snapshot() reads), or NULL.
+ */
+static const uint8_t *user_bytes(struct iso *s, uint64_t addr, uint32_t len)
+{
+	if (in(addr, len, ISO_USER_VA, ISO_USER_SIZE))
+		return s->fb.host + ISO_USER_BUS + (addr - ISO_USER_VA);
+	if (in(addr, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
+	       GAUDI_SRAM_SIZE - ISO_SRAM_USER))
+		return s->fb.sram + (addr - GAUDI_SRAM_BASE);
+	if (in(addr, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
+		return s->fb.hbm + addr;
+	return NULL;
+}
+
+/*
  * The parser's cfg->cp_dma, as gaudi.ko's gaudi_cs_cp_dma(): copy the
  * target from the user's memory, parse the copy as a lower CB, place it
  * in the driver's HBM and remember to point the packet at it.
@@ -405,19 +421,14 @@ static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	if (s->npatch >= sizeof(s->patch) / sizeof(s->patch[0]) ||
 	    len > ISO_MAX_CB || len > ISO_SUB_SIZE - s->sub_used)
 		return -EINVAL;
-	if (in(addr, len, ISO_USER_VA, ISO_USER_SIZE))
-		src = s->fb.host + ISO_USER_BUS + (addr - ISO_USER_VA);
-	else if (in(addr, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
-		    GAUDI_SRAM_SIZE - ISO_SRAM_USER))
-		src = s->fb.sram + (addr - GAUDI_SRAM_BASE);
-	else if (in(addr, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
-		src = s->fb.hbm + addr;
-	else
+	src = user_bytes(s, addr, len);
+	if (!src)
 		return -EINVAL;
 	memcpy(s->sub_buf, src, len);
 	lower.lower = true;
 	lower.cp_dma = NULL;
 	lower.rewrite = NULL;
+	lower.read = NULL;
 	ret = gaudi_parse_cb(&lower, s->sub_buf, len, &err);
 	if (ret)
 		return ret;
@@ -427,6 +438,17 @@ static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	s->patch[s->npatch].off = offset;
 	s->patch[s->npatch].dev = dev;
 	s->npatch++;
+	return 0;
+}
+
+/* The parser's cfg->read, as gaudi.ko's gaudi_cs_read(). */
+static int iso_read(void *priv, u64 addr, u32 len, void *out)
+{
+	const uint8_t *src = user_bytes(priv, addr, len);
+
+	if (!src)
+		return -EINVAL;
+	memcpy(out, src, len);
 	return 0;
 }
 
@@ -564,6 +586,7 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	cfg.mapped = mapped;
 	cfg.cp_dma = s->external ? NULL : iso_cp_dma;	/* as gaudi.ko */
 	cfg.rewrite = iso_rewrite;
+	cfg.read = s->external ? NULL : iso_read;	/* as gaudi.ko */
 	cfg.priv = s;
 	s->cfg = &cfg;
 	memcpy(s->copy, data, size);

@@ -218,6 +218,24 @@ static void bulk(struct b *b, uint32_t reg, const uint32_t *v, uint32_t n)
 		u32(b, v[i]);
 }
 
+/*
+ * LOAD_AND_EXE that loads into the scalars (from user SRAM, where the user
+ * memory bytes land) a 16-byte packet @op writing @v to @a, and executes
+ * it (etype 0).
+ */
+static void scalar_exe(struct b *b, uint64_t a, uint32_t v, uint32_t op)
+{
+	user_cb(b);
+	u32(b, PKT_LOAD_AND_EXE_DST | PKT_LOAD_AND_EXE_LOAD |
+	    PKT_LOAD_AND_EXE_EXE);
+	u32(b, CTL(PKT_LOAD_AND_EXE) | PKT_CTL_MB);
+	u64(b, GAUDI_SRAM_BASE + ISO_SRAM_CB);
+	user_mem(b);
+	u32(b, v);
+	u32(b, CTL(op) | PKT_CTL_MB);
+	u64(b, a);
+}
+
 size_t iso_seeds(struct iso_seed *out, size_t max)
 {
 	static const uint8_t qs[2] = { Q_EXT, Q_INT };
@@ -363,6 +381,25 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		wreg(&b, DMA_CORE_COMMIT, DMA_COMMIT_LIN);
 		b.s->hw_blocks = false;	/* user memory both: parser only */
 	}
+	/*
+	 * LOAD_AND_EXE of scalars (hl-thunk's RF tests): the packet in the
+	 * scalars, DMA'd to user SRAM first (here: the user memory bytes),
+	 * executed on an internal queue; gaudi.ko runs the parsed packet
+	 * in place of the LOAD_AND_EXE.
+	 */
+	if (NEXT("legit: scalar LOAD_AND_EXE of a MSG_LONG +1 to a user SOB (DMA_2_0)",
+		 false, Q_INT))
+		scalar_exe(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 20,
+			   SM_SOB_INC | 1, PKT_MSG_LONG);
+	if (NEXT("scalar LOAD_AND_EXE: a MSG_LONG to another process's page (internal)",
+		 true, Q_INT))
+		scalar_exe(&b, CANARY, 0x42, PKT_MSG_LONG);
+	if (NEXT("scalar LOAD_AND_EXE: a MSG_PROT to kernel HBM (internal)",
+		 true, Q_INT))
+		scalar_exe(&b, KERNEL_HBM, 0x42, PKT_MSG_PROT);
+	if (NEXT("scalar LOAD_AND_EXE: a MSG_LONG to another process's page (external)",
+		 true, Q_EXT))
+		scalar_exe(&b, CANARY, 0x42, PKT_MSG_LONG);
 	if (NEXT("MSG_LONG to another process's page", true, Q_INT))
 		msg_long(&b, CANARY, 0x42);
 	if (NEXT("MSG_LONG to kernel HBM", true, Q_TPC))

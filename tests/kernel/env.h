@@ -61,6 +61,25 @@ static inline int t_rewrite(void *priv, u32 offset, const void *pkts, u32 len)
 	return 0;
 }
 
+/*
+ * A caller that reads scalar sources (gaudi_cs.c does, from user memory):
+ * here the bytes of t_read_src at the address modulo t_read_len (the
+ * fuzzer points it at its input), or zeros.
+ */
+static const u8 *t_read_src;
+static u32 t_read_len;
+
+static inline int t_read(void *priv, u64 addr, u32 len, void *out)
+{
+	u8 *o = out;
+	u32 i;
+
+	(void)priv;
+	for (i = 0; i < len; i++)
+		o[i] = t_read_len ? t_read_src[(addr + i) % t_read_len] : 0;
+	return 0;
+}
+
 /* @cfg for upstream queue id @q (0..112 without 8, the CPU queue). */
 static void t_cfg(struct gaudi_parser_cfg *cfg, unsigned int q, u32 encaps)
 {

@@ -43,6 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(t_rw_buf, data + 2, size - 2);
 	if (!cfg.lower)
 		cfg.rewrite = t_rewrite;
+	if (!cfg.lower && !cfg.external) {
+		cfg.read = t_read;	/* scalars: bytes of the input */
+		t_read_src = data;
+		t_read_len = (u32)size;
+	}
 	ret = gaudi_parse_cb(&cfg, t_rw_buf, size - 2, &err);
 	if (ret == 0) {
 		if (!oracle_check(&cfg, &t_env, t_rw_buf, size - 2, why,

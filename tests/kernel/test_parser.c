@@ -134,6 +134,8 @@ static int parse_enc(const struct cb *c, unsigned int q, u32 encaps)
 	/* As gaudi.ko: a copy, COMMITs of upper CBs rewritten in it. */
 	if (!cfg.lower)
 		cfg.rewrite = t_rewrite;
+	if (!cfg.lower && !cfg.external)
+		cfg.read = t_read;
 	memcpy(t_rw_buf, c->b, c->n);
 	ret = gaudi_parse_cb(&cfg, t_rw_buf, c->n, &last_err);
 	if (!ret && !oracle_check(&cfg, &t_env, t_rw_buf, c->n, why, sizeof(why))) {
@@ -818,6 +820,90 @@ static void t_commit(void)
 	ok_eq(parse(&c, Q_DMA00), -EPERM, "LIN_DMA write completion with WDATA unwritten in this CB: EPERM");
 }
 
+/* ---- LOAD_AND_EXE of scalars ------------------------------------------- */
+
+static u8 t_scalars[16];
+
+/* The scalars R0..R3 the read callback hands out: the packet @w0, @ctl, @a. */
+static void set_scalars(uint32_t w0, uint32_t ctl, uint64_t a)
+{
+	memcpy(t_scalars, &w0, 4);
+	memcpy(t_scalars + 4, &ctl, 4);
+	memcpy(t_scalars + 8, &a, 8);
+	t_read_src = t_scalars;
+	t_read_len = 16;
+}
+
+static void t_load_exe(void)
+{
+	const uint32_t LOAD = 1U << 8, EXE = 1U << 9, ETYPE = 1U << 10, SC = 1;
+	uint32_t w[4];
+
+	/* hl-thunk's 2-RF test: a MSG_SHORT signalling a SOB in R0/R1 */
+	set_scalars(SOB_ADD | 1, CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 150, 0);
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE) | MB, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), 0, "scalar load + execute of a MSG_SHORT to a user SOB on DMA_2_0: accepted");
+	memcpy(w, t_rw_buf, 16);
+	ok(w[0] == (SOB_ADD | 1) && w[1] == (CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 150) &&
+	   w[2] == 0 && w[3] == CTL(OP_NOP),
+	   "  the copy holds that MSG_SHORT and a NOP instead of the LOAD_AND_EXE");
+	pk16(reset(&c), SC | LOAD, CTL(OP_LOAD_AND_EXE), O_SRAM_USER);
+	pk16(&c, EXE, CTL(OP_LOAD_AND_EXE), 0);
+	ok_eq(parse(&c, Q_DMA20), 0, "load, then execute in a second packet: accepted");
+	memcpy(w, t_rw_buf, 16);
+	ok(w[1] == CTL(OP_NOP) && w[3] == CTL(OP_NOP), "  the load alone became NOPs");
+	memcpy(w, t_rw_buf + 16, 8);
+	ok(w[1] == (CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 150), "  the execute became the packet");
+	/* the upper two registers (etype 1) */
+	memcpy(t_scalars + 8, t_scalars, 8);
+	memset(t_scalars, 0xFF, 8);
+	pk16(reset(&c), SC | LOAD | EXE | ETYPE, CTL(OP_LOAD_AND_EXE), O_HBM_USER);
+	ok_eq(parse(&c, Q_TPC00), 0, "etype 1: the packet in R2/R3 on TPC_0_0: accepted");
+	/* 4 RFs: a MSG_LONG to user SRAM */
+	set_scalars(0x1234, CTL(OP_MSG_LONG), O_SRAM_USER + 0x1000);
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE), O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), 0, "etype 0: a MSG_LONG to user SRAM: accepted");
+
+	/* Hostile twins. */
+	set_scalars(1, CTL(OP_MSG_LONG), 0x10000000);
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE), O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "executed MSG_LONG to the page tables: EINVAL");
+	set_scalars(SOB_ADD | 1, CTL(OP_MSG_LONG), WS_SOB(10));
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "executed MSG_LONG to a driver SOB: EINVAL");
+	set_scalars(1, CTL(OP_MSG_PROT), O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "executed MSG_PROT: EPERM");
+	set_scalars(0, CTL(OP_STOP), 0);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "executed STOP: EPERM");
+	set_scalars(0, CTL(OP_REPEAT), 0);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "executed REPEAT: EPERM");
+	set_scalars(8, CTL(OP_CP_DMA), T_VA_CB);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "executed CP_DMA: EPERM");
+	set_scalars(0x1000, CTL(OP_WREG_32) | 0x078 << 8, 0);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "executed WREG_32 to the DMA core's COMMIT: EPERM");
+	set_scalars(0, CTL(OP_WREG_32) | 0x8008 << 8, 0);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "executed WREG_32 to GLBL_PROT: EPERM");
+	set_scalars(1, CTL(OP_MSG_LONG) | 1U << 6, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "executed packet with a reserved bit: EINVAL");
+	set_scalars(1, CTL(OP_MSG_LONG), O_SRAM_USER);
+	pk16(reset(&c), SC | LOAD | EXE | ETYPE, CTL(OP_LOAD_AND_EXE), O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "etype 1 with a 16-byte packet: EPERM");
+	set_scalars(SOB_ADD | 1, CTL(OP_MSG_SHORT) | 3U << 22 | 4 * 150, 0);
+	pk16(reset(&c), EXE, CTL(OP_LOAD_AND_EXE), 0);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "execute of what an earlier CB loaded: EPERM");
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE), O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "on an external queue (a trusted CP): EPERM");
+	t_snap = 2;
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "in a CP_DMA target (lower CP): EPERM");
+	t_snap = 0;
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE) | 3, O_SRAM_USER);
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "predicated scalar load and execute: EPERM");
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE), O_SRAM);
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "scalars from the driver's SRAM: EINVAL");
+	pk16(reset(&c), SC | LOAD | EXE, CTL(OP_LOAD_AND_EXE), T_VA_CB + 0x10000 - 8);
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "scalars from the last 8 bytes of a mapping (the load reads 16): EINVAL");
+	t_read_len = 0;
+}
+
 /* ---- WREG_32 ------------------------------------------------------------ */
 
 static void t_wreg(void)
@@ -1146,7 +1232,7 @@ static void t_control_flow(void)
 	pk16(reset(&c), 1U << 10, CTL(OP_LOAD_AND_EXE), T_VA_BUF);
 	ok_eq(parse(&c, Q_TPC00), -EPERM, "LOAD_AND_EXE with etype: EPERM");
 	pk16(reset(&c), 1U | 1U << 8, CTL(OP_LOAD_AND_EXE), T_VA_BUF);
-	ok_eq(parse(&c, Q_TPC00), -EPERM, "scalar LOAD_AND_EXE: EPERM");
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "scalar LOAD_AND_EXE on an external queue: EPERM");
 	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE), 0x10000000);
 	ok_eq(parse(&c, Q_TPC00), -EINVAL, "predicates from the page tables: EINVAL");
 	pk16(reset(&c), 1U << 8, CTL(OP_LOAD_AND_EXE), T_VA_CB + 0x10000 - 128);
@@ -1389,7 +1475,16 @@ static void rnd_pkt(struct cb *k)
 		pk8(k, v & 0x3FFFFFFF, CTL(OP_WAIT));
 		break;
 	case 6:
-		pk16(k, 1U << 8, CTL(OP_LOAD_AND_EXE), a);
+		if (rnd() % 2) {
+			pk16(k, 1U << 8, CTL(OP_LOAD_AND_EXE), a);
+			break;
+		}
+		/* scalars holding a packet near the boundaries, executed */
+		set_scalars(v, rnd() % 2 ? CTL(OP_MSG_LONG) | (v & 0x300000) :
+			    CTL((uint32_t)(rnd() % 16)) | (uint32_t)(rnd() % 0x10000) << 8,
+			    addrs[rnd() % (sizeof(addrs) / sizeof(addrs[0]))]);
+		pk16(k, (uint32_t)(rnd() % 2) | 1U << 8 | 1U << 9 |
+		     (rnd() % 4 ? 0 : 1U << 10), CTL(OP_LOAD_AND_EXE), a);
 		break;
 	default:
 		pk8(k, v & 0xC0FF000F, CTL(OP_FENCE) | (v & 0x1F));
@@ -1560,6 +1655,7 @@ int main(int argc, char **argv)
 	t_lin_dma();
 	t_strided();
 	t_commit();
+	t_load_exe();
 	t_wreg();
 	t_msg();
 	t_nic_doorbell();

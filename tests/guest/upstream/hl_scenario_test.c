@@ -32,7 +32,9 @@
  *             priority) set from a CB on DMA_2_0, as hl-thunk's tests set
  *             it, then two streams of DMA 2 in one CS; reset to 0
  *   pred      LOAD_AND_EXE of a non-consecutive predicate map, then 31
- *             predicated MSG_LONGs: only those of the set predicates land
+ *             predicated MSG_LONGs: only those of the set predicates land;
+ *             then scalars: a MSG_SHORT loaded into the lower or upper two
+ *             scalar registers and executed (hl-thunk's 2-RF tests)
  *   toctou    (gaudi.ko) a user CB waiting in a FENCE is rewritten after
  *             its submission: it runs as it was submitted (the snapshot)
  *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
@@ -989,6 +991,55 @@ static void t_arb(struct sess *s)
  * then 31 MSG_LONGs, the one with predicate p writing result word p: only
  * those whose predicate the map sets may land (P0, always set, signals).
  */
+/*
+ * hl-thunk's 2-RF tests: a LOAD_AND_EXE loads a MSG_SHORT (+1 to a W_S
+ * SOB) into the scalars of DMA_2_0 and executes it from the lower (etype
+ * 0) or upper (etype 1) two registers, in the same packet or a second one;
+ * DMA_0_0 fences on the SOB reaching the round.  gaudi.ko runs the parsed
+ * packet in place of the LOAD_AND_EXE (Documentation/accel/parser.rst).
+ */
+static void t_scalars(struct sess *s)
+{
+	uint8_t *sc = s->buf + (6U << 20) + 0x4000;
+	uint64_t scva = s->va + (6U << 20) + 0x4000;
+	uint32_t sob = USER_SOB + 31, mon = USER_MON + 15, cfg, r;
+	unsigned int fails = 0;
+	uint8_t ib[64];
+	size_t l, el;
+
+	if (!clear_sobs(s, sob, 1))
+		return;
+	for (r = 1; r <= 4; r++) {
+		bool upper = r > 2, separate = !(r & 1);
+
+		memset(sc, 0, 16);
+		put32(sc + (upper ? 8 : 0), SM_SOB_INC | 1);
+		put32(sc + (upper ? 12 : 4), HL_PKT_CTL(PKT_MSG_SHORT) |
+		      PKT_CTL_MB | 3U << 22 | 4 * sob);
+		cfg = PKT_LOAD_AND_EXE_DST | PKT_LOAD_AND_EXE_LOAD |
+		      (upper ? PKT_LOAD_AND_EXE_ETYPE : 0);
+		l = pkt(ib, 0, PKT_LOAD_AND_EXE,
+			cfg | (separate ? 0 : PKT_LOAD_AND_EXE_EXE), PKT_CTL_MB, 16);
+		put64(ib + 8, scva);
+		if (separate)
+			l = pkt(ib, l, PKT_LOAD_AND_EXE, PKT_LOAD_AND_EXE_EXE |
+				(upper ? PKT_LOAD_AND_EXE_ETYPE : 0), PKT_CTL_MB, 16);
+		if (!put_icb(s, 0, ib, l)) {
+			fails++;
+			break;
+		}
+		el = arm_fence(s->cbp, 0, mon, sob, r, FENCE0(DMA_QM(0), 0));
+		if (run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el)) {
+			tap_diag("scalars: round %u (%s RF, %s) did not complete",
+				 r, upper ? "upper" : "lower",
+				 separate ? "separate execute" : "one packet");
+			fails++;
+		}
+	}
+	ok_eq(fails, 0, "scalars: LOAD_AND_EXE of a MSG_SHORT into the lower and upper two scalar registers, executed in the same and in a second packet (%s CB), each signalled its SOB",
+	      ucb_name[ucb]);
+}
+
 static void t_pred(struct sess *s)
 {
 	static const unsigned int set[] = { 1, 3, 6, 7, 17, 31 };
@@ -1032,6 +1083,7 @@ static void t_pred(struct sess *s)
 	ok(rc == 0 && !bad,
 	   "pred: LOAD_AND_EXE of a non-consecutive predicate map (%s CB): only the packets of P1, P3, P6, P7, P17, P31 ran (rc %d, %u wrong)",
 	   ucb_name[ucb], rc, bad);
+	t_scalars(s);
 }
 
 /*
