@@ -1022,10 +1022,10 @@ static int gaudi_check_load_exe(struct gaudi_parse_state *ps, const u32 *w)
 
 /*
  * WREG_BULK (@w its header, @vals its 64-bit words): 2 * size64 values to
- * consecutive registers from the packet's offset on.  Allowed only when
- * each is a register gaudi_shape_reg() tracks (Habana's runtime writes a
- * transfer's registers so), recorded in order; any other register, the
- * COMMIT included (a commit is a WREG_32 or a LIN_DMA), is refused.
+ * consecutive registers from the packet's offset on.  Allowed only on
+ * internal queues and when each is a register gaudi_shape_reg() tracks,
+ * recorded in order; any other register, the COMMIT included (a commit is
+ * a WREG_32 or a LIN_DMA), is refused.
  */
 static int gaudi_check_bulk(struct gaudi_parse_state *ps, const u32 *w,
 			    const u8 *vals)
@@ -1033,6 +1033,13 @@ static int gaudi_check_bulk(struct gaudi_parse_state *ps, const u32 *w,
 	u32 reg = FIELD_GET(PKT_WREG_REG_OFFSET, w[1]), i, n;
 	int ret;
 
+	/*
+	 * Upstream refuses WREG_BULK in the external CBs it parses, so
+	 * Habana's runtime sends it only to internal queues.
+	 */
+	if (ps->cfg->external)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "WREG_BULK on an external queue", reg);
 	if (reg & 3)
 		return gaudi_refuse(ps->err, -EINVAL, "unaligned register", reg);
 	n = 2 * FIELD_GET(PKT_WREG_BULK_SIZE64, w[0]);

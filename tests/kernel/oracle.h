@@ -7,8 +7,8 @@
  * promises, not its code:
  *
  *  - no packet but NOP, WREG_32, MSG_LONG, MSG_SHORT, FENCE, LIN_DMA,
- *    ARB_POINT, WAIT, predicate LOAD_AND_EXE, WREG_BULK of stream 0's
- *    own DMA core registers (below), and CP_DMA only of an
+ *    ARB_POINT, WAIT, predicate LOAD_AND_EXE, WREG_BULK of an internal
+ *    stream 0's own DMA core registers (below), and CP_DMA only of an
  *    upper CB whose caller snapshots CP_DMA targets (cfg->cp_dma), of
  *    whole packets of user memory; reserved bits zero;
  *  - the arbitration registers (ARB_CFG_0 with type, master and enable
@@ -456,9 +456,9 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 		case 0x2:	/* WREG_BULK: the DMA core's registers only */
 			len = 2 * (w[0] & 0xFFFF);
 			k = ctl >> 8 & 0xFFFF;
-			if ((w[0] >> 16) || (ctl & 0xE0))
-				O_FAIL("WREG_BULK 0x%x/0x%x at 0x%zx", w[0], ctl,
-				       off);
+			if ((w[0] >> 16) || (ctl & 0xE0) || cfg->external)
+				O_FAIL("WREG_BULK 0x%x/0x%x (queue %u) at 0x%zx",
+				       w[0], ctl, cfg->queue, off);
 			if (size - off < 8 + 4 * (size_t)len)
 				O_FAIL("truncated WREG_BULK accepted at 0x%zx", off);
 			for (j = 0; j < len; j++, k += 4) {

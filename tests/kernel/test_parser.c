@@ -195,8 +195,8 @@ static void t_framing(void)
 			want = 0;
 			lin(&c, 64, LIN, T_VA_BUF, O_SRAM_USER);
 			break;
-		case OP_WREG_BULK:	/* no registers: a no-op on DMA_0_0 */
-			want = 0;
+		case OP_WREG_BULK:	/* external queue: as upstream */
+			want = -EPERM;
 			pk8(&c, 0, CTL(op) | 0x14 << 8);
 			break;
 		case OP_LOAD_AND_EXE:
@@ -779,31 +779,32 @@ static void t_commit(void)
 	bulk(&c, 0x02C, (const uint32_t[]){ 8, 0, 1, 0, 1, 0, 1, 0 }, 8, 0);
 	wreg(&c, 0x04C, 4096);
 	bulk(&c, 0x054, (const uint32_t[]){ 8, 8192, 1, 0, 1, 0, 1, 0 }, 8, 0);
-	lin(&c, 4096, 0, T_VA_BUF, T_VA_BUF + (1 << 20));
-	ok_eq(parse(&c, Q_DMA00), 0, "WREG_BULK of the shape, then a strided LIN_DMA: accepted");
+	lin(&c, 4096, 0, O_HBM_USER, O_HBM_USER + (1 << 20));
+	ok_eq(parse(&c, Q_DMA20), 0, "WREG_BULK of the shape, then a strided LIN_DMA on DMA_2_0: accepted");
+	ok_eq(parse(&c, Q_DMA00), -EPERM, "the same on an external queue: EPERM (as upstream)");
 	bulk(reset(&c), 0x04C, (const uint32_t[]){ 4096, 0 }, 2, 0);
-	ok_eq(parse(&c, Q_DMA00), -EPERM, "WREG_BULK over 0x050 (no register): EPERM");
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "WREG_BULK over 0x050 (no register): EPERM");
 	reset(&c);
 	bulk(&c, 0x02C, (const uint32_t[]){ 8, 0, 1, 0, 1, 0, 1, 0 }, 8, 0);
 	wreg(&c, 0x04C, 4096);
 	bulk(&c, 0x054, (const uint32_t[]){ 8, 0x200000, 1, 0, 1, 0, 1, 0 }, 8, 0);
-	lin(&c, 4096, 0, T_VA_BUF, T_VA_BUF + (7 << 20));
-	ok_eq(parse(&c, Q_DMA00), -EINVAL, "WREG_BULK of a shape leaving the mapping: EINVAL at the commit");
+	lin(&c, 4096, 0, O_HBM_USER, O_HBM_END - 4096);
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "WREG_BULK of a shape leaving user HBM: EINVAL at the commit");
 	bulk(reset(&c), 0x070, (const uint32_t[]){ 0, 64, 1, 0 }, 4, 0);
-	ok_eq(parse(&c, Q_DMA00), -EPERM, "WREG_BULK through COMMIT: EPERM");
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "WREG_BULK through COMMIT: EPERM");
 	bulk(reset(&c), 0x0B0, (const uint32_t[]){ 0, 0, 0, 0 }, 4, 0);
-	ok_eq(parse(&c, Q_DMA00), -EPERM, "WREG_BULK to PROT: EPERM");
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "WREG_BULK to PROT: EPERM");
 	bulk(reset(&c), 0x02C, shp, 2, 0);
-	ok_eq(parse(&c, Q_DMA01), -EPERM, "WREG_BULK of the shape on stream 1: EPERM");
+	ok_eq(parse(&c, Q_DMA21), -EPERM, "WREG_BULK of the shape on stream 1: EPERM");
 	ok_eq(parse(&c, Q_TPC00), -EPERM, "WREG_BULK on a TPC queue: EPERM");
 	bulk(reset(&c), 0x02C, shp, 2, 1);
-	ok_eq(parse(&c, Q_DMA00), -EPERM, "predicated WREG_BULK: EPERM");
+	ok_eq(parse(&c, Q_DMA20), -EPERM, "predicated WREG_BULK: EPERM");
 	bulk(reset(&c), 0x02C, shp, 2, 0);
 	c.b[2] = 1;	/* size64 bit 16 */
-	ok_eq(parse(&c, Q_DMA00), -EINVAL, "WREG_BULK reserved size bits: EINVAL");
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "WREG_BULK reserved size bits: EINVAL");
 	bulk(reset(&c), 0x02C, shp, 2, 0);
 	c.n -= 8;
-	ok_eq(parse(&c, Q_DMA00), -EINVAL, "WREG_BULK past the end of the CB: EINVAL");
+	ok_eq(parse(&c, Q_DMA20), -EINVAL, "WREG_BULK past the end of the CB: EINVAL");
 
 	/* Write completion on a LIN_DMA packet. */
 	reset(&c);
@@ -1627,13 +1628,13 @@ static int seeds(const char *dir)
 		wreg(&k, 0x04C, 4096);
 		bulk(&k, 0x054, (const uint32_t[]){ 8, 8192, 1, 0, 1, 0, 1, 0 },
 		     8, 0);
-		lin(&k, 4096, 0, T_VA_BUF, T_VA_BUF + (1 << 20));
-		r |= write_seed(dir, "valid-bulk-shape", 0, 0, &k);
+		lin(&k, 4096, 0, O_HBM_USER, O_HBM_USER + (1 << 20));
+		r |= write_seed(dir, "valid-bulk-shape", 9, 0, &k);
 		bulk(reset(&k), 0x014,
 		     (const uint32_t[]){ 0, 0, (uint32_t)O_SRAM_USER,
 					 O_SRAM_USER >> 32 }, 4, 0);
 		bulk(&k, 0x074, (const uint32_t[]){ 64, LIN }, 2, 0);
-		r |= write_seed(dir, "hostile-bulk-commit", 0, 0, &k);
+		r |= write_seed(dir, "hostile-bulk-commit", 9, 0, &k);
 	}
 	/* CP_DMA of a snapshotted user CB (byte 1 bit 6), and into the driver. */
 	seed_flags = 0x40;

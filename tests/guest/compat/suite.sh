@@ -28,7 +28,7 @@
 BIN=${BIN:-$(dirname "$0")}
 GAUDI_KO=${GAUDI_KO:-}
 PEER_KO=${PEER_KO:-}
-SCEN="fourdma pingpong engines arb pred strided"
+SCEN="fourdma pingpong engines arb pred strided sobswitch"
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"

@@ -35,6 +35,9 @@
  *             predicated MSG_LONGs: only those of the set predicates land;
  *             then scalars: a MSG_SHORT loaded into the lower or upper two
  *             scalar registers and executed (hl-thunk's 2-RF tests)
+ *   sobswitch hl-thunk's SOB-cleanup-on-context-switch test: E_N SOB 0
+ *             set, close and reopen at once, a monitor on SOB 0 == 0 must
+ *             release a FENCE in the new context
  *   toctou    (gaudi.ko) a user CB waiting in a FENCE is rewritten after
  *             its submission: it runs as it was submitted (the snapshot)
  *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
@@ -80,6 +83,8 @@
  */
 #define WS_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (i))
 #define WS_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + (reg) + 4 * (m))
+#define EN_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * (i))
+#define EN_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + (reg) + 4 * (m))
 #define DMA_QM(n)	((uint64_t)mmDMA0_QM_BASE + GAUDI_DMA_STRIDE * (uint64_t)(n))
 #define TPC_QM(n)	((uint64_t)mmTPC0_QM_BASE + GAUDI_TPC_STRIDE * (uint64_t)(n))
 /* CP_FENCE0_RDATA of CP @cp (0..3 the streams, 4 the lower CP). */
@@ -992,22 +997,48 @@ static void t_arb(struct sess *s)
  * those whose predicate the map sets may land (P0, always set, signals).
  */
 /*
- * hl-thunk's 2-RF tests: a LOAD_AND_EXE loads a MSG_SHORT (+1 to a W_S
- * SOB) into the scalars of DMA_2_0 and executes it from the lower (etype
- * 0) or upper (etype 1) two registers, in the same packet or a second one;
- * DMA_0_0 fences on the SOB reaching the round.  gaudi.ko runs the parsed
- * packet in place of the LOAD_AND_EXE (Documentation/accel/parser.rst).
+ * Arm E_N monitor @m on E_N SOB @sob (== @target if @equal, else >=) with
+ * a payload of 1 to @fence_addr, by MSG_SHORT (base 0: the E_N monitors)
+ * as hl-thunk-open's tests do, then FENCE on counter 0.
+ */
+static size_t en_arm_fence(uint8_t *cb, size_t off, uint32_t m, uint32_t sob,
+			   uint32_t target, bool equal, uint64_t fence_addr)
+{
+	static const uint32_t reg[3] = { SM_MON_PAY_ADDRL(0), SM_MON_PAY_ADDRH(0),
+					 SM_MON_PAY_DATA(0) };
+	const uint32_t val[3] = { (uint32_t)fence_addr,
+				  (uint32_t)(fence_addr >> 32), 1 };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		off = pkt(cb, off, PKT_MSG_SHORT, val[i], PKT_CTL_MB |
+			  (reg[i] - SM_MON_PAY_ADDRL(0) + 4 * m), 8);
+	off = pkt(cb, off, PKT_MSG_SHORT, sob / 8 |
+		  (0xFFU & ~(1U << sob % 8)) << 8 | (equal ? 1U << 16 : 0) |
+		  target << 17, PKT_CTL_MB |
+		  (SM_MON_ARM(0) - SM_MON_PAY_ADDRL(0) + 4 * m), 8);
+	return hl_pkt_fence(cb, off, 0, 1, 1);
+}
+
+/*
+ * hl-thunk's 2-RF tests: a LOAD_AND_EXE loads a MSG_SHORT (+1 to E_N SOB
+ * @sob, base 1 as its write_to_sob) into the scalars of DMA_2_0 and
+ * executes it from the lower (etype 0) or upper (etype 1) two registers,
+ * in the same packet or a second one; DMA_0_0 fences on the SOB reaching
+ * the round.  gaudi.ko runs the parsed packet in place of the
+ * LOAD_AND_EXE (Documentation/accel/parser.rst).
  */
 static void t_scalars(struct sess *s)
 {
 	uint8_t *sc = s->buf + (6U << 20) + 0x4000;
 	uint64_t scva = s->va + (6U << 20) + 0x4000;
-	uint32_t sob = USER_SOB + 31, mon = USER_MON + 15, cfg, r;
+	uint32_t sob = 200, mon = 200, cfg, r;
 	unsigned int fails = 0;
 	uint8_t ib[64];
 	size_t l, el;
 
-	if (!clear_sobs(s, sob, 1))
+	l = msg(s->cbp, 0, EN_SOB(sob), 0);
+	if (!run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "scalars: clear E_N SOB"))
 		return;
 	for (r = 1; r <= 4; r++) {
 		bool upper = r > 2, separate = !(r & 1);
@@ -1015,7 +1046,7 @@ static void t_scalars(struct sess *s)
 		memset(sc, 0, 16);
 		put32(sc + (upper ? 8 : 0), SM_SOB_INC | 1);
 		put32(sc + (upper ? 12 : 4), HL_PKT_CTL(PKT_MSG_SHORT) |
-		      PKT_CTL_MB | 3U << 22 | 4 * sob);
+		      PKT_CTL_MB | 1U << 22 | 4 * sob);
 		cfg = PKT_LOAD_AND_EXE_DST | PKT_LOAD_AND_EXE_LOAD |
 		      (upper ? PKT_LOAD_AND_EXE_ETYPE : 0);
 		l = pkt(ib, 0, PKT_LOAD_AND_EXE,
@@ -1028,16 +1059,52 @@ static void t_scalars(struct sess *s)
 			fails++;
 			break;
 		}
-		el = arm_fence(s->cbp, 0, mon, sob, r, FENCE0(DMA_QM(0), 0));
+		el = en_arm_fence(s->cbp, 0, mon, sob, r, false,
+				  FENCE0(DMA_QM(0), 0));
 		if (run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el)) {
 			tap_diag("scalars: round %u (%s RF, %s) did not complete",
 				 r, upper ? "upper" : "lower",
 				 separate ? "separate execute" : "one packet");
 			fails++;
+			break;
 		}
 	}
 	ok_eq(fails, 0, "scalars: LOAD_AND_EXE of a MSG_SHORT into the lower and upper two scalar registers, executed in the same and in a second packet (%s CB), each signalled its SOB",
 	      ucb_name[ucb]);
+}
+
+/*
+ * hl-thunk's test_sm_sob_cleanup_on_ctx_switch, packet for packet: E_N
+ * SOB 0 set to 1 by MSG_SHORT (base 1) on DMA_0_0; close and reopen at
+ * once; E_N monitor 0 armed on SOB 0 == 0 (MSG_SHORT, base 0) with its
+ * payload on DMA_0_0's FENCE0, and a FENCE: the CS completes only if the
+ * switch cleared SOB 0.  The reopen is reported (an open while the
+ * previous context is released may be refused: EBUSY/EAGAIN).
+ */
+static void t_sobswitch(struct sess *s)
+{
+	char path[64];
+	size_t l;
+	int fd, err = 0;
+
+	l = pkt(s->cbp, 0, PKT_MSG_SHORT, 1, PKT_CTL_MB | 1U << 22, 8);
+	if (!ok(run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "sobswitch: set"),
+		"sobswitch: E_N SOB 0 set to 1 by MSG_SHORT"))
+		return;
+	sess_close(s);
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", card);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		err = errno;
+	else
+		close(fd);
+	tap_diag("sobswitch: the immediate reopen %s%s", err ? "failed: " : "succeeded",
+		 err ? strerror(err) : "");
+	if (!ok(sess_open(s), "sobswitch: the next context opens"))
+		return;
+	l = en_arm_fence(s->cbp, 0, 0, 0, 0, true, FENCE0(DMA_QM(0), 0));
+	ok(run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "sobswitch: fence"),
+	   "sobswitch: in the next context E_N monitor 0 on SOB 0 == 0 releases the FENCE (SOB 0 was cleared)");
 }
 
 static void t_pred(struct sess *s)
@@ -1245,7 +1312,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [toctou] [hostile]\n");
+				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [toctou] [hostile] [sobswitch]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -1278,6 +1345,8 @@ int main(int argc, char **argv)
 			t_pred(&s);
 		else if (!strcmp(names[i], "toctou"))
 			t_toctou(&s);
+		else if (!strcmp(names[i], "sobswitch"))
+			t_sobswitch(&s);
 		else
 			ok(0, "unknown scenario '%s'", names[i]);
 	}
