@@ -670,6 +670,23 @@ static int gaudi_shape_span(struct gaudi_parse_state *ps, u32 tsize0,
 }
 
 /*
+ * A commit reads the tracked core registers @need: only where
+ * gaudi_shape_reg() lets CBs write them (else @off_stream) and only if
+ * this CB wrote all of them earlier (else @unwritten): what an earlier CB,
+ * CS or holder left in the core is never assumed.
+ */
+static int gaudi_core_read(struct gaudi_parse_state *ps, u32 need,
+			   const char *off_stream, const char *unwritten)
+{
+	if (ps->cfg->lower || ps->cfg->stream != GAUDI_STRIDED_STREAM)
+		return gaudi_refuse(ps->err, -EPERM, off_stream, 0);
+	if ((ps->shape_written & need) != need)
+		return gaudi_refuse(ps->err, -EPERM, unwritten,
+				    need & ~ps->shape_written);
+	return 0;
+}
+
+/*
  * A LIN_DMA with the linear bit clear: the core walks the shape registers
  * (byte i0 + TSIZE_0 * (i1 + n1 * (i2 + ...)) at BASE + i0 + sum ik *
  * STRIDE_k on each side).  Allowed only where gaudi_shape_reg() lets a CB
@@ -687,13 +704,10 @@ static int gaudi_check_strided(struct gaudi_parse_state *ps, const u32 *w,
 	u64 sspan, sbytes, dspan, dbytes;
 	int ret;
 
-	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
-		return gaudi_refuse(ps->err, -EPERM,
-				    "non-linear transfer not on stream 0", 0);
-	if ((ps->shape_written & need) != need)
-		return gaudi_refuse(ps->err, -EPERM,
-				    "shape registers not written in this CB",
-				    need & ~ps->shape_written);
+	ret = gaudi_core_read(ps, need, "non-linear transfer not on stream 0",
+			      "shape registers not written in this CB");
+	if (ret)
+		return ret;
 	ret = gaudi_shape_span(ps, w[0],
 			       GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE(1)),
 			       &dspan, &dbytes);
@@ -730,15 +744,14 @@ static int gaudi_check_strided(struct gaudi_parse_state *ps, const u32 *w,
 static int gaudi_check_wr_comp(struct gaudi_parse_state *ps)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	int ret;
 	u64 a;
 
-	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
-		return gaudi_refuse(ps->err, -EPERM,
-				    "write completion not on stream 0", 0);
-	if ((ps->shape_written & GAUDI_CORE_WRCOMP) != GAUDI_CORE_WRCOMP)
-		return gaudi_refuse(ps->err, -EPERM,
-				    "write completion registers not written in this CB",
-				    GAUDI_CORE_WRCOMP & ~ps->shape_written);
+	ret = gaudi_core_read(ps, GAUDI_CORE_WRCOMP,
+			      "write completion not on stream 0",
+			      "write completion registers not written in this CB");
+	if (ret)
+		return ret;
 	a = (u64)ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_HI)] << 32 |
 	    ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_LO)];
 	if (gaudi_user_mem(cfg, a, 4) || gaudi_user_sob(a))

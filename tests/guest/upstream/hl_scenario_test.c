@@ -517,6 +517,30 @@ static size_t strided_cb(struct sess *s, uint64_t dst, bool shape)
 	return len;
 }
 
+/* The rows of the strided shape at @dst that differ from theirs at @src. */
+static unsigned int rows_wrong(const uint8_t *src, const uint8_t *dst)
+{
+	unsigned int p, r, wrong = 0;
+
+	for (p = 0; p < ST_PLANES; p++)
+		for (r = 0; r < ST_ROWS; r++)
+			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
+				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
+				   ST_ROW))
+				wrong++;
+	return wrong;
+}
+
+/* Submit the first @len bytes of the external CB on @q: refused with @want. */
+static void refused(struct sess *s, size_t len, uint32_t q, int want,
+		    const char *what)
+{
+	uint64_t seq = 0;
+
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, q, &seq), want, "%s",
+	      what);
+}
+
 /*
  * gaudi.ko's hostile twins (Documentation/accel/parser.rst, "Strided
  * transfers"): the same shape with the destination's far corner one byte
@@ -540,17 +564,14 @@ static void strided_twins(struct sess *s, uint32_t dspan)
 	memcpy(save, tail, dspan);
 	memset(dst, 0xEE, dspan);
 	len = strided_cb(s, s->va + BUF_SIZE - dspan + 1, true);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
-			 &seq), -EINVAL,
-	      "strided: far corner one byte past the mapping: EINVAL");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EINVAL,
+		"strided: far corner one byte past the mapping: EINVAL");
 	len = strided_cb(s, s->va + (2U << 20), false);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
-			 &seq), -EPERM,
-	      "strided: non-linear LIN_DMA on the shape an earlier CB left: EPERM");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EPERM,
+		"strided: non-linear LIN_DMA on the shape an earlier CB left: EPERM");
 	len = strided_cb(s, s->va + (2U << 20), true);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_1,
-			 &seq), -EPERM,
-	      "strided: the shape from DMA_0_1 (another stream of the core): EPERM");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_1, -EPERM,
+		"strided: the shape from DMA_0_1 (another stream of the core): EPERM");
 	for (i = 0; i < dspan; i++)
 		changed += dst[i] != 0xEE || tail[i] != save[i];
 	free(save);
@@ -591,8 +612,7 @@ static size_t strided_regs_cb(struct sess *s, uint64_t dst_va, uint32_t sob)
 static void t_strided_regs(struct sess *s, uint32_t sspan, uint32_t dspan)
 {
 	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
-	unsigned int p, r, wrong = 0;
-	uint64_t seq = 0;
+	unsigned int wrong;
 	size_t len;
 
 	if (!ok(clear_sobs(s, USER_SOB, 1), "strided by registers: user SOB %u cleared",
@@ -604,12 +624,7 @@ static void t_strided_regs(struct sess *s, uint32_t sspan, uint32_t dspan)
 	if (!ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "strided by registers"),
 		"strided by registers: hl-thunk's program (WREG_32 bases, shape, completion, then COMMIT) accepted and completed"))
 		return;
-	for (p = 0; p < ST_PLANES; p++)
-		for (r = 0; r < ST_ROWS; r++)
-			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
-				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
-				   ST_ROW))
-				wrong++;
+	wrong = rows_wrong(src, dst);
 	ok_eq(wrong, 0, "strided by registers: %u rows copied exactly",
 	      ST_PLANES * ST_ROWS);
 	/* The completion added 1: a monitor on SOB >= 1 releases a fence. */
@@ -622,17 +637,14 @@ static void t_strided_regs(struct sess *s, uint32_t sspan, uint32_t dspan)
 		return;
 	/* gaudi.ko's twins: the footprint past the mapping, another stream. */
 	len = strided_regs_cb(s, s->va + BUF_SIZE - dspan + 1, USER_SOB);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
-			 &seq), -EINVAL,
-	      "strided by registers: far corner one byte past the mapping: EINVAL");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EINVAL,
+		"strided by registers: far corner one byte past the mapping: EINVAL");
 	len = strided_regs_cb(s, s->va + (2U << 20), USER_SOB);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_1,
-			 &seq), -EPERM,
-	      "strided by registers: on DMA_0_1 (not the shape's stream): EPERM");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_1, -EPERM,
+		"strided by registers: on DMA_0_1 (not the shape's stream): EPERM");
 	len = strided_regs_cb(s, s->va + (2U << 20), 10);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
-			 &seq), -EINVAL,
-	      "strided by registers: completion to the driver's W_S SOB 10: EINVAL");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EINVAL,
+		"strided by registers: completion to the driver's W_S SOB 10: EINVAL");
 }
 
 static void t_strided(struct sess *s)
@@ -642,7 +654,7 @@ static void t_strided(struct sess *s)
 			 (ST_ROWS - 1) * ST_DSTRIDE1 + ST_ROW;
 	uint32_t sspan = (ST_PLANES - 1) * ST_SSTRIDE2 +
 			 (ST_ROWS - 1) * ST_SSTRIDE1 + ST_ROW;
-	unsigned int p, r, wrong = 0, gap = 0;
+	unsigned int wrong, gap = 0;
 	uint64_t seq = 0;
 	uint32_t st = ~0U;
 	size_t len, i, o;
@@ -658,12 +670,7 @@ static void t_strided(struct sess *s)
 	rc = wait_done(s->fd, seq, &st);
 	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
 	   "strided: CS completed (rc %d, status %u)", rc, st);
-	for (p = 0; p < ST_PLANES; p++)
-		for (r = 0; r < ST_ROWS; r++)
-			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
-				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
-				   ST_ROW))
-				wrong++;
+	wrong = rows_wrong(src, dst);
 	ok_eq(wrong, 0, "strided: %u rows of %u bytes gathered (row stride %u, plane stride %u) and scattered (%u, %u) exactly",
 	      ST_PLANES * ST_ROWS, ST_ROW, ST_SSTRIDE1, ST_SSTRIDE2,
 	      ST_DSTRIDE1, ST_DSTRIDE2);
