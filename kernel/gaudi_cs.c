@@ -147,6 +147,27 @@ out:
 }
 
 /*
+ * The parser's cfg->rewrite: a COMMIT by WREG_32 becomes the LIN_DMA that
+ * writes its bases, size and commit in one packet, in place in the job's
+ * kernel CB (the upper CB: lower CBs commit only by LIN_DMA).
+ */
+static int gaudi_cs_rewrite(void *priv, u32 offset, const void *pkts, u32 len)
+{
+	struct gaudi_cs_parse *cp = priv;
+
+	memcpy(cp->job->kcb + offset, pkts, len);
+	return 0;
+}
+
+/* The parser's cfg->read: scalars a LOAD_AND_EXE loads, at submission. */
+static int gaudi_cs_read(void *priv, u64 addr, u32 len, void *out)
+{
+	struct gaudi_cs_parse *cp = priv;
+
+	return gaudi_cs_snapshot(cp->gdev, cp->ctx, addr, len, out) ? -EINVAL : 0;
+}
+
+/*
  * Check the kernel copy @cb (@size bytes) of a user CB for the job's queue
  * with the allowlist parser, as a lower CB (a CP_DMA target) if @lower;
  * refusals are logged here.
@@ -174,6 +195,8 @@ static int gaudi_parse_job(struct gaudi_cs_parse *cp, const void *cb,
 		 * it there, and the external QMANs' CPs are trusted.
 		 */
 		.cp_dma = lower || q->external ? NULL : gaudi_cs_cp_dma,
+		.rewrite = lower ? NULL : gaudi_cs_rewrite,
+		.read = lower || q->external ? NULL : gaudi_cs_read,
 		.priv = cp,
 	};
 	struct gaudi_parser_err err;

@@ -71,6 +71,7 @@ const char *gaudi_parser_pkt_name(u32 opcode)
  * packet here is safe on its own, executed or skipped, in any order.
  */
 static const u32 gaudi_pkt_rsvd_w0[32] = {
+	[PKT_WREG_BULK] = GENMASK(31, 16),
 	[PKT_NOP] = GENMASK(31, 0),
 	[PKT_FENCE] = GENMASK(15, 4) | GENMASK(29, 24),
 	[PKT_WAIT] = GENMASK(31, 30),
@@ -80,6 +81,7 @@ static const u32 gaudi_pkt_rsvd_w0[32] = {
 
 static const u32 gaudi_pkt_rsvd_ctl[32] = {
 	[PKT_WREG_32] = GENMASK(7, 5),
+	[PKT_WREG_BULK] = GENMASK(7, 5),
 	[PKT_CP_DMA] = GENMASK(23, 5),
 	[PKT_MSG_LONG] = GENMASK(15, 5) | GENMASK(19, 18) | GENMASK(23, 22),
 	[PKT_MSG_SHORT] = GENMASK(19, 18),
@@ -112,11 +114,11 @@ struct gaudi_wreg_run {
 };
 
 /*
- * DMA queues: of the DMA core's registers only the shape of a strided
- * transfer, tracked through the CB (gaudi_shape_reg()).  SRC/DST_BASE,
- * COMMIT, write-completion address and data, PROT and PROPS start or
- * steer a transfer the parser would never see; LIN_DMA is the way users
- * move data.
+ * DMA queues: of the DMA core's registers only the bases, the shape of a
+ * strided transfer and the write completion, tracked through the CB
+ * (gaudi_shape_reg()), and COMMIT, which becomes a LIN_DMA
+ * (gaudi_commit_reg()).  PROT, PROPS and the rest steer transfers the
+ * parser would never see.
  */
 
 /* TPC n: the TPC CFG block at window + 0x6000. */
@@ -332,31 +334,62 @@ static bool gaudi_mon_target_ok(const struct gaudi_parser_cfg *cfg, u64 a)
 }
 
 /*
- * The shape registers of the queue's own DMA core (dma0_core_regs.h; the
- * core starts the window): SRC_TSIZE_1..4 and SRC_STRIDE_1..4
- * (0x02C..0x048), SRC_TSIZE_0 (0x04C), DST_TSIZE_1..4 and DST_STRIDE_1..4
- * (0x054..0x070) and DST_TSIZE_0 (0x074, which a LIN_DMA writes itself).
- * Slot (reg - 0x02C) / 4; slot 9 (0x050) is no shape register.
+ * The DMA core registers a CB on stream 0 may write, tracked through the
+ * CB (dma0_core_regs.h; the core starts the window): SRC_BASE_LO/HI,
+ * DST_BASE_LO/HI (0x014..0x020), the shape SRC_TSIZE_1..4 and
+ * SRC_STRIDE_1..4 (0x02C..0x048), SRC_TSIZE_0 (0x04C), DST_TSIZE_1..4 and
+ * DST_STRIDE_1..4 (0x054..0x070), DST_TSIZE_0 (0x074), and the write
+ * completion WR_COMP_WDATA, WR_COMP_ADDR_LO/HI (0x07C..0x084).  Slot
+ * (reg - 0x014) / 4; 0x024, 0x028, 0x050 are no registers and COMMIT
+ * (0x078) is a commit (gaudi_commit_reg()).
  */
-#define GAUDI_SHAPE_FIRST	DMA_CORE_SRC_TSIZE(1)
-#define GAUDI_SHAPE_SLOT(reg)	(((reg) - GAUDI_SHAPE_FIRST) / 4)
-#define GAUDI_SHAPE_SLOTS	(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0) + 1)
-#define GAUDI_SHAPE_HOLE	BIT(GAUDI_SHAPE_SLOT(0x050))
-/* What a strided copy reads: everything but the hole and DST_TSIZE_0. */
-#define GAUDI_SHAPE_COPY	(GENMASK(GAUDI_SHAPE_SLOTS - 2, 0) & \
-				 ~GAUDI_SHAPE_HOLE)
-/* What a strided memset reads: the destination side. */
-#define GAUDI_SHAPE_MEMSET	(GENMASK(GAUDI_SHAPE_SLOTS - 2, \
-					 GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE(1))))
-/* The only stream whose (upper) CBs may set the shape. */
+#define GAUDI_CORE_FIRST	DMA_CORE_SRC_BASE_LO
+#define GAUDI_SHAPE_SLOT(reg)	(((reg) - GAUDI_CORE_FIRST) / 4)
+#define GAUDI_SHAPE_SLOTS	(GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_HI) + 1)
+#define GAUDI_SLOTS(a, b)	GENMASK(GAUDI_SHAPE_SLOT(b), GAUDI_SHAPE_SLOT(a))
+#define GAUDI_CORE_SRC_BASE	GAUDI_SLOTS(DMA_CORE_SRC_BASE_LO, \
+					    DMA_CORE_SRC_BASE_HI)
+#define GAUDI_CORE_DST_BASE	GAUDI_SLOTS(DMA_CORE_DST_BASE_LO, \
+					    DMA_CORE_DST_BASE_HI)
+#define GAUDI_CORE_TSIZE0	BIT(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0))
+#define GAUDI_CORE_WRCOMP	GAUDI_SLOTS(DMA_CORE_WR_COMP_WDATA, \
+					    DMA_CORE_WR_COMP_ADDR_HI)
+/* What a strided memset reads: the destination side but DST_TSIZE_0. */
+#define GAUDI_SHAPE_MEMSET	GAUDI_SLOTS(DMA_CORE_DST_TSIZE(1), \
+					    DMA_CORE_DST_STRIDE(4))
+/* What a strided copy reads: both sides but DST_TSIZE_0. */
+#define GAUDI_SHAPE_COPY	(GAUDI_SLOTS(DMA_CORE_SRC_TSIZE(1), \
+					     DMA_CORE_SRC_TSIZE_0) | \
+				 GAUDI_SHAPE_MEMSET)
+/* What a LIN_DMA packet writes itself (then COMMIT). */
+#define GAUDI_CORE_BY_LIN_DMA	(GAUDI_CORE_SRC_BASE | GAUDI_CORE_DST_BASE | \
+				 GAUDI_CORE_TSIZE0)
+#define GAUDI_CORE_TRACKED	(GAUDI_CORE_BY_LIN_DMA | GAUDI_SHAPE_COPY | \
+				 GAUDI_CORE_WRCOMP)
+/* The only stream whose (upper) CBs may set these registers. */
 #define GAUDI_STRIDED_STREAM	0
+/* A COMMIT's rewritten run of register writes: at most 32 packets. */
+#define GAUDI_COMMIT_RUN	256
 
 struct gaudi_parse_state {
 	const struct gaudi_parser_cfg *cfg;
 	struct gaudi_parser_err *err;
-	/* the shape registers this CB wrote so far, and which */
+	const u8 *cb;
+	/* the tracked core registers this CB wrote so far, and which */
 	u32 shape[GAUDI_SHAPE_SLOTS];
 	u32 shape_written;
+	/*
+	 * The current run of tracked WREG_32 packets: the offsets of its
+	 * last two that write a register a LIN_DMA writes itself, and how
+	 * many it has (gaudi_commit_reg()).  @core_pkt: the packet being
+	 * checked was such a WREG_32.
+	 */
+	u32 run_drop[2];
+	u32 run_ndrop;
+	bool core_pkt;
+	/* the scalars R0..R3 a LOAD_AND_EXE of this CB loaded */
+	u32 scalar[4];
+	bool scalars_loaded;
 };
 
 static int gaudi_refuse(struct gaudi_parser_err *err, int ret,
@@ -535,41 +568,62 @@ static u32 gaudi_rd32(const u8 *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
 }
 
+static void gaudi_wr32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
 /*
- * A WREG_32 to a shape register of the queue's own DMA core (@reg in the
- * window).  Only the upper CP of stream GAUDI_STRIDED_STREAM may set them:
- * the four streams and the lower CP of a QMAN share one core, and CPs
- * interleave packet by packet, so a value one CB checked could otherwise
- * be changed by another CB before the commit.  One CP runs its CBs in
- * order, so what this CB wrote is what the core holds at this CB's commit.
- * @w is the packet.
- * Return: 1 not a shape register, 0 recorded, or the refusal.
+ * A write of @value to a tracked register of the queue's own DMA core (@reg
+ * in the window, GAUDI_CORE_TRACKED) by a WREG_32 (@bulk false) or a
+ * WREG_BULK.  Only the upper CP of stream GAUDI_STRIDED_STREAM may write
+ * them: the four streams and the lower CP of a QMAN share one core, and
+ * CPs interleave packet by packet, so a value one CB checked could
+ * otherwise be changed by another CB before the commit.  One CP runs its
+ * CBs in order, so what this CB wrote is what the core holds at this CB's
+ * commit, but for the bases and DST_TSIZE_0, which every CP's LIN_DMA
+ * writes: the only commit users have is a LIN_DMA, which writes them
+ * itself (a COMMIT register write becomes one, gaudi_commit_reg()).  @ctl
+ * is the packet's control word.
+ * Return: 1 not such a register, 0 recorded, or the refusal.
  */
-static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg,
-			   const u32 *w)
+static int gaudi_shape_reg(struct gaudi_parse_state *ps, u32 reg, u32 value,
+			   u32 ctl, bool bulk)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
 	u32 slot;
 
-	if (cfg->engine != GAUDI_ENGINE_DMA || reg < GAUDI_SHAPE_FIRST ||
-	    reg > DMA_CORE_DST_TSIZE_0)
+	if (cfg->engine != GAUDI_ENGINE_DMA || reg < GAUDI_CORE_FIRST ||
+	    reg > DMA_CORE_WR_COMP_ADDR_HI)
 		return 1;
 	slot = GAUDI_SHAPE_SLOT(reg);
-	if (BIT(slot) & GAUDI_SHAPE_HOLE)
+	if (!(BIT(slot) & GAUDI_CORE_TRACKED))
 		return 1;
 	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
 		return gaudi_refuse(ps->err, -EPERM,
-				    "DMA core shape only from stream 0's CBs",
+				    "DMA core registers only from stream 0's CBs",
 				    reg);
 	/*
 	 * A predicated write may be skipped: the core would keep a value
 	 * the parser never saw.
 	 */
-	if (w[1] & PKT_CTL_PRED)
+	if (ctl & PKT_CTL_PRED)
 		return gaudi_refuse(ps->err, -EPERM,
-				    "predicated DMA core shape register", reg);
-	ps->shape[slot] = w[0];
+				    "predicated DMA core register", reg);
+	ps->shape[slot] = value;
 	ps->shape_written |= BIT(slot);
+	if (bulk)
+		return 0;
+	ps->core_pkt = true;
+	if (BIT(slot) & GAUDI_CORE_BY_LIN_DMA) {
+		ps->run_drop[0] = ps->run_drop[1];
+		ps->run_drop[1] = ps->err->offset;
+		if (ps->run_ndrop < 2)
+			ps->run_ndrop++;
+	}
 	return 0;
 }
 
@@ -616,6 +670,23 @@ static int gaudi_shape_span(struct gaudi_parse_state *ps, u32 tsize0,
 }
 
 /*
+ * A commit reads the tracked core registers @need: only where
+ * gaudi_shape_reg() lets CBs write them (else @off_stream) and only if
+ * this CB wrote all of them earlier (else @unwritten): what an earlier CB,
+ * CS or holder left in the core is never assumed.
+ */
+static int gaudi_core_read(struct gaudi_parse_state *ps, u32 need,
+			   const char *off_stream, const char *unwritten)
+{
+	if (ps->cfg->lower || ps->cfg->stream != GAUDI_STRIDED_STREAM)
+		return gaudi_refuse(ps->err, -EPERM, off_stream, 0);
+	if ((ps->shape_written & need) != need)
+		return gaudi_refuse(ps->err, -EPERM, unwritten,
+				    need & ~ps->shape_written);
+	return 0;
+}
+
+/*
  * A LIN_DMA with the linear bit clear: the core walks the shape registers
  * (byte i0 + TSIZE_0 * (i1 + n1 * (i2 + ...)) at BASE + i0 + sum ik *
  * STRIDE_k on each side).  Allowed only where gaudi_shape_reg() lets a CB
@@ -633,13 +704,10 @@ static int gaudi_check_strided(struct gaudi_parse_state *ps, const u32 *w,
 	u64 sspan, sbytes, dspan, dbytes;
 	int ret;
 
-	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM)
-		return gaudi_refuse(ps->err, -EPERM,
-				    "non-linear transfer not on stream 0", 0);
-	if ((ps->shape_written & need) != need)
-		return gaudi_refuse(ps->err, -EPERM,
-				    "shape registers not written in this CB",
-				    need & ~ps->shape_written);
+	ret = gaudi_core_read(ps, need, "non-linear transfer not on stream 0",
+			      "shape registers not written in this CB");
+	if (ret)
+		return ret;
 	ret = gaudi_shape_span(ps, w[0],
 			       GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE(1)),
 			       &dspan, &dbytes);
@@ -665,29 +733,64 @@ static int gaudi_check_strided(struct gaudi_parse_state *ps, const u32 *w,
 	return 0;
 }
 
+/*
+ * Write completion (LIN_DMA ctl or COMMIT bit 0): when the transfer ends,
+ * the core writes WR_COMP_WDATA to WR_COMP_ADDR (4 bytes; hl-thunk adds 1
+ * to a SOB so).  Only where the registers are tracked (stream 0's upper
+ * CBs), all three written earlier in this CB, and only to user memory or
+ * a user SOB (any value: the SOB is the user's).  Not to monitors, fence
+ * counters or arbiters, which the CP's messages may reach.
+ */
+static int gaudi_check_wr_comp(struct gaudi_parse_state *ps)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	int ret;
+	u64 a;
+
+	ret = gaudi_core_read(ps, GAUDI_CORE_WRCOMP,
+			      "write completion not on stream 0",
+			      "write completion registers not written in this CB");
+	if (ret)
+		return ret;
+	a = (u64)ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_HI)] << 32 |
+	    ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_WR_COMP_ADDR_LO)];
+	if (gaudi_user_mem(cfg, a, 4) || gaudi_user_sob(a))
+		return 0;
+	return gaudi_refuse(ps->err, -EINVAL,
+			    "write completion not to user memory or a user SOB",
+			    a);
+}
+
 static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
 	u64 src = (u64)w[3] << 32 | w[2];
 	u64 dst = ((u64)w[5] << 32 | w[4]) & PKT_LIN_DMA_DST_ADDR;
+	unsigned int i;
+	int ret;
 
 	/* Only the DMA QMANs have a DMA core behind them. */
 	if (cfg->engine != GAUDI_ENGINE_DMA)
 		return gaudi_refuse(ps->err, -EPERM,
 				    "no DMA engine behind this queue", 0);
 	/*
-	 * Write completion writes to an address from the core's registers,
-	 * transpose, dtype and (de)compression change how much is read and
+	 * Transpose, dtype and (de)compression change how much is read and
 	 * written.
 	 */
-	if (w[1] & (PKT_LIN_DMA_WRCOMP | PKT_LIN_DMA_TRANSPOSE |
-		    PKT_LIN_DMA_DTYPE | PKT_LIN_DMA_COMPRESS |
-		    PKT_LIN_DMA_DECOMPRESS))
+	if (w[1] & (PKT_LIN_DMA_TRANSPOSE | PKT_LIN_DMA_DTYPE |
+		    PKT_LIN_DMA_COMPRESS | PKT_LIN_DMA_DECOMPRESS))
 		return gaudi_refuse(ps->err, -EPERM, "option not allowed",
 				    w[1] & GENMASK(6, 0));
-	/* The packet writes DST_TSIZE_0 (then the bases and COMMIT). */
+	if (w[1] & PKT_LIN_DMA_WRCOMP) {
+		ret = gaudi_check_wr_comp(ps);
+		if (ret)
+			return ret;
+	}
+	/* The packet writes DST_TSIZE_0, the bases, then COMMIT. */
 	ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0)] = w[0];
-	ps->shape_written |= BIT(GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0));
+	for (i = 0; i < 4; i++)
+		ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_SRC_BASE_LO) + i] = w[2 + i];
+	ps->shape_written |= GAUDI_CORE_BY_LIN_DMA;
 	if (!(w[1] & PKT_LIN_DMA_LIN))
 		return gaudi_check_strided(ps, w, src, dst);
 	/*
@@ -702,6 +805,88 @@ static int gaudi_check_lin_dma(struct gaudi_parse_state *ps, const u32 *w)
 	if (!gaudi_user_mem(cfg, dst, w[0]))
 		return gaudi_refuse(ps->err, -EINVAL,
 				    "destination not user memory", dst);
+	return 0;
+}
+
+/*
+ * A WREG_32 to the core's COMMIT register (@w the packet): Habana's
+ * strided test writes the bases, the shape, DST_TSIZE_0 and the write
+ * completion by WREG_32 and then COMMIT.  Every CP's LIN_DMA writes the
+ * bases and DST_TSIZE_0, so between this CB's writes and its COMMIT
+ * another stream could change them, and the transfer would start from a
+ * base the parser never checked with this CB's shape.  So the commit is
+ * rewritten in the kernel copy into the LIN_DMA that writes the tracked
+ * bases, DST_TSIZE_0 and the COMMIT value in one packet, and is checked
+ * as that LIN_DMA.  Room for its 24 bytes: the COMMIT must end a run of
+ * tracked WREG_32 packets with at least two writes of registers that
+ * LIN_DMA writes itself; from the older of the last two to the COMMIT,
+ * those two writes are dropped, the other writes keep their order and the
+ * LIN_DMA comes last (cfg->rewrite).  Only on stream 0
+ * (gaudi_shape_reg()), not predicated (a skipped commit is not a skipped
+ * LIN_DMA), with every register it reads written in this CB.
+ */
+static int gaudi_commit_reg(struct gaudi_parse_state *ps, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	u32 off = ps->err->offset, start, len, pos, n = 0, reg, i;
+	u32 lin[6], kept[GAUDI_COMMIT_RUN / 4], need;
+	u8 out[GAUDI_COMMIT_RUN];
+	int ret;
+
+	if (cfg->engine != GAUDI_ENGINE_DMA)
+		return 1;
+	if (cfg->lower || cfg->stream != GAUDI_STRIDED_STREAM ||
+	    !cfg->rewrite)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "COMMIT only from stream 0's upper CBs",
+				    DMA_CORE_COMMIT);
+	if (w[1] & PKT_CTL_PRED)
+		return gaudi_refuse(ps->err, -EPERM, "predicated COMMIT",
+				    w[0]);
+	need = GAUDI_CORE_BY_LIN_DMA;
+	if ((ps->shape_written & need) != need)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "COMMIT without bases and size written in this CB",
+				    need & ~ps->shape_written);
+	if (w[0] & ~(GENMASK(6, 0) | DMA_COMMIT_CTX_ID))
+		return gaudi_refuse(ps->err, -EINVAL, "COMMIT reserved bits set",
+				    w[0]);
+	if (ps->run_ndrop < 2 ||
+	    off + 8 - ps->run_drop[0] > GAUDI_COMMIT_RUN)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "COMMIT not after its base or size writes",
+				    DMA_CORE_COMMIT);
+	lin[0] = ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_DST_TSIZE_0)];
+	lin[1] = FIELD_PREP(PKT_CTL_OPCODE, PKT_LIN_DMA) |
+		 (w[1] & PKT_CTL_BARRIERS) | w[0];
+	for (i = 0; i < 4; i++)
+		lin[2 + i] = ps->shape[GAUDI_SHAPE_SLOT(DMA_CORE_SRC_BASE_LO) + i];
+	ret = gaudi_check_lin_dma(ps, lin);
+	if (ret)
+		return ret;
+	/* The run from @start is WREG_32 packets of tracked registers. */
+	start = ps->run_drop[0];
+	len = off + 8 - start;
+	for (pos = start; pos < off; pos += 8) {
+		reg = FIELD_GET(PKT_WREG_REG_OFFSET, gaudi_rd32(ps->cb + pos + 4));
+		if (BIT(GAUDI_SHAPE_SLOT(reg)) & GAUDI_CORE_BY_LIN_DMA)
+			continue;
+		kept[n++] = gaudi_rd32(ps->cb + pos);
+		kept[n++] = gaudi_rd32(ps->cb + pos + 4);
+	}
+	/*
+	 * Exactly two dropped (the run from the older of the last two): the
+	 * 16 more bytes of a LIN_DMA fit.
+	 */
+	pos = 0;
+	for (i = 0; i < n; i++, pos += 4)
+		gaudi_wr32(out + pos, kept[i]);
+	for (i = 0; i < 6; i++, pos += 4)
+		gaudi_wr32(out + pos, lin[i]);
+	ps->run_ndrop = 0;
+	ret = cfg->rewrite(cfg->priv, start, out, len);
+	if (ret)
+		return gaudi_refuse(ps->err, ret, "COMMIT not rewritten", start);
 	return 0;
 }
 
@@ -737,6 +922,152 @@ static int gaudi_check_cp_dma(struct gaudi_parse_state *ps, const u32 *w)
 	return 0;
 }
 
+static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w);
+
+/*
+ * LOAD_AND_EXE.  Loading predicates (dst 0) only lets later packets be
+ * skipped: allowed, from 128 bytes of user memory (the load reads 32
+ * words).  Scalars (dst 1) and execute (bit 9, etype bit 10) run the
+ * packet the load put in R0..R3 (etype 0: R0.., etype 1: R2..) with the
+ * CP's trust: on an external queue's trusted CP a MSG_PROT there would
+ * be a secure write.  Habana's runtime loads and executes scalars on the
+ * internal DMA queues' upper CP only (hl-thunk-open's 2-RF tests), so
+ * only there, and with the parser kept as a layer: the 16 scalar bytes
+ * are read at submission (cfg->read), the packet in them is checked as a
+ * CB packet, and the kernel copy gets that packet in place of the
+ * LOAD_AND_EXE (cfg->rewrite; a load without execute becomes NOPs), so
+ * the device never executes from scalars a user loaded.  Refused: on
+ * external queues and lower CBs, predicated (the CP would skip what the
+ * parser took as run), execute without a load earlier in this CB (the
+ * registers hold what earlier CBs or holders left), execute together with
+ * a predicate load, and packets that refer to the CB (WREG_BULK, CP_DMA,
+ * REPEAT, LOAD_AND_EXE), do not fit (LIN_DMA) or write the DMA core.
+ */
+static int gaudi_check_load_exe(struct gaudi_parse_state *ps, const u32 *w)
+{
+	const struct gaudi_parser_cfg *cfg = ps->cfg;
+	bool scalars = w[0] & PKT_LOAD_AND_EXE_DST;
+	bool exe = w[0] & PKT_LOAD_AND_EXE_EXE;
+	bool load = w[0] & PKT_LOAD_AND_EXE_LOAD;
+	u64 a = (u64)w[3] << 32 | w[2];
+	u32 off = ps->err->offset, pkt[4], op, psize, i;
+	u8 out[PKT_SIZE_LOAD_AND_EXE], raw[16];
+	const u32 *r;
+	int ret;
+
+	if (!scalars && !exe) {
+		/* etype only qualifies execute */
+		if (w[0] & PKT_LOAD_AND_EXE_ETYPE)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "etype without execute", w[0]);
+		if (load && !gaudi_user_mem(cfg, a, GAUDI_PRED_LOAD_SIZE))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "source not user memory", a);
+		return 0;
+	}
+	if (cfg->external || cfg->lower || !cfg->read || !cfg->rewrite)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "scalars and execute only on internal queues' upper CBs",
+				    w[0]);
+	if (w[1] & PKT_CTL_PRED)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "predicated scalar load or execute", w[0]);
+	if (exe && load && !scalars)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "execute with a predicate load", w[0]);
+	if (load) {
+		if (!gaudi_user_mem(cfg, a, sizeof(raw)))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "source not user memory", a);
+		ret = cfg->read(cfg->priv, a, sizeof(raw), raw);
+		if (ret)
+			return gaudi_refuse(ps->err, ret,
+					    "scalars cannot be read", a);
+		for (i = 0; i < 4; i++)
+			ps->scalar[i] = gaudi_rd32(raw + 4 * i);
+		ps->scalars_loaded = true;
+	}
+	for (i = 0; i < 4; i++)
+		gaudi_wr32(out + 4 * i, i & 1 ? FIELD_PREP(PKT_CTL_OPCODE, PKT_NOP) : 0);
+	if (exe) {
+		if (!ps->scalars_loaded)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "execute without scalars loaded in this CB",
+					    w[0]);
+		r = ps->scalar + (w[0] & PKT_LOAD_AND_EXE_ETYPE ? 2 : 0);
+		op = FIELD_GET(PKT_CTL_OPCODE, r[1]);
+		psize = gaudi_pkt_size[op];
+		switch (op) {
+		case PKT_NOP: case PKT_FENCE: case PKT_WAIT: case PKT_ARB_POINT:
+		case PKT_MSG_SHORT: case PKT_MSG_LONG: case PKT_WREG_32:
+			break;
+		default:
+			return gaudi_refuse(ps->err, -EPERM,
+					    "packet not executable from scalars", op);
+		}
+		if (psize > (w[0] & PKT_LOAD_AND_EXE_ETYPE ? 8U : 16U))
+			return gaudi_refuse(ps->err, -EPERM,
+					    "packet larger than its scalars", op);
+		for (i = 0; i < 4; i++)
+			pkt[i] = i < psize / 4 ? r[i] : 0;
+		if ((pkt[0] & gaudi_pkt_rsvd_w0[op]) ||
+		    (pkt[1] & gaudi_pkt_rsvd_ctl[op]))
+			return gaudi_refuse(ps->err, -EINVAL,
+					    "reserved bits set in the executed packet",
+					    op);
+		if (op == PKT_WREG_32 && cfg->engine == GAUDI_ENGINE_DMA &&
+		    FIELD_GET(PKT_WREG_REG_OFFSET, pkt[1]) < DMA_CORE_BLOCK_SIZE)
+			return gaudi_refuse(ps->err, -EPERM,
+					    "DMA core register from scalars",
+					    FIELD_GET(PKT_WREG_REG_OFFSET, pkt[1]));
+		ret = gaudi_check_pkt(ps, op, pkt);
+		if (ret)
+			return ret;
+		for (i = 0; i < psize / 4; i++)
+			gaudi_wr32(out + 4 * i, pkt[i]);
+	}
+	ret = cfg->rewrite(cfg->priv, off, out, sizeof(out));
+	if (ret)
+		return gaudi_refuse(ps->err, ret, "LOAD_AND_EXE not rewritten",
+				    off);
+	return 0;
+}
+
+/*
+ * WREG_BULK (@w its header, @vals its 64-bit words): 2 * size64 values to
+ * consecutive registers from the packet's offset on.  Allowed only on
+ * internal queues and when each is a register gaudi_shape_reg() tracks,
+ * recorded in order; any other register, the COMMIT included (a commit is
+ * a WREG_32 or a LIN_DMA), is refused.
+ */
+static int gaudi_check_bulk(struct gaudi_parse_state *ps, const u32 *w,
+			    const u8 *vals)
+{
+	u32 reg = FIELD_GET(PKT_WREG_REG_OFFSET, w[1]), i, n;
+	int ret;
+
+	/*
+	 * Upstream refuses WREG_BULK in the external CBs it parses, so
+	 * Habana's runtime sends it only to internal queues.
+	 */
+	if (ps->cfg->external)
+		return gaudi_refuse(ps->err, -EPERM,
+				    "WREG_BULK on an external queue", reg);
+	if (reg & 3)
+		return gaudi_refuse(ps->err, -EINVAL, "unaligned register", reg);
+	n = 2 * FIELD_GET(PKT_WREG_BULK_SIZE64, w[0]);
+	for (i = 0; i < n; i++, reg += 4) {
+		ret = gaudi_shape_reg(ps, reg, gaudi_rd32(vals + 4 * i), w[1],
+				      true);
+		if (ret > 0)
+			ret = gaudi_refuse(ps->err, -EPERM,
+					   "WREG_BULK register not allowed", reg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 {
 	const struct gaudi_parser_cfg *cfg = ps->cfg;
@@ -752,9 +1083,14 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 					    "unaligned register", reg);
 		if (gaudi_wreg_ok(cfg, reg))
 			return 0;
-		ret = gaudi_shape_reg(ps, reg, w);
+		ret = gaudi_shape_reg(ps, reg, w[0], w[1], false);
 		if (ret <= 0)
 			return ret;
+		if (reg == DMA_CORE_COMMIT) {
+			ret = gaudi_commit_reg(ps, w);
+			if (ret <= 0)
+				return ret;
+		}
 		if (reg >= (cfg->qm_base & 0xFFFF) &&
 		    reg < (cfg->qm_base & 0xFFFF) + QM_BLOCK_SIZE) {
 			ret = gaudi_arb_reg(ps, reg - (cfg->qm_base & 0xFFFF),
@@ -786,25 +1122,7 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 	case PKT_CP_DMA:
 		return gaudi_check_cp_dma(ps, w);
 	case PKT_LOAD_AND_EXE:
-		/*
-		 * Scalars feed the engine; execute starts it with registers
-		 * users cannot set.  Loading predicates only lets later
-		 * packets be skipped: allowed, from user memory (the load
-		 * reads 32 words, one per predicate).  etype only qualifies
-		 * execute.
-		 */
-		if (w[0] & PKT_LOAD_AND_EXE_DST)
-			return gaudi_refuse(ps->err, -EPERM,
-					    "scalar load not allowed", w[0]);
-		if (w[0] & (PKT_LOAD_AND_EXE_EXE | PKT_LOAD_AND_EXE_ETYPE))
-			return gaudi_refuse(ps->err, -EPERM,
-					    "execute not allowed", w[0]);
-		a = (u64)w[3] << 32 | w[2];
-		if ((w[0] & PKT_LOAD_AND_EXE_LOAD) &&
-		    !gaudi_user_mem(cfg, a, GAUDI_PRED_LOAD_SIZE))
-			return gaudi_refuse(ps->err, -EINVAL,
-					    "source not user memory", a);
-		return 0;
+		return gaudi_check_load_exe(ps, w);
 	default:
 		/*
 		 * FENCE (any id, target, decrement: it waits on this stream's
@@ -828,7 +1146,7 @@ static int gaudi_check_pkt(struct gaudi_parse_state *ps, u32 op, const u32 *w)
 int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		   u32 size, struct gaudi_parser_err *err)
 {
-	struct gaudi_parse_state ps = { .cfg = cfg, .err = err };
+	struct gaudi_parse_state ps = { .cfg = cfg, .err = err, .cb = cb };
 	const u8 *p = cb;
 	u32 off, op, psize, w[6], i;
 	int ret;
@@ -850,7 +1168,6 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		if (!psize)
 			return gaudi_refuse(err, -EINVAL, "undefined opcode", op);
 		switch (op) {
-		case PKT_WREG_BULK:	/* any register, values unchecked */
 		case PKT_MSG_PROT:	/* the driver's completion message */
 		case PKT_STOP:		/* stops the stream for everyone */
 		case PKT_REPEAT:	/* jumps: can land inside a packet */
@@ -865,10 +1182,12 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 		default:
 			break;
 		}
+		if (op == PKT_WREG_BULK)
+			psize += 8 * FIELD_GET(PKT_WREG_BULK_SIZE64, w[0]);
 		if (psize > size - off)
 			return gaudi_refuse(err, -EINVAL, "truncated packet",
 					    size - off);
-		for (i = 2; i < psize / 4; i++)
+		for (i = 2; i < psize / 4 && i < ARRAY_SIZE(w); i++)
 			w[i] = gaudi_rd32(p + off + 4 * i);
 		if (w[0] & gaudi_pkt_rsvd_w0[op])
 			return gaudi_refuse(err, -EINVAL, "reserved bits set",
@@ -877,9 +1196,16 @@ int gaudi_parse_cb(const struct gaudi_parser_cfg *cfg, const void *cb,
 			return gaudi_refuse(err, -EINVAL,
 					    "reserved control bits set",
 					    w[1] & gaudi_pkt_rsvd_ctl[op]);
-		ret = gaudi_check_pkt(&ps, op, w);
+		ps.core_pkt = false;
+		if (op == PKT_WREG_BULK)
+			ret = gaudi_check_bulk(&ps, w, p + off + 8);
+		else
+			ret = gaudi_check_pkt(&ps, op, w);
 		if (ret)
 			return ret;
+		/* A run of tracked WREG_32 packets ends (gaudi_commit_reg()). */
+		if (!ps.core_pkt)
+			ps.run_ndrop = 0;
 	}
 	return 0;
 }

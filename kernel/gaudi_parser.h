@@ -48,7 +48,17 @@ enum gaudi_parser_engine {
  *	and places the target and may rewrite the packet's address words,
  *	which the parser has read; 0 or a negative errno, which refuses the
  *	CB (gaudi_cs.c)
- * @priv: argument of @mapped and @cp_dma
+ * @rewrite: NULL refuses a COMMIT of the DMA core by WREG_32.  Otherwise
+ *	called when one is accepted: the @len bytes from byte @offset of the
+ *	CB (a run of register writes ending with the COMMIT, which the parser
+ *	has read) must be replaced by @pkts, the same writes but the bases
+ *	and DST_TSIZE_0, and a LIN_DMA that writes those and commits; or the
+ *	16 bytes of a LOAD_AND_EXE by the packet it executes (NOPs for a
+ *	load alone); 0 or a negative errno, which refuses the CB
+ * @read: NULL refuses scalar loads (LOAD_AND_EXE).  Otherwise reads the
+ *	@len bytes of user memory at @addr as they are at submission into
+ *	@out; 0 or a negative errno
+ * @priv: argument of @mapped, @cp_dma, @rewrite and @read
  */
 struct gaudi_parser_cfg {
 	u32 queue;
@@ -63,6 +73,8 @@ struct gaudi_parser_cfg {
 	bool lower;
 	bool (*mapped)(void *priv, u64 va, u64 len);
 	int (*cp_dma)(void *priv, u32 offset, u64 addr, u32 len);
+	int (*rewrite)(void *priv, u32 offset, const void *pkts, u32 len);
+	int (*read)(void *priv, u64 addr, u32 len, void *out);
 	void *priv;
 };
 

@@ -360,7 +360,8 @@ void gaudi_queue_push(struct gaudi_device *gdev, struct gaudi_job *job)
  * counts one holder left do not release the next holder's fences, and put
  * the arbitration users may set (gaudi_parser.c) back to its reset value:
  * off, no weights, no quiet period; likewise a DMA core's strided shape
- * (no CB may rely on it anyway: the parser wants it written in the CB).
+ * and write completion (no CB may rely on them anyway: the parser wants
+ * them written in the CB).
  */
 void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 {
@@ -392,6 +393,9 @@ void gaudi_queue_clear_fences(struct gaudi_device *gdev)
 		for (r = DMA_CORE_SRC_TSIZE(1); r <= DMA_CORE_DST_TSIZE_0; r += 4)
 			if (r != DMA_CORE_SRC_TSIZE_0 + 4)	/* no register */
 				WREG32(gdev, core + r, 0);
+		for (r = DMA_CORE_WR_COMP_WDATA; r <= DMA_CORE_WR_COMP_ADDR_HI;
+		     r += 4)
+			WREG32(gdev, core + r, 0);
 	}
 }
 

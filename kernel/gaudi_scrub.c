@@ -275,6 +275,15 @@ void gaudi_scrub_mark_cb(struct gaudi_device *gdev, u32 qid, const void *cb,
 			gaudi_scrub_mark_all(gdev);
 			return;
 		}
+		/*
+		 * A strided transfer (linear bit clear) writes beyond its row
+		 * size, a write completion where core registers say.
+		 */
+		if (op == PKT_LIN_DMA &&
+		    (!(w1 & PKT_LIN_DMA_LIN) || (w1 & PKT_LIN_DMA_WRCOMP))) {
+			gaudi_scrub_mark_all(gdev);
+			return;
+		}
 		if (op == PKT_LIN_DMA) {
 			a = get_unaligned_le64(p + off + 16) & PKT_LIN_DMA_DST_ADDR;
 			gaudi_scrub_mark(gdev, a, w0);

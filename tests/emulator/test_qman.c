@@ -231,6 +231,12 @@ static void test_lower_cp_fence(void)
 	cb_msg_long(&top, fake_host_dev(FENCE_BUS + 4), 0x5550);
 	q_submit(&q, &top);
 	ok_eq(host_u32(&fb, FENCE_BUS), 0, "lower-CP FENCE blocks");
+	/*
+	 * An internal queue's done word is its PQ_CI (gaudi_queue.c): it
+	 * must not pass the CB while the CP_DMA target still runs, or
+	 * gaudi.ko would free the target's copy under the lower CP.
+	 */
+	ok_eq(q_ci(&q), 0, "PQ_CI does not pass the CB while its CP_DMA target waits");
 	gaudi_cfg_write(g, q_fence_rdata(&q, 0), 1);
 	ok_eq(host_u32(&fb, FENCE_BUS), 0,
 	      "the stream's own RDATA does not release the lower CP");

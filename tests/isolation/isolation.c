@@ -49,6 +49,8 @@ struct iso {
 	unsigned int npatch;
 	uint64_t sub_used;
 	uint8_t sub_buf[ISO_MAX_CB];
+	/* the kernel copy the parser checks and rewrites COMMITs in */
+	uint8_t copy[ISO_MAX_CB];
 };
 
 /* --- what a context owns ------------------------------------------------ */
@@ -387,6 +389,22 @@ static bool mapped(void *priv, u64 va, u64 len)
 }
 
 /*
+ * The user's memory at @addr as the model holds it (what gaudi.ko's
+ * gaudi_cs_snapshot() reads), or NULL.
+ */
+static const uint8_t *user_bytes(struct iso *s, uint64_t addr, uint32_t len)
+{
+	if (in(addr, len, ISO_USER_VA, ISO_USER_SIZE))
+		return s->fb.host + ISO_USER_BUS + (addr - ISO_USER_VA);
+	if (in(addr, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
+	       GAUDI_SRAM_SIZE - ISO_SRAM_USER))
+		return s->fb.sram + (addr - GAUDI_SRAM_BASE);
+	if (in(addr, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
+		return s->fb.hbm + addr;
+	return NULL;
+}
+
+/*
  * The parser's cfg->cp_dma, as gaudi.ko's gaudi_cs_cp_dma(): copy the
  * target from the user's memory, parse the copy as a lower CB, place it
  * in the driver's HBM and remember to point the packet at it.
@@ -403,18 +421,14 @@ static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	if (s->npatch >= sizeof(s->patch) / sizeof(s->patch[0]) ||
 	    len > ISO_MAX_CB || len > ISO_SUB_SIZE - s->sub_used)
 		return -EINVAL;
-	if (in(addr, len, ISO_USER_VA, ISO_USER_SIZE))
-		src = s->fb.host + ISO_USER_BUS + (addr - ISO_USER_VA);
-	else if (in(addr, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
-		    GAUDI_SRAM_SIZE - ISO_SRAM_USER))
-		src = s->fb.sram + (addr - GAUDI_SRAM_BASE);
-	else if (in(addr, len, ISO_USER_HBM, FAKE_HBM_SIZE - ISO_USER_HBM))
-		src = s->fb.hbm + addr;
-	else
+	src = user_bytes(s, addr, len);
+	if (!src)
 		return -EINVAL;
 	memcpy(s->sub_buf, src, len);
 	lower.lower = true;
 	lower.cp_dma = NULL;
+	lower.rewrite = NULL;
+	lower.read = NULL;
 	ret = gaudi_parse_cb(&lower, s->sub_buf, len, &err);
 	if (ret)
 		return ret;
@@ -424,6 +438,28 @@ static int iso_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	s->patch[s->npatch].off = offset;
 	s->patch[s->npatch].dev = dev;
 	s->npatch++;
+	return 0;
+}
+
+/* The parser's cfg->read, as gaudi.ko's gaudi_cs_read(). */
+static int iso_read(void *priv, u64 addr, u32 len, void *out)
+{
+	const uint8_t *src = user_bytes(priv, addr, len);
+
+	if (!src)
+		return -EINVAL;
+	memcpy(out, src, len);
+	return 0;
+}
+
+/* The parser's cfg->rewrite, as gaudi.ko's gaudi_cs_rewrite(). */
+static int iso_rewrite(void *priv, u32 offset, const void *pkts, u32 len)
+{
+	struct iso *s = priv;
+
+	if (offset > ISO_MAX_CB || len > ISO_MAX_CB - offset)
+		return -EINVAL;
+	memcpy(s->copy + offset, pkts, len);
 	return 0;
 }
 
@@ -549,9 +585,12 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 	cfg.num_fence_qm = ISO_NUM_QM;
 	cfg.mapped = mapped;
 	cfg.cp_dma = s->external ? NULL : iso_cp_dma;	/* as gaudi.ko */
+	cfg.rewrite = iso_rewrite;
+	cfg.read = s->external ? NULL : iso_read;	/* as gaudi.ko */
 	cfg.priv = s;
 	s->cfg = &cfg;
-	ret = gaudi_parse_cb(&cfg, data, size, &err);
+	memcpy(s->copy, data, size);
+	ret = gaudi_parse_cb(&cfg, s->copy, size, &err);
 	if (ret && !bypass) {
 		s->st.refused++;
 		if (why && why_len)
@@ -574,7 +613,8 @@ unsigned int iso_run(struct iso *s, const uint8_t *data, size_t size,
 		kcb = s->fb.hbm + ISO_ICB_HBM;
 		kcb_dev = ISO_ICB_HBM;
 	}
-	memcpy(kcb, data, size);
+	/* Parsed: the rewritten copy; bypassed: the user's own bytes. */
+	memcpy(kcb, bypass ? data : s->copy, size);
 	/* Parsed: CP_DMAs run the copies; bypassed: the user's own CBs. */
 	for (i = 0; !bypass && i < s->npatch; i++)
 		put64(kcb + s->patch[i].off + 8, s->patch[i].dev);

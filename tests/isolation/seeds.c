@@ -25,6 +25,8 @@
 
 #define CANARY		(GAUDI_HOST_PHYS_BASE + ISO_CANARY_BUS)
 #define KERNEL_HBM	0x10000000ULL	/* the MMU page tables */
+/* E_N SOB 5: a user SOB */
+#define USER_SOB	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 20)
 
 /* Packet and register facts: hw/gaudi1/packets.h and regs.h. */
 #define CTL(op)		((uint32_t)(op) << PKT_CTL_OPCODE_SHIFT)
@@ -186,6 +188,54 @@ static void shape(struct b *b, uint32_t row, uint32_t n1, uint32_t n2,
 	}
 }
 
+/* The bases and DST_TSIZE_0 by WREG_32, as before a register COMMIT. */
+static void reg_commit(struct b *b, uint64_t src, uint64_t dst,
+		       uint32_t tsize0)
+{
+	wreg(b, DMA_CORE_SRC_BASE_LO, (uint32_t)src);
+	wreg(b, DMA_CORE_SRC_BASE_HI, (uint32_t)(src >> 32));
+	wreg(b, DMA_CORE_DST_BASE_LO, (uint32_t)dst);
+	wreg(b, DMA_CORE_DST_BASE_HI, (uint32_t)(dst >> 32));
+	wreg(b, DMA_CORE_DST_TSIZE_0, tsize0);
+}
+
+/* Write completion: add 1 at @a (hl-thunk: a SOB). */
+static void wr_comp(struct b *b, uint64_t a)
+{
+	wreg(b, DMA_CORE_WR_COMP_ADDR_LO, (uint32_t)a);
+	wreg(b, DMA_CORE_WR_COMP_ADDR_HI, (uint32_t)(a >> 32));
+	wreg(b, DMA_CORE_WR_COMP_WDATA, SM_SOB_INC | 1);
+}
+
+/* WREG_BULK of @n (even) values from @reg on. */
+static void bulk(struct b *b, uint32_t reg, const uint32_t *v, uint32_t n)
+{
+	uint32_t i;
+
+	u32(b, n / 2);
+	u32(b, CTL(PKT_WREG_BULK) | (reg & 0xFFFF) << 8 | PKT_CTL_MB);
+	for (i = 0; i < n; i++)
+		u32(b, v[i]);
+}
+
+/*
+ * LOAD_AND_EXE that loads into the scalars (from user SRAM, where the user
+ * memory bytes land) a 16-byte packet @op writing @v to @a, and executes
+ * it (etype 0).
+ */
+static void scalar_exe(struct b *b, uint64_t a, uint32_t v, uint32_t op)
+{
+	user_cb(b);
+	u32(b, PKT_LOAD_AND_EXE_DST | PKT_LOAD_AND_EXE_LOAD |
+	    PKT_LOAD_AND_EXE_EXE);
+	u32(b, CTL(PKT_LOAD_AND_EXE) | PKT_CTL_MB);
+	u64(b, GAUDI_SRAM_BASE + ISO_SRAM_CB);
+	user_mem(b);
+	u32(b, v);
+	u32(b, CTL(op) | PKT_CTL_MB);
+	u64(b, a);
+}
+
 size_t iso_seeds(struct iso_seed *out, size_t max)
 {
 	static const uint8_t qs[2] = { Q_EXT, Q_INT };
@@ -263,6 +313,93 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		shape(&b, 0x1000, 16, 1, 0x100000, 0, 0x1000, 0);
 		lin_dma(&b, 0, user, ISO_USER_HBM, 0x1000);
 	}
+	/*
+	 * Habana's strided test programs the core by WREG_32 and commits by
+	 * WREG_32 (the parser rewrites the commit into a LIN_DMA), with a
+	 * write completion adding 1 to a user SOB; WREG_BULK sets a shape.
+	 */
+	if (NEXT("legit: strided 2-D by register COMMIT, completion to a user SOB (DMA_0_0)",
+		 false, Q_EXT)) {
+		reg_commit(&b, user, ISO_USER_HBM, 256);
+		shape(&b, 256, 16, 1, 4096, 0, 512, 0);
+		wr_comp(&b, USER_SOB);
+		wreg(&b, DMA_CORE_COMMIT, DMA_COMMIT_WR_COMP_EN);
+	}
+	if (NEXT("legit: linear memset by register COMMIT on DMA_2_0", false,
+		 Q_INT)) {
+		reg_commit(&b, 0x5A5A5A5A, ISO_USER_HBM + 0x10000, 4096);
+		wreg(&b, DMA_CORE_COMMIT, DMA_COMMIT_LIN | DMA_COMMIT_MEM_SET);
+	}
+	if (NEXT("legit: WREG_BULK of a shape, strided LIN_DMA on DMA_2_0",
+		 false, Q_INT)) {
+		static const uint32_t src[8] = { 6, 2048, 1, 0, 1, 0, 1, 0 };
+
+		bulk(&b, DMA_CORE_SRC_TSIZE(1), src, 8);
+		wreg(&b, DMA_CORE_SRC_TSIZE_0, 1024);
+		bulk(&b, DMA_CORE_DST_TSIZE(1), src, 8);
+		lin_dma(&b, 0, ISO_USER_HBM, user + 0x1000, 1024);
+	}
+	if (NEXT("register COMMIT: far corner one byte past the user's host page",
+		 true, Q_EXT)) {
+		reg_commit(&b, ISO_USER_HBM, user + ISO_USER_SIZE -
+			   15 * 0x20000 - 0x1000 + 1, 0x1000);
+		shape(&b, 0x1000, 16, 1, 0x1000, 0, 0x20000, 0);
+		wreg(&b, DMA_CORE_COMMIT, 0);
+	}
+	if (NEXT("register COMMIT: strided into kernel HBM (internal)", true,
+		 Q_INT)) {
+		reg_commit(&b, user, KERNEL_HBM, 64);
+		shape(&b, 64, 4, 1, 64, 0, 0x1000, 0);
+		wreg(&b, DMA_CORE_COMMIT, 0);
+	}
+	if (NEXT("register COMMIT: completion to a driver SOB (W_S 10)", true,
+		 Q_EXT)) {
+		reg_commit(&b, user, ISO_USER_HBM, 64);
+		wr_comp(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 40);
+		wreg(&b, DMA_CORE_COMMIT, DMA_COMMIT_LIN | DMA_COMMIT_WR_COMP_EN);
+		b.s->hw_blocks = false;	/* the holder's own: parser only */
+	}
+	if (NEXT("register COMMIT: completion to another process's page", true,
+		 Q_INT)) {
+		reg_commit(&b, user, ISO_USER_HBM, 64);
+		wr_comp(&b, CANARY);
+		wreg(&b, DMA_CORE_COMMIT, DMA_COMMIT_LIN | DMA_COMMIT_WR_COMP_EN);
+	}
+	if (NEXT("WREG_BULK: bases, size and COMMIT reading a canary page",
+		 true, Q_EXT)) {
+		const uint32_t v[4] = { (uint32_t)CANARY,
+					(uint32_t)(CANARY >> 32),
+					(uint32_t)user, (uint32_t)(user >> 32) };
+		const uint32_t t[2] = { 4096, DMA_COMMIT_LIN };
+
+		bulk(&b, DMA_CORE_SRC_BASE_LO, v, 4);
+		bulk(&b, DMA_CORE_DST_TSIZE_0, t, 2);
+	}
+	if (NEXT("register COMMIT from DMA_0_1 (not the shape's stream)",
+		 true, Q_EXT + 1)) {
+		reg_commit(&b, user, ISO_USER_HBM, 4096);
+		wreg(&b, DMA_CORE_COMMIT, DMA_COMMIT_LIN);
+		b.s->hw_blocks = false;	/* user memory both: parser only */
+	}
+	/*
+	 * LOAD_AND_EXE of scalars (hl-thunk's RF tests): the packet in the
+	 * scalars, DMA'd to user SRAM first (here: the user memory bytes),
+	 * executed on an internal queue; gaudi.ko runs the parsed packet
+	 * in place of the LOAD_AND_EXE.
+	 */
+	if (NEXT("legit: scalar LOAD_AND_EXE of a MSG_LONG +1 to a user SOB (DMA_2_0)",
+		 false, Q_INT))
+		scalar_exe(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 20,
+			   SM_SOB_INC | 1, PKT_MSG_LONG);
+	if (NEXT("scalar LOAD_AND_EXE: a MSG_LONG to another process's page (internal)",
+		 true, Q_INT))
+		scalar_exe(&b, CANARY, 0x42, PKT_MSG_LONG);
+	if (NEXT("scalar LOAD_AND_EXE: a MSG_PROT to kernel HBM (internal)",
+		 true, Q_INT))
+		scalar_exe(&b, KERNEL_HBM, 0x42, PKT_MSG_PROT);
+	if (NEXT("scalar LOAD_AND_EXE: a MSG_LONG to another process's page (external)",
+		 true, Q_EXT))
+		scalar_exe(&b, CANARY, 0x42, PKT_MSG_LONG);
 	if (NEXT("MSG_LONG to another process's page", true, Q_INT))
 		msg_long(&b, CANARY, 0x42);
 	if (NEXT("MSG_LONG to kernel HBM", true, Q_TPC))

@@ -43,6 +43,43 @@ static inline int t_cp_dma(void *priv, u32 offset, u64 addr, u32 len)
 	return t_cp_dma_ret;
 }
 
+/*
+ * A caller that rewrites COMMITs (gaudi_cs.c does) in t_rw_buf, the copy
+ * the test parses: t_rw_calls counts the calls.
+ */
+#define T_RW_MAX	(1U << 20)
+static u8 t_rw_buf[T_RW_MAX];
+static unsigned int t_rw_calls;
+
+static inline int t_rewrite(void *priv, u32 offset, const void *pkts, u32 len)
+{
+	(void)priv;
+	t_rw_calls++;
+	if (offset > T_RW_MAX || len > T_RW_MAX - offset)
+		return -EINVAL;
+	memcpy(t_rw_buf + offset, pkts, len);
+	return 0;
+}
+
+/*
+ * A caller that reads scalar sources (gaudi_cs.c does, from user memory):
+ * here the bytes of t_read_src at the address modulo t_read_len (the
+ * fuzzer points it at its input), or zeros.
+ */
+static const u8 *t_read_src;
+static u32 t_read_len;
+
+static inline int t_read(void *priv, u64 addr, u32 len, void *out)
+{
+	u8 *o = out;
+	u32 i;
+
+	(void)priv;
+	for (i = 0; i < len; i++)
+		o[i] = t_read_len ? t_read_src[(addr + i) % t_read_len] : 0;
+	return 0;
+}
+
 /* @cfg for upstream queue id @q (0..112 without 8, the CPU queue). */
 static void t_cfg(struct gaudi_parser_cfg *cfg, unsigned int q, u32 encaps)
 {

@@ -4,7 +4,8 @@
  * picks the queue (its id modulo 113; the CPU queue 8 becomes TPC_0_0),
  * byte 1 an encapsulated-signal SOB (bit 7 set: W_S SOB 128 + bits 3:0),
  * bit 6 a caller that snapshots CP_DMA targets, bit 5 a lower CB (one a
- * CP_DMA started); the rest is the CB.  Every CB the parser accepts is re-decoded by the
+ * CP_DMA started); the rest is the CB, parsed in a copy where upper CBs'
+ * COMMITs are rewritten (as gaudi.ko), which the oracle then decodes.  Every CB the parser accepts is re-decoded by the
  * independent decoder of oracle.h; a violated property aborts the run
  * ("ORACLE: ..."), as does a refusal without a reason or with an errno
  * other than EPERM/EINVAL.
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "env.h"
 
@@ -35,9 +37,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[1] & 0x40)
 		cfg.cp_dma = t_cp_dma;
 	cfg.lower = data[1] & 0x20;
-	ret = gaudi_parse_cb(&cfg, data + 2, size - 2, &err);
+	/* As gaudi.ko: the copy is parsed, COMMITs rewritten in it. */
+	if (size - 2 > T_RW_MAX)
+		return 0;
+	memcpy(t_rw_buf, data + 2, size - 2);
+	if (!cfg.lower)
+		cfg.rewrite = t_rewrite;
+	if (!cfg.lower && !cfg.external) {
+		cfg.read = t_read;	/* scalars: bytes of the input */
+		t_read_src = data;
+		t_read_len = (u32)size;
+	}
+	ret = gaudi_parse_cb(&cfg, t_rw_buf, size - 2, &err);
 	if (ret == 0) {
-		if (!oracle_check(&cfg, &t_env, data + 2, size - 2, why,
+		if (!oracle_check(&cfg, &t_env, t_rw_buf, size - 2, why,
 				  sizeof(why))) {
 			fprintf(stderr, "ORACLE: queue %u: %s\n", q, why);
 			abort();

@@ -7,7 +7,8 @@
  * allowlist's promises, not its code:
  *
  *  - no packet but NOP, WREG_32, MSG_LONG, MSG_SHORT, FENCE, LIN_DMA,
- *    ARB_POINT, WAIT and predicate LOAD_AND_EXE, and CP_DMA only of an
+ *    ARB_POINT, WAIT, predicate LOAD_AND_EXE, WREG_BULK of an internal
+ *    stream 0's own DMA core registers (below), and CP_DMA only of an
  *    upper CB whose caller snapshots CP_DMA targets (cfg->cp_dma), of
  *    whole packets of user memory; reserved bits zero;
  *  - the arbitration registers (ARB_CFG_0 with type, master and enable
@@ -15,8 +16,12 @@
  *    QMAN;
  *  - every WREG_32 in the explicit list of user registers of the engine,
  *    and none in the list of registers known to be dangerous;
- *  - every LIN_DMA without write completion or data-changing options, on
- *    a DMA queue, reading and writing only user memory: linear, or (on
+ *  - of a DMA core, only stream 0's upper CBs write registers: the
+ *    shape, the bases and the write completion, never COMMIT;
+ *  - every LIN_DMA without data-changing options, on a DMA queue, its
+ *    write completion (stream 0's upper CP) with the three registers
+ *    written in this CB, to user memory or a user SOB,
+ *    reading and writing only user memory: linear, or (on
  *    stream 0's upper CP) strided over sizes and strides the CB itself
  *    wrote to its own DMA core, every byte of both footprints (counts
  *    >= 1, strides < 2^31, equal byte counts);
@@ -251,6 +256,19 @@ static bool o_shape_reg(uint32_t reg)
 }
 
 /*
+ * What stream 0's upper CBs may write of their DMA core besides the
+ * shape: the bases (0x014..0x020; every commit is a LIN_DMA, which writes
+ * them itself) and the write completion (0x07C..0x084).  Never COMMIT
+ * (0x078): the parser turns it into a LIN_DMA.
+ */
+static bool o_core_reg(uint32_t reg)
+{
+	return !(reg & 3) && (o_shape_reg(reg) ||
+			      (reg >= 0x014 && reg <= 0x020) ||
+			      (reg >= 0x07C && reg <= 0x084));
+}
+
+/*
  * One side of a strided transfer: every byte base + i0 + sum ik * s_k,
  * i0 < t[0], ik < t[k], with @t and @s from registers @t_reg (TSIZE_0)
  * and @k1 (TSIZE_1; STRIDE_k at +4, the next TSIZE at +8) of @sh, all
@@ -311,7 +329,7 @@ static bool o_wreg_dangerous(const struct gaudi_parser_cfg *cfg, uint32_t reg)
 	 * its values checked at the commit (o_strided()).
 	 */
 	if (cfg->engine == GAUDI_ENGINE_DMA && reg < 0x8000 &&
-	    !(o_shape_reg(reg) && cfg->stream == 0 && !cfg->lower))
+	    !(o_core_reg(reg) && cfg->stream == 0 && !cfg->lower))
 		return true;
 	if (cfg->engine == GAUDI_ENGINE_TPC) {
 		for (i = 0; i < sizeof(tpc_bad) / sizeof(tpc_bad[0]); i++)
@@ -375,7 +393,7 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 {
 	static struct o_mon mons[4][512];
 	static const uint8_t sizes[32] = {
-		[0x1] = 8, [0x3] = 16, [0x4] = 8, [0x5] = 16, [0x8] = 8, [0x9] = 24,
+		[0x1] = 8, [0x2] = 8, [0x3] = 16, [0x4] = 8, [0x5] = 16, [0x8] = 8, [0x9] = 24,
 		[0xA] = 8, [0xC] = 8, [0xD] = 8, [0xF] = 16,
 	};
 	static const uint32_t short_base[4] = {
@@ -383,8 +401,9 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 	};
 	size_t off;
 	unsigned int b, m, i, j;
-	/* the DMA core's shape registers this CB wrote (0x000..0x07C) */
-	uint32_t sh[32] = { 0 }, sh_set = 0;
+	/* the DMA core's registers this CB wrote (0x000..0x0FC) */
+	uint32_t sh[64] = { 0 };
+	uint64_t sh_set = 0;
 
 	memset(mons, 0, sizeof(mons));
 	if (size % 8)
@@ -420,19 +439,37 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 					       w[0], k, off);
 				break;
 			}
-			if (cfg->engine == GAUDI_ENGINE_DMA && o_shape_reg(k) &&
+			if (cfg->engine == GAUDI_ENGINE_DMA && o_core_reg(k) &&
 			    !o_wreg_dangerous(cfg, k)) {
 				/* skipped by a clear predicate: unknown value */
 				if (ctl & 0x1F)
 					O_FAIL("predicated shape WREG_32 0x%x at 0x%zx",
 					       k, off);
 				sh[k / 4] = w[0];
-				sh_set |= 1U << (k / 4);
+				sh_set |= 1ULL << (k / 4);
 				break;
 			}
 			if (!o_wreg_allowed(cfg, k) || o_wreg_dangerous(cfg, k))
 				O_FAIL("WREG_32 to 0x%x (queue %u) at 0x%zx", k,
 				       cfg->queue, off);
+			break;
+		case 0x2:	/* WREG_BULK: the DMA core's registers only */
+			len = 2 * (w[0] & 0xFFFF);
+			k = ctl >> 8 & 0xFFFF;
+			if ((w[0] >> 16) || (ctl & 0xE0) || cfg->external)
+				O_FAIL("WREG_BULK 0x%x/0x%x (queue %u) at 0x%zx",
+				       w[0], ctl, cfg->queue, off);
+			if (size - off < 8 + 4 * (size_t)len)
+				O_FAIL("truncated WREG_BULK accepted at 0x%zx", off);
+			for (j = 0; j < len; j++, k += 4) {
+				if (cfg->engine != GAUDI_ENGINE_DMA || (ctl & 0x1F) ||
+				    !o_core_reg(k) || o_wreg_dangerous(cfg, k))
+					O_FAIL("WREG_BULK to 0x%x (queue %u) at 0x%zx",
+					       k, cfg->queue, off);
+				memcpy(&sh[k / 4], cb + off + 8 + 4 * j, 4);
+				sh_set |= 1ULL << (k / 4);
+			}
+			off += 4 * (size_t)len;
 			break;
 		case 0x8:	/* FENCE */
 			if ((w[0] & 0x3F00FFF0) || (ctl & 0xFFFFE0))
@@ -468,21 +505,30 @@ static bool oracle_check(const struct gaudi_parser_cfg *cfg,
 		case 0x9:	/* LIN_DMA */
 			if (cfg->engine != GAUDI_ENGINE_DMA)
 				O_FAIL("LIN_DMA on a non-DMA queue at 0x%zx", off);
-			if (ctl & 0xFFFF & ~0x18U)
+			if (ctl & 0xFFFF & ~0x19U)
 				O_FAIL("LIN_DMA ctl 0x%x at 0x%zx", ctl, off);
+			if (ctl & 1) {	/* write completion: set in this CB */
+				a = (uint64_t)sh[0x084 / 4] << 32 | sh[0x080 / 4];
+				if (cfg->stream != 0 || cfg->lower ||
+				    (sh_set & (7ULL << (0x07C / 4))) !=
+				    (7ULL << (0x07C / 4)) ||
+				    (!o_user_mem(env, a, 4) && !o_user_sob_addr(a)))
+					O_FAIL("LIN_DMA write completion to 0x%llx at 0x%zx",
+					       (unsigned long long)a, off);
+			}
 			src = (uint64_t)w[3] << 32 | w[2];
 			dst = ((uint64_t)w[5] << 32 | w[4]) & ((1ULL << 56) - 1);
 			sh[0x074 / 4] = w[0];	/* the packet writes DST_TSIZE_0 */
-			sh_set |= 1U << (0x074 / 4);
+			sh_set |= 1ULL << (0x074 / 4);
 			if (!(ctl & 0x8)) {
 				/* strided: the shape this CB set, stream 0 only */
-				uint32_t need = 0;
+				uint64_t need = 0;
 				unsigned __int128 sb = 0, db = 0;
 
 				for (k = 0x02C; k <= 0x070; k += 4)
 					if (o_shape_reg(k) &&
 					    (k >= 0x054 || !(ctl & 0x10)))
-						need |= 1U << (k / 4);
+						need |= 1ULL << (k / 4);
 				if (cfg->stream != 0 || cfg->lower ||
 				    (sh_set & need) != need)
 					O_FAIL("strided LIN_DMA without its shape (queue %u) at 0x%zx",

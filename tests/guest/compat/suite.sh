@@ -11,7 +11,8 @@
 # ping-pong between TPC_0_0 and DMA_0_0 with user monitors and a CP_DMA
 # (pingpong), arbitration of DMA 2's QMAN set from a CB with two streams in
 # one CS in the grant order of each mode (arb), LOAD_AND_EXE of a
-# non-consecutive predicate map then predicated packets (pred), a 3-D
+# non-consecutive predicate map then predicated packets, and of a packet
+# into the scalars executed from them (pred), a 3-D
 # strided LIN_DMA over the DMA core's sizes and strides set by WREG_32,
 # checked byte for byte (strided); on gaudi.ko also a user CB rewritten
 # after its submission running as submitted (toctou) and the hostile twins
@@ -27,7 +28,7 @@
 BIN=${BIN:-$(dirname "$0")}
 GAUDI_KO=${GAUDI_KO:-}
 PEER_KO=${PEER_KO:-}
-SCEN="fourdma pingpong engines arb pred strided"
+SCEN="fourdma pingpong engines arb pred strided sobswitch"
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"

@@ -596,8 +596,8 @@ static void t_negative(void)
 		   "WREG_32 to the DMA core's NON_SECURE_PROPS (ASID): EPERM");
 		/* Issue 9, class 1: a DMA steered by registers. */
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0x14 << 8, 8);
-		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
-		   "WREG_32 to the DMA core's SRC_BASE_LO: EPERM");
+		ok(hl_submit1(s.fd, s.cb, len, 1, &seq) == -EPERM,
+		   "WREG_32 to the DMA core's SRC_BASE_LO from stream 1: EPERM");
 		len = pkt(s.cbp, 0, PKT_WREG_32, 0, 0x78 << 8, 8);
 		ok(hl_submit1(s.fd, s.cb, len, 0, &seq) == -EPERM,
 		   "WREG_32 to the DMA core's COMMIT: EPERM");

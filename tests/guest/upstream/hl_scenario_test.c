@@ -13,7 +13,9 @@
  *   strided   a non-linear LIN_DMA whose sizes and strides the CB sets with
  *             WREG_32 to the DMA core's SRC/DST_TSIZE_n and _STRIDE_n:
  *             rows gathered and scattered in 3 dimensions, checked byte for
- *             byte, on both drivers; on gaudi.ko also the hostile twins
+ *             byte, on both drivers; then hl-thunk's own program that
+ *             also writes the bases and a SOB write completion and commits
+ *             by WREG_32 to COMMIT; on gaudi.ko also the hostile twins
  *             (Documentation/accel/parser.rst, "Strided transfers")
  *   pingpong  16 rounds between TPC_0_0 and DMA_0_0 through two SOBs and two
  *             monitors; the TPC job runs on the QMAN's lower CP (a CP_DMA
@@ -30,7 +32,12 @@
  *             priority) set from a CB on DMA_2_0, as hl-thunk's tests set
  *             it, then two streams of DMA 2 in one CS; reset to 0
  *   pred      LOAD_AND_EXE of a non-consecutive predicate map, then 31
- *             predicated MSG_LONGs: only those of the set predicates land
+ *             predicated MSG_LONGs: only those of the set predicates land;
+ *             then scalars: a MSG_SHORT loaded into the lower or upper two
+ *             scalar registers and executed (hl-thunk's 2-RF tests)
+ *   sobswitch hl-thunk's SOB-cleanup-on-context-switch test: E_N SOB 0
+ *             set, close and reopen at once, a monitor on SOB 0 == 0 must
+ *             release a FENCE in the new context
  *   toctou    (gaudi.ko) a user CB waiting in a FENCE is rewritten after
  *             its submission: it runs as it was submitted (the snapshot)
  *   hostile   (gaudi.ko) the twins: a user CB that writes the MMU, a
@@ -76,6 +83,8 @@
  */
 #define WS_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + 4 * (i))
 #define WS_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_W_S_SOB_OBJ_0 + (reg) + 4 * (m))
+#define EN_SOB(i)	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 4 * (i))
+#define EN_MON(reg, m)	(GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + (reg) + 4 * (m))
 #define DMA_QM(n)	((uint64_t)mmDMA0_QM_BASE + GAUDI_DMA_STRIDE * (uint64_t)(n))
 #define TPC_QM(n)	((uint64_t)mmTPC0_QM_BASE + GAUDI_TPC_STRIDE * (uint64_t)(n))
 /* CP_FENCE0_RDATA of CP @cp (0..3 the streams, 4 the lower CP). */
@@ -508,6 +517,30 @@ static size_t strided_cb(struct sess *s, uint64_t dst, bool shape)
 	return len;
 }
 
+/* The rows of the strided shape at @dst that differ from theirs at @src. */
+static unsigned int rows_wrong(const uint8_t *src, const uint8_t *dst)
+{
+	unsigned int p, r, wrong = 0;
+
+	for (p = 0; p < ST_PLANES; p++)
+		for (r = 0; r < ST_ROWS; r++)
+			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
+				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
+				   ST_ROW))
+				wrong++;
+	return wrong;
+}
+
+/* Submit the first @len bytes of the external CB on @q: refused with @want. */
+static void refused(struct sess *s, size_t len, uint32_t q, int want,
+		    const char *what)
+{
+	uint64_t seq = 0;
+
+	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, q, &seq), want, "%s",
+	      what);
+}
+
 /*
  * gaudi.ko's hostile twins (Documentation/accel/parser.rst, "Strided
  * transfers"): the same shape with the destination's far corner one byte
@@ -531,17 +564,14 @@ static void strided_twins(struct sess *s, uint32_t dspan)
 	memcpy(save, tail, dspan);
 	memset(dst, 0xEE, dspan);
 	len = strided_cb(s, s->va + BUF_SIZE - dspan + 1, true);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
-			 &seq), -EINVAL,
-	      "strided: far corner one byte past the mapping: EINVAL");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EINVAL,
+		"strided: far corner one byte past the mapping: EINVAL");
 	len = strided_cb(s, s->va + (2U << 20), false);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_0,
-			 &seq), -EPERM,
-	      "strided: non-linear LIN_DMA on the shape an earlier CB left: EPERM");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EPERM,
+		"strided: non-linear LIN_DMA on the shape an earlier CB left: EPERM");
 	len = strided_cb(s, s->va + (2U << 20), true);
-	ok_eq(hl_submit1(s->fd, s->cb, (uint32_t)len, GAUDI_QUEUE_ID_DMA_0_1,
-			 &seq), -EPERM,
-	      "strided: the shape from DMA_0_1 (another stream of the core): EPERM");
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_1, -EPERM,
+		"strided: the shape from DMA_0_1 (another stream of the core): EPERM");
 	for (i = 0; i < dspan; i++)
 		changed += dst[i] != 0xEE || tail[i] != save[i];
 	free(save);
@@ -556,6 +586,67 @@ static void strided_twins(struct sess *s, uint32_t dspan)
 	   "strided: accepted again after the refusals, first row copied");
 }
 
+/*
+ * hl-thunk's own strided program: the bases, the shape, DST_TSIZE_0 and a
+ * write completion (+1 to a user SOB) by WREG_32, then COMMIT by WREG_32
+ * (gaudi.ko rewrites the commit into the LIN_DMA of those registers,
+ * Documentation/accel/parser.rst), to @dst_va, completing to W_S SOB @sob.
+ */
+static size_t strided_regs_cb(struct sess *s, uint64_t dst_va, uint32_t sob)
+{
+	size_t len = 0;
+
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_SRC_BASE_LO, (uint32_t)s->va);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_SRC_BASE_HI, s->va >> 32);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_DST_BASE_LO, (uint32_t)dst_va);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_DST_BASE_HI, dst_va >> 32);
+	len = set_strides(s->cbp, len);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_LO,
+			    (uint32_t)WS_SOB(sob));
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_ADDR_HI,
+			    WS_SOB(sob) >> 32);
+	len = hl_pkt_wreg32(s->cbp, len, DMA_CORE_WR_COMP_WDATA, SM_SOB_INC | 1);
+	return hl_pkt_wreg32(s->cbp, len, DMA_CORE_COMMIT, DMA_COMMIT_WR_COMP_EN);
+}
+
+static void t_strided_regs(struct sess *s, uint32_t sspan, uint32_t dspan)
+{
+	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
+	unsigned int wrong;
+	size_t len;
+
+	if (!ok(clear_sobs(s, USER_SOB, 1), "strided by registers: user SOB %u cleared",
+		USER_SOB))
+		return;
+	fill_rand(src, sspan);
+	memset(dst, 0xEE, dspan);
+	len = strided_regs_cb(s, s->va + (2U << 20), USER_SOB);
+	if (!ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "strided by registers"),
+		"strided by registers: hl-thunk's program (WREG_32 bases, shape, completion, then COMMIT) accepted and completed"))
+		return;
+	wrong = rows_wrong(src, dst);
+	ok_eq(wrong, 0, "strided by registers: %u rows copied exactly",
+	      ST_PLANES * ST_ROWS);
+	/* The completion added 1: a monitor on SOB >= 1 releases a fence. */
+	len = arm_fence(s->cbp, 0, USER_MON, USER_SOB, 1,
+			FENCE0(DMA_QM(1), 0));
+	ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_1_0, "strided by registers: fence"),
+	   "strided by registers: the write completion added 1 to SOB %u (a fence on it passed)",
+	   USER_SOB);
+	if (peer)
+		return;
+	/* gaudi.ko's twins: the footprint past the mapping, another stream. */
+	len = strided_regs_cb(s, s->va + BUF_SIZE - dspan + 1, USER_SOB);
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EINVAL,
+		"strided by registers: far corner one byte past the mapping: EINVAL");
+	len = strided_regs_cb(s, s->va + (2U << 20), USER_SOB);
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_1, -EPERM,
+		"strided by registers: on DMA_0_1 (not the shape's stream): EPERM");
+	len = strided_regs_cb(s, s->va + (2U << 20), 10);
+	refused(s, len, GAUDI_QUEUE_ID_DMA_0_0, -EINVAL,
+		"strided by registers: completion to the driver's W_S SOB 10: EINVAL");
+}
+
 static void t_strided(struct sess *s)
 {
 	uint8_t *src = s->buf, *dst = s->buf + (2U << 20);
@@ -563,7 +654,7 @@ static void t_strided(struct sess *s)
 			 (ST_ROWS - 1) * ST_DSTRIDE1 + ST_ROW;
 	uint32_t sspan = (ST_PLANES - 1) * ST_SSTRIDE2 +
 			 (ST_ROWS - 1) * ST_SSTRIDE1 + ST_ROW;
-	unsigned int p, r, wrong = 0, gap = 0;
+	unsigned int wrong, gap = 0;
 	uint64_t seq = 0;
 	uint32_t st = ~0U;
 	size_t len, i, o;
@@ -579,12 +670,7 @@ static void t_strided(struct sess *s)
 	rc = wait_done(s->fd, seq, &st);
 	ok(rc == 0 && st == HL_WAIT_CS_STATUS_COMPLETED,
 	   "strided: CS completed (rc %d, status %u)", rc, st);
-	for (p = 0; p < ST_PLANES; p++)
-		for (r = 0; r < ST_ROWS; r++)
-			if (memcmp(dst + p * ST_DSTRIDE2 + r * ST_DSTRIDE1,
-				   src + p * ST_SSTRIDE2 + r * ST_SSTRIDE1,
-				   ST_ROW))
-				wrong++;
+	wrong = rows_wrong(src, dst);
 	ok_eq(wrong, 0, "strided: %u rows of %u bytes gathered (row stride %u, plane stride %u) and scattered (%u, %u) exactly",
 	      ST_PLANES * ST_ROWS, ST_ROW, ST_SSTRIDE1, ST_SSTRIDE2,
 	      ST_DSTRIDE1, ST_DSTRIDE2);
@@ -608,6 +694,7 @@ static void t_strided(struct sess *s)
 	ok(run_ext(s, len, GAUDI_QUEUE_ID_DMA_0_0, "strided: linear after") &&
 	   !memcmp(src, dst, 8192),
 	   "strided: a linear LIN_DMA afterwards copies 8 KiB exactly");
+	t_strided_regs(s, sspan, dspan);
 }
 
 /* ---- (d) TPC <-> DMA ping-pong through the sync manager ---------------- */
@@ -916,6 +1003,117 @@ static void t_arb(struct sess *s)
  * then 31 MSG_LONGs, the one with predicate p writing result word p: only
  * those whose predicate the map sets may land (P0, always set, signals).
  */
+/*
+ * Arm E_N monitor @m on E_N SOB @sob (== @target if @equal, else >=) with
+ * a payload of 1 to @fence_addr, by MSG_SHORT (base 0: the E_N monitors)
+ * as hl-thunk-open's tests do, then FENCE on counter 0.
+ */
+static size_t en_arm_fence(uint8_t *cb, size_t off, uint32_t m, uint32_t sob,
+			   uint32_t target, bool equal, uint64_t fence_addr)
+{
+	static const uint32_t reg[3] = { SM_MON_PAY_ADDRL(0), SM_MON_PAY_ADDRH(0),
+					 SM_MON_PAY_DATA(0) };
+	const uint32_t val[3] = { (uint32_t)fence_addr,
+				  (uint32_t)(fence_addr >> 32), 1 };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		off = pkt(cb, off, PKT_MSG_SHORT, val[i], PKT_CTL_MB |
+			  (reg[i] - SM_MON_PAY_ADDRL(0) + 4 * m), 8);
+	off = pkt(cb, off, PKT_MSG_SHORT, sob / 8 |
+		  (0xFFU & ~(1U << sob % 8)) << 8 | (equal ? 1U << 16 : 0) |
+		  target << 17, PKT_CTL_MB |
+		  (SM_MON_ARM(0) - SM_MON_PAY_ADDRL(0) + 4 * m), 8);
+	return hl_pkt_fence(cb, off, 0, 1, 1);
+}
+
+/*
+ * hl-thunk's 2-RF tests: a LOAD_AND_EXE loads a MSG_SHORT (+1 to E_N SOB
+ * @sob, base 1 as its write_to_sob) into the scalars of DMA_2_0 and
+ * executes it from the lower (etype 0) or upper (etype 1) two registers,
+ * in the same packet or a second one; DMA_0_0 fences on the SOB reaching
+ * the round.  gaudi.ko runs the parsed packet in place of the
+ * LOAD_AND_EXE (Documentation/accel/parser.rst).
+ */
+static void t_scalars(struct sess *s)
+{
+	uint8_t *sc = s->buf + (6U << 20) + 0x4000;
+	uint64_t scva = s->va + (6U << 20) + 0x4000;
+	uint32_t sob = 200, mon = 200, cfg, r;
+	unsigned int fails = 0;
+	uint8_t ib[64];
+	size_t l, el;
+
+	l = msg(s->cbp, 0, EN_SOB(sob), 0);
+	if (!run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "scalars: clear E_N SOB"))
+		return;
+	for (r = 1; r <= 4; r++) {
+		bool upper = r > 2, separate = !(r & 1);
+
+		memset(sc, 0, 16);
+		put32(sc + (upper ? 8 : 0), SM_SOB_INC | 1);
+		put32(sc + (upper ? 12 : 4), HL_PKT_CTL(PKT_MSG_SHORT) |
+		      PKT_CTL_MB | 1U << 22 | 4 * sob);
+		cfg = PKT_LOAD_AND_EXE_DST | PKT_LOAD_AND_EXE_LOAD |
+		      (upper ? PKT_LOAD_AND_EXE_ETYPE : 0);
+		l = pkt(ib, 0, PKT_LOAD_AND_EXE,
+			cfg | (separate ? 0 : PKT_LOAD_AND_EXE_EXE), PKT_CTL_MB, 16);
+		put64(ib + 8, scva);
+		if (separate)
+			l = pkt(ib, l, PKT_LOAD_AND_EXE, PKT_LOAD_AND_EXE_EXE |
+				(upper ? PKT_LOAD_AND_EXE_ETYPE : 0), PKT_CTL_MB, 16);
+		if (!put_icb(s, 0, ib, l)) {
+			fails++;
+			break;
+		}
+		el = en_arm_fence(s->cbp, 0, mon, sob, r, false,
+				  FENCE0(DMA_QM(0), 0));
+		if (run_int(s, GAUDI_QUEUE_ID_DMA_2_0, l, el)) {
+			tap_diag("scalars: round %u (%s RF, %s) did not complete",
+				 r, upper ? "upper" : "lower",
+				 separate ? "separate execute" : "one packet");
+			fails++;
+			break;
+		}
+	}
+	ok_eq(fails, 0, "scalars: LOAD_AND_EXE of a MSG_SHORT into the lower and upper two scalar registers, executed in the same and in a second packet (%s CB), each signalled its SOB",
+	      ucb_name[ucb]);
+}
+
+/*
+ * hl-thunk's test_sm_sob_cleanup_on_ctx_switch, packet for packet: E_N
+ * SOB 0 set to 1 by MSG_SHORT (base 1) on DMA_0_0; close and reopen at
+ * once; E_N monitor 0 armed on SOB 0 == 0 (MSG_SHORT, base 0) with its
+ * payload on DMA_0_0's FENCE0, and a FENCE: the CS completes only if the
+ * switch cleared SOB 0.  The reopen is reported (an open while the
+ * previous context is released may be refused: EBUSY/EAGAIN).
+ */
+static void t_sobswitch(struct sess *s)
+{
+	char path[64];
+	size_t l;
+	int fd, err = 0;
+
+	l = pkt(s->cbp, 0, PKT_MSG_SHORT, 1, PKT_CTL_MB | 1U << 22, 8);
+	if (!ok(run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "sobswitch: set"),
+		"sobswitch: E_N SOB 0 set to 1 by MSG_SHORT"))
+		return;
+	sess_close(s);
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", card);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		err = errno;
+	else
+		close(fd);
+	tap_diag("sobswitch: the immediate reopen %s%s", err ? "failed: " : "succeeded",
+		 err ? strerror(err) : "");
+	if (!ok(sess_open(s), "sobswitch: the next context opens"))
+		return;
+	l = en_arm_fence(s->cbp, 0, 0, 0, 0, true, FENCE0(DMA_QM(0), 0));
+	ok(run_ext(s, l, GAUDI_QUEUE_ID_DMA_0_0, "sobswitch: fence"),
+	   "sobswitch: in the next context E_N monitor 0 on SOB 0 == 0 releases the FENCE (SOB 0 was cleared)");
+}
+
 static void t_pred(struct sess *s)
 {
 	static const unsigned int set[] = { 1, 3, 6, 7, 17, 31 };
@@ -959,6 +1157,7 @@ static void t_pred(struct sess *s)
 	ok(rc == 0 && !bad,
 	   "pred: LOAD_AND_EXE of a non-consecutive predicate map (%s CB): only the packets of P1, P3, P6, P7, P17, P31 ran (rc %d, %u wrong)",
 	   ucb_name[ucb], rc, bad);
+	t_scalars(s);
 }
 
 /*
@@ -1120,7 +1319,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [toctou] [hostile]\n");
+				"usage: hl_scenario_test [--card N] [--peer] [--user-cb host|sram|hbm] [nops] [fourdma] [strided] [pingpong] [engines] [arb] [pred] [toctou] [hostile] [sobswitch]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -1153,6 +1352,8 @@ int main(int argc, char **argv)
 			t_pred(&s);
 		else if (!strcmp(names[i], "toctou"))
 			t_toctou(&s);
+		else if (!strcmp(names[i], "sobswitch"))
+			t_sobswitch(&s);
 		else
 			ok(0, "unknown scenario '%s'", names[i]);
 	}
