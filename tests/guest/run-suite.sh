@@ -265,8 +265,9 @@ kfuzz)
 	rm -rf "$out/kfuzz/corpus"
 	cp -r "$repo/tests/kfuzz/corpus" "$out/kfuzz/corpus"
 	if [ -n "${REPRO:-}" ]; then
-		[ -f "$REPRO" ] || die "no input '$REPRO'"
-		cp "$REPRO" "$out/kfuzz/input"
+		[ -e "$REPRO" ] || die "no input '$REPRO'"
+		rm -rf "$out/kfuzz/input"
+		cp -r "$REPRO" "$out/kfuzz/input"
 		env="REPRO=1"
 	fi
 	set -- --add "$ko:/suite/ko/gaudi.ko" \

@@ -135,8 +135,12 @@ static uint64_t get64(struct in *in)
 
 static int call(int fd, unsigned long req, void *arg)
 {
+	int rc;
+
 	calls++;
-	return xioctl(fd, req, arg);
+	rc = xioctl(fd, req, arg);
+	TRACE("  -> %d\n", rc);
+	return rc;
 }
 
 /* ---- isolation oracle ----------------------------------------------------- */
@@ -562,24 +566,28 @@ static void op_cb(struct ctx *c, struct in *in)
 		a.in.cb_size = cb_sizes[(k >> 2) % 8];
 		a.in.flags = k & 0x20 ? HL_CB_FLAGS_MAP : 0;
 		TRACE("cb create %u flags %u\n", a.in.cb_size, a.in.flags);
+		/* The union's output overwrites its input: keep what counts. */
+		c->cbsz[i] = a.in.cb_size;
 		if (!call(c->fd, DRM_IOCTL_HL_CB, &a)) {
 			c->cb[i] = a.out.cb_handle;
-			c->cbsz[i] = a.in.cb_size;
-			if (a.in.flags)
+			if (k & 0x20)
 				hl_cb_device_va(c->fd, c->cb[i], &c->cbva[i]);
 		}
 		break;
-	case 1:
+	case 1: {
+		uint64_t h = k & 0x80 ? get64(in) : c->cb[i];
+
 		TRACE("cb destroy %d\n", i);
 		if (c->cbp[i]) {
 			munmap(c->cbp[i], c->cbsz[i]);
 			c->cbp[i] = NULL;
 		}
 		a.in.op = HL_CB_OP_DESTROY;
-		a.in.cb_handle = k & 0x80 ? get64(in) : c->cb[i];
-		if (!call(c->fd, DRM_IOCTL_HL_CB, &a) && a.in.cb_handle == c->cb[i])
+		a.in.cb_handle = h;
+		if (!call(c->fd, DRM_IOCTL_HL_CB, &a) && h == c->cb[i])
 			c->cb[i] = 0;
 		break;
+	}
 	case 2:
 		a.in.op = get8(in) % 4;
 		a.in.cb_handle = c->cb[i];
@@ -743,15 +751,16 @@ static void op_mem(struct ctx *c, struct in *in)
 		if (!call(c->fd, DRM_IOCTL_HL_MEMORY, &a))
 			c->mva[i] = a.out.device_virt_addr;
 		break;
-	case 3:
+	case 3: {
+		uint64_t va = k & 0x40 ? pick_va(c, in) : c->mva[i];
+
 		TRACE("mem unmap %u\n", i);
 		a.in.op = HL_MEM_OP_UNMAP;
-		a.in.unmap.device_virt_addr = k & 0x40 ? pick_va(c, in) :
-							 c->mva[i];
-		if (!call(c->fd, DRM_IOCTL_HL_MEMORY, &a) &&
-		    a.in.unmap.device_virt_addr == c->mva[i])
+		a.in.unmap.device_virt_addr = va;
+		if (!call(c->fd, DRM_IOCTL_HL_MEMORY, &a) && va == c->mva[i])
 			c->mva[i] = 0;
 		break;
+	}
 	case 4: {
 		int fd = -1;
 

@@ -8,6 +8,7 @@
 #   tests/kfuzz/run.sh fuzz SECONDS   fuzz; an input that failed is saved
 #                                     as build/kfuzz/<name> (+ the log)
 #   tests/kfuzz/run.sh repro FILE     replay one input, each call traced
+#                                     (a folder: each of its inputs)
 #
 # GAUDI_KERNEL (default debug; stock or checked run without kcov) and
 # TIMEOUT (host seconds; default SECONDS + 900) are passed on.  Prints the
@@ -47,7 +48,7 @@ fuzz)
 	fi
 	;;
 repro)
-	[ -f "${2:-}" ] || { echo "usage: $0 repro FILE" >&2; exit 2; }
+	[ -e "${2:-}" ] || { echo "usage: $0 repro FILE" >&2; exit 2; }
 	export REPRO
 	REPRO=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 	TIMEOUT=${TIMEOUT:-900}

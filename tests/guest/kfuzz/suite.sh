@@ -55,10 +55,18 @@ export KFUZZ_PROBLEMS="$GAUDI_KERNEL_PROBLEMS" KFUZZ_PCS="$out/pcs" \
 log=$out/log
 start=$(date +%s)
 if [ -n "${REPRO:-}" ]; then
-	KFUZZ_TRACE=1 "$BIN/kfuzz" -runs=1 "$KFUZZ_DIR/input" >"$log" 2>&1
-	st=$?
-	sed 's/^/# /' "$log" | tail -n 200
-	ok $st "kfuzz: the input replays without a report (libFuzzer status $st)"
+	# One input, or each input of a folder (a corpus) in turn.
+	if [ -d "$KFUZZ_DIR/input" ]; then
+		inputs=$(find "$KFUZZ_DIR/input" -type f | sort)
+	else
+		inputs=$KFUZZ_DIR/input
+	fi
+	for f in $inputs; do
+		KFUZZ_TRACE=1 "$BIN/kfuzz" -runs=1 "$f" >"$log" 2>&1
+		st=$?
+		sed 's/^/# /' "$log" | tail -n 200
+		ok $st "kfuzz: $(basename "$f") replays without a report (libFuzzer status $st)"
+	done
 else
 	"$BIN/kfuzz" -max_total_time="$FUZZ_S" -max_len=512 -timeout=180 \
 		-rss_limit_mb=1536 -print_final_stats=1 \
