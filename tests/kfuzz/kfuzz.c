@@ -15,7 +15,8 @@
  *
  * Environment: KFUZZ_PROBLEMS (extended regex of kernel problems),
  * KFUZZ_PCS (file the unique PCs are written to at exit), KFUZZ_CARDS
- * (default 2), KFUZZ_NEED_KCOV=1 (no kcov is an error).
+ * (default 2), KFUZZ_NEED_KCOV=1 (no kcov is an error), KFUZZ_TRACE=1
+ * (each call on stderr), KFUZZ_SELFTEST (self_test()).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -1189,6 +1190,36 @@ static void run_input(struct in *in)
 	}
 }
 
+/*
+ * KFUZZ_SELFTEST=kmsg|isolation: each oracle must fail the run (the
+ * suite checks that it does).  kmsg: a line of KFUZZ_PROBLEMS's pattern
+ * in the kernel log; isolation: a byte of a page no context maps changed,
+ * as a stray device write would.
+ */
+static const char *selftest;
+
+static void self_test(void)
+{
+	int b, pg;
+
+	if (!strcmp(selftest, "kmsg")) {
+		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			if (write(fd, "kfuzz-selftest-report\n", 22) < 0)
+				perror("kfuzz: /dev/kmsg");
+			close(fd);
+		}
+		return;
+	}
+	for (b = 0; b < NBUF; b++)
+		for (pg = 0; pg < BUF_PAGES; pg++)
+			if (!owners[b][pg]) {
+				bufs[b][(size_t)pg * PAGE + 100] ^= 0xFF;
+				return;
+			}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
@@ -1200,6 +1231,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < ncards; i++)
 		ctx_clean(&ctxs[i]);
 	cover_end();
+	if (selftest)
+		self_test();
 	check_isolation();
 	check_kmsg();
 	return 0;
@@ -1296,6 +1329,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (getenv("KFUZZ_TRACE"))
 		trace = stderr;
+	selftest = getenv("KFUZZ_SELFTEST");
 	if (getenv("KFUZZ_CARDS"))
 		ncards = atoi(getenv("KFUZZ_CARDS")) >= 2 ? 2 : 1;
 	if (pat && *pat) {

@@ -8,12 +8,13 @@
 # with a short lockup timeout.
 #
 #   1  insmod gaudi.ko timeout_locked=10
-#   2  kfuzz: libFuzzer from the committed corpus (KFUZZ_DIR/corpus), its
+#   2  each oracle fails a run when its fault is injected (KFUZZ_SELFTEST)
+#   3  kfuzz: libFuzzer from the committed corpus (KFUZZ_DIR/corpus), its
 #      kernel-log oracle on dmesg-judge.sh's pattern and its isolation
 #      oracle; the calls, calls/s, kernel PCs, corpus size and reports;
 #      kcov required when KCOV=need (the debug kernel)
-#   3  kernel PCs per file of kernel/ (KFUZZ_DIR/funcs: function -> file)
-#   4  no kernel problem in dmesg (also after the last input)
+#   4  kernel PCs per file of kernel/ (KFUZZ_DIR/funcs: function -> file)
+#   5  no kernel problem in dmesg (also after the last input)
 #
 # REPRO=1: run the one input KFUZZ_DIR/input with each call traced.
 # A failing input is printed as "# kfuzz-input-b64 " lines (base64) for
@@ -68,6 +69,20 @@ if [ -n "${REPRO:-}" ]; then
 		ok $st "kfuzz: $(basename "$f") replays without a report (libFuzzer status $st)"
 	done
 else
+	# Each oracle fails a run when its fault is injected (KFUZZ_SELFTEST;
+	# the kernel-log one with its own pattern, so that dmesg stays clean).
+	for t in kmsg isolation; do
+		KFUZZ_SELFTEST=$t KFUZZ_PROBLEMS=kfuzz-selftest-report \
+			KFUZZ_PCS='' "$BIN/kfuzz" -artifact_prefix="$out/selftest-" \
+			"$KFUZZ_DIR/corpus/info" >"$out/selftest-$t" 2>&1
+		st=$?
+		case $t in
+		kmsg) want='^kfuzz: kernel report: .*kfuzz-selftest-report' ;;
+		*) want='^kfuzz: isolation violation' ;;
+		esac
+		[ "$st" -ne 0 ] && grep -q "$want" "$out/selftest-$t"
+		ok $? "kfuzz oracle self-test: an injected $t fault fails the run (status $st)"
+	done
 	"$BIN/kfuzz" -max_total_time="$FUZZ_S" -max_len=512 -timeout=180 \
 		-rss_limit_mb=1536 -print_final_stats=1 \
 		-artifact_prefix="$out/" "$out/corpus" "$KFUZZ_DIR/corpus" \
