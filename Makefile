@@ -189,6 +189,21 @@ fuzz: deps
 	@$(MAKE) -s -C tests/isolation fuzz FUZZ_S=$$(($(FUZZ_S) - $(FUZZ_S) / 3))
 	@$(MAKE) -s -C tests/emulator fuzz-net FUZZ_S=$(FUZZ_S)
 
+# The kernel fuzzer (issue 29, Documentation/howto/fuzzing.rst): libFuzzer
+# steered by the kcov PCs of gaudi.ko, calling its ioctls on 2 cards in a
+# guest of the debug kernel for FUZZ_S seconds; the kernel's reports and
+# the isolation oracle fail it.  fuzz-kernel-repro INPUT=FILE replays one
+# input with each call traced.
+.PHONY: fuzz-kernel fuzz-kernel-repro
+fuzz-kernel: deps
+	@$(MAKE) -s qemu firmware
+	@$(TOP)/tests/kfuzz/run.sh fuzz $(FUZZ_S)
+
+fuzz-kernel-repro: deps
+	@[ -n "$(INPUT)" ] || { echo "usage: make fuzz-kernel-repro INPUT=FILE" >&2; exit 2; }
+	@$(MAKE) -s qemu firmware
+	@$(TOP)/tests/kfuzz/run.sh repro $(INPUT)
+
 # Testing the tests (Documentation/howto/running.rst): gaudi.ko built with
 # one deliberate defect at a time, each caught by a suite.
 .PHONY: check-broken
@@ -209,9 +224,12 @@ clean:
 # lockdep reports, Documentation/upstream-peer.rst), lib against gaudi.ko,
 # 2 driver load cycles of 1 card and 3 + 3 + 2 unplug rounds: each
 # removal there costs a minute (iounmap of the 32 GiB BAR under
-# DEBUG_OBJECTS).  DEBUG_TIMEOUT: host-side seconds per suite.
+# DEBUG_OBJECTS); then DEBUG_FUZZ_S seconds of the kernel fuzzer
+# (fuzz-kernel).  DEBUG_TIMEOUT: host-side seconds per suite.
 .PHONY: debug-kernel check-debug run-debug-suites
 DEBUG_TIMEOUT ?= 5400
+# Seconds of the kernel fuzzer (make fuzz-kernel) in check-debug.
+DEBUG_FUZZ_S ?= 120
 # run-debug-suites DEBUG_KERNEL=checked: the same suites on Debian's kernel
 # with its built-in slab checks and KFENCE on (no kernel build).
 DEBUG_KERNEL ?= debug
@@ -220,7 +238,8 @@ DEBUG_SUITES := \
 	cs 'PEER=none CARDS=2 tests/guest/run-suite.sh cs' \
 	security 'PEER=none CARDS=2 tests/guest/run-suite.sh security' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
-	unplug 'CARDS=2 ROUNDS=3 HOTPLUG_ROUNDS=2 tests/guest/run-suite.sh unplug'
+	unplug 'CARDS=2 ROUNDS=3 HOTPLUG_ROUNDS=2 tests/guest/run-suite.sh unplug' \
+	kfuzz 'tests/kfuzz/run.sh fuzz $(DEBUG_FUZZ_S)'
 
 debug-kernel: deps
 	@$(TOP)/tools/host/build-debug-kernel.sh

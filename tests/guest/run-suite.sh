@@ -247,6 +247,35 @@ cs)
 		"$repo/tests/guest/upstream/hl_scenario_test.c"
 	set -- --add "$out/hl_scenario_test:/suite/bin/hl_scenario_test" "$@"
 	;;
+kfuzz)
+	# The kernel fuzzer (issue 29, tests/kfuzz/): the libFuzzer program
+	# (dynamic: gaudi-vm brings its libraries; a -static link crashes at
+	# start, in the sanitizer runtime's signal setup), its corpus, the
+	# map of gaudi.ko's functions to the files of kernel/ (from the
+	# objects just built) and, with REPRO=FILE, the one input to replay.
+	mkdir -p "$out/kfuzz"
+	${FUZZ_CC:-clang} -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer \
+		-I "$repo/tests/lib" -o "$out/kfuzz_bin" \
+		"$repo/tests/kfuzz/kfuzz.c" || die "kfuzz build failed"
+	ko=$(gaudi_ko) || exit 2
+	for o in "$repo"/kernel/gaudi_*.o; do
+		nm "$o" | awk -v f="kernel/$(basename "$o" .o).c" \
+			'$2 ~ /^[tT]$/ { print $3, f }'
+	done >"$out/kfuzz/funcs"
+	rm -rf "$out/kfuzz/corpus"
+	cp -r "$repo/tests/kfuzz/corpus" "$out/kfuzz/corpus"
+	if [ -n "${REPRO:-}" ]; then
+		[ -e "$REPRO" ] || die "no input '$REPRO'"
+		rm -rf "$out/kfuzz/input"
+		cp -r "$REPRO" "$out/kfuzz/input"
+		env="REPRO=1"
+	fi
+	set -- --add "$ko:/suite/ko/gaudi.ko" \
+		--add "$out/kfuzz_bin:/suite/bin/kfuzz" \
+		--add "$out/kfuzz:/suite/kfuzz" "$@"
+	env="$env GAUDI_KO=/suite/ko/gaudi.ko BIN=/suite/bin FUZZ_S=${FUZZ_S:-60}"
+	[ -z "${KCOV:-}" ] || env="$env KCOV=$KCOV"
+	;;
 unplug)
 	# The card removed under a busy holder (issue 10), gaudi.ko (GAUDI_KO
 	# or built from kernel/).
