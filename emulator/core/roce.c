@@ -1097,6 +1097,8 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
         ext_get(g, port, qpn, &e);
         q->gen = e.gen;
         q->mtu = e.mtu;
+        q->verbs = e.verbs;
+        q->send_cq = e.send_cq;
     }
     if (pi >= q->entries) {
         gaudi_guest_error(g, "NIC%u: doorbell PI %u beyond the %u WQEs of "
