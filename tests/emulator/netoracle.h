@@ -167,27 +167,13 @@ static void no_txn(void *opaque, const struct gaudi_txn *t)
 		NO.writes++;
 }
 
-static inline void no_table(unsigned int t, uint32_t idx, const uint32_t *w)
-{
-	struct gaudi_core *g = W->fb[1].g;
-	unsigned int i;
-
-	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
-		wr(g, qpc(NO_PORT, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
-		wr(g, qpc(NO_PORT, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
-	}
-	wr(g, qpc(NO_PORT, NIC_QPC_GW_CTRL),
-	   idx | t << QPC_GW_CTRL_TABLE_SHIFT);
-	wr(g, qpc(NO_PORT, NIC_QPC_GW_BUSY), 1);
-}
-
 /* The driver's close: contexts and region invalid, cache invalidated. */
 static inline void no_close(void)
 {
 	uint32_t e[16] = { 0 }, w[8] = { 0 };
 
 	gateway(W->fb[1].g, NO_PORT, NO_QP, false, e);
-	no_table(QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
 	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_RES_QPC_CACHE_INVALIDATE), 1);
 	NO.open = false;
 	NO.first_seen = false;
@@ -224,7 +210,7 @@ static inline void no_create(uint32_t psn, bool rd)
 	w[2] = ((uint32_t)(NO_RQ >> 32) & EXT_W2_RQ_ADDR_HI) |
 	       NO_RQ_LOG << EXT_W2_RQ_LOG_SHIFT;
 	w[4] = NO_RCQ | NO_RCQ << EXT_W4_RECV_CQ_SHIFT;
-	no_table(QPC_GW_TABLE_EXT, NO_QP, w);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_EXT, NO_QP, w);
 	memset(w, 0, sizeof(w));
 	w[0] = (uint32_t)NO_REGION;
 	w[1] = (uint32_t)(NO_REGION >> 32);
@@ -232,7 +218,7 @@ static inline void no_create(uint32_t psn, bool rd)
 	w[4] = NO.key;
 	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
 	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
-	no_table(QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
 	connect(NO_PORT, NO_QP, NO_QP, NO.key, psn);
 	NO.open = true;
 	NO.first_seen = false;
@@ -271,7 +257,7 @@ static inline void no_tables(void)
 		w[1] = ((uint32_t)(NO_RCQ_RING >> 32) & CQT_W1_ADDR_HI) |
 		       NO_RCQ_LOG << CQT_W1_LOG_SHIFT;
 		w[3] = CQT_W3_VALID;
-		no_table(QPC_GW_TABLE_CQ, NO_RCQ, w);
+		bed_table(1, NO_PORT, QPC_GW_TABLE_CQ, NO_RCQ, w);
 	}
 }
 

@@ -284,6 +284,24 @@ static inline void gateway(struct gaudi_core *g, unsigned int p, uint32_t qpn,
 }
 
 /*
+ * Entry idx of table t (QPC_GW_TABLE_EXT, _MR, _CQ: 32 bytes) of side's
+ * port p, written whole through the gateway as the driver does.
+ */
+static inline void bed_table(int side, unsigned int p, unsigned int t,
+			     uint32_t idx, const uint32_t *w)
+{
+	struct gaudi_core *g = W->fb[side].g;
+	unsigned int i;
+
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+		wr(g, qpc(p, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
+		wr(g, qpc(p, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
+	}
+	wr(g, qpc(p, NIC_QPC_GW_CTRL), idx | t << QPC_GW_CTRL_TABLE_SHIFT);
+	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
+}
+
+/*
  * Requester context qa of side from to responder qb of the other side
  * (rkey: the key it sends), written through the gateway.
  */
