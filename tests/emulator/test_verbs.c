@@ -766,6 +766,33 @@ static void test_va_pd(void)
 	bye();
 }
 
+/* A requester without VERBS: READ and SEND complete as 8-byte CQEs. */
+static void test_legacy_requester(void)
+{
+	unsigned int p = 1;
+	struct want want = { 0, p, 2 };
+	uint32_t lo, hi, lo2, hi2;
+
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	ext_verbs(0, p, QA, EXT_MTU_4096, 7, 1, false);
+	fill(buf(1, RBUF), 0x1000, 13);
+	fill(buf(0, 0x2000), 0x100, 14);
+	post_recv(0, 0x1000, 0x100, 1);
+	vpost(0, WQE_READ, 0, 0, RBUF, 3000, 0, RKEY);
+	vpost(1, WQE_SEND, 0, 0x2000, 0, 0x100, 0, 0);
+	doorbell(p, QA, 2);
+	settle(cq_reached, &want, 5);
+	cqe(0, 0, &lo, &hi);
+	cqe(0, 1, &lo2, &hi2);
+	ok(cq_pi(0, p) == 2 && (lo & ROCE_CQE_REQUESTER) &&
+	   (lo & 0x3FFFFF) == 0 && (hi & ROCE_CQE_QPN) == QA &&
+	   (lo2 & 0x3FFFFF) == 1 && cq_pi_of(0, SCQ) == 0 &&
+	   !memcmp(buf(0, 0), buf(1, RBUF), 3000) &&
+	   !memcmp(buf(1, 0x1000), buf(0, 0x2000), 0x100),
+	   "an ioctl QP's READ and SEND: bytes, 8-byte CQEs in CQ 0");
+	bye();
+}
+
 static void test_bad_wqes(void)
 {
 	unsigned int p = 8;
@@ -797,6 +824,7 @@ int main(void)
 	test_cq();
 	test_doorbell_page();
 	test_va_pd();
+	test_legacy_requester();
 	test_bad_wqes();
 	free(W);
 	return tap_done();
