@@ -34,6 +34,17 @@
  * invalid QP answers NAK remote access error and puts the responder QP in
  * error.
  *
+ * Verbs operations (issue 25; nic.rst "Verbs operations"): SEND and SEND
+ * with immediate (SEND FIRST..ONLY) fill the receive WQEs of a verbs QP
+ * (extension VERBS), RNR NAK when none is posted; a WRITE with immediate
+ * takes one too; RDMA READ requests take a PSN per response, the
+ * responder queues them (GAUDI_ROCE_RD_QP per QP, GAUDI_ROCE_RD_SLOTS per
+ * port) and answers READ RESPONSE FIRST..ONLY, checking the region's
+ * remote-read right on every packet; the requester takes the responses
+ * in PSN order and re-issues a READ from its first missing byte.  Verbs
+ * QPs complete into the CQ table with 32-byte CQEs (status, opcode, byte
+ * count, immediate, wr_id) and post CQ events when armed.
+ *
  * Frames: Ethernet II, IPv4 (20-byte header, DF, TTL 64), UDP to 4791
  * (source port 0xC000 | QPN, checksum 0), BTH, RETH, ImmDt, payload padded
  * to 4 bytes, iCRC computed as RoCE v2 (IBA annex 17) specifies.

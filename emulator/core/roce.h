@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Gaudi 1 model: the NIC's RoCE v2 engine (requester and responder of RC
- * QPs), Documentation/emulator/nic.rst "RoCE v2".  nic.c hands it the
+ * QPs), Documentation/emulator/nic.rst "RoCE v2" and "Verbs operations".  nic.c hands it the
  * doorbells of RC QPs and the received UDP 4791 frames.
  */
 #ifndef GAUDI_ROCE_H
