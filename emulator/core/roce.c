@@ -1471,6 +1471,20 @@ static void send_ack(struct gaudi_core *g, unsigned int port,
     send_ack_to(g, port, &d, psn, syndrome, msn);
 }
 
+/* Whether responder QP qpn has READ responses still to send. */
+static bool rd_pending(struct gaudi_core *g, unsigned int port, uint32_t qpn)
+{
+    const struct gaudi_roce *r = &g->nic.roce;
+    unsigned int i;
+
+    for (i = 0; i < GAUDI_ROCE_RD_SLOTS && r->rd_n[port]; i++) {
+        if (r->rd[port][i].used && r->rd[port][i].qpn == qpn) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The READs queued for responder QP qpn end. */
 static void rd_drop(struct gaudi_core *g, unsigned int port, uint32_t qpn)
 {
@@ -2013,6 +2027,17 @@ static void responder(struct gaudi_core *g, unsigned int port,
         res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
                    ROCE_SYN_RES_MTU);
         return;
+    }
+    if (rd_pending(g, port, qpn)) {
+        /*
+         * Responses go out in PSN order: an ACK of this request must not
+         * overtake the READ responses before it.  What the budget cannot
+         * send now leaves this request unanswered, as if lost (resent).
+         */
+        rd_pump(g, port, &budget);
+        if (rd_pending(g, port, qpn)) {
+            return;
+        }
     }
     if (is_send && !e.verbs) {
         res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,

@@ -613,6 +613,54 @@ static void test_read_gap(void)
 	bye();
 }
 
+/*
+ * A READ of more responses than one step sends, then a WRITE: the WRITE's
+ * ACK comes after the last response (responses in PSN order).
+ */
+static void test_read_order(void)
+{
+	unsigned int p = 2, guard = 0, n1 = 0, last_resp = 0, first_ack = 0;
+	struct cqwant sw = { 0, SCQ, 2 };
+	uint32_t c[8];
+
+	verbs_cards(p, NULL, 1, 7, 1);
+	fill(buf(1, RBUF), 0x14000, 15);
+	fill(buf(0, 0x30000), 0x100, 16);
+	vpost(0, WQE_READ, NIC_WQE_F_SIGNALED, 0, RBUF, 0x14000, 0, RKEY);
+	vpost(1, WQE_LINEAR, NIC_WQE_F_SIGNALED, 0x30000, RBUF + 0x18000,
+	      0x100, 0, RKEY);
+	doorbell(p, QA, 2);
+	while (guard++ < 20) {
+		while (W->n) {
+			struct qframe *f = &W->q[W->head];
+
+			W->head = (W->head + 1) % QLEN;
+			W->n--;
+			if (f->to == 0) {
+				n1++;
+				if (f->buf[42] == 0x0F)
+					last_resp = n1;
+				if (f->buf[42] == 0x11 && !first_ack)
+					first_ack = n1;
+			}
+			gaudi_nic_receive(W->fb[f->to].g, f->port, f->buf,
+					  f->len);
+		}
+		if (cq_has(&sw))
+			break;
+		gaudi_core_tick(W->fb[1].g);
+		gaudi_core_tick(W->fb[0].g);
+	}
+	vcqe(0, SCQ_OFF, 0, c);
+	ok(cq_pi_of(0, SCQ) == 2 && cqe_status(c) == CQE_ST_SUCCESS &&
+	   !memcmp(buf(0, 0), buf(1, RBUF), 0x14000) &&
+	   !memcmp(buf(1, RBUF + 0x18000), buf(0, 0x30000), 0x100) &&
+	   last_resp && first_ack > last_resp,
+	   "a READ of 320 responses, then a WRITE: its ACK (frame %u) after "
+	   "the last response (frame %u)", first_ack, last_resp);
+	bye();
+}
+
 static void test_cq(void)
 {
 	unsigned int p = 7, i;
@@ -821,6 +869,7 @@ int main(void)
 	test_read();
 	test_lossy();
 	test_read_gap();
+	test_read_order();
 	test_cq();
 	test_doorbell_page();
 	test_va_pd();
