@@ -661,6 +661,62 @@ static void test_read_order(void)
 	bye();
 }
 
+/* Frames side sent with BTH opcode op since the queue was emptied. */
+static unsigned int sent_op(int side, uint8_t op, uint32_t *psn)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < W->n; i++) {
+		const struct qframe *q = &W->q[(W->head + i) % QLEN];
+
+		if (q->to == (unsigned int)!side && q->buf[42] == op) {
+			n++;
+			if (psn)
+				*psn = be32(q->buf + 50) & 0xFFFFFF;
+		}
+	}
+	return n;
+}
+
+/* A duplicate READ request (a PSN before expected) is executed again. */
+static void test_read_dup(void)
+{
+	unsigned int p = 3;
+	struct bedpkt k = { .op = BED_READ, .qpn = QB, .psn = PSN0,
+			    .va = VA_BUF + RBUF, .rkey = RKEY, .dlen = 3000 };
+	uint32_t psn = 0;
+	unsigned int n1, n2, l2;
+
+	verbs_cards(p, NULL, MTU_1024, 7, 1);
+	W->dead = false;
+	W->n = 0;
+	bed_send(p, 0, &k);
+	n1 = sent_op(1, BED_RESP_FIRST, NULL) + sent_op(1, BED_RESP_MIDDLE, NULL);
+	l2 = sent_op(1, BED_RESP_LAST, &psn);
+	ok(n1 == 2 && l2 == 1 && psn == ((PSN0 + 2) & 0xFFFFFF) &&
+	   cnt(1, p, GAUDI_ROCE_READS_SERVED) == 1,
+	   "a 3000-byte READ at MTU 1024: FIRST, MIDDLE, LAST at PSN + 2");
+	W->n = 0;
+	bed_send(p, 0, &k);
+	n2 = sent_op(1, BED_RESP_FIRST, NULL) + sent_op(1, BED_RESP_MIDDLE, NULL) +
+	     sent_op(1, BED_RESP_LAST, NULL);
+	ok(n2 == 3 && cnt(1, p, GAUDI_ROCE_READS_SERVED) == 1 &&
+	   cnt(1, p, GAUDI_ROCE_DUPLICATES) == 1,
+	   "the same READ again: a duplicate, answered again (%u responses)",
+	   n2);
+	W->n = 0;
+	k.psn = (PSN0 + 1) & 0xFFFFFF;	/* inside the first READ's PSNs */
+	k.va += 1024;
+	k.dlen = 2000;
+	bed_send(p, 0, &k);
+	ok(sent_op(1, BED_RESP_FIRST, NULL) == 1 &&
+	   sent_op(1, BED_RESP_LAST, &psn) == 1 &&
+	   psn == ((PSN0 + 2) & 0xFFFFFF),
+	   "a re-issued READ from its second response: two responses, "
+	   "numbered from its PSN");
+	bye();
+}
+
 static void test_cq(void)
 {
 	unsigned int p = 7, i;
@@ -870,6 +926,7 @@ int main(void)
 	test_lossy();
 	test_read_gap();
 	test_read_order();
+	test_read_dup();
 	test_cq();
 	test_doorbell_page();
 	test_va_pd();
