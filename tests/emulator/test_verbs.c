@@ -110,18 +110,7 @@ static void verbs_cards(unsigned int p, const struct gaudi_identity *id,
 
 		map_range(&W->fb[side], side, VA_V, V_HBM, V_SIZE);
 		memset(W->fb[side].hbm + V_HBM, 0, V_SIZE);
-		wr(g, qpc(p, NIC_QPC_EXT_BASE_ADDRESS_49_18), EXT_HBM >> 18);
-		wr(g, qpc(p, NIC_QPC_EXT_BASE_ADDRESS_17_7),
-		   (EXT_HBM >> 7) & 0x7FF);
-		wr(g, qpc(p, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
-		wr(g, qpc(p, NIC_QPC_MR_BASE_ADDRESS_49_18), MR_HBM >> 18);
-		wr(g, qpc(p, NIC_QPC_MR_BASE_ADDRESS_17_7),
-		   (MR_HBM >> 7) & 0x7FF);
-		wr(g, qpc(p, NIC_QPC_MR_CFG), MR_CFG_ENABLE | MR_LOG);
-		wr(g, qpc(p, NIC_QPC_CQT_BASE_ADDRESS_49_18), CQT_HBM >> 18);
-		wr(g, qpc(p, NIC_QPC_CQT_BASE_ADDRESS_17_7),
-		   (CQT_HBM >> 7) & 0x7FF);
-		wr(g, qpc(p, NIC_QPC_CQT_CFG), CQT_CFG_ENABLE | 4);
+		bed_tables(side, p, EXT_HBM, MR_HBM, MR_LOG, CQT_HBM, 4);
 		wr(g, qpc(p, NIC_QPC_CQ_EQ_BASE_49_18), EQ_HBM >> 18);
 		wr(g, qpc(p, NIC_QPC_CQ_EQ_BASE_17_7), (EQ_HBM >> 7) & 0x7FF);
 		wr(g, qpc(p, NIC_QPC_CQ_EQ_MASK), EQ_N - 1);
