@@ -255,6 +255,7 @@ static int gaudi_ib_alloc_ucontext(struct ib_ucontext *ibuc,
 			  ret);
 		return ret;
 	}
+	resp.comp_mask = GAUDI_IB_UCTX_KERNEL_DATAPATH;
 	resp.num_ports = dev->nports;
 	memcpy(resp.hw_port, dev->hw_port, dev->nports);
 	resp.card = dev->cn->card;
