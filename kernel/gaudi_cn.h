@@ -151,6 +151,7 @@ struct gaudi_cn_va;
  * @timeout_retry: retries after a transport timeout (0..7)
  * @path_mtu: bytes (256..4096, a power of 2)
  * @rnr_retry: retries after an RNR NAK (0..7, 7 without limit)
+ * @remote_key: the R_Key of WQEs that do not carry their own
  */
 struct gaudi_cn_req {
 	u32 dst_qpn;
@@ -161,6 +162,7 @@ struct gaudi_cn_req {
 	u32 timeout_retry;
 	u32 path_mtu;
 	u32 rnr_retry;
+	u32 remote_key;
 };
 
 /**

@@ -1732,6 +1732,7 @@ int gaudi_roce_v_qp_set_req(struct gaudi_device *gdev,
 	r->path_mtu = req->path_mtu;
 	r->flags = GAUDI_NIC_REQ_RNR_RETRY;
 	r->rnr_retry = req->rnr_retry;
+	r->remote_key = req->remote_key;
 	return v_run(&c, roce_set_req);
 }
 
