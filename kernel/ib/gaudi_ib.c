@@ -423,6 +423,20 @@ static const struct rdma_stat_desc gaudi_ib_stats[] = {
 	{ .name = "req_qp_errors", .priv = (void *)ROCE_CNT_REQ_QP_ERRORS },
 	{ .name = "res_qp_errors", .priv = (void *)ROCE_CNT_RES_QP_ERRORS },
 	{ .name = "cq_overflows", .priv = (void *)ROCE_CNT_CQ_OVERFLOWS },
+	/* The remote-peer checks' (issue 22) and the verbs operations'. */
+	{ .name = "drop_mac", .priv = (void *)ROCE_CNT_DROP_MAC },
+	{ .name = "drop_source", .priv = (void *)ROCE_CNT_DROP_SOURCE },
+	{ .name = "drop_ack_source", .priv = (void *)ROCE_CNT_DROP_ACK_SOURCE },
+	{ .name = "drop_no_qp", .priv = (void *)ROCE_CNT_DROP_NO_QP },
+	{ .name = "region_errors", .priv = (void *)ROCE_CNT_REGION_ERRORS },
+	{ .name = "addr_refused", .priv = (void *)ROCE_CNT_ADDR_REFUSED },
+	{ .name = "rnr_naks_rx", .priv = (void *)ROCE_CNT_RX_RNR_NAKS },
+	{ .name = "rnr_retries", .priv = (void *)ROCE_CNT_RNR_RETRIES },
+	{ .name = "mtu_errors", .priv = (void *)ROCE_CNT_MTU_ERRORS },
+	{ .name = "rnr_naks_tx", .priv = (void *)ROCE_CNT_TX_RNR_NAKS },
+	{ .name = "recv_wqes", .priv = (void *)ROCE_CNT_RECV_WQES },
+	{ .name = "reads_served", .priv = (void *)ROCE_CNT_READS_SERVED },
+	{ .name = "cq_events_lost", .priv = (void *)ROCE_CNT_CQ_EVENTS_LOST },
 };
 
 static struct rdma_hw_stats *gaudi_ib_alloc_port_stats(struct ib_device *ibdev,
