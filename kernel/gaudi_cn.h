@@ -152,6 +152,7 @@ struct gaudi_cn_va;
  * @path_mtu: bytes (256..4096, a power of 2)
  * @rnr_retry: retries after an RNR NAK (0..7, 7 without limit)
  * @remote_key: the R_Key of WQEs that do not carry their own
+ * @min_rnr: the RNR timer code the responder NAKs with (IBA, 0..31)
  */
 struct gaudi_cn_req {
 	u32 dst_qpn;
@@ -163,6 +164,22 @@ struct gaudi_cn_req {
 	u32 path_mtu;
 	u32 rnr_retry;
 	u32 remote_key;
+	u32 min_rnr;
+};
+
+/**
+ * struct gaudi_cn_qp_ext - a verbs QP's queues (struct gaudi_cn_rdma_ops
+ * @qp_claim)
+ * @rq: device VA of its receive queue (the holder's): 2^@rq_log WQEs of
+ *	32 bytes, then the producer index (hw/gaudi1/nic.h)
+ * @rq_log: see @rq (1..16)
+ * @scq: the CQ table entry of its send completions
+ * @rcq: and of its receive completions
+ */
+struct gaudi_cn_qp_ext {
+	u64 rq;
+	u32 rq_log;
+	u32 scq, rcq;
 };
 
 /**
@@ -232,13 +249,19 @@ struct gaudi_cn_qp_state {
  * @va_release: unmap a whole reservation and give it back.
  * @port_open: @port serves the RDMA driver's QPs: their send queues at
  *	@sq_va + qpn * @sq_entries * 32 (a reservation of the holder's,
- *	@sq_entries a power of 2, 4..4096), and the port's completion queue
- *	at @cq_va (@cq_entries, a power of 2), interrupt enabled.  -EBUSY
- *	when the compute node's connections have the completion queue.
+ *	@sq_entries a power of 2, 4..4096), and the port's CQ event queue
+ *	at the device address @eq (host memory of the RDMA driver's,
+ *	@eq_entries 4-byte entries, a power of 2), its interrupt enabled.
+ *	-EBUSY when the compute node's connections have the port's
+ *	completion queue.
  * @port_close: stop serving them (the port's QPs are released first).
  * @qp_claim: QP @qpn (2..1023) of @port is the RDMA driver's from now on,
- *	with a new generation and no context (RESET -> INIT).  -EBUSY if the
- *	number is taken on the port.
+ *	with a new generation and no context (RESET -> INIT), its queues
+ *	@ext.  -EBUSY if the number is taken on the port.
+ * @cq_set: entry @cqn (1..1023) of the card's CQ table: a ring of 2^@log
+ *	32-byte CQEs at the holder's device VA @ring, then its consumer
+ *	record; events on.
+ * @cq_clear: the entry ends.
  * @qp_release: the QP ends: contexts, extension entry and its regions go.
  * @qp_reset: both contexts invalidated, the number kept (to RESET or ERR).
  * @qp_set_res: write the responder context (INIT -> RTR).
@@ -271,11 +294,16 @@ struct gaudi_cn_rdma_ops {
 			   struct gaudi_cn_hold *hold, struct gaudi_cn_va *r);
 	int (*port_open)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
 			 unsigned int port, u64 sq_va, u32 sq_entries,
-			 u64 cq_va, u32 cq_entries);
+			 u64 eq, u32 eq_entries);
 	void (*port_close)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
 			   unsigned int port);
 	int (*qp_claim)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
-			unsigned int port, u32 qpn);
+			unsigned int port, u32 qpn,
+			const struct gaudi_cn_qp_ext *ext);
+	int (*cq_set)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+		      u32 cqn, u64 ring, u32 log);
+	void (*cq_clear)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			 u32 cqn);
 	void (*qp_release)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
 			   unsigned int port, u32 qpn);
 	int (*qp_reset)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,

@@ -181,11 +181,11 @@ static void gaudi_cn_va_release(struct gaudi_cn_rdma *rd,
 
 static int gaudi_cn_port_open(struct gaudi_cn_rdma *rd,
 			      struct gaudi_cn_hold *hold, unsigned int port,
-			      u64 sq_va, u32 sq_entries, u64 cq_va,
-			      u32 cq_entries)
+			      u64 sq_va, u32 sq_entries, u64 eq,
+			      u32 eq_entries)
 {
 	return gaudi_roce_v_port_open(rd_gdev(rd), hold_gfile(hold), port,
-				      sq_va, sq_entries, cq_va, cq_entries);
+				      sq_va, sq_entries, eq, eq_entries);
 }
 
 static void gaudi_cn_port_close(struct gaudi_cn_rdma *rd,
@@ -196,9 +196,24 @@ static void gaudi_cn_port_close(struct gaudi_cn_rdma *rd,
 
 static int gaudi_cn_qp_claim(struct gaudi_cn_rdma *rd,
 			     struct gaudi_cn_hold *hold, unsigned int port,
-			     u32 qpn)
+			     u32 qpn, const struct gaudi_cn_qp_ext *ext)
 {
-	return gaudi_roce_v_qp_claim(rd_gdev(rd), hold_gfile(hold), port, qpn);
+	return gaudi_roce_v_qp_claim(rd_gdev(rd), hold_gfile(hold), port, qpn,
+				     ext);
+}
+
+static int gaudi_cn_cq_set(struct gaudi_cn_rdma *rd,
+			   struct gaudi_cn_hold *hold, u32 cqn, u64 ring,
+			   u32 log)
+{
+	return gaudi_roce_v_cq_set(rd_gdev(rd), hold_gfile(hold), cqn, ring,
+				   log);
+}
+
+static void gaudi_cn_cq_clear(struct gaudi_cn_rdma *rd,
+			      struct gaudi_cn_hold *hold, u32 cqn)
+{
+	gaudi_roce_v_cq_clear(rd_gdev(rd), hold_gfile(hold), cqn);
 }
 
 static void gaudi_cn_qp_release(struct gaudi_cn_rdma *rd,
@@ -342,6 +357,8 @@ static const struct gaudi_cn_rdma_ops gaudi_cn_rdma_ops = {
 	.port_open = gaudi_cn_port_open,
 	.port_close = gaudi_cn_port_close,
 	.qp_claim = gaudi_cn_qp_claim,
+	.cq_set = gaudi_cn_cq_set,
+	.cq_clear = gaudi_cn_cq_clear,
 	.qp_release = gaudi_cn_qp_release,
 	.qp_reset = gaudi_cn_qp_reset,
 	.qp_set_res = gaudi_cn_qp_set_res,

@@ -66,8 +66,13 @@
 /* Then the QP extension table and the memory-region table. */
 #define GAUDI_ROCE_EXT_TABLE_OFF	0x90000
 #define GAUDI_ROCE_MR_TABLE_OFF		0xA0000
-#define GAUDI_ROCE_TABLES_END		(GAUDI_ROCE_MR_TABLE_OFF + \
+/* Then the card's CQ table (verbs CQs), in one port's part only. */
+#define GAUDI_ROCE_CQT_OFF		(GAUDI_ROCE_MR_TABLE_OFF + \
 					 GAUDI_NIC_MAX_MR * GAUDI_NIC_MR_SIZE)
+#define GAUDI_ROCE_CQT_ENTRIES		BIT(CQT_CFG_MAX_LOG_ENTRIES)
+#define GAUDI_ROCE_TABLES_END		(GAUDI_ROCE_CQT_OFF + \
+					 GAUDI_ROCE_CQT_ENTRIES * \
+					 GAUDI_NIC_CQT_SIZE)
 /* Which context caches a gateway write drops. */
 #define GW_INV_REQ			BIT(0)
 #define GW_INV_RES			BIT(1)
@@ -130,6 +135,17 @@ static u64 ext_table(unsigned int port)
 static u64 mr_table(unsigned int port)
 {
 	return req_table(port) + GAUDI_ROCE_MR_TABLE_OFF;
+}
+
+/*
+ * The card's CQ table: every port's CQT_BASE names it, in the part of the
+ * first enabled port (zeroed with that port's tables at bring-up).
+ */
+static u64 cq_table(struct gaudi_device *gdev)
+{
+	u32 mask = gdev->nic.ports_mask;
+
+	return req_table(mask ? __ffs(mask) : 0) + GAUDI_ROCE_CQT_OFF;
 }
 
 static void set_bits(u32 *e, unsigned int bit, unsigned int width, u32 v)
@@ -247,6 +263,11 @@ static int ext_write(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 {
 	struct gaudi_roce_port *rp = &gdev->nic.roce[port];
 	u32 e[GAUDI_NIC_EXT_SIZE / 4] = {};
+	/* Word 3, a verbs QP's receive CI, is the engine's once set up. */
+	static const u32 keep_ci[GAUDI_NIC_EXT_SIZE / 4] = {
+		~0U, ~0U, ~0U, 0, ~0U, ~0U, ~0U, ~0U,
+	};
+	const struct gaudi_roce_vext *v = &rp->vext[qpn];
 
 	if (valid)
 		e[0] = EXT_W0_VALID | (u32)rp->gen[qpn] << EXT_W0_GEN_SHIFT |
@@ -259,6 +280,17 @@ static int ext_write(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 	if (valid && test_bit(qpn, rp->vqp)) {
 		e[5] = lower_32_bits(GAUDI_VA_HOST_START);
 		e[6] = upper_32_bits(GAUDI_VA_HOST_START);
+		/* Receive queue and CQ table completions (gaudi_ib.c). */
+		e[0] |= EXT_W0_VERBS |
+			(v->min_rnr << EXT_W0_MIN_RNR_SHIFT & EXT_W0_MIN_RNR);
+		e[1] = lower_32_bits(v->rq);
+		e[2] = (upper_32_bits(v->rq) & EXT_W2_RQ_ADDR_HI) |
+		       (v->rq_log << EXT_W2_RQ_LOG_SHIFT & EXT_W2_RQ_LOG);
+		e[4] = (v->scq & EXT_W4_SEND_CQ) |
+		       v->rcq << EXT_W4_RECV_CQ_SHIFT;
+		if (v->set)
+			return tbl_write(gdev, port, QPC_GW_TABLE_EXT, qpn, e,
+					 keep_ci);
 	}
 	return tbl_write(gdev, port, QPC_GW_TABLE_EXT, qpn, e, NULL);
 }
@@ -368,6 +400,15 @@ static void port_unset_vsq(struct gaudi_device *gdev, unsigned int port)
 	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_LOG), 0);
 }
 
+static void port_unset_eq(struct gaudi_device *gdev, unsigned int port)
+{
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_49_18), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_17_7), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_MASK), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_PI), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_CI), 0);
+}
+
 static void port_unset_cq(struct gaudi_device *gdev, unsigned int port)
 {
 	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), 0);
@@ -403,8 +444,10 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
 	}
 	if (rp->wq_set)
 		port_unset_wq(gdev, port);
-	if (rp->v_open)
+	if (rp->v_open) {
 		port_unset_vsq(gdev, port);
+		port_unset_eq(gdev, port);
+	}
 	if (rp->cq_set)
 		port_unset_cq(gdev, port);
 	bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
@@ -420,8 +463,8 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
  * entries: contexts of an earlier driver load (or of a holder whose close
  * could not reach the device) must not come back to life with the tables'
  * base registers, because every holder's traffic runs under the same user
- * ASID.  Through the HBM BAR, 672 KiB per port (with the extension and
- * region tables).
+ * ASID.  Through the HBM BAR, 704 KiB per port (with the extension,
+ * region and CQ tables).
  */
 static void roce_tables_clear(struct gaudi_device *gdev, unsigned int port)
 {
@@ -501,6 +544,14 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		WREG32(gdev, qpc_reg(p, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
 		WREG32(gdev, qpc_reg(p, NIC_QPC_MR_CFG),
 		       MR_CFG_ENABLE | MR_CFG_MAX_LOG_ENTRIES);
+		/* The card's verbs CQs (zeroed above with port 0's part). */
+		WREG32(gdev, qpc_reg(p, NIC_QPC_CQT_BASE_ADDRESS_49_18),
+		       cq_table(gdev) >> 18);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_CQT_BASE_ADDRESS_17_7),
+		       (cq_table(gdev) >> 7) & 0x7FF);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_CQT_CFG),
+		       CQT_CFG_ENABLE | CQT_CFG_MAX_LOG_ENTRIES);
+		port_unset_eq(gdev, p);
 		/*
 		 * A peer's sync-object writes reach the user's SOBs only:
 		 * W_S from the first user SOB up to the last SOB of E_N, the
@@ -549,7 +600,9 @@ int gaudi_roce_sw_init(struct gaudi_device *gdev)
 		mutex_init(&gdev->nic.gw_lock[p]);
 		rp->mrs = drmm_kcalloc(&gdev->drm, GAUDI_NIC_MAX_MR,
 				       sizeof(*rp->mrs), GFP_KERNEL);
-		if (!rp->mrs)
+		rp->vext = drmm_kcalloc(&gdev->drm, GAUDI_NIC_MAX_CONN,
+					sizeof(*rp->vext), GFP_KERNEL);
+		if (!rp->mrs || !rp->vext)
 			return -ENOMEM;
 	}
 	return 0;
@@ -621,6 +674,9 @@ struct roce_call {
 	struct gaudi_file *gfile;
 	bool verbs;		/* the RDMA driver's, not the ioctl's */
 	u32 want;		/* the QP number it claims (ALLOC_CONN) */
+	struct gaudi_roce_vext vext;	/* its verbs fields */
+	u64 cq_ring;		/* a CQ table entry's ring, 0 to clear */
+	u32 cq_log;
 	union {
 		struct drm_gaudi_nic_port port;
 		struct drm_gaudi_nic_conn conn;
@@ -738,14 +794,18 @@ static int roce_alloc_conn(struct roce_call *c)
 	/* A new generation: nothing of an earlier connection applies. */
 	if (!++rp->gen[qpn])
 		rp->gen[qpn] = 1;
-	if (c->verbs)
+	if (c->verbs) {
 		set_bit(qpn, rp->vqp);
-	else
+		rp->vext[qpn] = c->vext;
+		rp->vext[qpn].set = false;
+	} else {
 		clear_bit(qpn, rp->vqp);
+	}
 	ret = ext_write(c->gdev, c->in.port.port, qpn, true, EXT_MTU_4096,
 			EXT_RNR_RETRY_INFINITE);
 	if (ret)
 		goto out;
+	rp->vext[qpn].set = true;
 	set_bit(qpn, rp->conns);
 	c->out.conn_id.conn_id = qpn;
 out:
@@ -796,6 +856,8 @@ static int roce_set_req(struct roce_call *c)
 			  r->port, r->conn_id);
 		goto out;
 	}
+	if (c->verbs)
+		rp->vext[r->conn_id].min_rnr = c->vext.min_rnr;
 	/* Path MTU (InfiniBand's code: 256 is 1 .. 4096 is 5), RNR retry. */
 	ret = ext_write(c->gdev, r->port, r->conn_id, true, ilog2(mtu) - 7,
 			rnr);
@@ -1494,16 +1556,19 @@ static int v_run(struct roce_call *c, int (*fn)(struct roce_call *c))
  * @gfile: the holder
  * @port: the port
  * @sq_va: device VA of QP 0's send queue (QP n's at + n * queue size)
- * @sq_entries: WQEs per send queue, a power of 2, 8..4096
- * @cq_va: device VA of the port's completion queue, 128-byte aligned
- * @cq_entries: its CQEs, a power of 2
+ * @sq_entries: WQEs per send queue, a power of 2, 4..4096
+ * @eq: device address of the port's CQ event queue, 128-byte aligned
+ * @eq_entries: its 4-byte entries, a power of 2, 32..
+ *
+ * The port's RXE completion queue is the verbs driver's then (its CQs
+ * are the CQ table's): the compute node's USER_CQ_SET is EBUSY meanwhile.
  *
  * Return: 0, -EINVAL, -EBUSY (the port's completion queue is taken, or
  * the port is another holder's), or the device's state.
  */
 int gaudi_roce_v_port_open(struct gaudi_device *gdev, struct gaudi_file *gfile,
 			   unsigned int port, u64 sq_va, u32 sq_entries,
-			   u64 cq_va, u32 cq_entries)
+			   u64 eq, u32 eq_entries)
 {
 	u64 qsize = (u64)sq_entries * GAUDI_NIC_SEND_WQE_SIZE, base;
 	struct gaudi_roce_port *rp;
@@ -1513,10 +1578,8 @@ int gaudi_roce_v_port_open(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	if (!is_power_of_2(sq_entries) ||
 	    sq_entries < GAUDI_NIC_WQ_MIN_ENTRIES ||
 	    sq_entries > GAUDI_NIC_WQ_MAX_ENTRIES ||
-	    !is_power_of_2(cq_entries) ||
-	    cq_entries < GAUDI_NIC_CQ_MIN_ENTRIES ||
-	    cq_entries > GAUDI_NIC_CQ_MAX_ENTRIES ||
-	    (cq_va & (GAUDI_NIC_CACHE_LINE - 1)) ||
+	    !is_power_of_2(eq_entries) || eq_entries < 32 ||
+	    (eq & (GAUDI_NIC_CACHE_LINE - 1)) ||
 	    (sq_va & (GAUDI_NIC_CACHE_LINE - 1)))
 		return -EINVAL;
 	v_call(&c, gdev, gfile);
@@ -1540,28 +1603,23 @@ int gaudi_roce_v_port_open(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	       ilog2(qsize / GAUDI_NIC_CACHE_LINE));
 	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_HI), upper_32_bits(base));
 	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_LO), lower_32_bits(base));
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), 0);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_BASE_ADDR_31_7),
-	       lower_32_bits(cq_va) >> 7);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_BASE_ADDR_49_32),
-	       upper_32_bits(cq_va));
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MASK), cq_entries - 1);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_PRODUCER_INDEX), 0);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CONSUMER_INDEX), 0);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_WRITE_INDEX), 0);
-	/* The CQE interrupt is the card's MSI, as the receive ring's. */
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_ADDR(0)),
+	port_unset_cq(gdev, port);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_MASK), eq_entries - 1);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_PI), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_CI), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_49_18), eq >> 18);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_17_7), (eq >> 7) & 0x7FF);
+	/* The event interrupt is the card's MSI, as the receive ring's. */
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_ADDR(1)),
 	       mmPCIE_CORE_MSI_REQ);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_DATA(0)),
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_DATA(1)),
 	       GAUDI_NIC_PORT_MSI_IDX(port));
 	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_CAUSE_CLR), ~0U);
-	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0),
-	       ROCE_CQ_CFG0_ENABLE | ROCE_CQ_CFG0_INT_EN);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), ROCE_CQ_CFG0_EQ_INT_EN);
 	rp->v_open = true;
 	rp->v_sq_entries = sq_entries;
 	rp->cq_set = true;
 	rp->cq_verbs = true;
-	rp->cq_entries = cq_entries;
 	ret = 0;
 out:
 	mutex_unlock(&rp->lock);
@@ -1592,6 +1650,7 @@ void gaudi_roce_v_port_close(struct gaudi_device *gdev,
 	if (rp) {
 		if (rp->v_open) {
 			port_unset_vsq(gdev, c.in.port.port);
+			port_unset_eq(gdev, c.in.port.port);
 			rp->v_open = false;
 		}
 		if (rp->cq_verbs) {
@@ -1610,22 +1669,109 @@ void gaudi_roce_v_port_close(struct gaudi_device *gdev,
  * @gfile: the holder
  * @port: the port
  * @qpn: GAUDI_NIC_FIRST_CONN..GAUDI_NIC_MAX_CONN - 1
+ * @ext: its receive queue and CQs (its extension entry's verbs fields)
  *
  * As ALLOC_CONN: stale contexts invalidated, a new generation.
  *
  * Return: 0, -EINVAL, -EBUSY if the number is taken on the port.
  */
 int gaudi_roce_v_qp_claim(struct gaudi_device *gdev, struct gaudi_file *gfile,
-			  unsigned int port, u32 qpn)
+			  unsigned int port, u32 qpn,
+			  const struct gaudi_cn_qp_ext *ext)
 {
 	struct roce_call c;
 
-	if (qpn < GAUDI_NIC_FIRST_CONN || qpn >= GAUDI_NIC_MAX_CONN)
+	if (qpn < GAUDI_NIC_FIRST_CONN || qpn >= GAUDI_NIC_MAX_CONN ||
+	    !ext->rq_log || ext->rq_log > EXT_RQ_MAX_LOG ||
+	    (ext->rq & (GAUDI_NIC_RECV_WQE_SIZE - 1)) ||
+	    !ext->scq || ext->scq >= GAUDI_ROCE_CQT_ENTRIES ||
+	    !ext->rcq || ext->rcq >= GAUDI_ROCE_CQT_ENTRIES)
 		return -EINVAL;
 	v_call(&c, gdev, gfile);
 	c.in.port.port = port;
 	c.want = qpn;
+	c.vext.rq = ext->rq;
+	c.vext.rq_log = ext->rq_log;
+	c.vext.scq = ext->scq;
+	c.vext.rcq = ext->rcq;
 	return v_run(&c, roce_alloc_conn);
+}
+
+/* A CQ table entry, through the first enabled port's gateway. */
+static int roce_v_cq(struct roce_call *c)
+{
+	struct gaudi_device *gdev = c->gdev;
+	static const u32 all[GAUDI_NIC_CQT_SIZE / 4] = {
+		~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U,
+	};
+	u32 e[GAUDI_NIC_CQT_SIZE / 4] = {};
+	struct gaudi_roce_port *rp;
+	u32 port;
+	int ret;
+
+	if (!gdev->nic.ports_mask)
+		return -ENODEV;
+	port = __ffs(gdev->nic.ports_mask);
+	c->in.port.port = port;
+	rp = roce_port(c, &c->in.port.port);
+	if (!rp)
+		return -EBUSY;
+	if (c->cq_ring) {
+		e[0] = lower_32_bits(c->cq_ring);
+		e[1] = (upper_32_bits(c->cq_ring) & CQT_W1_ADDR_HI) |
+		       (c->cq_log << CQT_W1_LOG_SHIFT & CQT_W1_LOG);
+		e[3] = CQT_W3_VALID | CQT_W3_EVENTS;
+	}
+	mutex_lock(&gdev->nic.gw_lock[port]);
+	ret = gw_op(gdev, port, QPC_GW_TABLE_CQ << QPC_GW_CTRL_TABLE_SHIFT |
+		    (c->want & QPC_GW_CTRL_QPN), GAUDI_NIC_CQT_SIZE / 4, e, all,
+		    NULL, 0);
+	mutex_unlock(&gdev->nic.gw_lock[port]);
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/**
+ * gaudi_roce_v_cq_set() - an entry of the card's CQ table for a verbs CQ
+ * @gdev: the device
+ * @gfile: the holder
+ * @cqn: the entry, 1..1023
+ * @ring: device VA of its ring (the holder's), 32-byte aligned
+ * @log: log2 of its CQEs, 1..16
+ *
+ * Return: 0, -EINVAL, or the gateway's error.
+ */
+int gaudi_roce_v_cq_set(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			u32 cqn, u64 ring, u32 log)
+{
+	struct roce_call c;
+
+	if (!cqn || cqn >= GAUDI_ROCE_CQT_ENTRIES || !ring ||
+	    (ring & (GAUDI_NIC_VCQE_SIZE - 1)) || !log || log > CQT_MAX_LOG)
+		return -EINVAL;
+	v_call(&c, gdev, gfile);
+	c.want = cqn;
+	c.cq_ring = ring;
+	c.cq_log = log;
+	return v_run(&c, roce_v_cq);
+}
+
+/**
+ * gaudi_roce_v_cq_clear() - the CQ table entry ends
+ * @gdev: the device
+ * @gfile: the holder
+ * @cqn: the entry
+ */
+void gaudi_roce_v_cq_clear(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			   u32 cqn)
+{
+	struct roce_call c;
+
+	if (!cqn || cqn >= GAUDI_ROCE_CQT_ENTRIES)
+		return;
+	v_call(&c, gdev, gfile);
+	c.want = cqn;
+	v_run(&c, roce_v_cq);
 }
 
 /**
@@ -1745,6 +1891,7 @@ int gaudi_roce_v_qp_set_req(struct gaudi_device *gdev,
 	r->flags = GAUDI_NIC_REQ_RNR_RETRY;
 	r->rnr_retry = req->rnr_retry;
 	r->remote_key = req->remote_key;
+	c.vext.min_rnr = req->min_rnr;
 	return v_run(&c, roce_set_req);
 }
 

@@ -34,6 +34,17 @@ struct gaudi_roce_mr {
 	bool verbs;			/* the RDMA driver's (no @map) */
 };
 
+/*
+ * The verbs fields of a QP's extension entry (gaudi_roce.c ext_write()):
+ * its receive queue (@rq, 2^@rq_log WQEs), its CQs, its RNR timer code;
+ * @set once the entry was written (its receive CI is the engine's).
+ */
+struct gaudi_roce_vext {
+	u64 rq;
+	u32 rq_log, scq, rcq, min_rnr;
+	bool set;
+};
+
 /* One port's user connections and queues (lock). */
 struct gaudi_roce_port {
 	struct mutex lock;		/* the members below */
@@ -55,6 +66,7 @@ struct gaudi_roce_port {
 	/* Generation of each QP number, bumped by every ALLOC_CONN. */
 	u8 gen[GAUDI_NIC_MAX_CONN];
 	struct gaudi_roce_mr *mrs;	/* GAUDI_NIC_MAX_MR slots */
+	struct gaudi_roce_vext *vext;	/* GAUDI_NIC_MAX_CONN */
 };
 
 int gaudi_roce_sw_init(struct gaudi_device *gdev);
@@ -77,11 +89,17 @@ struct gaudi_cn_res;
 struct gaudi_cn_qp_state;
 int gaudi_roce_v_port_open(struct gaudi_device *gdev, struct gaudi_file *gfile,
 			   unsigned int port, u64 sq_va, u32 sq_entries,
-			   u64 cq_va, u32 cq_entries);
+			   u64 eq, u32 eq_entries);
 void gaudi_roce_v_port_close(struct gaudi_device *gdev,
 			     struct gaudi_file *gfile, unsigned int port);
+struct gaudi_cn_qp_ext;
 int gaudi_roce_v_qp_claim(struct gaudi_device *gdev, struct gaudi_file *gfile,
-			  unsigned int port, u32 qpn);
+			  unsigned int port, u32 qpn,
+			  const struct gaudi_cn_qp_ext *ext);
+int gaudi_roce_v_cq_set(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			u32 cqn, u64 ring, u32 log);
+void gaudi_roce_v_cq_clear(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			   u32 cqn);
 void gaudi_roce_v_qp_release(struct gaudi_device *gdev,
 			     struct gaudi_file *gfile, unsigned int port,
 			     u32 qpn);

@@ -56,43 +56,46 @@ static_assert(GAUDI_IB_MAX_PORTS == GAUDI_NIC_NUM_PORTS);
 #define GAUDI_IB_SQ_SIZE	(GAUDI_IB_SQ_ENTRIES * GAUDI_NIC_SEND_WQE_SIZE)
 #define GAUDI_IB_MAX_SEND_WR	(GAUDI_IB_SQ_ENTRIES - 1)
 #define GAUDI_IB_MAX_RECV_WR	1024
-/* A port's hardware completion queue (8-byte CQEs). */
-#define GAUDI_IB_HWCQ_ENTRIES	8192
-#define GAUDI_IB_HWCQ_SIZE	(GAUDI_IB_HWCQ_ENTRIES * GAUDI_NIC_CQE_SIZE)
-#define GAUDI_IB_MAX_CQE	65536
-#define GAUDI_IB_MAX_CQ		4096
+/* A QP's receive queue: WQEs of 32 bytes, then its producer index. */
+#define GAUDI_IB_RQ_SIZE	PAGE_ALIGN(GAUDI_IB_MAX_RECV_WR * \
+					   GAUDI_NIC_RECV_WQE_SIZE + 4)
+/* A port's CQ event queue (4-byte entries, one page). */
+#define GAUDI_IB_EQ_ENTRIES	1024
+#define GAUDI_IB_EQ_SIZE	(GAUDI_IB_EQ_ENTRIES * 4)
+/* A CQ's ring: 2^16 CQEs at most; the card's table has 1024 entries. */
+#define GAUDI_IB_MAX_CQE	(BIT(CQT_MAX_LOG) - 1)
+#define GAUDI_IB_MAX_CQ		BIT(CQT_CFG_MAX_LOG_ENTRIES)
 #define GAUDI_IB_MAX_MR		BIT(MR_CFG_MAX_LOG_ENTRIES)	/* slots */
 #define GAUDI_IB_NUM_QPN	(GAUDI_IB_MAX_QPN + 1)
 #define GAUDI_IB_MAX_RD_ATOM	16
 
+struct gaudi_ib_cq;
 struct gaudi_ib_mr;
 struct gaudi_ib_qp;
 
 /**
  * struct gaudi_ib_port - the data path's state of an ib port
- * @lock: the hardware CQ (@ci, @hw_open changes)
+ * @lock: the event queue (@eq_ci, @hw_open changes)
  * @users: QPs from INIT on (gaudi_ib_dev @obj_lock)
  * @hw_open: gaudi.ko serves the port's verbs QPs (@port_open)
  * @need_open: a reset cleared the registers: program them again
  * @hold: the holding the port's mappings belong to
  * @sq_va: the window of its QPs' send queues, at @sq_base
  * @sq_base: see @sq_va
- * @cq_va: the hardware CQ's mapping, at @cq_base
- * @cq_base: see @cq_va
- * @cq: the hardware CQ (DMA-coherent), @cq_dma its address
- * @cq_dma: see @cq
- * @ci: the next CQE to take (free running)
+ * @eq: the CQ event queue (DMA-coherent, host memory the NIC writes)
+ * @eq_dma: its DMA address
+ * @eq_ci: the next event to take (free running)
  */
 struct gaudi_ib_port {
-	spinlock_t lock;	/* @ci and the ring */
+	spinlock_t lock;	/* @eq_ci and the queue */
 	unsigned int users;
 	bool hw_open, need_open;
 	struct gaudi_cn_hold *hold;
-	struct gaudi_cn_va *sq_va, *cq_va;
-	u64 sq_base, cq_base;
-	__le32 *cq;
-	dma_addr_t cq_dma;
-	u32 ci;
+	struct gaudi_cn_va *sq_va;
+	u64 sq_base;
+	__le32 *eq;
+	dma_addr_t eq_dma;
+	u32 eq_ci;
 };
 
 /**
@@ -125,6 +128,8 @@ struct gaudi_ib_port {
  * @mr_tbl: the region of each slot
  * @qp_lock: @qps
  * @qps: the QP of each number
+ * @cq_lock: @cqs
+ * @cqs: the CQ of each CQ table entry
  */
 struct gaudi_ib_dev {
 	struct ib_device ibdev;
@@ -153,6 +158,8 @@ struct gaudi_ib_dev {
 	struct gaudi_ib_mr *mr_tbl[GAUDI_IB_MAX_MR];
 	spinlock_t qp_lock;	/* @qps */
 	struct gaudi_ib_qp *qps[GAUDI_IB_NUM_QPN];
+	spinlock_t cq_lock;	/* @cqs */
+	struct gaudi_ib_cq *cqs[GAUDI_IB_MAX_CQ];
 };
 
 /**
@@ -498,28 +505,41 @@ struct gaudi_ib_swqe {
 	bool last;		/* of its WR */
 };
 
-/* A posted receive WR. */
-struct gaudi_ib_rwqe {
-	u64 wr_id;
-};
-
 /**
- * struct gaudi_ib_cq - a completion queue
+ * struct gaudi_ib_cq - a completion queue: an entry of the card's CQ table
  * @ibcq: ib_core's
+ * @uc: its context (the hold its mapping belongs to)
+ * @poll_lock: @ci, @arm and the ring
+ * @ring: the engine's ring of 32-byte CQEs, then the consumer record
+ *	(DMA-coherent, mapped for the holder at @va_base)
+ * @dma: its DMA address
+ * @bytes: its size
+ * @entries: its CQEs (a power of 2)
+ * @va: the mapping
+ * @va_base: its device VA
+ * @ci: the next CQE (free running)
+ * @arm: the last arm sequence written
  * @lock: the members below
- * @wc: completions not polled yet (a ring of @size)
- * @size: its room (ibcq.cqe + 1)
+ * @wc: the driver's completions (flushes), a ring of @size
+ * @size: its room
  * @head: the oldest
  * @count: how many
- * @armed: IB_CQ_NEXT_COMP or IB_CQ_SOLICITED requested, not delivered
- * @cqn: its number
+ * @cqn: its CQ table entry
  */
 struct gaudi_ib_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;	/* @wc, @head, @count, @armed */
+	struct gaudi_ib_ucontext *uc;
+	spinlock_t poll_lock;	/* @ci, @arm, the ring */
+	void *ring;
+	dma_addr_t dma;
+	size_t bytes;
+	u32 entries;
+	struct gaudi_cn_va *va;
+	u64 va_base;
+	u32 ci, arm;
+	spinlock_t lock;	/* @wc, @head, @count */
 	struct ib_wc *wc;
 	u32 size, head, count;
-	bool armed;
 	u32 cqn;
 };
 
@@ -566,9 +586,12 @@ struct gaudi_ib_mr {
  * @swqe: per WQE: its WR
  * @sq_pi: next WQE to write
  * @sq_done: oldest WQE not completed
- * @rwqe: posted receive WRs
- * @rq_head: the oldest
- * @rq_count: how many
+ * @rq: the receive queue (DMA-coherent), then its producer index
+ * @rq_dma: its DMA address
+ * @rq_va: its mapping for the holder, at @rq_base
+ * @rq_base: see @rq_va
+ * @rq_pi: receive WQEs posted (free running)
+ * @rq_done: of them completed
  * @lock: post, modify and the completions' access to the queues
  * @mutex: modify_qp and destroy
  * @node: in the device's QPs
@@ -586,8 +609,11 @@ struct gaudi_ib_qp {
 	dma_addr_t sq_dma;
 	struct gaudi_ib_swqe *swqe;
 	u32 sq_pi, sq_done;
-	struct gaudi_ib_rwqe *rwqe;
-	u32 rq_head, rq_count;
+	void *rq;
+	dma_addr_t rq_dma;
+	struct gaudi_cn_va *rq_va;
+	u64 rq_base;
+	u32 rq_pi, rq_done;
 	spinlock_t lock;	/* the queues and @state for the data path */
 	struct mutex mutex;	/* modify, destroy */
 	struct list_head node;
@@ -627,24 +653,17 @@ static int udata_in_zero(struct gaudi_ib_dev *dev, struct ib_udata *udata,
 
 /* ---- completion queues ------------------------------------------------- */
 
-/* A completion for @cq (its lock not held); false if it had no room. */
-static bool cq_push(struct gaudi_ib_cq *cq, const struct ib_wc *wc,
-		    bool *notify)
+/* A completion of the driver's own (a flush) for @cq. */
+static bool cq_push(struct gaudi_ib_cq *cq, const struct ib_wc *wc)
 {
 	unsigned long flags;
 	bool ok = true;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->count == cq->size) {
+	if (cq->count == cq->size)
 		ok = false;
-	} else {
-		cq->wc[(cq->head + cq->count) % cq->size] = *wc;
-		cq->count++;
-		if (cq->armed) {
-			cq->armed = false;
-			*notify = true;
-		}
-	}
+	else
+		cq->wc[(cq->head + cq->count++) % cq->size] = *wc;
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return ok;
 }
@@ -665,226 +684,103 @@ static void cq_overflow(struct gaudi_ib_dev *dev, struct gaudi_ib_cq *cq)
 static void cq_deliver(struct gaudi_ib_dev *dev, struct ib_cq *ibcq,
 		       const struct ib_wc *wc)
 {
-	struct gaudi_ib_cq *cq = to_gcq(ibcq);
-	bool notify = false;
-
-	if (!cq_push(cq, wc, &notify))
-		cq_overflow(dev, cq);
-	else if (notify && ibcq->comp_handler)
-		ibcq->comp_handler(ibcq, ibcq->cq_context);
+	if (!cq_push(to_gcq(ibcq), wc))
+		cq_overflow(dev, to_gcq(ibcq));
 }
+
+/* The ring's consumer record, after its CQEs (hw/gaudi1/nic.h). */
+static __le32 *cq_record(struct gaudi_ib_cq *cq)
+{
+	return cq->ring + (size_t)cq->entries * GAUDI_NIC_VCQE_SIZE;
+}
+
+static void qp_flush_locked(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp);
 
 /*
- * A requester CQE: WQEs up to @idx of @qp are done; the last WQE of each
- * signaled WR completes it.  An index outside what is outstanding (the
- * ring is the holder's memory too) is ignored.  qp->lock is held.
+ * A CQE of the engine into *@wc; false if it names no outstanding work of
+ * a QP that completes into @cq (the ring is the holder's memory too).
  */
-static void qp_sq_done(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
-		       u32 idx)
+static bool cqe_to_wc(struct gaudi_ib_dev *dev, struct gaudi_ib_cq *cq,
+		      const __le32 *w, struct ib_wc *wc)
 {
-	u32 n = (idx - qp->sq_done) & (GAUDI_IB_SQ_ENTRIES - 1);
+	u32 w0 = le32_to_cpu(w[0]), w1 = le32_to_cpu(w[1]);
+	u32 w6 = le32_to_cpu(w[6]), qpn = w1 & VCQE_W1_QPN;
+	u32 op = w1 >> VCQE_W1_OP_SHIFT, st = w6 & VCQE_W6_STATUS;
+	struct gaudi_ib_qp *qp;
+	bool ok = false;
 
-	if (n >= ((qp->sq_pi - qp->sq_done) & (GAUDI_IB_SQ_ENTRIES - 1)))
-		return;
-	for (n++; n; n--) {
-		struct gaudi_ib_swqe *s = &qp->swqe[qp->sq_done];
+	memset(wc, 0, sizeof(*wc));
+	if (qpn >= GAUDI_IB_NUM_QPN)
+		return false;
+	spin_lock(&dev->qp_lock);
+	qp = dev->qps[qpn];
+	if (!qp)
+		goto out;
+	spin_lock(&qp->lock);
+	wc->qp = &qp->ibqp;
+	wc->status = st;
+	wc->byte_len = le32_to_cpu(w[2]);
+	if (w0 & VCQE_W0_REQUESTER) {
+		u32 idx = w0 & VCQE_W0_WQE_INDEX & (GAUDI_IB_SQ_ENTRIES - 1);
+		u32 n = (idx - qp->sq_done) & (GAUDI_IB_SQ_ENTRIES - 1);
 
-		qp->sq_done = (qp->sq_done + 1) & (GAUDI_IB_SQ_ENTRIES - 1);
-		if (s->last && (s->signaled || qp->sig_all)) {
-			struct ib_wc wc = {
-				.wr_id = s->wr_id,
-				.status = IB_WC_SUCCESS,
-				.opcode = s->opcode,
-				.byte_len = s->opcode == IB_WC_RDMA_READ ?
-					    s->len : 0,
-				.qp = &qp->ibqp,
-			};
-
-			cq_deliver(dev, qp->ibqp.send_cq, &wc);
+		if (qp->ibqp.send_cq != &cq->ibcq ||
+		    n >= ((qp->sq_pi - qp->sq_done) & (GAUDI_IB_SQ_ENTRIES - 1)))
+			goto unlock;
+		wc->wr_id = qp->swqe[idx].wr_id;
+		wc->opcode = op == CQE_OP_RDMA_READ ? IB_WC_RDMA_READ :
+			     op == CQE_OP_SEND ? IB_WC_SEND : IB_WC_RDMA_WRITE;
+		qp->sq_done = (idx + 1) & (GAUDI_IB_SQ_ENTRIES - 1);
+	} else {
+		if (qp->ibqp.recv_cq != &cq->ibcq || qp->rq_pi == qp->rq_done)
+			goto unlock;
+		wc->wr_id = le32_to_cpu(w[4]) | (u64)le32_to_cpu(w[5]) << 32;
+		wc->opcode = op == CQE_OP_RECV_RDMA_IMM ?
+			     IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV;
+		if (w6 & VCQE_W6_IMM) {
+			wc->wc_flags = IB_WC_WITH_IMM;
+			wc->ex.imm_data = cpu_to_be32(le32_to_cpu(w[3]));
 		}
+		qp->rq_done++;
 	}
-}
-
-/* A responder CQE (RDMA WRITE with immediate): a receive WR completes. */
-static void qp_rq_imm(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
-		      u32 imm)
-{
-	struct ib_wc wc = {
-		.status = IB_WC_SUCCESS,
-		.opcode = IB_WC_RECV_RDMA_WITH_IMM,
-		.wc_flags = IB_WC_WITH_IMM,
-		.ex.imm_data = cpu_to_be32(imm),
-		.qp = &qp->ibqp,
-	};
-
-	if (!qp->rq_count)
-		return;
-	wc.wr_id = qp->rwqe[qp->rq_head].wr_id;
-	qp->rq_head = (qp->rq_head + 1) % GAUDI_IB_MAX_RECV_WR;
-	qp->rq_count--;
-	cq_deliver(dev, qp->ibqp.recv_cq, &wc);
-}
-
-/* Take the new CQEs of ib port @port's hardware completion queue. */
-static void port_drain(struct gaudi_ib_dev *dev, u32 port)
-{
-	struct gaudi_ib_port *p = &dev->port[port - 1];
-	struct gaudi_cn *cn = dev->cn;
-	unsigned int hw = dev->hw_port[port - 1];
-	unsigned long flags;
-	u32 pi, lo, hi, qpn;
-	__le32 *e;
-
-	spin_lock_irqsave(&p->lock, flags);
-	if (!p->hw_open || p->need_open || READ_ONCE(dev->in_reset)) {
-		spin_unlock_irqrestore(&p->lock, flags);
-		return;
+	ok = true;
+	/* The engine runs nothing more of a QP after an error. */
+	if (st != IB_WC_SUCCESS) {
+		wc->vendor_err = (w6 >> VCQE_W6_SYNDROME_SHIFT) & 0xFF;
+		if (qp->state != IB_QPS_RESET)
+			qp->state = IB_QPS_ERR;
+		qp_flush_locked(dev, qp);
 	}
-	pi = cn->ops->rreg(cn, GAUDI_NIC_RXE_REG(hw, NIC_RXE_CQ_PRODUCER_INDEX));
-	/* Never more than the ring: a wild index is the holder's doing. */
-	if (pi - p->ci > GAUDI_IB_HWCQ_ENTRIES)
-		p->ci = pi - GAUDI_IB_HWCQ_ENTRIES;
-	while (p->ci != pi) {
-		struct gaudi_ib_qp *qp;
-
-		e = p->cq + (p->ci & (GAUDI_IB_HWCQ_ENTRIES - 1)) * 2;
-		lo = le32_to_cpu(READ_ONCE(e[0]));
-		hi = le32_to_cpu(READ_ONCE(e[1]));
-		WRITE_ONCE(e[1], 0);
-		p->ci++;
-		if (!(hi & ROCE_CQE_VALID))
-			continue;
-		qpn = lo & ROCE_CQE_REQUESTER ? hi & ROCE_CQE_QPN :
-						lo & (ROCE_CQE_REQUESTER - 1);
-		if (qpn >= GAUDI_IB_NUM_QPN)
-			continue;
-		spin_lock(&dev->qp_lock);
-		qp = dev->qps[qpn];
-		if (qp && qp->port == port) {
-			spin_lock(&qp->lock);
-			if (lo & ROCE_CQE_REQUESTER)
-				qp_sq_done(dev, qp, lo & 0x3FFFFF);
-			else
-				qp_rq_imm(dev, qp, hi & ~ROCE_CQE_VALID);
-			spin_unlock(&qp->lock);
-		}
-		spin_unlock(&dev->qp_lock);
-	}
-	cn->ops->wreg(cn, GAUDI_NIC_RXE_REG(hw, NIC_RXE_CQ_CONSUMER_INDEX),
-		      p->ci);
-	spin_unlock_irqrestore(&p->lock, flags);
-}
-
-static void gaudi_ib_cq_work(struct work_struct *work)
-{
-	struct gaudi_ib_dev *dev = container_of(work, struct gaudi_ib_dev,
-						cq_work);
-	struct gaudi_cn *cn = dev->cn;
-	u32 port;
-
-	for (port = 1; port <= dev->nports; port++) {
-		if (!READ_ONCE(dev->port[port - 1].hw_open) ||
-		    READ_ONCE(dev->in_reset))
-			continue;
-		/* Re-armed first: a CQE after this raises the MSI again. */
-		cn->ops->wreg(cn, GAUDI_NIC_RXE_REG(dev->hw_port[port - 1],
-						    NIC_RXE_CQ_MSI_CAUSE_CLR),
-			      1);
-		port_drain(dev, port);
-	}
-}
-
-/* The card's interrupt (hard interrupt context): CQEs on an open port? */
-static void gaudi_ib_irq(void *priv)
-{
-	struct gaudi_ib_dev *dev = priv;
-	struct gaudi_cn *cn = dev->cn;
-	u32 port;
-
-	/* In a reset the registers are out of reach. */
-	if (!READ_ONCE(dev->open_ports) || READ_ONCE(dev->in_reset))
-		return;
-	for (port = 1; port <= dev->nports; port++) {
-		if (!READ_ONCE(dev->port[port - 1].hw_open))
-			continue;
-		if (cn->ops->rreg(cn, GAUDI_NIC_RXE_REG(dev->hw_port[port - 1],
-							NIC_RXE_MSI_CAUSE)) & 1) {
-			queue_work(system_highpri_wq, &dev->cq_work);
-			return;
-		}
-	}
-}
-
-static int gaudi_ib_create_cq(struct ib_cq *ibcq,
-			      const struct ib_cq_init_attr *attr,
-			      struct uverbs_attr_bundle *attrs)
-{
-	struct gaudi_ib_dev *dev = to_gdev(ibcq->device);
-	struct ib_udata *udata = &attrs->driver_udata;
-	struct gaudi_ib_create_cq_resp resp = {};
-	struct gaudi_ib_cq *cq = to_gcq(ibcq);
-	int id, ret;
-
-	if (!rdma_udata_to_drv_context(udata, struct gaudi_ib_ucontext, ibuc))
-		return -EOPNOTSUPP;
-	ret = udata_in_zero(dev, udata, "create_cq");
-	if (ret)
-		return ret;
-	if (attr->flags || !attr->cqe || attr->cqe > GAUDI_IB_MAX_CQE ||
-	    attr->comp_vector) {
-		ibdev_dbg(&dev->ibdev, "create_cq: bad attributes (%u CQEs)\n",
-			  attr->cqe);
-		return -EINVAL;
-	}
-	spin_lock_init(&cq->lock);
-	cq->size = attr->cqe + 1;
-	cq->wc = kvcalloc(cq->size, sizeof(*cq->wc), GFP_KERNEL_ACCOUNT);
-	if (!cq->wc)
-		return -ENOMEM;
-	id = ida_alloc_range(&dev->cq_ida, 1, GAUDI_IB_MAX_CQ, GFP_KERNEL);
-	if (id < 0) {
-		kvfree(cq->wc);
-		return id == -ENOSPC ? -ENOMEM : id;
-	}
-	cq->cqn = id;
-	ibcq->cqe = attr->cqe;
-	resp.cqn = cq->cqn;
-	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
-	if (ret) {
-		ida_free(&dev->cq_ida, id);
-		kvfree(cq->wc);
-	}
-	return ret;
-}
-
-static int gaudi_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	struct gaudi_ib_cq *cq = to_gcq(ibcq);
-
-	/* ib_core refuses while a QP uses it: no completion comes now. */
-	ida_free(&to_gdev(ibcq->device)->cq_ida, cq->cqn);
-	kvfree(cq->wc);
-	return 0;
-}
-
-static void drain_all(struct gaudi_ib_dev *dev)
-{
-	u32 port;
-
-	if (!READ_ONCE(dev->open_ports))
-		return;
-	for (port = 1; port <= dev->nports; port++)
-		if (READ_ONCE(dev->port[port - 1].hw_open))
-			port_drain(dev, port);
+unlock:
+	spin_unlock(&qp->lock);
+out:
+	spin_unlock(&dev->qp_lock);
+	return ok;
 }
 
 static int gaudi_ib_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 {
+	struct gaudi_ib_dev *dev = to_gdev(ibcq->device);
 	struct gaudi_ib_cq *cq = to_gcq(ibcq);
 	unsigned long flags;
+	__le32 *w;
 	int n = 0;
 
-	drain_all(to_gdev(ibcq->device));
+	spin_lock_irqsave(&cq->poll_lock, flags);
+	while (n < num) {
+		w = cq->ring + (size_t)(cq->ci & (cq->entries - 1)) *
+			       GAUDI_NIC_VCQE_SIZE;
+		if (!(le32_to_cpu(READ_ONCE(w[7])) & VCQE_W7_VALID))
+			break;
+		dma_rmb();
+		if (cqe_to_wc(dev, cq, w, &wc[n]))
+			n++;
+		WRITE_ONCE(w[7], 0);
+		cq->ci++;
+		WRITE_ONCE(cq_record(cq)[0], cpu_to_le32(cq->ci));
+	}
+	spin_unlock_irqrestore(&cq->poll_lock, flags);
+	/* Then the driver's own: flushes after an error. */
 	spin_lock_irqsave(&cq->lock, flags);
 	while (n < num && cq->count) {
 		wc[n++] = cq->wc[cq->head];
@@ -900,16 +796,206 @@ static int gaudi_ib_req_notify_cq(struct ib_cq *ibcq,
 {
 	struct gaudi_ib_cq *cq = to_gcq(ibcq);
 	unsigned long irqf;
+	__le32 *w;
 	int ret = 0;
 
-	drain_all(to_gdev(ibcq->device));
-	spin_lock_irqsave(&cq->lock, irqf);
-	/* No solicited events on the wire: both arm for the next one. */
-	cq->armed = true;
-	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->count)
+	/* A new arm sequence asks the engine for one event (no SE: both). */
+	spin_lock_irqsave(&cq->poll_lock, irqf);
+	WRITE_ONCE(cq_record(cq)[1], cpu_to_le32(++cq->arm));
+	mb();	/* the arm before the look at the ring */
+	w = cq->ring + (size_t)(cq->ci & (cq->entries - 1)) *
+		       GAUDI_NIC_VCQE_SIZE;
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    ((le32_to_cpu(READ_ONCE(w[7])) & VCQE_W7_VALID) ||
+	     READ_ONCE(cq->count)))
 		ret = 1;
-	spin_unlock_irqrestore(&cq->lock, irqf);
+	spin_unlock_irqrestore(&cq->poll_lock, irqf);
 	return ret;
+}
+
+/* The events of ib port @port's event queue: completion handlers. */
+static void port_events(struct gaudi_ib_dev *dev, u32 port)
+{
+	struct gaudi_ib_port *p = &dev->port[port - 1];
+	struct gaudi_cn *cn = dev->cn;
+	unsigned int hw = dev->hw_port[port - 1];
+	unsigned long flags;
+	u32 pi, e, cqn;
+
+	spin_lock_irqsave(&p->lock, flags);
+	if (!p->hw_open || p->need_open || READ_ONCE(dev->in_reset)) {
+		spin_unlock_irqrestore(&p->lock, flags);
+		return;
+	}
+	pi = cn->ops->rreg(cn, GAUDI_NIC_QPC_REG(hw, NIC_QPC_CQ_EQ_PI));
+	if (pi - p->eq_ci > GAUDI_IB_EQ_ENTRIES)
+		p->eq_ci = pi - GAUDI_IB_EQ_ENTRIES;
+	while (p->eq_ci != pi) {
+		struct gaudi_ib_cq *cq;
+
+		e = le32_to_cpu(READ_ONCE(p->eq[p->eq_ci &
+						(GAUDI_IB_EQ_ENTRIES - 1)]));
+		p->eq_ci++;
+		cqn = e & CQ_EQ_CQ;
+		if (!(e & CQ_EQ_VALID) || !cqn || cqn >= GAUDI_IB_MAX_CQ)
+			continue;
+		spin_lock(&dev->cq_lock);
+		cq = dev->cqs[cqn];
+		if (cq && (e & CQ_EQ_OVERFLOW))
+			cq_overflow(dev, cq);
+		else if (cq && cq->ibcq.comp_handler)
+			cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+		spin_unlock(&dev->cq_lock);
+	}
+	cn->ops->wreg(cn, GAUDI_NIC_QPC_REG(hw, NIC_QPC_CQ_EQ_CI), p->eq_ci);
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
+static void gaudi_ib_cq_work(struct work_struct *work)
+{
+	struct gaudi_ib_dev *dev = container_of(work, struct gaudi_ib_dev,
+						cq_work);
+	struct gaudi_cn *cn = dev->cn;
+	u32 port;
+
+	for (port = 1; port <= dev->nports; port++) {
+		if (!READ_ONCE(dev->port[port - 1].hw_open) ||
+		    READ_ONCE(dev->in_reset))
+			continue;
+		/* Re-armed first: an event after this raises the MSI again. */
+		cn->ops->wreg(cn, GAUDI_NIC_RXE_REG(dev->hw_port[port - 1],
+						    NIC_RXE_CQ_MSI_CAUSE_CLR),
+			      ROCE_MSI_CAUSE_EQ);
+		port_events(dev, port);
+	}
+}
+
+/* The card's interrupt (hard interrupt context): events on a port? */
+static void gaudi_ib_irq(void *priv)
+{
+	struct gaudi_ib_dev *dev = priv;
+	struct gaudi_cn *cn = dev->cn;
+	u32 port;
+
+	/* In a reset the registers are out of reach. */
+	if (!READ_ONCE(dev->open_ports) || READ_ONCE(dev->in_reset))
+		return;
+	for (port = 1; port <= dev->nports; port++) {
+		if (!READ_ONCE(dev->port[port - 1].hw_open))
+			continue;
+		if (cn->ops->rreg(cn, GAUDI_NIC_RXE_REG(dev->hw_port[port - 1],
+							NIC_RXE_MSI_CAUSE)) &
+		    ROCE_MSI_CAUSE_EQ) {
+			queue_work(system_highpri_wq, &dev->cq_work);
+			return;
+		}
+	}
+}
+
+static int gaudi_ib_create_cq(struct ib_cq *ibcq,
+			      const struct ib_cq_init_attr *attr,
+			      struct uverbs_attr_bundle *attrs)
+{
+	struct gaudi_ib_dev *dev = to_gdev(ibcq->device);
+	struct ib_udata *udata = &attrs->driver_udata;
+	struct gaudi_ib_ucontext *uc =
+		rdma_udata_to_drv_context(udata, struct gaudi_ib_ucontext, ibuc);
+	struct gaudi_ib_create_cq_resp resp = {};
+	struct gaudi_ib_cq *cq = to_gcq(ibcq);
+	dma_addr_t *dma;
+	unsigned long i, n;
+	int id, ret;
+
+	if (!uc)
+		return -EOPNOTSUPP;
+	ret = udata_in_zero(dev, udata, "create_cq");
+	if (ret)
+		return ret;
+	if (attr->flags || !attr->cqe || attr->cqe > GAUDI_IB_MAX_CQE ||
+	    attr->comp_vector) {
+		ibdev_dbg(&dev->ibdev, "create_cq: bad attributes (%u CQEs)\n",
+			  attr->cqe);
+		return -EINVAL;
+	}
+	spin_lock_init(&cq->lock);
+	spin_lock_init(&cq->poll_lock);
+	cq->uc = uc;
+	/* Room for every completion its QPs may have: flushes included. */
+	cq->entries = roundup_pow_of_two(max(attr->cqe + 1, 2U));
+	cq->size = cq->entries;
+	cq->bytes = PAGE_ALIGN((size_t)cq->entries * GAUDI_NIC_VCQE_SIZE + 8);
+	cq->wc = kvcalloc(cq->size, sizeof(*cq->wc), GFP_KERNEL_ACCOUNT);
+	cq->ring = dma_alloc_coherent(dev->cn->dma_dev, cq->bytes, &cq->dma,
+				      GFP_KERNEL);
+	n = cq->bytes >> PAGE_SHIFT;
+	dma = kvmalloc_array(n, sizeof(*dma), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!cq->wc || !cq->ring || !dma)
+		goto err_free;
+	for (i = 0; i < n; i++)
+		dma[i] = cq->dma + (dma_addr_t)i * PAGE_SIZE;
+	cq->va_base = 0;
+	ret = rops(dev)->va_reserve(dev->rd, uc->hold, &cq->va_base, cq->bytes,
+				    PAGE_SIZE, false, &cq->va);
+	if (ret)
+		goto err_free;
+	ret = rops(dev)->va_map(dev->rd, uc->hold, cq->va, 0, dma, n);
+	if (ret)
+		goto err_va;
+	id = ida_alloc_range(&dev->cq_ida, 1, GAUDI_IB_MAX_CQ - 1, GFP_KERNEL);
+	if (id < 0) {
+		ret = id == -ENOSPC ? -ENOMEM : id;
+		goto err_va;
+	}
+	cq->cqn = id;
+	ret = rops(dev)->cq_set(dev->rd, uc->hold, cq->cqn, cq->va_base,
+				ilog2(cq->entries));
+	if (ret) {
+		ibdev_dbg(&dev->ibdev, "create_cq: CQ table entry %u: %d\n",
+			  cq->cqn, ret);
+		goto err_id;
+	}
+	ibcq->cqe = cq->entries - 1;
+	resp.cqn = cq->cqn;
+	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (ret)
+		goto err_set;
+	spin_lock_irq(&dev->cq_lock);
+	dev->cqs[cq->cqn] = cq;
+	spin_unlock_irq(&dev->cq_lock);
+	kvfree(dma);
+	return 0;
+
+err_set:
+	rops(dev)->cq_clear(dev->rd, uc->hold, cq->cqn);
+err_id:
+	ida_free(&dev->cq_ida, cq->cqn);
+err_va:
+	rops(dev)->va_release(dev->rd, uc->hold, cq->va);
+err_free:
+	kvfree(dma);
+	if (cq->ring)
+		dma_free_coherent(dev->cn->dma_dev, cq->bytes, cq->ring,
+				  cq->dma);
+	kvfree(cq->wc);
+	return ret;
+}
+
+static int gaudi_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct gaudi_ib_dev *dev = to_gdev(ibcq->device);
+	struct gaudi_ib_cq *cq = to_gcq(ibcq);
+
+	/* ib_core refuses while a QP uses it: no CQE comes now. */
+	spin_lock_irq(&dev->cq_lock);
+	dev->cqs[cq->cqn] = NULL;
+	spin_unlock_irq(&dev->cq_lock);
+	rops(dev)->cq_clear(dev->rd, cq->uc->hold, cq->cqn);
+	rops(dev)->va_release(dev->rd, cq->uc->hold, cq->va);
+	dma_free_coherent(dev->cn->dma_dev, cq->bytes, cq->ring, cq->dma);
+	ida_free(&dev->cq_ida, cq->cqn);
+	kvfree(cq->wc);
+	return 0;
 }
 
 /* ---- memory regions ----------------------------------------------------- */
@@ -1112,9 +1198,7 @@ static int port_get(struct gaudi_ib_dev *dev, u32 port,
 {
 	struct gaudi_ib_port *p = &dev->port[port - 1];
 	unsigned int hw = dev->hw_port[port - 1];
-	dma_addr_t dma[GAUDI_IB_HWCQ_SIZE / PAGE_SIZE];
 	unsigned long flags;
-	unsigned int i;
 	int ret;
 
 	if (p->users && !p->need_open) {
@@ -1122,9 +1206,10 @@ static int port_get(struct gaudi_ib_dev *dev, u32 port,
 		return 0;
 	}
 	if (!p->users) {
-		p->cq = dma_alloc_coherent(dev->cn->dma_dev, GAUDI_IB_HWCQ_SIZE,
-					   &p->cq_dma, GFP_KERNEL);
-		if (!p->cq)
+		/* The event queue is host memory the NIC writes (not mapped). */
+		p->eq = dma_alloc_coherent(dev->cn->dma_dev, GAUDI_IB_EQ_SIZE,
+					   &p->eq_dma, GFP_KERNEL);
+		if (!p->eq)
 			return -ENOMEM;
 		p->hold = uc->hold;
 		p->sq_base = 0;
@@ -1133,33 +1218,22 @@ static int port_get(struct gaudi_ib_dev *dev, u32 port,
 					    GAUDI_IB_SQ_SIZE, GAUDI_IB_SQ_SIZE,
 					    false, &p->sq_va);
 		if (ret)
-			goto err_cq;
-		p->cq_base = 0;
-		ret = rops(dev)->va_reserve(dev->rd, p->hold, &p->cq_base,
-					    GAUDI_IB_HWCQ_SIZE, PAGE_SIZE,
-					    false, &p->cq_va);
-		if (ret)
-			goto err_sq;
-		for (i = 0; i < ARRAY_SIZE(dma); i++)
-			dma[i] = p->cq_dma + (dma_addr_t)i * PAGE_SIZE;
-		ret = rops(dev)->va_map(dev->rd, p->hold, p->cq_va, 0, dma,
-					ARRAY_SIZE(dma));
-		if (ret)
-			goto err_cqva;
+			goto err_eq;
 	}
-	memset(p->cq, 0, GAUDI_IB_HWCQ_SIZE);
+	memset(p->eq, 0, GAUDI_IB_EQ_SIZE);
 	ret = rops(dev)->port_open(dev->rd, p->hold, hw, p->sq_base,
-				   GAUDI_IB_SQ_ENTRIES, p->cq_base,
-				   GAUDI_IB_HWCQ_ENTRIES);
+				   GAUDI_IB_SQ_ENTRIES,
+				   dev->cn->host_base + p->eq_dma,
+				   GAUDI_IB_EQ_ENTRIES);
 	if (ret) {
 		ibdev_dbg(&dev->ibdev, "port %u cannot serve verbs: %d\n",
 			  port, ret);
 		if (p->users)
 			return ret;
-		goto err_cqva;
+		goto err_sq;
 	}
 	spin_lock_irqsave(&p->lock, flags);
-	p->ci = 0;
+	p->eq_ci = 0;
 	p->need_open = false;
 	WRITE_ONCE(p->hw_open, true);
 	spin_unlock_irqrestore(&p->lock, flags);
@@ -1167,14 +1241,12 @@ static int port_get(struct gaudi_ib_dev *dev, u32 port,
 		WRITE_ONCE(dev->open_ports, dev->open_ports + 1);
 	return 0;
 
-err_cqva:
-	rops(dev)->va_release(dev->rd, p->hold, p->cq_va);
 err_sq:
 	rops(dev)->va_release(dev->rd, p->hold, p->sq_va);
-err_cq:
-	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_HWCQ_SIZE, p->cq,
-			  p->cq_dma);
-	p->cq = NULL;
+err_eq:
+	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_EQ_SIZE, p->eq,
+			  p->eq_dma);
+	p->eq = NULL;
 	return ret;
 }
 
@@ -1191,11 +1263,10 @@ static void port_put(struct gaudi_ib_dev *dev, u32 port)
 	spin_unlock_irqrestore(&p->lock, flags);
 	WRITE_ONCE(dev->open_ports, dev->open_ports - 1);
 	flush_work(&dev->cq_work);
-	rops(dev)->va_release(dev->rd, p->hold, p->cq_va);
 	rops(dev)->va_release(dev->rd, p->hold, p->sq_va);
-	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_HWCQ_SIZE, p->cq,
-			  p->cq_dma);
-	p->cq = NULL;
+	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_EQ_SIZE, p->eq,
+			  p->eq_dma);
+	p->eq = NULL;
 }
 
 /* ---- queue pairs -------------------------------------------------------- */
@@ -1208,8 +1279,10 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 	struct gaudi_ib_ucontext *uc =
 		rdma_udata_to_drv_context(udata, struct gaudi_ib_ucontext, ibuc);
 	struct gaudi_ib_create_qp_resp resp = {};
+	dma_addr_t dma[GAUDI_IB_RQ_SIZE / PAGE_SIZE];
 	struct gaudi_ib_qp *qp = to_gqp(ibqp);
 	struct ib_qp_cap *cap = &init->cap;
+	unsigned int i;
 	int id, ret;
 
 	if (!uc)
@@ -1235,17 +1308,30 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 		return -ENOMEM;
 	qp->swqe = kvcalloc(GAUDI_IB_SQ_ENTRIES, sizeof(*qp->swqe),
 			    GFP_KERNEL_ACCOUNT);
-	qp->rwqe = kvcalloc(GAUDI_IB_MAX_RECV_WR, sizeof(*qp->rwqe),
-			    GFP_KERNEL_ACCOUNT);
-	if (!qp->swqe || !qp->rwqe) {
+	/* The receive queue: the engine reads it through the MMU. */
+	qp->rq = dma_alloc_coherent(dev->cn->dma_dev, GAUDI_IB_RQ_SIZE,
+				    &qp->rq_dma, GFP_KERNEL);
+	if (!qp->swqe || !qp->rq) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	for (i = 0; i < ARRAY_SIZE(dma); i++)
+		dma[i] = qp->rq_dma + (dma_addr_t)i * PAGE_SIZE;
+	qp->rq_base = 0;
+	ret = rops(dev)->va_reserve(dev->rd, uc->hold, &qp->rq_base,
+				    GAUDI_IB_RQ_SIZE, PAGE_SIZE, false,
+				    &qp->rq_va);
+	if (ret)
+		goto err_free;
+	ret = rops(dev)->va_map(dev->rd, uc->hold, qp->rq_va, 0, dma,
+				ARRAY_SIZE(dma));
+	if (ret)
+		goto err_va;
 	id = ida_alloc_range(&dev->qp_ida, GAUDI_IB_FIRST_QPN,
 			     GAUDI_IB_MAX_QPN, GFP_KERNEL);
 	if (id < 0) {
 		ret = id == -ENOSPC ? -ENOMEM : id;
-		goto err_free;
+		goto err_va;
 	}
 	qp->qpn = id;
 	qp->uc = uc;
@@ -1275,8 +1361,12 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 
 err_id:
 	ida_free(&dev->qp_ida, qp->qpn);
+err_va:
+	rops(dev)->va_release(dev->rd, uc->hold, qp->rq_va);
 err_free:
-	kvfree(qp->rwqe);
+	if (qp->rq)
+		dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_RQ_SIZE, qp->rq,
+				  qp->rq_dma);
 	kvfree(qp->swqe);
 	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_SQ_SIZE, qp->sq,
 			  qp->sq_dma);
@@ -1312,8 +1402,8 @@ static void qp_unclaim(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp)
 	qp->port = 0;
 	qp->sq_pi = 0;
 	qp->sq_done = 0;
-	qp->rq_head = 0;
-	qp->rq_count = 0;
+	qp->rq_pi = 0;
+	qp->rq_done = 0;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	port_put(dev, p - dev->port + 1);
 }
@@ -1324,14 +1414,21 @@ static int qp_claim(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 {
 	dma_addr_t dma[GAUDI_IB_SQ_SIZE / PAGE_SIZE];
 	struct gaudi_ib_port *p = &dev->port[port - 1];
+	struct gaudi_cn_qp_ext ext;
 	unsigned int i;
 	int ret;
 
 	ret = port_get(dev, port, qp->uc);
 	if (ret)
 		return ret;
+	/* A new receive queue: empty, its producer index 0. */
+	memset(qp->rq, 0, GAUDI_IB_RQ_SIZE);
+	ext.rq = qp->rq_base;
+	ext.rq_log = ilog2(GAUDI_IB_MAX_RECV_WR);
+	ext.scq = to_gcq(qp->ibqp.send_cq)->cqn;
+	ext.rcq = to_gcq(qp->ibqp.recv_cq)->cqn;
 	ret = rops(dev)->qp_claim(dev->rd, qp->uc->hold,
-				  dev->hw_port[port - 1], qp->qpn);
+				  dev->hw_port[port - 1], qp->qpn, &ext);
 	if (ret) {
 		ibdev_dbg(&dev->ibdev, "QP %u: number taken on port %u: %d\n",
 			  qp->qpn, port, ret);
@@ -1435,35 +1532,52 @@ static int qp_to_rts(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 	qp_req(qp, &req, attr->sq_psn,
 	       mask & IB_QP_RETRY_CNT ? attr->retry_cnt : 7,
 	       mask & IB_QP_RNR_RETRY ? attr->rnr_retry : 7, 0);
+	req.min_rnr = qp->attr.min_rnr_timer;
 	ret = rops(dev)->qp_set_req(dev->rd, qp->uc->hold,
 				    dev->hw_port[qp->port - 1], qp->qpn, &req);
 	return ret;
 }
 
-/* Every outstanding WR of @qp completes with @status (to ERR). */
-static void qp_flush(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp)
+/* The receive queue's producer index, after its WQEs. */
+static __le32 *rq_pi_word(struct gaudi_ib_qp *qp)
+{
+	return qp->rq + GAUDI_IB_MAX_RECV_WR * GAUDI_NIC_RECV_WQE_SIZE;
+}
+
+/*
+ * Every outstanding WR of @qp completes with IB_WC_WR_FLUSH_ERR, after
+ * what the engine completed (to ERR).  qp->lock is held.
+ */
+static void qp_flush_locked(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp)
 {
 	struct ib_wc wc = { .status = IB_WC_WR_FLUSH_ERR, .qp = &qp->ibqp };
-	unsigned long flags;
 
-	spin_lock_irqsave(&qp->lock, flags);
 	while (qp->sq_done != qp->sq_pi) {
 		struct gaudi_ib_swqe *s = &qp->swqe[qp->sq_done];
 
 		qp->sq_done = (qp->sq_done + 1) & (GAUDI_IB_SQ_ENTRIES - 1);
-		if (!s->last)
-			continue;
 		wc.wr_id = s->wr_id;
 		wc.opcode = s->opcode;
 		cq_deliver(dev, qp->ibqp.send_cq, &wc);
 	}
-	while (qp->rq_count) {
-		wc.wr_id = qp->rwqe[qp->rq_head].wr_id;
+	while (qp->rq_done != qp->rq_pi) {
+		const __le32 *w = qp->rq + (qp->rq_done %
+					    GAUDI_IB_MAX_RECV_WR) *
+					   GAUDI_NIC_RECV_WQE_SIZE;
+
+		wc.wr_id = le32_to_cpu(w[4]) | (u64)le32_to_cpu(w[5]) << 32;
 		wc.opcode = IB_WC_RECV;
-		qp->rq_head = (qp->rq_head + 1) % GAUDI_IB_MAX_RECV_WR;
-		qp->rq_count--;
+		qp->rq_done++;
 		cq_deliver(dev, qp->ibqp.recv_cq, &wc);
 	}
+}
+
+static void qp_flush(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	qp_flush_locked(dev, qp);
 	spin_unlock_irqrestore(&qp->lock, flags);
 }
 
@@ -1633,7 +1747,9 @@ static int gaudi_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	dev->qps[qp->qpn] = NULL;
 	spin_unlock_irq(&dev->qp_lock);
 	ida_free(&dev->qp_ida, qp->qpn);
-	kvfree(qp->rwqe);
+	rops(dev)->va_release(dev->rd, qp->uc->hold, qp->rq_va);
+	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_RQ_SIZE, qp->rq,
+			  qp->rq_dma);
 	kvfree(qp->swqe);
 	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_SQ_SIZE, qp->sq,
 			  qp->sq_dma);
@@ -1645,13 +1761,16 @@ static int gaudi_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 /* One send WQE at ring index @i of @qp. */
 static void sq_put(struct gaudi_ib_qp *qp, u32 i, u32 op, u64 laddr,
-		   u32 len, u64 raddr, u32 rkey, bool imm, u32 imm_data)
+		   u32 len, u64 raddr, u32 rkey, bool imm, bool sig,
+		   u32 imm_data)
 {
 	__le32 *w = qp->sq + (size_t)i * GAUDI_NIC_SEND_WQE_SIZE;
 
 	/* The R_Key and a 31-bit size in the WQE: one WQE per WR. */
-	w[0] = cpu_to_le32(op << NIC_WQE_OPCODE_SHIFT | NIC_WQE_F_RKEY |
-			   NIC_WQE_F_LEN32 | (imm ? NIC_WQE_F_IMM : 0));
+	w[0] = cpu_to_le32(op << NIC_WQE_OPCODE_SHIFT | NIC_WQE_F_LEN32 |
+			   (op != WQE_SEND ? NIC_WQE_F_RKEY : 0) |
+			   (imm ? NIC_WQE_F_IMM : 0) |
+			   (sig ? NIC_WQE_F_SIGNALED : 0));
 	w[1] = cpu_to_le32(lower_32_bits(laddr));
 	w[2] = cpu_to_le32(upper_32_bits(laddr) & NIC_WQE_LOCAL_ADDR_HI);
 	w[3] = cpu_to_le32(lower_32_bits(raddr));
@@ -1668,11 +1787,15 @@ static int post_one(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 	const struct ib_rdma_wr *rw = rdma_wr(wr);
 	u32 len = wr->num_sge ? wr->sg_list[0].length : 0;
 	bool read = wr->opcode == IB_WR_RDMA_READ;
-	bool imm = wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+	bool send = wr->opcode == IB_WR_SEND ||
+		    wr->opcode == IB_WR_SEND_WITH_IMM;
+	bool imm = wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
+		   wr->opcode == IB_WR_SEND_WITH_IMM;
+	bool sig = (wr->send_flags & IB_SEND_SIGNALED) || qp->sig_all;
 	struct gaudi_ib_swqe *s;
 	u64 laddr = 0;
 
-	if ((wr->opcode != IB_WR_RDMA_WRITE && !imm && !read) ||
+	if ((wr->opcode != IB_WR_RDMA_WRITE && !imm && !read && !send) ||
 	    wr->num_sge > GAUDI_IB_MAX_SGE || len > NIC_WQE_LEN32 ||
 	    (wr->send_flags & ~(IB_SEND_SIGNALED | IB_SEND_FENCE |
 				IB_SEND_SOLICITED)) ||
@@ -1691,14 +1814,15 @@ static int post_one(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 	}
 	if (((qp->sq_pi + 1) & (GAUDI_IB_SQ_ENTRIES - 1)) == qp->sq_done)
 		return -ENOMEM;
-	sq_put(qp, qp->sq_pi, read ? WQE_READ : WQE_LINEAR, laddr, len,
-	       rw->remote_addr, rw->rkey, imm,
-	       imm ? be32_to_cpu(wr->ex.imm_data) : 0);
+	sq_put(qp, qp->sq_pi, read ? WQE_READ : send ? WQE_SEND : WQE_LINEAR,
+	       laddr, len, send ? 0 : rw->remote_addr, send ? 0 : rw->rkey,
+	       imm, sig, imm ? be32_to_cpu(wr->ex.imm_data) : 0);
 	s = &qp->swqe[qp->sq_pi];
 	s->wr_id = wr->wr_id;
 	s->len = len;
-	s->opcode = read ? IB_WC_RDMA_READ : IB_WC_RDMA_WRITE;
-	s->signaled = wr->send_flags & IB_SEND_SIGNALED;
+	s->opcode = read ? IB_WC_RDMA_READ : send ? IB_WC_SEND :
+		    IB_WC_RDMA_WRITE;
+	s->signaled = sig;
 	s->last = true;
 	qp->sq_pi = (qp->sq_pi + 1) & (GAUDI_IB_SQ_ENTRIES - 1);
 	return 0;
@@ -1742,7 +1866,10 @@ static int gaudi_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct gaudi_ib_dev *dev = to_gdev(ibqp->device);
 	struct gaudi_ib_qp *qp = to_gqp(ibqp);
 	unsigned long flags;
-	u64 dva;
+	bool posted = false;
+	u64 dva = 0;
+	__le32 *w;
+	u32 len;
 	int ret = 0;
 
 	spin_lock_irqsave(&qp->lock, flags);
@@ -1762,13 +1889,30 @@ static int gaudi_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			ret = -EINVAL;
 			break;
 		}
-		if (qp->rq_count == GAUDI_IB_MAX_RECV_WR) {
+		if (qp->rq_pi - qp->rq_done >= GAUDI_IB_MAX_RECV_WR) {
 			ret = -ENOMEM;
 			break;
 		}
-		qp->rwqe[(qp->rq_head + qp->rq_count) %
-			 GAUDI_IB_MAX_RECV_WR].wr_id = wr->wr_id;
-		qp->rq_count++;
+		w = qp->rq + (qp->rq_pi % GAUDI_IB_MAX_RECV_WR) *
+			     GAUDI_NIC_RECV_WQE_SIZE;
+		len = wr->num_sge ? wr->sg_list[0].length : 0;
+		if (!len)
+			dva = 0;
+		w[0] = cpu_to_le32(lower_32_bits(dva));
+		w[1] = cpu_to_le32(upper_32_bits(dva));
+		w[2] = cpu_to_le32(len);
+		w[3] = 0;
+		w[4] = cpu_to_le32(lower_32_bits(wr->wr_id));
+		w[5] = cpu_to_le32(upper_32_bits(wr->wr_id));
+		w[6] = 0;
+		w[7] = 0;
+		qp->rq_pi++;
+		posted = true;
+	}
+	/* The WQEs are in memory before the engine sees the index. */
+	if (posted) {
+		dma_wmb();
+		WRITE_ONCE(*rq_pi_word(qp), cpu_to_le32(qp->rq_pi));
 	}
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
@@ -1974,6 +2118,7 @@ static int gaudi_ib_probe(struct auxiliary_device *adev,
 	INIT_LIST_HEAD(&dev->qp_list);
 	spin_lock_init(&dev->mr_lock);
 	spin_lock_init(&dev->qp_lock);
+	spin_lock_init(&dev->cq_lock);
 	INIT_WORK(&dev->cq_work, gaudi_ib_cq_work);
 	for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++)
 		spin_lock_init(&dev->port[p].lock);
