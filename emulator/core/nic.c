@@ -375,6 +375,14 @@ static int tbl_entry(struct gaudi_core *g, unsigned int port, unsigned int t,
         hi = NIC_QPC_MR_BASE_ADDRESS_49_18;
         lo = NIC_QPC_MR_BASE_ADDRESS_17_7;
         n = 1U << (log > MR_CFG_MAX_LOG_ENTRIES ? MR_CFG_MAX_LOG_ENTRIES : log);
+    } else if (t == QPC_GW_TABLE_CQ) {
+        uint32_t log = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_CQT_CFG)) &
+                       CQT_CFG_LOG_ENTRIES;
+
+        hi = NIC_QPC_CQT_BASE_ADDRESS_49_18;
+        lo = NIC_QPC_CQT_BASE_ADDRESS_17_7;
+        n = 1U << (log > CQT_CFG_MAX_LOG_ENTRIES ? CQT_CFG_MAX_LOG_ENTRIES :
+                   log);
     } else {
         return -1;
     }
@@ -415,6 +423,69 @@ int gaudi_nic_mr_load(struct gaudi_core *g, unsigned int port, uint32_t idx,
     uint64_t addr;
 
     return tbl_load(g, port, QPC_GW_TABLE_MR, idx, w, &addr);
+}
+
+int gaudi_nic_tbl_load(struct gaudi_core *g, unsigned int port,
+                       unsigned int t, uint32_t idx, uint32_t *w,
+                       uint64_t *addr)
+{
+    return tbl_load(g, port, t, idx, w, addr);
+}
+
+void gaudi_nic_tbl_store(struct gaudi_core *g, unsigned int port,
+                         uint64_t addr, const uint32_t *w)
+{
+    if (nic_write(g, port, addr, w, GAUDI_NIC_MR_SIZE)) {
+        gaudi_guest_error(g, "NIC%u: table entry at 0x%llx unwritable", port,
+                          (unsigned long long)addr);
+    }
+}
+
+/*
+ * Post CQ cq's event to the port's CQ event queue (hw/gaudi1/nic.h, a
+ * model choice) and raise the RXE's event MSI.  False if it was lost.
+ */
+bool gaudi_nic_cq_event(struct gaudi_core *g, unsigned int port,
+                        uint32_t cq, bool overflow)
+{
+    uint64_t base =
+        ((uint64_t)gaudi_reg_get(g, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_49_18))
+         << 18) |
+        ((uint64_t)(gaudi_reg_get(g, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_17_7)) &
+                    0x7FFU) << 7);
+    uint32_t mask = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_CQ_EQ_MASK));
+    uint32_t pi_reg = qpc_reg(port, NIC_QPC_CQ_EQ_PI);
+    uint32_t pi = gaudi_reg_get(g, pi_reg);
+    uint32_t ci = gaudi_reg_get(g, qpc_reg(port, NIC_QPC_CQ_EQ_CI));
+    uint32_t entry = gaudi_le32((cq & CQ_EQ_CQ) | CQ_EQ_VALID |
+                                (overflow ? CQ_EQ_OVERFLOW : 0));
+    uint32_t cfg = gaudi_reg_get(g, rxe_reg(port, NIC_RXE_CQ_CFG0));
+
+    if (!base || pi - ci > mask) {
+        return false;
+    }
+    if (nic_write(g, port, base + 4ULL * (pi & mask), &entry,
+                  sizeof(entry))) {
+        gaudi_guest_error(g, "NIC%u: CQ event queue at 0x%llx unwritable",
+                          port, (unsigned long long)base);
+        return false;
+    }
+    gaudi_reg_set(g, pi_reg, pi + 1);
+    if (cfg & ROCE_CQ_CFG0_EQ_INT_EN) {
+        uint32_t cause_reg = rxe_reg(port, NIC_RXE_MSI_CAUSE);
+        uint32_t cause = gaudi_reg_get(g, cause_reg);
+
+        if (!(cause & ROCE_MSI_CAUSE_EQ)) {
+            /* One write until CQ_MSI_CAUSE_CLR re-arms it. */
+            gaudi_reg_set(g, cause_reg, cause | ROCE_MSI_CAUSE_EQ);
+            gaudi_nic_lbw_signal(g, port,
+                                 gaudi_reg_get(g, rxe_reg(port,
+                                               NIC_RXE_CQ_MSI_ADDR(1))),
+                                 gaudi_reg_get(g, rxe_reg(port,
+                                               NIC_RXE_CQ_MSI_DATA(1))));
+        }
+    }
+    return true;
 }
 
 /*
@@ -733,6 +804,10 @@ static uint32_t nic_read_reg(struct gaudi_core *g, uint32_t off)
         g->nic.stat_hi[m] = (uint32_t)(cnt >> 32);
         return (uint32_t)cnt;
     }
+    if (moff >= NIC_DB_PAGE_OFFSET &&
+        moff < NIC_DB_PAGE_OFFSET + 2 * NIC_DB_PAGE_SIZE) {
+        return 0; /* the doorbell page is write-only */
+    }
     if (moff >= NIC_QPC_OFFSET && moff < NIC_QPC_OFFSET + 0x2000) {
         if (roce_cnt_reg(moff % 0x1000)) {
             return roce_cnt_read(g, 2 * m + (moff - NIC_QPC_OFFSET) / 0x1000,
@@ -845,6 +920,19 @@ static void nic_write_reg(struct gaudi_core *g, uint32_t off, uint32_t val)
     if (moff >= NIC_QPC_OFFSET && moff < NIC_QPC_OFFSET + 0x2000) {
         qpc_write(g, 2 * m + (moff - NIC_QPC_OFFSET) / 0x1000, moff % 0x1000,
                   off, val);
+        return;
+    }
+    if (moff >= NIC_DB_PAGE_OFFSET &&
+        moff < NIC_DB_PAGE_OFFSET + 2 * NIC_DB_PAGE_SIZE) {
+        /*
+         * The doorbell page (a model choice): one write of QPN << 22 | PI
+         * at offset 0 is the port's unsecured doorbell; nothing else.
+         */
+        if ((moff - NIC_DB_PAGE_OFFSET) % NIC_DB_PAGE_SIZE == NIC_DB_RING) {
+            doorbell(g, 2 * m + (moff - NIC_DB_PAGE_OFFSET) /
+                     NIC_DB_PAGE_SIZE, val >> NIC_DB_QPN_SHIFT,
+                     val & NIC_DB_PI, false);
+        }
         return;
     }
     if (moff == NIC_STAT_OFFSET + NIC_STAT_STATN_CONFIG) {

@@ -76,6 +76,18 @@ int gaudi_nic_ext_load(struct gaudi_core *g, unsigned int port, uint32_t qpn,
                        uint32_t *w);
 int gaudi_nic_mr_load(struct gaudi_core *g, unsigned int port, uint32_t idx,
                       uint32_t *w);
+/*
+ * Entry idx of table t (QPC_GW_TABLE_EXT, _MR, _CQ; 32 bytes) and its
+ * address; -1 beyond the table or unreadable.  _store writes one back.
+ */
+int gaudi_nic_tbl_load(struct gaudi_core *g, unsigned int port,
+                       unsigned int t, uint32_t idx, uint32_t *w,
+                       uint64_t *addr);
+void gaudi_nic_tbl_store(struct gaudi_core *g, unsigned int port,
+                         uint64_t addr, const uint32_t *w);
+/* CQ cq's event (overflow: it lost a CQE); false if the event was lost. */
+bool gaudi_nic_cq_event(struct gaudi_core *g, unsigned int port,
+                        uint32_t cq, bool overflow);
 /* Write a context read by gaudi_nic_qpc_load() back to addr. */
 void gaudi_nic_qpc_store(struct gaudi_core *g, unsigned int port, bool req,
                          uint64_t addr, const uint32_t *w);

@@ -483,7 +483,6 @@
 #define ROCE_CNT_RNR_RETRIES			22	/* resent after an RNR NAK */
 #define ROCE_CNT_MTU_ERRORS			23	/* packet size vs path MTU */
 #define ROCE_CNT_STATE_RESETS			24	/* engine state of a QP dropped */
-#define ROCE_CNT_NUM				25
 
 /*
  * Remote-peer protection and conformance (issue 22).  Not public: Gaudi 1's
@@ -544,8 +543,9 @@
  * responder context's local_key and nothing bounds the address (the
  * engine before regions).  Words: 0/1 start (device address, 31:0 and
  * 63:32), 2/3 length in bytes, 4 key, 5 bits 23:0 QPN and 31:24
- * generation, 6 bit 0 VALID, bit 1 REMOTE_WRITE, bit 2 REMOTE_READ (no
- * RDMA READ yet), 7 reserved 0.
+ * generation, 6 bit 0 VALID, bit 1 REMOTE_WRITE, bit 2 REMOTE_READ (an
+ * RDMA READ request needs it, as a WRITE needs REMOTE_WRITE), 7 reserved 0.
+ * Without the table a READ's R_Key must equal local_key, as a WRITE's.
  */
 #define NIC_QPC_MR_BASE_ADDRESS_49_18		0x900
 #define NIC_QPC_MR_BASE_ADDRESS_17_7		0x904
@@ -579,5 +579,197 @@
 #define ROCE_SYN_RES_REGION			0x65	/* responder: region */
 #define ROCE_SYN_RES_ADDR			0x66	/* responder: address class */
 #define ROCE_SYN_RES_MTU			0x67	/* responder: path MTU */
+
+/*
+ * The verbs operations (issue 25; Documentation/emulator/nic.rst, "Verbs
+ * operations").  Public facts: the opcode SEND (1) of the send WQE
+ * (hl-thunk gaudi_nic.h, the 2020 series' CFG_SQ_WQE_*); the InfiniBand
+ * wire (BTH opcodes, AETH, RNR timer codes: InfiniBand architecture vol. 1,
+ * ch. 9) and the work-completion status numbers of libibverbs' public
+ * <infiniband/verbs.h> (enum ibv_wc_status), which the CQE reuses.  The
+ * rest is the model's choice: Gaudi 1's receive WQE is 8 bytes with no
+ * buffer address (hl-thunk: sync object data/address, cq_valid, valid) and
+ * its CQE 8 bytes, so neither SEND/RECV nor RDMA READ of a verbs device
+ * fits silicon's public formats.
+ *
+ * Send WQE, new opcode and dword-0 flags (bits 26:24 have no public
+ * meaning on silicon):
+ * - WQE_SEND (1): SEND of `size` bytes from the local address (dwords
+ *   1-2); dwords 3-5 are ignored.  WQE_READ (6): RDMA READ of `size`
+ *   bytes from the remote address (dwords 3-4) into the local address.
+ * - WQE_F_IMM (bit 26): with immediate data, dword 6 (SEND with
+ *   immediate; on LINEAR, RDMA WRITE with immediate).  Not with
+ *   sync_object_valid, not on READ: those WQEs are bad (QP error 0x52).
+ * - WQE_F_RKEY (bit 25): the R_Key is dword 7 instead of the requester
+ *   context's remote_key (LINEAR and READ).
+ * - WQE_F_SIGNALED (bit 24): on a verbs QP (extension VERBS) a WQE that
+ *   succeeds writes a CQE only if set; a failed one always does.  Other
+ *   QPs complete every WQE, as before.
+ * - WQE_F_LEN32 (bit 23): the size is dword 5 bits 30:0 (up to 2^31 - 1
+ *   bytes, InfiniBand's message limit) instead of the 14-bit field of
+ *   dword 2; the WQE then has no remote sync object (dword 5 bit 31 must
+ *   be clear, else the WQE is bad).
+ */
+#define WQE_READ				6	/* model's */
+#define NIC_WQE_F_IMM				(1U << 26)	/* dword 0 */
+#define NIC_WQE_F_RKEY				(1U << 25)
+#define NIC_WQE_F_SIGNALED			(1U << 24)
+#define NIC_WQE_F_LEN32				(1U << 23)
+#define NIC_WQE_LEN32				0x7FFFFFFFU	/* dword 5 */
+/*
+ * QP extension entry, the verbs part (words 0, 1..4 above the issue 22
+ * fields; words 5..7 stay reserved 0):
+ * - word 0 bits 12:8 MIN_RNR_TIMER: the RNR NAK timer code (IBA table 45)
+ *   the responder sends when no receive WQE is posted; bit 13 VERBS: the
+ *   QP completes into the CQ table (send CQ, receive CQ below) with 32-byte
+ *   CQEs, SEND and RDMA WRITE with immediate consume its receive queue.
+ *   Without VERBS: CQ 0 of the RXE with 8-byte CQEs, as before, and a SEND
+ *   arriving is an invalid request.
+ * - words 1/2: the receive queue: base address bits 31:0 (word 1) and
+ *   49:32 (word 2 bits 17:0), a user address (the port's ASID); word 2
+ *   bits 28:24 log2 of its entries (1..16; 0: no receive queue).
+ * - word 3: the receive queue's consumer index (free-running 32 bits), the
+ *   engine's: the driver writes 0 when it sets the queue up and leaves the
+ *   word out of later gateway masks.
+ * - word 4: bits 15:0 the send CQ, bits 31:16 the receive CQ (CQ table
+ *   indices).
+ * The receive queue's producer index is the holder's: a free-running
+ *   32-bit word right after the ring (base + 32 * entries), read by the
+ *   engine when a message needs a receive WQE; PI - CI > entries is a
+ *   guest error that stops the queue (treated as empty).
+ */
+#define EXT_W0_MIN_RNR_SHIFT			8
+#define EXT_W0_MIN_RNR				0x00001F00U
+#define EXT_W0_VERBS				(1U << 13)
+#define EXT_W2_RQ_ADDR_HI			0x0003FFFFU
+#define EXT_W2_RQ_LOG_SHIFT			24
+#define EXT_W2_RQ_LOG				0x1F000000U
+#define EXT_RQ_MAX_LOG				16
+#define EXT_W4_SEND_CQ				0x0000FFFFU
+#define EXT_W4_RECV_CQ_SHIFT			16
+/*
+ * Receive WQE, 32 bytes: dwords 0/1 the buffer address (bits 49:0), dword 2
+ * its length in bytes, dword 3 reserved 0, dwords 4/5 the wr_id cookie
+ * (echoed in the CQE), dwords 6/7 reserved 0.  One buffer per WQE.
+ */
+#define GAUDI_NIC_RECV_WQE_SIZE			32
+/*
+ * The CQ table: 1 << CQT_CFG[4:0] (at most 1024) 32-byte entries at
+ * CQT_BASE (49_18 << 18 | 17_7 << 7), reached through the gateway (table
+ * 3); CQT_CFG bit 31 enables it.  The driver gives every port of a card
+ * the same table (CQs are the card's; the model runs one port at a time).
+ * Entry: word 0 ring base 31:0; word 1 bits 17:0 ring base 49:32 (a user
+ * address), bits 28:24 log2 of its CQEs (1..16); word 2 the producer
+ * index (free-running, the engine's: written 0 at creation, then masked
+ * out); word 3 bit 31 VALID, bit 0 EVENTS (armed completions post an
+ * event), bit 1 OVERFLOW (the engine's: a CQE was lost, later CQEs are
+ * dropped until the driver rewrites the entry); word 4 the last arm
+ * sequence served (the engine's); words 5..7 reserved 0.
+ * The holder's consumer record follows the ring (base + 32 * CQEs): word 0
+ * the consumer index (free-running), word 1 the arm sequence: a value
+ * other than entry word 4 asks for one event at the next CQE, which then
+ * copies it to word 4.  A CQE is lost (OVERFLOW, event with bit 30, counted
+ * as ROCE_CNT_CQ_OVERFLOWS) when PI - CI would exceed the ring.
+ */
+#define NIC_QPC_CQT_BASE_ADDRESS_49_18		0x920
+#define NIC_QPC_CQT_BASE_ADDRESS_17_7		0x924
+#define NIC_QPC_CQT_CFG				0x928
+#define QPC_GW_TABLE_CQ				3
+#define GAUDI_NIC_CQT_SIZE			32
+#define CQT_CFG_LOG_ENTRIES			0x0000001FU
+#define CQT_CFG_MAX_LOG_ENTRIES			10
+#define CQT_CFG_ENABLE				(1U << 31)
+#define CQT_W1_ADDR_HI				0x0003FFFFU
+#define CQT_W1_LOG_SHIFT			24
+#define CQT_W1_LOG				0x1F000000U
+#define CQT_MAX_LOG				16
+#define CQT_W3_EVENTS				(1U << 0)
+#define CQT_W3_OVERFLOW				(1U << 1)
+#define CQT_W3_VALID				(1U << 31)
+/*
+ * The verbs CQE, 32 bytes: word 0 bits 21:0 the WQE index (send queue
+ * index, or the receive queue's consumer index of the WQE, low 22 bits),
+ * bit 23 requester; word 1 bits 23:0 the QPN, 31:24 the opcode (CQE_OP_*;
+ * bit 7 set on the receive side); word 2 the byte count (send: the WQE's
+ * size; receive: the bytes placed, for WRITE with immediate the message's
+ * length); word 3 the immediate data (the ImmDt's four bytes read
+ * big-endian); words 4/5 the receive WQE's wr_id (0 on the send side);
+ * word 6 bits 7:0 the status (CQE_ST_*, libibverbs' enum ibv_wc_status
+ * numbers), bit 8 IMM (word 3 valid), bits 23:16 the QP error syndrome
+ * when the status is not success; word 7 bit 31 VALID (the holder clears
+ * it when it consumed the entry, then moves the consumer index).
+ * A failed WQE completes with its error; the WQEs after it are the
+ * provider's to flush (the QP is in error, the engine runs none of them).
+ */
+#define GAUDI_NIC_VCQE_SIZE			32
+#define VCQE_W0_WQE_INDEX			0x003FFFFFU
+#define VCQE_W0_REQUESTER			(1U << 23)
+#define VCQE_W1_QPN				0x00FFFFFFU
+#define VCQE_W1_OP_SHIFT			24
+#define VCQE_W6_STATUS				0x000000FFU
+#define VCQE_W6_IMM				(1U << 8)
+#define VCQE_W6_SYNDROME_SHIFT			16
+#define VCQE_W7_VALID				(1U << 31)
+#define CQE_OP_SEND				0x00
+#define CQE_OP_RDMA_WRITE			0x01
+#define CQE_OP_RDMA_READ			0x02
+#define CQE_OP_RECV				0x80
+#define CQE_OP_RECV_RDMA_IMM			0x81
+#define CQE_ST_SUCCESS				0	/* IBV_WC_SUCCESS */
+#define CQE_ST_LOC_LEN_ERR			1
+#define CQE_ST_LOC_QP_OP_ERR			2
+#define CQE_ST_LOC_PROT_ERR			4
+#define CQE_ST_WR_FLUSH_ERR			5
+#define CQE_ST_REM_INV_REQ_ERR			9
+#define CQE_ST_REM_ACCESS_ERR			10
+#define CQE_ST_REM_OP_ERR			11
+#define CQE_ST_RETRY_EXC_ERR			12
+#define CQE_ST_RNR_RETRY_EXC_ERR		13
+/*
+ * CQ events: a per-port event queue in the driver's memory at CQ_EQ_BASE
+ * (49_18 << 18 | 17_7 << 7), CQ_EQ_MASK + 1 entries of 4 bytes: bits 15:0
+ * the CQ, bit 30 the CQ overflowed, bit 31 valid.  CQ_EQ_PI counts entries
+ * written (the engine's), CQ_EQ_CI is the driver's; an event finding the
+ * queue full is lost and counted (ROCE_CNT_CQ_EVENTS_LOST).  With
+ * RXE CQ_CFG0 bit 2, an event written while RXE MSI_CAUSE bit 1 is clear
+ * sets it and writes CQ_MSI_DATA_1 to the register CQ_MSI_ADDR_1 names (as
+ * CQ 0 does with bit 0 and CQ_MSI_ADDR_0); CQ_MSI_CAUSE_CLR re-arms.
+ * Base 0 (reset): no events.
+ */
+#define NIC_QPC_CQ_EQ_BASE_49_18		0x930
+#define NIC_QPC_CQ_EQ_BASE_17_7			0x934
+#define NIC_QPC_CQ_EQ_MASK			0x938
+#define NIC_QPC_CQ_EQ_PI			0x93C
+#define NIC_QPC_CQ_EQ_CI			0x940
+#define CQ_EQ_CQ				0x0000FFFFU
+#define CQ_EQ_OVERFLOW				(1U << 30)
+#define CQ_EQ_VALID				(1U << 31)
+#define ROCE_CQ_CFG0_EQ_INT_EN			(1U << 2)
+#define ROCE_MSI_CAUSE_EQ			(1U << 1)
+/*
+ * The doorbell page: 4 KiB per port at macro + 0x3E000 (even port) and
+ * + 0x3F000 (odd port), past every public block of the macro and inside
+ * the LBW ranges the driver closes to user engines, so that the driver can
+ * map it alone into a verbs user's context.  A 32-bit write at offset 0
+ * rings QP (value >> 22) (QPNs below 1024) with PI (value & 0x3FFFFF) in
+ * one access, as the unsecured doorbell does (raw QPs refused); every
+ * other offset and every read is ignored (reads 0).
+ */
+#define NIC_DB_PAGE_OFFSET			0x3E000	/* + GAUDI_NIC_PORT_STRIDE */
+#define NIC_DB_PAGE_SIZE			0x1000
+#define NIC_DB_RING				0x000
+#define NIC_DB_QPN_SHIFT			22
+#define NIC_DB_PI				0x003FFFFFU
+/* Counters of the verbs operations (ROCE_CNT_*, after the issue 22 ones). */
+#define ROCE_CNT_TX_RNR_NAKS			25	/* RNR NAKs sent */
+#define ROCE_CNT_RECV_WQES			26	/* receive WQEs consumed */
+#define ROCE_CNT_READS_SERVED			27	/* READ requests answered */
+#define ROCE_CNT_CQ_EVENTS_LOST			28	/* CQ event queue full */
+#define ROCE_CNT_NUM				29
+/* QP error syndromes of the verbs operations. */
+#define ROCE_SYN_LOCAL_WRITE			0x57	/* requester: READ data */
+#define ROCE_SYN_RES_NO_RQ			0x68	/* SEND, no receive queue */
+#define ROCE_SYN_RES_RECV_LEN			0x69	/* beyond the receive WQE */
+#define ROCE_SYN_RES_RECV_FAULT			0x6A	/* receive WQE or buffer */
 
 #endif /* GAUDI1_NIC_H */
