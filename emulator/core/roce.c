@@ -55,12 +55,23 @@
 #define HDRS (ETH_HDR + IP_HDR + UDP_HDR)
 
 /* RC BTH opcodes (InfiniBand architecture, table 38). */
+#define OP_SEND_FIRST 0x00
+#define OP_SEND_MIDDLE 0x01
+#define OP_SEND_LAST 0x02
+#define OP_SEND_LAST_IMM 0x03
+#define OP_SEND_ONLY 0x04
+#define OP_SEND_ONLY_IMM 0x05
 #define OP_WRITE_FIRST 0x06
 #define OP_WRITE_MIDDLE 0x07
 #define OP_WRITE_LAST 0x08
 #define OP_WRITE_LAST_IMM 0x09
 #define OP_WRITE_ONLY 0x0A
 #define OP_WRITE_ONLY_IMM 0x0B
+#define OP_READ_REQ 0x0C
+#define OP_READ_RESP_FIRST 0x0D
+#define OP_READ_RESP_MIDDLE 0x0E
+#define OP_READ_RESP_LAST 0x0F
+#define OP_READ_RESP_ONLY 0x10
 #define OP_ACK 0x11
 
 /* AETH syndromes: bits 7:5 the class, 4:0 its code (IBA 9.7.5.2). */
@@ -72,6 +83,7 @@
 #define NAK_PSN_SEQ 0
 #define NAK_INVALID_REQ 1
 #define NAK_REMOTE_ACCESS 2
+#define NAK_REMOTE_OP 3
 
 #define PSN_MASK 0xFFFFFFU
 #define MSN_MASK 0xFFFFFFU
@@ -309,20 +321,28 @@ struct qp_ext {
     uint16_t mtu;             /* path MTU, payload bytes */
     uint8_t rnr_retry;        /* 7 = unlimited */
     uint8_t gen;
+    /* The verbs part (VERBS set). */
+    bool verbs;
+    uint8_t min_rnr;          /* RNR NAK timer code */
+    uint8_t rq_log;           /* 0: no receive queue */
+    uint16_t send_cq, recv_cq;
+    uint32_t rq_ci;
+    uint64_t rq_base;
+    uint64_t addr;            /* the entry, to store rq_ci back */
+    uint32_t w[GAUDI_NIC_EXT_SIZE / 4];
 };
 
 static void ext_get(struct gaudi_core *g, unsigned int port, uint32_t qpn,
                     struct qp_ext *e)
 {
-    uint32_t w[GAUDI_NIC_EXT_SIZE / 4], w0, code;
+    uint32_t *w = e->w, w0, code;
 
-    e->valid = false;
+    memset(e, 0, sizeof(*e));
     e->mtu = GAUDI_ROCE_MTU;
     e->rnr_retry = EXT_RNR_RETRY_INFINITE;
-    e->gen = 0;
     if (!(gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_EXT_CFG)) &
           EXT_CFG_ENABLE) ||
-        gaudi_nic_ext_load(g, port, qpn, w)) {
+        gaudi_nic_tbl_load(g, port, QPC_GW_TABLE_EXT, qpn, w, &e->addr)) {
         return;
     }
     w0 = gaudi_le32(w[0]);
@@ -336,6 +356,15 @@ static void ext_get(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     }
     e->rnr_retry = (uint8_t)((w0 & EXT_W0_RNR_RETRY) >> EXT_W0_RNR_RETRY_SHIFT);
     e->gen = (uint8_t)((w0 & EXT_W0_GEN) >> EXT_W0_GEN_SHIFT);
+    e->verbs = w0 & EXT_W0_VERBS;
+    e->min_rnr = (uint8_t)((w0 & EXT_W0_MIN_RNR) >> EXT_W0_MIN_RNR_SHIFT);
+    e->rq_base = gaudi_le32(w[1]) |
+                 (uint64_t)(gaudi_le32(w[2]) & EXT_W2_RQ_ADDR_HI) << 32;
+    e->rq_log = (uint8_t)((gaudi_le32(w[2]) & EXT_W2_RQ_LOG) >>
+                          EXT_W2_RQ_LOG_SHIFT);
+    e->rq_ci = gaudi_le32(w[3]);
+    e->send_cq = (uint16_t)(gaudi_le32(w[4]) & EXT_W4_SEND_CQ);
+    e->recv_cq = (uint16_t)(gaudi_le32(w[4]) >> EXT_W4_RECV_CQ_SHIFT);
 }
 
 static void port_mac(struct gaudi_core *g, unsigned int port, uint8_t *mac)
@@ -499,6 +528,121 @@ static void cq_write(struct gaudi_core *g, unsigned int port, uint32_t lo,
     }
 }
 
+/* A verbs completion (hw/gaudi1/nic.h, "The verbs CQE"). */
+struct vcqe {
+    uint32_t idx, qpn, bytes, imm, syndrome;
+    uint64_t wrid;
+    uint8_t op, status;
+    bool req, has_imm;
+};
+
+static void cq_event(struct gaudi_core *g, unsigned int port, uint32_t cq,
+                     bool overflow)
+{
+    if (!gaudi_nic_cq_event(g, port, cq, overflow)) {
+        count(g, port, GAUDI_ROCE_CQ_EVENTS_LOST);
+    }
+}
+
+/*
+ * Write a verbs CQE into CQ cq of the CQ table: its ring and producer index
+ * are the table's, its consumer index and arm sequence the holder's record
+ * after the ring.  A CQE that would overrun the ring is lost and the CQ
+ * marked overflowed.
+ */
+static void vcq_post(struct gaudi_core *g, unsigned int port, uint32_t cq,
+                     const struct vcqe *c)
+{
+    uint32_t e[GAUDI_NIC_CQT_SIZE / 4], rec[2], w[GAUDI_NIC_VCQE_SIZE / 4];
+    uint32_t w3, log, n, pi;
+    uint64_t addr, ring;
+
+    if (!(gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_CQT_CFG)) &
+          CQT_CFG_ENABLE) ||
+        gaudi_nic_tbl_load(g, port, QPC_GW_TABLE_CQ, cq, e, &addr) ||
+        !(gaudi_le32(e[3]) & CQT_W3_VALID)) {
+        gaudi_guest_error(g, "NIC%u: CQE of QP %u for CQ %u lost: no such "
+                          "CQ", port, c->qpn, cq);
+        return;
+    }
+    w3 = gaudi_le32(e[3]);
+    log = (gaudi_le32(e[1]) & CQT_W1_LOG) >> CQT_W1_LOG_SHIFT;
+    if (!log || log > CQT_MAX_LOG) {
+        gaudi_guest_error(g, "NIC%u: CQ %u has 2^%u entries", port, cq, log);
+        return;
+    }
+    n = 1U << log;
+    ring = gaudi_le32(e[0]) |
+           (uint64_t)(gaudi_le32(e[1]) & CQT_W1_ADDR_HI) << 32;
+    pi = gaudi_le32(e[2]);
+    if (w3 & CQT_W3_OVERFLOW) {
+        count(g, port, GAUDI_ROCE_CQ_OVERFLOW);
+        return;
+    }
+    if (user_read(g, port, ring + (uint64_t)n * GAUDI_NIC_VCQE_SIZE, rec,
+                  sizeof(rec))) {
+        gaudi_guest_error(g, "NIC%u: CQ %u's consumer record unreadable",
+                          port, cq);
+        count(g, port, GAUDI_ROCE_CQ_OVERFLOW);
+        return;
+    }
+    if (pi - gaudi_le32(rec[0]) >= n) {
+        count(g, port, GAUDI_ROCE_CQ_OVERFLOW);
+        e[3] = gaudi_le32(w3 | CQT_W3_OVERFLOW);
+        gaudi_nic_tbl_store(g, port, addr, e);
+        if (w3 & CQT_W3_EVENTS) {
+            cq_event(g, port, cq, true);
+        }
+        return;
+    }
+    memset(w, 0, sizeof(w));
+    w[0] = gaudi_le32((c->idx & VCQE_W0_WQE_INDEX) |
+                      (c->req ? VCQE_W0_REQUESTER : 0));
+    w[1] = gaudi_le32((c->qpn & VCQE_W1_QPN) |
+                      (uint32_t)c->op << VCQE_W1_OP_SHIFT);
+    w[2] = gaudi_le32(c->bytes);
+    w[3] = gaudi_le32(c->imm);
+    w[4] = gaudi_le32((uint32_t)c->wrid);
+    w[5] = gaudi_le32((uint32_t)(c->wrid >> 32));
+    w[6] = gaudi_le32(c->status | (c->has_imm ? VCQE_W6_IMM : 0) |
+                      (c->syndrome & 0xFF) << VCQE_W6_SYNDROME_SHIFT);
+    w[7] = gaudi_le32(VCQE_W7_VALID);
+    if (user_write(g, port, ring + (uint64_t)(pi & (n - 1)) *
+                   GAUDI_NIC_VCQE_SIZE, w, sizeof(w))) {
+        gaudi_guest_error(g, "NIC%u: CQE of CQ %u unwritable", port, cq);
+        return;
+    }
+    e[2] = gaudi_le32(pi + 1);
+    if ((w3 & CQT_W3_EVENTS) && rec[1] != e[4]) {
+        e[4] = rec[1]; /* armed: one event, served */
+        gaudi_nic_tbl_store(g, port, addr, e);
+        cq_event(g, port, cq, false);
+        return;
+    }
+    gaudi_nic_tbl_store(g, port, addr, e);
+}
+
+/* The CQE status of a requester QP error syndrome. */
+static uint8_t req_status(uint32_t syndrome)
+{
+    switch (syndrome) {
+    case ROCE_SYN_LOCAL_FAULT:
+    case ROCE_SYN_LOCAL_WRITE:
+        return CQE_ST_LOC_PROT_ERR;
+    case ROCE_SYN_RETRY_EXCEEDED:
+        return CQE_ST_RETRY_EXC_ERR;
+    case ROCE_SYN_RNR_EXCEEDED:
+        return CQE_ST_RNR_RETRY_EXC_ERR;
+    case ROCE_SYN_REMOTE_ACCESS:
+        return CQE_ST_REM_ACCESS_ERR;
+    case ROCE_SYN_REMOTE_INVALID:
+        return CQE_ST_REM_INV_REQ_ERR;
+    case ROCE_SYN_REMOTE_OP:
+        return CQE_ST_REM_OP_ERR;
+    }
+    return CQE_ST_LOC_QP_OP_ERR; /* the WQE itself: unreadable, bad */
+}
+
 static int req_ctx(struct gaudi_core *g, unsigned int port, uint32_t qpn,
                    uint32_t *w, uint64_t *addr)
 {
@@ -524,11 +668,30 @@ static void req_save(struct gaudi_core *g, unsigned int port,
     gaudi_nic_qpc_store(g, port, true, addr, w);
 }
 
+static void req_complete(struct gaudi_core *g, unsigned int port,
+                         struct gaudi_roce_req *q,
+                         const struct gaudi_roce_pkt *p, uint32_t syndrome);
+
 static void req_fail(struct gaudi_core *g, unsigned int port,
                      struct gaudi_roce_req *q, uint32_t syndrome)
 {
     gaudi_guest_error(g, "NIC%u: requester QP %u in error (0x%x)", port,
                       q->qpn, syndrome);
+    if (q->verbs) {
+        /* The oldest WQE not completed completes with the error. */
+        struct gaudi_roce_pkt p;
+
+        if (q->n) {
+            p = q->win[q->head];
+        } else {
+            memset(&p, 0, sizeof(p));
+            p.wqe = q->cur ? q->cur_idx : q->ci;
+            p.cqe_op = q->cur && q->cur_op == WQE_READ ? CQE_OP_RDMA_READ :
+                       q->cur && q->cur_op == WQE_LINEAR ?
+                       CQE_OP_RDMA_WRITE : CQE_OP_SEND;
+        }
+        req_complete(g, port, q, &p, syndrome);
+    }
     count(g, port, GAUDI_ROCE_REQ_ERRORS);
     req_save(g, port, q, true);
     gaudi_nic_qp_error(g, port, q->qpn, syndrome, true);
@@ -563,7 +726,8 @@ static bool ctx_alive(const uint32_t *ctx)
 static bool req_pending(const struct gaudi_roce_req *q)
 {
     return q->used && !q->rnr && (q->cur || q->ci != q->pi) &&
-           q->n < GAUDI_ROCE_WINDOW;
+           q->n < GAUDI_ROCE_WINDOW &&
+           !(q->cur && q->cur_op == WQE_READ && q->reads >= GAUDI_ROCE_RD_QP);
 }
 
 /* Build and send the request packet p of q. */
@@ -573,13 +737,21 @@ static int send_pkt(struct gaudi_core *g, unsigned int port,
 {
     uint8_t f[GAUDI_ROCE_MAX_FRAME];
     uint8_t mac[6];
+    bool read = p->opcode == OP_READ_REQ;
     bool reth = p->opcode == OP_WRITE_FIRST || p->opcode == OP_WRITE_ONLY ||
-                p->opcode == OP_WRITE_ONLY_IMM;
+                p->opcode == OP_WRITE_ONLY_IMM || read;
     bool imm = p->opcode == OP_WRITE_ONLY_IMM ||
-               p->opcode == OP_WRITE_LAST_IMM;
+               p->opcode == OP_WRITE_LAST_IMM ||
+               p->opcode == OP_SEND_LAST_IMM || p->opcode == OP_SEND_ONLY_IMM;
+    bool more = p->opcode == OP_WRITE_FIRST || p->opcode == OP_WRITE_MIDDLE ||
+                p->opcode == OP_SEND_FIRST || p->opcode == OP_SEND_MIDDLE;
     unsigned int pad = (4 - (p->len & 3)) & 3;
     size_t plen = BTH_LEN + (reth ? RETH_LEN : 0) + (imm ? IMM_LEN : 0) +
                   p->len + pad + ICRC_LEN;
+    /* A READ re-issued from its first missing byte (IBA 9.7.5.1.3). */
+    uint32_t skip = read ? p->got / q->mtu : 0;
+    uint64_t raddr = p->raddr + (read ? p->got : 0);
+    uint32_t dlen = p->msg_len - (read ? p->got : 0);
     size_t off;
 
     put16(mac, bits(ctx, RQ_DST_MAC_HI, 16));
@@ -587,15 +759,14 @@ static int send_pkt(struct gaudi_core *g, unsigned int port,
     off = put_headers(g, port, f, mac, bits(ctx, RQ_SRC_IP, 32),
                       bits(ctx, RQ_DST_IP, 32), 0xC000 | (q->qpn & 0x3FFF),
                       plen);
-    put_bth(f + off, p->opcode, pad, bits(ctx, RQ_DST_QP, 24),
-            p->opcode != OP_WRITE_FIRST && p->opcode != OP_WRITE_MIDDLE,
-            p->psn);
+    put_bth(f + off, p->opcode, pad, bits(ctx, RQ_DST_QP, 24), !more,
+            p->psn + skip);
     off += BTH_LEN;
     if (reth) {
-        put32(f + off, (uint32_t)(p->raddr >> 32));
-        put32(f + off + 4, (uint32_t)p->raddr);
-        put32(f + off + 8, bits(ctx, RQ_RKEY, 32));
-        put32(f + off + 12, p->msg_len);
+        put32(f + off, (uint32_t)(raddr >> 32));
+        put32(f + off + 4, (uint32_t)raddr);
+        put32(f + off + 8, p->own_rkey ? p->rkey : bits(ctx, RQ_RKEY, 32));
+        put32(f + off + 12, dlen);
         off += RETH_LEN;
     }
     if (imm) {
@@ -642,6 +813,9 @@ static int resend(struct gaudi_core *g, unsigned int port,
         const struct gaudi_roce_pkt *p =
             &q->win[(q->head + i) % GAUDI_ROCE_WINDOW];
 
+        if (p->opcode == OP_READ_REQ && p->done) {
+            continue; /* its responses are all in */
+        }
         count(g, port, GAUDI_ROCE_RETRANSMITS);
         if (send_pkt(g, port, q, p, ctx, true)) {
             req_fail(g, port, q, ROCE_SYN_LOCAL_FAULT);
@@ -662,7 +836,7 @@ static int emit(struct gaudi_core *g, unsigned int port,
 
     *p = *tmpl;
     p->psn = q->next_psn;
-    q->next_psn = (q->next_psn + 1) & PSN_MASK;
+    q->next_psn = (q->next_psn + p->npsn) & PSN_MASK;
     q->n++;
     count(g, port, GAUDI_ROCE_TX_PKTS);
     if (send_pkt(g, port, q, p, ctx, false)) {
@@ -693,13 +867,43 @@ static int fetch(struct gaudi_core *g, unsigned int port,
     }
     w0 = gaudi_le32(wqe[0]);
     op = (w0 & NIC_WQE_OPCODE) >> NIC_WQE_OPCODE_SHIFT;
-    if (op != WQE_LINEAR && op != WQE_NOP) {
+    if (op != WQE_LINEAR && op != WQE_NOP && op != WQE_SEND &&
+        op != WQE_READ) {
         gaudi_guest_error(g, "NIC%u: WQE %u of QP %u: opcode %u is not "
                           "modelled on an RC QP", port, q->ci, q->qpn, op);
         req_fail(g, port, q, ROCE_SYN_BAD_WQE);
         return -1;
     }
+    if (op != WQE_NOP) {
+        uint32_t w5 = gaudi_le32(wqe[5]);
+        bool sync = w5 & NIC_WQE_SYNC_VALID;
+        uint32_t size = (w0 & NIC_WQE_F_LEN32) ? (w5 & NIC_WQE_LEN32) :
+                        (gaudi_le32(wqe[2]) & NIC_WQE_SIZE) >>
+                        NIC_WQE_SIZE_SHIFT;
+
+        /*
+         * Immediate with a sync object or on READ, a 32-bit size with a
+         * sync object, a sync object on anything but a WRITE, a READ
+         * whose responses would take more than a quarter of PSN space.
+         */
+        if ((sync && (op != WQE_LINEAR || (w0 & NIC_WQE_F_LEN32) ||
+                      (w0 & NIC_WQE_F_IMM))) ||
+            (op == WQE_READ && ((w0 & NIC_WQE_F_IMM) ||
+                                size / q->mtu >= 0x400000U))) {
+            gaudi_guest_error(g, "NIC%u: WQE %u of QP %u: bad flags 0x%x",
+                              port, q->ci, q->qpn, w0);
+            req_fail(g, port, q, ROCE_SYN_BAD_WQE);
+            return -1;
+        }
+        q->cur_size = size;
+    }
     q->cur = true;
+    q->cur_op = (uint8_t)op;
+    q->cur_imm = w0 & NIC_WQE_F_IMM;
+    q->cur_own_rkey = w0 & NIC_WQE_F_RKEY;
+    q->cur_signaled = w0 & NIC_WQE_F_SIGNALED;
+    q->cur_imm_data = gaudi_le32(wqe[6]);
+    q->cur_rkey = gaudi_le32(wqe[7]);
     q->cur_idx = q->ci;
     q->cur_off = 0;
     q->cur_data_done = false;
@@ -714,7 +918,6 @@ static int fetch(struct gaudi_core *g, unsigned int port,
 
         q->cur_laddr = gaudi_le32(wqe[1]) |
                        ((uint64_t)(w2 & NIC_WQE_LOCAL_ADDR_HI) << 32);
-        q->cur_size = (w2 & NIC_WQE_SIZE) >> NIC_WQE_SIZE_SHIFT;
         q->cur_raddr = gaudi_le32(wqe[3]) |
                        ((uint64_t)(w4 & NIC_WQE_REMOTE_ADDR_HI) << 32);
         q->cur_sync = w5 & NIC_WQE_SYNC_VALID;
@@ -758,18 +961,49 @@ static int pump(struct gaudi_core *g, unsigned int port,
                 return r < 0 ? -1 : 0;
             }
         }
+        if (q->cur && q->cur_op == WQE_READ &&
+            q->reads >= GAUDI_ROCE_RD_QP) {
+            break; /* as many READs out as a responder queues */
+        }
         memset(&p, 0, sizeof(p));
         p.wqe = q->cur_idx;
         p.raddr = q->cur_raddr;
         p.msg_len = q->cur_size;
-        if (!q->cur_data_done) {
+        p.size = q->cur_size;
+        p.npsn = 1;
+        p.rkey = q->cur_rkey;
+        p.own_rkey = q->cur_own_rkey;
+        p.signaled = q->cur_signaled;
+        p.imm = q->cur_imm_data;
+        p.cqe_op = q->cur_op == WQE_SEND ? CQE_OP_SEND :
+                   q->cur_op == WQE_READ ? CQE_OP_RDMA_READ :
+                   CQE_OP_RDMA_WRITE;
+        if (q->cur_op == WQE_READ) {
+            /* One request; its responses take a PSN each. */
+            p.opcode = OP_READ_REQ;
+            p.laddr = q->cur_laddr;
+            p.npsn = q->cur_size ? (q->cur_size + q->mtu - 1) / q->mtu : 1;
+            p.last = true;
+            q->cur_data_done = true;
+            q->reads++;
+        } else if (!q->cur_data_done) {
             uint32_t left = q->cur_size - q->cur_off;
             bool first = !q->cur_off, last = left <= q->mtu;
+            bool imm = last && q->cur_imm;
 
             p.len = (uint16_t)(last ? left : q->mtu);
             p.laddr = q->cur_laddr + q->cur_off;
-            p.opcode = first ? (last ? OP_WRITE_ONLY : OP_WRITE_FIRST) :
-                               (last ? OP_WRITE_LAST : OP_WRITE_MIDDLE);
+            if (q->cur_op == WQE_SEND) {
+                p.opcode = first ? (last ? (imm ? OP_SEND_ONLY_IMM :
+                                            OP_SEND_ONLY) : OP_SEND_FIRST) :
+                           (last ? (imm ? OP_SEND_LAST_IMM : OP_SEND_LAST) :
+                            OP_SEND_MIDDLE);
+            } else {
+                p.opcode = first ? (last ? (imm ? OP_WRITE_ONLY_IMM :
+                                            OP_WRITE_ONLY) : OP_WRITE_FIRST) :
+                           (last ? (imm ? OP_WRITE_LAST_IMM : OP_WRITE_LAST) :
+                            OP_WRITE_MIDDLE);
+            }
             q->cur_off += p.len;
             q->cur_data_done = last;
             p.last = last && !q->cur_sync;
@@ -863,6 +1097,8 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
         ext_get(g, port, qpn, &e);
         q->gen = e.gen;
         q->mtu = e.mtu;
+        q->verbs = e.verbs;
+        q->send_cq = e.send_cq;
     }
     if (pi >= q->entries) {
         gaudi_guest_error(g, "NIC%u: doorbell PI %u beyond the %u WQEs of "
@@ -891,7 +1127,42 @@ void gaudi_roce_doorbell(struct gaudi_core *g, unsigned int port,
     drain_deferred(g);
 }
 
-/* Retire every packet up to upto (cumulative); true if any. */
+/*
+ * The WQE of p completes: a verbs QP writes a 32-byte CQE to its send CQ
+ * (a success only if signalled), another QP an 8-byte one to CQ 0 (errors
+ * there are the QP error FIFO's).
+ */
+static void req_complete(struct gaudi_core *g, unsigned int port,
+                         struct gaudi_roce_req *q,
+                         const struct gaudi_roce_pkt *p, uint32_t syndrome)
+{
+    struct vcqe c;
+
+    if (!q->verbs) {
+        if (!syndrome) {
+            cq_write(g, port, p->wqe | ROCE_CQE_REQUESTER,
+                     q->qpn & ROCE_CQE_QPN);
+        }
+        return;
+    }
+    if (!syndrome && !p->signaled) {
+        return;
+    }
+    memset(&c, 0, sizeof(c));
+    c.idx = p->wqe;
+    c.req = true;
+    c.qpn = q->qpn;
+    c.op = p->cqe_op;
+    c.bytes = syndrome ? 0 : p->size;
+    c.status = syndrome ? req_status(syndrome) : CQE_ST_SUCCESS;
+    c.syndrome = syndrome;
+    vcq_post(g, port, q->send_cq, &c);
+}
+
+/*
+ * Retire every packet whose PSNs are all up to upto (cumulative), never
+ * past a READ whose responses are not all in; true if any.
+ */
 static bool retire(struct gaudi_core *g, unsigned int port,
                    struct gaudi_roce_req *q, uint32_t upto)
 {
@@ -900,16 +1171,22 @@ static bool retire(struct gaudi_core *g, unsigned int port,
     while (q->n) {
         struct gaudi_roce_pkt *p = &q->win[q->head];
 
-        if (psn_before(upto, p->psn)) {
+        if (psn_before(upto, (p->psn + p->npsn - 1) & PSN_MASK) ||
+            (p->opcode == OP_READ_REQ && !p->done)) {
             break;
         }
+        if (p->opcode == OP_READ_REQ) {
+            q->reads--;
+        }
         if (p->last) {
-            cq_write(g, port, p->wqe | ROCE_CQE_REQUESTER,
-                     q->qpn & ROCE_CQE_QPN);
+            req_complete(g, port, q, p, 0);
         }
         q->head = (q->head + 1) % GAUDI_ROCE_WINDOW;
         q->n--;
         progress = true;
+    }
+    if (!q->n) {
+        q->acked_valid = false;
     }
     return progress;
 }
@@ -989,8 +1266,15 @@ static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     count(g, port, nak ? GAUDI_ROCE_RX_NAKS : GAUDI_ROCE_RX_ACKS);
     if (nak && (syndrome & 0x1F) != NAK_PSN_SEQ) {
         req_fail(g, port, q, (syndrome & 0x1F) == NAK_REMOTE_ACCESS ?
-                 ROCE_SYN_REMOTE_ACCESS : ROCE_SYN_REMOTE_INVALID);
+                 ROCE_SYN_REMOTE_ACCESS :
+                 (syndrome & 0x1F) == NAK_REMOTE_OP ?
+                 ROCE_SYN_REMOTE_OP : ROCE_SYN_REMOTE_INVALID);
         return;
+    }
+    if (!nak && (!q->acked_valid || psn_before(q->acked, upto))) {
+        /* Kept for a READ still waiting for responses before it. */
+        q->acked = upto;
+        q->acked_valid = true;
     }
     if (retire(g, port, q, upto)) {
         q->retries = 0;
@@ -1015,29 +1299,200 @@ static void req_ack(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     }
 }
 
+/*
+ * A READ RESPONSE for requester QP qpn: only the connection's peer, in PSN
+ * order, for the oldest READ still waiting; its payload goes to the WQE's
+ * local buffer through the MMU as the holder.  A response after a gap
+ * re-issues the READ from its first missing byte, once per gap.
+ */
+static void req_read_resp(struct gaudi_core *g, unsigned int port,
+                          const uint8_t *f, const uint8_t *bth, size_t plen)
+{
+    const uint8_t *ip = f + ETH_HDR;
+    uint8_t op = bth[0];
+    uint32_t qpn = get32(bth + 4) & 0xFFFFFF, psn = get32(bth + 8) & PSN_MASK;
+    unsigned int pad = (bth[1] >> 4) & 3, budget = GAUDI_ROCE_PKT_BUDGET, i;
+    size_t hl = BTH_LEN + (op != OP_READ_RESP_MIDDLE ? AETH_LEN : 0);
+    uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4], len, want, expect, upto;
+    struct gaudi_roce_req *q = NULL;
+    struct gaudi_roce_pkt *p = NULL;
+    bool final;
+    uint64_t addr;
+
+    if (plen < hl + ICRC_LEN || plen - hl - ICRC_LEN < pad ||
+        (hl > BTH_LEN && (bth[BTH_LEN] & AETH_CLASS) != AETH_CLASS_ACK)) {
+        count(g, port, GAUDI_ROCE_BAD_FRAMES);
+        return;
+    }
+    len = (uint32_t)(plen - hl - ICRC_LEN - pad);
+    if (qpn < GAUDI_ROCE_MAX_QPN) {
+        q = req_find(g, port, qpn);
+    }
+    if (!q) {
+        count(g, port, GAUDI_ROCE_DUPLICATES); /* late: nothing waits */
+        return;
+    }
+    if (req_ctx(g, port, qpn, ctx, &addr) ||
+        bits(ctx, RQ_DST_IP, 32) != get32(ip + 12) ||
+        bits(ctx, RQ_SRC_IP, 32) != get32(ip + 16)) {
+        count(g, port, GAUDI_ROCE_DROP_ACK_SOURCE);
+        return;
+    }
+    for (i = 0; i < q->n && !p; i++) {
+        struct gaudi_roce_pkt *x = &q->win[(q->head + i) % GAUDI_ROCE_WINDOW];
+
+        if (x->opcode == OP_READ_REQ && !x->done) {
+            p = x;
+        }
+    }
+    if (!p) {
+        count(g, port, GAUDI_ROCE_DUPLICATES);
+        return;
+    }
+    expect = (p->psn + p->got / q->mtu) & PSN_MASK;
+    if (psn != expect) {
+        if (psn_before(psn, expect)) {
+            count(g, port, GAUDI_ROCE_DUPLICATES);
+        } else if (!q->read_gap) {
+            q->read_gap = true; /* responses lost: ask again, once */
+            if (!resend(g, port, q)) {
+                req_save(g, port, q, false);
+            }
+        }
+        return;
+    }
+    want = p->msg_len - p->got;
+    final = want <= q->mtu;
+    if ((final ? (op != OP_READ_RESP_LAST && op != OP_READ_RESP_ONLY) :
+                 (op != OP_READ_RESP_FIRST && op != OP_READ_RESP_MIDDLE)) ||
+        len != (final ? want : q->mtu)) {
+        count(g, port, GAUDI_ROCE_BAD_FRAMES); /* not what was asked */
+        return;
+    }
+    if (len && user_write(g, port, p->laddr + p->got, bth + hl, len)) {
+        req_fail(g, port, q, ROCE_SYN_LOCAL_WRITE);
+        return;
+    }
+    p->got += len;
+    q->read_gap = false;
+    q->retries = 0;
+    q->rnr_retries = 0;
+    q->deadline = 0;
+    /* A response acknowledges every request before its READ. */
+    upto = (p->psn - 1) & PSN_MASK;
+    if (final) {
+        p->done = true;
+        upto = (p->psn + p->npsn - 1) & PSN_MASK;
+    }
+    if (q->acked_valid && psn_before(upto, q->acked)) {
+        upto = q->acked;
+    }
+    retire(g, port, q, upto);
+    if (q->n) {
+        arm(g, q);
+    }
+    if (!pump(g, port, q, &budget)) {
+        req_save(g, port, q, false);
+        req_release_if_idle(g, port, q);
+    }
+}
+
 /* --- responder --- */
+
+/* Where a responder's answers go: the requester that asked. */
+struct res_dst {
+    const uint8_t *mac;
+    uint32_t src_ip, dst_ip;  /* ours, the requester's */
+    uint16_t sport;           /* the request's UDP source port */
+    uint32_t dqp;
+};
+
+static void put_aeth(uint8_t *a, uint8_t syndrome, uint32_t msn)
+{
+    a[0] = syndrome;
+    a[1] = (uint8_t)(msn >> 16); /* MSN (IBA 9.7.5.1.1) */
+    a[2] = (uint8_t)(msn >> 8);
+    a[3] = (uint8_t)msn;
+}
+
+static void send_ack_to(struct gaudi_core *g, unsigned int port,
+                        const struct res_dst *d, uint32_t psn,
+                        uint8_t syndrome, uint32_t msn)
+{
+    uint8_t f[HDRS + BTH_LEN + AETH_LEN + ICRC_LEN];
+    size_t off;
+
+    off = put_headers(g, port, f, d->mac, d->src_ip, d->dst_ip, d->sport,
+                      BTH_LEN + AETH_LEN + ICRC_LEN);
+    put_bth(f + off, OP_ACK, 0, d->dqp, false, psn);
+    off += BTH_LEN;
+    put_aeth(f + off, syndrome, msn);
+    off += AETH_LEN;
+    finish(f, off);
+    count(g, port, (syndrome & AETH_CLASS) != AETH_CLASS_ACK ?
+                   GAUDI_ROCE_TX_NAKS : GAUDI_ROCE_TX_ACKS);
+    wire_send(g, port, f, off + ICRC_LEN, false);
+}
+
+static void rx_dst(const uint8_t *rx, const uint32_t *rctx,
+                   struct res_dst *d)
+{
+    const uint8_t *ip = rx + ETH_HDR;
+
+    d->mac = rx + 6;
+    d->src_ip = get32(ip + 16);
+    d->dst_ip = get32(ip + 12);
+    d->sport = (uint16_t)get16(ip + IP_HDR);
+    d->dqp = rctx ? bits(rctx, 0, 24) : 0;
+}
 
 static void send_ack(struct gaudi_core *g, unsigned int port,
                      const uint8_t *rx, const uint32_t *rctx, uint32_t psn,
                      uint8_t syndrome, uint32_t msn)
 {
-    uint8_t f[HDRS + BTH_LEN + AETH_LEN + ICRC_LEN];
-    const uint8_t *ip = rx + ETH_HDR;
-    size_t off;
+    struct res_dst d;
 
-    off = put_headers(g, port, f, rx + 6, get32(ip + 16), get32(ip + 12),
-                      get16(ip + IP_HDR), BTH_LEN + AETH_LEN + ICRC_LEN);
-    put_bth(f + off, OP_ACK, 0, rctx ? bits(rctx, 0, 24) : 0, false, psn);
-    off += BTH_LEN;
-    f[off] = syndrome;
-    f[off + 1] = (uint8_t)(msn >> 16); /* MSN (IBA 9.7.5.1.1) */
-    f[off + 2] = (uint8_t)(msn >> 8);
-    f[off + 3] = (uint8_t)msn;
-    off += AETH_LEN;
-    finish(f, off);
-    count(g, port, (syndrome & 0xE0) == AETH_NAK ? GAUDI_ROCE_TX_NAKS :
-                                                   GAUDI_ROCE_TX_ACKS);
-    wire_send(g, port, f, off + ICRC_LEN, false);
+    rx_dst(rx, rctx, &d);
+    send_ack_to(g, port, &d, psn, syndrome, msn);
+}
+
+/* The READs queued for responder QP qpn end. */
+static void rd_drop(struct gaudi_core *g, unsigned int port, uint32_t qpn)
+{
+    struct gaudi_roce *r = &g->nic.roce;
+    unsigned int i;
+
+    for (i = 0; i < GAUDI_ROCE_RD_SLOTS && r->rd_n[port]; i++) {
+        if (r->rd[port][i].used && r->rd[port][i].qpn == qpn) {
+            memset(&r->rd[port][i], 0, sizeof(r->rd[port][i]));
+            r->rd_n[port]--;
+        }
+    }
+}
+
+/* The receive WQE s holds completes with the error of syndrome. */
+static void res_recv_fail(struct gaudi_core *g, unsigned int port,
+                          uint32_t qpn, struct gaudi_roce_res *s,
+                          uint32_t syndrome)
+{
+    struct qp_ext e;
+    struct vcqe c;
+
+    s->rq_held = false;
+    ext_get(g, port, qpn, &e);
+    if (!e.verbs) {
+        return;
+    }
+    memset(&c, 0, sizeof(c));
+    c.idx = s->rq_idx;
+    c.qpn = qpn;
+    c.op = CQE_OP_RECV;
+    c.wrid = s->rq_wrid;
+    c.status = syndrome == ROCE_SYN_RES_RECV_LEN ? CQE_ST_LOC_LEN_ERR :
+               syndrome == ROCE_SYN_RES_RECV_FAULT ? CQE_ST_LOC_PROT_ERR :
+               CQE_ST_LOC_QP_OP_ERR;
+    c.syndrome = syndrome;
+    vcq_post(g, port, e.recv_cq, &c);
 }
 
 static void res_fail(struct gaudi_core *g, unsigned int port, uint32_t qpn,
@@ -1053,8 +1508,12 @@ static void res_fail(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     if (qpn < GAUDI_ROCE_MAX_QPN) {
         struct gaudi_roce_res *s = &g->nic.roce.res[port][qpn];
 
+        if (s->rq_held) {
+            res_recv_fail(g, port, qpn, s, syndrome);
+        }
         s->in_msg = false;
         s->left = 0;
+        rd_drop(g, port, qpn);
     }
     gaudi_nic_qp_error(g, port, qpn, syndrome, false);
 }
@@ -1086,16 +1545,18 @@ static int sob_write(struct gaudi_core *g, unsigned int port, uint64_t off,
 }
 
 /*
- * May the responder QP qpn of generation gen write len bytes at va with
+ * May the responder QP qpn of generation gen write (right
+ * MR_W6_REMOTE_WRITE) or read (MR_W6_REMOTE_READ) len bytes at va with
  * R_Key rkey?  0 if so, else the QP error syndrome.  With the region table
  * enabled the key names entry rkey & (entries - 1), which must be valid,
- * allow remote writes, belong to this QP of this generation, carry this
+ * allow the access, belong to this QP of this generation, carry this
  * very key and hold [va, va + len); without it the key must be the
  * context's local_key (the engine before regions).
  */
 static uint32_t region_check(struct gaudi_core *g, unsigned int port,
                              uint32_t qpn, uint8_t gen, const uint32_t *ctx,
-                             uint32_t rkey, uint64_t va, uint64_t len)
+                             uint32_t rkey, uint64_t va, uint64_t len,
+                             uint32_t right)
 {
     uint32_t cfg = gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_MR_CFG));
     uint32_t log = cfg & MR_CFG_LOG_ENTRIES, w[GAUDI_NIC_MR_SIZE / 4];
@@ -1115,7 +1576,7 @@ static uint32_t region_check(struct gaudi_core *g, unsigned int port,
     start = gaudi_le32(w[0]) | (uint64_t)gaudi_le32(w[1]) << 32;
     size = gaudi_le32(w[2]) | (uint64_t)gaudi_le32(w[3]) << 32;
     if (!(gaudi_le32(w[6]) & MR_W6_VALID) ||
-        !(gaudi_le32(w[6]) & MR_W6_REMOTE_WRITE) ||
+        !(gaudi_le32(w[6]) & right) ||
         (gaudi_le32(w[5]) & MR_W5_QPN) != qpn ||
         gaudi_le32(w[5]) >> MR_W5_GEN_SHIFT != gen ||
         va < start || len > size || va - start > size - len) {
@@ -1132,6 +1593,7 @@ static void res_drop(struct gaudi_core *g, unsigned int port,
         count(g, port, GAUDI_ROCE_STATE_RESETS);
     }
     memset(s, 0, sizeof(*s));
+    rd_drop(g, port, (uint32_t)(s - g->nic.roce.res[port]));
 }
 
 /* NAK a request, put the responder QP in error. */
@@ -1149,24 +1611,286 @@ static void res_refuse(struct gaudi_core *g, unsigned int port,
     res_fail(g, port, qpn, ctx, addr, syndrome);
 }
 
+/* A receive WQE of a verbs QP's receive queue (hw/gaudi1/nic.h). */
+struct rq_wqe {
+    uint64_t addr, wrid;
+    uint32_t len, idx;
+};
+
+#define RQ_OK 0
+#define RQ_EMPTY 1     /* none posted: RNR */
+#define RQ_NONE (-1)   /* the QP has no receive queue */
+#define RQ_FAULT (-2)  /* the queue or its producer index unreadable */
+
+/* The receive WQE at the QP's consumer index, if the holder posted it. */
+static int rq_peek(struct gaudi_core *g, unsigned int port,
+                   const struct qp_ext *e, struct rq_wqe *w)
+{
+    uint32_t d[GAUDI_NIC_RECV_WQE_SIZE / 4], pi, n;
+
+    if (!e->verbs || !e->rq_log || e->rq_log > EXT_RQ_MAX_LOG) {
+        return RQ_NONE;
+    }
+    n = 1U << e->rq_log;
+    if (user_read(g, port, e->rq_base + (uint64_t)n * GAUDI_NIC_RECV_WQE_SIZE,
+                  &pi, sizeof(pi))) {
+        return RQ_FAULT;
+    }
+    pi = gaudi_le32(pi);
+    if (pi == e->rq_ci) {
+        return RQ_EMPTY;
+    }
+    if (pi - e->rq_ci > n) {
+        gaudi_guest_error(g, "NIC%u: receive queue PI %u beyond CI %u + %u",
+                          port, pi, e->rq_ci, n);
+        return RQ_EMPTY;
+    }
+    if (user_read(g, port, e->rq_base + (uint64_t)(e->rq_ci & (n - 1)) *
+                  GAUDI_NIC_RECV_WQE_SIZE, d, sizeof(d))) {
+        return RQ_FAULT;
+    }
+    w->addr = gaudi_le32(d[0]) | (uint64_t)gaudi_le32(d[1]) << 32;
+    w->len = gaudi_le32(d[2]);
+    w->wrid = gaudi_le32(d[4]) | (uint64_t)gaudi_le32(d[5]) << 32;
+    w->idx = e->rq_ci;
+    return RQ_OK;
+}
+
+/* Take the WQE rq_peek() found: the consumer index moves on. */
+static void rq_consume(struct gaudi_core *g, unsigned int port,
+                       struct qp_ext *e)
+{
+    e->rq_ci++;
+    e->w[3] = gaudi_le32(e->rq_ci);
+    gaudi_nic_tbl_store(g, port, e->addr, e->w);
+    count(g, port, GAUDI_ROCE_RECV_WQES);
+}
+
+/* A receive completion of a verbs QP. */
+static void res_recv_done(struct gaudi_core *g, unsigned int port,
+                          uint32_t qpn, const struct qp_ext *e, uint8_t op,
+                          uint32_t idx, uint64_t wrid, uint32_t bytes,
+                          bool has_imm, uint32_t imm)
+{
+    struct vcqe c;
+
+    memset(&c, 0, sizeof(c));
+    c.idx = idx;
+    c.qpn = qpn;
+    c.op = op;
+    c.bytes = bytes;
+    c.has_imm = has_imm;
+    c.imm = has_imm ? imm : 0;
+    c.wrid = wrid;
+    vcq_post(g, port, e->recv_cq, &c);
+}
+
+/*
+ * Send the responses of the port's queued READs, oldest first, at most
+ * *budget packets.  Each packet looks the region up again (it may have
+ * ended since the request) and reads through the MMU as the holder; a
+ * refusal NAKs the requester and puts the responder QP in error.
+ */
+static void rd_pump(struct gaudi_core *g, unsigned int port,
+                    unsigned int *budget)
+{
+    struct gaudi_roce *r = &g->nic.roce;
+
+    while (*budget && r->rd_n[port]) {
+        struct gaudi_roce_rd *x = NULL;
+        uint32_t ctx[GAUDI_NIC_RES_QPC_SIZE / 4];
+        struct gaudi_roce_res *s;
+        struct res_dst d;
+        struct qp_ext e;
+        uint64_t addr;
+        unsigned int i;
+
+        for (i = 0; i < GAUDI_ROCE_RD_SLOTS; i++) {
+            struct gaudi_roce_rd *y = &r->rd[port][i];
+
+            if (y->used && (!x || y->seq < x->seq)) {
+                x = y;
+            }
+        }
+        if (!x) {
+            r->rd_n[port] = 0;
+            return;
+        }
+        s = &r->res[port][x->qpn];
+        ext_get(g, port, x->qpn, &e);
+        if (gaudi_nic_qpc_load(g, port, false, x->qpn, ctx, &addr) ||
+            !bits(ctx, RES_QPC_VALID_BIT, 1) ||
+            bits(ctx, RES_QPC_CONN_STATE_BIT, 2) == RES_QPC_CONN_ERROR ||
+            e.gen != x->gen || !s->active || s->gen != x->gen) {
+            rd_drop(g, port, x->qpn); /* the connection ended */
+            continue;
+        }
+        d.mac = x->mac;
+        d.src_ip = x->src_ip;
+        d.dst_ip = x->dst_ip;
+        d.sport = x->sport;
+        d.dqp = bits(ctx, RES_QPC_DST_QP_BIT, 24);
+        while (*budget && x->sent < x->npsn) {
+            uint8_t f[GAUDI_ROCE_MAX_FRAME];
+            uint32_t chunk = x->len - x->off, psn, syn;
+            unsigned int pad;
+            uint8_t op;
+            size_t off;
+            int rc;
+
+            if (chunk > e.mtu) {
+                chunk = e.mtu;
+            }
+            pad = (4 - (chunk & 3)) & 3;
+            psn = (x->psn + x->sent) & PSN_MASK;
+            op = x->npsn == 1 ? OP_READ_RESP_ONLY :
+                 !x->sent ? OP_READ_RESP_FIRST :
+                 x->sent + 1 == x->npsn ? OP_READ_RESP_LAST :
+                 OP_READ_RESP_MIDDLE;
+            off = put_headers(g, port, f, d.mac, d.src_ip, d.dst_ip, d.sport,
+                              BTH_LEN + (op != OP_READ_RESP_MIDDLE ?
+                                         AETH_LEN : 0) +
+                              chunk + pad + ICRC_LEN);
+            put_bth(f + off, op, pad, d.dqp, false, psn);
+            off += BTH_LEN;
+            if (op != OP_READ_RESP_MIDDLE) {
+                put_aeth(f + off, AETH_ACK, s->msn);
+                off += AETH_LEN;
+            }
+            syn = chunk ? region_check(g, port, x->qpn, x->gen, ctx, x->rkey,
+                                       x->va + x->off, chunk,
+                                       MR_W6_REMOTE_READ) : 0;
+            rc = syn ? 0 : chunk ? user_read(g, port, x->va + x->off,
+                                             f + off, chunk) : 0;
+            if (syn || rc) {
+                if (!syn) {
+                    syn = rc == ROCE_REFUSED ? ROCE_SYN_RES_ADDR :
+                                               ROCE_SYN_RES_MMU;
+                } else {
+                    count(g, port, GAUDI_ROCE_REGION_ERRORS);
+                }
+                send_ack_to(g, port, &d, psn, AETH_NAK | NAK_REMOTE_ACCESS,
+                            s->msn);
+                res_fail(g, port, x->qpn, ctx, addr, syn);
+                break; /* x and the QP's other READs are gone */
+            }
+            off += chunk;
+            memset(f + off, 0, pad);
+            off += pad;
+            finish(f, off);
+            wire_send(g, port, f, off + ICRC_LEN, false);
+            x->off += chunk;
+            x->sent++;
+            (*budget)--;
+        }
+        if (x->used && x->sent == x->npsn) {
+            memset(x, 0, sizeof(*x));
+            r->rd_n[port]--;
+        }
+    }
+}
+
+/*
+ * A READ REQUEST (new, or dup: a PSN before expected, to be executed again
+ * from its PSN): check the region with the remote-read right and queue
+ * it; its responses take the PSNs from its own.  Returns false if it was
+ * refused (the QP is then in error).  A request finding the queues full is
+ * dropped as if lost (the requester asks again).
+ */
+static bool res_read(struct gaudi_core *g, unsigned int port,
+                     const uint8_t *f, const uint8_t *bth, uint32_t qpn,
+                     uint32_t *ctx, uint64_t addr, struct gaudi_roce_res *s,
+                     const struct qp_ext *e, uint32_t psn, bool dup)
+{
+    struct gaudi_roce *r = &g->nic.roce;
+    const uint8_t *ip = f + ETH_HDR;
+    uint64_t va = (uint64_t)get32(bth + BTH_LEN) << 32 |
+                  get32(bth + BTH_LEN + 4);
+    uint32_t rkey = get32(bth + BTH_LEN + 8);
+    uint32_t dlen = get32(bth + BTH_LEN + 12), syn, npsn;
+    struct gaudi_roce_rd *x = NULL;
+    unsigned int i, mine = 0;
+
+    npsn = dlen ? (uint32_t)(((uint64_t)dlen + e->mtu - 1) / e->mtu) : 1;
+    syn = dlen > 0x7FFFFFFFU || npsn >= 0x400000U ? ROCE_SYN_RES_LENGTH :
+          dlen ? region_check(g, port, qpn, s->gen, ctx, rkey, va, dlen,
+                              MR_W6_REMOTE_READ) : 0;
+    if (syn) {
+        res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                   syn == ROCE_SYN_RES_LENGTH ? NAK_INVALID_REQ :
+                                                NAK_REMOTE_ACCESS, syn);
+        return false;
+    }
+    for (i = 0; i < GAUDI_ROCE_RD_SLOTS; i++) {
+        struct gaudi_roce_rd *y = &r->rd[port][i];
+
+        if (y->used && y->qpn == qpn && dup && !psn_before(y->psn, psn)) {
+            /* Asked again from here: what came after is asked again too. */
+            memset(y, 0, sizeof(*y));
+            r->rd_n[port]--;
+        }
+        if (y->used && y->qpn == qpn) {
+            mine++;
+        } else if (!y->used && !x) {
+            x = y;
+        }
+    }
+    if (!x || mine >= GAUDI_ROCE_RD_QP) {
+        count(g, port, GAUDI_ROCE_BAD_FRAMES); /* beyond the READ depth */
+        return true;
+    }
+    memset(x, 0, sizeof(*x));
+    x->used = true;
+    x->gen = s->gen;
+    x->qpn = qpn;
+    x->psn = psn;
+    x->npsn = npsn;
+    x->len = dlen;
+    x->rkey = rkey;
+    x->va = va;
+    x->src_ip = get32(ip + 16);
+    x->dst_ip = get32(ip + 12);
+    x->sport = (uint16_t)get16(ip + IP_HDR);
+    memcpy(x->mac, f + 6, sizeof(x->mac));
+    x->seq = ++r->rd_seq;
+    r->rd_n[port]++;
+    if (!dup) {
+        count(g, port, GAUDI_ROCE_READS_SERVED);
+        s->msn = (s->msn + 1) & MSN_MASK;
+        setbits(ctx, RES_QPC_EXPECTED_PSN_BIT, 24, (psn + npsn) & PSN_MASK);
+        setbits(ctx, RES_QPC_NACK_SYNDROME_BIT, 2, 0);
+        gaudi_nic_qpc_store(g, port, false, addr, ctx);
+    }
+    if (g->bus.schedule) {
+        g->bus.schedule(g->bus.opaque, 0); /* what the budget leaves */
+    }
+    return true;
+}
+
 static void responder(struct gaudi_core *g, unsigned int port,
                       const uint8_t *f, const uint8_t *bth, size_t plen)
 {
     uint32_t ctx[GAUDI_NIC_RES_QPC_SIZE / 4];
     const uint8_t *ip = f + ETH_HDR;
     uint8_t op = bth[0];
-    unsigned int pad = (bth[1] >> 4) & 3;
+    unsigned int pad = (bth[1] >> 4) & 3, budget = GAUDI_ROCE_PKT_BUDGET;
     uint32_t qpn = get32(bth + 4) & 0xFFFFFF, psn = get32(bth + 8) & PSN_MASK;
     bool ackreq = bth[8] & 0x80;
+    bool is_send = op <= OP_SEND_ONLY_IMM, is_read = op == OP_READ_REQ;
     bool reth = op == OP_WRITE_FIRST || op == OP_WRITE_ONLY ||
-                op == OP_WRITE_ONLY_IMM;
-    bool imm = op == OP_WRITE_ONLY_IMM || op == OP_WRITE_LAST_IMM;
-    bool last = op != OP_WRITE_FIRST && op != OP_WRITE_MIDDLE;
+                op == OP_WRITE_ONLY_IMM || is_read;
+    bool imm = op == OP_WRITE_ONLY_IMM || op == OP_WRITE_LAST_IMM ||
+               op == OP_SEND_LAST_IMM || op == OP_SEND_ONLY_IMM;
+    bool starts = reth || op == OP_SEND_FIRST || op == OP_SEND_ONLY ||
+                  op == OP_SEND_ONLY_IMM;
+    bool last = op != OP_WRITE_FIRST && op != OP_WRITE_MIDDLE &&
+                op != OP_SEND_FIRST && op != OP_SEND_MIDDLE;
     size_t hl = BTH_LEN + (reth ? RETH_LEN : 0) + (imm ? IMM_LEN : 0);
-    bool sob;
+    bool sob, need_rq;
     struct gaudi_roce_res *s;
-    uint32_t expected, payload_len, syn;
+    uint32_t expected, payload_len, syn, dlen = 0, immdt = 0;
     const uint8_t *payload;
+    struct rq_wqe rw;
     struct qp_ext e;
     uint64_t addr;
     int r;
@@ -1177,6 +1901,12 @@ static void responder(struct gaudi_core *g, unsigned int port,
     }
     payload = bth + hl;
     payload_len = (uint32_t)(plen - hl - ICRC_LEN - pad);
+    if (reth) {
+        dlen = get32(bth + BTH_LEN + 12);
+    }
+    if (imm) {
+        immdt = get32(bth + hl - IMM_LEN);
+    }
     /*
      * No valid context: no peer QP to answer to (the requester times
      * out).  Reported once until the context is valid again; whatever
@@ -1222,6 +1952,14 @@ static void responder(struct gaudi_core *g, unsigned int port,
         if (psn_before(psn, expected)) {
             /* A duplicate: the ACK was lost.  ACK again, write nothing. */
             count(g, port, GAUDI_ROCE_DUPLICATES);
+            if (is_read) {
+                /* A READ is executed again (IBA 9.7.5.1.3). */
+                if (res_read(g, port, f, bth, qpn, ctx, addr, s, &e, psn,
+                             true)) {
+                    rd_pump(g, port, &budget);
+                }
+                return;
+            }
             send_ack(g, port, f, ctx, (expected - 1) & PSN_MASK, AETH_ACK,
                      s->msn);
         } else if (!bits(ctx, RES_QPC_NACK_SYNDROME_BIT, 2)) {
@@ -1234,10 +1972,21 @@ static void responder(struct gaudi_core *g, unsigned int port,
         return;
     }
     /* In order: the opcode sequence and the path MTU. */
-    if (reth == s->in_msg) {
-        /* FIRST/ONLY inside a message, MIDDLE/LAST outside one. */
+    if (starts == s->in_msg || (!starts && s->send != is_send)) {
+        /* FIRST/ONLY inside a message, MIDDLE/LAST outside one or of
+         * another kind. */
         res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
                    ROCE_SYN_RES_LENGTH);
+        return;
+    }
+    if (is_read) {
+        if (payload_len) {
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       NAK_INVALID_REQ, ROCE_SYN_RES_LENGTH);
+        } else if (res_read(g, port, f, bth, qpn, ctx, addr, s, &e, psn,
+                            false)) {
+            rd_pump(g, port, &budget);
+        }
         return;
     }
     if (payload_len > e.mtu || (e.valid && !last && payload_len != e.mtu)) {
@@ -1245,15 +1994,40 @@ static void responder(struct gaudi_core *g, unsigned int port,
                    ROCE_SYN_RES_MTU);
         return;
     }
+    if (is_send && !e.verbs) {
+        res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
+                   ROCE_SYN_RES_NO_RQ);
+        return;
+    }
+    sob = op == OP_WRITE_ONLY_IMM && !dlen &&
+          bits(ctx, RES_QPC_SOB_EN_BIT, 1);
+    /* A SEND's first packet and a WRITE's immediate take a receive WQE. */
+    need_rq = e.verbs && ((is_send && starts) || (!is_send && imm && !sob));
+    if (need_rq) {
+        r = rq_peek(g, port, &e, &rw);
+        if (r == RQ_EMPTY) {
+            /* Receiver not ready: the requester waits and resends. */
+            count(g, port, GAUDI_ROCE_TX_RNR_NAKS);
+            send_ack(g, port, f, ctx, psn, AETH_RNR | (e.min_rnr & 0x1F),
+                     s->msn);
+            return;
+        }
+        if (r != RQ_OK) {
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       r == RQ_NONE ? NAK_INVALID_REQ : NAK_REMOTE_OP,
+                       r == RQ_NONE ? ROCE_SYN_RES_NO_RQ :
+                                      ROCE_SYN_RES_RECV_FAULT);
+            return;
+        }
+    }
     if (reth) {
         uint64_t va = (uint64_t)get32(bth + BTH_LEN) << 32 |
                       get32(bth + BTH_LEN + 4);
         uint32_t rkey = get32(bth + BTH_LEN + 8);
-        uint32_t dlen = get32(bth + BTH_LEN + 12);
 
         /* The whole message must lie in the region (none for 0 bytes). */
-        syn = dlen ? region_check(g, port, qpn, s->gen, ctx, rkey, va, dlen) :
-                     0;
+        syn = dlen ? region_check(g, port, qpn, s->gen, ctx, rkey, va, dlen,
+                                  MR_W6_REMOTE_WRITE) : 0;
         if (syn) {
             res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
                        NAK_REMOTE_ACCESS, syn);
@@ -1261,50 +2035,83 @@ static void responder(struct gaudi_core *g, unsigned int port,
         }
         s->va = va;
         s->left = dlen;
+        s->msg_len = dlen;
         s->rkey = rkey;
         s->in_msg = true;
+        s->send = false;
+    } else if (is_send && starts) {
+        rq_consume(g, port, &e);
+        s->rq_held = true;
+        s->rq_addr = rw.addr;
+        s->rq_len = rw.len;
+        s->rq_got = 0;
+        s->rq_idx = rw.idx;
+        s->rq_wrid = rw.wrid;
+        s->in_msg = true;
+        s->send = true;
     }
-    if (payload_len > s->left || (last && payload_len != s->left)) {
-        res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
-                   ROCE_SYN_RES_LENGTH);
-        return;
-    }
-    sob = imm && op == OP_WRITE_ONLY_IMM && !s->left &&
-          bits(ctx, RES_QPC_SOB_EN_BIT, 1);
-    if (sob) {
-        /* The remote sync-object write (the model's wire choice). */
-        uint32_t val = get32(bth + BTH_LEN + RETH_LEN);
-
-        if (sob_write(g, port, s->va, val)) {
+    if (is_send) {
+        if (payload_len > s->rq_len - s->rq_got) {
             res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
-                       NAK_REMOTE_ACCESS, ROCE_SYN_RES_SOB);
+                       NAK_INVALID_REQ, ROCE_SYN_RES_RECV_LEN);
             return;
         }
-    } else if (payload_len) {
-        /*
-         * Every packet again: the region may have ended since the FIRST
-         * (nothing moves unless it still holds these bytes).
-         */
-        syn = region_check(g, port, qpn, s->gen, ctx, s->rkey, s->va,
-                           payload_len);
-        if (syn) {
-            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
-                       NAK_REMOTE_ACCESS, syn);
-            return;
-        }
-        r = user_write(g, port, s->va, payload, payload_len);
+        r = payload_len ? user_write(g, port, s->rq_addr + s->rq_got,
+                                     payload, payload_len) : 0;
         if (r) {
             res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
-                       NAK_REMOTE_ACCESS, r == ROCE_REFUSED ?
-                       ROCE_SYN_RES_ADDR : ROCE_SYN_RES_MMU);
+                       NAK_REMOTE_OP, ROCE_SYN_RES_RECV_FAULT);
             return;
         }
-        s->va += payload_len;
-        s->left -= payload_len;
-    }
-    if (imm && !(sob && !payload_len)) {
-        cq_write(g, port, qpn & ROCE_CQE_QPN,
-                 get32(bth + hl - IMM_LEN) & ~ROCE_CQE_VALID);
+        s->rq_got += payload_len;
+        if (last) {
+            s->rq_held = false;
+            res_recv_done(g, port, qpn, &e, CQE_OP_RECV, s->rq_idx,
+                          s->rq_wrid, s->rq_got, imm, immdt);
+        }
+    } else {
+        if (payload_len > s->left || (last && payload_len != s->left)) {
+            res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                       NAK_INVALID_REQ, ROCE_SYN_RES_LENGTH);
+            return;
+        }
+        if (sob) {
+            /* The remote sync-object write (the model's wire choice). */
+            if (sob_write(g, port, s->va, immdt)) {
+                res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                           NAK_REMOTE_ACCESS, ROCE_SYN_RES_SOB);
+                return;
+            }
+        } else if (payload_len) {
+            /*
+             * Every packet again: the region may have ended since the
+             * FIRST (nothing moves unless it still holds these bytes).
+             */
+            syn = region_check(g, port, qpn, s->gen, ctx, s->rkey, s->va,
+                               payload_len, MR_W6_REMOTE_WRITE);
+            if (syn) {
+                res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                           NAK_REMOTE_ACCESS, syn);
+                return;
+            }
+            r = user_write(g, port, s->va, payload, payload_len);
+            if (r) {
+                res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
+                           NAK_REMOTE_ACCESS, r == ROCE_REFUSED ?
+                           ROCE_SYN_RES_ADDR : ROCE_SYN_RES_MMU);
+                return;
+            }
+            s->va += payload_len;
+            s->left -= payload_len;
+        }
+        if (need_rq) {
+            /* WRITE with immediate on a verbs QP: a receive completion. */
+            rq_consume(g, port, &e);
+            res_recv_done(g, port, qpn, &e, CQE_OP_RECV_RDMA_IMM, rw.idx,
+                          rw.wrid, s->msg_len, true, immdt);
+        } else if (imm && !sob) {
+            cq_write(g, port, qpn & ROCE_CQE_QPN, immdt & ~ROCE_CQE_VALID);
+        }
     }
     if (last) {
         s->in_msg = false;
@@ -1357,13 +2164,26 @@ static void receive_one(struct gaudi_core *g, unsigned int port,
                 get32(bth + 8) & PSN_MASK, bth[BTH_LEN], get32(ip + 12),
                 get32(ip + 16));
         return;
+    case OP_SEND_FIRST:
+    case OP_SEND_MIDDLE:
+    case OP_SEND_LAST:
+    case OP_SEND_LAST_IMM:
+    case OP_SEND_ONLY:
+    case OP_SEND_ONLY_IMM:
     case OP_WRITE_FIRST:
     case OP_WRITE_MIDDLE:
     case OP_WRITE_LAST:
     case OP_WRITE_LAST_IMM:
     case OP_WRITE_ONLY:
     case OP_WRITE_ONLY_IMM:
+    case OP_READ_REQ:
         responder(g, port, f, bth, plen);
+        return;
+    case OP_READ_RESP_FIRST:
+    case OP_READ_RESP_MIDDLE:
+    case OP_READ_RESP_LAST:
+    case OP_READ_RESP_ONLY:
+        req_read_resp(g, port, f, bth, plen);
         return;
     }
     count(g, port, GAUDI_ROCE_BAD_FRAMES);
@@ -1433,6 +2253,9 @@ uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
     unsigned int p, i;
 
     for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+        if (g->nic.roce.rd_n[p]) {
+            return 0; /* READ responses to send */
+        }
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
             const struct gaudi_roce_req *q = &g->nic.roce.req[p][i];
 
@@ -1463,6 +2286,9 @@ void gaudi_roce_run(struct gaudi_core *g)
         gaudi_nic_xmit(g, r->hold.port, r->hold.buf, r->hold.len);
     }
     for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+        unsigned int rd_budget = GAUDI_ROCE_PKT_BUDGET;
+
+        rd_pump(g, p, &rd_budget);
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
             struct gaudi_roce_req *q = &r->req[p][i];
             unsigned int limit;

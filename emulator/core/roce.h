@@ -24,6 +24,8 @@ struct gaudi_core;
 #define GAUDI_ROCE_RETRIES      7       /* when the QPC's count is 0 */
 #define GAUDI_ROCE_PKT_BUDGET   256     /* packets per doorbell, tick, ACK */
 #define GAUDI_ROCE_DEFER        8       /* frames received while busy */
+#define GAUDI_ROCE_RD_QP        16      /* READs queued per responder QP */
+#define GAUDI_ROCE_RD_SLOTS     64      /* READs queued per port */
 /* Ethernet + IPv4 + UDP + BTH + RETH + ImmDt + payload + iCRC. */
 #define GAUDI_ROCE_MAX_FRAME    (14 + 20 + 8 + 12 + 16 + 4 + \
                                  GAUDI_ROCE_MTU + 4)
@@ -58,6 +60,10 @@ enum gaudi_roce_cnt {
     GAUDI_ROCE_RNR_RETRIES = ROCE_CNT_RNR_RETRIES,
     GAUDI_ROCE_MTU_ERRORS = ROCE_CNT_MTU_ERRORS,
     GAUDI_ROCE_STATE_RESETS = ROCE_CNT_STATE_RESETS,
+    GAUDI_ROCE_TX_RNR_NAKS = ROCE_CNT_TX_RNR_NAKS,
+    GAUDI_ROCE_RECV_WQES = ROCE_CNT_RECV_WQES,
+    GAUDI_ROCE_READS_SERVED = ROCE_CNT_READS_SERVED,
+    GAUDI_ROCE_CQ_EVENTS_LOST = ROCE_CNT_CQ_EVENTS_LOST,
     GAUDI_ROCE_CNT_NUM = ROCE_CNT_NUM
 };
 
@@ -66,12 +72,20 @@ struct gaudi_roce_pkt {
     uint64_t laddr;    /* local address of the payload */
     uint64_t raddr;    /* remote address (RETH VA) of the message */
     uint32_t psn;
+    uint32_t npsn;     /* PSNs it takes: 1, a READ one per response */
     uint32_t wqe;      /* index of the WQE it belongs to */
     uint32_t msg_len;  /* RETH DMA length */
-    uint32_t imm;      /* ImmDt (sync packets) */
+    uint32_t imm;      /* ImmDt (sync packets, immediate data) */
+    uint32_t rkey;     /* the WQE's own R_Key (own_rkey) */
+    uint32_t size;     /* the WQE's size (the CQE's byte count) */
+    uint32_t got;      /* READ: bytes of the responses taken */
     uint16_t len;      /* payload bytes */
     uint8_t opcode;    /* BTH opcode */
+    uint8_t cqe_op;    /* CQE_OP_* of its WQE */
     bool last;         /* the WQE completes when this one is acked */
+    bool own_rkey;
+    bool signaled;     /* NIC_WQE_F_SIGNALED */
+    bool done;         /* READ: every response taken */
 };
 
 struct gaudi_roce_req {
@@ -80,6 +94,12 @@ struct gaudi_roce_req {
     uint32_t qpn;
     uint8_t gen;              /* the QP's generation at the first doorbell */
     uint16_t mtu;             /* its path MTU (payload bytes per packet) */
+    bool verbs;               /* extension VERBS: CQ table, 32-byte CQEs */
+    uint16_t send_cq;         /* its CQ in the CQ table */
+    bool read_gap;            /* a READ re-issued after a gap, not resumed */
+    bool acked_valid;         /* acked: an ACK beyond an unfinished READ */
+    uint32_t acked;
+    unsigned int reads;       /* READs in the window */
     bool rnr;                 /* waiting out an RNR NAK until deadline */
     unsigned int rnr_retries; /* resends after RNR NAKs without progress */
     uint32_t pi, ci;          /* doorbell PI, next WQE to fetch */
@@ -91,6 +111,9 @@ struct gaudi_roce_req {
     uint64_t cur_laddr, cur_raddr;
     bool cur_sync, cur_data_done;
     uint32_t cur_sob, cur_sob_data;
+    uint8_t cur_op;           /* WQE_LINEAR, WQE_SEND, WQE_READ */
+    bool cur_imm, cur_own_rkey, cur_signaled;
+    uint32_t cur_imm_data, cur_rkey;
     /* Unacknowledged packets, oldest first. */
     struct gaudi_roce_pkt win[GAUDI_ROCE_WINDOW];
     unsigned int head, n;
@@ -113,6 +136,28 @@ struct gaudi_roce_res {
     uint32_t left;            /* bytes the RETH announced, still to come */
     uint32_t rkey;            /* the message's R_Key (its region) */
     uint32_t msn;             /* messages completed (AETH MSN) */
+    bool send;                /* the message is a SEND (else a WRITE) */
+    uint32_t msg_len;         /* a WRITE's RETH length */
+    /* The receive WQE a SEND fills (verbs QPs). */
+    bool rq_held;
+    uint32_t rq_len, rq_got, rq_idx;
+    uint64_t rq_addr, rq_wrid;
+};
+
+/* A READ request the responder answers, in arrival order per port. */
+struct gaudi_roce_rd {
+    bool used;
+    uint8_t gen;              /* of the QP when it came */
+    uint16_t sport;           /* the request's UDP source port */
+    uint8_t mac[6];           /* the requester's */
+    uint32_t qpn;
+    uint32_t psn;             /* the first response's PSN */
+    uint32_t npsn, sent;      /* responses in all, sent */
+    uint32_t len, off;        /* bytes in all, sent */
+    uint32_t rkey;
+    uint32_t src_ip, dst_ip;  /* ours, the requester's */
+    uint64_t va;
+    uint64_t seq;
 };
 
 struct gaudi_roce_frame {
@@ -124,6 +169,9 @@ struct gaudi_roce_frame {
 struct gaudi_roce {
     struct gaudi_roce_req req[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_REQ_SLOTS];
     struct gaudi_roce_res res[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_MAX_QPN];
+    struct gaudi_roce_rd rd[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_RD_SLOTS];
+    unsigned int rd_n[GAUDI_NIC_NUM_PORTS];
+    uint64_t rd_seq;
     uint64_t cnt[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_CNT_NUM];
     uint32_t cnt_hi[GAUDI_NIC_NUM_PORTS]; /* latched ROCE_CNT_HI (nic.c) */
     /* Fault injection (struct gaudi_identity roce_*_every). */

@@ -768,6 +768,7 @@
 #define ROCE_CNT_NUM				29
 /* QP error syndromes of the verbs operations. */
 #define ROCE_SYN_LOCAL_WRITE			0x57	/* requester: READ data */
+#define ROCE_SYN_REMOTE_OP			0x58	/* requester: NAK remote op. */
 #define ROCE_SYN_RES_NO_RQ			0x68	/* SEND, no receive queue */
 #define ROCE_SYN_RES_RECV_LEN			0x69	/* beyond the receive WQE */
 #define ROCE_SYN_RES_RECV_FAULT			0x6A	/* receive WQE or buffer */
