@@ -1890,7 +1890,7 @@ static void responder(struct gaudi_core *g, unsigned int port,
     struct gaudi_roce_res *s;
     uint32_t expected, payload_len, syn, dlen = 0, immdt = 0;
     const uint8_t *payload;
-    struct rq_wqe rw;
+    struct rq_wqe rw = { 0 };
     struct qp_ext e;
     uint64_t addr;
     int r;

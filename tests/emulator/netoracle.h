@@ -13,7 +13,12 @@
  *     MIDDLE/LAST continuing a message of an earlier connection;
  *   - a sync-object write outside the remote-SOB window, any other
  *     configuration-space access, any access to the driver's memory;
- *   - a read other than the holder's own send queue and buffer.
+ *   - a read other than the holder's own send queue and data, its
+ *     receive queue and CQ record, or (a READ the peer asked for) inside
+ *     the live region with remote-read access;
+ *   - a SEND's write outside the buffer of the receive WQE the engine took
+ *     last, or with no SEND begun on this connection; a READ response's
+ *     write outside the holder's READ WQE's buffer (issue 25).
  * Used by test_netoracle.c (the seeds as TAP) and fuzz_roce.c (libFuzzer).
  */
 #ifndef NETORACLE_H
@@ -32,12 +37,29 @@
 #define NO_REGION_LEN	0x4000ULL
 #define NO_DRIVER_HBM	0x18000000ULL
 #define NO_OP_SIZE	8
+/* Issue 25: QP 1 is a verbs QP; its receive queue and CQ (VA_SQ + ...). */
+#define NO_CQT_HBM	0x3200000ULL
+#define NO_RQ		(VA_SQ + 0xC000ULL)
+#define NO_RQ_LOG	4
+#define NO_RQ_N		(1U << NO_RQ_LOG)
+#define NO_RCQ		2
+#define NO_RCQ_RING	(VA_SQ + 0xD000ULL)
+#define NO_RCQ_LOG	6
+#define NO_RECV		(VA_BUF + 0x20000ULL)	/* receive buffers */
+#define NO_RECV_LEN	0x400U
+#define NO_OWN		(VA_BUF + 0x30000ULL)	/* the holder's send data */
+#define NO_RDST		(VA_BUF + 0x38000ULL)	/* its READ's buffer */
 
 struct netoracle {
 	bool open;			/* QP 1's connection */
 	uint32_t gen, key, old_key;
 	uint32_t expected;		/* the PSN the holder's QP starts at */
 	bool first_seen;		/* a FIRST/ONLY with the key since open */
+	bool read_ok;			/* the region has remote-read access */
+	bool send_seen;			/* a SEND FIRST/ONLY since open */
+	bool read_posted;		/* the holder posted a READ */
+	unsigned int reads;		/* allowed reads of the region */
+	unsigned int recv_writes;	/* allowed writes into a receive buffer */
 	/* The frame being handled (card 1's accesses belong to it). */
 	bool in_frame;
 	uint32_t qpn;
@@ -91,15 +113,49 @@ static void no_txn(void *opaque, const struct gaudi_txn *t)
 		return;
 	}
 	if (!t->write) {
-		if (!no_inside(t->addr, t->len, VA_SQ + 0x2000ULL * NO_REQ_QP,
-			       0x2000) &&
-		    !no_inside(t->addr, t->len, VA_BUF, BUF_SIZE))
-			no_fail("a read beyond the holder's queue and buffer",
-				t);
+		if (no_inside(t->addr, t->len, NO_REGION, NO_REGION_LEN)) {
+			if (!NO.open || !NO.read_ok)
+				no_fail("a read of a region without "
+					"remote-read access", t);
+			else
+				NO.reads++;
+		} else if (!no_inside(t->addr, t->len,
+				      VA_SQ + 0x2000ULL * NO_REQ_QP, 0x2000) &&
+			   !no_inside(t->addr, t->len, NO_OWN, 0x8000) &&
+			   !no_inside(t->addr, t->len, NO_RQ,
+				      32ULL * NO_RQ_N + 4) &&
+			   !no_inside(t->addr, t->len,
+				      NO_RCQ_RING + (32ULL << NO_RCQ_LOG), 8)) {
+			no_fail("a read beyond the holder's queues, data and "
+				"region", t);
+		}
 		return;
 	}
-	if (no_inside(t->addr, t->len, VA_CQ, 8ULL * CQ_ENTRIES))
+	if (no_inside(t->addr, t->len, VA_CQ, 8ULL * CQ_ENTRIES) ||
+	    no_inside(t->addr, t->len, NO_RCQ_RING, 32ULL << NO_RCQ_LOG))
 		return;			/* a CQE */
+	if (no_inside(t->addr, t->len, NO_RDST, 0x8000)) {
+		if (!NO.read_posted || !NO.in_frame || NO.qpn != NO_REQ_QP)
+			no_fail("a write into the READ buffer not from a "
+				"response to the holder's READ", t);
+		return;
+	}
+	if (no_inside(t->addr, t->len, NO_RECV, NO_RECV_LEN * NO_RQ_N)) {
+		uint32_t e[8], last;
+
+		memcpy(e, W->fb[1].hbm + NO_EXT_HBM + 32ULL * NO_QP, 32);
+		last = (e[3] - 1) % NO_RQ_N;	/* the WQE taken last */
+		if (!NO.in_frame || NO.qpn != NO_QP || !NO.open ||
+		    !NO.send_seen)
+			no_fail("a receive-buffer write with no SEND of this "
+				"connection", t);
+		else if (!no_inside(t->addr, t->len,
+				    NO_RECV + NO_RECV_LEN * last, NO_RECV_LEN))
+			no_fail("a write outside the receive WQE's buffer", t);
+		else
+			NO.recv_writes++;
+		return;
+	}
 	if (!NO.in_frame || NO.qpn != NO_QP || !NO.open)
 		no_fail("a write with no open connection", t);
 	else if (!no_inside(t->addr, t->len, NO_REGION, NO_REGION_LEN))
@@ -111,30 +167,17 @@ static void no_txn(void *opaque, const struct gaudi_txn *t)
 		NO.writes++;
 }
 
-static inline void no_table(unsigned int t, uint32_t idx, const uint32_t *w)
-{
-	struct gaudi_core *g = W->fb[1].g;
-	unsigned int i;
-
-	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
-		wr(g, qpc(NO_PORT, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
-		wr(g, qpc(NO_PORT, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
-	}
-	wr(g, qpc(NO_PORT, NIC_QPC_GW_CTRL),
-	   idx | t << QPC_GW_CTRL_TABLE_SHIFT);
-	wr(g, qpc(NO_PORT, NIC_QPC_GW_BUSY), 1);
-}
-
 /* The driver's close: contexts and region invalid, cache invalidated. */
 static inline void no_close(void)
 {
 	uint32_t e[16] = { 0 }, w[8] = { 0 };
 
 	gateway(W->fb[1].g, NO_PORT, NO_QP, false, e);
-	no_table(QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
 	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_RES_QPC_CACHE_INVALIDATE), 1);
 	NO.open = false;
 	NO.first_seen = false;
+	NO.send_seen = false;
 }
 
 /*
@@ -142,27 +185,45 @@ static inline void no_close(void)
  * same QPN and the same VA again), the extension, the region, then the
  * responder context, as h22k's driver orders it.
  */
-static inline void no_create(uint32_t psn)
+static inline void no_create(uint32_t psn, bool rd)
 {
-	uint32_t w[8] = { 0 };
+	uint32_t w[8] = { 0 }, i, pi = NO_RQ_N;
 
 	NO.gen = (NO.gen + 1) & 0xFF;
 	NO.old_key = NO.key;
 	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
+	/* A verbs QP: 16 receive WQEs posted, its receive CQ. */
+	for (i = 0; i < NO_RQ_N; i++) {
+		uint64_t b = NO_RECV + NO_RECV_LEN * i;
+		uint32_t r[8] = { (uint32_t)b, (uint32_t)(b >> 32),
+				  NO_RECV_LEN, 0, i, 0, 0, 0 };
+
+		memcpy(W->fb[1].hbm + SQ_HBM + (NO_RQ - VA_SQ) + 32ULL * i, r,
+		       32);
+	}
+	memcpy(W->fb[1].hbm + SQ_HBM + (NO_RQ - VA_SQ) + 32ULL * NO_RQ_N, &pi,
+	       4);
 	w[0] = EXT_MTU_4096 | 7U << EXT_W0_RNR_RETRY_SHIFT |
+	       1U << EXT_W0_MIN_RNR_SHIFT | EXT_W0_VERBS |
 	       NO.gen << EXT_W0_GEN_SHIFT | EXT_W0_VALID;
-	no_table(QPC_GW_TABLE_EXT, NO_QP, w);
+	w[1] = (uint32_t)NO_RQ;
+	w[2] = ((uint32_t)(NO_RQ >> 32) & EXT_W2_RQ_ADDR_HI) |
+	       NO_RQ_LOG << EXT_W2_RQ_LOG_SHIFT;
+	w[4] = NO_RCQ | NO_RCQ << EXT_W4_RECV_CQ_SHIFT;
+	bed_table(1, NO_PORT, QPC_GW_TABLE_EXT, NO_QP, w);
 	memset(w, 0, sizeof(w));
 	w[0] = (uint32_t)NO_REGION;
 	w[1] = (uint32_t)(NO_REGION >> 32);
 	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
 	w[4] = NO.key;
 	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
-	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE;
-	no_table(QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
 	connect(NO_PORT, NO_QP, NO_QP, NO.key, psn);
 	NO.open = true;
 	NO.first_seen = false;
+	NO.send_seen = false;
+	NO.read_ok = rd;
 	NO.expected = psn;
 }
 
@@ -185,6 +246,19 @@ static inline void no_tables(void)
 	wr(g, qpc(NO_PORT, NIC_QPC_MR_BASE_ADDRESS_17_7),
 	   (NO_MR_HBM >> 7) & 0x7FF);
 	wr(g, qpc(NO_PORT, NIC_QPC_MR_CFG), MR_CFG_ENABLE | NO_MR_LOG);
+	wr(g, qpc(NO_PORT, NIC_QPC_CQT_BASE_ADDRESS_49_18), NO_CQT_HBM >> 18);
+	wr(g, qpc(NO_PORT, NIC_QPC_CQT_BASE_ADDRESS_17_7),
+	   (NO_CQT_HBM >> 7) & 0x7FF);
+	wr(g, qpc(NO_PORT, NIC_QPC_CQT_CFG), CQT_CFG_ENABLE | 2);
+	{
+		uint32_t w[8] = { 0 };
+
+		w[0] = (uint32_t)NO_RCQ_RING;
+		w[1] = ((uint32_t)(NO_RCQ_RING >> 32) & CQT_W1_ADDR_HI) |
+		       NO_RCQ_LOG << CQT_W1_LOG_SHIFT;
+		w[3] = CQT_W3_VALID;
+		bed_table(1, NO_PORT, QPC_GW_TABLE_CQ, NO_RCQ, w);
+	}
 }
 
 /*
@@ -203,6 +277,8 @@ static inline void no_reset(void)
 	memset(W->fb[1].hbm + RES_QPC_HBM, 0, 32ULL * GAUDI_ROCE_MAX_QPN);
 	memset(W->fb[1].hbm + NO_EXT_HBM, 0, 32ULL * GAUDI_ROCE_MAX_QPN);
 	memset(W->fb[1].hbm + NO_MR_HBM, 0, 32U << NO_MR_LOG);
+	memset(W->fb[1].hbm + NO_CQT_HBM, 0, 32U << 2);
+	NO.read_posted = false;
 	card_program(1, NO_PORT);
 	no_tables();
 	no_requester();
@@ -213,7 +289,7 @@ static inline void no_setup(void)
 	two_cards(NO_PORT, NULL);
 	memset(&NO, 0, sizeof(NO));
 	no_tables();
-	no_create(0);
+	no_create(0, true);
 	no_requester();
 	W->dead = true;			/* the peer is the input */
 	W->fb[1].g->bus.txn = no_txn;
@@ -252,6 +328,12 @@ static inline void no_deliver(const uint8_t *f, size_t len)
 	    (be32(f + 50) & 0xFFFFFF) == no_res_expected() &&
 	    be32(f + 62) == NO.key)
 		NO.first_seen = true;
+	if (len >= 58 && NO.open && qpn == NO_QP && !memcmp(f, m1, 6) &&
+	    be32(f + 26) == ip_of(0) && be32(f + 30) == ip_of(1) &&
+	    (op == BED_SEND_FIRST || op == BED_SEND_ONLY ||
+	     op == BED_SEND_ONLY_IMM) &&
+	    (be32(f + 50) & 0xFFFFFF) == no_res_expected())
+		NO.send_seen = true;
 	NO.in_frame = true;
 	NO.qpn = qpn;
 	NO.sob_ok = NO.open && qpn == NO_QP;
@@ -265,6 +347,11 @@ static const uint8_t no_ops[8] = {
 	BED_FIRST, BED_MIDDLE, BED_LAST, BED_ONLY, BED_ONLY_IMM, 0x09,
 	BED_ACK, 0x11,
 };
+/* Issue 25's opcodes (an opcode byte with bit 6). */
+static const uint8_t no_ops2[8] = {
+	BED_SEND_FIRST, BED_SEND_MIDDLE, BED_SEND_LAST_IMM, BED_SEND_ONLY,
+	BED_READ, BED_RESP_FIRST, BED_RESP_LAST, BED_RESP_ONLY,
+};
 
 /* One remote frame from the 7 bytes after the opcode. */
 static inline void no_frame(const uint8_t *a)
@@ -276,7 +363,8 @@ static inline void no_frame(const uint8_t *a)
 	size_t len;
 
 	memset(page, a[6], sizeof(page));
-	k.op = a[0] & 0x80 ? a[0] : no_ops[a[0] & 7];
+	k.op = a[0] & 0x80 ? a[0] : a[0] & 0x40 ? no_ops2[a[0] & 7] :
+	       no_ops[a[0] & 7];
 	k.qpn = (a[1] & 3) == 0 ? NO_QP : (a[1] & 3) == 1 ? NO_REQ_QP :
 		(a[1] & 3) == 2 ? 3 : (uint32_t)a[1] << 16 | a[2];
 	switch (a[2] & 3) {
@@ -340,6 +428,19 @@ static inline void no_frame(const uint8_t *a)
 		k.imm = 0x80000001U;
 	}
 	k.data = page;
+	if (k.op == BED_SEND_LAST_IMM)
+		k.imm = 0x12345678U;
+	if (k.op == BED_READ) {
+		k.dlen = k.len + ((a[5] >> 2) & 7) * 4096U;
+		k.len = 0;
+	}
+	if (k.op >= BED_RESP_FIRST && k.op <= BED_RESP_ONLY) {
+		uint32_t next = no_req_next();
+
+		k.aeth = BED_AETH_ACK;
+		k.psn = a[4] & 8 ? (next - 1 - (a[3] & 7)) & 0xFFFFFF :
+				   (uint32_t)a[3] << 8 | a[4];
+	}
 	if (k.op == BED_ACK || k.op == 0x11) {
 		static const uint8_t syn[8] = {
 			0x1F, 0x60, 0x61, 0x62, 0x20, 0x21, 0x2E, 0x40,
@@ -365,7 +466,7 @@ static inline void no_frame(const uint8_t *a)
 static inline void no_wqe(const uint8_t *a)
 {
 	static const uint64_t la[4] = {
-		VA_BUF, NO_DRIVER_HBM, GAUDI_CFG_BASE + SOB_BASE, VA_HOLE,
+		NO_OWN, NO_DRIVER_HBM, GAUDI_CFG_BASE + SOB_BASE, VA_HOLE,
 	};
 	uint32_t r[16], ci;
 
@@ -373,6 +474,27 @@ static inline void no_wqe(const uint8_t *a)
 	ci = getbits(r, REQ_QPC_CONSUMER_INDEX_BIT, 22) % SQ_ENTRIES;
 	bed_post(1, NO_REQ_QP, ci, la[a[0] & 3] + 16ULL * a[1], VA_BUF,
 		 (uint32_t)a[2] * 32, -1);
+	if (a[0] & 4) {
+		/* An RDMA READ (issue 25) into its buffer, or a SEND. */
+		uint8_t *q = W->fb[1].hbm + SQ_HBM + 0x2000ULL * NO_REQ_QP +
+			     32ULL * ci;
+		uint32_t w0 = (a[0] & 8 ? WQE_SEND : WQE_READ) <<
+			      NIC_WQE_OPCODE_SHIFT;
+		uint32_t l = (a[0] & 8) ? (uint32_t)(la[a[0] & 3] + 16ULL * a[1]) :
+			     (uint32_t)NO_RDST;
+
+		memcpy(q, &w0, 4);
+		if (!(a[0] & 8)) {
+			uint32_t w2;
+
+			memcpy(&w2, q + 8, 4);
+			w2 = (w2 & ~NIC_WQE_LOCAL_ADDR_HI) |
+			     ((uint32_t)(NO_RDST >> 32) & NIC_WQE_LOCAL_ADDR_HI);
+			memcpy(q + 4, &l, 4);
+			memcpy(q + 8, &w2, 4);
+			NO.read_posted = true;
+		}
+	}
 	NO.in_frame = false;
 	wr(W->fb[1].g, qpc(NO_PORT, NIC_QPC_UNSECURED_DOORBELL_PI),
 	   (ci + 1) % SQ_ENTRIES);
@@ -407,7 +529,7 @@ static inline int no_run(const uint8_t *d, size_t n, char *why, size_t wl)
 		case 5:
 			if (NO.open)
 				no_close();
-			no_create((uint32_t)a[0] << 8 | a[1]);
+			no_create((uint32_t)a[0] << 8 | a[1], a[2] & 1);
 			break;
 		case 6:
 			no_wqe(a);

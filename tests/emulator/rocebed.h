@@ -284,6 +284,24 @@ static inline void gateway(struct gaudi_core *g, unsigned int p, uint32_t qpn,
 }
 
 /*
+ * Entry idx of table t (QPC_GW_TABLE_EXT, _MR, _CQ: 32 bytes) of side's
+ * port p, written whole through the gateway as the driver does.
+ */
+static inline void bed_table(int side, unsigned int p, unsigned int t,
+			     uint32_t idx, const uint32_t *w)
+{
+	struct gaudi_core *g = W->fb[side].g;
+	unsigned int i;
+
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+		wr(g, qpc(p, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
+		wr(g, qpc(p, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
+	}
+	wr(g, qpc(p, NIC_QPC_GW_CTRL), idx | t << QPC_GW_CTRL_TABLE_SHIFT);
+	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
+}
+
+/*
  * Requester context qa of side from to responder qb of the other side
  * (rkey: the key it sends), written through the gateway.
  */
@@ -543,6 +561,17 @@ static inline uint32_t be32(const uint8_t *p)
 #define BED_ONLY	0x0A
 #define BED_ONLY_IMM	0x0B
 #define BED_ACK		0x11
+#define BED_SEND_FIRST	0x00
+#define BED_SEND_MIDDLE	0x01
+#define BED_SEND_LAST	0x02
+#define BED_SEND_LAST_IMM 0x03
+#define BED_SEND_ONLY	0x04
+#define BED_SEND_ONLY_IMM 0x05
+#define BED_READ	0x0C
+#define BED_RESP_FIRST	0x0D
+#define BED_RESP_MIDDLE	0x0E
+#define BED_RESP_LAST	0x0F
+#define BED_RESP_ONLY	0x10
 #define BED_AETH_ACK	0x1F
 #define BED_NAK_SEQ	0x60
 #define BED_NAK_INVALID	0x61
@@ -569,7 +598,9 @@ static inline size_t bed_frame(unsigned int p, int from,
 			       const struct bedpkt *k, uint8_t *f)
 {
 	bool reth = k->op == BED_FIRST || k->op == BED_ONLY ||
-		    k->op == BED_ONLY_IMM;
+		    k->op == BED_ONLY_IMM || k->op == BED_READ;
+	bool aeth = k->op == BED_ACK || k->op == BED_RESP_FIRST ||
+		    k->op == BED_RESP_LAST || k->op == BED_RESP_ONLY;
 	size_t off = 42, ipl;
 	unsigned int pad = (4 - (k->len & 3)) & 3;
 	uint32_t c;
@@ -604,11 +635,12 @@ static inline size_t bed_frame(unsigned int p, int from,
 		put_be32(f + off + 12, k->dlen);
 		off += 16;
 	}
-	if (k->op == BED_ONLY_IMM) {
+	if (k->op == BED_ONLY_IMM || k->op == BED_SEND_LAST_IMM ||
+	    k->op == BED_SEND_ONLY_IMM) {
 		put_be32(f + off, k->imm);
 		off += 4;
 	}
-	if (k->op == BED_ACK) {
+	if (aeth) {
 		put_be32(f + off, (uint32_t)k->aeth << 24 |
 			 (k->msn & 0xFFFFFF));
 		off += 4;

@@ -63,6 +63,27 @@ static const struct seed seeds[] = {
 		FR(0, 0, 0, 0, 0, 0x04, 64), { 4, 1, 0, 0, 0, 0, 0, 0 },
 		FR(1, 0, 0, 0, 0, 0x00, 64), CREATE(0, 1),
 		FR(2, 0, 0, 0, 0, 0x00, 64), REPLAY } },
+	/* Issue 25: SEND into receive queues, READ of regions. */
+	{ "SENDs: one in its receive buffer, one longer than its buffer, "
+	  "its MIDDLE after a re-create", 6, {
+		FR(0x43, 0, 0, 0, 0, 0, 4), FR(0x40, 0, 0, 0, 0, 0, 64),
+		FR(0x41, 0, 0, 0, 0, 0, 64), CLOSE, CREATE(0, 0),
+		FR(0x41, 0, 0, 0, 0, 0, 64) } },
+	{ "READs: past the region's end, without the remote-read right, "
+	  "with the previous key", 7, {
+		FR(0x44, 0, 0, 1, 1, 0, 2), CLOSE, CREATE(0, 0),
+		FR(0x44, 0, 0, 0, 0, 0, 4), CLOSE, { 5, 0, 0, 1, 0, 0, 0, 0 },
+		FR(0x44, 0, 0, 0, 0, 1, 4) } },
+	{ "READ responses to the holder's READ: from a stranger, then the "
+	  "peer's, replayed", 4, {
+		WQE(4, 0, 8), FR(0x47, 1, 0, 0, 8, 0x10, 4),
+		FR(0x47, 1, 0, 0, 8, 0, 4), REPLAY } },
+	{ "a READ, the connection closed and re-created, the READ again",
+	  5, {
+		FR(0x44, 0, 0, 0, 0, 0x08, 64), CLOSE,
+		{ 5, 0, 0, 1, 0, 0, 0, 0 }, REPLAY, TIME(1) } },
+	{ "legitimate traffic: a SEND and a READ in the region", 2, {
+		FR(0x43, 0, 0, 0, 0, 0, 4), FR(0x44, 0, 0, 0, 0, 0, 4) } },
 	{ "legitimate traffic: a two-packet message in the region", 2, {
 		FR(0, 0, 0, 0, 0, 0x04, 64), FR(2, 0, 0, 0, 0, 0, 64) } },
 };
@@ -127,6 +148,16 @@ int main(int argc, char **argv)
 	n = pack(&seeds[sizeof(seeds) / sizeof(seeds[0]) - 1], buf);
 	ok(!no_run(buf, n, why, sizeof(why)) && NO.writes == 2,
 	   "legitimate writes reach the region (%u)", NO.writes);
+	n = pack(&seeds[sizeof(seeds) / sizeof(seeds[0]) - 2], buf);
+	ok(!no_run(buf, n, why, sizeof(why)) && NO.recv_writes == 1 &&
+	   NO.reads == 1,
+	   "a legitimate SEND reaches its receive buffer (%u), a READ the "
+	   "region (%u)", NO.recv_writes, NO.reads);
+	no_model_slack = 0x1000;
+	n = pack(&seeds[sizeof(seeds) / sizeof(seeds[0]) - 5], buf);
+	ok(no_run(buf, n, why, sizeof(why)) == 1,
+	   "the oracle fails a READ past the registered region (%s)", why);
+	no_model_slack = 0;
 	no_model_slack = 0;
 	free(W);
 	return tap_done();

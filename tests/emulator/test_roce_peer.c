@@ -16,20 +16,6 @@
 #define MR_LOG		4		/* 16 regions */
 #define DRIVER_HBM	0x18000000ULL	/* below GAUDI_DRAM_USER_START */
 
-static void table_write(int side, unsigned int p, unsigned int t,
-			uint32_t idx, const uint32_t *w)
-{
-	struct gaudi_core *g = W->fb[side].g;
-	unsigned int i;
-
-	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
-		wr(g, qpc(p, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
-		wr(g, qpc(p, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
-	}
-	wr(g, qpc(p, NIC_QPC_GW_CTRL), idx | t << QPC_GW_CTRL_TABLE_SHIFT);
-	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
-}
-
 static void ext_enable(int side, unsigned int p)
 {
 	struct gaudi_core *g = W->fb[side].g;
@@ -46,7 +32,7 @@ static void ext_set(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
 
 	w[0] = mtu | rnr << EXT_W0_RNR_RETRY_SHIFT | gen << EXT_W0_GEN_SHIFT |
 	       EXT_W0_VALID;
-	table_write(side, p, QPC_GW_TABLE_EXT, qpn, w);
+	bed_table(side, p, QPC_GW_TABLE_EXT, qpn, w);
 }
 
 static void mr_enable(int side, unsigned int p)
@@ -70,7 +56,7 @@ static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
 	w[4] = key;
 	w[5] = qpn | gen << MR_W5_GEN_SHIFT;
 	w[6] = flags;
-	table_write(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
+	bed_table(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
 }
 
 static uint32_t res_expected(int side, unsigned int p, uint32_t qpn)

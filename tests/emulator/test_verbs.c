@@ -37,20 +37,6 @@
 #define RLEN		0x20000U
 #define MTU_1024	3		/* InfiniBand MTU code */
 
-static void table_write(int side, unsigned int p, unsigned int t,
-			uint32_t idx, const uint32_t *w)
-{
-	struct gaudi_core *g = W->fb[side].g;
-	unsigned int i;
-
-	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
-		wr(g, qpc(p, NIC_QPC_GW_MASK(i)), i < 8 ? 0xFFFFFFFFU : 0);
-		wr(g, qpc(p, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
-	}
-	wr(g, qpc(p, NIC_QPC_GW_CTRL), idx | t << QPC_GW_CTRL_TABLE_SHIFT);
-	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
-}
-
 static void ext_verbs(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
 		      uint32_t rnr_retry, uint32_t min_rnr, bool verbs)
 {
@@ -65,7 +51,7 @@ static void ext_verbs(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
 	       RQ_LOG << EXT_W2_RQ_LOG_SHIFT;
 	w[3] = 0;
 	w[4] = SCQ | RCQ << EXT_W4_RECV_CQ_SHIFT;
-	table_write(side, p, QPC_GW_TABLE_EXT, qpn, w);
+	bed_table(side, p, QPC_GW_TABLE_EXT, qpn, w);
 }
 
 static void cq_set(int side, unsigned int p, uint32_t cq, uint64_t ring,
@@ -77,7 +63,7 @@ static void cq_set(int side, unsigned int p, uint32_t cq, uint64_t ring,
 	w[1] = ((uint32_t)(ring >> 32) & CQT_W1_ADDR_HI) |
 	       log << CQT_W1_LOG_SHIFT;
 	w[3] = CQT_W3_VALID | (events ? CQT_W3_EVENTS : 0);
-	table_write(side, p, QPC_GW_TABLE_CQ, cq, w);
+	bed_table(side, p, QPC_GW_TABLE_CQ, cq, w);
 }
 
 static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
@@ -92,7 +78,7 @@ static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
 	w[4] = key;
 	w[5] = qpn;
 	w[6] = flags;
-	table_write(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
+	bed_table(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
 }
 
 /* Both cards as the verbs driver sets them up; QA -> QB connected. */

@@ -854,8 +854,7 @@ struct drm_gaudi_nic_mr {
 	__u32 conn_id;
 	/**
 	 * @access: In: GAUDI_NIC_MR_REMOTE_WRITE and/or
-	 * GAUDI_NIC_MR_REMOTE_READ (kept for RDMA READ, which the engine
-	 * does not serve yet); not 0.
+	 * GAUDI_NIC_MR_REMOTE_READ (the peer's RDMA READ); not 0.
 	 */
 	__u32 access;
 	/** @flags: In: must be 0. */

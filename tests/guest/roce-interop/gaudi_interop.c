@@ -661,6 +661,93 @@ static void test_writes(unsigned int mtu, int id)
 	pair_close(&p);
 }
 
+/*
+ * The peer READs @size bytes of the card's buffer with @rkey into its own
+ * (issue 25: the engine's READ responder); @land and the completion @wc
+ * as for write_in().  The card's bytes must not change either way.
+ */
+static bool read_in(struct pair *p, uint32_t size, uint32_t rkey, bool land,
+		    const char *wc, char *why, size_t len)
+{
+	unsigned int k = p->k++;
+	uint32_t coff = src_off(k), poff = dst_off(k);
+	uint32_t seed = seed_no++, cseed = seed ^ 0xC0FFEE00U;
+	unsigned int got = 0, want = 0;
+	size_t at = 0, bad = 0;
+	char w[32];
+
+	io_fill(gdst + coff, size, seed, 0);
+	if (req("fill off=%u len=%u seed=%u idx=%u", poff - IO_GUARD,
+		size + 2 * IO_GUARD, cseed, poff - IO_GUARD) ||
+	    req("read id=%d off=%u len=%u va=0x%llx rkey=0x%x ms=%d", p->id,
+		poff, size, (unsigned long long)(dst_va + coff), rkey,
+		WAIT_MS)) {
+		snprintf(why, len, "peer: %.160s", ans);
+		return false;
+	}
+	snprintf(w, sizeof(w), "%s", ans_wc());
+	if (strcmp(w, wc)) {
+		snprintf(why, len, "peer's completion %s, want %s", w, wc);
+		return false;
+	}
+	if (!peer_window_ok(poff, size, seed, cseed, land, why, len))
+		return false;
+	if (!io_check(gdst + coff, size, seed, 0, &at, &got, &want, &bad)) {
+		snprintf(why, len, "card's bytes changed (%zu)", bad);
+		return false;
+	}
+	snprintf(why, len, "%s, %s, canaries intact", w,
+		 land ? "bytes exact" : "nothing read");
+	return true;
+}
+
+/*
+ * RDMA READ from the peer at path MTU @mtu: a region with remote-read
+ * access answers every size exactly (READ RESPONSE FIRST/MIDDLE/LAST/ONLY
+ * as rxe takes them); the connection's region without it refuses (remote
+ * access error at the peer, nothing read).
+ */
+static void test_reads(unsigned int mtu, int id)
+{
+	struct drm_gaudi_nic_mr_key key;
+	struct drm_gaudi_nic_mr mr;
+	char why[200];
+	struct pair p;
+	size_t i;
+	int ret;
+
+	ret = pair_open(&p, id, mtu, "", why, sizeof(why));
+	if (!ok(!ret, "READ at path MTU %u: a connection: %s", mtu,
+		ret ? why : "both ends ready"))
+		return;
+	memset(&mr, 0, sizeof(mr));
+	mr.addr = dst_va;
+	mr.length = IO_BUF;
+	mr.port = nic_port;
+	mr.conn_id = p.me.qpn;
+	mr.access = GAUDI_NIC_MR_REMOTE_READ;
+	ret = nic_op(GAUDI_NIC_OP_REG_MR, &mr, sizeof(mr), &key, sizeof(key));
+	if (!ok(!ret, "MTU %u: a remote-read region of the card's buffer: %s",
+		mtu, ret ? strerror(-ret) : "key given"))
+		goto out;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		bool r = read_in(&p, sizes[i], key.key, true, "success", why,
+				 sizeof(why));
+
+		ok(r, "MTU %u, peer READs %u bytes of the card: %s", mtu,
+		   sizes[i], why);
+	}
+	ok(!qp_errors(&p) && !strcmp(peer_state(p.id), "rts"),
+	   "MTU %u: after the READs neither QP in error (card 0x%x, peer %s)",
+	   mtu, conn_flags(p.me.qpn), peer_state(p.id));
+	/* The libgaudi region is write-only: a READ with its key fails. */
+	ok(read_in(&p, 4096, p.me.rkey, false, "rem_access_err", why,
+		   sizeof(why)),
+	   "MTU %u, a READ through the write-only region: %s", mtu, why);
+out:
+	pair_close(&p);
+}
+
 /* Wait (at most 2 s) for SOB @n to reach @want. */
 static uint32_t sob_settle(unsigned int n, uint32_t want)
 {
@@ -1063,6 +1150,8 @@ int main(int argc, char **argv)
 
 	test_writes(4096, 1);
 	test_writes(1024, 1);
+	test_reads(4096, 2);
+	test_reads(1024, 2);
 	test_sob();
 	test_rnr();
 	test_bad_key();

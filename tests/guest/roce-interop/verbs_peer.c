@@ -38,6 +38,9 @@
  *                            to V; ok wc=STATUS (success, rem_access_err,
  *                            retry_exc_err, ...) or wc=none after T ms
  *                            (default 20000)
+ *   read id=N off=O len=L va=V rkey=K [ms=T]   an RDMA READ of L bytes
+ *                            at V into region bytes O..; ok wc=STATUS as
+ *                            for write
  *   recv id=N                post a receive (no buffer: for immediates)
  *   poll id=N [ms=T]         ok wc=none, or wc=STATUS op=OPCODE imm=X
  *   state id=N               ok state=reset|init|rtr|rts|sqd|sqe|err
@@ -504,7 +507,8 @@ static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, uint64_t ms)
 	}
 }
 
-static void cmd_write(const char *line, char *out, size_t len)
+/* write, or read (@read: an RDMA READ of V's bytes into the region). */
+static void cmd_write(const char *line, char *out, size_t len, bool read)
 {
 	struct slot *s = slot_of(line, true, out, len);
 	uint64_t off, l, va, rkey, imm = 0, ms = 20000;
@@ -519,7 +523,8 @@ static void cmd_write(const char *line, char *out, size_t len)
 	if (!kv_u64(line, "off", &off) || !kv_u64(line, "len", &l) ||
 	    !kv_u64(line, "va", &va) || !kv_u64(line, "rkey", &rkey) ||
 	    off > IO_BUF || l > IO_BUF - off || rkey > 0xFFFFFFFF) {
-		snprintf(out, len, "err write needs off= len= va= rkey=");
+		snprintf(out, len, "err %s needs off= len= va= rkey=",
+			 read ? "read" : "write");
 		return;
 	}
 	with_imm = kv_u64(line, "imm", &imm);
@@ -532,7 +537,8 @@ static void cmd_write(const char *line, char *out, size_t len)
 	wr.wr_id = 1;
 	wr.sg_list = &sge;
 	wr.num_sge = l ? 1 : 0;
-	wr.opcode = with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+	wr.opcode = read ? IBV_WR_RDMA_READ :
+		    with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.imm_data = htonl((uint32_t)imm);
 	wr.wr.rdma.remote_addr = va;
@@ -625,8 +631,8 @@ static bool serve(const char *line, char *out, size_t len)
 		cmd_burn(line, out, len);
 	} else if (!strcmp(cmd, "fill") || !strcmp(cmd, "check")) {
 		cmd_fill(line, out, len, cmd[0] == 'c');
-	} else if (!strcmp(cmd, "write")) {
-		cmd_write(line, out, len);
+	} else if (!strcmp(cmd, "write") || !strcmp(cmd, "read")) {
+		cmd_write(line, out, len, cmd[0] == 'r');
 	} else if (!strcmp(cmd, "recv")) {
 		cmd_recv(line, out, len);
 	} else if (!strcmp(cmd, "poll")) {
