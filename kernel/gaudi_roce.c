@@ -252,6 +252,14 @@ static int ext_write(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 		e[0] = EXT_W0_VALID | (u32)rp->gen[qpn] << EXT_W0_GEN_SHIFT |
 		       (rnr << EXT_W0_RNR_RETRY_SHIFT & EXT_W0_RNR_RETRY) |
 		       (mtu & EXT_W0_PATH_MTU);
+	/*
+	 * A verbs peer names the process VA of a region, which the RDMA
+	 * driver maps at GAUDI_VA_HOST_START above it (gaudi_ib.c).
+	 */
+	if (valid && test_bit(qpn, rp->vqp)) {
+		e[5] = lower_32_bits(GAUDI_VA_HOST_START);
+		e[6] = upper_32_bits(GAUDI_VA_HOST_START);
+	}
 	return tbl_write(gdev, port, QPC_GW_TABLE_EXT, qpn, e, NULL);
 }
 
@@ -730,6 +738,10 @@ static int roce_alloc_conn(struct roce_call *c)
 	/* A new generation: nothing of an earlier connection applies. */
 	if (!++rp->gen[qpn])
 		rp->gen[qpn] = 1;
+	if (c->verbs)
+		set_bit(qpn, rp->vqp);
+	else
+		clear_bit(qpn, rp->vqp);
 	ret = ext_write(c->gdev, c->in.port.port, qpn, true, EXT_MTU_4096,
 			EXT_RNR_RETRY_INFINITE);
 	if (ret)
@@ -1451,8 +1463,8 @@ out:
  * QP, in a reservation of the holder's VA), and it numbers them itself on
  * the device (so ALLOC_CONN takes the number it asks for).
  */
-static_assert(GAUDI_CN_MR_REMOTE_WRITE == GAUDI_NIC_MR_REMOTE_WRITE &&
-	      GAUDI_CN_MR_REMOTE_READ == GAUDI_NIC_MR_REMOTE_READ);
+static_assert(!(GAUDI_CN_MR_REMOTE_WRITE - GAUDI_NIC_MR_REMOTE_WRITE) &&
+	      !(GAUDI_CN_MR_REMOTE_READ - GAUDI_NIC_MR_REMOTE_READ));
 
 static void v_call(struct roce_call *c, struct gaudi_device *gdev,
 		   struct gaudi_file *gfile)

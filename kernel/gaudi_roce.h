@@ -40,6 +40,8 @@ struct gaudi_roce_port {
 	struct gaudi_file *owner;	/* whose they are; NULL: nobody's */
 	DECLARE_BITMAP(conns, GAUDI_NIC_MAX_CONN);	/* allocated QPs */
 	DECLARE_BITMAP(req_set, GAUDI_NIC_MAX_CONN);	/* with requester */
+	/* The RDMA driver's (remote VA offset GAUDI_VA_HOST_START). */
+	DECLARE_BITMAP(vqp, GAUDI_NIC_MAX_CONN);
 	bool wq_set, cq_set;
 	/*
 	 * The RDMA driver's QPs have their send queues at TXE base 2

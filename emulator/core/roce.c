@@ -328,6 +328,8 @@ struct qp_ext {
     uint16_t send_cq, recv_cq;
     uint32_t rq_ci;
     uint64_t rq_base;
+    uint64_t va_off;          /* added to a request's RETH VA */
+    uint32_t pd;              /* its protection domain (0: none) */
     uint64_t addr;            /* the entry, to store rq_ci back */
     uint32_t w[GAUDI_NIC_EXT_SIZE / 4];
 };
@@ -365,6 +367,8 @@ static void ext_get(struct gaudi_core *g, unsigned int port, uint32_t qpn,
     e->rq_ci = gaudi_le32(w[3]);
     e->send_cq = (uint16_t)(gaudi_le32(w[4]) & EXT_W4_SEND_CQ);
     e->recv_cq = (uint16_t)(gaudi_le32(w[4]) >> EXT_W4_RECV_CQ_SHIFT);
+    e->va_off = gaudi_le32(w[5]) | (uint64_t)gaudi_le32(w[6]) << 32;
+    e->pd = gaudi_le32(w[7]);
 }
 
 static void port_mac(struct gaudi_core *g, unsigned int port, uint8_t *mac)
@@ -748,7 +752,7 @@ static int send_pkt(struct gaudi_core *g, unsigned int port,
     unsigned int pad = (4 - (p->len & 3)) & 3;
     size_t plen = BTH_LEN + (reth ? RETH_LEN : 0) + (imm ? IMM_LEN : 0) +
                   p->len + pad + ICRC_LEN;
-    /* A READ re-issued from its first missing byte (IBA 9.7.5.1.3). */
+    /* A READ re-issued from its first missing byte (IBA vol. 1, ch. 9). */
     uint32_t skip = read ? p->got / q->mtu : 0;
     uint64_t raddr = p->raddr + (read ? p->got : 0);
     uint32_t dlen = p->msg_len - (read ? p->got : 0);
@@ -1549,14 +1553,15 @@ static int sob_write(struct gaudi_core *g, unsigned int port, uint64_t off,
  * MR_W6_REMOTE_WRITE) or read (MR_W6_REMOTE_READ) len bytes at va with
  * R_Key rkey?  0 if so, else the QP error syndrome.  With the region table
  * enabled the key names entry rkey & (entries - 1), which must be valid,
- * allow the access, belong to this QP of this generation, carry this
- * very key and hold [va, va + len); without it the key must be the
+ * allow the access, belong to this QP of this generation (or, QPN 0, to
+ * the QP's protection domain pd), carry this very key and hold [va, va +
+ * len); without it the key must be the
  * context's local_key (the engine before regions).
  */
 static uint32_t region_check(struct gaudi_core *g, unsigned int port,
-                             uint32_t qpn, uint8_t gen, const uint32_t *ctx,
-                             uint32_t rkey, uint64_t va, uint64_t len,
-                             uint32_t right)
+                             uint32_t qpn, uint8_t gen, uint32_t pd,
+                             const uint32_t *ctx, uint32_t rkey, uint64_t va,
+                             uint64_t len, uint32_t right)
 {
     uint32_t cfg = gaudi_reg_get(g, GAUDI_NIC_QPC_REG(port, NIC_QPC_MR_CFG));
     uint32_t log = cfg & MR_CFG_LOG_ENTRIES, w[GAUDI_NIC_MR_SIZE / 4];
@@ -1577,8 +1582,10 @@ static uint32_t region_check(struct gaudi_core *g, unsigned int port,
     size = gaudi_le32(w[2]) | (uint64_t)gaudi_le32(w[3]) << 32;
     if (!(gaudi_le32(w[6]) & MR_W6_VALID) ||
         !(gaudi_le32(w[6]) & right) ||
-        (gaudi_le32(w[5]) & MR_W5_QPN) != qpn ||
-        gaudi_le32(w[5]) >> MR_W5_GEN_SHIFT != gen ||
+        ((gaudi_le32(w[5]) & MR_W5_QPN) ?
+         ((gaudi_le32(w[5]) & MR_W5_QPN) != qpn ||
+          gaudi_le32(w[5]) >> MR_W5_GEN_SHIFT != gen) :
+         (!pd || gaudi_le32(w[7]) != pd)) ||
         va < start || len > size || va - start > size - len) {
         return ROCE_SYN_RES_REGION;
     }
@@ -1757,7 +1764,8 @@ static void rd_pump(struct gaudi_core *g, unsigned int port,
                 put_aeth(f + off, AETH_ACK, s->msn);
                 off += AETH_LEN;
             }
-            syn = chunk ? region_check(g, port, x->qpn, x->gen, ctx, x->rkey,
+            syn = chunk ? region_check(g, port, x->qpn, x->gen, e.pd, ctx,
+                                       x->rkey,
                                        x->va + x->off, chunk,
                                        MR_W6_REMOTE_READ) : 0;
             rc = syn ? 0 : chunk ? user_read(g, port, x->va + x->off,
@@ -1804,8 +1812,9 @@ static bool res_read(struct gaudi_core *g, unsigned int port,
 {
     struct gaudi_roce *r = &g->nic.roce;
     const uint8_t *ip = f + ETH_HDR;
-    uint64_t va = (uint64_t)get32(bth + BTH_LEN) << 32 |
-                  get32(bth + BTH_LEN + 4);
+    /* The peer's VA plus the QP's offset (hw/gaudi1/nic.h EXT word 5). */
+    uint64_t va = ((uint64_t)get32(bth + BTH_LEN) << 32 |
+                   get32(bth + BTH_LEN + 4)) + e->va_off;
     uint32_t rkey = get32(bth + BTH_LEN + 8);
     uint32_t dlen = get32(bth + BTH_LEN + 12), syn, npsn;
     struct gaudi_roce_rd *x = NULL;
@@ -1813,8 +1822,8 @@ static bool res_read(struct gaudi_core *g, unsigned int port,
 
     npsn = dlen ? (uint32_t)(((uint64_t)dlen + e->mtu - 1) / e->mtu) : 1;
     syn = dlen > 0x7FFFFFFFU || npsn >= 0x400000U ? ROCE_SYN_RES_LENGTH :
-          dlen ? region_check(g, port, qpn, s->gen, ctx, rkey, va, dlen,
-                              MR_W6_REMOTE_READ) : 0;
+          dlen ? region_check(g, port, qpn, s->gen, e->pd, ctx, rkey, va,
+                              dlen, MR_W6_REMOTE_READ) : 0;
     if (syn) {
         res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
                    syn == ROCE_SYN_RES_LENGTH ? NAK_INVALID_REQ :
@@ -1953,7 +1962,7 @@ static void responder(struct gaudi_core *g, unsigned int port,
             /* A duplicate: the ACK was lost.  ACK again, write nothing. */
             count(g, port, GAUDI_ROCE_DUPLICATES);
             if (is_read) {
-                /* A READ is executed again (IBA 9.7.5.1.3). */
+                /* A READ is executed again (IBA vol. 1, ch. 9). */
                 if (res_read(g, port, f, bth, qpn, ctx, addr, s, &e, psn,
                              true)) {
                     rd_pump(g, port, &budget);
@@ -2021,13 +2030,14 @@ static void responder(struct gaudi_core *g, unsigned int port,
         }
     }
     if (reth) {
-        uint64_t va = (uint64_t)get32(bth + BTH_LEN) << 32 |
-                      get32(bth + BTH_LEN + 4);
+        /* The peer's VA plus the QP's offset; a SOB write's is a CFG one. */
+        uint64_t va = ((uint64_t)get32(bth + BTH_LEN) << 32 |
+                       get32(bth + BTH_LEN + 4)) + (sob ? 0 : e.va_off);
         uint32_t rkey = get32(bth + BTH_LEN + 8);
 
         /* The whole message must lie in the region (none for 0 bytes). */
-        syn = dlen ? region_check(g, port, qpn, s->gen, ctx, rkey, va, dlen,
-                                  MR_W6_REMOTE_WRITE) : 0;
+        syn = dlen ? region_check(g, port, qpn, s->gen, e.pd, ctx, rkey, va,
+                                  dlen, MR_W6_REMOTE_WRITE) : 0;
         if (syn) {
             res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
                        NAK_REMOTE_ACCESS, syn);
@@ -2087,8 +2097,8 @@ static void responder(struct gaudi_core *g, unsigned int port,
              * Every packet again: the region may have ended since the
              * FIRST (nothing moves unless it still holds these bytes).
              */
-            syn = region_check(g, port, qpn, s->gen, ctx, s->rkey, s->va,
-                               payload_len, MR_W6_REMOTE_WRITE);
+            syn = region_check(g, port, qpn, s->gen, e.pd, ctx, s->rkey,
+                               s->va, payload_len, MR_W6_REMOTE_WRITE);
             if (syn) {
                 res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn,
                            NAK_REMOTE_ACCESS, syn);

@@ -515,8 +515,8 @@
  * an entry without VALID, every QP has path MTU 4096, RNR retry count 7
  * (unlimited), generation 0.  Word 0: bits 2:0 path MTU (InfiniBand enum:
  * 1 = 256 .. 5 = 4096; 0, 6, 7 = 4096), bits 6:4 RNR retry count (7 =
- * unlimited), bits 23:16 generation, bit 31 VALID.  Words 1..7 reserved,
- * 0.  The responder's MSN is engine state of the connection (reset with
+ * unlimited), bits 23:16 generation, bit 31 VALID.  Words 1..7: the verbs
+ * fields below (0 for the ioctl's QPs).  The responder's MSN is engine state of the connection (reset with
  * it, like the message state).
  */
 #define NIC_QPC_EXT_BASE_ADDRESS_49_18		0x910
@@ -546,6 +546,10 @@
  * generation, 6 bit 0 VALID, bit 1 REMOTE_WRITE, bit 2 REMOTE_READ (an
  * RDMA READ request needs it, as a WRITE needs REMOTE_WRITE), 7 reserved 0.
  * Without the table a READ's R_Key must equal local_key, as a WRITE's.
+ * A region of a protection domain (issue 25): word 5 QPN 0 (never an RC
+ * QP) makes the entry serve every QP whose extension word 7 equals word 7
+ * (not 0); its generation bits are then not compared: the driver never
+ * gives a PD number again while entries of the earlier PD may remain.
  */
 #define NIC_QPC_MR_BASE_ADDRESS_49_18		0x900
 #define NIC_QPC_MR_BASE_ADDRESS_17_7		0x904
@@ -558,6 +562,7 @@
 #define MR_W6_VALID				(1U << 0)
 #define MR_W6_REMOTE_WRITE			(1U << 1)
 #define MR_W6_REMOTE_READ			(1U << 2)
+#define MR_W7_PD				0xFFFFFFFFU	/* QPN 0 */
 /*
  * Address classes of the RC data path (responder data, requester local
  * data, WQE fetch, CQE write): only the host VA range through the MMU with
@@ -617,8 +622,8 @@
 #define NIC_WQE_F_LEN32				(1U << 23)
 #define NIC_WQE_LEN32				0x7FFFFFFFU	/* dword 5 */
 /*
- * QP extension entry, the verbs part (words 0, 1..4 above the issue 22
- * fields; words 5..7 stay reserved 0):
+ * QP extension entry, the verbs part (word 0 above the issue 22 fields,
+ * words 1..7):
  * - word 0 bits 12:8 MIN_RNR_TIMER: the RNR NAK timer code (IBA table 45)
  *   the responder sends when no receive WQE is posted; bit 13 VERBS: the
  *   QP completes into the CQ table (send CQ, receive CQ below) with 32-byte
@@ -633,6 +638,12 @@
  *   word out of later gateway masks.
  * - word 4: bits 15:0 the send CQ, bits 31:16 the receive CQ (CQ table
  *   indices).
+ * - words 5/6: an offset (bits 31:0, 63:32) the responder adds to the
+ *   RETH VA of every RDMA WRITE and READ request before the region check
+ *   and the MMU (a verbs peer sends the process VA; the driver maps it at
+ *   another device VA); not to a remote sync-object write.  0: none.
+ * - word 7: the QP's protection domain, for regions of a PD (below); 0:
+ *   none.  These two words apply with or without VERBS.
  * The receive queue's producer index is the holder's: a free-running
  *   32-bit word right after the ring (base + 32 * entries), read by the
  *   engine when a message needs a receive WQE; PI - CI > entries is a

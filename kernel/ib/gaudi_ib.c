@@ -51,22 +51,19 @@ static_assert(GAUDI_IB_MAX_PORTS == GAUDI_NIC_NUM_PORTS);
 /* RoCE v2 GIDs per port: link-local, IPv4 and a few IPv6 addresses. */
 #define GAUDI_IB_GID_TBL_LEN	16
 
-/* Send-queue WQEs per QP (the most the TXE serves), and per split chunk. */
+/* Send-queue WQEs per QP (the most the TXE serves). */
 #define GAUDI_IB_SQ_ENTRIES	4096
 #define GAUDI_IB_SQ_SIZE	(GAUDI_IB_SQ_ENTRIES * GAUDI_NIC_SEND_WQE_SIZE)
-/* A WQE's 14-bit size: larger RDMA WRITEs and READs go as 8 KiB pieces. */
-#define GAUDI_IB_CHUNK		SZ_8K
-#define GAUDI_IB_MAX_SEND_WR	(GAUDI_IB_SQ_ENTRIES / 8 - 1)
+#define GAUDI_IB_MAX_SEND_WR	(GAUDI_IB_SQ_ENTRIES - 1)
 #define GAUDI_IB_MAX_RECV_WR	1024
 /* A port's hardware completion queue (8-byte CQEs). */
 #define GAUDI_IB_HWCQ_ENTRIES	8192
 #define GAUDI_IB_HWCQ_SIZE	(GAUDI_IB_HWCQ_ENTRIES * GAUDI_NIC_CQE_SIZE)
 #define GAUDI_IB_MAX_CQE	65536
 #define GAUDI_IB_MAX_CQ		4096
-#define GAUDI_IB_MAX_MR		(1 << MR_CFG_MAX_LOG_ENTRIES)	/* slots */
+#define GAUDI_IB_MAX_MR		BIT(MR_CFG_MAX_LOG_ENTRIES)	/* slots */
 #define GAUDI_IB_NUM_QPN	(GAUDI_IB_MAX_QPN + 1)
 #define GAUDI_IB_MAX_RD_ATOM	16
-
 
 struct gaudi_ib_mr;
 struct gaudi_ib_qp;
@@ -426,6 +423,20 @@ static const struct rdma_stat_desc gaudi_ib_stats[] = {
 	{ .name = "req_qp_errors", .priv = (void *)ROCE_CNT_REQ_QP_ERRORS },
 	{ .name = "res_qp_errors", .priv = (void *)ROCE_CNT_RES_QP_ERRORS },
 	{ .name = "cq_overflows", .priv = (void *)ROCE_CNT_CQ_OVERFLOWS },
+	/* The remote-peer checks' (issue 22) and the verbs operations'. */
+	{ .name = "drop_mac", .priv = (void *)ROCE_CNT_DROP_MAC },
+	{ .name = "drop_source", .priv = (void *)ROCE_CNT_DROP_SOURCE },
+	{ .name = "drop_ack_source", .priv = (void *)ROCE_CNT_DROP_ACK_SOURCE },
+	{ .name = "drop_no_qp", .priv = (void *)ROCE_CNT_DROP_NO_QP },
+	{ .name = "region_errors", .priv = (void *)ROCE_CNT_REGION_ERRORS },
+	{ .name = "addr_refused", .priv = (void *)ROCE_CNT_ADDR_REFUSED },
+	{ .name = "rnr_naks_rx", .priv = (void *)ROCE_CNT_RX_RNR_NAKS },
+	{ .name = "rnr_retries", .priv = (void *)ROCE_CNT_RNR_RETRIES },
+	{ .name = "mtu_errors", .priv = (void *)ROCE_CNT_MTU_ERRORS },
+	{ .name = "rnr_naks_tx", .priv = (void *)ROCE_CNT_TX_RNR_NAKS },
+	{ .name = "recv_wqes", .priv = (void *)ROCE_CNT_RECV_WQES },
+	{ .name = "reads_served", .priv = (void *)ROCE_CNT_READS_SERVED },
+	{ .name = "cq_events_lost", .priv = (void *)ROCE_CNT_CQ_EVENTS_LOST },
 };
 
 static struct rdma_hw_stats *gaudi_ib_alloc_port_stats(struct ib_device *ibdev,
@@ -549,12 +560,15 @@ struct gaudi_ib_mr {
  * @rtr: the responder context is written (regions may name the QP)
  * @sig_all: every WR completes (IB_SIGNAL_ALL_WR)
  * @attr: what modify_qp set, for query_qp
- * @ctx_rkey: the requester context's R_Key
  * @src_ip: the source GID's IPv4 address (from RTR)
- * @sq: the send queue (DMA-coherent), @sq_dma its address
+ * @sq: the send queue (DMA-coherent)
+ * @sq_dma: its DMA address
  * @swqe: per WQE: its WR
- * @sq_pi: next WQE to write; @sq_done: oldest not completed
- * @rwqe: posted receive WRs, @rq_head the oldest, @rq_count how many
+ * @sq_pi: next WQE to write
+ * @sq_done: oldest WQE not completed
+ * @rwqe: posted receive WRs
+ * @rq_head: the oldest
+ * @rq_count: how many
  * @lock: post, modify and the completions' access to the queues
  * @mutex: modify_qp and destroy
  * @node: in the device's QPs
@@ -567,7 +581,6 @@ struct gaudi_ib_qp {
 	u32 port;
 	bool claimed, rtr, sig_all;
 	struct ib_qp_attr attr;
-	u32 ctx_rkey;
 	u32 src_ip;
 	void *sq;
 	dma_addr_t sq_dma;
@@ -723,7 +736,7 @@ static void port_drain(struct gaudi_ib_dev *dev, u32 port)
 	__le32 *e;
 
 	spin_lock_irqsave(&p->lock, flags);
-	if (!p->hw_open || dev->in_reset) {
+	if (!p->hw_open || p->need_open || READ_ONCE(dev->in_reset)) {
 		spin_unlock_irqrestore(&p->lock, flags);
 		return;
 	}
@@ -770,7 +783,8 @@ static void gaudi_ib_cq_work(struct work_struct *work)
 	u32 port;
 
 	for (port = 1; port <= dev->nports; port++) {
-		if (!READ_ONCE(dev->port[port - 1].hw_open))
+		if (!READ_ONCE(dev->port[port - 1].hw_open) ||
+		    READ_ONCE(dev->in_reset))
 			continue;
 		/* Re-armed first: a CQE after this raises the MSI again. */
 		cn->ops->wreg(cn, GAUDI_NIC_RXE_REG(dev->hw_port[port - 1],
@@ -787,7 +801,8 @@ static void gaudi_ib_irq(void *priv)
 	struct gaudi_cn *cn = dev->cn;
 	u32 port;
 
-	if (!READ_ONCE(dev->open_ports))
+	/* In a reset the registers are out of reach. */
+	if (!READ_ONCE(dev->open_ports) || READ_ONCE(dev->in_reset))
 		return;
 	for (port = 1; port <= dev->nports; port++) {
 		if (!READ_ONCE(dev->port[port - 1].hw_open))
@@ -1299,7 +1314,6 @@ static void qp_unclaim(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp)
 	qp->sq_done = 0;
 	qp->rq_head = 0;
 	qp->rq_count = 0;
-	qp->ctx_rkey = 0;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	port_put(dev, p - dev->port + 1);
 }
@@ -1388,12 +1402,29 @@ static int qp_to_rtr(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 	return 0;
 }
 
+/* The requester context of @qp from its attributes (RTR's path). */
+static void qp_req(const struct gaudi_ib_qp *qp, struct gaudi_cn_req *req,
+		   u32 psn, u32 retry, u32 rnr_retry, u32 rkey)
+{
+	const struct ib_qp_attr *a = &qp->attr;
+
+	memset(req, 0, sizeof(*req));
+	req->dst_qpn = a->dest_qp_num;
+	gid_ipv4(&rdma_ah_read_grh(&a->ah_attr)->dgid, &req->dst_ip);
+	memcpy(req->dst_mac, a->ah_attr.roce.dmac, ETH_ALEN);
+	req->src_ip = qp->src_ip;
+	req->psn = psn;
+	req->timeout_retry = retry;
+	req->path_mtu = ib_mtu_enum_to_int(a->path_mtu);
+	req->rnr_retry = rnr_retry;
+	req->remote_key = rkey;
+}
+
 /* RTR -> RTS: the requester context. */
 static int qp_to_rts(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 		     const struct ib_qp_attr *attr, int mask)
 {
-	const struct ib_qp_attr *a = &qp->attr;
-	struct gaudi_cn_req req = {};
+	struct gaudi_cn_req req;
 	int ret;
 
 	if (attr->sq_psn > 0xFFFFFF || attr->retry_cnt > 7 ||
@@ -1401,19 +1432,11 @@ static int qp_to_rts(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 		ibdev_dbg(&dev->ibdev, "QP %u: bad RTS attributes\n", qp->qpn);
 		return -EINVAL;
 	}
-	req.dst_qpn = a->dest_qp_num;
-	gid_ipv4(&rdma_ah_read_grh(&a->ah_attr)->dgid, &req.dst_ip);
-	memcpy(req.dst_mac, a->ah_attr.roce.dmac, ETH_ALEN);
-	req.src_ip = qp->src_ip;
-	req.psn = attr->sq_psn;
-	req.timeout_retry = mask & IB_QP_RETRY_CNT ? attr->retry_cnt : 7;
-	req.path_mtu = ib_mtu_enum_to_int(a->path_mtu);
-	req.rnr_retry = mask & IB_QP_RNR_RETRY ? attr->rnr_retry : 7;
-	req.remote_key = 0;
+	qp_req(qp, &req, attr->sq_psn,
+	       mask & IB_QP_RETRY_CNT ? attr->retry_cnt : 7,
+	       mask & IB_QP_RNR_RETRY ? attr->rnr_retry : 7, 0);
 	ret = rops(dev)->qp_set_req(dev->rd, qp->uc->hold,
 				    dev->hw_port[qp->port - 1], qp->qpn, &req);
-	if (!ret)
-		qp->ctx_rkey = 0;
 	return ret;
 }
 
@@ -1618,52 +1641,6 @@ static int gaudi_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-/*
- * An engine that takes the R_Key from the requester context only (before
- * NIC_WQE_F_RKEY) needs the WR's key there: rewritten while the send
- * queue is idle, from the PSN the engine reached (both rings restart).
- */
-static void qp_set_rkey(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
-			u32 rkey)
-{
-	struct gaudi_cn_qp_state st;
-	struct ib_qp_attr a = {};
-	unsigned long flags;
-	bool idle;
-
-	mutex_lock(&qp->mutex);
-	spin_lock_irqsave(&qp->lock, flags);
-	idle = qp->state == IB_QPS_RTS && qp->sq_pi == qp->sq_done &&
-	       qp->ctx_rkey != rkey;
-	spin_unlock_irqrestore(&qp->lock, flags);
-	if (idle && !rops(dev)->qp_state(dev->rd, qp->uc->hold,
-					 dev->hw_port[qp->port - 1], qp->qpn,
-					 &st) && !st.req_error) {
-		struct gaudi_cn_req req = {};
-
-		a = qp->attr;
-		req.dst_qpn = a.dest_qp_num;
-		gid_ipv4(&rdma_ah_read_grh(&a.ah_attr)->dgid, &req.dst_ip);
-		memcpy(req.dst_mac, a.ah_attr.roce.dmac, ETH_ALEN);
-		req.src_ip = qp->src_ip;
-		req.psn = st.next_psn;
-		req.timeout_retry = a.retry_cnt;
-		req.path_mtu = ib_mtu_enum_to_int(a.path_mtu);
-		req.rnr_retry = a.rnr_retry;
-		req.remote_key = rkey;
-		if (!rops(dev)->qp_set_req(dev->rd, qp->uc->hold,
-					   dev->hw_port[qp->port - 1], qp->qpn,
-					   &req)) {
-			spin_lock_irqsave(&qp->lock, flags);
-			qp->ctx_rkey = rkey;
-			qp->sq_pi = 0;
-			qp->sq_done = 0;
-			spin_unlock_irqrestore(&qp->lock, flags);
-		}
-	}
-	mutex_unlock(&qp->mutex);
-}
-
 /* ---- posting ------------------------------------------------------------- */
 
 /* One send WQE at ring index @i of @qp. */
@@ -1672,14 +1649,14 @@ static void sq_put(struct gaudi_ib_qp *qp, u32 i, u32 op, u64 laddr,
 {
 	__le32 *w = qp->sq + (size_t)i * GAUDI_NIC_SEND_WQE_SIZE;
 
+	/* The R_Key and a 31-bit size in the WQE: one WQE per WR. */
 	w[0] = cpu_to_le32(op << NIC_WQE_OPCODE_SHIFT | NIC_WQE_F_RKEY |
-			   (imm ? NIC_WQE_F_IMM : 0));
+			   NIC_WQE_F_LEN32 | (imm ? NIC_WQE_F_IMM : 0));
 	w[1] = cpu_to_le32(lower_32_bits(laddr));
-	w[2] = cpu_to_le32((upper_32_bits(laddr) & NIC_WQE_LOCAL_ADDR_HI) |
-			   len << NIC_WQE_SIZE_SHIFT);
+	w[2] = cpu_to_le32(upper_32_bits(laddr) & NIC_WQE_LOCAL_ADDR_HI);
 	w[3] = cpu_to_le32(lower_32_bits(raddr));
 	w[4] = cpu_to_le32(upper_32_bits(raddr) & NIC_WQE_REMOTE_ADDR_HI);
-	w[5] = 0;
+	w[5] = cpu_to_le32(len & NIC_WQE_LEN32);
 	w[6] = cpu_to_le32(imm ? imm_data : 0);
 	w[7] = cpu_to_le32(rkey);
 }
@@ -1690,13 +1667,13 @@ static int post_one(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 {
 	const struct ib_rdma_wr *rw = rdma_wr(wr);
 	u32 len = wr->num_sge ? wr->sg_list[0].length : 0;
-	u32 n, room, op, chunk, off = 0, i;
 	bool read = wr->opcode == IB_WR_RDMA_READ;
 	bool imm = wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+	struct gaudi_ib_swqe *s;
 	u64 laddr = 0;
 
 	if ((wr->opcode != IB_WR_RDMA_WRITE && !imm && !read) ||
-	    wr->num_sge > GAUDI_IB_MAX_SGE ||
+	    wr->num_sge > GAUDI_IB_MAX_SGE || len > NIC_WQE_LEN32 ||
 	    (wr->send_flags & ~(IB_SEND_SIGNALED | IB_SEND_FENCE |
 				IB_SEND_SOLICITED)) ||
 	    (read && !len)) {
@@ -1712,32 +1689,18 @@ static int post_one(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 			  len);
 		return -EINVAL;
 	}
-	/* A WRITE with immediate is one message: one WQE. */
-	if (imm && len >= GAUDI_IB_CHUNK * 2) {
-		ibdev_dbg(&dev->ibdev, "QP %u: WRITE with immediate over 16 KiB\n",
-			  qp->qpn);
-		return -EINVAL;
-	}
-	n = imm || !len ? 1 : DIV_ROUND_UP(len, GAUDI_IB_CHUNK);
-	room = GAUDI_IB_SQ_ENTRIES - 1 -
-	       ((qp->sq_pi - qp->sq_done) & (GAUDI_IB_SQ_ENTRIES - 1));
-	if (n > room)
+	if (((qp->sq_pi + 1) & (GAUDI_IB_SQ_ENTRIES - 1)) == qp->sq_done)
 		return -ENOMEM;
-	op = read ? WQE_READ : WQE_LINEAR;
-	for (i = 0; i < n; i++, off += chunk) {
-		struct gaudi_ib_swqe *s = &qp->swqe[qp->sq_pi];
-
-		chunk = imm ? len : min_t(u32, len - off, GAUDI_IB_CHUNK);
-		sq_put(qp, qp->sq_pi, op, laddr + off, chunk,
-		       rw->remote_addr + off, rw->rkey, imm,
-		       imm ? be32_to_cpu(wr->ex.imm_data) : 0);
-		s->wr_id = wr->wr_id;
-		s->len = len;
-		s->opcode = read ? IB_WC_RDMA_READ : IB_WC_RDMA_WRITE;
-		s->signaled = wr->send_flags & IB_SEND_SIGNALED;
-		s->last = i == n - 1;
-		qp->sq_pi = (qp->sq_pi + 1) & (GAUDI_IB_SQ_ENTRIES - 1);
-	}
+	sq_put(qp, qp->sq_pi, read ? WQE_READ : WQE_LINEAR, laddr, len,
+	       rw->remote_addr, rw->rkey, imm,
+	       imm ? be32_to_cpu(wr->ex.imm_data) : 0);
+	s = &qp->swqe[qp->sq_pi];
+	s->wr_id = wr->wr_id;
+	s->len = len;
+	s->opcode = read ? IB_WC_RDMA_READ : IB_WC_RDMA_WRITE;
+	s->signaled = wr->send_flags & IB_SEND_SIGNALED;
+	s->last = true;
+	qp->sq_pi = (qp->sq_pi + 1) & (GAUDI_IB_SQ_ENTRIES - 1);
 	return 0;
 }
 
@@ -1750,9 +1713,6 @@ static int gaudi_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	u32 pi, hw;
 	int ret = 0;
 
-	if (wr && wr->opcode != IB_WR_SEND &&
-	    rdma_wr(wr)->rkey != READ_ONCE(qp->ctx_rkey))
-		qp_set_rkey(dev, qp, rdma_wr(wr)->rkey);
 	spin_lock_irqsave(&qp->lock, flags);
 	if (qp->state != IB_QPS_RTS) {
 		spin_unlock_irqrestore(&qp->lock, flags);
@@ -1929,7 +1889,7 @@ static void gaudi_ib_reset_prepare(void *priv)
 	struct gaudi_ib_dev *dev = priv;
 
 	mutex_lock(&dev->lock);
-	dev->in_reset = true;
+	WRITE_ONCE(dev->in_reset, true);
 	mutex_unlock(&dev->lock);
 }
 
@@ -1946,7 +1906,7 @@ static void gaudi_ib_reset_done(void *priv, bool ok)
 	u32 port;
 
 	mutex_lock(&dev->lock);
-	dev->in_reset = !ok;
+	WRITE_ONCE(dev->in_reset, !ok);
 	mutex_unlock(&dev->lock);
 	for (port = 1; port <= dev->nports; port++) {
 		struct gaudi_ib_port *p = &dev->port[port - 1];
@@ -2033,6 +1993,11 @@ static int gaudi_ib_probe(struct auxiliary_device *adev,
 	snprintf(dev->ibdev.node_desc, sizeof(dev->ibdev.node_desc),
 		 "Gaudi 1 card %s", cn->bus_info);
 	ib_set_device_ops(&dev->ibdev, &gaudi_ib_ops);
+	/* The data path is the kernel's: its uverbs commands are offered. */
+	dev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				      BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
+				      BIT_ULL(IB_USER_VERBS_CMD_POLL_CQ) |
+				      BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
 	ret = rd->ops->attach(rd, &gaudi_ib_client, dev);
 	if (ret)

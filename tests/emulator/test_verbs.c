@@ -37,8 +37,9 @@
 #define RLEN		0x20000U
 #define MTU_1024	3		/* InfiniBand MTU code */
 
-static void ext_verbs(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
-		      uint32_t rnr_retry, uint32_t min_rnr, bool verbs)
+static void ext_full(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
+		     uint32_t rnr_retry, uint32_t min_rnr, bool verbs,
+		     uint64_t va_off, uint32_t pd)
 {
 	uint64_t rq = VA_V + RQ_OFF;
 	uint32_t w[8] = { 0 };
@@ -51,7 +52,16 @@ static void ext_verbs(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
 	       RQ_LOG << EXT_W2_RQ_LOG_SHIFT;
 	w[3] = 0;
 	w[4] = SCQ | RCQ << EXT_W4_RECV_CQ_SHIFT;
+	w[5] = (uint32_t)va_off;
+	w[6] = (uint32_t)(va_off >> 32);
+	w[7] = pd;
 	bed_table(side, p, QPC_GW_TABLE_EXT, qpn, w);
+}
+
+static void ext_verbs(int side, unsigned int p, uint32_t qpn, uint32_t mtu,
+		      uint32_t rnr_retry, uint32_t min_rnr, bool verbs)
+{
+	ext_full(side, p, qpn, mtu, rnr_retry, min_rnr, verbs, 0, 0);
 }
 
 static void cq_set(int side, unsigned int p, uint32_t cq, uint64_t ring,
@@ -66,8 +76,8 @@ static void cq_set(int side, unsigned int p, uint32_t cq, uint64_t ring,
 	bed_table(side, p, QPC_GW_TABLE_CQ, cq, w);
 }
 
-static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
-		   uint64_t len, uint32_t qpn, uint32_t flags)
+static void mr_pd(int side, unsigned int p, uint32_t key, uint64_t start,
+		  uint64_t len, uint32_t qpn, uint32_t flags, uint32_t pd)
 {
 	uint32_t w[8] = { 0 };
 
@@ -78,7 +88,14 @@ static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
 	w[4] = key;
 	w[5] = qpn;
 	w[6] = flags;
+	w[7] = pd;
 	bed_table(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
+}
+
+static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
+		   uint64_t len, uint32_t qpn, uint32_t flags)
+{
+	mr_pd(side, p, key, start, len, qpn, flags, 0);
 }
 
 /* Both cards as the verbs driver sets them up; QA -> QB connected. */
@@ -142,7 +159,7 @@ static void post_recv(unsigned int idx, uint32_t boff, uint32_t len,
 
 /* A send WQE of QA on card 0 (32-bit size, own R_Key). */
 static void vpost(unsigned int idx, uint32_t op, uint32_t flags, uint32_t la,
-		  uint32_t ra, uint32_t size, uint32_t imm, uint32_t rkey)
+		  uint64_t ra, uint32_t size, uint32_t imm, uint32_t rkey)
 {
 	uint32_t w[8] = { 0 };
 	uint64_t l = VA_BUF + la, r = VA_BUF + ra;
@@ -672,6 +689,83 @@ static void test_doorbell_page(void)
 	bye();
 }
 
+/*
+ * The QP's VA offset (a verbs peer sends process VAs) and regions of a
+ * protection domain.
+ */
+static void test_va_pd(void)
+{
+	unsigned int p = 0;
+	struct cqwant sw = { 0, SCQ, 1 };
+	uint64_t off = 0x123456000ULL;	/* device VA = process VA + off */
+	uint32_t c[8];
+
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	ext_full(1, p, QB, EXT_MTU_4096, 7, 1, true, off, 0);
+	fill(buf(0, 0), 0x2000, 11);
+	fill(buf(1, RBUF), 0x2000, 12);
+	vpost(0, WQE_LINEAR, NIC_WQE_F_SIGNALED, 0, RBUF + 0x100 - off, 512,
+	      0, RKEY);
+	vpost(1, WQE_READ, NIC_WQE_F_SIGNALED, 0x1000, RBUF + 0x800 - off,
+	      512, 0, RKEY);
+	doorbell(p, QA, 2);
+	sw.n = 2;
+	settle(cq_has, &sw, 5);
+	vcqe(0, SCQ_OFF, 1, c);
+	ok(cqe_status(c) == CQE_ST_SUCCESS && cq_pi_of(0, SCQ) == 2 &&
+	   !memcmp(buf(1, RBUF + 0x100), buf(0, 0), 512) &&
+	   !memcmp(buf(0, 0x1000), buf(1, RBUF + 0x800), 512),
+	   "the QP's VA offset: a WRITE and a READ at process VAs reach the "
+	   "region at device VA + 0x%llx", (unsigned long long)off);
+	bye();
+
+	/* Without the offset the same VAs are outside every region. */
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	vpost(0, WQE_LINEAR, NIC_WQE_F_SIGNALED, 0, RBUF + 0x100 - off, 512,
+	      0, RKEY);
+	doorbell(p, QA, 1);
+	sw.n = 1;
+	settle(cq_has, &sw, 5);
+	vcqe(0, SCQ_OFF, 0, c);
+	ok(cqe_status(c) == CQE_ST_REM_ACCESS_ERR,
+	   "no offset: the process VA is refused");
+	bye();
+
+	/* A region of PD 77: QPs of PD 77 reach it, of PD 78 or none not. */
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	mr_pd(1, p, RKEY, VA_BUF + RBUF, RLEN, 0,
+	      MR_W6_VALID | MR_W6_REMOTE_WRITE | MR_W6_REMOTE_READ, 77);
+	ext_full(1, p, QB, EXT_MTU_4096, 7, 1, true, 0, 77);
+	vpost(0, WQE_READ, NIC_WQE_F_SIGNALED, 0x1000, RBUF, 64, 0, RKEY);
+	doorbell(p, QA, 1);
+	settle(cq_has, &sw, 5);
+	vcqe(0, SCQ_OFF, 0, c);
+	ok(cqe_status(c) == CQE_ST_SUCCESS, "a PD region serves a QP of its PD");
+	bye();
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	mr_pd(1, p, RKEY, VA_BUF + RBUF, RLEN, 0,
+	      MR_W6_VALID | MR_W6_REMOTE_WRITE, 77);
+	ext_full(1, p, QB, EXT_MTU_4096, 7, 1, true, 0, 78);
+	vpost(0, WQE_LINEAR, NIC_WQE_F_SIGNALED, 0, RBUF, 64, 0, RKEY);
+	doorbell(p, QA, 1);
+	settle(cq_has, &sw, 5);
+	vcqe(0, SCQ_OFF, 0, c);
+	ok(cqe_status(c) == CQE_ST_REM_ACCESS_ERR &&
+	   last_syndrome(1, p) == ROCE_SYN_RES_REGION,
+	   "a QP of another PD: refused");
+	bye();
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	mr_pd(1, p, RKEY, VA_BUF + RBUF, RLEN, 0,
+	      MR_W6_VALID | MR_W6_REMOTE_WRITE, 0);
+	vpost(0, WQE_LINEAR, NIC_WQE_F_SIGNALED, 0, RBUF, 64, 0, RKEY);
+	doorbell(p, QA, 1);
+	settle(cq_has, &sw, 5);
+	vcqe(0, SCQ_OFF, 0, c);
+	ok(cqe_status(c) == CQE_ST_REM_ACCESS_ERR,
+	   "QPN 0 and PD 0 in the region, a QP of no PD: refused");
+	bye();
+}
+
 static void test_bad_wqes(void)
 {
 	unsigned int p = 8;
@@ -702,6 +796,7 @@ int main(void)
 	test_read_gap();
 	test_cq();
 	test_doorbell_page();
+	test_va_pd();
 	test_bad_wqes();
 	free(W);
 	return tap_done();

@@ -411,6 +411,9 @@ rdma)
 	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_ib_test" "$suite_dir/gaudi_ib_test.c" -libverbs
 	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_ib_kverbs_test" \
+		"$repo/tests/verbs/gaudi_ib_kverbs_test.c" -libverbs
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-I "$repo/userspace/include" -o "$out/gaudi_roce_counters" \
 		"$repo/tests/guest/roce/gaudi_roce_counters.c" \
 		-L "$repo/build/userspace" -lgaudi \
@@ -427,6 +430,7 @@ rdma)
 		--add "$en_ko:/suite/ko/gaudi_en.ko" \
 		--add "$ib_ko:/suite/ko/gaudi_ib.ko" \
 		--add "$out/gaudi_ib_test:/suite/bin/gaudi_ib_test" \
+		--add "$out/gaudi_ib_kverbs_test:/suite/bin/gaudi_ib_kverbs_test" \
 		--add "$out/gaudi_roce_counters:/suite/bin/gaudi_roce_counters" \
 		--add "$repo/build/verbs/libgaudi-rdmav34.so:$provdir/libgaudi-rdmav34.so" \
 		--add "$out/gaudi.driver:/etc/libibverbs.d/gaudi.driver" \

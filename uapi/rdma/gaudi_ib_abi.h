@@ -11,6 +11,7 @@
 #ifndef GAUDI_IB_ABI_H
 #define GAUDI_IB_ABI_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 
 /*
@@ -38,7 +39,7 @@
  * are uverbs commands.  A later ABI that maps queues says so with another
  * bit; a provider that knows neither refuses the context.
  */
-#define GAUDI_IB_UCTX_KERNEL_DATAPATH	(1U << 0)
+#define GAUDI_IB_UCTX_KERNEL_DATAPATH	_BITUL(0)
 
 /*
  * Limits of a context's objects (also in ibv_query_device()): RC QPs

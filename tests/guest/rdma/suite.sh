@@ -17,6 +17,9 @@
 #   4  gaudi_ib_test: attributes, P_Keys, bad ports, the card's holding by
 #      verbs contexts (taken through the compute node only), protection
 #      domains, bad driver data
+#   4b gaudi_ib_kverbs_test (tests/verbs/): every kernel verb with bad
+#      arguments, RDMA WRITE between the cards, issue 22's isolation
+#      classes through verbs; no kernel warning
 #   5  rdma statistic: RDMA WRITEs over the cable (the roce suite's
 #      gaudi_roce_counters traffic) move tx_pkts/rx_pkts of both ports by
 #      exactly what ethtool -S shows of the same run
@@ -204,6 +207,26 @@ ok $? "the address GID is there again"
 
 # ---- 4: verbs --------------------------------------------------------------
 tap_sub_each verbs "$BIN/gaudi_ib_test" "$CARDS" "$PORTS"
+# The kernel's verbs (h25k): bad arguments, RDMA WRITE, isolation classes.
+# Both ends in one host: ib_core resolves a peer's MAC by the route from
+# the source GID's netdev, which for an address of the same host is no
+# route over the cable; card 1's netdev goes to a namespace of its own
+# meanwhile, as on a second host.
+ip route get 10.25.0.2 from 10.25.0.1 oif "$n0" 2>&1 | sed 's/^/# route: /'
+ip netns add kv 2>/dev/null
+ip link set "$n1" netns kv &&
+	ip -n kv link set "$n1" up && ip -n kv addr add 10.25.0.2/24 dev "$n1"
+ok $? "$n1 in namespace kv with 10.25.0.2"
+wait_for 10 active "$d1/1" "$n1"
+wait_for 10 gid_index "$d1" 1 0000:0000:0000:0000:0000:ffff:0a19:0002
+dmesg -c >/dev/null 2>&1
+tap_sub_each kverbs "$BIN/gaudi_ib_kverbs_test" "$d0" "$d1"
+! dmesg | grep -Eq 'WARNING|BUG|Oops|gaudi.*(error|fault)'
+ok $? "no kernel warning from the kernel verbs test"
+ip -n kv link set "$n1" netns 1 && ip link set "$n1" up &&
+	ip addr add 10.25.0.2/24 dev "$n1"
+ok $? "$n1 back with 10.25.0.2"
+wait_for 10 active "$d1/1" "$n1"
 
 # ---- 5: rdma statistic -----------------------------------------------------
 rdma statistic show link "$d0/1" >/tmp/stat 2>&1
