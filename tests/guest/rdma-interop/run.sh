@@ -23,7 +23,8 @@
 # (else built), PAIRS (default all three), PORT (base port; default from
 # the process id), TIMEOUT (seconds per VM, default 600), VERBS_TODO (the
 # reason runs with a Gaudi end are not expected to pass yet: they are then
-# TODO results, run and shown, counted as skipped; empty: they count).
+# TODO results, run and shown, counted as skipped; empty: they count),
+# VERBS_TODO_SEND (the same for the runs of SEND/RECV only).
 # Prints TAP and "N passed, N failed[, N skipped]"; exit status 1 on any
 # failure.
 set -u
@@ -85,8 +86,9 @@ vm() {
 	else
 		v_ip=10.77.0.2 v_ctl=10.78.0.2 v_peer=10.78.0.1
 	fi
-	v_todo=
-	case $v_name in *gaudi*) v_todo=$VERBS_TODO ;; esac
+	v_todo=''
+	v_todo_send=''
+	case $v_name in *gaudi*) v_todo=$VERBS_TODO v_todo_send=${VERBS_TODO_SEND:-} ;; esac
 	if [ "$v_kind" = gaudi ]; then
 		set -- --cards 1 --nic-external "$v_how:127.0.0.1:$port" \
 			--eth "$v_how:127.0.0.1:$((port + 3))" \
@@ -103,7 +105,7 @@ vm() {
 		--add "$repo/tests/lib/tap.sh:/suite/tap.sh" \
 		--add "$repo/tests/guest/rdma/verbs-tools.sh:/suite/verbs-tools.sh" \
 		--add "$here/side.sh:/suite/side.sh" "$@" \
-		--cmd "TAP_SH=/suite/tap.sh VT_SH=/suite/verbs-tools.sh BIN=/suite/bin GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko GAUDI_IB_KO=/suite/ko/gaudi_ib.ko KIND=$v_kind SIDE=$v_side ROCE_IP=$v_ip CTL_IP=$v_ctl PEER_CTL_IP=$v_peer TODO='$v_todo' sh /suite/side.sh" \
+		--cmd "TAP_SH=/suite/tap.sh VT_SH=/suite/verbs-tools.sh BIN=/suite/bin GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko GAUDI_IB_KO=/suite/ko/gaudi_ib.ko KIND=$v_kind SIDE=$v_side ROCE_IP=$v_ip CTL_IP=$v_ctl PEER_CTL_IP=$v_peer TODO='$v_todo' VERBS_TODO_SEND='$v_todo_send' sh /suite/side.sh" \
 		>"$outdir/$v_name.log" 2>&1 &
 	vm_pid=$!
 }

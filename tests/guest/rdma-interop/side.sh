@@ -31,30 +31,6 @@ TODO=${TODO:-}
 # shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
 . /lib/gaudi-vm/dmesg-judge.sh
 
-wait_for() {
-	w_t=$(($1 * 5))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		w_t=$((w_t - 1))
-		[ $w_t -le 0 ] && return 1
-		sleep 0.2
-	done
-}
-
-# gid_index DEV PORT IPV4: the index of the address's RoCE v2 GID.
-gid_index() {
-	gi_want=$(echo "$3" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4 }')
-	i=0
-	while [ $i -lt 16 ]; do
-		if [ "$(cat "/sys/class/infiniband/$1/ports/$2/gids/$i" 2>/dev/null)" = "$gi_want" ] &&
-		   [ "$(cat "/sys/class/infiniband/$1/ports/$2/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ]; then
-			echo $i
-			return 0
-		fi
-		i=$((i + 1))
-	done
-	return 1
-}
 port_active() { ibv_devinfo -d "$1" -i "$2" 2>/dev/null | grep -q PORT_ACTIVE; }
 
 for i in default all; do
@@ -108,12 +84,12 @@ ip addr add "$CTL_IP/24" dev "$ctl" && ip link set dev "$ctl" up
 ok $? "$ctl (the control link) up as $CTL_IP"
 wait_for 30 port_active "$dev" "$port"
 ok $? "$dev port $port ACTIVE"
-wait_for 10 gid_index "$dev" "$port" "$ROCE_IP"
-gid=$(gid_index "$dev" "$port" "$ROCE_IP")
+wait_for 10 gid_index "$dev" "$port" "$(ipv4_gid "$ROCE_IP")"
+gid=$(gid_index "$dev" "$port" "$(ipv4_gid "$ROCE_IP")")
 ok $? "$ROCE_IP is RoCE v2 GID $gid of $dev/$port"
 diag "$(ibv_devinfo -d "$dev" -i "$port" | grep -E 'state|active_mtu' | tr -s ' \t' ' ' | tr '\n' ';')"
 
-while read -r name tool tcp args; do
+while read -r name needs tool tcp args; do
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	if [ "$SIDE" = server ]; then
 		# shellcheck disable=SC2086 # option words
@@ -126,7 +102,7 @@ while read -r name tool tcp args; do
 	st=$?
 	secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")
 	fig=$(vt_figure "$name" "/tmp/$name.log")
-	vt_todo_or_ok "$TODO" $st "$name: the $SIDE end of $tool on $dev/$port completes (status $st, $secs s${fig:+, $fig})"
+	vt_todo_or_ok "$(vt_todo_reason "$TODO" "$needs")" $st "$name: the $SIDE end of $tool on $dev/$port completes (status $st, $secs s${fig:+, $fig})"
 	[ $st -eq 0 ] || vt_show "/tmp/$name.log" 12
 	[ "$SIDE" = client ] && [ $st -eq 0 ] && [ -n "$fig" ] &&
 		diag "figure $name $fig"
