@@ -70,6 +70,7 @@ static const char *todo_why, *todo_send;
 	})
 
 #define BUF_LEN (256 * 1024)
+#define HALF (BUF_LEN / 2) /* b's region; its second half for others */
 #define PORT 1
 
 struct end {
@@ -120,8 +121,13 @@ static struct ibv_qp *qp_new(struct end *e)
 	return ibv_create_qp(e->pd, &a);
 }
 
-/* A card's end: context, PD, CQ, QP, a registered buffer. */
-static int end_open(struct end *e, const char *dev, int gid_index)
+/*
+ * A card's end: context, PD, CQ, QP, a buffer of BUF_LEN whose first
+ * @mr_len bytes are registered (regions may not share a page: the rest is
+ * for the isolation checks' own regions).
+ */
+static int end_open(struct end *e, const char *dev, int gid_index,
+		    size_t mr_len)
 {
 	memset(e, 0, sizeof(*e));
 	e->gid_index = gid_index;
@@ -135,7 +141,7 @@ static int end_open(struct end *e, const char *dev, int gid_index)
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!e->cq || e->buf == MAP_FAILED)
 		return -1;
-	e->mr = ibv_reg_mr(e->pd, e->buf, BUF_LEN,
+	e->mr = ibv_reg_mr(e->pd, e->buf, mr_len,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				   IBV_ACCESS_REMOTE_READ);
 	e->qp = e->mr ? qp_new(e) : NULL;
@@ -459,10 +465,10 @@ static void data(struct end *a, struct end *b)
 		   (uintptr_t)b->buf + 4096, b->mr->rkey, 10);
 	ok(st == IBV_WC_SUCCESS && !memcmp(b->buf + 4096, a->buf, 65536),
 	   "RDMA WRITE of 64 KiB: completed (%d), landed byte for byte", st);
-	ok(!post_recv(b, 160 * 1024, 64), "post_recv for a write with immediate");
+	ok(!post_recv(b, 120000, 64), "post_recv for a write with immediate");
 	ok(!ibv_req_notify_cq(b->cq, 0), "b's CQ armed (req_notify_cq)");
 	st = do_op(a, a->qp, IBV_WR_RDMA_WRITE_WITH_IMM, 20000, 3000,
-		   (uintptr_t)b->buf + 200000, b->mr->rkey, 10);
+		   (uintptr_t)b->buf + 100000, b->mr->rkey, 10);
 	{
 		struct pollfd pfd = {.fd = b->ch->fd, .events = POLLIN};
 		struct ibv_cq *ev_cq = NULL;
@@ -480,24 +486,24 @@ static void data(struct end *a, struct end *b)
 		   wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM &&
 		   (wc.wc_flags & IBV_WC_WITH_IMM) &&
 		   ntohl(wc.imm_data) == 0x1234abcd &&
-		   !memcmp(b->buf + 200000, a->buf + 20000, 3000),
+		   !memcmp(b->buf + 100000, a->buf + 20000, 3000),
 	   "RDMA WRITE with immediate: data byte for byte, the immediate in the receive");
-	ok(!post_recv(b, 128 * 1024, 16384), "post_recv of 16 KiB");
+	ok(!post_recv(b, 76000, 16384), "post_recv of 16 KiB");
 	st = do_op(a, a->qp, IBV_WR_SEND, 8192, 12000, 0, 0, 10);
 	ok_send(st == IBV_WC_SUCCESS && !poll_one(b->cq, &wc, 10) &&
 			wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
 			wc.byte_len == 12000 && wc.wr_id == 0xcafe &&
 			wc.qp_num == b->qp->qp_num &&
-			!memcmp(b->buf + 128 * 1024, a->buf + 8192, 12000),
+			!memcmp(b->buf + 76000, a->buf + 8192, 12000),
 		"SEND of 12000 bytes: the receive completes with its length and wr_id, data byte for byte (%d)",
 		st);
 	if (st != IBV_WC_SUCCESS && !pair_renew(a, b))
 		tap_diag("QPs renewed after the SEND");
-	fill(b->buf + 100000, 32768, 9);
-	st = do_op(a, a->qp, IBV_WR_RDMA_READ, 131072, 32768,
-		   (uintptr_t)b->buf + 100000, b->mr->rkey, 10);
-	ok(st == IBV_WC_SUCCESS && !memcmp(a->buf + 131072, b->buf + 100000, 32768),
-	   "RDMA READ of 32 KiB: completed (%d), byte for byte", st);
+	fill(b->buf + 104000, 24576, 9);
+	st = do_op(a, a->qp, IBV_WR_RDMA_READ, 131072, 24576,
+		   (uintptr_t)b->buf + 104000, b->mr->rkey, 10);
+	ok(st == IBV_WC_SUCCESS && !memcmp(a->buf + 131072, b->buf + 104000, 24576),
+	   "RDMA READ of 24 KiB: completed (%d), byte for byte", st);
 }
 
 /* ---- 3: isolation ------------------------------------------------------ */
@@ -518,6 +524,9 @@ static void refused(struct end *a, struct end *b, enum ibv_wr_opcode op,
 	ok(!pair_renew(a, b), "both QPs renewed and connected");
 }
 
+/* The isolation checks' regions: in b's buffer, past b's own region. */
+#define REG (HALF + 32768)
+
 static void isolation(struct end *a, struct end *b, int foreign_gid)
 {
 	uintptr_t base = (uintptr_t)b->buf;
@@ -526,28 +535,28 @@ static void isolation(struct end *a, struct end *b, int foreign_gid)
 	uint32_t key;
 	int st;
 
-	mr = ibv_reg_mr(b->pd, b->buf + 65536, 8192,
+	mr = ibv_reg_mr(b->pd, b->buf + REG, 8192,
 			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	if (ok(mr != NULL, "a region of 8 KiB at 64 KiB, remote write only")) {
-		refused(a, b, IBV_WR_RDMA_WRITE, base + 65536 - 64, 128, mr->rkey,
+	if (ok(mr != NULL, "a region of 8 KiB at 160 KiB, remote write only")) {
+		refused(a, b, IBV_WR_RDMA_WRITE, base + REG - 64, 128, mr->rkey,
 			"a write starting 64 bytes below the region");
-		refused(a, b, IBV_WR_RDMA_WRITE, base + 65536 + 8192 - 100, 200,
+		refused(a, b, IBV_WR_RDMA_WRITE, base + REG + 8192 - 100, 200,
 			mr->rkey, "a write across the region's end");
-		refused(a, b, IBV_WR_RDMA_READ, base + 65536, 4096, mr->rkey,
+		refused(a, b, IBV_WR_RDMA_READ, base + REG, 4096, mr->rkey,
 			"a read of a region without remote read");
 		refill(b, 6);
-		st = do_op(a, a->qp, IBV_WR_RDMA_WRITE, 0, 8192, base + 65536,
+		st = do_op(a, a->qp, IBV_WR_RDMA_WRITE, 0, 8192, base + REG,
 			   mr->rkey, 10);
-		ok(st == IBV_WC_SUCCESS && !memcmp(b->buf + 65536, a->buf, 8192),
+		ok(st == IBV_WC_SUCCESS && !memcmp(b->buf + REG, a->buf, 8192),
 		   "the whole region written: accepted (%d)", st);
 		key = mr->rkey;
 		ok(!ibv_dereg_mr(mr), "the region deregistered");
-		refused(a, b, IBV_WR_RDMA_WRITE, base + 65536, 64, key,
+		refused(a, b, IBV_WR_RDMA_WRITE, base + REG, 64, key,
 			"a write with the deregistered region's key");
 	}
-	mr = ibv_reg_mr(b->pd, b->buf + 65536, 8192, IBV_ACCESS_REMOTE_READ);
+	mr = ibv_reg_mr(b->pd, b->buf + REG, 8192, IBV_ACCESS_REMOTE_READ);
 	if (ok(mr != NULL, "a region with remote read only")) {
-		refused(a, b, IBV_WR_RDMA_WRITE, base + 65536, 64, mr->rkey,
+		refused(a, b, IBV_WR_RDMA_WRITE, base + REG, 64, mr->rkey,
 			"a write into a region without remote write");
 		ibv_dereg_mr(mr);
 	}
@@ -602,7 +611,7 @@ static void next_holder(struct end *a, struct end *b, const char *dev1, int gid1
 		struct end n;
 		int good;
 
-		good = !end_open(&n, dev1, gid1);
+		good = !end_open(&n, dev1, gid1, BUF_LEN);
 		if (good)
 			refill(&n, 11);
 		c = good ? 'r' : 'x';
@@ -648,9 +657,9 @@ int main(int argc, char **argv)
 	if (argc > 6 && atoi(argv[6]) == 4096)
 		path_mtu = IBV_MTU_4096;
 	tap_diag("path MTU %d", argc > 6 ? atoi(argv[6]) : 1024);
-	if (!ok(!end_open(&a, argv[1], atoi(argv[3])) &&
-		    !end_open(&b, argv[2], atoi(argv[4])),
-		"%s and %s opened: PD, CQ, 256 KiB region, RC QP each (%s)",
+	if (!ok(!end_open(&a, argv[1], atoi(argv[3]), BUF_LEN) &&
+		    !end_open(&b, argv[2], atoi(argv[4]), HALF),
+		"%s and %s opened: PD, CQ, RC QP, a region of 256 KiB and 128 KiB (%s)",
 		argv[1], argv[2], strerror(errno)))
 		goto done;
 	ok(!pair_connect(&a, &b), "the QPs connected (%u <-> %u)", a.qp->qp_num, b.qp->qp_num);

@@ -17,13 +17,15 @@
 #   4  gaudi_ib_test: attributes, P_Keys, bad ports, the card's holding by
 #      verbs contexts (taken through the compute node only), protection
 #      domains, bad driver data
-#   4b gaudi_ib_kverbs_test (tests/verbs/): every kernel verb with bad
+#   4b card 1's netdev in a network namespace of its own (so that the
+#      route to its address crosses the cable), then
+#      gaudi_ib_kverbs_test (tests/verbs/): every kernel verb with bad
 #      arguments, RDMA WRITE between the cards, issue 22's isolation
-#      classes through verbs; no kernel warning
+#      classes through verbs; no kernel warning; and step 6 there
 #   5  rdma statistic: RDMA WRITEs over the cable (the roce suite's
 #      gaudi_roce_counters traffic) move tx_pkts/rx_pkts of both ports by
 #      exactly what ethtool -S shows of the same run
-#   6  gaudi_verbs_test (tests/verbs/) at path MTU 1024 and 4096: every
+#   6  (in 4b's namespace window) gaudi_verbs_test (tests/verbs/) at path MTU 1024 and 4096: every
 #      verb with bad arguments, RC data byte for byte, the isolation
 #      classes through verbs; then rdma-core's and perftest's programs,
 #      unmodified, between card 0
@@ -201,46 +203,26 @@ ok $? "the address GID is there again"
 
 # ---- 4: verbs --------------------------------------------------------------
 tap_sub_each verbs "$BIN/gaudi_ib_test" "$CARDS" "$PORTS"
-# The kernel's verbs (h25k): bad arguments, RDMA WRITE, isolation classes.
+# ---- 4b, 6: the verbs between the two cards --------------------------------
 # Both ends in one host: ib_core resolves a peer's MAC by the route from
 # the source GID's netdev, which for an address of the same host is no
-# route over the cable; card 1's netdev goes to a namespace of its own
-# meanwhile, as on a second host.
-ip route get 10.25.0.2 from 10.25.0.1 oif "$n0" 2>&1 | sed 's/^/# route: /'
-ip netns add kv 2>/dev/null
-ip link set "$n1" netns kv &&
-	ip -n kv link set "$n1" up && ip -n kv addr add 10.25.0.2/24 dev "$n1"
-ok $? "$n1 in namespace kv with 10.25.0.2"
+# route over the cable; card 1's netdev goes to a network namespace of its
+# own meanwhile (a process's, as the nic suite does), as on a second host.
+unshare -n sleep 100000 &
+nspid=$!
+sleep 0.5
+ip link set "$n1" netns "$nspid" &&
+	nsenter -t "$nspid" -n ip link set "$n1" up &&
+	nsenter -t "$nspid" -n ip addr add 10.25.0.2/24 dev "$n1"
+ok $? "$n1 in a namespace of its own with 10.25.0.2"
 wait_for 10 active "$d1/1" "$n1"
 wait_for 10 gid_index "$d1" 1 0000:0000:0000:0000:0000:ffff:0a19:0002
+ok $? "$d1/1: 10.25.0.2 is still its RoCE v2 GID"
+# 4b: the kernel's verbs: bad arguments, RDMA WRITE, isolation classes.
 dmesg -c >/dev/null 2>&1
 tap_sub_each kverbs "$BIN/gaudi_ib_kverbs_test" "$d0" "$d1"
 ! dmesg | grep -Eq 'WARNING|BUG|Oops|gaudi.*(error|fault)'
 ok $? "no kernel warning from the kernel verbs test"
-ip -n kv link set "$n1" netns 1 && ip link set "$n1" up &&
-	ip addr add 10.25.0.2/24 dev "$n1"
-ok $? "$n1 back with 10.25.0.2"
-wait_for 10 active "$d1/1" "$n1"
-
-# ---- 5: rdma statistic -----------------------------------------------------
-rdma statistic show link "$d0/1" >/tmp/stat 2>&1
-grep -q 'tx_pkts' /tmp/stat && grep -q 'req_qp_errors' /tmp/stat
-ok $? "rdma statistic show link $d0/1: the port's RoCE counters"
-t0=$(counter "$d0" 1 tx_pkts)
-r1=$(counter "$d1" 1 rx_pkts)
-e0=$(eth_stat "$n0" roce_tx_pkts)
-f1=$(eth_stat "$n1" roce_rx_pkts)
-tap_sub_each traffic "$BIN/gaudi_roce_counters" traffic
-dt=$(($(counter "$d0" 1 tx_pkts) - t0))
-dr=$(($(counter "$d1" 1 rx_pkts) - r1))
-de=$(($(eth_stat "$n0" roce_tx_pkts) - e0))
-df=$(($(eth_stat "$n1" roce_rx_pkts) - f1))
-[ "$dt" -gt 0 ] && [ "$dt" -eq "$de" ] && [ "$dr" -gt 0 ] && [ "$dr" -eq "$df" ]
-ok $? "the counters moved: $d0/1 tx_pkts +$dt (ethtool +$de), $d1/1 rx_pkts +$dr (ethtool +$df)"
-rdma statistic show link "$d0/1" | grep -q "tx_pkts $(counter "$d0" 1 tx_pkts)"
-ok $? "rdma statistic shows the same value"
-
-# ---- 6: the verbs, and rdma-core's and perftest's programs ----------------
 g1=0000:0000:0000:0000:0000:ffff:0a19:0002
 g3=0000:0000:0000:0000:0000:ffff:0a19:0003
 x0=$(gid_index "$d0" 1 $g0)
@@ -276,6 +258,30 @@ EOF
 problems=$(dmesg | kernel_problems | head -3)
 [ -z "$problems" ]
 ok $? "dmesg: no kernel problem after the verbs programs${problems:+: $problems}"
+
+nsenter -t "$nspid" -n ip link set "$n1" netns 1 && ip link set "$n1" up &&
+	ip addr add 10.25.0.2/24 dev "$n1"
+ok $? "$n1 back with 10.25.0.2"
+kill "$nspid"
+wait_for 10 active "$d1/1" "$n1"
+
+# ---- 5: rdma statistic -----------------------------------------------------
+rdma statistic show link "$d0/1" >/tmp/stat 2>&1
+grep -q 'tx_pkts' /tmp/stat && grep -q 'req_qp_errors' /tmp/stat
+ok $? "rdma statistic show link $d0/1: the port's RoCE counters"
+t0=$(counter "$d0" 1 tx_pkts)
+r1=$(counter "$d1" 1 rx_pkts)
+e0=$(eth_stat "$n0" roce_tx_pkts)
+f1=$(eth_stat "$n1" roce_rx_pkts)
+tap_sub_each traffic "$BIN/gaudi_roce_counters" traffic
+dt=$(($(counter "$d0" 1 tx_pkts) - t0))
+dr=$(($(counter "$d1" 1 rx_pkts) - r1))
+de=$(($(eth_stat "$n0" roce_tx_pkts) - e0))
+df=$(($(eth_stat "$n1" roce_rx_pkts) - f1))
+[ "$dt" -gt 0 ] && [ "$dt" -eq "$de" ] && [ "$dr" -gt 0 ] && [ "$dr" -eq "$df" ]
+ok $? "the counters moved: $d0/1 tx_pkts +$dt (ethtool +$de), $d1/1 rx_pkts +$dr (ethtool +$df)"
+rdma statistic show link "$d0/1" | grep -q "tx_pkts $(counter "$d0" 1 tx_pkts)"
+ok $? "rdma statistic shows the same value"
 
 # ---- 7: unload with a context open ----------------------------------------
 bdf0=$(bdf_of 0)

@@ -13,13 +13,15 @@
 # perftest run passes when both ends complete.  Each run has its own TCP
 # port, so that a client never meets the server of another run.
 #
-# Environment: VT_TIMEOUT (seconds a tool may run, default 120),
-# VT_CONNECT_S (seconds a client retries its first TCP connection,
-# default 40), VT_PERFTEST_OPTS (more perftest options), VERBS_TODO_SEND
+# Environment: VT_TIMEOUT (seconds a tool may run, default 45: a run
+# takes seconds under TCG, a server whose client failed after connecting
+# waits for it until then), VT_CONNECT_S (seconds a client retries its
+# first TCP connection, default VT_TIMEOUT + 30: the server of the run
+# before may still wait that long), VT_PERFTEST_OPTS (more perftest options), VERBS_TODO_SEND
 # (why the runs of SEND/RECV are not expected to pass yet: TODO results).
 
-VT_TIMEOUT=${VT_TIMEOUT:-120}
-VT_CONNECT_S=${VT_CONNECT_S:-40}
+VT_TIMEOUT=${VT_TIMEOUT:-45}
+VT_CONNECT_S=${VT_CONNECT_S:-$((VT_TIMEOUT + 30))}
 
 # gid_index DEV PORT GID: the index of a RoCE v2 GID in the port's table.
 gid_index() {
