@@ -38,13 +38,7 @@ for i in default all; do
 done
 case $KIND in
 gaudi)
-	load() {
-		l_deps=$(modinfo -F depends "$1" 2>/dev/null | tr ',' ' ')
-		# shellcheck disable=SC2086 # a list of module names
-		{ [ -z "$l_deps" ] || modprobe -a $l_deps; } && insmod "$1"
-	}
-	load "$GAUDI_KO" && load "$GAUDI_EN_KO" && modprobe ib_uverbs &&
-		load "$GAUDI_IB_KO"
+	load_gaudi_ib
 	ok $? "insmod gaudi.ko, gaudi_en.ko, modprobe ib_uverbs, insmod gaudi_ib.ko"
 	netdev() {
 		for nd in /sys/class/net/*; do

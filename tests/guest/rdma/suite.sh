@@ -50,9 +50,10 @@ PORTS=${PORTS:-10}
 PATH=$BIN:$PATH
 export PATH
 
-# gaudi_ib.ko refuses ibv_reg_mr, ibv_create_cq and ibv_create_qp (EOPNOTSUPP)
-# until its MR, CQ and QP verbs land (issue 25).
-: "${VERBS_TODO=gaudi_ib.ko has no MR, CQ and QP verbs yet}"
+# gaudi_ib.ko's MR, CQ and QP verbs are new (issue 25) and these programs
+# have not passed on them in a guest yet; its kernel data path has no
+# SEND/RECV (ibv_rc_pingpong, ib_send_bw).
+: "${VERBS_TODO=gaudi_ib's verbs not yet passed in a guest (issue 25)}"
 export VERBS_TODO
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
@@ -112,14 +113,7 @@ counter() { cat "/sys/class/infiniband/$1/ports/$2/hw_counters/$3" 2>/dev/null; 
 eth_stat() { ethtool -S "$1" 2>/dev/null | awk -v k="$2:" '$1 == k { print $2 }'; }
 
 # ---- 1: the modules and devices ------------------------------------------
-# insmod MODULE: with the modules it depends on (modprobe).
-load() {
-	l_deps=$(modinfo -F depends "$1" 2>/dev/null | tr ',' ' ')
-	# shellcheck disable=SC2086 # a list of module names
-	{ [ -z "$l_deps" ] || modprobe -a $l_deps; } && insmod "$1"
-}
-load "$GAUDI_KO" && load "$GAUDI_EN_KO" && modprobe ib_uverbs &&
-	load "$GAUDI_IB_KO"
+load_gaudi_ib
 ok $? "insmod gaudi.ko, gaudi_en.ko, modprobe ib_uverbs, insmod gaudi_ib.ko"
 has_dev() { [ -n "$(ibdev_of "$1")" ]; }
 has_netdev() { [ -n "$(netdev_of "$1" 0)" ]; }

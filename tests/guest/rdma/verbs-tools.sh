@@ -23,6 +23,19 @@
 VT_TIMEOUT=${VT_TIMEOUT:-45}
 VT_CONNECT_S=${VT_CONNECT_S:-$((VT_TIMEOUT + 30))}
 
+# load MODULE: insmod with the modules it depends on (modprobe).
+load() {
+	l_deps=$(modinfo -F depends "$1" 2>/dev/null | tr ',' ' ')
+	# shellcheck disable=SC2086 # a list of module names
+	{ [ -z "$l_deps" ] || modprobe -a $l_deps; } && insmod "$1"
+}
+
+# load_gaudi_ib: GAUDI_KO, GAUDI_EN_KO, ib_uverbs, GAUDI_IB_KO.
+load_gaudi_ib() {
+	load "$GAUDI_KO" && load "$GAUDI_EN_KO" && modprobe ib_uverbs &&
+		load "$GAUDI_IB_KO"
+}
+
 # gid_index DEV PORT GID: the index of a RoCE v2 GID in the port's table.
 gid_index() {
 	i=0
