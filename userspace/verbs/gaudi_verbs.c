@@ -44,6 +44,7 @@ struct gaudi_vctx {
 	uint8_t hw_port[GAUDI_IB_MAX_PORTS];
 	unsigned int card;
 	int accel_fd; /* the compute node this context holds, or -1 */
+	bool kernel_datapath; /* GAUDI_IB_UCTX_KERNEL_DATAPATH */
 };
 
 struct gaudi_vpd {
@@ -333,6 +334,11 @@ static struct ibv_cq *gaudi_create_cq(struct ibv_context *ibctx, int cqe,
 	struct ibv_cq *cq;
 	int ret;
 
+	/* Queues only where the kernel runs them (a phase-A driver has none). */
+	if (!to_vctx(ibctx)->kernel_datapath) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	if (cqe <= 0 || comp_vector < 0) {
 		errno = EINVAL;
 		return NULL;
@@ -435,7 +441,8 @@ static struct ibv_qp *gaudi_create_qp(struct ibv_pd *ibpd,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (attr->qp_type != IBV_QPT_RC || attr->srq) {
+	if (attr->qp_type != IBV_QPT_RC || attr->srq ||
+	    !to_vctx(ibpd->context)->kernel_datapath) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -1008,6 +1015,8 @@ static struct verbs_context *gaudi_alloc_context(struct ibv_device *ibdev,
 				 : GAUDI_IB_MAX_PORTS;
 	memcpy(ctx->hw_port, resp.drv.hw_port, sizeof(ctx->hw_port));
 	ctx->card = resp.drv.card;
+	ctx->kernel_datapath =
+		resp.drv.comp_mask & GAUDI_IB_UCTX_KERNEL_DATAPATH;
 	verbs_set_ops(&ctx->vctx, &gaudi_ctx_ops);
 	return &ctx->vctx;
 }
