@@ -34,8 +34,8 @@ struct gaudi_cn;
  * struct gaudi_cn_client - what a network driver attaches
  * @irq: the card's interrupt fired (hard interrupt context): look at the
  *	ports' receive rings.  The card has one MSI for everything, so this
- *	runs for completions and events too and must be cheap.  May be NULL
- *	(the RDMA driver's, which has no ring of its own yet).
+ *	runs for completions and events too and must be cheap.  May be NULL.
+ *	The RDMA driver's looks at its ports' CQ event interrupt.
  * @reset_prepare: the device is about to be reset: stop using it (no
  *	register access until @reset_done).
  * @reset_done: the device is back (@ok true) or failed to come back.

@@ -479,11 +479,12 @@ static int gaudi_ib_get_hw_stats(struct ib_device *ibdev,
 
 /*
  * Everything of the data path is in the kernel (uapi/rdma/gaudi_ib_abi.h,
- * "The data path"): the send queues and the ports' completion queues are
- * DMA-coherent rings of this driver, mapped into the card's MMU for the
+ * "The data path"): the send and receive queues and the CQ rings are
+ * DMA-coherent memory of this driver, mapped into the card's MMU for the
  * holder (gaudi_cn.h @va_map), written and read here; post and poll are
- * uverbs commands.  Completions reach a verbs CQ from the completion
- * queue of the QP's port, demultiplexed by QP number.
+ * uverbs commands.  A verbs CQ is an entry of the card's CQ table, whose
+ * 32-byte CQEs the engine writes (hw/gaudi1/nic.h, "The verbs
+ * operations"); its events come through the port's CQ event queue.
  *
  * The user's memory is an MR: pinned by ib_umem, mapped for the holder
  * at device VA GAUDI_VA_HOST_START + its iova (so that the R_Key and the
@@ -1187,9 +1188,9 @@ static bool mr_translate(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 /* ---- ports of the data path -------------------------------------------- */
 
 /*
- * A port serves QPs from the first QP's INIT to the last one's end: its
- * hardware CQ ring and the window of its QPs' send queues are mapped for
- * the holder, and gaudi.ko programs them (@port_open).  After a reset the
+ * A port serves QPs from the first QP's INIT to the last one's end: the
+ * window of its QPs' send queues is mapped for the holder, its CQ event
+ * queue allocated, and gaudi.ko programs them (@port_open).  After a reset the
  * registers are back at zero: the next QP's INIT programs them again.
  * dev->obj_lock is held.
  */
