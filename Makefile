@@ -150,6 +150,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	roce-lossy 'CARDS=2 tests/guest/run-suite.sh roce --device-opts roce-drop-every=13,roce-reorder-every=17,roce-corrupt-every=19' \
 	roce-interop 'tests/guest/roce-interop/run.sh' \
 	rdma 'CARDS=2 tests/guest/run-suite.sh rdma' \
+	rdma-interop 'tests/guest/rdma-interop/run.sh' \
 	lib 'CARDS=2 tests/guest/run-suite.sh lib' \
 	lib-gaudi 'DUT=gaudi CARDS=2 tests/guest/run-suite.sh lib' \
 	tools 'tests/guest/run-suite.sh tools' \

@@ -17,6 +17,7 @@
 #define GAUDI_CN_H
 
 #include <linux/auxiliary_bus.h>
+#include <linux/bits.h>
 #include <linux/if_ether.h>
 #include <linux/interrupt.h>
 #include <linux/types.h>
@@ -33,8 +34,8 @@ struct gaudi_cn;
  * struct gaudi_cn_client - what a network driver attaches
  * @irq: the card's interrupt fired (hard interrupt context): look at the
  *	ports' receive rings.  The card has one MSI for everything, so this
- *	runs for completions and events too and must be cheap.  May be NULL
- *	(the RDMA driver's, which has no ring of its own yet).
+ *	runs for completions and events too and must be cheap.  May be NULL.
+ *	The RDMA driver's looks at its ports' CQ event interrupt.
  * @reset_prepare: the device is about to be reset: stop using it (no
  *	register access until @reset_done).
  * @reset_done: the device is back (@ok true) or failed to come back.
@@ -133,6 +134,85 @@ struct gaudi_cn_hold;
 
 struct gaudi_cn_rdma;
 
+/* Access of a region (struct gaudi_cn_rdma_ops @mr_set). */
+#define GAUDI_CN_MR_REMOTE_WRITE	BIT(0)
+#define GAUDI_CN_MR_REMOTE_READ		BIT(1)
+
+/* A range of the holder's device VA the RDMA driver reserved (opaque). */
+struct gaudi_cn_va;
+
+/**
+ * struct gaudi_cn_req - the requester half of a connection (RTR -> RTS)
+ * @dst_qpn: the peer's QP number (24 bits)
+ * @dst_ip: the peer's IPv4 address, host byte order
+ * @src_ip: this port's, host byte order
+ * @dst_mac: the peer's (or the next hop's) MAC
+ * @psn: the first PSN to send (24 bits)
+ * @timeout_retry: retries after a transport timeout (0..7)
+ * @path_mtu: bytes (256..4096, a power of 2)
+ * @rnr_retry: retries after an RNR NAK (0..7, 7 without limit)
+ * @remote_key: the R_Key of WQEs that do not carry their own
+ * @min_rnr: the RNR timer code the responder NAKs with (IBA, 0..31)
+ */
+struct gaudi_cn_req {
+	u32 dst_qpn;
+	u32 dst_ip;
+	u32 src_ip;
+	u8 dst_mac[ETH_ALEN];
+	u32 psn;
+	u32 timeout_retry;
+	u32 path_mtu;
+	u32 rnr_retry;
+	u32 remote_key;
+	u32 min_rnr;
+};
+
+/**
+ * struct gaudi_cn_qp_ext - a verbs QP's queues (struct gaudi_cn_rdma_ops
+ * @qp_claim)
+ * @rq: device VA of its receive queue (the holder's): 2^@rq_log WQEs of
+ *	32 bytes, then the producer index (hw/gaudi1/nic.h)
+ * @rq_log: see @rq (1..16)
+ * @scq: the CQ table entry of its send completions
+ * @rcq: and of its receive completions
+ */
+struct gaudi_cn_qp_ext {
+	u64 rq;
+	u32 rq_log;
+	u32 scq, rcq;
+};
+
+/**
+ * struct gaudi_cn_res - the responder half of a connection (INIT -> RTR)
+ * @dst_qpn: the peer's QP number
+ * @dst_ip: the peer's IPv4 address, host byte order
+ * @src_ip: this port's
+ * @dst_mac: the peer's MAC
+ * @epsn: the first PSN expected (24 bits)
+ */
+struct gaudi_cn_res {
+	u32 dst_qpn;
+	u32 dst_ip;
+	u32 src_ip;
+	u8 dst_mac[ETH_ALEN];
+	u32 epsn;
+};
+
+/**
+ * struct gaudi_cn_qp_state - what the engine's contexts say of a QP
+ * @req_valid: the requester context is valid
+ * @res_valid: the responder context is valid
+ * @req_error: the requester stopped in error
+ * @res_error: the responder is in error
+ * @next_psn: the requester's next PSN
+ * @epsn: the responder's expected PSN
+ * @ci: the requester's consumer index (WQEs taken)
+ */
+struct gaudi_cn_qp_state {
+	bool req_valid, res_valid, req_error, res_error;
+	u32 next_psn, epsn, ci;
+};
+
 /**
  * struct gaudi_cn_rdma_ops - what gaudi.ko does for the RDMA driver
  * @attach: attach @client (one at a time; -EBUSY otherwise).  Its @irq
@@ -151,7 +231,50 @@ struct gaudi_cn_rdma;
  *	is released.  Sleeps.
  * @unhold: give back a handle @hold returned.  The last one ends the
  *	holding (its work, mappings and connections go, as at the close of
- *	the compute node).  Sleeps.
+ *	the compute node).  Sleeps.  Everything below taken with @hold must
+ *	be given back first.
+ *
+ * The holder's device VA and its QPs, on the same validated core as the
+ * compute node's DRM_IOCTL_GAUDI_NIC (gaudi_roce.c).  All sleep; all
+ * refuse with -EINVAL what is not @hold's or not valid, -EBUSY what is in
+ * use, -ENODEV once the card is gone, and write nothing then.
+ * @va_reserve: reserve @size bytes (page aligned) of the holder's device
+ *	VA of the host range, at *@va with @fixed, else anywhere aligned to
+ *	@align; *@va is the start.
+ * @va_map: point @npages pages at @off of a reservation at the DMA
+ *	addresses @dma (of @cn->dma_dev, PAGE_SIZE pages each); the device
+ *	reaches them through its MMU as the holder.
+ * @va_unmap: take them out again; when it returns the device no longer
+ *	reaches them.
+ * @va_release: unmap a whole reservation and give it back.
+ * @port_open: @port serves the RDMA driver's QPs: their send queues at
+ *	@sq_va + qpn * @sq_entries * 32 (a reservation of the holder's,
+ *	@sq_entries a power of 2, 4..4096), and the port's CQ event queue
+ *	at the device address @eq (host memory of the RDMA driver's,
+ *	@eq_entries 4-byte entries, a power of 2), its interrupt enabled.
+ *	-EBUSY when the compute node's connections have the port's
+ *	completion queue.
+ * @port_close: stop serving them (the port's QPs are released first).
+ * @qp_claim: QP @qpn (2..1023) of @port is the RDMA driver's from now on,
+ *	with a new generation and no context (RESET -> INIT), its queues
+ *	@ext.  -EBUSY if the number is taken on the port.
+ * @cq_set: entry @cqn (1..1023) of the card's CQ table: a ring of 2^@log
+ *	32-byte CQEs at the holder's device VA @ring, then its consumer
+ *	record; events on.
+ * @cq_clear: the entry ends.
+ * @qp_release: the QP ends: contexts, extension entry and its regions go.
+ * @qp_reset: both contexts invalidated, the number kept (to RESET or ERR).
+ * @qp_set_res: write the responder context (INIT -> RTR).
+ * @qp_set_req: write the requester context, path MTU and RNR retry
+ *	(RTR -> RTS); needs an open port.
+ * @qp_state: read both contexts.
+ * @mr_set: region entry @key & (GAUDI_NIC_MAX_MR - 1) of @port for QP
+ *	@qpn: [@start, @start + @len) of the holder's device VA with
+ *	@access (GAUDI_CN_MR_REMOTE_*).  -EBUSY when the slot holds another
+ *	region or is parked.
+ * @mr_clear: clear @port's entry of @key for @qpn (the slot stays parked
+ *	until the QP ends, as a DEREG_MR's).
+ * @doorbell: ring @qpn's send queue of @port up to @pi (its ring index).
  */
 struct gaudi_cn_rdma_ops {
 	int (*attach)(struct gaudi_cn_rdma *rd,
@@ -159,6 +282,47 @@ struct gaudi_cn_rdma_ops {
 	void (*detach)(struct gaudi_cn_rdma *rd);
 	int (*hold)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold **hold);
 	void (*unhold)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold);
+	int (*va_reserve)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			  u64 *va, u64 size, u64 align, bool fixed,
+			  struct gaudi_cn_va **out);
+	int (*va_map)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+		      struct gaudi_cn_va *r, u64 off, const dma_addr_t *dma,
+		      unsigned long npages);
+	void (*va_unmap)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			 struct gaudi_cn_va *r, u64 off, unsigned long npages);
+	void (*va_release)(struct gaudi_cn_rdma *rd,
+			   struct gaudi_cn_hold *hold, struct gaudi_cn_va *r);
+	int (*port_open)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			 unsigned int port, u64 sq_va, u32 sq_entries,
+			 u64 eq, u32 eq_entries);
+	void (*port_close)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			   unsigned int port);
+	int (*qp_claim)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			unsigned int port, u32 qpn,
+			const struct gaudi_cn_qp_ext *ext);
+	int (*cq_set)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+		      u32 cqn, u64 ring, u32 log);
+	void (*cq_clear)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			 u32 cqn);
+	void (*qp_release)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			   unsigned int port, u32 qpn);
+	int (*qp_reset)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			unsigned int port, u32 qpn);
+	int (*qp_set_res)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			  unsigned int port, u32 qpn,
+			  const struct gaudi_cn_res *res);
+	int (*qp_set_req)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			  unsigned int port, u32 qpn,
+			  const struct gaudi_cn_req *req);
+	int (*qp_state)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			unsigned int port, u32 qpn, struct gaudi_cn_qp_state *st);
+	int (*mr_set)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+		      unsigned int port, u32 qpn, u32 key, u64 start, u64 len,
+		      u32 access);
+	void (*mr_clear)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			 unsigned int port, u32 qpn, u32 key);
+	int (*doorbell)(struct gaudi_cn_rdma *rd, struct gaudi_cn_hold *hold,
+			unsigned int port, u32 qpn, u32 pi);
 };
 
 /**

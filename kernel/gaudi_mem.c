@@ -906,6 +906,143 @@ void gaudi_mem_unhold(struct gaudi_ctx *ctx, struct gaudi_map *map)
 	mutex_unlock(&ctx->lock);
 }
 
+/* ---- device VA for the RDMA driver (gaudi_cn.h) ------------------------ */
+
+/*
+ * A range of the holder's host VA the RDMA driver reserved: the pages it
+ * maps there are its own (ib_umem pins, its DMA-coherent rings), not the
+ * context's; ctx->maps does not know them, so no UNMAP, hold or CB
+ * snapshot reaches them.
+ */
+struct gaudi_va {
+	struct drm_mm_node node;
+};
+
+/**
+ * gaudi_mem_va_reserve() - reserve device VA of the host range
+ * @ctx: the holder's context
+ * @va: in: the address wanted (with @fixed), out: the address reserved
+ * @size: bytes, page aligned, not 0
+ * @align: the alignment of a range the call picks (power of 2, >= 4 KiB)
+ * @fixed: take *@va or fail
+ * @out: the reservation
+ *
+ * Return: 0, -EINVAL for a bad range, -EBUSY if a fixed range is in use,
+ * -ENOSPC when no range is free, -ENOMEM.
+ */
+int gaudi_mem_va_reserve(struct gaudi_ctx *ctx, u64 *va, u64 size, u64 align,
+			 bool fixed, struct gaudi_va **out)
+{
+	struct gaudi_va *r;
+	int ret;
+
+	if (!size || !IS_ALIGNED(size, PAGE_SIZE) ||
+	    (fixed && (!IS_ALIGNED(*va, PAGE_SIZE) ||
+		       *va < GAUDI_VA_USER_START ||
+		       *va + size < *va || *va + size > GAUDI_VA_HOST_END)))
+		return -EINVAL;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	mutex_lock(&ctx->lock);
+	if (fixed) {
+		r->node.start = *va;
+		r->node.size = size;
+		ret = drm_mm_reserve_node(&ctx->va, &r->node);
+		if (ret == -ENOSPC)
+			ret = -EBUSY;
+	} else {
+		ret = drm_mm_insert_node_in_range(&ctx->va, &r->node, size,
+						  max_t(u64, align, PAGE_SIZE),
+						  0, GAUDI_VA_USER_START,
+						  GAUDI_VA_HOST_END,
+						  DRM_MM_INSERT_LOW);
+	}
+	mutex_unlock(&ctx->lock);
+	if (ret) {
+		kfree(r);
+		return ret;
+	}
+	*va = r->node.start;
+	*out = r;
+	return 0;
+}
+
+/**
+ * gaudi_mem_va_map() - point pages of a reservation at DMA addresses
+ * @ctx: the holder's context
+ * @r: a reservation of gaudi_mem_va_reserve()
+ * @off: bytes from its start, page aligned
+ * @dma: DMA addresses (of the PCI function) of @npages pages of PAGE_SIZE
+ * @npages: how many; [@off, @off + @npages pages) inside @r
+ *
+ * Return: 0, -EINVAL outside @r, or the MMU's error (nothing mapped).
+ */
+int gaudi_mem_va_map(struct gaudi_ctx *ctx, struct gaudi_va *r, u64 off,
+		     const dma_addr_t *dma, unsigned long npages)
+{
+	struct gaudi_device *gdev = ctx->gdev;
+	u64 va = r->node.start + off, start, len;
+	unsigned long i, k;
+	int ret = 0;
+
+	if (!IS_ALIGNED(off, PAGE_SIZE) || off > r->node.size ||
+	    npages > (r->node.size - off) >> PAGE_SHIFT)
+		return -EINVAL;
+	for (i = 0; i < npages; i += k) {
+		/* Runs of contiguous DMA addresses, 2 MiB pages where aligned. */
+		for (k = 1; i + k < npages &&
+		     dma[i + k] == dma[i] + ((u64)k << PAGE_SHIFT); k++)
+			;
+		start = va + ((u64)i << PAGE_SHIFT);
+		len = (u64)k << PAGE_SHIFT;
+		ret = gaudi_map_piece(gdev, start, gaudi_host_dev_addr(dma[i]),
+				      len);
+		if (ret) {
+			gaudi_mmu_unmap(gdev, va, (u64)i << PAGE_SHIFT, 0);
+			break;
+		}
+	}
+	gaudi_mmu_invalidate(gdev);
+	return ret;
+}
+
+/**
+ * gaudi_mem_va_unmap() - take pages of a reservation out of the MMU
+ * @ctx: the holder's context
+ * @r: the reservation
+ * @off: bytes from its start, page aligned
+ * @npages: pages (clamped to @r)
+ *
+ * When this returns the device no longer reaches them (the MMU's caches
+ * are invalidated): their memory may be freed.
+ */
+void gaudi_mem_va_unmap(struct gaudi_ctx *ctx, struct gaudi_va *r, u64 off,
+			unsigned long npages)
+{
+	u64 len = (u64)npages << PAGE_SHIFT;
+
+	if (off >= r->node.size)
+		return;
+	len = min(len, r->node.size - off);
+	gaudi_mmu_unmap(ctx->gdev, r->node.start + off, len, 0);
+	gaudi_mmu_invalidate(ctx->gdev);
+}
+
+/**
+ * gaudi_mem_va_release() - give a reservation back, unmapping all of it
+ * @ctx: the holder's context
+ * @r: the reservation
+ */
+void gaudi_mem_va_release(struct gaudi_ctx *ctx, struct gaudi_va *r)
+{
+	gaudi_mem_va_unmap(ctx, r, 0, r->node.size >> PAGE_SHIFT);
+	mutex_lock(&ctx->lock);
+	drm_mm_remove_node(&r->node);
+	mutex_unlock(&ctx->lock);
+	kfree(r);
+}
+
 /* ---- HBM allocation (extension) ---------------------------------------- */
 
 static int gaudi_dram_alloc(struct gaudi_device *gdev, struct gaudi_ctx *ctx,

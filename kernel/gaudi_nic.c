@@ -12,6 +12,7 @@
  */
 #include <linux/habanalabs/cpucp_if.h>
 #include <linux/slab.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
 #include "gaudi_drv.h"
@@ -129,6 +130,153 @@ static void gaudi_cn_rdma_unhold(struct gaudi_cn_rdma *rd,
 	gaudi_file_unhold(rd_gdev(rd), (struct gaudi_file *)hold);
 }
 
+/* The holder's file of a hold (gaudi_cn_rdma_hold()). */
+static struct gaudi_file *hold_gfile(struct gaudi_cn_hold *hold)
+{
+	return (struct gaudi_file *)hold;
+}
+
+static int gaudi_cn_va_reserve(struct gaudi_cn_rdma *rd,
+			       struct gaudi_cn_hold *hold, u64 *va, u64 size,
+			       u64 align, bool fixed, struct gaudi_cn_va **out)
+{
+	struct gaudi_ctx *ctx = hold_gfile(hold)->ctx;
+
+	if (!ctx)
+		return -EINVAL;
+	return gaudi_mem_va_reserve(ctx, va, size, align, fixed,
+				    (struct gaudi_va **)out);
+}
+
+static int gaudi_cn_va_map(struct gaudi_cn_rdma *rd,
+			   struct gaudi_cn_hold *hold, struct gaudi_cn_va *r,
+			   u64 off, const dma_addr_t *dma, unsigned long npages)
+{
+	struct gaudi_device *gdev = rd_gdev(rd);
+	int idx, ret;
+
+	if (!drm_dev_enter(&gdev->drm, &idx))
+		return -ENODEV;
+	ret = gaudi_mem_va_map(hold_gfile(hold)->ctx, (struct gaudi_va *)r,
+			       off, dma, npages);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static void gaudi_cn_va_unmap(struct gaudi_cn_rdma *rd,
+			      struct gaudi_cn_hold *hold,
+			      struct gaudi_cn_va *r, u64 off,
+			      unsigned long npages)
+{
+	gaudi_mem_va_unmap(hold_gfile(hold)->ctx, (struct gaudi_va *)r, off,
+			   npages);
+}
+
+static void gaudi_cn_va_release(struct gaudi_cn_rdma *rd,
+				struct gaudi_cn_hold *hold,
+				struct gaudi_cn_va *r)
+{
+	gaudi_mem_va_release(hold_gfile(hold)->ctx, (struct gaudi_va *)r);
+}
+
+static int gaudi_cn_port_open(struct gaudi_cn_rdma *rd,
+			      struct gaudi_cn_hold *hold, unsigned int port,
+			      u64 sq_va, u32 sq_entries, u64 eq,
+			      u32 eq_entries)
+{
+	return gaudi_roce_v_port_open(rd_gdev(rd), hold_gfile(hold), port,
+				      sq_va, sq_entries, eq, eq_entries);
+}
+
+static void gaudi_cn_port_close(struct gaudi_cn_rdma *rd,
+				struct gaudi_cn_hold *hold, unsigned int port)
+{
+	gaudi_roce_v_port_close(rd_gdev(rd), hold_gfile(hold), port);
+}
+
+static int gaudi_cn_qp_claim(struct gaudi_cn_rdma *rd,
+			     struct gaudi_cn_hold *hold, unsigned int port,
+			     u32 qpn, const struct gaudi_cn_qp_ext *ext)
+{
+	return gaudi_roce_v_qp_claim(rd_gdev(rd), hold_gfile(hold), port, qpn,
+				     ext);
+}
+
+static int gaudi_cn_cq_set(struct gaudi_cn_rdma *rd,
+			   struct gaudi_cn_hold *hold, u32 cqn, u64 ring,
+			   u32 log)
+{
+	return gaudi_roce_v_cq_set(rd_gdev(rd), hold_gfile(hold), cqn, ring,
+				   log);
+}
+
+static void gaudi_cn_cq_clear(struct gaudi_cn_rdma *rd,
+			      struct gaudi_cn_hold *hold, u32 cqn)
+{
+	gaudi_roce_v_cq_clear(rd_gdev(rd), hold_gfile(hold), cqn);
+}
+
+static void gaudi_cn_qp_release(struct gaudi_cn_rdma *rd,
+				struct gaudi_cn_hold *hold, unsigned int port,
+				u32 qpn)
+{
+	gaudi_roce_v_qp_release(rd_gdev(rd), hold_gfile(hold), port, qpn);
+}
+
+static int gaudi_cn_qp_reset(struct gaudi_cn_rdma *rd,
+			     struct gaudi_cn_hold *hold, unsigned int port,
+			     u32 qpn)
+{
+	return gaudi_roce_v_qp_reset(rd_gdev(rd), hold_gfile(hold), port, qpn);
+}
+
+static int gaudi_cn_qp_set_res(struct gaudi_cn_rdma *rd,
+			       struct gaudi_cn_hold *hold, unsigned int port,
+			       u32 qpn, const struct gaudi_cn_res *res)
+{
+	return gaudi_roce_v_qp_set_res(rd_gdev(rd), hold_gfile(hold), port,
+				       qpn, res);
+}
+
+static int gaudi_cn_qp_set_req(struct gaudi_cn_rdma *rd,
+			       struct gaudi_cn_hold *hold, unsigned int port,
+			       u32 qpn, const struct gaudi_cn_req *req)
+{
+	return gaudi_roce_v_qp_set_req(rd_gdev(rd), hold_gfile(hold), port,
+				       qpn, req);
+}
+
+static int gaudi_cn_qp_state(struct gaudi_cn_rdma *rd,
+			     struct gaudi_cn_hold *hold, unsigned int port,
+			     u32 qpn, struct gaudi_cn_qp_state *st)
+{
+	return gaudi_roce_v_qp_state(rd_gdev(rd), hold_gfile(hold), port, qpn,
+				     st);
+}
+
+static int gaudi_cn_mr_set(struct gaudi_cn_rdma *rd,
+			   struct gaudi_cn_hold *hold, unsigned int port,
+			   u32 qpn, u32 key, u64 start, u64 len, u32 access)
+{
+	return gaudi_roce_v_mr_set(rd_gdev(rd), hold_gfile(hold), port, qpn,
+				   key, start, len, access);
+}
+
+static void gaudi_cn_mr_clear(struct gaudi_cn_rdma *rd,
+			      struct gaudi_cn_hold *hold, unsigned int port,
+			      u32 qpn, u32 key)
+{
+	gaudi_roce_v_mr_clear(rd_gdev(rd), hold_gfile(hold), port, qpn, key);
+}
+
+static int gaudi_cn_doorbell(struct gaudi_cn_rdma *rd,
+			     struct gaudi_cn_hold *hold, unsigned int port,
+			     u32 qpn, u32 pi)
+{
+	return gaudi_roce_v_doorbell(rd_gdev(rd), hold_gfile(hold), port, qpn,
+				     pi);
+}
+
 static int gaudi_cn_qpc_write(struct gaudi_cn *cn, unsigned int port,
 			      u32 qpn, bool req, const u32 *data)
 {
@@ -202,6 +350,23 @@ static const struct gaudi_cn_rdma_ops gaudi_cn_rdma_ops = {
 	.detach = gaudi_cn_rdma_detach,
 	.hold = gaudi_cn_rdma_hold,
 	.unhold = gaudi_cn_rdma_unhold,
+	.va_reserve = gaudi_cn_va_reserve,
+	.va_map = gaudi_cn_va_map,
+	.va_unmap = gaudi_cn_va_unmap,
+	.va_release = gaudi_cn_va_release,
+	.port_open = gaudi_cn_port_open,
+	.port_close = gaudi_cn_port_close,
+	.qp_claim = gaudi_cn_qp_claim,
+	.cq_set = gaudi_cn_cq_set,
+	.cq_clear = gaudi_cn_cq_clear,
+	.qp_release = gaudi_cn_qp_release,
+	.qp_reset = gaudi_cn_qp_reset,
+	.qp_set_res = gaudi_cn_qp_set_res,
+	.qp_set_req = gaudi_cn_qp_set_req,
+	.qp_state = gaudi_cn_qp_state,
+	.mr_set = gaudi_cn_mr_set,
+	.mr_clear = gaudi_cn_mr_clear,
+	.doorbell = gaudi_cn_doorbell,
 };
 
 /* Hard interrupt context: the network drivers look at their rings. */

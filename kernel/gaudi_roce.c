@@ -50,6 +50,7 @@
 #include <drm/drm_managed.h>
 
 #include "gaudi_drv.h"
+#include "gaudi_cn.h"
 #include "gaudi_cs.h"
 #include "gaudi_file.h"
 #include "gaudi_layout.h"
@@ -58,13 +59,20 @@
 #define GAUDI_ROCE_GW_TIMEOUT_US	10000
 #define GAUDI_ROCE_SQ_IDX		1
 #define GAUDI_ROCE_SQ_SEL		22
+/* The RDMA driver's QPs' send queues: TXE base 2. */
+#define GAUDI_ROCE_VSQ_IDX		2
 /* The responder table, after the requester's in the port's HBM. */
 #define GAUDI_ROCE_RES_TABLE_OFF	0x80000
 /* Then the QP extension table and the memory-region table. */
 #define GAUDI_ROCE_EXT_TABLE_OFF	0x90000
 #define GAUDI_ROCE_MR_TABLE_OFF		0xA0000
-#define GAUDI_ROCE_TABLES_END		(GAUDI_ROCE_MR_TABLE_OFF + \
+/* Then the card's CQ table (verbs CQs), in one port's part only. */
+#define GAUDI_ROCE_CQT_OFF		(GAUDI_ROCE_MR_TABLE_OFF + \
 					 GAUDI_NIC_MAX_MR * GAUDI_NIC_MR_SIZE)
+#define GAUDI_ROCE_CQT_ENTRIES		BIT(CQT_CFG_MAX_LOG_ENTRIES)
+#define GAUDI_ROCE_TABLES_END		(GAUDI_ROCE_CQT_OFF + \
+					 GAUDI_ROCE_CQT_ENTRIES * \
+					 GAUDI_NIC_CQT_SIZE)
 /* Which context caches a gateway write drops. */
 #define GW_INV_REQ			BIT(0)
 #define GW_INV_RES			BIT(1)
@@ -104,6 +112,10 @@ static u32 rxe_reg(unsigned int port, u32 r)
 #define USER_SQ_LOG	NIC_TXE_LOG_MAX_WQ_SIZE(GAUDI_ROCE_SQ_IDX)
 #define USER_SQ_HI	NIC_TXE_SQ_BASE_ADDRESS_49_32(GAUDI_ROCE_SQ_IDX)
 #define USER_SQ_LO	NIC_TXE_SQ_BASE_ADDRESS_31_0(GAUDI_ROCE_SQ_IDX)
+/* The RDMA driver's QPs' (gaudi_cn.h @port_open). */
+#define VERBS_SQ_LOG	NIC_TXE_LOG_MAX_WQ_SIZE(GAUDI_ROCE_VSQ_IDX)
+#define VERBS_SQ_HI	NIC_TXE_SQ_BASE_ADDRESS_49_32(GAUDI_ROCE_VSQ_IDX)
+#define VERBS_SQ_LO	NIC_TXE_SQ_BASE_ADDRESS_31_0(GAUDI_ROCE_VSQ_IDX)
 
 static u64 req_table(unsigned int port)
 {
@@ -123,6 +135,17 @@ static u64 ext_table(unsigned int port)
 static u64 mr_table(unsigned int port)
 {
 	return req_table(port) + GAUDI_ROCE_MR_TABLE_OFF;
+}
+
+/*
+ * The card's CQ table: every port's CQT_BASE names it, in the part of the
+ * first enabled port (zeroed with that port's tables at bring-up).
+ */
+static u64 cq_table(struct gaudi_device *gdev)
+{
+	u32 mask = gdev->nic.ports_mask;
+
+	return req_table(mask ? __ffs(mask) : 0) + GAUDI_ROCE_CQT_OFF;
 }
 
 static void set_bits(u32 *e, unsigned int bit, unsigned int width, u32 v)
@@ -240,11 +263,35 @@ static int ext_write(struct gaudi_device *gdev, unsigned int port, u32 qpn,
 {
 	struct gaudi_roce_port *rp = &gdev->nic.roce[port];
 	u32 e[GAUDI_NIC_EXT_SIZE / 4] = {};
+	/* Word 3, a verbs QP's receive CI, is the engine's once set up. */
+	static const u32 keep_ci[GAUDI_NIC_EXT_SIZE / 4] = {
+		~0U, ~0U, ~0U, 0, ~0U, ~0U, ~0U, ~0U,
+	};
+	const struct gaudi_roce_vext *v = &rp->vext[qpn];
 
 	if (valid)
 		e[0] = EXT_W0_VALID | (u32)rp->gen[qpn] << EXT_W0_GEN_SHIFT |
 		       (rnr << EXT_W0_RNR_RETRY_SHIFT & EXT_W0_RNR_RETRY) |
 		       (mtu & EXT_W0_PATH_MTU);
+	/*
+	 * A verbs peer names the process VA of a region, which the RDMA
+	 * driver maps at GAUDI_VA_HOST_START above it (gaudi_ib.c).
+	 */
+	if (valid && test_bit(qpn, rp->vqp)) {
+		e[5] = lower_32_bits(GAUDI_VA_HOST_START);
+		e[6] = upper_32_bits(GAUDI_VA_HOST_START);
+		/* Receive queue and CQ table completions (gaudi_ib.c). */
+		e[0] |= EXT_W0_VERBS |
+			(v->min_rnr << EXT_W0_MIN_RNR_SHIFT & EXT_W0_MIN_RNR);
+		e[1] = lower_32_bits(v->rq);
+		e[2] = (upper_32_bits(v->rq) & EXT_W2_RQ_ADDR_HI) |
+		       (v->rq_log << EXT_W2_RQ_LOG_SHIFT & EXT_W2_RQ_LOG);
+		e[4] = (v->scq & EXT_W4_SEND_CQ) |
+		       v->rcq << EXT_W4_RECV_CQ_SHIFT;
+		if (v->set)
+			return tbl_write(gdev, port, QPC_GW_TABLE_EXT, qpn, e,
+					 keep_ci);
+	}
 	return tbl_write(gdev, port, QPC_GW_TABLE_EXT, qpn, e, NULL);
 }
 
@@ -265,16 +312,19 @@ static void mr_drop(struct gaudi_device *gdev, unsigned int port, u32 idx,
 {
 	struct gaudi_roce_mr *mr = &gdev->nic.roce[port].mrs[idx];
 
-	if (!mr->map) {
+	if (!mr->map && !mr->verbs) {
 		if (!park)
 			mr->parked = false;
 		return;
 	}
 	if (hw)
 		mr_clear(gdev, port, idx);
-	gaudi_mem_unhold(mr->ctx, mr->map);
+	/* The RDMA driver's regions hold their memory themselves. */
+	if (mr->map)
+		gaudi_mem_unhold(mr->ctx, mr->map);
 	mr->map = NULL;
 	mr->ctx = NULL;
+	mr->verbs = false;
 	mr->parked = park;
 }
 
@@ -288,8 +338,8 @@ static void conn_mrs_drop(struct gaudi_device *gdev, unsigned int port,
 	if (!rp->mrs)
 		return;
 	for (i = 0; i < GAUDI_NIC_MAX_MR; i++)
-		if ((rp->mrs[i].map || rp->mrs[i].parked) &&
-		    rp->mrs[i].qpn == qpn)
+		if ((rp->mrs[i].map || rp->mrs[i].parked ||
+		     rp->mrs[i].verbs) && rp->mrs[i].qpn == qpn)
 			mr_drop(gdev, port, i, hw, false);
 }
 
@@ -343,6 +393,22 @@ static void port_unset_wq(struct gaudi_device *gdev, unsigned int port)
 	WREG32(gdev, GAUDI_NIC_TXE_REG(port, USER_SQ_LOG), 0);
 }
 
+static void port_unset_vsq(struct gaudi_device *gdev, unsigned int port)
+{
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_HI), 0);
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_LO), 0);
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_LOG), 0);
+}
+
+static void port_unset_eq(struct gaudi_device *gdev, unsigned int port)
+{
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_49_18), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_17_7), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_MASK), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_PI), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_CI), 0);
+}
+
 static void port_unset_cq(struct gaudi_device *gdev, unsigned int port)
 {
 	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), 0);
@@ -378,12 +444,18 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
 	}
 	if (rp->wq_set)
 		port_unset_wq(gdev, port);
+	if (rp->v_open) {
+		port_unset_vsq(gdev, port);
+		port_unset_eq(gdev, port);
+	}
 	if (rp->cq_set)
 		port_unset_cq(gdev, port);
 	bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
 	bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
 	rp->wq_set = false;
 	rp->cq_set = false;
+	rp->v_open = false;
+	rp->cq_verbs = false;
 }
 
 /*
@@ -391,8 +463,8 @@ static void port_teardown(struct gaudi_device *gdev, unsigned int port,
  * entries: contexts of an earlier driver load (or of a holder whose close
  * could not reach the device) must not come back to life with the tables'
  * base registers, because every holder's traffic runs under the same user
- * ASID.  Through the HBM BAR, 672 KiB per port (with the extension and
- * region tables).
+ * ASID.  Through the HBM BAR, 704 KiB per port (with the extension,
+ * region and CQ tables).
  */
 static void roce_tables_clear(struct gaudi_device *gdev, unsigned int port)
 {
@@ -439,6 +511,8 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 			bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
 			rp->wq_set = false;
 			rp->cq_set = false;
+			rp->v_open = false;
+			rp->cq_verbs = false;
 			rp->owner = NULL;
 			continue;
 		}
@@ -470,6 +544,14 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		WREG32(gdev, qpc_reg(p, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
 		WREG32(gdev, qpc_reg(p, NIC_QPC_MR_CFG),
 		       MR_CFG_ENABLE | MR_CFG_MAX_LOG_ENTRIES);
+		/* The card's verbs CQs (zeroed above with port 0's part). */
+		WREG32(gdev, qpc_reg(p, NIC_QPC_CQT_BASE_ADDRESS_49_18),
+		       cq_table(gdev) >> 18);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_CQT_BASE_ADDRESS_17_7),
+		       (cq_table(gdev) >> 7) & 0x7FF);
+		WREG32(gdev, qpc_reg(p, NIC_QPC_CQT_CFG),
+		       CQT_CFG_ENABLE | CQT_CFG_MAX_LOG_ENTRIES);
+		port_unset_eq(gdev, p);
 		/*
 		 * A peer's sync-object writes reach the user's SOBs only:
 		 * W_S from the first user SOB up to the last SOB of E_N, the
@@ -495,11 +577,14 @@ void gaudi_roce_hw_init(struct gaudi_device *gdev)
 		mutex_lock(&rp->lock);
 		port_teardown(gdev, p, false);
 		port_unset_wq(gdev, p);
+		port_unset_vsq(gdev, p);
 		port_unset_cq(gdev, p);
 		bitmap_zero(rp->conns, GAUDI_NIC_MAX_CONN);
 		bitmap_zero(rp->req_set, GAUDI_NIC_MAX_CONN);
 		rp->wq_set = false;
 		rp->cq_set = false;
+		rp->v_open = false;
+		rp->cq_verbs = false;
 		mutex_unlock(&rp->lock);
 	}
 }
@@ -515,7 +600,9 @@ int gaudi_roce_sw_init(struct gaudi_device *gdev)
 		mutex_init(&gdev->nic.gw_lock[p]);
 		rp->mrs = drmm_kcalloc(&gdev->drm, GAUDI_NIC_MAX_MR,
 				       sizeof(*rp->mrs), GFP_KERNEL);
-		if (!rp->mrs)
+		rp->vext = drmm_kcalloc(&gdev->drm, GAUDI_NIC_MAX_CONN,
+					sizeof(*rp->vext), GFP_KERNEL);
+		if (!rp->mrs || !rp->vext)
 			return -ENOMEM;
 	}
 	return 0;
@@ -585,6 +672,11 @@ void gaudi_roce_revoke(struct gaudi_device *gdev)
 struct roce_call {
 	struct gaudi_device *gdev;
 	struct gaudi_file *gfile;
+	bool verbs;		/* the RDMA driver's, not the ioctl's */
+	u32 want;		/* the QP number it claims (ALLOC_CONN) */
+	struct gaudi_roce_vext vext;	/* its verbs fields */
+	u64 cq_ring;		/* a CQ table entry's ring, 0 to clear */
+	u32 cq_log;
 	union {
 		struct drm_gaudi_nic_port port;
 		struct drm_gaudi_nic_conn conn;
@@ -678,8 +770,19 @@ static int roce_alloc_conn(struct roce_call *c)
 	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
-	qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN,
-				 GAUDI_NIC_FIRST_CONN);
+	if (c->verbs) {
+		/* The RDMA driver numbers its QPs on the device. */
+		qpn = c->want;
+		if (qpn >= GAUDI_NIC_MAX_CONN || test_bit(qpn, rp->conns)) {
+			gaudi_dbg(c->gdev, IOCTL, "NIC%u: QP %lu is taken\n",
+				  c->in.port.port, qpn);
+			ret = -EBUSY;
+			goto out;
+		}
+	} else {
+		qpn = find_next_zero_bit(rp->conns, GAUDI_NIC_MAX_CONN,
+					 GAUDI_NIC_FIRST_CONN);
+	}
 	if (qpn >= GAUDI_NIC_MAX_CONN) {
 		ret = -ENOSPC;
 		goto out;
@@ -691,10 +794,18 @@ static int roce_alloc_conn(struct roce_call *c)
 	/* A new generation: nothing of an earlier connection applies. */
 	if (!++rp->gen[qpn])
 		rp->gen[qpn] = 1;
+	if (c->verbs) {
+		set_bit(qpn, rp->vqp);
+		rp->vext[qpn] = c->vext;
+		rp->vext[qpn].set = false;
+	} else {
+		clear_bit(qpn, rp->vqp);
+	}
 	ret = ext_write(c->gdev, c->in.port.port, qpn, true, EXT_MTU_4096,
 			EXT_RNR_RETRY_INFINITE);
 	if (ret)
 		goto out;
+	rp->vext[qpn].set = true;
 	set_bit(qpn, rp->conns);
 	c->out.conn_id.conn_id = qpn;
 out:
@@ -739,11 +850,14 @@ static int roce_set_req(struct roce_call *c)
 	ret = -EINVAL;
 	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
-	if (!rp->wq_set || r->conn_id >= rp->wq_num) {
+	if (c->verbs ? !rp->v_open :
+		       (!rp->wq_set || r->conn_id >= rp->wq_num)) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: connection %u has no send queue\n",
 			  r->port, r->conn_id);
 		goto out;
 	}
+	if (c->verbs)
+		rp->vext[r->conn_id].min_rnr = c->vext.min_rnr;
 	/* Path MTU (InfiniBand's code: 256 is 1 .. 4096 is 5), RNR retry. */
 	ret = ext_write(c->gdev, r->port, r->conn_id, true, ilog2(mtu) - 7,
 			rnr);
@@ -760,7 +874,8 @@ static int roce_set_req(struct roce_call *c)
 	set_bits(e, REQ_QPC_OLDEST_UNACKED_PSN_BIT, 24, r->psn);
 	set_bits(e, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
 	set_bits(e, REQ_QPC_WQ_BASE_ADDR_BIT, 24,
-		 (GAUDI_ROCE_SQ_IDX << GAUDI_ROCE_SQ_SEL) | r->conn_id);
+		 (c->verbs ? GAUDI_ROCE_VSQ_IDX : GAUDI_ROCE_SQ_IDX) <<
+		 GAUDI_ROCE_SQ_SEL | r->conn_id);
 	set_bits(e, REQ_QPC_VALID_BIT, 1, 1);
 	memset(m, 0xFF, sizeof(m));
 	mutex_lock(&c->gdev->nic.gw_lock[r->port]);
@@ -874,7 +989,8 @@ static int roce_reg_mr(struct roce_call *c)
 	if (!roce_conn_ok(c, rp, r->port, &r->conn_id) || !c->gfile->ctx)
 		goto out;
 	for (idx = 0; idx < GAUDI_NIC_MAX_MR; idx++)
-		if (!rp->mrs[idx].map && !rp->mrs[idx].parked)
+		if (!rp->mrs[idx].map && !rp->mrs[idx].parked &&
+		    !rp->mrs[idx].verbs)
 			break;
 	if (idx == GAUDI_NIC_MAX_MR) {
 		gaudi_dbg(gdev, IOCTL, "NIC%u: no free region slot\n", r->port);
@@ -1059,7 +1175,7 @@ static int roce_cq_unset(struct roce_call *c)
 	rp = roce_port(c, &c->in.port.port);
 	if (!rp)
 		return -EINVAL;
-	if (rp->cq_set) {
+	if (rp->cq_set && !rp->cq_verbs) {
 		port_unset_cq(c->gdev, c->in.port.port);
 		rp->cq_set = false;
 	} else {
@@ -1078,7 +1194,7 @@ static int roce_cq_ci(struct roce_call *c)
 
 	if (!rp)
 		return -EINVAL;
-	if (!rp->cq_set)
+	if (!rp->cq_set || rp->cq_verbs)
 		goto out;
 	pi = RREG32(c->gdev, rxe_reg(q->port, NIC_RXE_CQ_PRODUCER_INDEX));
 	ci = RREG32(c->gdev, rxe_reg(q->port, NIC_RXE_CQ_CONSUMER_INDEX));
@@ -1110,8 +1226,9 @@ static int roce_doorbell(struct roce_call *c)
 		return -EINVAL;
 	if (!roce_conn_ok(c, rp, d->port, &d->conn_id))
 		goto out;
-	if (!test_bit(d->conn_id, rp->req_set) || !rp->wq_set ||
-	    d->pi >= rp->wq_entries) {
+	if (!test_bit(d->conn_id, rp->req_set) ||
+	    (c->verbs ? !rp->v_open || d->pi >= rp->v_sq_entries :
+			!rp->wq_set || d->pi >= rp->wq_entries)) {
 		gaudi_dbg(c->gdev, IOCTL, "NIC%u: doorbell %u of connection %u refused\n",
 			  d->port, d->pi, d->conn_id);
 		goto out;
@@ -1396,4 +1513,566 @@ int gaudi_nic_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 out:
 	kfree(c);
 	return ret;
+}
+
+/* ---- the RDMA driver's QPs (gaudi_cn.h, struct gaudi_cn_rdma_ops) ------- */
+
+/*
+ * gaudi_ib.ko's verbs run the ioctl's ops above on a call of the holder
+ * (@gfile, from its hold): the same checks of ports, QP numbers, contexts,
+ * regions and keys, the same tables.  Its QPs differ in two things only:
+ * their send queues are TXE base 2 (the verbs driver places them, one per
+ * QP, in a reservation of the holder's VA), and it numbers them itself on
+ * the device (so ALLOC_CONN takes the number it asks for).
+ */
+static_assert(!(GAUDI_CN_MR_REMOTE_WRITE - GAUDI_NIC_MR_REMOTE_WRITE) &&
+	      !(GAUDI_CN_MR_REMOTE_READ - GAUDI_NIC_MR_REMOTE_READ));
+
+static void v_call(struct roce_call *c, struct gaudi_device *gdev,
+		   struct gaudi_file *gfile)
+{
+	memset(c, 0, sizeof(*c));
+	c->gdev = gdev;
+	c->gfile = gfile;
+	c->verbs = true;
+}
+
+/* One verbs op on the device, as the ioctl runs its ops. */
+static int v_run(struct roce_call *c, int (*fn)(struct roce_call *c))
+{
+	int idx, ret;
+
+	ret = gaudi_hw_enter(c->gdev, &idx);
+	if (ret)
+		return ret;
+	ret = fn(c);
+	gaudi_hw_exit(c->gdev, idx);
+	return ret;
+}
+
+/**
+ * gaudi_roce_v_port_open() - a port serves the RDMA driver's QPs
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: the port
+ * @sq_va: device VA of QP 0's send queue (QP n's at + n * queue size)
+ * @sq_entries: WQEs per send queue, a power of 2, 4..4096
+ * @eq: device address of the port's CQ event queue, 128-byte aligned
+ * @eq_entries: its 4-byte entries, a power of 2, 32..
+ *
+ * The port's RXE completion queue is the verbs driver's then (its CQs
+ * are the CQ table's): the compute node's USER_CQ_SET is EBUSY meanwhile.
+ *
+ * Return: 0, -EINVAL, -EBUSY (the port's completion queue is taken, or
+ * the port is another holder's), or the device's state.
+ */
+int gaudi_roce_v_port_open(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			   unsigned int port, u64 sq_va, u32 sq_entries,
+			   u64 eq, u32 eq_entries)
+{
+	u64 qsize = (u64)sq_entries * GAUDI_NIC_SEND_WQE_SIZE, base;
+	struct gaudi_roce_port *rp;
+	struct roce_call c;
+	int idx, ret;
+
+	if (!is_power_of_2(sq_entries) ||
+	    sq_entries < GAUDI_NIC_WQ_MIN_ENTRIES ||
+	    sq_entries > GAUDI_NIC_WQ_MAX_ENTRIES ||
+	    !is_power_of_2(eq_entries) || eq_entries < 32 ||
+	    (eq & (GAUDI_NIC_CACHE_LINE - 1)) ||
+	    (sq_va & (GAUDI_NIC_CACHE_LINE - 1)))
+		return -EINVAL;
+	v_call(&c, gdev, gfile);
+	ret = gaudi_hw_enter(gdev, &idx);
+	if (ret)
+		return ret;
+	c.in.port.port = port;
+	rp = roce_port(&c, &c.in.port.port);
+	if (!rp) {
+		ret = -EBUSY;
+		goto exit;
+	}
+	port = c.in.port.port;
+	if (rp->v_open || rp->cq_set) {
+		gaudi_dbg(gdev, IOCTL, "NIC%u: completion queue taken\n", port);
+		ret = -EBUSY;
+		goto out;
+	}
+	base = sq_va - ((u64)GAUDI_ROCE_VSQ_IDX << GAUDI_ROCE_SQ_SEL) * qsize;
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_LOG),
+	       ilog2(qsize / GAUDI_NIC_CACHE_LINE));
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_HI), upper_32_bits(base));
+	WREG32(gdev, GAUDI_NIC_TXE_REG(port, VERBS_SQ_LO), lower_32_bits(base));
+	port_unset_cq(gdev, port);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_MASK), eq_entries - 1);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_PI), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_CI), 0);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_49_18), eq >> 18);
+	WREG32(gdev, qpc_reg(port, NIC_QPC_CQ_EQ_BASE_17_7), (eq >> 7) & 0x7FF);
+	/* The event interrupt is the card's MSI, as the receive ring's. */
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_ADDR(1)),
+	       mmPCIE_CORE_MSI_REQ);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_DATA(1)),
+	       GAUDI_NIC_PORT_MSI_IDX(port));
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_MSI_CAUSE_CLR), ~0U);
+	WREG32(gdev, rxe_reg(port, NIC_RXE_CQ_CFG0), ROCE_CQ_CFG0_EQ_INT_EN);
+	rp->v_open = true;
+	rp->v_sq_entries = sq_entries;
+	rp->cq_set = true;
+	rp->cq_verbs = true;
+	ret = 0;
+out:
+	mutex_unlock(&rp->lock);
+exit:
+	gaudi_hw_exit(gdev, idx);
+	return ret;
+}
+
+/**
+ * gaudi_roce_v_port_close() - the port stops serving the RDMA driver's QPs
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: the port
+ */
+void gaudi_roce_v_port_close(struct gaudi_device *gdev,
+			     struct gaudi_file *gfile, unsigned int port)
+{
+	struct gaudi_roce_port *rp;
+	struct roce_call c;
+	int idx;
+
+	v_call(&c, gdev, gfile);
+	/* Without the device there are no registers to unset. */
+	if (gaudi_hw_enter(gdev, &idx))
+		return;
+	c.in.port.port = port;
+	rp = roce_port(&c, &c.in.port.port);
+	if (rp) {
+		if (rp->v_open) {
+			port_unset_vsq(gdev, c.in.port.port);
+			port_unset_eq(gdev, c.in.port.port);
+			rp->v_open = false;
+		}
+		if (rp->cq_verbs) {
+			port_unset_cq(gdev, c.in.port.port);
+			rp->cq_set = false;
+			rp->cq_verbs = false;
+		}
+		mutex_unlock(&rp->lock);
+	}
+	gaudi_hw_exit(gdev, idx);
+}
+
+/**
+ * gaudi_roce_v_qp_claim() - a QP number of a port for the RDMA driver
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: the port
+ * @qpn: GAUDI_NIC_FIRST_CONN..GAUDI_NIC_MAX_CONN - 1
+ * @ext: its receive queue and CQs (its extension entry's verbs fields)
+ *
+ * As ALLOC_CONN: stale contexts invalidated, a new generation.
+ *
+ * Return: 0, -EINVAL, -EBUSY if the number is taken on the port.
+ */
+int gaudi_roce_v_qp_claim(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			  unsigned int port, u32 qpn,
+			  const struct gaudi_cn_qp_ext *ext)
+{
+	struct roce_call c;
+
+	if (qpn < GAUDI_NIC_FIRST_CONN || qpn >= GAUDI_NIC_MAX_CONN ||
+	    !ext->rq_log || ext->rq_log > EXT_RQ_MAX_LOG ||
+	    (ext->rq & (GAUDI_NIC_RECV_WQE_SIZE - 1)) ||
+	    !ext->scq || ext->scq >= GAUDI_ROCE_CQT_ENTRIES ||
+	    !ext->rcq || ext->rcq >= GAUDI_ROCE_CQT_ENTRIES)
+		return -EINVAL;
+	v_call(&c, gdev, gfile);
+	c.in.port.port = port;
+	c.want = qpn;
+	c.vext.rq = ext->rq;
+	c.vext.rq_log = ext->rq_log;
+	c.vext.scq = ext->scq;
+	c.vext.rcq = ext->rcq;
+	return v_run(&c, roce_alloc_conn);
+}
+
+/* A CQ table entry, through the first enabled port's gateway. */
+static int roce_v_cq(struct roce_call *c)
+{
+	struct gaudi_device *gdev = c->gdev;
+	static const u32 all[GAUDI_NIC_CQT_SIZE / 4] = {
+		~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U, ~0U,
+	};
+	u32 e[GAUDI_NIC_CQT_SIZE / 4] = {};
+	struct gaudi_roce_port *rp;
+	u32 port;
+	int ret;
+
+	if (!gdev->nic.ports_mask)
+		return -ENODEV;
+	port = __ffs(gdev->nic.ports_mask);
+	c->in.port.port = port;
+	rp = roce_port(c, &c->in.port.port);
+	if (!rp)
+		return -EBUSY;
+	if (c->cq_ring) {
+		e[0] = lower_32_bits(c->cq_ring);
+		e[1] = (upper_32_bits(c->cq_ring) & CQT_W1_ADDR_HI) |
+		       (c->cq_log << CQT_W1_LOG_SHIFT & CQT_W1_LOG);
+		e[3] = CQT_W3_VALID | CQT_W3_EVENTS;
+	}
+	mutex_lock(&gdev->nic.gw_lock[port]);
+	ret = gw_op(gdev, port, QPC_GW_TABLE_CQ << QPC_GW_CTRL_TABLE_SHIFT |
+		    (c->want & QPC_GW_CTRL_QPN), GAUDI_NIC_CQT_SIZE / 4, e, all,
+		    NULL, 0);
+	mutex_unlock(&gdev->nic.gw_lock[port]);
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/**
+ * gaudi_roce_v_cq_set() - an entry of the card's CQ table for a verbs CQ
+ * @gdev: the device
+ * @gfile: the holder
+ * @cqn: the entry, 1..1023
+ * @ring: device VA of its ring (the holder's), 32-byte aligned
+ * @log: log2 of its CQEs, 1..16
+ *
+ * Return: 0, -EINVAL, or the gateway's error.
+ */
+int gaudi_roce_v_cq_set(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			u32 cqn, u64 ring, u32 log)
+{
+	struct roce_call c;
+
+	if (!cqn || cqn >= GAUDI_ROCE_CQT_ENTRIES || !ring ||
+	    (ring & (GAUDI_NIC_VCQE_SIZE - 1)) || !log || log > CQT_MAX_LOG)
+		return -EINVAL;
+	v_call(&c, gdev, gfile);
+	c.want = cqn;
+	c.cq_ring = ring;
+	c.cq_log = log;
+	return v_run(&c, roce_v_cq);
+}
+
+/**
+ * gaudi_roce_v_cq_clear() - the CQ table entry ends
+ * @gdev: the device
+ * @gfile: the holder
+ * @cqn: the entry
+ */
+void gaudi_roce_v_cq_clear(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			   u32 cqn)
+{
+	struct roce_call c;
+
+	if (!cqn || cqn >= GAUDI_ROCE_CQT_ENTRIES)
+		return;
+	v_call(&c, gdev, gfile);
+	c.want = cqn;
+	v_run(&c, roce_v_cq);
+}
+
+/**
+ * gaudi_roce_v_qp_release() - a QP of the RDMA driver ends
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: its port
+ * @qpn: its number
+ *
+ * As DESTROY_CONN; nothing to do if a reset or the close took it already.
+ */
+void gaudi_roce_v_qp_release(struct gaudi_device *gdev,
+			     struct gaudi_file *gfile, unsigned int port,
+			     u32 qpn)
+{
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	c.in.conn.port = port;
+	c.in.conn.conn_id = qpn;
+	v_run(&c, roce_destroy);
+}
+
+static int roce_v_reset(struct roce_call *c)
+{
+	struct drm_gaudi_nic_conn *r = &c->in.conn;
+	struct gaudi_roce_port *rp = roce_port(c, &r->port);
+	int ret = -EINVAL;
+
+	if (!rp)
+		return -EINVAL;
+	if (roce_conn_ok(c, rp, r->port, &r->conn_id)) {
+		ret = qpc_clear(c->gdev, r->port, r->conn_id);
+		clear_bit(r->conn_id, rp->req_set);
+	}
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/**
+ * gaudi_roce_v_qp_reset() - invalidate both contexts of a QP, keep it
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: its port
+ * @qpn: its number
+ *
+ * Return: 0, -EINVAL if it is not the holder's, or the gateway's error.
+ */
+int gaudi_roce_v_qp_reset(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			  unsigned int port, u32 qpn)
+{
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	c.in.conn.port = port;
+	c.in.conn.conn_id = qpn;
+	return v_run(&c, roce_v_reset);
+}
+
+/**
+ * gaudi_roce_v_qp_set_res() - the responder context of a verbs QP
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: its port
+ * @qpn: its number
+ * @res: the peer
+ *
+ * Return: 0 or SET_RES_CONN_CTX's error.
+ */
+int gaudi_roce_v_qp_set_res(struct gaudi_device *gdev,
+			    struct gaudi_file *gfile, unsigned int port,
+			    u32 qpn, const struct gaudi_cn_res *res)
+{
+	struct drm_gaudi_nic_res_ctx *r;
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	r = &c.in.res;
+	r->port = port;
+	r->conn_id = qpn;
+	r->dst_ip = res->dst_ip;
+	r->src_ip = res->src_ip;
+	memcpy(r->dst_mac, res->dst_mac, ETH_ALEN);
+	r->dst_conn_id = res->dst_qpn;
+	r->expected_psn = res->epsn;
+	return v_run(&c, roce_set_res);
+}
+
+/**
+ * gaudi_roce_v_qp_set_req() - the requester context of a verbs QP
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: its port
+ * @qpn: its number
+ * @req: the peer and the path
+ *
+ * Return: 0 or SET_REQ_CONN_CTX's error.
+ */
+int gaudi_roce_v_qp_set_req(struct gaudi_device *gdev,
+			    struct gaudi_file *gfile, unsigned int port,
+			    u32 qpn, const struct gaudi_cn_req *req)
+{
+	struct drm_gaudi_nic_req_ctx *r;
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	r = &c.in.req;
+	r->port = port;
+	r->conn_id = qpn;
+	r->dst_ip = req->dst_ip;
+	r->src_ip = req->src_ip;
+	memcpy(r->dst_mac, req->dst_mac, ETH_ALEN);
+	r->dst_conn_id = req->dst_qpn;
+	r->psn = req->psn;
+	r->timeout_retry = req->timeout_retry;
+	r->path_mtu = req->path_mtu;
+	r->flags = GAUDI_NIC_REQ_RNR_RETRY;
+	r->rnr_retry = req->rnr_retry;
+	r->remote_key = req->remote_key;
+	c.vext.min_rnr = req->min_rnr;
+	return v_run(&c, roce_set_req);
+}
+
+/**
+ * gaudi_roce_v_qp_state() - both contexts of a verbs QP
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: its port
+ * @qpn: its number
+ * @st: filled
+ *
+ * Return: 0 or CONN_STATE's error.
+ */
+int gaudi_roce_v_qp_state(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			  unsigned int port, u32 qpn,
+			  struct gaudi_cn_qp_state *st)
+{
+	struct drm_gaudi_nic_conn_state *s;
+	struct roce_call c;
+	int ret;
+
+	v_call(&c, gdev, gfile);
+	c.in.conn.port = port;
+	c.in.conn.conn_id = qpn;
+	ret = v_run(&c, roce_conn_state);
+	if (ret)
+		return ret;
+	s = &c.out.state;
+	st->req_valid = s->flags & GAUDI_NIC_CONN_REQ_VALID;
+	st->res_valid = s->flags & GAUDI_NIC_CONN_RES_VALID;
+	st->req_error = s->flags & GAUDI_NIC_CONN_REQ_ERROR;
+	st->res_error = s->flags & GAUDI_NIC_CONN_RES_ERROR;
+	st->next_psn = s->next_psn;
+	st->epsn = s->expected_psn;
+	st->ci = s->ci;
+	return 0;
+}
+
+/* A region entry of the RDMA driver: its key, in the slot the key names. */
+static int roce_v_mr_set(struct roce_call *c)
+{
+	struct drm_gaudi_nic_mr *r = &c->in.mr;
+	struct gaudi_roce_port *rp;
+	struct gaudi_roce_mr *mr;
+	u32 e[GAUDI_NIC_MR_SIZE / 4];
+	u32 idx = c->want & (GAUDI_NIC_MAX_MR - 1);
+	int ret = -EINVAL;
+
+	if (!r->access || (r->access & ~(GAUDI_NIC_MR_REMOTE_WRITE |
+					 GAUDI_NIC_MR_REMOTE_READ)) ||
+	    !r->length || r->addr + r->length < r->addr) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC: bad region\n");
+		return -EINVAL;
+	}
+	rp = roce_port(c, &r->port);
+	if (!rp)
+		return -EINVAL;
+	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
+		goto out;
+	idx = array_index_nospec(idx, GAUDI_NIC_MAX_MR);
+	mr = &rp->mrs[idx];
+	if (mr->map || mr->parked || mr->verbs) {
+		gaudi_dbg(c->gdev, IOCTL, "NIC%u: region slot %u in use\n",
+			  r->port, idx);
+		ret = -EBUSY;
+		goto out;
+	}
+	e[0] = lower_32_bits(r->addr);
+	e[1] = upper_32_bits(r->addr);
+	e[2] = lower_32_bits(r->length);
+	e[3] = upper_32_bits(r->length);
+	e[4] = c->want;
+	e[5] = r->conn_id | (u32)rp->gen[r->conn_id] << MR_W5_GEN_SHIFT;
+	e[6] = MR_W6_VALID |
+	       (r->access & GAUDI_NIC_MR_REMOTE_WRITE ? MR_W6_REMOTE_WRITE : 0) |
+	       (r->access & GAUDI_NIC_MR_REMOTE_READ ? MR_W6_REMOTE_READ : 0);
+	e[7] = 0;
+	ret = tbl_write(c->gdev, r->port, QPC_GW_TABLE_MR, idx, e, NULL);
+	if (ret) {
+		mr_clear(c->gdev, r->port, idx);
+		goto out;
+	}
+	mr->verbs = true;
+	mr->key = c->want;
+	mr->qpn = r->conn_id;
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/**
+ * gaudi_roce_v_mr_set() - a region of the RDMA driver for one of its QPs
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: the QP's port
+ * @qpn: the QP
+ * @key: the region's key (its slot: the low bits)
+ * @start: device VA of the region, the holder's
+ * @len: bytes
+ * @access: GAUDI_CN_MR_REMOTE_*
+ *
+ * The memory is the caller's to keep mapped until gaudi_roce_v_mr_clear()
+ * or the QP's release returned.
+ *
+ * Return: 0, -EINVAL, -EBUSY (the slot is in use or parked).
+ */
+int gaudi_roce_v_mr_set(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			unsigned int port, u32 qpn, u32 key, u64 start,
+			u64 len, u32 access)
+{
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	c.in.mr.port = port;
+	c.in.mr.conn_id = qpn;
+	c.in.mr.addr = start;
+	c.in.mr.length = len;
+	c.in.mr.access = access;
+	c.want = key;
+	return v_run(&c, roce_v_mr_set);
+}
+
+static int roce_v_mr_clear(struct roce_call *c)
+{
+	struct drm_gaudi_nic_mr_dereg *d = &c->in.dereg;
+	struct gaudi_roce_port *rp = roce_port(c, &d->port);
+	struct gaudi_roce_mr *mr;
+	u32 idx;
+
+	if (!rp)
+		return -EINVAL;
+	idx = array_index_nospec(d->key & (GAUDI_NIC_MAX_MR - 1),
+				 GAUDI_NIC_MAX_MR);
+	mr = &rp->mrs[idx];
+	if (mr->verbs && mr->key == d->key && mr->qpn == c->want)
+		mr_drop(c->gdev, d->port, idx, true, true);
+	mutex_unlock(&rp->lock);
+	return 0;
+}
+
+/**
+ * gaudi_roce_v_mr_clear() - end a region entry of gaudi_roce_v_mr_set()
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: the port
+ * @qpn: the QP it was for
+ * @key: its key
+ *
+ * The slot stays parked until the QP ends.  Without the device (reset,
+ * removal) the tables are gone with it: nothing to clear.
+ */
+void gaudi_roce_v_mr_clear(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			   unsigned int port, u32 qpn, u32 key)
+{
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	c.in.dereg.port = port;
+	c.in.dereg.key = key;
+	c.want = qpn;
+	v_run(&c, roce_v_mr_clear);
+}
+
+/**
+ * gaudi_roce_v_doorbell() - ring a verbs QP's send queue
+ * @gdev: the device
+ * @gfile: the holder
+ * @port: its port
+ * @qpn: its number
+ * @pi: the ring index after the last WQE written
+ *
+ * Return: 0 or DOORBELL's error.
+ */
+int gaudi_roce_v_doorbell(struct gaudi_device *gdev, struct gaudi_file *gfile,
+			  unsigned int port, u32 qpn, u32 pi)
+{
+	struct roce_call c;
+
+	v_call(&c, gdev, gfile);
+	c.in.db.port = port;
+	c.in.db.conn_id = qpn;
+	c.in.db.pi = pi;
+	return v_run(&c, roce_doorbell);
 }

@@ -439,6 +439,12 @@ rdma)
 	make -s -C "$repo/userspace/verbs" >&2 || die "the verbs provider failed to build"
 	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-o "$out/gaudi_ib_test" "$suite_dir/gaudi_ib_test.c" -libverbs
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" \
+		-o "$out/gaudi_verbs_test" "$repo/tests/verbs/gaudi_verbs_test.c" \
+		-libverbs
+	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
+		-o "$out/gaudi_ib_kverbs_test" \
+		"$repo/tests/verbs/gaudi_ib_kverbs_test.c" -libverbs
 	$cc -O2 -Wall -Wextra -Werror -I "$repo/tests/lib" -I "$repo/uapi" \
 		-I "$repo/userspace/include" -o "$out/gaudi_roce_counters" \
 		"$repo/tests/guest/roce/gaudi_roce_counters.c" \
@@ -448,24 +454,27 @@ rdma)
 	# .driver file as make install names it there.
 	provdir=$(pkg-config --variable=libdir libibverbs)/libibverbs
 	echo "driver gaudi" >"$out/gaudi.driver"
-	for tool in ip ethtool ibv_devices ibv_devinfo rdma; do
+	# rdma-core's and perftest's programs (verbs-tools.sh), with their
+	# libraries.
+	vtools="ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_write_lat"
+	for tool in ip ethtool ibv_devices ibv_devinfo rdma $vtools; do
 		command -v "$tool" >/dev/null ||
 			die "$tool missing (tools/host/install-deps.sh)"
+		set -- --add "$(command -v "$tool"):/suite/bin/$tool" "$@"
 	done
 	set -- --add "$ko:/suite/ko/gaudi.ko" \
 		--add "$en_ko:/suite/ko/gaudi_en.ko" \
 		--add "$ib_ko:/suite/ko/gaudi_ib.ko" \
 		--add "$out/gaudi_ib_test:/suite/bin/gaudi_ib_test" \
+		--add "$out/gaudi_ib_kverbs_test:/suite/bin/gaudi_ib_kverbs_test" \
+		--add "$out/gaudi_verbs_test:/suite/bin/gaudi_verbs_test" \
 		--add "$out/gaudi_roce_counters:/suite/bin/gaudi_roce_counters" \
 		--add "$repo/build/verbs/libgaudi-rdmav34.so:$provdir/libgaudi-rdmav34.so" \
 		--add "$out/gaudi.driver:/etc/libibverbs.d/gaudi.driver" \
-		--add "$(command -v ibv_devices):/suite/bin/ibv_devices" \
-		--add "$(command -v ibv_devinfo):/suite/bin/ibv_devinfo" \
-		--add "$(command -v rdma):/suite/bin/rdma" \
-		--add "$(command -v ip):/suite/bin/ip" \
-		--add "$(command -v ethtool):/suite/bin/ethtool" \
 		--nic dl1 "$@"
 	env="GAUDI_KO=/suite/ko/gaudi.ko GAUDI_EN_KO=/suite/ko/gaudi_en.ko GAUDI_IB_KO=/suite/ko/gaudi_ib.ko BIN=/suite/bin"
+	[ -z "${VERBS_TODO+set}" ] || env="$env VERBS_TODO='$VERBS_TODO'"
+	[ -z "${VERBS_TODO_SEND+set}" ] || env="$env VERBS_TODO_SEND='$VERBS_TODO_SEND'"
 	;;
 esac
 

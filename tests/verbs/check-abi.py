@@ -16,7 +16,13 @@ so the provider declares the layouts itself (Documentation/net/rdma.rst,
     and the slots of verbs_device_ops the provider fills (Soft-RoCE's
     table, verbs_provider_rxe);
   * the private ABI version: libibverbs.so.1 exports
-    verbs_register_driver_<PABI> with version IBVERBS_PRIVATE_<PABI>.
+    verbs_register_driver_<PABI> with version IBVERBS_PRIVATE_<PABI>, and
+    the other private calls the provider makes (the uverbs data-path
+    commands ibv_cmd_post_send, ...) with the same version;
+  * what libibverbs itself reads behind the public structs the provider
+    allocates: ibv_dereg_mr() reads struct verbs_mr's mr_type and access,
+    ibv_qp_to_qp_ex() tests VERBS_QP_EX in struct verbs_qp's comp_mask;
+    their disassembly must use the header's offsets and bit.
 
 A compiled probe prints the header's offsets.  TAP, "N passed, N failed".
 """
@@ -183,7 +189,32 @@ ok(pabi and re.search(r"IBVERBS_PRIVATE_%s\s+verbs_register_driver_%s\b"
    "libibverbs.so.1 exports verbs_register_driver_%s (IBVERBS_PRIVATE_%s)"
    % (pabi.group(1) if pabi else "?", pabi.group(1) if pabi else "?"))
 for fn in ("_verbs_init_and_alloc_context", "verbs_uninit_context",
-           "verbs_set_ops"):
+           "verbs_set_ops", "ibv_cmd_post_send", "ibv_cmd_post_recv",
+           "ibv_cmd_poll_cq", "ibv_cmd_req_notify_cq"):
     ok(re.search(r"IBVERBS_PRIVATE_%s\s+%s\b" % (pabi.group(1), fn), syms),
        "and %s" % fn)
+
+
+def disasm(sym):
+    """The instructions of libibverbs' function SYM (name@@version)."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn",
+                          LIBDIR + "/libibverbs.so.1"],
+                         capture_output=True, text=True).stdout
+    m = re.search(r"<%s>:\n(.*?)\n\n" % re.escape(sym), out, re.S)
+    return m.group(1) if m else ""
+
+
+moff = probe("verbs_mr", ["mr_type", "access"])
+code = disasm("ibv_dereg_mr@@IBVERBS_1.1")
+ok(all(re.search(r"mov\s+0x%x\(%%rdi\)" % moff[m], code)
+       for m in ("mr_type", "access")),
+   "ibv_dereg_mr reads struct verbs_mr's mr_type at 0x%x and access at "
+   "0x%x" % (moff["mr_type"], moff["access"]))
+qoff = probe("verbs_qp", ["comp_mask"])
+bit = re.search(r"VERBS_QP_EX = 1 << (\d+)", open(HDR).read())
+code = disasm("ibv_qp_to_qp_ex@@IBVERBS_1.6")
+ok(bit and re.search(r"test[bl]\s+\$0x%x,0x%x\(%%rdi\)"
+                     % (1 << int(bit.group(1)), qoff["comp_mask"]), code),
+   "ibv_qp_to_qp_ex tests VERBS_QP_EX (bit %s) of struct verbs_qp's "
+   "comp_mask at 0x%x" % (bit.group(1) if bit else "?", qoff["comp_mask"]))
 done()

@@ -17,17 +17,32 @@
 #   4  gaudi_ib_test: attributes, P_Keys, bad ports, the card's holding by
 #      verbs contexts (taken through the compute node only), protection
 #      domains, bad driver data
+#   4b card 1's netdev in a network namespace of its own (so that the
+#      route to its address crosses the cable), then
+#      gaudi_ib_kverbs_test (tests/verbs/): every kernel verb with bad
+#      arguments, RDMA WRITE between the cards, issue 22's isolation
+#      classes through verbs; no kernel warning; and step 6 there
 #   5  rdma statistic: RDMA WRITEs over the cable (the roce suite's
 #      gaudi_roce_counters traffic) move tx_pkts/rx_pkts of both ports by
 #      exactly what ethtool -S shows of the same run
-#   6  gaudi_ib.ko unloaded while a verbs context holds card 0: the
+#   6  (in 4b's namespace window) gaudi_verbs_test (tests/verbs/) at path MTU 1024 and 4096: every
+#      verb with bad arguments, RC data byte for byte, the isolation
+#      classes through verbs; then rdma-core's and perftest's programs,
+#      unmodified, between card 0
+#      and card 1 over their cable (verbs-tools.sh: ibv_rc_pingpong with
+#      its data check at path MTU 1024 and 4096, ib_write_bw at both,
+#      ib_read_bw, ib_send_bw, ib_write_lat), each bounded in time; no
+#      kernel problem in dmesg after them
+#   7  gaudi_ib.ko unloaded while a verbs context holds card 0: the
 #      context is cut off (the provider's compute-node handle keeps the
 #      card until the program closes), the module reloads
 #
 # Environment: GAUDI_KO, GAUDI_EN_KO, GAUDI_IB_KO, BIN (gaudi_ib_test,
-# gaudi_roce_counters, ip, ethtool; ibv_devices, ibv_devinfo and rdma in
-# PATH), CARDS (at least 2), PORTS (ports per card, 10).  TAP, then
-# "N passed, N failed".
+# gaudi_roce_counters, ip, ethtool; ibv_devices, ibv_devinfo, rdma,
+# ibv_rc_pingpong and perftest's tools in PATH), CARDS (at least 2), PORTS
+# (ports per card, 10), VERBS_TODO (why step 6 is not expected to pass
+# yet: its results are then TODOs, run and shown, counted as skipped;
+# empty: they count).  TAP, then "N passed, N failed".
 
 BIN=${BIN:-$(dirname "$0")}
 CARDS=${CARDS:-2}
@@ -35,8 +50,18 @@ PORTS=${PORTS:-10}
 PATH=$BIN:$PATH
 export PATH
 
+# gaudi_ib.ko's MR, CQ and QP verbs are new (issue 25) and these programs
+# have not passed on them in a guest yet; its kernel data path has no
+# SEND/RECV (ibv_rc_pingpong, ib_send_bw).
+: "${VERBS_TODO=the verbs of gaudi_ib.ko have not passed in a guest yet (issue 25)}"
+export VERBS_TODO
+
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# shellcheck source-path=SCRIPTDIR source=verbs-tools.sh
+. "$(dirname "$0")/verbs-tools.sh"
+# shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
+. /lib/gaudi-vm/dmesg-judge.sh
 
 # bdf_of I: the PCI address of card I (gaudi-vm puts it behind root port
 # 00:(0x10 + I).0).
@@ -72,31 +97,6 @@ netdev_of() {
 	done
 }
 
-# gid_index DEV PORT GID: the index of a RoCE v2 GID in the port's table.
-gid_index() {
-	i=0
-	while [ $i -lt 16 ]; do
-		if [ "$(cat "/sys/class/infiniband/$1/ports/$2/gids/$i" 2>/dev/null)" = "$3" ] &&
-		   [ "$(cat "/sys/class/infiniband/$1/ports/$2/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ]; then
-			echo $i
-			return 0
-		fi
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# wait_for SECONDS COMMAND...: until COMMAND succeeds (0) or time is up.
-wait_for() {
-	w_t=$(($1 * 5))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		w_t=$((w_t - 1))
-		[ $w_t -le 0 ] && return 1
-		sleep 0.2
-	done
-}
-
 # link_state DEV/PORT: "STATE PHYS NETDEV" from rdma link show.
 link_state() {
 	rdma link show "$1" 2>/dev/null | awk '{
@@ -113,14 +113,7 @@ counter() { cat "/sys/class/infiniband/$1/ports/$2/hw_counters/$3" 2>/dev/null; 
 eth_stat() { ethtool -S "$1" 2>/dev/null | awk -v k="$2:" '$1 == k { print $2 }'; }
 
 # ---- 1: the modules and devices ------------------------------------------
-# insmod MODULE: with the modules it depends on (modprobe).
-load() {
-	l_deps=$(modinfo -F depends "$1" 2>/dev/null | tr ',' ' ')
-	# shellcheck disable=SC2086 # a list of module names
-	{ [ -z "$l_deps" ] || modprobe -a $l_deps; } && insmod "$1"
-}
-load "$GAUDI_KO" && load "$GAUDI_EN_KO" && modprobe ib_uverbs &&
-	load "$GAUDI_IB_KO"
+load_gaudi_ib
 ok $? "insmod gaudi.ko, gaudi_en.ko, modprobe ib_uverbs, insmod gaudi_ib.ko"
 has_dev() { [ -n "$(ibdev_of "$1")" ]; }
 has_netdev() { [ -n "$(netdev_of "$1" 0)" ]; }
@@ -204,6 +197,67 @@ ok $? "the address GID is there again"
 
 # ---- 4: verbs --------------------------------------------------------------
 tap_sub_each verbs "$BIN/gaudi_ib_test" "$CARDS" "$PORTS"
+# ---- 4b, 6: the verbs between the two cards --------------------------------
+# Both ends in one host: ib_core resolves a peer's MAC by the route from
+# the source GID's netdev, which for an address of the same host is no
+# route over the cable; card 1's netdev goes to a network namespace of its
+# own meanwhile (a process's, as the nic suite does), as on a second host.
+unshare -n sleep 100000 &
+nspid=$!
+sleep 0.5
+ip link set "$n1" netns "$nspid" &&
+	nsenter -t "$nspid" -n ip link set "$n1" up &&
+	nsenter -t "$nspid" -n ip addr add 10.25.0.2/24 dev "$n1"
+ok $? "$n1 in a namespace of its own with 10.25.0.2"
+wait_for 10 active "$d1/1" "$n1"
+wait_for 10 gid_index "$d1" 1 0000:0000:0000:0000:0000:ffff:0a19:0002
+ok $? "$d1/1: 10.25.0.2 is still its RoCE v2 GID"
+# 4b: the kernel's verbs: bad arguments, RDMA WRITE, isolation classes.
+dmesg -c >/dev/null 2>&1
+tap_sub_each kverbs "$BIN/gaudi_ib_kverbs_test" "$d0" "$d1"
+! dmesg | grep -Eq 'WARNING|BUG|Oops|gaudi.*(error|fault)'
+ok $? "no kernel warning from the kernel verbs test"
+g1=0000:0000:0000:0000:0000:ffff:0a19:0002
+g3=0000:0000:0000:0000:0000:ffff:0a19:0003
+x0=$(gid_index "$d0" 1 $g0)
+x1=$(gid_index "$d1" 1 $g1)
+# The programs' own TCP exchange goes over the loopback interface.
+ip link set lo up
+# A second address of card 0's port: the foreign source of gaudi_verbs_test.
+ip addr add 10.25.0.3/24 dev "$n0" && wait_for 10 gid_index "$d0" 1 $g3
+ok $? "$n0 also 10.25.0.3, RoCE v2 GID $(gid_index "$d0" 1 $g3)"
+x3=$(gid_index "$d0" 1 $g3)
+for mtu in 1024 4096; do
+	tap_sub "verbs-$mtu" "$BIN/gaudi_verbs_test" \
+		"$d0" "$d1" "$x0" "$x1" "${x3:-0}" $mtu
+done
+while read -r name needs tool tcp args; do
+	# shellcheck disable=SC2086 # option words
+	vt_server "/tmp/vt-$name.s" "$d0" 1 "$x0" "$tool" "$tcp" $args &
+	srv=$!
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# shellcheck disable=SC2086 # option words
+	vt_client "/tmp/vt-$name.c" 127.0.0.1 "$d1" 1 "$x1" "$tool" "$tcp" $args
+	cst=$?
+	wait $srv
+	sst=$?
+	secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")
+	fig=$(vt_figure "$name" "/tmp/vt-$name.c")
+	vt_todo_or_ok "$(vt_todo_reason "$VERBS_TODO" "$needs")" $((cst + sst)) \
+		"$name: $tool between $d0/1 (server) and $d1/1 (client) completes (server $sst, client $cst, $secs s${fig:+, $fig})"
+	[ $((cst + sst)) -eq 0 ] || { vt_show "/tmp/vt-$name.s" 12; vt_show "/tmp/vt-$name.c" 12; }
+done <<EOF
+$(vt_runs)
+EOF
+problems=$(dmesg | kernel_problems | head -3)
+[ -z "$problems" ]
+ok $? "dmesg: no kernel problem after the verbs programs${problems:+: $problems}"
+
+nsenter -t "$nspid" -n ip link set "$n1" netns 1 && ip link set "$n1" up &&
+	ip addr add 10.25.0.2/24 dev "$n1"
+ok $? "$n1 back with 10.25.0.2"
+kill "$nspid"
+wait_for 10 active "$d1/1" "$n1"
 
 # ---- 5: rdma statistic -----------------------------------------------------
 rdma statistic show link "$d0/1" >/tmp/stat 2>&1
@@ -223,7 +277,7 @@ ok $? "the counters moved: $d0/1 tx_pkts +$dt (ethtool +$de), $d1/1 rx_pkts +$dr
 rdma statistic show link "$d0/1" | grep -q "tx_pkts $(counter "$d0" 1 tx_pkts)"
 ok $? "rdma statistic shows the same value"
 
-# ---- 6: unload with a context open ----------------------------------------
+# ---- 7: unload with a context open ----------------------------------------
 bdf0=$(bdf_of 0)
 rm -f /tmp/hold.in
 mkfifo /tmp/hold.in
