@@ -34,6 +34,17 @@
  * invalid QP answers NAK remote access error and puts the responder QP in
  * error.
  *
+ * Verbs operations (issue 25; nic.rst "Verbs operations"): SEND and SEND
+ * with immediate (SEND FIRST..ONLY) fill the receive WQEs of a verbs QP
+ * (extension VERBS), RNR NAK when none is posted; a WRITE with immediate
+ * takes one too; RDMA READ requests take a PSN per response, the
+ * responder queues them (GAUDI_ROCE_RD_QP per QP, GAUDI_ROCE_RD_SLOTS per
+ * port) and answers READ RESPONSE FIRST..ONLY, checking the region's
+ * remote-read right on every packet; the requester takes the responses
+ * in PSN order and re-issues a READ from its first missing byte.  Verbs
+ * QPs complete into the CQ table with 32-byte CQEs (status, opcode, byte
+ * count, immediate, wr_id) and post CQ events when armed.
+ *
  * Frames: Ethernet II, IPv4 (20-byte header, DF, TTL 64), UDP to 4791
  * (source port 0xC000 | QPN, checksum 0), BTH, RETH, ImmDt, payload padded
  * to 4 bytes, iCRC computed as RoCE v2 (IBA annex 17) specifies.
@@ -1460,6 +1471,20 @@ static void send_ack(struct gaudi_core *g, unsigned int port,
     send_ack_to(g, port, &d, psn, syndrome, msn);
 }
 
+/* Whether responder QP qpn has READ responses still to send. */
+static bool rd_pending(struct gaudi_core *g, unsigned int port, uint32_t qpn)
+{
+    const struct gaudi_roce *r = &g->nic.roce;
+    unsigned int i;
+
+    for (i = 0; i < GAUDI_ROCE_RD_SLOTS && r->rd_n[port]; i++) {
+        if (r->rd[port][i].used && r->rd[port][i].qpn == qpn) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The READs queued for responder QP qpn end. */
 static void rd_drop(struct gaudi_core *g, unsigned int port, uint32_t qpn)
 {
@@ -2002,6 +2027,17 @@ static void responder(struct gaudi_core *g, unsigned int port,
         res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,
                    ROCE_SYN_RES_MTU);
         return;
+    }
+    if (rd_pending(g, port, qpn)) {
+        /*
+         * Responses go out in PSN order: an ACK of this request must not
+         * overtake the READ responses before it.  What the budget cannot
+         * send now leaves this request unanswered, as if lost (resent).
+         */
+        rd_pump(g, port, &budget);
+        if (rd_pending(g, port, qpn)) {
+            return;
+        }
     }
     if (is_send && !e.verbs) {
         res_refuse(g, port, f, qpn, ctx, addr, psn, s->msn, NAK_INVALID_REQ,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Gaudi 1 model: the NIC's RoCE v2 engine (requester and responder of RC
- * QPs), Documentation/emulator/nic.rst "RoCE v2".  nic.c hands it the
+ * QPs), Documentation/emulator/nic.rst "RoCE v2" and "Verbs operations".  nic.c hands it the
  * doorbells of RC QPs and the received UDP 4791 frames.
  */
 #ifndef GAUDI_ROCE_H
@@ -24,7 +24,7 @@ struct gaudi_core;
 #define GAUDI_ROCE_RETRIES      7       /* when the QPC's count is 0 */
 #define GAUDI_ROCE_PKT_BUDGET   256     /* packets per doorbell, tick, ACK */
 #define GAUDI_ROCE_DEFER        8       /* frames received while busy */
-#define GAUDI_ROCE_RD_QP        16      /* READs queued per responder QP */
+#define GAUDI_ROCE_RD_QP        GAUDI_NIC_READ_DEPTH /* per responder QP */
 #define GAUDI_ROCE_RD_SLOTS     64      /* READs queued per port */
 /* Ethernet + IPv4 + UDP + BTH + RETH + ImmDt + payload + iCRC. */
 #define GAUDI_ROCE_MAX_FRAME    (14 + 20 + 8 + 12 + 16 + 4 + \

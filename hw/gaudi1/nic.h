@@ -597,7 +597,7 @@
  * its CQE 8 bytes, so neither SEND/RECV nor RDMA READ of a verbs device
  * fits silicon's public formats.
  *
- * Send WQE, new opcode and dword-0 flags (bits 26:24 have no public
+ * Send WQE, new opcode and dword-0 flags (bits 26:23 have no public
  * meaning on silicon):
  * - WQE_SEND (1): SEND of `size` bytes from the local address (dwords
  *   1-2); dwords 3-5 are ignored.  WQE_READ (6): RDMA READ of `size`
@@ -664,6 +664,12 @@
  * (echoed in the CQE), dwords 6/7 reserved 0.  One buffer per WQE.
  */
 #define GAUDI_NIC_RECV_WQE_SIZE			32
+/*
+ * READs a responder QP queues (InfiniBand's max_dest_rd_atomic; the
+ * requester keeps no more outstanding per QP): the driver's
+ * max_qp_rd_atom.  More are dropped as if lost.
+ */
+#define GAUDI_NIC_READ_DEPTH			16
 /*
  * The CQ table: 1 << CQT_CFG[4:0] (at most 1024) 32-byte entries at
  * CQT_BASE (49_18 << 18 | 17_7 << 7), reached through the gateway (table

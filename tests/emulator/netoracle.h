@@ -236,20 +236,7 @@ static inline void no_requester(void)
 /* The driver's tables of card 1 (at set-up and again after a reset). */
 static inline void no_tables(void)
 {
-	struct gaudi_core *g = W->fb[1].g;
-
-	wr(g, qpc(NO_PORT, NIC_QPC_EXT_BASE_ADDRESS_49_18), NO_EXT_HBM >> 18);
-	wr(g, qpc(NO_PORT, NIC_QPC_EXT_BASE_ADDRESS_17_7),
-	   (NO_EXT_HBM >> 7) & 0x7FF);
-	wr(g, qpc(NO_PORT, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
-	wr(g, qpc(NO_PORT, NIC_QPC_MR_BASE_ADDRESS_49_18), NO_MR_HBM >> 18);
-	wr(g, qpc(NO_PORT, NIC_QPC_MR_BASE_ADDRESS_17_7),
-	   (NO_MR_HBM >> 7) & 0x7FF);
-	wr(g, qpc(NO_PORT, NIC_QPC_MR_CFG), MR_CFG_ENABLE | NO_MR_LOG);
-	wr(g, qpc(NO_PORT, NIC_QPC_CQT_BASE_ADDRESS_49_18), NO_CQT_HBM >> 18);
-	wr(g, qpc(NO_PORT, NIC_QPC_CQT_BASE_ADDRESS_17_7),
-	   (NO_CQT_HBM >> 7) & 0x7FF);
-	wr(g, qpc(NO_PORT, NIC_QPC_CQT_CFG), CQT_CFG_ENABLE | 2);
+	bed_tables(1, NO_PORT, NO_EXT_HBM, NO_MR_HBM, NO_MR_LOG, NO_CQT_HBM, 2);
 	{
 		uint32_t w[8] = { 0 };
 

@@ -302,6 +302,38 @@ static inline void bed_table(int side, unsigned int p, unsigned int t,
 }
 
 /*
+ * Side's port p enables the QP extension table at ext, the region table of
+ * 2^mr_log entries at mr and the CQ table of 2^cqt_log at cqt (0: that
+ * table stays off), as the driver's bring-up does.
+ */
+static inline void bed_tables(int side, unsigned int p, uint64_t ext,
+			      uint64_t mr, uint32_t mr_log, uint64_t cqt,
+			      uint32_t cqt_log)
+{
+	static const uint32_t regs[3][3] = {
+		{ NIC_QPC_EXT_BASE_ADDRESS_49_18, NIC_QPC_EXT_BASE_ADDRESS_17_7,
+		  NIC_QPC_EXT_CFG },
+		{ NIC_QPC_MR_BASE_ADDRESS_49_18, NIC_QPC_MR_BASE_ADDRESS_17_7,
+		  NIC_QPC_MR_CFG },
+		{ NIC_QPC_CQT_BASE_ADDRESS_49_18, NIC_QPC_CQT_BASE_ADDRESS_17_7,
+		  NIC_QPC_CQT_CFG },
+	};
+	const uint64_t at[3] = { ext, mr, cqt };
+	const uint32_t cfg[3] = { EXT_CFG_ENABLE, MR_CFG_ENABLE | mr_log,
+				  CQT_CFG_ENABLE | cqt_log };
+	struct gaudi_core *g = W->fb[side].g;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!at[i])
+			continue;
+		wr(g, qpc(p, regs[i][0]), (uint32_t)(at[i] >> 18));
+		wr(g, qpc(p, regs[i][1]), (uint32_t)(at[i] >> 7) & 0x7FF);
+		wr(g, qpc(p, regs[i][2]), cfg[i]);
+	}
+}
+
+/*
  * Requester context qa of side from to responder qb of the other side
  * (rkey: the key it sends), written through the gateway.
  */

@@ -110,18 +110,7 @@ static void verbs_cards(unsigned int p, const struct gaudi_identity *id,
 
 		map_range(&W->fb[side], side, VA_V, V_HBM, V_SIZE);
 		memset(W->fb[side].hbm + V_HBM, 0, V_SIZE);
-		wr(g, qpc(p, NIC_QPC_EXT_BASE_ADDRESS_49_18), EXT_HBM >> 18);
-		wr(g, qpc(p, NIC_QPC_EXT_BASE_ADDRESS_17_7),
-		   (EXT_HBM >> 7) & 0x7FF);
-		wr(g, qpc(p, NIC_QPC_EXT_CFG), EXT_CFG_ENABLE);
-		wr(g, qpc(p, NIC_QPC_MR_BASE_ADDRESS_49_18), MR_HBM >> 18);
-		wr(g, qpc(p, NIC_QPC_MR_BASE_ADDRESS_17_7),
-		   (MR_HBM >> 7) & 0x7FF);
-		wr(g, qpc(p, NIC_QPC_MR_CFG), MR_CFG_ENABLE | MR_LOG);
-		wr(g, qpc(p, NIC_QPC_CQT_BASE_ADDRESS_49_18), CQT_HBM >> 18);
-		wr(g, qpc(p, NIC_QPC_CQT_BASE_ADDRESS_17_7),
-		   (CQT_HBM >> 7) & 0x7FF);
-		wr(g, qpc(p, NIC_QPC_CQT_CFG), CQT_CFG_ENABLE | 4);
+		bed_tables(side, p, EXT_HBM, MR_HBM, MR_LOG, CQT_HBM, 4);
 		wr(g, qpc(p, NIC_QPC_CQ_EQ_BASE_49_18), EQ_HBM >> 18);
 		wr(g, qpc(p, NIC_QPC_CQ_EQ_BASE_17_7), (EQ_HBM >> 7) & 0x7FF);
 		wr(g, qpc(p, NIC_QPC_CQ_EQ_MASK), EQ_N - 1);
@@ -613,6 +602,110 @@ static void test_read_gap(void)
 	bye();
 }
 
+/*
+ * A READ of more responses than one step sends, then a WRITE: the WRITE's
+ * ACK comes after the last response (responses in PSN order).
+ */
+static void test_read_order(void)
+{
+	unsigned int p = 2, guard = 0, n1 = 0, last_resp = 0, first_ack = 0;
+	struct cqwant sw = { 0, SCQ, 2 };
+	uint32_t c[8];
+
+	verbs_cards(p, NULL, 1, 7, 1);
+	fill(buf(1, RBUF), 0x14000, 15);
+	fill(buf(0, 0x30000), 0x100, 16);
+	vpost(0, WQE_READ, NIC_WQE_F_SIGNALED, 0, RBUF, 0x14000, 0, RKEY);
+	vpost(1, WQE_LINEAR, NIC_WQE_F_SIGNALED, 0x30000, RBUF + 0x18000,
+	      0x100, 0, RKEY);
+	doorbell(p, QA, 2);
+	while (guard++ < 20) {
+		while (W->n) {
+			struct qframe *f = &W->q[W->head];
+
+			W->head = (W->head + 1) % QLEN;
+			W->n--;
+			if (f->to == 0) {
+				n1++;
+				if (f->buf[42] == 0x0F)
+					last_resp = n1;
+				if (f->buf[42] == 0x11 && !first_ack)
+					first_ack = n1;
+			}
+			gaudi_nic_receive(W->fb[f->to].g, f->port, f->buf,
+					  f->len);
+		}
+		if (cq_has(&sw))
+			break;
+		gaudi_core_tick(W->fb[1].g);
+		gaudi_core_tick(W->fb[0].g);
+	}
+	vcqe(0, SCQ_OFF, 0, c);
+	ok(cq_pi_of(0, SCQ) == 2 && cqe_status(c) == CQE_ST_SUCCESS &&
+	   !memcmp(buf(0, 0), buf(1, RBUF), 0x14000) &&
+	   !memcmp(buf(1, RBUF + 0x18000), buf(0, 0x30000), 0x100) &&
+	   last_resp && first_ack > last_resp,
+	   "a READ of 320 responses, then a WRITE: its ACK (frame %u) after "
+	   "the last response (frame %u)", first_ack, last_resp);
+	bye();
+}
+
+/* Frames side sent with BTH opcode op since the queue was emptied. */
+static unsigned int sent_op(int side, uint8_t op, uint32_t *psn)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < W->n; i++) {
+		const struct qframe *q = &W->q[(W->head + i) % QLEN];
+
+		if (q->to == (unsigned int)!side && q->buf[42] == op) {
+			n++;
+			if (psn)
+				*psn = be32(q->buf + 50) & 0xFFFFFF;
+		}
+	}
+	return n;
+}
+
+/* A duplicate READ request (a PSN before expected) is executed again. */
+static void test_read_dup(void)
+{
+	unsigned int p = 3;
+	struct bedpkt k = { .op = BED_READ, .qpn = QB, .psn = PSN0,
+			    .va = VA_BUF + RBUF, .rkey = RKEY, .dlen = 3000 };
+	uint32_t psn = 0;
+	unsigned int n1, n2, l2;
+
+	verbs_cards(p, NULL, MTU_1024, 7, 1);
+	W->dead = false;
+	W->n = 0;
+	bed_send(p, 0, &k);
+	n1 = sent_op(1, BED_RESP_FIRST, NULL) + sent_op(1, BED_RESP_MIDDLE, NULL);
+	l2 = sent_op(1, BED_RESP_LAST, &psn);
+	ok(n1 == 2 && l2 == 1 && psn == ((PSN0 + 2) & 0xFFFFFF) &&
+	   cnt(1, p, GAUDI_ROCE_READS_SERVED) == 1,
+	   "a 3000-byte READ at MTU 1024: FIRST, MIDDLE, LAST at PSN + 2");
+	W->n = 0;
+	bed_send(p, 0, &k);
+	n2 = sent_op(1, BED_RESP_FIRST, NULL) + sent_op(1, BED_RESP_MIDDLE, NULL) +
+	     sent_op(1, BED_RESP_LAST, NULL);
+	ok(n2 == 3 && cnt(1, p, GAUDI_ROCE_READS_SERVED) == 1 &&
+	   cnt(1, p, GAUDI_ROCE_DUPLICATES) == 1,
+	   "the same READ again: a duplicate, answered again (%u responses)",
+	   n2);
+	W->n = 0;
+	k.psn = (PSN0 + 1) & 0xFFFFFF;	/* inside the first READ's PSNs */
+	k.va += 1024;
+	k.dlen = 2000;
+	bed_send(p, 0, &k);
+	ok(sent_op(1, BED_RESP_FIRST, NULL) == 1 &&
+	   sent_op(1, BED_RESP_LAST, &psn) == 1 &&
+	   psn == ((PSN0 + 2) & 0xFFFFFF),
+	   "a re-issued READ from its second response: two responses, "
+	   "numbered from its PSN");
+	bye();
+}
+
 static void test_cq(void)
 {
 	unsigned int p = 7, i;
@@ -766,6 +859,33 @@ static void test_va_pd(void)
 	bye();
 }
 
+/* A requester without VERBS: READ and SEND complete as 8-byte CQEs. */
+static void test_legacy_requester(void)
+{
+	unsigned int p = 1;
+	struct want want = { 0, p, 2 };
+	uint32_t lo, hi, lo2, hi2;
+
+	verbs_cards(p, NULL, EXT_MTU_4096, 7, 1);
+	ext_verbs(0, p, QA, EXT_MTU_4096, 7, 1, false);
+	fill(buf(1, RBUF), 0x1000, 13);
+	fill(buf(0, 0x2000), 0x100, 14);
+	post_recv(0, 0x1000, 0x100, 1);
+	vpost(0, WQE_READ, 0, 0, RBUF, 3000, 0, RKEY);
+	vpost(1, WQE_SEND, 0, 0x2000, 0, 0x100, 0, 0);
+	doorbell(p, QA, 2);
+	settle(cq_reached, &want, 5);
+	cqe(0, 0, &lo, &hi);
+	cqe(0, 1, &lo2, &hi2);
+	ok(cq_pi(0, p) == 2 && (lo & ROCE_CQE_REQUESTER) &&
+	   (lo & 0x3FFFFF) == 0 && (hi & ROCE_CQE_QPN) == QA &&
+	   (lo2 & 0x3FFFFF) == 1 && cq_pi_of(0, SCQ) == 0 &&
+	   !memcmp(buf(0, 0), buf(1, RBUF), 3000) &&
+	   !memcmp(buf(1, 0x1000), buf(0, 0x2000), 0x100),
+	   "an ioctl QP's READ and SEND: bytes, 8-byte CQEs in CQ 0");
+	bye();
+}
+
 static void test_bad_wqes(void)
 {
 	unsigned int p = 8;
@@ -794,9 +914,12 @@ int main(void)
 	test_read();
 	test_lossy();
 	test_read_gap();
+	test_read_order();
+	test_read_dup();
 	test_cq();
 	test_doorbell_page();
 	test_va_pd();
+	test_legacy_requester();
 	test_bad_wqes();
 	free(W);
 	return tap_done();
