@@ -96,7 +96,7 @@ while read -r name needs tool tcp args; do
 	st=$?
 	secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")
 	fig=$(vt_figure "$name" "/tmp/$name.log")
-	vt_todo_or_ok "$(vt_todo_reason "$TODO" "$needs")" $st "$name: the $SIDE end of $tool on $dev/$port completes (status $st, $secs s${fig:+, $fig})"
+	vt_todo_or_ok "$(vt_todo_reason "$TODO" "$needs" "$name")" $st "$name: the $SIDE end of $tool on $dev/$port completes (status $st, $secs s${fig:+, $fig})"
 	[ $st -eq 0 ] || vt_show "/tmp/$name.log" 12
 	[ "$SIDE" = client ] && [ $st -eq 0 ] && [ -n "$fig" ] &&
 		diag "figure $name $fig"

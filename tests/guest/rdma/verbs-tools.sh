@@ -18,7 +18,8 @@
 # waits for it until then), VT_CONNECT_S (seconds a client retries its
 # first TCP connection, default VT_TIMEOUT + 30: the server of the run
 # before may still wait that long), VT_PERFTEST_OPTS (more perftest options), VERBS_TODO_SEND
-# (why the runs of SEND/RECV are not expected to pass yet: TODO results).
+# (why the runs of SEND/RECV are not expected to pass yet: TODO results),
+# VERBS_TODO_RUNS and VERBS_TODO_RUNS_WHY (runs by name, and why).
 
 VT_TIMEOUT=${VT_TIMEOUT:-45}
 VT_CONNECT_S=${VT_CONNECT_S:-$((VT_TIMEOUT + 30))}
@@ -80,13 +81,16 @@ write_lat-4096 write ib_write_lat 18607 -m 4096 -s 8 -n 200 -F
 EOF
 }
 
-# vt_todo_reason TODO NEEDS: why a run of NEEDS is not expected to pass:
-# TODO (all runs) or, for a run of SEND/RECV, VERBS_TODO_SEND; else empty.
+# vt_todo_reason TODO NEEDS NAME: why run NAME (of NEEDS) is not expected
+# to pass yet: TODO (all runs); for a run of SEND/RECV, VERBS_TODO_SEND;
+# for a run named in VERBS_TODO_RUNS, VERBS_TODO_RUNS_WHY; else empty.
 vt_todo_reason() {
 	if [ -n "$1" ]; then
 		echo "$1"
 	elif [ "$2" = send ] && [ -n "${VERBS_TODO_SEND:-}" ]; then
 		echo "$VERBS_TODO_SEND"
+	elif echo " ${VERBS_TODO_RUNS:-} " | grep -q " $3 "; then
+		echo "${VERBS_TODO_RUNS_WHY:-known to fail}"
 	fi
 }
 
