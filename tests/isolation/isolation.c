@@ -236,9 +236,12 @@ static bool user_target(const struct iso *s, uint64_t pa, uint64_t len,
 	 * The head of SRAM (the first 128 bytes, below the users' part): the
 	 * HBW read ranges leave it open, as upstream's do, and gaudi.ko keeps
 	 * nothing there; only the parser keeps users from reading it (a
-	 * bypassed CP_DMA of it, the fuzzer's find).
+	 * bypassed CP_DMA of it, the fuzzer's find).  The head and the users'
+	 * part are contiguous, so such a read may run from one into the other
+	 * (a bypassed LOAD_AND_EXE of 128 bytes at SRAM + 6, the fuzzer's
+	 * find): for reads by the hardware the whole of SRAM is one range.
 	 */
-	if (hw && !write && in(pa, len, GAUDI_SRAM_BASE, ISO_SRAM_USER))
+	if (hw && !write && in(pa, len, GAUDI_SRAM_BASE, GAUDI_SRAM_SIZE))
 		return true;
 	if (in(pa, len, GAUDI_SRAM_BASE + ISO_SRAM_USER,
 	       GAUDI_SRAM_SIZE - ISO_SRAM_USER))

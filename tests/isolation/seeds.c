@@ -391,6 +391,19 @@ size_t iso_seeds(struct iso_seed *out, size_t max)
 		 false, Q_INT))
 		scalar_exe(&b, GAUDI_CFG_BASE + mmSYNC_MNGR_E_N_SOB_OBJ_0 + 20,
 			   SM_SOB_INC | 1, PKT_MSG_LONG);
+	/*
+	 * A predicate load of 128 bytes from SRAM + 6: from the head of SRAM
+	 * (readable by the hardware, nothing of the driver's there) into the
+	 * users' part.  The parser refuses the head; without it the read is
+	 * allowed and must not count as a violation (the fuzzer's find).
+	 */
+	if (NEXT("LOAD_AND_EXE predicates from SRAM + 6, head into the users' part",
+		 true, Q_INT)) {
+		u32(&b, PKT_LOAD_AND_EXE_LOAD);
+		u32(&b, CTL(PKT_LOAD_AND_EXE) | PKT_CTL_MB);
+		u64(&b, GAUDI_SRAM_BASE + 6);
+		b.s->hw_blocks = false;	/* hardware reads of SRAM are allowed */
+	}
 	if (NEXT("scalar LOAD_AND_EXE: a MSG_LONG to another process's page (internal)",
 		 true, Q_INT))
 		scalar_exe(&b, CANARY, 0x42, PKT_MSG_LONG);
