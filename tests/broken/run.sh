@@ -29,6 +29,7 @@ mmu-inv cs
 cb-early-free cs
 submit-lock cs
 cp-dma-unparsed compat CARDS=1
+probe-leak driver CARDS=2
 '
 
 # build NAME: gaudi.ko with the defect, from a copy of the sources with
