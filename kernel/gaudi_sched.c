@@ -117,8 +117,17 @@ void gaudi_cs_free_jobs(struct gaudi_device *gdev, struct gaudi_cs *cs)
 		gaudi_job_free(gdev, job);
 }
 
+/*
+ * Have the timeout work run by the deadline of the oldest CS in flight.
+ * A timer already set for that deadline or earlier is left alone: the
+ * work finds the oldest CS not yet expired and sets it again for that
+ * CS's deadline (gaudi_cs_tdr_work()).  So a stream of CSs that end in
+ * time costs one timer per timeout period, not one per CS, and no CS is
+ * found timed out later than before.
+ */
 static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 {
+	struct delayed_work *tdr = &dp->sched.tdr;
 	struct gaudi_cs *cs;
 	long delay;
 
@@ -127,8 +136,11 @@ static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 	cs = list_first_entry_or_null(&dp->sched.pending, struct gaudi_cs, node);
 	if (!cs || !gaudi_timeout_locked || cs->timed_out)
 		return;
+	if (delayed_work_pending(tdr) &&
+	    time_before_eq(READ_ONCE(tdr->timer.expires), cs->deadline))
+		return;
 	delay = (long)(cs->deadline - jiffies);
-	mod_delayed_work(system_wq, &dp->sched.tdr, max(delay, 0L));
+	mod_delayed_work(system_wq, tdr, max(delay, 0L));
 }
 
 /* End @cs (dp->lock held): signal its fence, release internal slots. */
