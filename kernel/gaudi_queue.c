@@ -249,12 +249,19 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 
 void gaudi_queue_retire_all_locked(struct gaudi_device *gdev)
 {
+	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	lockdep_assert_held(&gdev->dp->lock);
+	lockdep_assert_held(&dp->lock);
 
+	if (!READ_ONCE(dp->hwq.enabled))
+		return;
+	/*
+	 * Every submission reaps (gaudi_cs_reap()): only queues with jobs on
+	 * the hardware are worth a call.
+	 */
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
-		if (gdev->dp->hwq.q[i].valid)
+		if (dp->hwq.q[i].valid && !list_empty(&dp->hwq.q[i].hw_jobs))
 			gaudi_queue_retire_locked(gdev, i);
 }
 
