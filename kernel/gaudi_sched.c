@@ -219,7 +219,12 @@ static void gaudi_cs_irq_end(struct gaudi_device *gdev, bool reap)
 	if (reap)
 		queue_delayed_work(system_wq, &sched->reap_work,
 				   GAUDI_REAP_DELAY);
-	wake_up_all(&sched->space_wq);
+	/*
+	 * Submitters wait for room there only when a queue is full; the
+	 * barrier of wq_has_sleeper() pairs with their prepare_to_wait().
+	 */
+	if (wq_has_sleeper(&sched->space_wq))
+		wake_up_all(&sched->space_wq);
 }
 
 static const struct gaudi_hwq_client gaudi_cs_hwq_client = {
