@@ -95,17 +95,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/bench
 cc=${CC:-gcc}
 CARDS=${CARDS:-2}
-[ -n "${GAUDI_QEMU:-}" ] || GAUDI_QEMU=$(cat "$repo/build/qemu-path" 2>/dev/null) || true
-export GAUDI_QEMU
-[ -n "${GAUDI_QEMU:-}" ] || { echo "profile: GAUDI_QEMU is not set" >&2; exit 2; }
-mkdir -p "$out"
-make -s -C "$repo/userspace" >&2
-$cc -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
-	-o "$out/gaudi_bench" "$repo/tests/bench/gaudi_bench.c" \
-	-L "$repo/build/userspace" -lgaudi -Wl,-rpath,"$repo/build/userspace"
-peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
-ko=${GAUDI_KO:-$repo/kernel/gaudi.ko}
-[ -f "$ko" ] || { echo "profile: no $ko (make kernel)" >&2; exit 2; }
+# shellcheck source=tests/bench/host-setup.sh
+. "$repo/tests/bench/host-setup.sh"
+bench_host_setup profile
 genv="CARDS=$CARDS N=${N:-2000} DEPTH=${DEPTH:-4} TOP=${TOP:-25}"
 genv="$genv DRIVERS='${DRIVERS:-upstream ours}' RAW=${RAW:-}"
 # shellcheck disable=SC2086

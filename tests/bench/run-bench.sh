@@ -104,19 +104,9 @@ PROBES=${PROBES:-2}
 PAIR_BLOCKS=${PAIR_BLOCKS:-$([ -n "${QUICK:-}" ] && echo 3 || echo 20)}
 CARDS=${CARDS:-8}
 MEM=${MEM:-4G}
-[ -n "${GAUDI_QEMU:-}" ] || GAUDI_QEMU=$(cat "$repo/build/qemu-path" 2>/dev/null) || true
-export GAUDI_QEMU
-[ -n "${GAUDI_QEMU:-}" ] || { echo "run-bench: GAUDI_QEMU is not set" >&2; exit 2; }
-mkdir -p "$out"
-
-make -s -C "$repo/userspace" >&2
-$cc -O2 -Wall -Wextra -Werror -I "$repo/userspace/include" \
-	-o "$out/gaudi_bench" "$repo/tests/bench/gaudi_bench.c" \
-	-L "$repo/build/userspace" -lgaudi -Wl,-rpath,"$repo/build/userspace"
-peer=$("$repo/tools/host/build-upstream-peer.sh" | tail -n 1)
-ko=${GAUDI_KO:-$repo/kernel/gaudi.ko}
-[ -f "$peer" ] || { echo "run-bench: no peer module (make peer)" >&2; exit 2; }
-[ -f "$ko" ] || { echo "run-bench: no $ko (make kernel)" >&2; exit 2; }
+# shellcheck source=tests/bench/host-setup.sh
+. "$repo/tests/bench/host-setup.sh"
+bench_host_setup run-bench
 # The model alone: the engines of emulator/core and the unit tests' fake
 # bus, optimised as QEMU builds them (-O2), trace events compiled away.
 mkdir -p "$out/trace"
