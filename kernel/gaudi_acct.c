@@ -34,11 +34,13 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
-#include "gaudi_parser.h"
 #include "../uapi/drm/gaudi_accel.h"
+#include "gaudi_acct.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_parser.h"
+#include "gaudi_types.h"
 
 #define GAUDI_ACCT_RECORDS_MAX		1024
 

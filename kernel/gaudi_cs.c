@@ -20,10 +20,21 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi_cb.h"
 #include "gaudi_cs.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_drv.h"
 #include "gaudi_file.h"
+#include "gaudi_hw.h"
+#include "gaudi_mem.h"
 #include "gaudi_parser.h"
+#include "gaudi_queue.h"
+#include "gaudi_sched.h"
+#include "gaudi_scrub.h"
+#include "gaudi_sync.h"
+#include "gaudi_types.h"
 
 /*
  * At most this many CP_DMA targets per job, of at most HL_MAX_CB_SIZE

@@ -29,12 +29,18 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_ioctl.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
-#include "gaudi_flash.h"
-#include "gaudi_info.h"
+#include "gaudi1/events.h"
+#include "gaudi1/memmap.h"
 #include "gaudi1/regs.h"
+#include "gaudi_acct.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_file.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_info.h"
+#include "gaudi_mem.h"
+#include "gaudi_sched.h"
+#include "gaudi_types.h"
 
 /* Gaudi 1 facts, as upstream reports them. */
 #define GAUDI_SRAM_USER_OFFSET		GAUDI_DRIVER_SRAM_RESERVED_SIZE_FROM_START

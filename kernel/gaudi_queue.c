@@ -42,11 +42,16 @@
 #include <linux/slab.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_trace.h"
-#include "gaudi_cs.h"
-#include "gaudi_parser.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/nic.h"
+#include "gaudi1/packets.h"
 #include "gaudi1/regs.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_parser.h"
+#include "gaudi_queue.h"
+#include "gaudi_types.h"
+#include "gaudi_trace.h"
 
 u64 gaudi_host_dev_addr(dma_addr_t dma)
 {

@@ -49,12 +49,43 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/nic.h"
+#include "gaudi1/regs.h"
 #include "gaudi_cn.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
 #include "gaudi_layout.h"
+#include "gaudi_mem.h"
+#include "gaudi_nic.h"
 #include "gaudi_roce.h"
+#include "gaudi_types.h"
+
+/*
+ * A memory-region slot of a port: @map is NULL when the
+ * slot holds no region; @parked, its region ended while its connection
+ * @qpn lives, so the slot waits for that connection to end.
+ */
+struct gaudi_roce_mr {
+	struct gaudi_map *map;		/* the held mapping */
+	struct gaudi_ctx *ctx;		/* whose */
+	u32 key;			/* the region's (or the last one's) */
+	u32 qpn;			/* its connection */
+	bool parked;
+	bool verbs;			/* the RDMA driver's (no @map) */
+};
+
+/*
+ * The verbs fields of a QP's extension entry (ext_write()):
+ * its receive queue (@rq, 2^@rq_log WQEs), its CQs, its RNR timer code;
+ * @set once the entry was written (its receive CI is the engine's).
+ */
+struct gaudi_roce_vext {
+	u64 rq;
+	u32 rq_log, scq, rcq, min_rnr;
+	bool set;
+};
 
 #define GAUDI_ROCE_GW_TIMEOUT_US	10000
 #define GAUDI_ROCE_SQ_IDX		1

@@ -60,10 +60,20 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "gaudi1/memmap.h"
+#include "gaudi1/packets.h"
+#include "gaudi1/regs.h"
+#include "gaudi_acct.h"
+#include "gaudi_dp_types.h"
 #include "gaudi_drv.h"
-#include "gaudi_trace.h"
-#include "gaudi_cs.h"
 #include "gaudi_file.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_queue.h"
+#include "gaudi_reset.h"
+#include "gaudi_sched.h"
+#include "gaudi_types.h"
+#include "gaudi_trace.h"
 
 #define GAUDI_CQ_PKTS_SIZE	32	/* two MSG_PROT */
 /* How long a submitter waits for room on a full internal queue. */
