@@ -18,15 +18,11 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "gaudi_dp_types.h"
-
-/* Engine classes accounted (GAUDI_NUM_ENGINE_CLASSES of gaudi_dp_types.h). */
-#define GAUDI_ACCT_CLASSES		GAUDI_NUM_ENGINE_CLASSES
-
 struct cdev;
 struct cgroup;
 struct device;
 struct eventfd_ctx;
+struct gaudi_acct_entry;
 struct gaudi_ctx;
 struct gaudi_device;
 struct pid;
@@ -62,25 +58,6 @@ struct gaudi_owner_info {
 	char comm[TASK_COMM_LEN];	/* of the process, at open */
 	u64 open_real_ns;		/* CLOCK_REALTIME at open */
 	ktime_t open_mono;		/* ktime_get() at open */
-};
-
-/*
- * One holding of the compute node, for DRM_IOCTL_GAUDI_ACCOUNTING
- * (gaudi_acct.c): what the holder used, kept after its close.
- */
-struct gaudi_acct_entry {
-	u64 id;				/* open_counter after the open */
-	struct pid *pid;		/* a reference of its own */
-	kuid_t uid;
-	char comm[TASK_COMM_LEN];
-	u32 flags;			/* GAUDI_ACCT_* */
-	u64 start_real_ns;
-	u64 wall_ns;
-	u64 busy_ns[GAUDI_ACCT_CLASSES];
-	u64 cs_submitted;
-	u64 peak_hbm, peak_host;
-	u64 energy_uj;
-	struct cgroup *cgrp;		/* the holder's, a reference; or NULL */
 };
 
 /* The holder's accounting state while it holds the node (u->lock). */
