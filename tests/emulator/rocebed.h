@@ -138,19 +138,6 @@ static inline void wr(struct gaudi_core *g, uint32_t off, uint32_t v)
 	gaudi_cfg_write(g, off, v);
 }
 
-static inline void setbits(uint32_t *e, unsigned int bit, unsigned int width,
-		    uint32_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < width; i++) {
-		unsigned int b = bit + i;
-
-		e[b / 32] &= ~(1U << (b % 32));
-		e[b / 32] |= ((v >> i) & 1U) << (b % 32);
-	}
-}
-
 static inline uint32_t getbits(const uint32_t *e, unsigned int bit,
 			unsigned int width)
 {
