@@ -1862,6 +1862,28 @@ int gaudi_roce_v_qp_reset(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	return v_run(&c, roce_v_reset);
 }
 
+/*
+ * The QP and its peer in @c->in, for either context request: struct
+ * drm_gaudi_nic_res_ctx and struct drm_gaudi_nic_req_ctx begin with the
+ * same fields (a common initial sequence of the union), written once
+ * through the responder's.
+ */
+static_assert(offsetof(struct drm_gaudi_nic_res_ctx, dst_conn_id) ==
+	      offsetof(struct drm_gaudi_nic_req_ctx, dst_conn_id));
+
+static void v_peer(struct roce_call *c, unsigned int port, u32 qpn,
+		   u32 dst_qpn, u32 dst_ip, u32 src_ip, const u8 *dst_mac)
+{
+	struct drm_gaudi_nic_res_ctx *r = &c->in.res;
+
+	r->port = port;
+	r->conn_id = qpn;
+	r->dst_ip = dst_ip;
+	r->src_ip = src_ip;
+	memcpy(r->dst_mac, dst_mac, ETH_ALEN);
+	r->dst_conn_id = dst_qpn;
+}
+
 /**
  * gaudi_roce_v_qp_set_res() - the responder context of a verbs QP
  * @gdev: the device
@@ -1876,18 +1898,12 @@ int gaudi_roce_v_qp_set_res(struct gaudi_device *gdev,
 			    struct gaudi_file *gfile, unsigned int port,
 			    u32 qpn, const struct gaudi_cn_res *res)
 {
-	struct drm_gaudi_nic_res_ctx *r;
 	struct roce_call c;
 
 	v_call(&c, gdev, gfile);
-	r = &c.in.res;
-	r->port = port;
-	r->conn_id = qpn;
-	r->dst_ip = res->dst_ip;
-	r->src_ip = res->src_ip;
-	memcpy(r->dst_mac, res->dst_mac, ETH_ALEN);
-	r->dst_conn_id = res->dst_qpn;
-	r->expected_psn = res->epsn;
+	v_peer(&c, port, qpn, res->dst_qpn, res->dst_ip, res->src_ip,
+	       res->dst_mac);
+	c.in.res.expected_psn = res->epsn;
 	return v_run(&c, roce_set_res);
 }
 
@@ -1909,13 +1925,9 @@ int gaudi_roce_v_qp_set_req(struct gaudi_device *gdev,
 	struct roce_call c;
 
 	v_call(&c, gdev, gfile);
+	v_peer(&c, port, qpn, req->dst_qpn, req->dst_ip, req->src_ip,
+	       req->dst_mac);
 	r = &c.in.req;
-	r->port = port;
-	r->conn_id = qpn;
-	r->dst_ip = req->dst_ip;
-	r->src_ip = req->src_ip;
-	memcpy(r->dst_mac, req->dst_mac, ETH_ALEN);
-	r->dst_conn_id = req->dst_qpn;
 	r->psn = req->psn;
 	r->timeout_retry = req->timeout_retry;
 	r->path_mtu = req->path_mtu;
