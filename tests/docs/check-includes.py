@@ -112,7 +112,7 @@ def names(path):
 
 
 def own_headers(kdir):
-    """kernel/gaudi_X.h that have a gaudi_X.c."""
+    """The headers of kernel/ named like a .c file there (its own)."""
     return {h.name for h in kdir.glob("*.h")
             if (kdir / (h.stem + ".c")).exists()}
 
