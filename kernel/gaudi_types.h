@@ -18,7 +18,8 @@
  *   gaudi_sysfs.c   sysfs attributes; gaudi_hwmon.c hwmon; gaudi_debugfs.c
  *   gaudi_nic.c     the NIC ports (gaudi_roce.c their RoCE connections)
  * The data plane's types are in gaudi_dp_types.h, the node users' in
- * gaudi_file_types.h (Documentation/architecture.rst, "Headers").
+ * gaudi_file_types.h (the rule: Documentation/architecture.rst, "Inside
+ * gaudi.ko").
  *
  * Locking order: reset.rwsem (read: a hardware user, write: the reset) ->
  * state_lock -> cpucp.lock -> eq.lock.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Check gaudi.ko's include graph against Documentation/architecture.rst
-("Headers").
+("Inside gaudi.ko", its paragraph on headers).
 
 The headers of kernel/ are of two kinds: a file's own header (gaudi_X.h
 next to gaudi_X.c: the prototypes of its functions, its constants, inline
