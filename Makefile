@@ -124,6 +124,7 @@ SUITES := docs '/usr/bin/python3 tests/docs/check-rst.py' \
 	docs-paths '/usr/bin/python3 tests/docs/check-paths.py' \
 	docs-versions 'tests/docs/check-versions.sh' \
 	calls '/usr/bin/python3 tests/docs/check-calls.py' \
+	includes '/usr/bin/python3 tests/docs/check-includes.py' \
 	broken-applies 'tests/broken/run.sh --applies' \
 	unit 'make -s -C tests/emulator run' \
 	userspace 'make -s -C tests/userspace run' \

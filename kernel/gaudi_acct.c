@@ -34,13 +34,36 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
-#include "gaudi_parser.h"
 #include "../uapi/drm/gaudi_accel.h"
+#include "gaudi_acct.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_parser.h"
+#include "gaudi_types.h"
 
 #define GAUDI_ACCT_RECORDS_MAX		1024
+/* Engine classes accounted. */
+#define GAUDI_ACCT_CLASSES		GAUDI_NUM_ENGINE_CLASSES
+
+/*
+ * One holding of the compute node, for DRM_IOCTL_GAUDI_ACCOUNTING: what
+ * the holder used, kept after its close.
+ */
+struct gaudi_acct_entry {
+	u64 id;				/* open_counter after the open */
+	struct pid *pid;		/* a reference of its own */
+	kuid_t uid;
+	char comm[TASK_COMM_LEN];
+	u32 flags;			/* GAUDI_ACCT_* */
+	u64 start_real_ns;
+	u64 wall_ns;
+	u64 busy_ns[GAUDI_ACCT_CLASSES];
+	u64 cs_submitted;
+	u64 peak_hbm, peak_host;
+	u64 energy_uj;
+	struct cgroup *cgrp;		/* the holder's, a reference; or NULL */
+};
 
 static unsigned int gaudi_acct_records = 64;
 module_param_named(acct_records, gaudi_acct_records, uint, 0444);

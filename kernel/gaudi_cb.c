@@ -21,9 +21,14 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
+#include "gaudi_acct.h"
+#include "gaudi_cb.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_layout.h"
+#include "gaudi_mmu.h"
+#include "gaudi_queue.h"
+#include "gaudi_types.h"
 
 #define GAUDI_MMAP_TYPE_SHIFT	(59 - PAGE_SHIFT)
 #define GAUDI_MMAP_TYPE_MASK	(0x1FULL << GAUDI_MMAP_TYPE_SHIFT)

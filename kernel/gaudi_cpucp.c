@@ -25,7 +25,14 @@
 
 #include <uapi/drm/habanalabs_accel.h>
 
+#include "gaudi1/events.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi_cpucp.h"
 #include "gaudi_drv.h"
+#include "gaudi_hw.h"
+#include "gaudi_reset.h"
+#include "gaudi_types.h"
 #include "gaudi_trace.h"
 
 #define GAUDI_CPU_WINDOW_SHIFT	39

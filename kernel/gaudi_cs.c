@@ -20,16 +20,30 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi_cb.h"
 #include "gaudi_cs.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_drv.h"
 #include "gaudi_file.h"
+#include "gaudi_hw.h"
+#include "gaudi_mem.h"
 #include "gaudi_parser.h"
+#include "gaudi_queue.h"
+#include "gaudi_sched.h"
+#include "gaudi_scrub.h"
+#include "gaudi_sync.h"
+#include "gaudi_types.h"
 
 /*
  * At most this many CP_DMA targets per job, of at most HL_MAX_CB_SIZE
  * bytes together: each is copied and parsed at submission.
  */
 #define GAUDI_CS_MAX_SUBS	256
+
+/* Chunks of a CS copied to the ioctl's stack, not to an allocation. */
+#define GAUDI_CS_SMALL_CHUNKS	4
 
 /* What the parser's callbacks of one job need. */
 struct gaudi_cs_parse {
@@ -210,9 +224,17 @@ static int gaudi_parse_job(struct gaudi_cs_parse *cp, const void *cb,
 	 * holder's own streams).  A QMAN whose streams the driver used for
 	 * fenced work of its own would have to be left out.
 	 */
-	for (i = 0; i < GAUDI_NUM_QUEUES && n < ARRAY_SIZE(fence_qm); i++)
-		if (dp->hwq.q[i].valid && dp->hwq.q[i].stream == 0)
-			fence_qm[n++] = dp->hwq.q[i].qm_base;
+	for (i = 0; i < GAUDI_NUM_QUEUES && n < ARRAY_SIZE(fence_qm); i++) {
+		if (!dp->hwq.q[i].valid || dp->hwq.q[i].stream != 0)
+			continue;
+		fence_qm[n++] = dp->hwq.q[i].qm_base;
+		/*
+		 * Its streams 1..3 follow (gaudi_queue_qm()): not looked at,
+		 * since this runs for every job.  Were it otherwise, a QMAN
+		 * would be missing here: a fence refused, never one allowed.
+		 */
+		i += 3;
+	}
 	cfg.num_fence_qm = n;
 
 	ret = gaudi_parse_cb(&cfg, cb, size, &err);
@@ -391,6 +413,8 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct gaudi_device *gdev = to_gaudi(drm);
 	struct gaudi_ctx *ctx = gaudi_file_ctx(file);
 	union hl_cs_args *args = data;
+	/* The chunks of a small CS (most): no allocation per CS. */
+	struct hl_cs_chunk small[GAUDI_CS_SMALL_CHUNKS];
 	struct hl_cs_chunk *chunks = NULL;
 	u32 flags = args->in.cs_flags;
 	u32 n_exec = args->in.num_chunks_execute;
@@ -475,7 +499,10 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	restore = n_rest && (!READ_ONCE(ctx->restored) ||
 			     (flags & HL_CS_FLAGS_FORCE_RESTORE));
 	n = n_exec + (restore ? n_rest : 0);
-	chunks = kvmalloc_array(n, sizeof(*chunks), GFP_KERNEL);
+	if (n <= ARRAY_SIZE(small))
+		chunks = small;
+	else
+		chunks = kvmalloc_array(n, sizeof(*chunks), GFP_KERNEL);
 	if (!chunks) {
 		ret = -ENOMEM;
 		goto out_count;
@@ -553,7 +580,8 @@ int gaudi_cs_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (restore)
 		WRITE_ONCE(ctx->restored, true);
 	dma_fence_put(&cs->fence);	/* the ioctl's reference */
-	kvfree(chunks);
+	if (chunks != small)
+		kvfree(chunks);
 	memset(args, 0, sizeof(*args));
 	args->out.seq = seq;
 	args->out.status = HL_CS_STATUS_SUCCESS;
@@ -566,7 +594,8 @@ out_exit:
 	if (entered)
 		drm_dev_exit(idx);
 out_free_chunks:
-	kvfree(chunks);
+	if (chunks != small)
+		kvfree(chunks);
 out_count:
 	if (ret != -ERESTARTSYS && ret != -EINTR && ret != -EBUSY &&
 	    ret != -ENODEV && ret != -EFAULT && ret != -EAGAIN)

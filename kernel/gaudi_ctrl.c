@@ -26,10 +26,13 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_drv.h"
+#include "gaudi_acct.h"
+#include "gaudi_ctrl.h"
 #include "gaudi_file.h"
+#include "gaudi_file_types.h"
 #include "gaudi_flash.h"
 #include "gaudi_info.h"
+#include "gaudi_types.h"
 
 #define GAUDI_CTRL_MINORS	ACCEL_MAX_MINORS
 #define GAUDI_CTRL_MODE		0666

@@ -8,9 +8,20 @@
 #include <linux/dma-fence.h>
 #include <linux/slab.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
+#include "gaudi1/memmap.h"
+#include "gaudi_cb.h"
+#include "gaudi_ctx.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_layout.h"
+#include "gaudi_mem.h"
+#include "gaudi_queue.h"
+#include "gaudi_reset.h"
+#include "gaudi_sched.h"
+#include "gaudi_scrub.h"
+#include "gaudi_sync.h"
+#include "gaudi_types.h"
 
 #define GAUDI_CLOSE_WAIT	(10 * HZ)
 /* How long a stream may take to drain after its CSs ended, at close. */

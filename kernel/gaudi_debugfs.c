@@ -15,8 +15,15 @@
 #include <linux/habanalabs/cpucp_if.h>
 #include <drm/drm_drv.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi1/events.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi_debugfs.h"
+#include "gaudi_eq.h"
+#include "gaudi_hw.h"
+#include "gaudi_pci.h"
+#include "gaudi_scrub.h"
+#include "gaudi_types.h"
 
 static int gaudi_dbg_addr_get(void *data, u64 *val)
 {

@@ -2,7 +2,7 @@
 /*
  * gaudi.ko: the data plane's set-up and teardown, part by part.
  *
- * struct gaudi_dp (gaudi_cs.h) is made of one part per file; this file
+ * struct gaudi_dp (gaudi_dp_types.h) is made of one part per file; this file
  * creates it, brings each part up in turn and takes them down in reverse.
  * It is the one place that names every part: the parts themselves call
  * only down (Documentation/architecture.rst, "Inside gaudi.ko").
@@ -17,8 +17,16 @@
 #include <linux/workqueue.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi_dp.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_mem.h"
+#include "gaudi_mmu.h"
+#include "gaudi_queue.h"
+#include "gaudi_sched.h"
+#include "gaudi_scrub.h"
+#include "gaudi_security.h"
+#include "gaudi_sync.h"
+#include "gaudi_types.h"
 
 static void gaudi_dp_free(struct gaudi_device *gdev)
 {

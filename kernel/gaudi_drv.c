@@ -19,13 +19,35 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
-#define CREATE_TRACE_POINTS
-#include "gaudi_trace.h"
+#include "gaudi1/boot.h"
+#include "gaudi1/events.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi_cb.h"
+#include "gaudi_cpucp.h"
 #include "gaudi_cs.h"
+#include "gaudi_ctrl.h"
+#include "gaudi_debugfs.h"
+#include "gaudi_dp.h"
+#include "gaudi_drv.h"
+#include "gaudi_eq.h"
 #include "gaudi_file.h"
 #include "gaudi_flash.h"
+#include "gaudi_fw.h"
+#include "gaudi_hw.h"
+#include "gaudi_hwmon.h"
 #include "gaudi_info.h"
+#include "gaudi_mem.h"
+#include "gaudi_nic.h"
+#include "gaudi_pci.h"
+#include "gaudi_reset.h"
+#include "gaudi_roce.h"
+#include "gaudi_scrub.h"
+#include "gaudi_sysfs.h"
+#include "gaudi_types.h"
+#include "gaudi_wait.h"
+#define CREATE_TRACE_POINTS
+#include "gaudi_trace.h"
 
 unsigned int gaudi_timeout_locked = 30;
 module_param_named(timeout_locked, gaudi_timeout_locked, uint, 0444);

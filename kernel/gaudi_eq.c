@@ -14,10 +14,16 @@
 #include <linux/ktime.h>
 #include <linux/habanalabs/cpucp_if.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/events.h"
+#include "gaudi1/nic.h"
 #include "gaudi1/regs.h"
-#include "gaudi_cs.h"
+#include "gaudi_eq.h"
 #include "gaudi_file.h"
+#include "gaudi_hw.h"
+#include "gaudi_nic.h"
+#include "gaudi_reset.h"
+#include "gaudi_sched.h"
+#include "gaudi_types.h"
 
 enum gaudi_ev_class {
 	EV_INFO,	/* counted, logged at debug level */

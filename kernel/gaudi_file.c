@@ -24,11 +24,18 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi_acct.h"
+#include "gaudi_ctx.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_eq.h"
 #include "gaudi_file.h"
-#include "gaudi_parser.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
 #include "gaudi_info.h"
+#include "gaudi_mem.h"
+#include "gaudi_parser.h"
+#include "gaudi_roce.h"
+#include "gaudi_types.h"
 
 #define GAUDI_BUSY_LOG_INTERVAL		(10 * HZ)
 #define GAUDI_EVENT_UEVENT_GAP		(HZ / 10)

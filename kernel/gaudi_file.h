@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gaudi.ko: users of the device nodes (gaudi_file.c, gaudi_ctrl.c).
+ * gaudi.ko: users of the device nodes (gaudi_file.c; their types:
+ * gaudi_file_types.h).
  *
  * The compute node /dev/accel/accelN is held by one process at a time; the
  * control node /dev/accel/accel_controlDN by any number of monitors.  Each
@@ -10,128 +11,15 @@
 #ifndef GAUDI_FILE_H
 #define GAUDI_FILE_H
 
-#include <linux/cred.h>
-#include <linux/ktime.h>
-#include <linux/mutex.h>
-#include <linux/sched.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <drm/drm_file.h>
 
-#include "gaudi_cs.h"
+#include "gaudi_file_types.h"
 
-/* Engine classes accounted (GAUDI_NUM_ENGINE_CLASSES of gaudi_cs.h). */
-#define GAUDI_ACCT_CLASSES		GAUDI_NUM_ENGINE_CLASSES
-
-struct cdev;
-struct device;
+struct attribute_group;
 struct drm_device;
-struct drm_file;
 struct drm_printer;
-struct eventfd_ctx;
-struct gaudi_ctx;
 struct gaudi_device;
-struct pid;
-
-/*
- * One open file of the control node, or the holding of the compute node:
- * the holder's file, shared by its handles (the compute node's open file
- * and the RDMA driver's user contexts of the same process, gaudi_cn.h).
- */
-struct gaudi_file {
-	struct gaudi_device *gdev;
-	bool control;			/* opened on the control node */
-	/* The holding's handles (users->lock). */
-	unsigned int handles;
-	bool drm_open;			/* one is the compute node's */
-	bool ready;			/* its context is made */
-	bool closing;			/* the last handle went */
-	/* HL_NOTIFIER_EVENT_* not yet read (users->notify_lock) */
-	u64 events;
-	struct eventfd_ctx *eventfd;	/* users->notify_lock */
-	/* fdinfo drm-total-host: memory this file pins or allocates */
-	atomic64_t host_bytes;
-	atomic64_t host_peak;		/* the most @host_bytes ever was */
-	struct gaudi_ctx *ctx;		/* CBs, CSs, mappings (gaudi_cs.h) */
-	/* One device-CPU INFO request of this file at a time. */
-	struct mutex info_lock;
-};
-
-/* Who opened the compute node. */
-struct gaudi_owner_info {
-	struct pid *pid;		/* thread group of the opener */
-	kuid_t uid;
-	char comm[TASK_COMM_LEN];	/* of the process, at open */
-	u64 open_real_ns;		/* CLOCK_REALTIME at open */
-	ktime_t open_mono;		/* ktime_get() at open */
-};
-
-/*
- * One holding of the compute node, for DRM_IOCTL_GAUDI_ACCOUNTING
- * (gaudi_acct.c): what the holder used, kept after its close.
- */
-struct gaudi_acct_entry {
-	u64 id;				/* open_counter after the open */
-	struct pid *pid;		/* a reference of its own */
-	kuid_t uid;
-	char comm[TASK_COMM_LEN];
-	u32 flags;			/* GAUDI_ACCT_* */
-	u64 start_real_ns;
-	u64 wall_ns;
-	u64 busy_ns[GAUDI_ACCT_CLASSES];
-	u64 cs_submitted;
-	u64 peak_hbm, peak_host;
-	u64 energy_uj;
-	struct cgroup *cgrp;		/* the holder's, a reference; or NULL */
-};
-
-/* The holder's accounting state while it holds the node (u->lock). */
-struct gaudi_acct_live {
-	bool ready;			/* context made, samples taken */
-	bool energy_ok;			/* @energy_start was read */
-	u64 energy_start;		/* the card's counter at open, uJ */
-	u32 resets_start;		/* hard + soft resets at open */
-	struct cgroup *cgrp;		/* the opener's cgroup, a reference */
-};
-
-/* Per device (gdev->users). */
-struct gaudi_users {
-	struct gaudi_device *gdev;
-	struct mutex lock;		/* open/close of the compute node */
-	spinlock_t notify_lock;		/* @compute, file events and eventfd */
-	struct gaudi_file *compute;	/* holder of the compute node */
-	struct gaudi_owner_info owner;	/* valid while @compute is set */
-
-	u64 open_counter;		/* successful compute opens */
-	kuid_t last_uid;		/* of the last holder (lock) */
-	u64 last_open_period_ms;	/* how long the last holder held it */
-	ktime_t last_open;		/* ktime_get() of the last open */
-	unsigned long busy_logged;	/* jiffies of the last EBUSY line */
-	u64 busy_logged_open;		/* open_counter of the holder named */
-
-	/* control node (gaudi_ctrl.c) */
-	struct cdev *ctrl_cdev;
-	struct device *ctrl_dev;
-	int ctrl_minor;
-
-	/* accounting (gaudi_acct.c), u->lock */
-	struct gaudi_acct_live acct;
-	struct gaudi_acct_entry *kept;	/* ring of exited holders */
-	unsigned int kept_max, kept_n, kept_next;
-
-	/*
-	 * Event uevents (gaudi_file_notify()): HL_NOTIFIER_EVENT_* not yet
-	 * announced, coalesced into one KOBJ_CHANGE uevent at most every
-	 * GAUDI_EVENT_UEVENT_GAP; @uevent_off (notify_lock) once the card goes.
-	 */
-	atomic64_t uevent_events;
-	struct delayed_work uevent_work;
-	unsigned long uevent_last;	/* jiffies of the last one */
-	bool uevent_off;
-
-	/* INFO caches (gaudi_info.c) */
-	bool pll_regs_read;
-	u32 pll_nr, pll_nf, pll_od, pll_div;
-};
 
 /* Per-device state (gdev->users), made by probe before anything else. */
 int gaudi_file_init(struct gaudi_device *gdev);
@@ -170,13 +58,6 @@ void gaudi_file_revoke(struct gaudi_device *gdev);
 int gaudi_file_query_caps(struct gaudi_device *gdev, bool control,
 			  void *data);
 int gaudi_file_owner(struct gaudi_device *gdev, void *data);
-
-/* Accounting (gaudi_acct.c). */
-int gaudi_acct_init(struct gaudi_device *gdev);
-void gaudi_acct_open(struct gaudi_device *gdev, struct gaudi_file *gfile);
-void gaudi_acct_close(struct gaudi_device *gdev, struct gaudi_file *gfile);
-int gaudi_acct_query(struct gaudi_device *gdev, void *data);
-void gaudi_file_host_add(struct gaudi_file *gfile, s64 bytes);
 
 /* The sysfs "owner" directory of the PCI device (pid, comm, open_time). */
 extern const struct attribute_group gaudi_owner_attr_group;

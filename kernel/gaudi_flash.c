@@ -19,10 +19,12 @@
 #include <linux/habanalabs/cpucp_if.h>
 
 #include "gaudi1/flash.h"
-#include "gaudi_drv.h"
-#include "gaudi_file.h"
+#include "gaudi1/memmap.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_file_types.h"
 #include "gaudi_flash.h"
-#include "gaudi_info.h"
+#include "gaudi_hw.h"
+#include "gaudi_types.h"
 
 /* CPU-CP opcodes and result word of the flash extension: gaudi1/flash.h. */
 #define GAUDI_FLASH_CHUNK		SZ_64K

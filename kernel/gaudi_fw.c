@@ -24,7 +24,12 @@
 #include <linux/string.h>
 #include <linux/habanalabs/hl_boot_if.h>
 
+#include "gaudi1/boot.h"
+#include "gaudi1/regs.h"
 #include "gaudi_drv.h"
+#include "gaudi_fw.h"
+#include "gaudi_hw.h"
+#include "gaudi_types.h"
 
 #define GAUDI_FW_DIR		"habanalabs/gaudi/"
 #define GAUDI_BOOT_FIT_FILE	"gaudi-boot-fit.itb"

@@ -4,13 +4,14 @@
  * register access, and the brackets that keep the device present and out
  * of reset while a path touches it (gaudi_hw_enter()/gaudi_hw_exit(), the
  * driver's own gaudi_hw_hold()/gaudi_hw_release(); the scoped forms
- * CLASS(gaudi_hw, ...) and CLASS(gaudi_hw_hold, ...) of gaudi_drv.h end
+ * CLASS(gaudi_hw, ...) and CLASS(gaudi_hw_hold, ...) of gaudi_hw.h end
  * them at the end of the scope).
  */
 #include <linux/io.h>
 #include <drm/drm_drv.h>
 
-#include "gaudi_drv.h"
+#include "gaudi_hw.h"
+#include "gaudi_types.h"
 #include "gaudi_trace.h"
 
 static const char * const gaudi_status_names[] = {

@@ -9,7 +9,10 @@
 #include <linux/slab.h>
 #include <linux/habanalabs/cpucp_if.h>
 
-#include "gaudi_drv.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_hw.h"
+#include "gaudi_hwmon.h"
+#include "gaudi_types.h"
 
 #define GAUDI_DEFAULT_CARD_NAME	"HL205"
 

@@ -29,12 +29,18 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_ioctl.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
-#include "gaudi_flash.h"
-#include "gaudi_info.h"
+#include "gaudi1/events.h"
+#include "gaudi1/memmap.h"
 #include "gaudi1/regs.h"
+#include "gaudi_acct.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_file.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_info.h"
+#include "gaudi_mem.h"
+#include "gaudi_sched.h"
+#include "gaudi_types.h"
 
 /* Gaudi 1 facts, as upstream reports them. */
 #define GAUDI_SRAM_USER_OFFSET		GAUDI_DRIVER_SRAM_RESERVED_SIZE_FROM_START
@@ -49,6 +55,9 @@
 #define GAUDI_MAX_DCORES		8
 /* Power envelope for DEVICE_UTILIZATION, mW (PCI card / mezzanine). */
 #define GAUDI_DC_POWER_MW		60000
+/* Answers up to this size need no allocation (struct gaudi_info_call). */
+#define GAUDI_INFO_SMALL		128
+
 /* ENGINE_STATUS buffer limits. */
 #define GAUDI_ENGINES_DATA_MIN		SZ_1K
 
@@ -65,14 +74,28 @@ struct gaudi_info_call {
 	struct hl_info_args *args;
 	void __user *out;
 	u32 size;
-	void *kout;		/* the answer, kvmalloc'ed */
+	void *kout;		/* the answer: kvmalloc'ed, or @small */
 	size_t kout_len;
+	/*
+	 * Small answers (most ops) go to a buffer on gaudi_info_query()'s
+	 * stack, GAUDI_INFO_SMALL bytes: no allocation on the call's path.
+	 */
+	void *small;
 };
+
+/* Forget the answer, freeing it unless it is held in @c->small. */
+static void info_drop(struct gaudi_info_call *c)
+{
+	if (c->kout != c->small)
+		kvfree(c->kout);
+	c->kout = NULL;
+	c->kout_len = 0;
+}
 
 /* Take @buf (kvmalloc'ed, @len bytes) as the answer, in place of any other. */
 static void info_give(struct gaudi_info_call *c, void *buf, size_t len)
 {
-	kvfree(c->kout);
+	info_drop(c);
 	c->kout = buf;
 	c->kout_len = min_t(size_t, c->size, len);
 }
@@ -85,6 +108,13 @@ static int info_copy(struct gaudi_info_call *c, const void *src, size_t len)
 	len = min_t(size_t, c->size, len);
 	if (!len)
 		return 0;
+	if (len <= GAUDI_INFO_SMALL) {
+		info_drop(c);
+		memcpy(c->small, src, len);
+		c->kout = c->small;
+		c->kout_len = len;
+		return 0;
+	}
 	buf = kvmemdup(src, len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
@@ -1120,12 +1150,14 @@ static bool info_ctrl_may_see(struct gaudi_device *gdev)
 int gaudi_info_query(struct gaudi_device *gdev, struct gaudi_file *gfile,
 		     struct hl_info_args *args)
 {
+	u64 small[GAUDI_INFO_SMALL / sizeof(u64)];
 	struct gaudi_info_call c = {
 		.gdev = gdev,
 		.gfile = gfile,
 		.args = args,
 		.out = u64_to_user_ptr(args->return_pointer),
 		.size = args->return_size,
+		.small = small,
 	};
 	const struct gaudi_info_op *d = NULL;
 	int ret, idx;
@@ -1185,7 +1217,7 @@ out_unlock:
 		mutex_unlock(&gfile->info_lock);
 	if (!ret && c.kout_len && copy_to_user(c.out, c.kout, c.kout_len))
 		ret = -EFAULT;
-	kvfree(c.kout);
+	info_drop(&c);
 	return ret;
 }
 

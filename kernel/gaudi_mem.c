@@ -45,9 +45,16 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
+#include "gaudi1/memmap.h"
+#include "gaudi_acct.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_layout.h"
+#include "gaudi_mem.h"
+#include "gaudi_mmu.h"
+#include "gaudi_queue.h"
+#include "gaudi_scrub.h"
+#include "gaudi_types.h"
 
 /*
  * Host pages are pinned and DMA-mapped once per context, and a device has

@@ -19,9 +19,12 @@
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/regs.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_mmu.h"
+#include "gaudi_types.h"
 #include "gaudi_trace.h"
-#include "gaudi_cs.h"
 
 #define GAUDI_MMU_HOP0_BASE	0x10000000ULL
 #define GAUDI_MMU_POOL_START	(GAUDI_MMU_HOP0_BASE + SZ_1M)

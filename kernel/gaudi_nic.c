@@ -15,10 +15,20 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/events.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/nic.h"
 #include "gaudi_cn.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_dp_types.h"
 #include "gaudi_file.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
 #include "gaudi_layout.h"
+#include "gaudi_mem.h"
+#include "gaudi_nic.h"
+#include "gaudi_roce.h"
+#include "gaudi_types.h"
 
 /* The aux device and its owner; freed by the device's release. */
 struct gaudi_nic_aux {

@@ -16,8 +16,14 @@
 #include <linux/habanalabs/hl_boot_if.h>
 #include <drm/drm_drv.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi1/boot.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/regs.h"
+#include "gaudi_eq.h"
+#include "gaudi_nic.h"
+#include "gaudi_pci.h"
+#include "gaudi_queue.h"
+#include "gaudi_types.h"
 
 #define GAUDI_DMA_BITS		48
 #define GAUDI_ELBI_TIMEOUT_US	(10 * USEC_PER_MSEC)

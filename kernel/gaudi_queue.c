@@ -42,11 +42,16 @@
 #include <linux/slab.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_trace.h"
-#include "gaudi_cs.h"
-#include "gaudi_parser.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/nic.h"
+#include "gaudi1/packets.h"
 #include "gaudi1/regs.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_parser.h"
+#include "gaudi_queue.h"
+#include "gaudi_types.h"
+#include "gaudi_trace.h"
 
 u64 gaudi_host_dev_addr(dma_addr_t dma)
 {
@@ -249,12 +254,19 @@ void gaudi_queue_retire_locked(struct gaudi_device *gdev, u32 id)
 
 void gaudi_queue_retire_all_locked(struct gaudi_device *gdev)
 {
+	struct gaudi_dp *dp = gdev->dp;
 	unsigned int i;
 
-	lockdep_assert_held(&gdev->dp->lock);
+	lockdep_assert_held(&dp->lock);
 
+	if (!READ_ONCE(dp->hwq.enabled))
+		return;
+	/*
+	 * Every submission reaps (gaudi_cs_reap()): only queues with jobs on
+	 * the hardware are worth a call.
+	 */
 	for (i = 0; i < GAUDI_NUM_QUEUES; i++)
-		if (gdev->dp->hwq.q[i].valid)
+		if (dp->hwq.q[i].valid && !list_empty(&dp->hwq.q[i].hw_jobs))
 			gaudi_queue_retire_locked(gdev, i);
 }
 

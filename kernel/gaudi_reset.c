@@ -13,9 +13,18 @@
 #include <linux/kobject.h>
 #include <linux/habanalabs/hl_boot_if.h>
 
+#include "gaudi1/boot.h"
+#include "gaudi1/events.h"
+#include "gaudi1/regs.h"
+#include "gaudi_cpucp.h"
 #include "gaudi_drv.h"
-#include "gaudi_trace.h"
+#include "gaudi_eq.h"
 #include "gaudi_file.h"
+#include "gaudi_hw.h"
+#include "gaudi_nic.h"
+#include "gaudi_reset.h"
+#include "gaudi_types.h"
+#include "gaudi_trace.h"
 
 /*
  * Upstream sleeps 200 ms after halting the device CPU and 2 s after

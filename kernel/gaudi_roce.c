@@ -49,12 +49,43 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
-#include "gaudi_drv.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/nic.h"
+#include "gaudi1/regs.h"
 #include "gaudi_cn.h"
-#include "gaudi_cs.h"
-#include "gaudi_file.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
 #include "gaudi_layout.h"
+#include "gaudi_mem.h"
+#include "gaudi_nic.h"
 #include "gaudi_roce.h"
+#include "gaudi_types.h"
+
+/*
+ * A memory-region slot of a port: @map is NULL when the
+ * slot holds no region; @parked, its region ended while its connection
+ * @qpn lives, so the slot waits for that connection to end.
+ */
+struct gaudi_roce_mr {
+	struct gaudi_map *map;		/* the held mapping */
+	struct gaudi_ctx *ctx;		/* whose */
+	u32 key;			/* the region's (or the last one's) */
+	u32 qpn;			/* its connection */
+	bool parked;
+	bool verbs;			/* the RDMA driver's (no @map) */
+};
+
+/*
+ * The verbs fields of a QP's extension entry (ext_write()):
+ * its receive queue (@rq, 2^@rq_log WQEs), its CQs, its RNR timer code;
+ * @set once the entry was written (its receive CI is the engine's).
+ */
+struct gaudi_roce_vext {
+	u64 rq;
+	u32 rq_log, scq, rcq, min_rnr;
+	bool set;
+};
 
 #define GAUDI_ROCE_GW_TIMEOUT_US	10000
 #define GAUDI_ROCE_SQ_IDX		1
@@ -1831,6 +1862,28 @@ int gaudi_roce_v_qp_reset(struct gaudi_device *gdev, struct gaudi_file *gfile,
 	return v_run(&c, roce_v_reset);
 }
 
+/*
+ * The QP and its peer in @c->in, for either context request: struct
+ * drm_gaudi_nic_res_ctx and struct drm_gaudi_nic_req_ctx begin with the
+ * same fields (a common initial sequence of the union), written once
+ * through the responder's.
+ */
+static_assert(offsetof(struct drm_gaudi_nic_res_ctx, dst_conn_id) ==
+	      offsetof(struct drm_gaudi_nic_req_ctx, dst_conn_id));
+
+static void v_peer(struct roce_call *c, unsigned int port, u32 qpn,
+		   u32 dst_qpn, u32 dst_ip, u32 src_ip, const u8 *dst_mac)
+{
+	struct drm_gaudi_nic_res_ctx *r = &c->in.res;
+
+	r->port = port;
+	r->conn_id = qpn;
+	r->dst_ip = dst_ip;
+	r->src_ip = src_ip;
+	memcpy(r->dst_mac, dst_mac, ETH_ALEN);
+	r->dst_conn_id = dst_qpn;
+}
+
 /**
  * gaudi_roce_v_qp_set_res() - the responder context of a verbs QP
  * @gdev: the device
@@ -1845,18 +1898,12 @@ int gaudi_roce_v_qp_set_res(struct gaudi_device *gdev,
 			    struct gaudi_file *gfile, unsigned int port,
 			    u32 qpn, const struct gaudi_cn_res *res)
 {
-	struct drm_gaudi_nic_res_ctx *r;
 	struct roce_call c;
 
 	v_call(&c, gdev, gfile);
-	r = &c.in.res;
-	r->port = port;
-	r->conn_id = qpn;
-	r->dst_ip = res->dst_ip;
-	r->src_ip = res->src_ip;
-	memcpy(r->dst_mac, res->dst_mac, ETH_ALEN);
-	r->dst_conn_id = res->dst_qpn;
-	r->expected_psn = res->epsn;
+	v_peer(&c, port, qpn, res->dst_qpn, res->dst_ip, res->src_ip,
+	       res->dst_mac);
+	c.in.res.expected_psn = res->epsn;
 	return v_run(&c, roce_set_res);
 }
 
@@ -1878,13 +1925,9 @@ int gaudi_roce_v_qp_set_req(struct gaudi_device *gdev,
 	struct roce_call c;
 
 	v_call(&c, gdev, gfile);
+	v_peer(&c, port, qpn, req->dst_qpn, req->dst_ip, req->src_ip,
+	       req->dst_mac);
 	r = &c.in.req;
-	r->port = port;
-	r->conn_id = qpn;
-	r->dst_ip = req->dst_ip;
-	r->src_ip = req->src_ip;
-	memcpy(r->dst_mac, req->dst_mac, ETH_ALEN);
-	r->dst_conn_id = req->dst_qpn;
 	r->psn = req->psn;
 	r->timeout_retry = req->timeout_retry;
 	r->path_mtu = req->path_mtu;

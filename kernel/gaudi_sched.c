@@ -60,10 +60,20 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "gaudi1/memmap.h"
+#include "gaudi1/packets.h"
+#include "gaudi1/regs.h"
+#include "gaudi_acct.h"
+#include "gaudi_dp_types.h"
 #include "gaudi_drv.h"
-#include "gaudi_trace.h"
-#include "gaudi_cs.h"
 #include "gaudi_file.h"
+#include "gaudi_file_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_queue.h"
+#include "gaudi_reset.h"
+#include "gaudi_sched.h"
+#include "gaudi_types.h"
+#include "gaudi_trace.h"
 
 #define GAUDI_CQ_PKTS_SIZE	32	/* two MSG_PROT */
 /* How long a submitter waits for room on a full internal queue. */
@@ -117,8 +127,17 @@ void gaudi_cs_free_jobs(struct gaudi_device *gdev, struct gaudi_cs *cs)
 		gaudi_job_free(gdev, job);
 }
 
+/*
+ * Have the timeout work run by the deadline of the oldest CS in flight.
+ * A timer already set for that deadline or earlier is left alone: the
+ * work finds the oldest CS not yet expired and sets it again for that
+ * CS's deadline (gaudi_cs_tdr_work()).  So a stream of CSs that end in
+ * time costs one timer per timeout period, not one per CS, and no CS is
+ * found timed out later than before.
+ */
 static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 {
+	struct delayed_work *tdr = &dp->sched.tdr;
 	struct gaudi_cs *cs;
 	long delay;
 
@@ -127,8 +146,11 @@ static void gaudi_tdr_arm_locked(struct gaudi_dp *dp)
 	cs = list_first_entry_or_null(&dp->sched.pending, struct gaudi_cs, node);
 	if (!cs || !gaudi_timeout_locked || cs->timed_out)
 		return;
+	if (delayed_work_pending(tdr) &&
+	    time_before_eq(READ_ONCE(tdr->timer.expires), cs->deadline))
+		return;
 	delay = (long)(cs->deadline - jiffies);
-	mod_delayed_work(system_wq, &dp->sched.tdr, max(delay, 0L));
+	mod_delayed_work(system_wq, tdr, max(delay, 0L));
 }
 
 /* End @cs (dp->lock held): signal its fence, release internal slots. */
@@ -207,7 +229,12 @@ static void gaudi_cs_irq_end(struct gaudi_device *gdev, bool reap)
 	if (reap)
 		queue_delayed_work(system_wq, &sched->reap_work,
 				   GAUDI_REAP_DELAY);
-	wake_up_all(&sched->space_wq);
+	/*
+	 * Submitters wait for room there only when a queue is full; the
+	 * barrier of wq_has_sleeper() pairs with their prepare_to_wait().
+	 */
+	if (wq_has_sleeper(&sched->space_wq))
+		wake_up_all(&sched->space_wq);
 }
 
 static const struct gaudi_hwq_client gaudi_cs_hwq_client = {

@@ -38,8 +38,13 @@
 #include <linux/unaligned.h>
 #include <drm/drm_drv.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/packets.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_queue.h"
+#include "gaudi_scrub.h"
+#include "gaudi_types.h"
 
 static unsigned int gaudi_scrub_mode = 1;
 module_param_named(scrub, gaudi_scrub_mode, uint, 0644);

@@ -31,9 +31,11 @@
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi1/memmap.h"
 #include "gaudi1/regs.h"
+#include "gaudi_hw.h"
+#include "gaudi_security.h"
+#include "gaudi_types.h"
 
 /* [start, end) of the protected registers of a block, block-relative. */
 struct gaudi_pb_range {

@@ -29,9 +29,36 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi1/memmap.h"
+#include "gaudi1/nic.h"
+#include "gaudi1/packets.h"
+#include "gaudi1/regs.h"
+#include "gaudi_dp_types.h"
+#include "gaudi_hw.h"
+#include "gaudi_layout.h"
+#include "gaudi_sched.h"
 #include "gaudi_sync.h"
+#include "gaudi_types.h"
+
+/*
+ * A reference on one signal SOB of a context: CSs in flight that signal or
+ * watch it and reservations hold one, and the SOB is neither cleared nor
+ * reused while any does.
+ */
+struct gaudi_sob_ref {
+	u8 id;			/* 1 + 2 * queue + which; 0: none */
+};
+
+#define GAUDI_SOB_REF_NONE	((struct gaudi_sob_ref){ .id = 0 })
+
+/* What a signal CS adds 1 to, given at its submission. */
+struct gaudi_signal {
+	u32 queue;		/* external queue */
+	u32 sob;		/* W_S SOB index */
+	u32 before;		/* the SOB's value before this signal */
+};
+
+#define GAUDI_COLL_ARM_DWORD	12	/* after PAY_ADDRL/ADDRH/DATA */
 
 #define GAUDI_SIG_SOBS	(2 * GAUDI_NUM_EXT_QUEUES)
 /* Reservations a context may hold at once. */

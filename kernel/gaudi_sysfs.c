@@ -10,7 +10,11 @@
 #include <linux/sysfs.h>
 #include <linux/habanalabs/cpucp_if.h>
 
-#include "gaudi_drv.h"
+#include "gaudi_cpucp.h"
+#include "gaudi_hw.h"
+#include "gaudi_reset.h"
+#include "gaudi_sysfs.h"
+#include "gaudi_types.h"
 
 #define GAUDI_EEPROM_MAX_SIZE	4096
 #define GAUDI_CLK_PLL		HL_GAUDI_MME_PLL

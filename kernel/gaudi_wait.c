@@ -11,9 +11,11 @@
 #include <linux/uaccess.h>
 #include <drm/drm_file.h>
 
-#include "gaudi_drv.h"
-#include "gaudi_cs.h"
+#include "gaudi_dp_types.h"
 #include "gaudi_file.h"
+#include "gaudi_sched.h"
+#include "gaudi_types.h"
+#include "gaudi_wait.h"
 
 /*
  * Rounded up, without DIV_ROUND_UP_ULL(): its us + divisor - 1 wraps for

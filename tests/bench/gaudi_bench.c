@@ -11,6 +11,16 @@
  *	throughput, on the first card
  *   gaudi_bench cs
  *	only the first three (null ioctl, round trip, pipelined)
+ *   gaudi_bench pair BLOCKS
+ *	both drivers at once, on the first card of each (the guest binds
+ *	half the cards to each): BLOCKS blocks of null ioctls, round trips
+ *	and pipelined batches, the drivers alternating block by block
+ *	(the first one flips every block), so that both see the same load
+ *	of the machine; each block prints its figures as pair_<key>
+ *   gaudi_bench loop null|rtt|pipe N
+ *	N null ioctls, N round trips or one batch of N CSs in flight, on
+ *	the first card, without timing each: the load a profile is taken
+ *	of (tests/bench/profile.sh)
  *   gaudi_bench probe NODES 'COMMAND'
  *	run COMMAND (insmod ...), then wait until NODES nodes exist in
  *	/dev/accel and every control node answers DEVICE_STATUS
@@ -485,6 +495,124 @@ out:
 	return 0;
 }
 
+/* ---- both drivers, interleaved ----------------------------------------- */
+
+struct pair_side {
+	const char *tag;	/* "ours" or "upstream", as run-bench.sh's */
+	struct bench b;
+};
+
+/* Open the first card that @driver serves, with a NOP CB. */
+static void pair_open(struct pair_side *p, const char *driver)
+{
+	struct gaudi_card_list *l;
+	unsigned int i;
+	int n, ret = -ENODEV;
+
+	memset(&p->b, 0, sizeof(p->b));
+	n = gaudi_cards_scan(&l);
+	for (i = 0; n > 0 && i < gaudi_cards_count(l); i++) {
+		if (strcmp(gaudi_card_driver(gaudi_cards_get(l, i)), driver))
+			continue;
+		ret = gaudi_open_card(gaudi_cards_get(l, i), 0, &p->b.dev);
+		break;
+	}
+	gaudi_cards_free(l);
+	if (ret) {
+		fprintf(stderr, "gaudi_bench: no card of driver %s\n", driver);
+		die("pair: open", ret);
+	}
+	ret = gaudi_cb_create(p->b.dev, 4096, &p->b.nop_cb);
+	if (!ret)
+		ret = gaudi_pkt_nop(gaudi_cb_cmdbuf(p->b.nop_cb), 0);
+	if (ret)
+		die("pair: NOP CB", ret);
+	printf("# pair: %s is driver %s on %s\n", p->tag,
+	       gaudi_driver_name(p->b.dev), gaudi_pci_bus_id(p->b.dev));
+}
+
+/* One block of one driver: medians of short series (pipelined: 3 batches). */
+static void pair_block(struct pair_side *p)
+{
+	const struct sampler s_null = { 20, 100, 100, 0 };
+	const struct sampler s_rtt = { 5, 30, 30, 0 };
+	const struct sampler s_pipe = { 0, 3, 3, 0 };
+	double t;
+
+	printf("@driver %s\n", p->tag);
+	t = sample(&s_null, one_null, &p->b, NULL);
+	report("pair_null_ioctl", t * 1e6, "us");
+	t = sample(&s_rtt, one_rtt, &p->b, NULL);
+	report("pair_cs_rtt", t * 1e6, "us");
+	t = sample(&s_pipe, one_pipe, &p->b, NULL);
+	report("pair_cs_pipe", PIPE_CS / t, "CS/s");
+}
+
+static int pair(unsigned int blocks)
+{
+	struct pair_side side[2] = { { .tag = "upstream" }, { .tag = "ours" } };
+	unsigned int i;
+
+	pair_open(&side[0], "habanalabs");
+	pair_open(&side[1], "gaudi");
+	/* Warm both up: the first CSs of a file allocate its rings. */
+	for (i = 0; i < 2; i++)
+		if (do_pipe(&side[i].b))
+			die("pair: warm-up", -EIO);
+	for (i = 0; i < blocks; i++) {
+		printf("@block %u\n", i + 1);
+		pair_block(&side[i & 1]);
+		pair_block(&side[!(i & 1)]);
+	}
+	for (i = 0; i < 2; i++) {
+		gaudi_cb_destroy(side[i].b.nop_cb);
+		gaudi_close(side[i].b.dev);
+	}
+	return 0;
+}
+
+/* ---- a load to profile ------------------------------------------------- */
+
+static int loop(const char *kind, unsigned int n)
+{
+	struct bench b;
+	uint64_t seq = 0;
+	unsigned int i;
+	double t0, dt;
+	int ret = 0;
+
+	memset(&b, 0, sizeof(b));
+	ret = open_first(&b.dev);
+	if (ret)
+		die("open the first card", ret);
+	ret = gaudi_cb_create(b.dev, 4096, &b.nop_cb);
+	if (!ret)
+		ret = gaudi_pkt_nop(gaudi_cb_cmdbuf(b.nop_cb), 0);
+	if (ret)
+		die("NOP CB", ret);
+	t0 = now_s();
+	for (i = 0; i < n && !ret; i++) {
+		if (!strcmp(kind, "null"))
+			ret = do_null(&b);
+		else if (!strcmp(kind, "rtt"))
+			ret = do_rtt(&b);
+		else if (!strcmp(kind, "pipe"))
+			ret = submit_retry(b.nop_cb, &seq);
+		else
+			ret = -EINVAL;
+	}
+	if (!ret && !strcmp(kind, "pipe"))
+		ret = gaudi_wait(b.dev, seq, WAIT_US, NULL);
+	dt = now_s() - t0;
+	if (ret)
+		die(kind, ret);
+	printf("# loop %s: %u in %.3f s, %.3f us each\n", kind, n, dt,
+	       n ? dt * 1e6 / n : 0);
+	gaudi_cb_destroy(b.nop_cb);
+	gaudi_close(b.dev);
+	return 0;
+}
+
 /* ---- probe time ---------------------------------------------------------- */
 
 static unsigned int count_nodes(void)
@@ -594,11 +722,16 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "cs"))
 		return run(0, true);
+	if (argc == 3 && !strcmp(argv[1], "pair"))
+		return pair((unsigned int)atoi(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "loop"))
+		return loop(argv[2], (unsigned int)atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "probe"))
 		return probe((unsigned int)atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "unload"))
 		return unload(argv[2]);
 	fprintf(stderr, "usage: gaudi_bench run [--quick] | gaudi_bench cs | "
+		"gaudi_bench pair BLOCKS | gaudi_bench loop null|rtt|pipe N | "
 		"gaudi_bench probe NODES 'COMMAND' | "
 		"gaudi_bench unload 'COMMAND'\n");
 	return 2;

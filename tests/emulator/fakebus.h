@@ -65,4 +65,18 @@ static inline uint64_t fake_host_dev(uint64_t a)
 	return a + GAUDI_HOST_PHYS_BASE;
 }
 
+/* Set bits [bit, bit + width) of a context kept as 32-bit words. */
+static inline void setbits(uint32_t *e, unsigned int bit, unsigned int width,
+			   uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < width; i++) {
+		unsigned int b = bit + i;
+
+		e[b / 32] &= ~(1U << (b % 32));
+		e[b / 32] |= ((v >> i) & 1U) << (b % 32);
+	}
+}
+
 #endif

@@ -69,6 +69,19 @@ struct wire {
 
 static struct wire *W;
 
+/* A test program's wire (W), for its whole run; out of memory: exit 1. */
+static inline void bed_start(void)
+{
+	W = calloc(1, sizeof(*W));
+	if (!W)
+		exit(1);
+}
+
+static inline void bed_stop(void)
+{
+	free(W);
+}
+
 static inline void wire_send(void *opaque, unsigned int port, const void *frame,
 		      size_t len)
 {
@@ -123,19 +136,6 @@ static inline void settle(bool (*done)(void *), void *arg, unsigned int max)
 static inline void wr(struct gaudi_core *g, uint32_t off, uint32_t v)
 {
 	gaudi_cfg_write(g, off, v);
-}
-
-static inline void setbits(uint32_t *e, unsigned int bit, unsigned int width,
-		    uint32_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < width; i++) {
-		unsigned int b = bit + i;
-
-		e[b / 32] &= ~(1U << (b % 32));
-		e[b / 32] |= ((v >> i) & 1U) << (b % 32);
-	}
 }
 
 static inline uint32_t getbits(const uint32_t *e, unsigned int bit,
@@ -299,6 +299,28 @@ static inline void bed_table(int side, unsigned int p, unsigned int t,
 	}
 	wr(g, qpc(p, NIC_QPC_GW_CTRL), idx | t << QPC_GW_CTRL_TABLE_SHIFT);
 	wr(g, qpc(p, NIC_QPC_GW_BUSY), 1);
+}
+
+/*
+ * An MR table entry of port @p, slot @key's low @log bits: the region
+ * [@start, +@len), word 5 (the QP number and what goes with it), the
+ * access @flags and the protection domain @pd.
+ */
+static inline void bed_mr(int side, unsigned int p, unsigned int log,
+			  uint32_t key, uint64_t start, uint64_t len,
+			  uint32_t w5, uint32_t flags, uint32_t pd)
+{
+	uint32_t w[8] = { 0 };
+
+	w[0] = (uint32_t)start;
+	w[1] = (uint32_t)(start >> 32);
+	w[2] = (uint32_t)len;
+	w[3] = (uint32_t)(len >> 32);
+	w[4] = key;
+	w[5] = w5;
+	w[6] = flags;
+	w[7] = pd;
+	bed_table(side, p, QPC_GW_TABLE_MR, key & ((1U << log) - 1), w);
 }
 
 /*

@@ -17,12 +17,6 @@ mkdir -p "$corpus"
 [ -n "$(ls -A "$corpus")" ] || "$out/test_netoracle" --corpus "$corpus"
 "$out/fuzz/fuzz_roce" -max_total_time="$secs" -max_len=512 -len_control=0 \
 	-print_final_stats=1 -artifact_prefix="$out/" "$corpus" >"$log" 2>&1
-st=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-[ "$st" -eq 0 ] && [ -n "$runs" ] && [ "$runs" -gt 0 ]
-ok $? "network oracle fuzzer: ${runs:-0} executions in $secs s (${rate:-0}/s), 0 violations (libFuzzer status $st)"
-if [ "$st" -ne 0 ]; then
-	grep -m3 -A2 'network oracle violation\|ERROR:' "$log" | sed 's/^/# /'
-fi
+tap_fuzz "network oracle fuzzer" "$log" $? "$secs" \
+	'network oracle violation\|ERROR:'
 tap_done

@@ -113,20 +113,6 @@ static struct gaudi_core *card(struct fakebus *fb, struct wire *w)
 	return g;
 }
 
-/* Set bits [bit, bit + width) of a context kept as 32-bit words. */
-static void setbits(uint32_t *e, unsigned int bit, unsigned int width,
-		    uint32_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < width; i++) {
-		unsigned int b = bit + i;
-
-		e[b / 32] &= ~(1U << (b % 32));
-		e[b / 32] |= ((v >> i) & 1U) << (b % 32);
-	}
-}
-
 static void qpc_tables(struct gaudi_core *g, unsigned int p)
 {
 	wr(g, qpc(p, NIC_QPC_REQ_BASE_ADDRESS_49_18), REQ_QPC_HBM >> 18);

@@ -966,9 +966,7 @@ static void test_counters(void)
 
 int main(void)
 {
-	W = calloc(1, sizeof(*W));
-	if (!W)
-		return 1;
+	bed_start();
 	test_writes();
 	test_frames();
 	test_injection();
@@ -982,6 +980,6 @@ int main(void)
 	test_async_timer();
 	test_raw_untouched();
 	test_counters();
-	free(W);
+	bed_stop();
 	return tap_done();
 }

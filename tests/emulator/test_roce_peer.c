@@ -47,16 +47,8 @@ static void mr_enable(int side, unsigned int p)
 static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
 		   uint64_t len, uint32_t qpn, uint32_t gen, uint32_t flags)
 {
-	uint32_t w[8] = { 0 };
-
-	w[0] = (uint32_t)start;
-	w[1] = (uint32_t)(start >> 32);
-	w[2] = (uint32_t)len;
-	w[3] = (uint32_t)(len >> 32);
-	w[4] = key;
-	w[5] = qpn | gen << MR_W5_GEN_SHIFT;
-	w[6] = flags;
-	bed_table(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
+	bed_mr(side, p, MR_LOG, key, start, len, qpn | gen << MR_W5_GEN_SHIFT,
+	       flags, 0);
 }
 
 static uint32_t res_expected(int side, unsigned int p, uint32_t qpn)
@@ -502,15 +494,13 @@ static void test_msn_mtu(void)
 
 int main(void)
 {
-	W = calloc(1, sizeof(*W));
-	if (!W)
-		return 1;
+	bed_start();
 	test_state_ends();
 	test_regions();
 	test_addr_classes();
 	test_sources();
 	test_rnr();
 	test_msn_mtu();
-	free(W);
+	bed_stop();
 	return tap_done();
 }

@@ -79,17 +79,7 @@ static void cq_set(int side, unsigned int p, uint32_t cq, uint64_t ring,
 static void mr_pd(int side, unsigned int p, uint32_t key, uint64_t start,
 		  uint64_t len, uint32_t qpn, uint32_t flags, uint32_t pd)
 {
-	uint32_t w[8] = { 0 };
-
-	w[0] = (uint32_t)start;
-	w[1] = (uint32_t)(start >> 32);
-	w[2] = (uint32_t)len;
-	w[3] = (uint32_t)(len >> 32);
-	w[4] = key;
-	w[5] = qpn;
-	w[6] = flags;
-	w[7] = pd;
-	bed_table(side, p, QPC_GW_TABLE_MR, key & ((1U << MR_LOG) - 1), w);
+	bed_mr(side, p, MR_LOG, key, start, len, qpn, flags, pd);
 }
 
 static void mr_set(int side, unsigned int p, uint32_t key, uint64_t start,
@@ -905,9 +895,7 @@ static void test_bad_wqes(void)
 
 int main(void)
 {
-	W = calloc(1, sizeof(*W));
-	if (!W)
-		return 1;
+	bed_start();
 	test_send();
 	test_send_errors();
 	test_write_imm();
@@ -921,6 +909,6 @@ int main(void)
 	test_va_pd();
 	test_legacy_requester();
 	test_bad_wqes();
-	free(W);
+	bed_stop();
 	return tap_done();
 }

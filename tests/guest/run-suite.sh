@@ -15,7 +15,7 @@
 # Kbuild, exit 77 when there is nothing to build), GAUDI_KVER (guest kernel),
 # and DUT, HEARTBEAT_MS, CYCLES, CYCLE_CARDS passed on to the guest suite.
 # The suite sources tests/lib/tap.sh, added to the guest as /suite/tap.sh
-# and named by TAP_SH.
+# and named by TAP_SH, and tests/guest/lib.sh, added as /suite/lib.sh.
 # The suite's TAP and closing "N passed, N failed" line go to stdout; the
 # exit status is the suite's (or gaudi-vm's: 124 timeout, 125 no status,
 # 99 kernel problems in dmesg).
@@ -501,5 +501,6 @@ esac
 
 exec "$repo/tools/vm/gaudi-vm" --driver none --cards "$cards" \
 	--timeout "$timeout" --add "$suite_dir:/suite/$suite" \
-	--add "$repo/tests/lib/tap.sh:/suite/tap.sh" "$@" \
+	--add "$repo/tests/lib/tap.sh:/suite/tap.sh" \
+	--add "$repo/tests/guest/lib.sh:/suite/lib.sh" "$@" \
 	--cmd "CARDS=$cards TAP_SH=/suite/tap.sh $env sh /suite/$suite/suite.sh"

@@ -8,29 +8,17 @@
 #include <string.h>
 
 #include "iso_driver.h"
+#include "../emulator/cbgen.h"
 
+/* The queue map of the model's unit tests (tests/emulator/cbgen.h). */
 uint32_t iso_qid_base(unsigned int qid)
 {
-	if (qid >= GAUDI_NIC_FIRST_QUEUE) {
-		unsigned int p = (qid - GAUDI_NIC_FIRST_QUEUE) / 4;
-
-		return GAUDI_NIC_PORT_MACRO(p) +
-		       ((p & 1) ? NIC_QM1_OFFSET : NIC_QM0_OFFSET);
-	}
-	if (qid < 8)
-		return mmDMA0_QM_BASE + (qid / 4) * GAUDI_DMA_STRIDE;
-	if (qid < 33)
-		return mmDMA0_QM_BASE + ((qid - 1) / 4) * GAUDI_DMA_STRIDE;
-	if (qid < 37)
-		return mmMME0_QM_BASE;
-	if (qid < 41)
-		return mmMME2_QM_BASE;
-	return mmTPC0_QM_BASE + ((qid - 41) / 4) * GAUDI_TPC_STRIDE;
+	return qid_base(qid);
 }
 
 unsigned int iso_qid_stream(unsigned int qid)
 {
-	return (qid < 8 ? qid : qid - 1) % 4;
+	return qid_stream(qid);
 }
 
 static void wr(struct gaudi_core *g, uint32_t off, uint32_t v)

@@ -12,8 +12,8 @@
 #include <string.h>
 
 /* Stand in for the driver's headers (their include guards). */
-#define GAUDI_DRV_H
-#define GAUDI_CS_H
+#define GAUDI_TYPES_H
+#define GAUDI_HW_H
 #include "gaudi1/memmap.h"
 #include "gaudi1/regs.h"
 #include "gaudi1/packets.h"

@@ -34,14 +34,8 @@ one() {	# one MODE SECONDS [ENV]
 			-print_final_stats=1 -artifact_prefix="$out/" \
 			"$corpus" >"$log" 2>&1
 	fi
-	st=$?
-	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-	[ "$st" -eq 0 ] && [ -n "$runs" ] && [ "$runs" -gt 0 ]
-	ok $? "isolation fuzzer ($mode): ${runs:-0} executions in $secs s (${rate:-0}/s), 0 violations (libFuzzer status $st)"
-	if [ "$st" -ne 0 ]; then
-		grep -m3 -A2 'isolation violation\|ERROR:' "$log" | sed 's/^/# /'
-	fi
+	tap_fuzz "isolation fuzzer ($mode)" "$log" $? "$secs" \
+		'isolation violation\|ERROR:'
 }
 
 one parser "$tp"

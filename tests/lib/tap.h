@@ -7,10 +7,24 @@
 #define GAUDI_TAP_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static int tap_n, tap_failed, tap_skipped;
+
+/*
+ * The programs' reproducible pseudo-random numbers: one xorshift64 step
+ * (shifts 12, 25, 27) of the state at @s, which each program scrambles
+ * with a multiplier of its own (xorshift64*).
+ */
+static inline uint64_t tap_xorshift(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s;
+}
 
 static inline void tap_diag(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));

@@ -125,6 +125,20 @@ TAP_SUB_EACH_EOF
 	fi
 }
 
+# tap_fuzz WHAT LOG STATUS SECONDS PATTERN: the TAP line of a libFuzzer run
+# of SECONDS that exited with STATUS and wrote LOG (-print_final_stats=1):
+# ok when it exited 0 after at least one execution; else the first lines
+# of LOG that match PATTERN (the violation's report) follow as comments.
+tap_fuzz() {
+	tf_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$2")
+	tf_rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$2")
+	[ "$3" -eq 0 ] && [ -n "$tf_runs" ] && [ "$tf_runs" -gt 0 ]
+	ok $? "$1: ${tf_runs:-0} executions in $4 s (${tf_rate:-0}/s), 0 violations (libFuzzer status $3)"
+	if [ "$3" -ne 0 ]; then
+		grep -m3 -A2 "$5" "$2" | sed 's/^/# /'
+	fi
+}
+
 # tap_done: the plan "1..N" and the closing line "N passed, N failed"
 # (", N skipped" added when tap_sub_each counted skips, which are not
 # passes); returns 1 when anything failed, so that a suite can end with it.

@@ -33,31 +33,8 @@ SCEN="fourdma pingpong engines arb pred strided sobswitch"
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
 
-wait_node() {
-	t=0
-	while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	[ -e /dev/accel/accel0 ]
-}
-
-load() {
-	deps=$(modinfo -F depends "$1" 2>/dev/null | tr ',' ' ')
-	# shellcheck disable=SC2086
-	[ -z "$deps" ] || modprobe -a $deps || return 1
-	insmod "$1" && wait_node
-}
-
-unload() {
-	rmmod "$1" 2>/dev/null
-	t=0
-	while grep -q "^$1 " /proc/modules && [ "$t" -lt 60 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	! grep -q "^$1 " /proc/modules
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 # scenarios DRIVER [--peer] SCENARIO...: each placement of internal CBs.
 scenarios() {

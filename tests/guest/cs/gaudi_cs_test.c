@@ -51,10 +51,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1DULL;
+	return tap_xorshift(&rng) * 0x2545F4914F6CDD1DULL;
 }
 
 /* ---- a device session: fd, one mapped CB, one mapped host buffer ------- */
@@ -747,23 +744,6 @@ static void t_handles(void)
 
 /* ---- 10,000 map/unmap cycles ------------------------------------------------ */
 
-static long long fdinfo_host(int fd)
-{
-	char p[64], line[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
-	f = fopen(p, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "drm-total-host: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 static long long meminfo(const char *key)
 {
 	char line[256];
@@ -792,7 +772,7 @@ static void t_mapcycles(void)
 		return;
 	big = aligned_alloc(2 << 20, 16 << 20);
 	memset(big, 1, 16 << 20);
-	h0 = fdinfo_host(s.fd);
+	h0 = hl_fdinfo(s.fd, "drm-total-host");
 	m0 = meminfo("MemAvailable");
 	for (i = 0; i < 10000; i++) {
 		uint8_t *p = (i % 100) ? s.buf + (rnd() % 4096) * 512 : big;
@@ -801,7 +781,7 @@ static void t_mapcycles(void)
 		if (map_host(s.fd, p, sz, &va) || unmap_host(s.fd, va))
 			fail++;
 	}
-	h1 = fdinfo_host(s.fd);
+	h1 = hl_fdinfo(s.fd, "drm-total-host");
 	m1 = meminfo("MemAvailable");
 	ok(!fail, "10,000 MAP+UNMAP cycles (4 KiB..256 KiB, every 100th 16 MiB): %u failed",
 	   fail);

@@ -634,32 +634,6 @@ static long meminfo_kb(const char *key)
 	return v;
 }
 
-static long long fdinfo_host(int fd)
-{
-	char p[64], line[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/proc/self/fdinfo/%d", fd);
-	f = fopen(p, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *end;
-
-		if (strncmp(line, "drm-total-host:", 15))
-			continue;
-		/* The DRM core prints a unit: "N", "N KiB" or "N MiB". */
-		v = strtoll(line + 15, &end, 10);
-		if (strstr(end, "KiB"))
-			v <<= 10;
-		else if (strstr(end, "MiB"))
-			v <<= 20;
-	}
-	fclose(f);
-	return v;
-}
-
 #if UINTPTR_MAX > 0xFFFFFFFFU
 #define MFD_SIZE	(48ULL << 20)
 #define MFD_COPIES	87ULL		/* 4176 MiB: 48 MiB does not divide 4 GiB */
@@ -698,7 +672,7 @@ static void t_big(void)
 		words[off / 4] = (uint32_t)(off / 4096);
 	if (!ok(sess_open(&s), "open the compute node"))
 		goto out;
-	h0 = fdinfo_host(s.fd);
+	h0 = hl_fdinfo(s.fd, "drm-total-host");
 	t0 = now_s();
 	rc = map_host(s.fd, big, BIG_SIZE, &va);
 	tmap = now_s() - t0;
@@ -706,7 +680,7 @@ static void t_big(void)
 	   va, tmap, rc);
 	if (rc)
 		goto close;
-	h1 = fdinfo_host(s.fd);
+	h1 = hl_fdinfo(s.fd, "drm-total-host");
 	/* Each page pinned once (issue 29): the memfd's 48 MiB. */
 	ok(h1 - h0 == (long long)MFD_SIZE,
 	   "fdinfo drm-total-host grew by the memfd's size, each page once (%lld)",
@@ -750,7 +724,7 @@ static void t_big(void)
 	t0 = now_s();
 	rc = unmap_host(s.fd, va);
 	tunmap = now_s() - t0;
-	ok(rc == 0 && fdinfo_host(s.fd) == h0,
+	ok(rc == 0 && hl_fdinfo(s.fd, "drm-total-host") == h0,
 	   "UNMAP (%.2f s); drm-total-host back to %lld", tunmap, h0);
 close:
 	hl_sess_close(&s);
@@ -835,7 +809,7 @@ static void t_munmap(void)
 
 	if (!ok(sess_open(&s), "munmap: open"))
 		return;
-	h0 = fdinfo_host(s.fd);
+	h0 = hl_fdinfo(s.fd, "drm-total-host");
 	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	memset(p, 0x6A, n);
@@ -904,7 +878,7 @@ static void t_munmap(void)
 	ok(free0 > 0 && free1 > free0 - slack,
 	   "highest MemFree of rounds 1..3 %ld kB, of rounds 5..7 %ld kB: less than %ld kB apart",
 	   free0, free1, slack);
-	ok(fdinfo_host(s.fd) == h0, "fdinfo drm-total-host back to %lld", h0);
+	ok(hl_fdinfo(s.fd, "drm-total-host") == h0, "fdinfo drm-total-host back to %lld", h0);
 out:
 	hl_sess_close(&s);
 }

@@ -56,10 +56,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1DULL;
+	return tap_xorshift(&rng) * 0x2545F4914F6CDD1DULL;
 }
 
 /* One card's context: the node, a CB and a result buffer R mapped. */

@@ -50,10 +50,7 @@ static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x9E3779B97F4A7C15ULL;
+	return tap_xorshift(&rng) * 0x9E3779B97F4A7C15ULL;
 }
 
 static void fill_random(uint8_t *p, size_t n)

@@ -71,32 +71,8 @@ PEER_KO=${PEER_KO:-}
 # sub PROGRAM ARGS...: run a TAP program, show its output indented.
 sub() { tap_sub "$(basename "$1") ${2:-} ..." "$@"; }
 
-wait_node() {
-	t=0
-	while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	[ -e /dev/accel/accel0 ]
-}
-
-load() {
-	ko=$1
-	shift
-	deps=$(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' ')
-	[ -z "$deps" ] || modprobe -a $deps || return 1
-	insmod "$ko" "$@" && wait_node
-}
-
-unload() {
-	rmmod "$1" 2>/dev/null
-	t=0
-	while grep -q "^$1 " /proc/modules && [ "$t" -lt 60 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	! grep -q "^$1 " /proc/modules
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 if [ -n "$GAUDI_KO" ]; then
 	load "$GAUDI_KO" timeout_locked=10
@@ -229,9 +205,6 @@ else
 		"no peer module (PEER_KO='$PEER_KO': run-suite.sh PEER=none, or the peer build failed)"
 fi
 
-problems=$(dmesg | kernel_problems | head -5)
-[ -z "$problems" ]
-ok $? "no kernel problem in dmesg"
-[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
+no_kernel_problem ""
 
 tap_done

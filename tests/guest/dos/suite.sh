@@ -26,23 +26,16 @@ GAUDI_KO=${GAUDI_KO:-}
 # What counts as a kernel problem: gaudi-vm's (tools/vm/dmesg-judge.sh).
 # shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
 . /lib/gaudi-vm/dmesg-judge.sh
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
-deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
-# shellcheck disable=SC2086 # a list of module names
-{ [ -z "$deps" ] || modprobe -a $deps; } && insmod "$GAUDI_KO" heartbeat_ms=100
+insmod_deps "$GAUDI_KO" heartbeat_ms=100
 ok $? "insmod gaudi.ko heartbeat_ms=100"
-t=0
-while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
-	sleep 1
-	t=$((t + 1))
-done
+wait_node accel0
 tap_sub_each gaudi_dos_test "$BIN/gaudi_dos_test" --card 0
 rmmod gaudi
 ok $? "rmmod gaudi"
 
-problems=$(dmesg | kernel_problems | head -5)
-[ -z "$problems" ]
-ok $? "no kernel problem in dmesg"
-[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
+no_kernel_problem ""
 
 tap_done

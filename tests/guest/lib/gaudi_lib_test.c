@@ -51,10 +51,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint8_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint8_t)((rng * 0x2545F4914F6CDD1DULL) >> 56);
+	return (uint8_t)((tap_xorshift(&rng) * 0x2545F4914F6CDD1DULL) >> 56);
 }
 
 static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t n)

@@ -39,6 +39,8 @@ CARDS=${CARDS:-2}
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 # hw/gaudi1/nic.h: macro m at 0xCC0000 + m * 0x40000, MAC_CORE at 0x8000,
 # MAC_REC_STS0 at +0x8, lanes' link in bits 9:6; an even port has lanes 0
@@ -61,22 +63,6 @@ expected_mask() {
 		p=$((p + 1))
 	done
 	echo $mask
-}
-
-# card_dir I: card I's debugfs directory (named by its PCI address), found
-# by the root port the card sits behind (gaudi-vm puts card I behind
-# 00:(0x10 + I).0).
-card_dir() {
-	for d in /sys/kernel/debug/accel/0000:*; do
-		[ -e "$d/data32" ] || continue
-		path=$(readlink -f "/sys/bus/pci/devices/${d##*/}")
-		rp=$(basename "$(dirname "$path")")
-		slot=$((0x$(echo "$rp" | cut -d: -f3 | cut -d. -f1)))
-		if [ $((slot - 0x10)) -eq "$1" ]; then
-			echo "$d"
-			return
-		fi
-	done
 }
 
 # reg DIR OFFSET: a CFG register through the debugfs window.
@@ -113,9 +99,7 @@ link_request() {
 	printf '\ngaudi-vm-link: %s %s\n' "$1" "$2" >/dev/console
 }
 
-deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
-# shellcheck disable=SC2086 # a list of module names
-{ [ -z "$deps" ] || modprobe -a $deps; } && insmod "$GAUDI_KO"
+insmod_deps "$GAUDI_KO"
 ok $? "insmod gaudi.ko"
 nodes() {
 	k=0

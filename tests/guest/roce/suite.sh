@@ -55,22 +55,8 @@ PATH=$BIN:$PATH
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
-
-# card_dir I: card I's debugfs directory (named by its PCI address), found
-# by the root port the card sits behind (gaudi-vm puts card I behind
-# 00:(0x10 + I).0).
-card_dir() {
-	for d in /sys/kernel/debug/accel/0000:*; do
-		[ -e "$d/data32" ] || continue
-		path=$(readlink -f "/sys/bus/pci/devices/${d##*/}")
-		rp=$(basename "$(dirname "$path")")
-		slot=$((0x$(echo "$rp" | cut -d: -f3 | cut -d. -f1)))
-		if [ $((slot - 0x10)) -eq "$1" ]; then
-			echo "$d"
-			return
-		fi
-	done
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 # accel_of I: /dev/accel/accelN of card I.
 accel_of() {
@@ -90,9 +76,7 @@ ctrl_of() {
 	done
 }
 
-deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
-# shellcheck disable=SC2086 # a list of module names
-{ [ -z "$deps" ] || modprobe -a $deps; } && insmod "$GAUDI_KO"
+insmod_deps "$GAUDI_KO"
 ok $? "insmod gaudi.ko"
 insmod "$GAUDI_EN_KO"
 ok $? "insmod gaudi_en.ko"

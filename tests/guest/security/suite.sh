@@ -43,33 +43,8 @@ TEST=$BIN/gaudi_sec_test
 # shellcheck source-path=SCRIPTDIR source=../../../tools/vm/dmesg-judge.sh
 . /lib/gaudi-vm/dmesg-judge.sh
 
-wait_node() {
-	t=0
-	while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	[ -e /dev/accel/accel0 ]
-}
-
-load() {
-	ko=$1
-	shift
-	deps=$(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' ')
-	# shellcheck disable=SC2086
-	[ -z "$deps" ] || modprobe -a $deps || return 1
-	insmod "$ko" "$@" && wait_node
-}
-
-unload() {
-	rmmod "$1" 2>/dev/null
-	t=0
-	while grep -q "^$1 " /proc/modules && [ "$t" -lt 60 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	! grep -q "^$1 " /proc/modules
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 if [ -n "$CANARY_KO" ]; then
 	insmod "$CANARY_KO"
@@ -83,10 +58,7 @@ if [ -n "$GAUDI_KO" ]; then
 	tap_sub_each "gaudi" "$TEST" --card 0 attacks stale nextholder
 	unload gaudi
 	ok $? "rmmod gaudi"
-	problems=$(dmesg | kernel_problems | head -5)
-	[ -z "$problems" ]
-	ok $? "no kernel problem in dmesg after the gaudi.ko phase"
-	[ -z "$problems" ] || echo "$problems" | sed 's/^/# /'
+	no_kernel_problem "after the gaudi.ko phase"
 	# The debug kernel (kmemleak; gaudi-vm cleared what boot left): nothing
 	# allocated during the gaudi.ko phase is left unreferenced.  An object
 	# is reported once 5 s old and unreferenced in a scan: wait, scan twice.

@@ -23,16 +23,12 @@ HOTPLUG_ROUNDS=${HOTPLUG_ROUNDS:-5}
 
 # shellcheck source-path=SCRIPTDIR source=../../lib/tap.sh
 . "${TAP_SH:-$(dirname "$0")/../../lib/tap.sh}"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
-deps=$(modinfo -F depends "$GAUDI_KO" 2>/dev/null | tr ',' ' ')
-# shellcheck disable=SC2086 # a list of module names
-{ [ -z "$deps" ] || modprobe -a $deps; } && insmod "$GAUDI_KO" timeout_locked=0
+insmod_deps "$GAUDI_KO" timeout_locked=0
 ok $? "insmod gaudi.ko timeout_locked=0"
-t=0
-while [ ! -e /dev/accel/accel0 ] && [ "$t" -lt 120 ]; do
-	sleep 1
-	t=$((t + 1))
-done
+wait_node accel0
 bdf=$(ls /sys/bus/pci/drivers/gaudi | grep '^0000:' | tail -n 1)
 [ -n "$bdf" ]
 ok $? "a card to remove: $bdf"
