@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The RoCE engine alone (issue 24, "RDMA in the model"): how many bytes per
+ * second the NIC model of emulator/core moves by RDMA WRITE between two
+ * cards when the wire and the driver cost nothing.  The two cards and
+ * their cable are the unit tests' bed (tests/emulator/rocebed.h): a QP on
+ * port 0 of card 0 to one on card 1, its send queue and buffers behind the
+ * device MMU.  Each round posts the whole 256 KiB buffer as WRITEs of at
+ * most 16380 bytes (libgaudi's WQE size), rings the doorbell and lets the
+ * frames and ACKs cross until every WQE has completed; the destination is
+ * compared with the source after the last round.  A second figure is the
+ * cost of an idle engine: gaudi_core_tick() on a card with no QP in
+ * flight (what every step of the model pays).
+ *
+ *   roce_model_bench [MiB]     default 256 MiB moved
+ *
+ * Prints "BENCH roce_model_mbps <MB/s>" and "BENCH roce_idle_ns <ns per
+ * tick>"; exits 1 if the bytes or completions are wrong.  Built and run by
+ * hand or by tests/bench/run-bench.sh (-O2, no sanitizers);
+ * Documentation/howto/profiling.rst, "RDMA in the model".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rocebed.h"
+
+#define CHUNK 16380U
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 256;
+	uint64_t total = (uint64_t)mib << 20, moved = 0, t0, t1;
+	unsigned int idx = 0, cq = 0, rounds = 0, i, n;
+	static struct wire w;
+	struct want want = { 0, 0, 0 };
+	double secs;
+
+	if (!mib) {
+		fprintf(stderr, "roce_model_bench: MiB >= 1\n");
+		return 2;
+	}
+	W = &w;
+	two_cards(0, NULL);
+	connect(0, 1, 1, RKEY, 0);
+	fill(W->fb[0].hbm + BUF_HBM, BUF_SIZE, 1);
+	n = (BUF_SIZE + CHUNK - 1) / CHUNK;
+	t0 = mono_ns();
+	while (moved < total) {
+		for (i = 0; i < n; i++) {
+			uint32_t off = i * CHUNK;
+			uint32_t len = BUF_SIZE - off < CHUNK ?
+				       (uint32_t)(BUF_SIZE - off) : CHUNK;
+
+			post(1, idx, VA_BUF + off, VA_BUF + off, len, -1);
+			idx = (idx + 1) % SQ_ENTRIES;
+		}
+		doorbell(0, 1, idx);
+		cq += n;
+		want.n = cq;
+		settle(cq_reached, &want, 64);
+		if (cq_pi(0, 0) != cq) {
+			fprintf(stderr, "roce_model_bench: %u CQEs, want %u "
+				"(round %u)\n", cq_pi(0, 0), cq, rounds);
+			return 1;
+		}
+		/* The driver takes the CQEs. */
+		wr(W->fb[0].g, rxe(0, NIC_RXE_CQ_CONSUMER_INDEX), cq);
+		moved += BUF_SIZE;
+		rounds++;
+	}
+	t1 = mono_ns();
+	if (memcmp(W->fb[0].hbm + BUF_HBM, W->fb[1].hbm + BUF_HBM, BUF_SIZE)) {
+		fprintf(stderr, "roce_model_bench: bytes differ\n");
+		return 1;
+	}
+	secs = (double)(t1 - t0) / 1e9;
+	printf("BENCH roce_model_mbps %.0f (%llu MiB in %.3f s, %u frames "
+	       "sent, %u back)\n", (double)moved / 1e6 / secs,
+	       (unsigned long long)(moved >> 20), secs, W->sent[0],
+	       W->sent[1]);
+	/* The idle engine: every QP done, a tick costs what it scans. */
+	t0 = mono_ns();
+	for (i = 0; i < 1000000; i++)
+		gaudi_core_tick(W->fb[0].g);
+	t1 = mono_ns();
+	printf("BENCH roce_idle_ns %.1f (gaudi_core_tick, no QP in flight)\n",
+	       (double)(t1 - t0) / 1e6);
+	bye();
+	return 0;
+}
