@@ -51,6 +51,7 @@
  * Nothing here aborts on guest input; the work per call is bounded.
  */
 #include <string.h>
+#include <zlib.h>
 
 #include "gaudi_int.h"
 
@@ -191,20 +192,6 @@ static bool psn_before(uint32_t a, uint32_t b)
     return a != b && ((b - a) & PSN_MASK) < 0x800000U;
 }
 
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-    size_t i;
-    int k;
-
-    for (i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (k = 0; k < 8; k++) {
-            crc = (crc >> 1) ^ (0xEDB88320U & -(crc & 1));
-        }
-    }
-    return crc;
-}
-
 /*
  * iCRC (IBA annex 17, RoCE v2): CRC-32 over 8 bytes of ones standing for
  * the LRH, the IPv4 header with TOS, TTL and checksum set to ones, the UDP
@@ -214,22 +201,24 @@ static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
  */
 uint32_t gaudi_roce_icrc(const uint8_t *frame, size_t len)
 {
-    uint8_t h[IP_HDR + UDP_HDR + BTH_LEN];
-    uint32_t crc = 0xFFFFFFFFU;
+    uint8_t h[sizeof(roce_init_pad) + IP_HDR + UDP_HDR + BTH_LEN];
+    uint8_t *ip = h + sizeof(roce_init_pad);
+    uLong crc;
 
     if (len < HDRS + BTH_LEN) {
         return 0;
     }
-    memcpy(h, frame + ETH_HDR, sizeof(h));
-    h[1] = 0xFF;                          /* TOS */
-    h[8] = 0xFF;                          /* TTL */
-    h[10] = h[11] = 0xFF;                 /* header checksum */
-    h[IP_HDR + 6] = h[IP_HDR + 7] = 0xFF; /* UDP checksum */
-    h[IP_HDR + UDP_HDR + 4] = 0xFF;       /* BTH reserved byte */
-    crc = crc32_update(crc, roce_init_pad, sizeof(roce_init_pad));
-    crc = crc32_update(crc, h, sizeof(h));
-    crc = crc32_update(crc, frame + HDRS + BTH_LEN, len - HDRS - BTH_LEN);
-    return ~crc;
+    memcpy(h, roce_init_pad, sizeof(roce_init_pad));
+    memcpy(ip, frame + ETH_HDR, IP_HDR + UDP_HDR + BTH_LEN);
+    ip[1] = 0xFF;                           /* TOS */
+    ip[8] = 0xFF;                           /* TTL */
+    ip[10] = ip[11] = 0xFF;                 /* header checksum */
+    ip[IP_HDR + 6] = ip[IP_HDR + 7] = 0xFF; /* UDP checksum */
+    ip[IP_HDR + UDP_HDR + 4] = 0xFF;        /* BTH reserved byte */
+    /* zlib's crc32() is this CRC-32 (IEEE 802.3), inversions included. */
+    crc = crc32(0L, h, sizeof(h));
+    crc = crc32(crc, frame + HDRS + BTH_LEN, (uInt)(len - HDRS - BTH_LEN));
+    return (uint32_t)crc;
 }
 
 static uint16_t ip_csum(const uint8_t *h)
