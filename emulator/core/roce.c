@@ -1089,6 +1089,7 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
             return;
         }
         q->used = true;
+        g->nic.roce.busy |= 1U << port;
         q->qpn = qpn;
         q->entries = 4U << log;
         q->sq = ((uint64_t)(gaudi_reg_get(g, GAUDI_NIC_TXE_REG(port,
@@ -1877,6 +1878,7 @@ static bool res_read(struct gaudi_core *g, unsigned int port,
     memcpy(x->mac, f + 6, sizeof(x->mac));
     x->seq = ++r->rd_seq;
     r->rd_n[port]++;
+    r->busy |= 1U << port;
     if (!dup) {
         count(g, port, GAUDI_ROCE_READS_SERVED);
         s->msn = (s->msn + 1) & MSN_MASK;
@@ -2282,17 +2284,44 @@ static void drain_deferred(struct gaudi_core *g)
 
 /* --- timers --- */
 
+/*
+ * Port p has requester QPs in flight or READs to answer; else its bit in
+ * the busy mask ends (the engine scans only the ports in it).
+ */
+static bool port_busy(struct gaudi_roce *r, unsigned int p)
+{
+    unsigned int i;
+
+    if (r->rd_n[p]) {
+        return true;
+    }
+    for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
+        if (r->req[p][i].used) {
+            return true;
+        }
+    }
+    r->busy &= ~(1U << p);
+    return false;
+}
+
 uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
 {
+    struct gaudi_roce *r = &g->nic.roce;
     uint64_t next = UINT64_MAX;
+    uint32_t m = r->busy;
     unsigned int p, i;
 
-    for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
-        if (g->nic.roce.rd_n[p]) {
+    while (m) {
+        p = (unsigned int)__builtin_ctz(m);
+        m &= m - 1;
+        if (!port_busy(r, p)) {
+            continue;
+        }
+        if (r->rd_n[p]) {
             return 0; /* READ responses to send */
         }
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
-            const struct gaudi_roce_req *q = &g->nic.roce.req[p][i];
+            const struct gaudi_roce_req *q = &r->req[p][i];
 
             if (req_pending(q)) {
                 return 0; /* at once */
@@ -2305,62 +2334,78 @@ uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
     return next;
 }
 
+/* Requester slot q of port p: send what it may, its timers. */
+static void run_req(struct gaudi_core *g, unsigned int p,
+                    struct gaudi_roce_req *q, uint64_t now)
+{
+    unsigned int limit;
+    uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
+    uint64_t addr;
+
+    if (req_pending(q)) {
+        unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
+
+        if (!pump(g, p, q, &budget)) {
+            req_save(g, p, q, false);
+            req_release_if_idle(g, p, q);
+        }
+    }
+    if (!q->used || !q->deadline || q->deadline > now) {
+        return;
+    }
+    if (q->rnr) {
+        /* The RNR timer ran out: resend from the NAKed packet. */
+        q->rnr = false;
+        count(g, p, GAUDI_ROCE_RNR_RETRIES);
+        if (!resend(g, p, q)) {
+            req_save(g, p, q, false);
+        }
+        return;
+    }
+    count(g, p, GAUDI_ROCE_TIMEOUTS);
+    limit = GAUDI_ROCE_RETRIES;
+    if (!req_ctx(g, p, q->qpn, ctx, &addr) &&
+        bits(ctx, RQ_TIMEOUT_RETRY, 8)) {
+        limit = bits(ctx, RQ_TIMEOUT_RETRY, 8);
+    }
+    if (++q->retries > limit) {
+        req_fail(g, p, q, ROCE_SYN_RETRY_EXCEEDED);
+        return;
+    }
+    resend(g, p, q);
+}
+
 void gaudi_roce_run(struct gaudi_core *g)
 {
     struct gaudi_roce *r = &g->nic.roce;
-    uint64_t now = gaudi_now_ns(g), next;
+    uint64_t now, next;
+    uint32_t m;
     unsigned int p, i;
 
-    if (r->depth) {
-        return;
+    if (r->depth || (!r->busy && !r->held)) {
+        return; /* an idle engine costs nothing */
     }
+    now = gaudi_now_ns(g);
     r->depth++;
     if (r->held) {
         /* A frame kept back and nothing sent since: let it go now. */
         r->held = false;
         gaudi_nic_xmit(g, r->hold.port, r->hold.buf, r->hold.len);
     }
-    for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
+    /* The ports in the mask when the run began, in port order. */
+    m = r->busy;
+    while (m) {
         unsigned int rd_budget = GAUDI_ROCE_PKT_BUDGET;
 
-        rd_pump(g, p, &rd_budget);
+        p = (unsigned int)__builtin_ctz(m);
+        m &= m - 1;
+        if (r->rd_n[p]) {
+            rd_pump(g, p, &rd_budget);
+        }
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
-            struct gaudi_roce_req *q = &r->req[p][i];
-            unsigned int limit;
-            uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
-            uint64_t addr;
-
-            if (req_pending(q)) {
-                unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
-
-                if (!pump(g, p, q, &budget)) {
-                    req_save(g, p, q, false);
-                    req_release_if_idle(g, p, q);
-                }
+            if (r->req[p][i].used) {
+                run_req(g, p, &r->req[p][i], now);
             }
-            if (!q->used || !q->deadline || q->deadline > now) {
-                continue;
-            }
-            if (q->rnr) {
-                /* The RNR timer ran out: resend from the NAKed packet. */
-                q->rnr = false;
-                count(g, p, GAUDI_ROCE_RNR_RETRIES);
-                if (!resend(g, p, q)) {
-                    req_save(g, p, q, false);
-                }
-                continue;
-            }
-            count(g, p, GAUDI_ROCE_TIMEOUTS);
-            limit = GAUDI_ROCE_RETRIES;
-            if (!req_ctx(g, p, q->qpn, ctx, &addr) &&
-                bits(ctx, RQ_TIMEOUT_RETRY, 8)) {
-                limit = bits(ctx, RQ_TIMEOUT_RETRY, 8);
-            }
-            if (++q->retries > limit) {
-                req_fail(g, p, q, ROCE_SYN_RETRY_EXCEEDED);
-                continue;
-            }
-            resend(g, p, q);
         }
     }
     r->depth--;

@@ -172,6 +172,12 @@ struct gaudi_roce {
     struct gaudi_roce_rd rd[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_RD_SLOTS];
     unsigned int rd_n[GAUDI_NIC_NUM_PORTS];
     uint64_t rd_seq;
+    /*
+     * Ports that may have requester QPs in flight or READs queued (bit
+     * p): set when a slot or a READ is taken, cleared when a scan finds
+     * the port idle.  Ports outside it are never scanned.
+     */
+    uint32_t busy;
     uint64_t cnt[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_CNT_NUM];
     uint32_t cnt_hi[GAUDI_NIC_NUM_PORTS]; /* latched ROCE_CNT_HI (nic.c) */
     /* Fault injection (struct gaudi_identity roce_*_every). */
