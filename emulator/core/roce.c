@@ -2245,7 +2245,8 @@ bool gaudi_roce_receive(struct gaudi_core *g, unsigned int port,
     if (r->depth) {
         /* Sent back to us from inside our own send: handle it after. */
         if (r->defer_n < GAUDI_ROCE_DEFER) {
-            struct gaudi_roce_frame *d = &r->defer[r->defer_n++];
+            struct gaudi_roce_frame *d =
+                &r->defer[(r->defer_head + r->defer_n++) % GAUDI_ROCE_DEFER];
 
             d->port = port;
             d->len = (uint16_t)len;
@@ -2272,10 +2273,13 @@ static void drain_deferred(struct gaudi_core *g)
     r->depth++;
     while (r->defer_n && n++ < 4 * GAUDI_ROCE_DEFER) {
         struct gaudi_roce_frame *d = &r->work;
+        const struct gaudi_roce_frame *h = &r->defer[r->defer_head];
 
-        memcpy(d, &r->defer[0], sizeof(*d));
-        memmove(&r->defer[0], &r->defer[1],
-                (r->defer_n - 1) * sizeof(r->defer[0]));
+        /* Its slot is free for what arrives while it is handled. */
+        d->port = h->port;
+        d->len = h->len;
+        memcpy(d->buf, h->buf, h->len);
+        r->defer_head = (r->defer_head + 1) % GAUDI_ROCE_DEFER;
         r->defer_n--;
         receive_one(g, d->port, d->buf, d->len);
     }

@@ -186,7 +186,7 @@ struct gaudi_roce {
     struct gaudi_roce_frame hold;
     /* Frames that arrived while the engine was busy (re-entry). */
     unsigned int depth;
-    unsigned int defer_n;
+    unsigned int defer_head, defer_n; /* a ring, oldest at defer_head */
     struct gaudi_roce_frame defer[GAUDI_ROCE_DEFER];
     struct gaudi_roce_frame work; /* the deferred frame being handled */
 };

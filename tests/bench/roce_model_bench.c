@@ -12,7 +12,10 @@
  * cost of an idle engine: gaudi_core_tick() on a card with no QP in
  * flight (what every step of the model pays).
  *
- *   roce_model_bench [MiB]     default 256 MiB moved
+ *   roce_model_bench [MiB [direct]]     default 256 MiB moved
+ *
+ * "direct" delivers each frame inside the send that makes it (QEMU's hub
+ * between the cards of one VM), else frames queue on the bed's cable.
  *
  * Prints "BENCH roce_model_mbps <MB/s>" (wall clock), "BENCH
  * roce_model_cpu_mbps <MB/s>" (per second of the process's CPU time, the
@@ -29,6 +32,19 @@
 #include "rocebed.h"
 
 #define CHUNK 16380U
+
+/*
+ * The "direct" wire: a frame is received by the other card inside the
+ * send, as QEMU's hub between the cards of one VM delivers it.
+ */
+static void direct_send(void *opaque, unsigned int port, const void *frame,
+			size_t len)
+{
+	int from = *(int *)opaque;
+
+	W->sent[from]++;
+	gaudi_nic_receive(W->fb[!from].g, port, frame, len);
+}
 
 static uint64_t clock_ns(clockid_t c)
 {
@@ -53,6 +69,15 @@ int main(int argc, char **argv)
 	}
 	W = &w;
 	two_cards(0, NULL);
+	if (argc > 2 && !strcmp(argv[2], "direct")) {
+		for (i = 0; i < 2; i++) {
+			struct gaudi_nic_backend be = {
+				.opaque = &W->side[i], .send = direct_send,
+			};
+
+			gaudi_nic_set_backend(W->fb[i].g, &be);
+		}
+	}
 	connect(0, 1, 1, RKEY, 0);
 	fill(W->fb[0].hbm + BUF_HBM, BUF_SIZE, 1);
 	n = (BUF_SIZE + CHUNK - 1) / CHUNK;
