@@ -2284,6 +2284,10 @@ static void drain_deferred(struct gaudi_core *g)
         receive_one(g, d->port, d->buf, d->len);
     }
     r->depth--;
+    if (r->defer_n && g->bus.schedule) {
+        /* The batch is bounded: the rest in a step, not at a timer. */
+        g->bus.schedule(g->bus.opaque, 0);
+    }
 }
 
 /* --- timers --- */
@@ -2315,6 +2319,9 @@ uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
     uint32_t m = r->busy;
     unsigned int p, i;
 
+    if (r->defer_n) {
+        return 0; /* frames to handle */
+    }
     while (m) {
         p = (unsigned int)__builtin_ctz(m);
         m &= m - 1;
@@ -2386,7 +2393,7 @@ void gaudi_roce_run(struct gaudi_core *g)
     uint32_t m;
     unsigned int p, i;
 
-    if (r->depth || (!r->busy && !r->held)) {
+    if (r->depth || (!r->busy && !r->held && !r->defer_n)) {
         return; /* an idle engine costs nothing */
     }
     now = gaudi_now_ns(g);
@@ -2396,7 +2403,12 @@ void gaudi_roce_run(struct gaudi_core *g)
         r->held = false;
         gaudi_nic_xmit(g, r->hold.port, r->hold.buf, r->hold.len);
     }
-    /* The ports in the mask when the run began, in port order. */
+    r->depth--;
+    drain_deferred(g);
+    /*
+     * The ports in the mask when the run began, in port order; what came
+     * back during one QP's sends is handled before the next QP sends.
+     */
     m = r->busy;
     while (m) {
         unsigned int rd_budget = GAUDI_ROCE_PKT_BUDGET;
@@ -2404,16 +2416,20 @@ void gaudi_roce_run(struct gaudi_core *g)
         p = (unsigned int)__builtin_ctz(m);
         m &= m - 1;
         if (r->rd_n[p]) {
+            r->depth++;
             rd_pump(g, p, &rd_budget);
+            r->depth--;
+            drain_deferred(g);
         }
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
             if (r->req[p][i].used) {
+                r->depth++;
                 run_req(g, p, &r->req[p][i], now);
+                r->depth--;
+                drain_deferred(g);
             }
         }
     }
-    r->depth--;
-    drain_deferred(g);
     next = gaudi_roce_next_ns(g);
     if (next != UINT64_MAX && g->bus.schedule) {
         g->bus.schedule(g->bus.opaque, next > now ? next - now : 0);

@@ -23,7 +23,7 @@ struct gaudi_core;
 #define GAUDI_ROCE_RTO_NS       20000000 /* retransmission timeout */
 #define GAUDI_ROCE_RETRIES      7       /* when the QPC's count is 0 */
 #define GAUDI_ROCE_PKT_BUDGET   256     /* packets per doorbell, tick, ACK */
-#define GAUDI_ROCE_DEFER        8       /* frames received while busy */
+#define GAUDI_ROCE_DEFER        64      /* frames received while busy */
 #define GAUDI_ROCE_RD_QP        GAUDI_NIC_READ_DEPTH /* per responder QP */
 #define GAUDI_ROCE_RD_SLOTS     64      /* READs queued per port */
 /* Ethernet + IPv4 + UDP + BTH + RETH + ImmDt + payload + iCRC. */
