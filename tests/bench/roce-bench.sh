@@ -63,16 +63,7 @@ if [ ! -f "$ko" ] || [ ! -f "$en_ko" ]; then
 fi
 raw=$out/roce.txt
 # The RoCE engine alone on the host (no QEMU, no guest): its ceiling.
-mkdir -p "$out/trace"
-/usr/bin/python3 "$repo/emulator/qemu/trace-stubs.py" \
-	"$repo/emulator/qemu/trace-events" >"$out/trace/trace.h"
-# shellcheck disable=SC2046
-$cc -std=gnu11 -O2 -Wall -Wextra -Werror -I "$repo/emulator/core" \
-	-I "$repo/firmware/fit" -I "$repo/hw" -I "$repo/tests/lib" \
-	-I "$repo/tests/emulator" -I "$out/trace" $(pkg-config --cflags glib-2.0) \
-	-o "$out/roce_model_bench" "$repo/tests/bench/roce_model_bench.c" \
-	"$repo/tests/emulator/fakebus.c" "$repo"/emulator/core/*.c \
-	"$repo"/firmware/fit/*.c $(pkg-config --libs glib-2.0 nettle zlib) -lfdt
+"$repo/tests/bench/host-bench-build.sh" roce_model_bench
 "$out/roce_model_bench" >"$out/roce-model.txt" || {
 	cat "$out/roce-model.txt" >&2
 	echo "roce-bench: roce_model_bench failed" >&2
