@@ -174,10 +174,12 @@ demo: all peer
 
 # Benchmarks, not tests (not part of check): gaudi.ko against the upstream
 # peer, one VM per model mode (asynchronous, then sync=on); prints medians,
-# ours/upstream ratios, PASS/MISS for each mode.
+# ours/upstream ratios, PASS/MISS for each mode.  Then RDMA in one VM and
+# between two VMs.
 bench: all peer
 	@$(TOP)/tests/bench/run-bench.sh
 	@$(TOP)/tests/bench/roce-bench.sh
+	@$(TOP)/tests/bench/roce-bench-2vm.sh
 
 # The isolation fuzzers (Documentation/security.rst), not part of check
 # beyond its 60 s run: the pure parser against its independent decoder,

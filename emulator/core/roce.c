@@ -51,6 +51,7 @@
  * Nothing here aborts on guest input; the work per call is bounded.
  */
 #include <string.h>
+#include <zlib.h>
 
 #include "gaudi_int.h"
 
@@ -191,20 +192,6 @@ static bool psn_before(uint32_t a, uint32_t b)
     return a != b && ((b - a) & PSN_MASK) < 0x800000U;
 }
 
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-    size_t i;
-    int k;
-
-    for (i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (k = 0; k < 8; k++) {
-            crc = (crc >> 1) ^ (0xEDB88320U & -(crc & 1));
-        }
-    }
-    return crc;
-}
-
 /*
  * iCRC (IBA annex 17, RoCE v2): CRC-32 over 8 bytes of ones standing for
  * the LRH, the IPv4 header with TOS, TTL and checksum set to ones, the UDP
@@ -214,22 +201,24 @@ static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
  */
 uint32_t gaudi_roce_icrc(const uint8_t *frame, size_t len)
 {
-    uint8_t h[IP_HDR + UDP_HDR + BTH_LEN];
-    uint32_t crc = 0xFFFFFFFFU;
+    uint8_t h[sizeof(roce_init_pad) + IP_HDR + UDP_HDR + BTH_LEN];
+    uint8_t *ip = h + sizeof(roce_init_pad);
+    uLong crc;
 
     if (len < HDRS + BTH_LEN) {
         return 0;
     }
-    memcpy(h, frame + ETH_HDR, sizeof(h));
-    h[1] = 0xFF;                          /* TOS */
-    h[8] = 0xFF;                          /* TTL */
-    h[10] = h[11] = 0xFF;                 /* header checksum */
-    h[IP_HDR + 6] = h[IP_HDR + 7] = 0xFF; /* UDP checksum */
-    h[IP_HDR + UDP_HDR + 4] = 0xFF;       /* BTH reserved byte */
-    crc = crc32_update(crc, roce_init_pad, sizeof(roce_init_pad));
-    crc = crc32_update(crc, h, sizeof(h));
-    crc = crc32_update(crc, frame + HDRS + BTH_LEN, len - HDRS - BTH_LEN);
-    return ~crc;
+    memcpy(h, roce_init_pad, sizeof(roce_init_pad));
+    memcpy(ip, frame + ETH_HDR, IP_HDR + UDP_HDR + BTH_LEN);
+    ip[1] = 0xFF;                           /* TOS */
+    ip[8] = 0xFF;                           /* TTL */
+    ip[10] = ip[11] = 0xFF;                 /* header checksum */
+    ip[IP_HDR + 6] = ip[IP_HDR + 7] = 0xFF; /* UDP checksum */
+    ip[IP_HDR + UDP_HDR + 4] = 0xFF;        /* BTH reserved byte */
+    /* zlib's crc32() is this CRC-32 (IEEE 802.3), inversions included. */
+    crc = crc32(0L, h, sizeof(h));
+    crc = crc32(crc, frame + HDRS + BTH_LEN, (uInt)(len - HDRS - BTH_LEN));
+    return (uint32_t)crc;
 }
 
 static uint16_t ip_csum(const uint8_t *h)
@@ -1100,6 +1089,7 @@ static void doorbell(struct gaudi_core *g, unsigned int port, uint32_t qpn,
             return;
         }
         q->used = true;
+        g->nic.roce.busy |= 1U << port;
         q->qpn = qpn;
         q->entries = 4U << log;
         q->sq = ((uint64_t)(gaudi_reg_get(g, GAUDI_NIC_TXE_REG(port,
@@ -1888,6 +1878,7 @@ static bool res_read(struct gaudi_core *g, unsigned int port,
     memcpy(x->mac, f + 6, sizeof(x->mac));
     x->seq = ++r->rd_seq;
     r->rd_n[port]++;
+    r->busy |= 1U << port;
     if (!dup) {
         count(g, port, GAUDI_ROCE_READS_SERVED);
         s->msn = (s->msn + 1) & MSN_MASK;
@@ -2254,7 +2245,8 @@ bool gaudi_roce_receive(struct gaudi_core *g, unsigned int port,
     if (r->depth) {
         /* Sent back to us from inside our own send: handle it after. */
         if (r->defer_n < GAUDI_ROCE_DEFER) {
-            struct gaudi_roce_frame *d = &r->defer[r->defer_n++];
+            struct gaudi_roce_frame *d =
+                &r->defer[(r->defer_head + r->defer_n++) % GAUDI_ROCE_DEFER];
 
             d->port = port;
             d->len = (uint16_t)len;
@@ -2281,29 +2273,66 @@ static void drain_deferred(struct gaudi_core *g)
     r->depth++;
     while (r->defer_n && n++ < 4 * GAUDI_ROCE_DEFER) {
         struct gaudi_roce_frame *d = &r->work;
+        const struct gaudi_roce_frame *h = &r->defer[r->defer_head];
 
-        memcpy(d, &r->defer[0], sizeof(*d));
-        memmove(&r->defer[0], &r->defer[1],
-                (r->defer_n - 1) * sizeof(r->defer[0]));
+        /* Its slot is free for what arrives while it is handled. */
+        d->port = h->port;
+        d->len = h->len;
+        memcpy(d->buf, h->buf, h->len);
+        r->defer_head = (r->defer_head + 1) % GAUDI_ROCE_DEFER;
         r->defer_n--;
         receive_one(g, d->port, d->buf, d->len);
     }
     r->depth--;
+    if (r->defer_n && g->bus.schedule) {
+        /* The batch is bounded: the rest in a step, not at a timer. */
+        g->bus.schedule(g->bus.opaque, 0);
+    }
 }
 
 /* --- timers --- */
 
+/*
+ * Port p has requester QPs in flight or READs to answer; else its bit in
+ * the busy mask ends (the engine scans only the ports in it).
+ */
+static bool port_busy(struct gaudi_roce *r, unsigned int p)
+{
+    unsigned int i;
+
+    if (r->rd_n[p]) {
+        return true;
+    }
+    for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
+        if (r->req[p][i].used) {
+            return true;
+        }
+    }
+    r->busy &= ~(1U << p);
+    return false;
+}
+
 uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
 {
+    struct gaudi_roce *r = &g->nic.roce;
     uint64_t next = UINT64_MAX;
+    uint32_t m = r->busy;
     unsigned int p, i;
 
-    for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
-        if (g->nic.roce.rd_n[p]) {
+    if (r->defer_n) {
+        return 0; /* frames to handle */
+    }
+    while (m) {
+        p = (unsigned int)__builtin_ctz(m);
+        m &= m - 1;
+        if (!port_busy(r, p)) {
+            continue;
+        }
+        if (r->rd_n[p]) {
             return 0; /* READ responses to send */
         }
         for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
-            const struct gaudi_roce_req *q = &g->nic.roce.req[p][i];
+            const struct gaudi_roce_req *q = &r->req[p][i];
 
             if (req_pending(q)) {
                 return 0; /* at once */
@@ -2316,66 +2345,91 @@ uint64_t gaudi_roce_next_ns(struct gaudi_core *g)
     return next;
 }
 
+/* Requester slot q of port p: send what it may, its timers. */
+static void run_req(struct gaudi_core *g, unsigned int p,
+                    struct gaudi_roce_req *q, uint64_t now)
+{
+    unsigned int limit;
+    uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
+    uint64_t addr;
+
+    if (req_pending(q)) {
+        unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
+
+        if (!pump(g, p, q, &budget)) {
+            req_save(g, p, q, false);
+            req_release_if_idle(g, p, q);
+        }
+    }
+    if (!q->used || !q->deadline || q->deadline > now) {
+        return;
+    }
+    if (q->rnr) {
+        /* The RNR timer ran out: resend from the NAKed packet. */
+        q->rnr = false;
+        count(g, p, GAUDI_ROCE_RNR_RETRIES);
+        if (!resend(g, p, q)) {
+            req_save(g, p, q, false);
+        }
+        return;
+    }
+    count(g, p, GAUDI_ROCE_TIMEOUTS);
+    limit = GAUDI_ROCE_RETRIES;
+    if (!req_ctx(g, p, q->qpn, ctx, &addr) &&
+        bits(ctx, RQ_TIMEOUT_RETRY, 8)) {
+        limit = bits(ctx, RQ_TIMEOUT_RETRY, 8);
+    }
+    if (++q->retries > limit) {
+        req_fail(g, p, q, ROCE_SYN_RETRY_EXCEEDED);
+        return;
+    }
+    resend(g, p, q);
+}
+
 void gaudi_roce_run(struct gaudi_core *g)
 {
     struct gaudi_roce *r = &g->nic.roce;
-    uint64_t now = gaudi_now_ns(g), next;
+    uint64_t now, next;
+    uint32_t m;
     unsigned int p, i;
 
-    if (r->depth) {
-        return;
+    if (r->depth || (!r->busy && !r->held && !r->defer_n)) {
+        return; /* an idle engine costs nothing */
     }
+    now = gaudi_now_ns(g);
     r->depth++;
     if (r->held) {
         /* A frame kept back and nothing sent since: let it go now. */
         r->held = false;
         gaudi_nic_xmit(g, r->hold.port, r->hold.buf, r->hold.len);
     }
-    for (p = 0; p < GAUDI_NIC_NUM_PORTS; p++) {
-        unsigned int rd_budget = GAUDI_ROCE_PKT_BUDGET;
-
-        rd_pump(g, p, &rd_budget);
-        for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
-            struct gaudi_roce_req *q = &r->req[p][i];
-            unsigned int limit;
-            uint32_t ctx[GAUDI_NIC_REQ_QPC_SIZE / 4];
-            uint64_t addr;
-
-            if (req_pending(q)) {
-                unsigned int budget = GAUDI_ROCE_PKT_BUDGET;
-
-                if (!pump(g, p, q, &budget)) {
-                    req_save(g, p, q, false);
-                    req_release_if_idle(g, p, q);
-                }
-            }
-            if (!q->used || !q->deadline || q->deadline > now) {
-                continue;
-            }
-            if (q->rnr) {
-                /* The RNR timer ran out: resend from the NAKed packet. */
-                q->rnr = false;
-                count(g, p, GAUDI_ROCE_RNR_RETRIES);
-                if (!resend(g, p, q)) {
-                    req_save(g, p, q, false);
-                }
-                continue;
-            }
-            count(g, p, GAUDI_ROCE_TIMEOUTS);
-            limit = GAUDI_ROCE_RETRIES;
-            if (!req_ctx(g, p, q->qpn, ctx, &addr) &&
-                bits(ctx, RQ_TIMEOUT_RETRY, 8)) {
-                limit = bits(ctx, RQ_TIMEOUT_RETRY, 8);
-            }
-            if (++q->retries > limit) {
-                req_fail(g, p, q, ROCE_SYN_RETRY_EXCEEDED);
-                continue;
-            }
-            resend(g, p, q);
-        }
-    }
     r->depth--;
     drain_deferred(g);
+    /*
+     * The ports in the mask when the run began, in port order; what came
+     * back during one QP's sends is handled before the next QP sends.
+     */
+    m = r->busy;
+    while (m) {
+        unsigned int rd_budget = GAUDI_ROCE_PKT_BUDGET;
+
+        p = (unsigned int)__builtin_ctz(m);
+        m &= m - 1;
+        if (r->rd_n[p]) {
+            r->depth++;
+            rd_pump(g, p, &rd_budget);
+            r->depth--;
+            drain_deferred(g);
+        }
+        for (i = 0; i < GAUDI_ROCE_REQ_SLOTS; i++) {
+            if (r->req[p][i].used) {
+                r->depth++;
+                run_req(g, p, &r->req[p][i], now);
+                r->depth--;
+                drain_deferred(g);
+            }
+        }
+    }
     next = gaudi_roce_next_ns(g);
     if (next != UINT64_MAX && g->bus.schedule) {
         g->bus.schedule(g->bus.opaque, next > now ? next - now : 0);

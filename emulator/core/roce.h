@@ -23,7 +23,7 @@ struct gaudi_core;
 #define GAUDI_ROCE_RTO_NS       20000000 /* retransmission timeout */
 #define GAUDI_ROCE_RETRIES      7       /* when the QPC's count is 0 */
 #define GAUDI_ROCE_PKT_BUDGET   256     /* packets per doorbell, tick, ACK */
-#define GAUDI_ROCE_DEFER        8       /* frames received while busy */
+#define GAUDI_ROCE_DEFER        64      /* frames received while busy */
 #define GAUDI_ROCE_RD_QP        GAUDI_NIC_READ_DEPTH /* per responder QP */
 #define GAUDI_ROCE_RD_SLOTS     64      /* READs queued per port */
 /* Ethernet + IPv4 + UDP + BTH + RETH + ImmDt + payload + iCRC. */
@@ -172,6 +172,12 @@ struct gaudi_roce {
     struct gaudi_roce_rd rd[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_RD_SLOTS];
     unsigned int rd_n[GAUDI_NIC_NUM_PORTS];
     uint64_t rd_seq;
+    /*
+     * Ports that may have requester QPs in flight or READs queued (bit
+     * p): set when a slot or a READ is taken, cleared when a scan finds
+     * the port idle.  Ports outside it are never scanned.
+     */
+    uint32_t busy;
     uint64_t cnt[GAUDI_NIC_NUM_PORTS][GAUDI_ROCE_CNT_NUM];
     uint32_t cnt_hi[GAUDI_NIC_NUM_PORTS]; /* latched ROCE_CNT_HI (nic.c) */
     /* Fault injection (struct gaudi_identity roce_*_every). */
@@ -180,7 +186,7 @@ struct gaudi_roce {
     struct gaudi_roce_frame hold;
     /* Frames that arrived while the engine was busy (re-entry). */
     unsigned int depth;
-    unsigned int defer_n;
+    unsigned int defer_head, defer_n; /* a ring, oldest at defer_head */
     struct gaudi_roce_frame defer[GAUDI_ROCE_DEFER];
     struct gaudi_roce_frame work; /* the deferred frame being handled */
 };

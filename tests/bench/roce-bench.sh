@@ -7,6 +7,8 @@
 #     to 64 MiB, median time, bandwidth, and the ratio to memcpy;
 #   - gaudi_allreduce over the 8 cards (RDMA WRITE ring) and the same
 #     all-reduce staged through host memory, and their ratio.
+# Before the VM: tests/bench/roce_model_bench.c, the RoCE engine alone on
+# the host (MB/s of RDMA WRITE between two cards, an idle tick's cost).
 # Ratios within one run, never absolute times across runs.  A benchmark:
 # it fails only when the VM or a program fails.  Output: build/bench/roce.txt.
 #
@@ -60,6 +62,13 @@ if [ ! -f "$ko" ] || [ ! -f "$en_ko" ]; then
 	exit 2
 fi
 raw=$out/roce.txt
+# The RoCE engine alone on the host (no QEMU, no guest): its ceiling.
+"$repo/tests/bench/host-bench-build.sh" roce_model_bench
+"$out/roce_model_bench" >"$out/roce-model.txt" || {
+	cat "$out/roce-model.txt" >&2
+	echo "roce-bench: roce_model_bench failed" >&2
+	exit 1
+}
 st=0
 "$repo/tools/vm/gaudi-vm" --driver none --cards "$CARDS" --nic dl1 \
 	--timeout "${TIMEOUT:-1200}" \
@@ -74,6 +83,8 @@ if [ "$st" -ne 0 ] || ! grep -q '^@done' "$raw"; then
 	echo "roce-bench: failed (status $st); raw output in $raw" >&2
 	exit 1
 fi
+echo "The RoCE engine alone on the host (tests/bench/roce_model_bench.c):"
+sed 's/^BENCH /  /' "$out/roce-model.txt"
 echo "RDMA WRITE, card 0 -> card 1 (median of each size; ratio = RDMA / memcpy):"
 sed -n '/^@rdma/,/^@allreduce/p' "$raw" | grep -v '^@'
 rd=$(sed -n 's/^allreduce: OK .*RDMA WRITE ring.*, \([0-9.]*\) ms each$/\1/p' "$raw")
