@@ -765,6 +765,83 @@ static void refused_wr(struct ring *r, struct end *a, struct end *b,
 	r->ctl->pi = ci;
 }
 
+/*
+ * The provider's side of the rings (either data path): a list whose second
+ * WR is refused (errno, *bad_wr the second, the first completes, the third
+ * is not posted, the QP posts on), then a long list, every 100th WR
+ * signaled (the CQ holds 128), whose signaled WRs complete in order: with
+ * the rings 1500 WRs (one kick per ring's worth), on the kernel data path
+ * 300 (a command of 1500 WRs, 108 KB, fails with EINVAL between Debian
+ * 12's libibverbs and Linux 6.12, seen in this test; 300 are 22 KB).
+ */
+static void provider_lists(struct end *a, struct end *b, int kernel_post)
+{
+	enum { MAX_N = 1500, EVERY = 100 };
+	static struct ibv_send_wr wr[MAX_N];
+	static struct ibv_sge sge[MAX_N];
+	const int N = kernel_post ? 300 : MAX_N;
+	struct ibv_send_wr *bad = NULL;
+	struct ibv_wc wc[64];
+	int err, got = 0, n, fails = 0;
+
+	refill(b, 17);
+	fill(a->buf, BUF_LEN, 18);
+	for (int i = 0; i < 3; i++) {
+		sge[i] = (struct ibv_sge){.addr = (uintptr_t)a->buf + 4096 * i,
+					  .length = 4096,
+					  .lkey = a->mr->lkey};
+		wr[i] = (struct ibv_send_wr){
+			.wr_id = 0x9000 + i,
+			.sg_list = &sge[i],
+			.num_sge = 1,
+			.opcode = IBV_WR_RDMA_WRITE,
+			.send_flags = IBV_SEND_SIGNALED,
+			.next = i < 2 ? &wr[i + 1] : NULL,
+			.wr.rdma = {.remote_addr = (uintptr_t)b->buf + 4096 * i,
+				    .rkey = b->mr->rkey},
+		};
+	}
+	sge[1].lkey ^= 0x400;
+	err = ibv_post_send(a->qp, wr, &bad);
+	ok(err == EINVAL && bad == &wr[1] && !poll_one(a->cq, wc, 10) &&
+		   wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == 0x9000 &&
+		   quiet(a->cq, 0.3) && !memcmp(b->buf, a->buf, 4096) &&
+		   !memcmp(b->buf + 4096, ref + 4096, BUF_LEN - 4096),
+	   "ibv_post_send of 3 WRs, the second with a bad lkey: %s, bad_wr the second (%td), the first ran, the third not posted",
+	   strerror(err), bad ? bad - wr : -1);
+	for (int i = 0; i < N; i++) {
+		sge[i] = (struct ibv_sge){.addr = (uintptr_t)a->buf + i % 64,
+					  .length = 64,
+					  .lkey = a->mr->lkey};
+		wr[i] = (struct ibv_send_wr){
+			.wr_id = i,
+			.sg_list = &sge[i],
+			.num_sge = 1,
+			.opcode = IBV_WR_RDMA_WRITE,
+			.send_flags = i % EVERY == EVERY - 1 ? IBV_SEND_SIGNALED : 0,
+			.next = i + 1 < N ? &wr[i + 1] : NULL,
+			.wr.rdma = {.remote_addr = (uintptr_t)b->buf + 64 * (i % 1024),
+				    .rkey = b->mr->rkey},
+		};
+	}
+	err = ibv_post_send(a->qp, wr, &bad);
+	for (double end = now() + 60; !err && got < N / EVERY && now() < end;) {
+		n = ibv_poll_cq(a->cq, 64, wc);
+		if (n < 0)
+			break;
+		for (int i = 0; i < n; i++)
+			fails += wc[i].status != IBV_WC_SUCCESS ||
+				 wc[i].wr_id != (uint64_t)(got + i + 1) * EVERY - 1;
+		got += n;
+		if (!n)
+			usleep(1000);
+	}
+	ok(!err && got == N / EVERY && !fails && quiet(a->cq, 0.3),
+	   "ibv_post_send of %d WRs%s: %s, the %d signaled complete in order (%d, %d bad)",
+	   N, kernel_post ? "" : " (more than a ring: several kicks)", strerror(err),
+	   N / EVERY, got, fails);
+}
+
 static void rings(struct end *a, struct end *b, int kernel_post)
 {
 	struct ring sq, rq;
@@ -778,6 +855,7 @@ static void rings(struct end *a, struct end *b, int kernel_post)
 		ok(ring_find(a->ctx, 0x11000, sizeof(struct gaudi_ib_ring_swqe), &sq) &&
 			   ring_find(a->ctx, 0x9000, sizeof(struct gaudi_ib_ring_rwqe), &rq),
 		   "GAUDI_VERBS_KERNEL_POST=1: the QP has no staging rings (the kernel data path)");
+		provider_lists(a, b, 1);
 		return;
 	}
 	if (!ok(!ring_find(a->ctx, 0x11000, sizeof(struct gaudi_ib_ring_swqe), &sq) &&
@@ -968,6 +1046,7 @@ static void rings(struct end *a, struct end *b, int kernel_post)
 	err = do_op(a, a->qp, IBV_WR_RDMA_WRITE, 0, 4096, (uintptr_t)b->buf, b->mr->rkey, 10);
 	ok(err == IBV_WC_SUCCESS && !memcmp(b->buf, a->buf, 4096),
 	   "the provider's posts through the new QP's ring still run (%d)", err);
+	provider_lists(a, b, 0);
 }
 
 int main(int argc, char **argv)
