@@ -32,6 +32,7 @@
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <rdma/ib_mad.h>
@@ -68,6 +69,9 @@ static_assert(GAUDI_IB_MAX_PORTS == GAUDI_NIC_NUM_PORTS);
 #define GAUDI_IB_MAX_MR		BIT(MR_CFG_MAX_LOG_ENTRIES)	/* slots */
 #define GAUDI_IB_NUM_QPN	(GAUDI_IB_MAX_QPN + 1)
 #define GAUDI_IB_MAX_RD_ATOM	16
+/* Slots of a QP's staging rings (uapi: GAUDI_IB_UCTX_STAGING_RINGS). */
+#define GAUDI_IB_SQ_RING_ENTRIES	1024
+#define GAUDI_IB_RQ_RING_ENTRIES	GAUDI_IB_MAX_RECV_WR
 
 struct gaudi_ib_cq;
 struct gaudi_ib_mr;
@@ -350,7 +354,8 @@ static int gaudi_ib_alloc_ucontext(struct ib_ucontext *ibuc,
 			  ret);
 		return ret;
 	}
-	resp.comp_mask = GAUDI_IB_UCTX_KERNEL_DATAPATH;
+	resp.comp_mask = GAUDI_IB_UCTX_KERNEL_DATAPATH |
+			 GAUDI_IB_UCTX_STAGING_RINGS;
 	resp.num_ports = dev->nports;
 	memcpy(resp.hw_port, dev->hw_port, dev->nports);
 	resp.card = dev->cn->card;
@@ -482,7 +487,12 @@ static int gaudi_ib_get_hw_stats(struct ib_device *ibdev,
  * "The data path"): the send and receive queues and the CQ rings are
  * DMA-coherent memory of this driver, mapped into the card's MMU for the
  * holder (gaudi_cn.h @va_map), written and read here; post and poll are
- * uverbs commands.  A verbs CQ is an entry of the card's CQ table, whose
+ * uverbs commands, whose work requests come in the command or, for a QP
+ * with staging rings (uapi GAUDI_IB_UCTX_STAGING_RINGS), from rings the
+ * provider maps and writes: a command of no WR is the kick, and each new
+ * slot is copied out once and checked as a command's WR is (post_one(),
+ * post_recv_one()); the engine never reads a staging ring.  A verbs CQ
+ * is an entry of the card's CQ table, whose
  * 32-byte CQEs the engine writes (hw/gaudi1/nic.h, "The verbs
  * operations"); its events come through the port's CQ event queue.
  *
@@ -571,6 +581,24 @@ struct gaudi_ib_mr {
 };
 
 /**
+ * struct gaudi_ib_ring - a staging ring of work requests (uapi
+ *	GAUDI_IB_UCTX_STAGING_RINGS): memory of this driver the holder maps
+ *	and writes; the engine never reads it
+ * @entry: its mmap entry (ib_core's; frees @mem with the last reference)
+ * @mem: its slots, then struct gaudi_ib_ring_ctl (vmalloc_user())
+ * @size: its bytes
+ * @slot: bytes of a slot
+ * @entries: slots (a power of 2)
+ * @ci: work requests taken (free running; the kernel's, never read back)
+ */
+struct gaudi_ib_ring {
+	struct rdma_user_mmap_entry entry;
+	void *mem;
+	size_t size;
+	u32 slot, entries, ci;
+};
+
+/**
  * struct gaudi_ib_qp - an RC queue pair
  * @ibqp: ib_core's
  * @uc: its context
@@ -593,6 +621,8 @@ struct gaudi_ib_mr {
  * @rq_base: see @rq_va
  * @rq_pi: receive WQEs posted (free running)
  * @rq_done: of them completed
+ * @sq_ring: the send staging ring the provider maps, or NULL
+ * @rq_ring: the receive staging ring, or NULL
  * @lock: post, modify and the completions' access to the queues
  * @mutex: modify_qp and destroy
  * @node: in the device's QPs
@@ -615,6 +645,7 @@ struct gaudi_ib_qp {
 	struct gaudi_cn_va *rq_va;
 	u64 rq_base;
 	u32 rq_pi, rq_done;
+	struct gaudi_ib_ring *sq_ring, *rq_ring;
 	spinlock_t lock;	/* the queues and @state for the data path */
 	struct mutex mutex;	/* modify, destroy */
 	struct list_head node;
@@ -1272,6 +1303,148 @@ static void port_put(struct gaudi_ib_dev *dev, u32 port)
 
 /* ---- queue pairs -------------------------------------------------------- */
 
+/**
+ * ring_create() - a staging ring for @uc's provider to map
+ * @uc: the context (its mmap offsets)
+ * @slot: bytes of a slot (a multiple of 8)
+ * @entries: slots (a power of 2)
+ * @offset: its mmap offset, out
+ * @size: its bytes, out
+ *
+ * Return: the ring or an ERR_PTR().
+ */
+static struct gaudi_ib_ring *ring_create(struct gaudi_ib_ucontext *uc,
+					 u32 slot, u32 entries, u64 *offset,
+					 u32 *size)
+{
+	struct gaudi_ib_ring *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	int ret;
+
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	r->slot = slot;
+	r->entries = entries;
+	r->size = PAGE_ALIGN((size_t)slot * entries +
+			     sizeof(struct gaudi_ib_ring_ctl));
+	r->mem = vmalloc_user(r->size);
+	if (!r->mem) {
+		kfree(r);
+		return ERR_PTR(-ENOMEM);
+	}
+	ret = rdma_user_mmap_entry_insert(&uc->ibuc, &r->entry, r->size);
+	if (ret) {
+		vfree(r->mem);
+		kfree(r);
+		return ERR_PTR(ret);
+	}
+	*offset = rdma_user_mmap_get_offset(&r->entry);
+	*size = r->size;
+	return r;
+}
+
+/**
+ * ring_destroy() - no new mapping of a ring
+ * @r: the ring, or NULL
+ *
+ * It is freed with its entry's last reference (gaudi_ib_mmap_free()).
+ */
+static void ring_destroy(struct gaudi_ib_ring *r)
+{
+	if (r)
+		rdma_user_mmap_entry_remove(&r->entry);
+}
+
+/**
+ * gaudi_ib_mmap_free() - ib_core's last reference of a ring's entry is gone
+ * @entry: the entry
+ */
+static void gaudi_ib_mmap_free(struct rdma_user_mmap_entry *entry)
+{
+	struct gaudi_ib_ring *r = container_of(entry, struct gaudi_ib_ring,
+					       entry);
+
+	/* A mapping that outlives it keeps its pages (their references). */
+	vfree(r->mem);
+	kfree(r);
+}
+
+/**
+ * gaudi_ib_mmap() - a context's mmap: a staging ring of one of its QPs
+ * @ibuc: the context
+ * @vma: the mapping: shared, the size of the ring at its offset
+ *
+ * Return: 0, or -EINVAL for anything but a ring of @ibuc.
+ */
+static int gaudi_ib_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *e = rdma_user_mmap_entry_get(ibuc, vma);
+	struct gaudi_ib_ring *r;
+	int ret;
+
+	if (!e) {
+		ibdev_dbg(ibuc->device, "mmap: no ring at 0x%lx of this size\n",
+			  vma->vm_pgoff);
+		return -EINVAL;
+	}
+	r = container_of(e, struct gaudi_ib_ring, entry);
+	ret = remap_vmalloc_range(vma, r->mem, 0);
+	rdma_user_mmap_entry_put(e);
+	return ret;
+}
+
+/**
+ * ring_ctl() - a ring's indexes, after its slots
+ * @r: the ring
+ *
+ * Return: the mapped struct gaudi_ib_ring_ctl.
+ */
+static struct gaudi_ib_ring_ctl *ring_ctl(const struct gaudi_ib_ring *r)
+{
+	return r->mem + (size_t)r->slot * r->entries;
+}
+
+/**
+ * ring_read() - one slot of a ring, read once
+ * @r: the ring
+ * @i: the slot's index (free running)
+ * @to: the copy, @r's slot bytes
+ *
+ * A word at a time: what is checked and used is this copy, whatever the
+ * user writes into the ring meanwhile.
+ */
+static void ring_read(const struct gaudi_ib_ring *r, u32 i, u64 *to)
+{
+	const u64 *from = r->mem + (size_t)(i & (r->entries - 1)) * r->slot;
+	u32 n;
+
+	for (n = 0; n < r->slot / sizeof(u64); n++)
+		to[n] = READ_ONCE(from[n]);
+}
+
+/**
+ * ring_pending() - how many new work requests a ring has
+ * @dev: the device
+ * @qp: the ring's QP
+ * @r: the ring
+ *
+ * Its user-written producer index against the kernel's consumer index.
+ *
+ * Return: the count, or -EINVAL for an index behind the kernel's or more
+ * than the ring holds ahead of it.
+ */
+static int ring_pending(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
+			const struct gaudi_ib_ring *r)
+{
+	u32 n = READ_ONCE(ring_ctl(r)->pi) - r->ci;
+
+	if (n > r->entries) {
+		ibdev_dbg(&dev->ibdev, "QP %u: staging ring index %u WRs past %u\n",
+			  qp->qpn, n, r->ci);
+		return -EINVAL;
+	}
+	return n;
+}
+
 static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 			      struct ib_qp_init_attr *init,
 			      struct ib_udata *udata)
@@ -1280,6 +1453,7 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 	struct gaudi_ib_ucontext *uc =
 		rdma_udata_to_drv_context(udata, struct gaudi_ib_ucontext, ibuc);
 	struct gaudi_ib_create_qp_resp resp = {};
+	struct gaudi_ib_create_qp_req req = {};
 	dma_addr_t dma[GAUDI_IB_RQ_SIZE / PAGE_SIZE];
 	struct gaudi_ib_qp *qp = to_gqp(ibqp);
 	struct ib_qp_cap *cap = &init->cap;
@@ -1288,9 +1462,20 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 
 	if (!uc)
 		return -EOPNOTSUPP;
-	ret = udata_in_zero(dev, udata, "create_qp");
-	if (ret)
-		return ret;
+	if (udata->inlen) {
+		ret = ib_copy_from_udata(&req, udata,
+					 min(udata->inlen, sizeof(req)));
+		if (ret)
+			return ret;
+		if ((req.comp_mask & ~(GAUDI_IB_QP_SQ_RING |
+				       GAUDI_IB_QP_RQ_RING)) || req.reserved ||
+		    !ib_is_udata_cleared(udata, sizeof(req),
+					 udata->inlen - min(udata->inlen,
+							    sizeof(req)))) {
+			ibdev_dbg(&dev->ibdev, "create_qp: reserved input set\n");
+			return -EINVAL;
+		}
+	}
 	if (init->qp_type != IB_QPT_RC || init->srq || init->create_flags ||
 	    init->rwq_ind_tbl || !init->send_cq || !init->recv_cq) {
 		ibdev_dbg(&dev->ibdev, "create_qp: RC QPs without SRQ only\n");
@@ -1301,6 +1486,10 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 	    cap->max_send_sge > GAUDI_IB_MAX_SGE ||
 	    cap->max_recv_sge > GAUDI_IB_MAX_SGE || cap->max_inline_data) {
 		ibdev_dbg(&dev->ibdev, "create_qp: capabilities beyond the device's\n");
+		return -EINVAL;
+	}
+	if (req.comp_mask && udata->outlen < sizeof(resp)) {
+		ibdev_dbg(&dev->ibdev, "create_qp: rings without room for their offsets\n");
 		return -EINVAL;
 	}
 	qp->sq = dma_alloc_coherent(dev->cn->dma_dev, GAUDI_IB_SQ_SIZE,
@@ -1316,6 +1505,31 @@ static int gaudi_ib_create_qp(struct ib_qp *ibqp,
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	if (req.comp_mask & GAUDI_IB_QP_SQ_RING) {
+		qp->sq_ring = ring_create(uc, sizeof(struct gaudi_ib_ring_swqe),
+					  GAUDI_IB_SQ_RING_ENTRIES,
+					  &resp.sq_ring_offset,
+					  &resp.sq_ring_size);
+		if (IS_ERR(qp->sq_ring)) {
+			ret = PTR_ERR(qp->sq_ring);
+			qp->sq_ring = NULL;
+			goto err_free;
+		}
+		resp.sq_ring_entries = GAUDI_IB_SQ_RING_ENTRIES;
+	}
+	if (req.comp_mask & GAUDI_IB_QP_RQ_RING) {
+		qp->rq_ring = ring_create(uc, sizeof(struct gaudi_ib_ring_rwqe),
+					  GAUDI_IB_RQ_RING_ENTRIES,
+					  &resp.rq_ring_offset,
+					  &resp.rq_ring_size);
+		if (IS_ERR(qp->rq_ring)) {
+			ret = PTR_ERR(qp->rq_ring);
+			qp->rq_ring = NULL;
+			goto err_free;
+		}
+		resp.rq_ring_entries = GAUDI_IB_RQ_RING_ENTRIES;
+	}
+	resp.comp_mask = req.comp_mask;
 	for (i = 0; i < ARRAY_SIZE(dma); i++)
 		dma[i] = qp->rq_dma + (dma_addr_t)i * PAGE_SIZE;
 	qp->rq_base = 0;
@@ -1365,6 +1579,8 @@ err_id:
 err_va:
 	rops(dev)->va_release(dev->rd, uc->hold, qp->rq_va);
 err_free:
+	ring_destroy(qp->rq_ring);
+	ring_destroy(qp->sq_ring);
 	if (qp->rq)
 		dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_RQ_SIZE, qp->rq,
 				  qp->rq_dma);
@@ -1748,6 +1964,8 @@ static int gaudi_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	dev->qps[qp->qpn] = NULL;
 	spin_unlock_irq(&dev->qp_lock);
 	ida_free(&dev->qp_ida, qp->qpn);
+	ring_destroy(qp->rq_ring);
+	ring_destroy(qp->sq_ring);
 	rops(dev)->va_release(dev->rd, qp->uc->hold, qp->rq_va);
 	dma_free_coherent(dev->cn->dma_dev, GAUDI_IB_RQ_SIZE, qp->rq,
 			  qp->rq_dma);
@@ -1829,6 +2047,75 @@ static int post_one(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 	return 0;
 }
 
+/**
+ * ring_take() - the kick of a QP's staging ring
+ * @dev: the device
+ * @qp: the QP (its lock held)
+ * @r: its send or receive ring
+ * @post: posts one slot's copy as a WR of the command: post_one() or
+ *	post_recv_one() behind sq_slot() or rq_slot()
+ *
+ * A post_send or post_recv of no WR: each new slot is copied out of the
+ * ring once and what @post makes of the copy is checked as a WR of the
+ * command is; the first refused stops the kick, not taken.
+ *
+ * Return: 0, @post's error or ring_pending()'s.
+ */
+static int ring_take(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
+		     struct gaudi_ib_ring *r,
+		     int (*post)(struct gaudi_ib_dev *dev,
+				 struct gaudi_ib_qp *qp, const void *slot))
+{
+	u64 copy[sizeof(struct gaudi_ib_ring_swqe) / sizeof(u64)];
+	int n = ring_pending(dev, qp, r), ret = 0;
+
+	static_assert(sizeof(struct gaudi_ib_ring_rwqe) <= sizeof(copy));
+	if (n < 0)
+		return n;
+	for (; n; n--) {
+		ring_read(r, r->ci, copy);
+		ret = post(dev, qp, copy);
+		if (ret) {
+			ibdev_dbg(&dev->ibdev, "QP %u: staged WR %u refused: %d\n",
+				  qp->qpn, r->ci, ret);
+			break;
+		}
+		r->ci++;
+	}
+	WRITE_ONCE(ring_ctl(r)->ci, r->ci);
+	return ret;
+}
+
+/**
+ * sq_slot() - a send ring slot's copy as a WR, through post_one()
+ * @dev: the device
+ * @qp: the QP (its lock held)
+ * @slot: the copy, a struct gaudi_ib_ring_swqe
+ *
+ * Return: post_one()'s, or -EINVAL for a reserved field set.
+ */
+static int sq_slot(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
+		   const void *slot)
+{
+	const struct gaudi_ib_ring_swqe *w = slot;
+	struct ib_rdma_wr rw = {};
+	struct ib_sge sge = {
+		.addr = w->addr, .length = w->length, .lkey = w->lkey,
+	};
+
+	if (w->reserved || memchr_inv(w->reserved2, 0, sizeof(w->reserved2)))
+		return -EINVAL;
+	rw.wr.wr_id = w->wr_id;
+	rw.wr.sg_list = &sge;
+	rw.wr.num_sge = w->num_sge;
+	rw.wr.opcode = w->opcode;
+	rw.wr.send_flags = w->send_flags;
+	rw.wr.ex.imm_data = (__force __be32)w->imm_data;
+	rw.remote_addr = w->remote_addr;
+	rw.rkey = w->rkey;
+	return post_one(dev, qp, &rw.wr);
+}
+
 static int gaudi_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			      const struct ib_send_wr **bad)
 {
@@ -1844,6 +2131,8 @@ static int gaudi_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad = wr;
 		return -EINVAL;
 	}
+	if (!wr && qp->sq_ring)
+		ret = ring_take(dev, qp, qp->sq_ring, sq_slot);
 	for (; wr; wr = wr->next) {
 		ret = post_one(dev, qp, wr);
 		if (ret)
@@ -1861,16 +2150,76 @@ static int gaudi_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return ret;
 }
 
+/**
+ * post_recv_one() - one receive WR into a QP's receive queue
+ * @dev: the device
+ * @qp: the QP (its lock held)
+ * @wr: the WR (its next is not looked at)
+ *
+ * Return: 0, -EINVAL for a WR refused, -ENOMEM when the queue is full.
+ */
+static int post_recv_one(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
+			 const struct ib_recv_wr *wr)
+{
+	u32 len = wr->num_sge ? wr->sg_list[0].length : 0;
+	u64 dva = 0;
+	__le32 *w;
+
+	if (wr->num_sge > GAUDI_IB_MAX_SGE ||
+	    (len && !mr_translate(dev, qp, wr->sg_list[0].lkey,
+				  wr->sg_list[0].addr, len,
+				  IB_ACCESS_LOCAL_WRITE, &dva))) {
+		ibdev_dbg(&dev->ibdev, "QP %u: bad receive WR\n", qp->qpn);
+		return -EINVAL;
+	}
+	if (qp->rq_pi - qp->rq_done >= GAUDI_IB_MAX_RECV_WR)
+		return -ENOMEM;
+	w = qp->rq + (qp->rq_pi % GAUDI_IB_MAX_RECV_WR) *
+		     GAUDI_NIC_RECV_WQE_SIZE;
+	w[0] = cpu_to_le32(lower_32_bits(dva));
+	w[1] = cpu_to_le32(upper_32_bits(dva));
+	w[2] = cpu_to_le32(len);
+	w[3] = 0;
+	w[4] = cpu_to_le32(lower_32_bits(wr->wr_id));
+	w[5] = cpu_to_le32(upper_32_bits(wr->wr_id));
+	w[6] = 0;
+	w[7] = 0;
+	qp->rq_pi++;
+	return 0;
+}
+
+/**
+ * rq_slot() - a receive ring slot's copy as a WR, through post_recv_one()
+ * @dev: the device
+ * @qp: the QP (its lock held)
+ * @slot: the copy, a struct gaudi_ib_ring_rwqe
+ *
+ * Return: post_recv_one()'s, or -EINVAL for a reserved field set or more
+ * SGEs than a WR's count holds.
+ */
+static int rq_slot(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
+		   const void *slot)
+{
+	const struct gaudi_ib_ring_rwqe *w = slot;
+	struct ib_sge sge = {
+		.addr = w->addr, .length = w->length, .lkey = w->lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_id = w->wr_id, .sg_list = &sge, .num_sge = w->num_sge,
+	};
+
+	if (w->reserved || w->num_sge > U8_MAX)
+		return -EINVAL;
+	return post_recv_one(dev, qp, &wr);
+}
+
 static int gaudi_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			      const struct ib_recv_wr **bad)
 {
 	struct gaudi_ib_dev *dev = to_gdev(ibqp->device);
 	struct gaudi_ib_qp *qp = to_gqp(ibqp);
 	unsigned long flags;
-	bool posted = false;
-	u64 dva = 0;
-	__le32 *w;
-	u32 len;
+	u32 pi;
 	int ret = 0;
 
 	spin_lock_irqsave(&qp->lock, flags);
@@ -1878,40 +2227,16 @@ static int gaudi_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		ret = -EINVAL;
 		goto out;
 	}
+	pi = qp->rq_pi;
+	if (!wr && qp->rq_ring)
+		ret = ring_take(dev, qp, qp->rq_ring, rq_slot);
 	for (; wr; wr = wr->next) {
-		if (wr->num_sge > GAUDI_IB_MAX_SGE ||
-		    (wr->num_sge && wr->sg_list[0].length &&
-		     !mr_translate(dev, qp, wr->sg_list[0].lkey,
-				   wr->sg_list[0].addr,
-				   wr->sg_list[0].length,
-				   IB_ACCESS_LOCAL_WRITE, &dva))) {
-			ibdev_dbg(&dev->ibdev, "QP %u: bad receive WR\n",
-				  qp->qpn);
-			ret = -EINVAL;
+		ret = post_recv_one(dev, qp, wr);
+		if (ret)
 			break;
-		}
-		if (qp->rq_pi - qp->rq_done >= GAUDI_IB_MAX_RECV_WR) {
-			ret = -ENOMEM;
-			break;
-		}
-		w = qp->rq + (qp->rq_pi % GAUDI_IB_MAX_RECV_WR) *
-			     GAUDI_NIC_RECV_WQE_SIZE;
-		len = wr->num_sge ? wr->sg_list[0].length : 0;
-		if (!len)
-			dva = 0;
-		w[0] = cpu_to_le32(lower_32_bits(dva));
-		w[1] = cpu_to_le32(upper_32_bits(dva));
-		w[2] = cpu_to_le32(len);
-		w[3] = 0;
-		w[4] = cpu_to_le32(lower_32_bits(wr->wr_id));
-		w[5] = cpu_to_le32(upper_32_bits(wr->wr_id));
-		w[6] = 0;
-		w[7] = 0;
-		qp->rq_pi++;
-		posted = true;
 	}
 	/* The WQEs are in memory before the engine sees the index. */
-	if (posted) {
+	if (qp->rq_pi != pi) {
 		dma_wmb();
 		WRITE_ONCE(*rq_pi_word(qp), cpu_to_le32(qp->rq_pi));
 	}
@@ -1952,6 +2277,8 @@ static const struct ib_device_ops gaudi_ib_ops = {
 	.destroy_qp = gaudi_ib_destroy_qp,
 	.post_send = gaudi_ib_post_send,
 	.post_recv = gaudi_ib_post_recv,
+	.mmap = gaudi_ib_mmap,
+	.mmap_free = gaudi_ib_mmap_free,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, gaudi_ib_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, gaudi_ib_pd, ibpd),

@@ -22,7 +22,14 @@ so the provider declares the layouts itself (Documentation/net/rdma.rst,
   * what libibverbs itself reads behind the public structs the provider
     allocates: ibv_dereg_mr() reads struct verbs_mr's mr_type and access,
     ibv_qp_to_qp_ex() tests VERBS_QP_EX in struct verbs_qp's comp_mask;
-    their disassembly must use the header's offsets and bit.
+    their disassembly must use the header's offsets and bit;
+  * the driver ABI of uapi/rdma/gaudi_ib_abi.h between the provider and
+    gaudi_ib.ko: what an older provider or kernel reads stays where it was
+    (CREATE_QP's response: qpn, max_send_wr, max_recv_wr at 0, 4, 8, the
+    rings' comp_mask where the reserved word was, 0 from an older kernel),
+    the staging rings' slots and indexes have their sizes, and the slots
+    carry libibverbs' opcode and flag values as the uverbs commands do
+    (the kernel reads them as IB_UVERBS_WR_* and IB_UVERBS_SEND_*).
 
 A compiled probe prints the header's offsets.  TAP, "N passed, N failed".
 """
@@ -217,4 +224,65 @@ ok(bit and re.search(r"test[bl]\s+\$0x%x,0x%x\(%%rdi\)"
                      % (1 << int(bit.group(1)), qoff["comp_mask"]), code),
    "ibv_qp_to_qp_ex tests VERBS_QP_EX (bit %s) of struct verbs_qp's "
    "comp_mask at 0x%x" % (bit.group(1) if bit else "?", qoff["comp_mask"]))
+ABI = os.path.join(TOP, "uapi", "rdma", "gaudi_ib_abi.h")
+
+
+def probe_abi(exprs):
+    """The value of each C expression (a size_t) with the driver ABI."""
+    src = ("#include <stddef.h>\n#include <stdio.h>\n"
+           "#include <infiniband/verbs.h>\n#include <rdma/ib_user_verbs.h>\n"
+           "#include \"%s\"\nint main(void){\n" % ABI)
+    for i, e in enumerate(exprs):
+        src += 'printf("%d %%zu\\n", (size_t)(%s));\n' % (i, e)
+    src += "return 0;}\n"
+    with tempfile.TemporaryDirectory() as d:
+        c, exe = os.path.join(d, "p.c"), os.path.join(d, "p")
+        open(c, "w").write(src)
+        subprocess.run(["cc", "-std=gnu11", "-Wall", "-Werror", "-o", exe, c],
+                       check=True)
+        out = subprocess.run([exe], capture_output=True, text=True,
+                             check=True).stdout
+    return [int(line.split()[1]) for line in out.splitlines()]
+
+
+def off(struct, member):
+    return "offsetof(struct %s, %s)" % (struct, member)
+
+
+qr = "gaudi_ib_create_qp_resp"
+v = probe_abi([off(qr, "qpn"), off(qr, "max_send_wr"), off(qr, "max_recv_wr"),
+               off(qr, "comp_mask"), off(qr, "sq_ring_offset"),
+               "sizeof(struct %s)" % qr])
+ok(v[:5] == [0, 4, 8, 12, 16] and v[5] % 8 == 0,
+   "CREATE_QP's driver response: qpn, max_send_wr, max_recv_wr, comp_mask "
+   "(the old reserved word) at 0/4/8/12, the rings after 16 (%s)" % v)
+v = probe_abi(["sizeof(struct gaudi_ib_ring_swqe)",
+               "sizeof(struct gaudi_ib_ring_rwqe)",
+               "sizeof(struct gaudi_ib_ring_ctl)",
+               off("gaudi_ib_ring_ctl", "pi"), off("gaudi_ib_ring_ctl", "ci"),
+               "sizeof(struct gaudi_ib_create_qp_req)"])
+ok(v == [64, 32, 64, 0, 4, 8],
+   "staging ring slots of 64 (send) and 32 (receive) bytes, indexes pi/ci "
+   "at 0/4 of 64 bytes; CREATE_QP's request 8 bytes (%s)" % v)
+pairs = [("IBV_WR_RDMA_WRITE", "IB_UVERBS_WR_RDMA_WRITE"),
+         ("IBV_WR_RDMA_WRITE_WITH_IMM", "IB_UVERBS_WR_RDMA_WRITE_WITH_IMM"),
+         ("IBV_WR_SEND", "IB_UVERBS_WR_SEND"),
+         ("IBV_WR_SEND_WITH_IMM", "IB_UVERBS_WR_SEND_WITH_IMM"),
+         ("IBV_WR_RDMA_READ", "IB_UVERBS_WR_RDMA_READ"),
+         # No uapi header names the send flags: the uverbs command passes
+         # them as the kernel's enum ib_send_flags (Linux 6.12's
+         # include/rdma/ib_verbs.h: FENCE 1, SIGNALED 2, SOLICITED 4,
+         # INLINE 8), which gaudi_ib.ko compares.
+         ("IBV_SEND_FENCE", "1"), ("IBV_SEND_SIGNALED", "2"),
+         ("IBV_SEND_SOLICITED", "4"), ("IBV_SEND_INLINE", "8")]
+v = probe_abi([x for p in pairs for x in p])
+ok(all(v[2 * i] == v[2 * i + 1] for i in range(len(pairs))),
+   "the slots' opcodes and flags: libibverbs' values are the uverbs "
+   "commands' (%s)" % ", ".join(a for a, _ in pairs))
+v = probe_abi(["GAUDI_IB_UCTX_KERNEL_DATAPATH", "GAUDI_IB_UCTX_STAGING_RINGS",
+               "GAUDI_IB_QP_SQ_RING", "GAUDI_IB_QP_RQ_RING",
+               "GAUDI_IB_UVERBS_ABI_VERSION"])
+ok(v == [1, 2, 1, 2, 1],
+   "context bits KERNEL_DATAPATH 1, STAGING_RINGS 2; QP bits SQ_RING 1, "
+   "RQ_RING 2; uverbs ABI 1 (additions only) (%s)" % v)
 done()

@@ -21,6 +21,14 @@
  *      holder of the card (the old keys and QP reach nothing of it); a
  *      foreign source (another address of the peer's port) -- each leaves
  *      the target's memory unchanged, byte for byte
+ *   4  the staging rings (uapi/rdma/gaudi_ib_abi.h), as a hostile user of
+ *      the provider's own mapping: a ring rewritten after the kick, bogus
+ *      producer indexes, WRs outside their region or beyond the device,
+ *      reserved fields, bad mmaps, a ring written after its QP is gone --
+ *      each refused or harmless, the peer's memory as the kicks said
+ *
+ * GAUDI_VERBS_KERNEL_POST=1 (the provider's) runs 1-3 on the kernel data
+ * path; 4 then checks that the QPs have no rings.
  *
  * VERBS_TODO (a reason) makes every result a TODO, VERBS_TODO_SEND those
  * of SEND/RECV.  The kernel log is the suite's to judge.  TAP, "N passed, N failed".
@@ -38,6 +46,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "../../uapi/rdma/gaudi_ib_abi.h"
 
 #include "tap.h"
 
@@ -640,6 +651,404 @@ out:
 	   "the next holder's memory unchanged, byte for byte");
 }
 
+
+/* ---- 4: the staging rings ------------------------------------------- */
+
+/* A QP's staging ring as its provider mapped it (found in /proc/self/maps). */
+struct ring {
+	uint8_t *mem;
+	size_t size;
+	unsigned long off;
+	uint32_t entries;
+	struct gaudi_ib_ring_ctl *ctl;
+};
+
+/*
+ * The mapping of @ctx's uverbs file of @size bytes (one QP of the context
+ * has rings: its SQ ring and its RQ ring differ in size): 0, or -1.
+ */
+static int ring_find(struct ibv_context *ctx, size_t size, size_t slot,
+		     struct ring *r)
+{
+	char want[96], line[512], path[256];
+	unsigned long lo, hi, off;
+	int found = -1;
+	FILE *f;
+
+	snprintf(want, sizeof(want), "/dev/infiniband/%s", ctx->device->dev_name);
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %255s", &lo, &hi, &off,
+			   path) == 4 &&
+		    !strcmp(path, want) && hi - lo == size) {
+			r->mem = (uint8_t *)lo;
+			r->size = size;
+			r->off = off;
+			found = 0;
+		}
+	fclose(f);
+	if (found)
+		return -1;
+	r->entries = (size - sizeof(struct gaudi_ib_ring_ctl)) / slot;
+	while (r->entries & (r->entries - 1))
+		r->entries &= r->entries - 1;
+	r->ctl = (struct gaudi_ib_ring_ctl *)(r->mem + r->entries * slot);
+	return 0;
+}
+
+/* A post_send (post_recv) command of no WR, as the provider kicks: errno. */
+static int kick(struct ibv_qp *qp, int recv)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send c;
+	} cmd = {};
+	struct ib_uverbs_post_send_resp resp = {};
+
+	cmd.hdr.command = recv ? IB_USER_VERBS_CMD_POST_RECV :
+				 IB_USER_VERBS_CMD_POST_SEND;
+	cmd.hdr.in_words = sizeof(cmd) / 4;
+	cmd.hdr.out_words = sizeof(resp) / 4;
+	cmd.c.response = (uintptr_t)&resp;
+	cmd.c.qp_handle = qp->handle;
+	cmd.c.wqe_size = recv ? sizeof(struct ib_uverbs_recv_wr) :
+				sizeof(struct ib_uverbs_send_wr);
+	return write(qp->context->cmd_fd, &cmd, sizeof(cmd)) == sizeof(cmd) ?
+		       0 : errno;
+}
+
+static struct gaudi_ib_ring_swqe *sslot(struct ring *r, uint32_t i)
+{
+	return (struct gaudi_ib_ring_swqe *)r->mem + (i & (r->entries - 1));
+}
+
+/* Slot @i: a signaled RDMA WRITE of a's [@off, +@len) to b's @roff. */
+static void stage_write(struct ring *r, uint32_t i, struct end *a,
+			struct end *b, size_t off, uint32_t len, size_t roff)
+{
+	struct gaudi_ib_ring_swqe *w = sslot(r, i);
+
+	memset(w, 0, sizeof(*w));
+	w->wr_id = 0x7000 + i;
+	w->opcode = IBV_WR_RDMA_WRITE;
+	w->send_flags = IBV_SEND_SIGNALED;
+	w->num_sge = 1;
+	w->addr = (uintptr_t)a->buf + off;
+	w->length = len;
+	w->lkey = a->mr->lkey;
+	w->remote_addr = (uintptr_t)b->buf + roff;
+	w->rkey = b->mr->rkey;
+}
+
+/* No completion on @cq within @secs. */
+static int quiet(struct ibv_cq *cq, double secs)
+{
+	struct ibv_wc wc;
+
+	return poll_one(cq, &wc, secs) != 0;
+}
+
+/* A staged WR that must be refused at the kick, not taken, b unchanged. */
+static void refused_wr(struct ring *r, struct end *a, struct end *b,
+		       const char *what)
+{
+	uint32_t ci = r->ctl->pi - 1;
+	int err;
+
+	refill(b, 11);
+	err = kick(a->qp, 0);
+	ok(err == EINVAL && r->ctl->ci == ci && quiet(a->cq, 0.3) && unchanged(b),
+	   "staged %s: the kick fails with EINVAL (%s), not taken, no completion, b unchanged",
+	   what, strerror(err));
+	r->ctl->pi = ci;
+}
+
+/*
+ * The provider's side of the rings (either data path): a list whose second
+ * WR is refused (errno, *bad_wr the second, the first completes, the third
+ * is not posted, the QP posts on), then a long list, every 100th WR
+ * signaled (the CQ holds 128), whose signaled WRs complete in order: with
+ * the rings 1500 WRs (one kick per ring's worth), on the kernel data path
+ * 300 (a command of 1500 WRs, 108 KB, fails with EINVAL between Debian
+ * 12's libibverbs and Linux 6.12, seen in this test; 300 are 22 KB).
+ */
+static void provider_lists(struct end *a, struct end *b, int kernel_post)
+{
+	enum { MAX_N = 1500, EVERY = 100 };
+	static struct ibv_send_wr wr[MAX_N];
+	static struct ibv_sge sge[MAX_N];
+	const int N = kernel_post ? 300 : MAX_N;
+	struct ibv_send_wr *bad = NULL;
+	struct ibv_wc wc[64];
+	int err, got = 0, n, fails = 0;
+
+	refill(b, 17);
+	fill(a->buf, BUF_LEN, 18);
+	for (int i = 0; i < 3; i++) {
+		sge[i] = (struct ibv_sge){.addr = (uintptr_t)a->buf + 4096 * i,
+					  .length = 4096,
+					  .lkey = a->mr->lkey};
+		wr[i] = (struct ibv_send_wr){
+			.wr_id = 0x9000 + i,
+			.sg_list = &sge[i],
+			.num_sge = 1,
+			.opcode = IBV_WR_RDMA_WRITE,
+			.send_flags = IBV_SEND_SIGNALED,
+			.next = i < 2 ? &wr[i + 1] : NULL,
+			.wr.rdma = {.remote_addr = (uintptr_t)b->buf + 4096 * i,
+				    .rkey = b->mr->rkey},
+		};
+	}
+	sge[1].lkey ^= 0x400;
+	err = ibv_post_send(a->qp, wr, &bad);
+	ok(err == EINVAL && bad == &wr[1] && !poll_one(a->cq, wc, 10) &&
+		   wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == 0x9000 &&
+		   quiet(a->cq, 0.3) && !memcmp(b->buf, a->buf, 4096) &&
+		   !memcmp(b->buf + 4096, ref + 4096, BUF_LEN - 4096),
+	   "ibv_post_send of 3 WRs, the second with a bad lkey: %s, bad_wr the second (%td), the first ran, the third not posted",
+	   strerror(err), bad ? bad - wr : -1);
+	for (int i = 0; i < N; i++) {
+		sge[i] = (struct ibv_sge){.addr = (uintptr_t)a->buf + i % 64,
+					  .length = 64,
+					  .lkey = a->mr->lkey};
+		wr[i] = (struct ibv_send_wr){
+			.wr_id = i,
+			.sg_list = &sge[i],
+			.num_sge = 1,
+			.opcode = IBV_WR_RDMA_WRITE,
+			.send_flags = i % EVERY == EVERY - 1 ? IBV_SEND_SIGNALED : 0,
+			.next = i + 1 < N ? &wr[i + 1] : NULL,
+			.wr.rdma = {.remote_addr = (uintptr_t)b->buf + 64 * (i % 1024),
+				    .rkey = b->mr->rkey},
+		};
+	}
+	err = ibv_post_send(a->qp, wr, &bad);
+	for (double end = now() + 60; !err && got < N / EVERY && now() < end;) {
+		n = ibv_poll_cq(a->cq, 64, wc);
+		if (n < 0)
+			break;
+		for (int i = 0; i < n; i++)
+			fails += wc[i].status != IBV_WC_SUCCESS ||
+				 wc[i].wr_id != (uint64_t)(got + i + 1) * EVERY - 1;
+		got += n;
+		if (!n)
+			usleep(1000);
+	}
+	ok(!err && got == N / EVERY && !fails && quiet(a->cq, 0.3),
+	   "ibv_post_send of %d WRs%s: %s, the %d signaled complete in order (%d, %d bad)",
+	   N, kernel_post ? "" : " (more than a ring: several kicks)", strerror(err),
+	   N / EVERY, got, fails);
+}
+
+static void rings(struct end *a, struct end *b, int kernel_post)
+{
+	struct ring sq, rq;
+	struct ibv_wc wc;
+	uint32_t pi;
+	void *m;
+	int err;
+
+	ok(!pair_renew(a, b), "fresh QPs connected for the rings");
+	if (kernel_post) {
+		ok(ring_find(a->ctx, 0x11000, sizeof(struct gaudi_ib_ring_swqe), &sq) &&
+			   ring_find(a->ctx, 0x9000, sizeof(struct gaudi_ib_ring_rwqe), &rq),
+		   "GAUDI_VERBS_KERNEL_POST=1: the QP has no staging rings (the kernel data path)");
+		provider_lists(a, b, 1);
+		return;
+	}
+	if (!ok(!ring_find(a->ctx, 0x11000, sizeof(struct gaudi_ib_ring_swqe), &sq) &&
+			!ring_find(a->ctx, 0x9000, sizeof(struct gaudi_ib_ring_rwqe), &rq) &&
+			sq.entries == 1024 && rq.entries == 1024,
+		"a's QP: its send ring (68 KiB, 1024 slots) and receive ring (36 KiB) mapped"))
+		return;
+	pi = sq.ctl->pi;
+	ok(pi == sq.ctl->ci, "the send ring is empty after the provider's posts (pi %u = ci %u)",
+	   pi, sq.ctl->ci);
+
+	/* The ring rewritten after the kick: the kernel's copy is what runs. */
+	refill(b, 12);
+	fill(a->buf, BUF_LEN, 13);
+	stage_write(&sq, pi, a, b, 0, 4096, 8192);
+	sq.ctl->pi = pi + 1;
+	err = kick(a->qp, 0);
+	stage_write(&sq, pi, a, b, 16384, 65536, 40000);
+	sslot(&sq, pi)->rkey ^= 0x400;
+	sq.ctl->ci = 12345; /* the kernel's hint, never read back */
+	ok(!err && !poll_one(a->cq, &wc, 10) && wc.status == IBV_WC_SUCCESS &&
+		   wc.wr_id == 0x7000 + pi && !memcmp(b->buf + 8192, a->buf, 4096) &&
+		   !memcmp(b->buf, ref, 8192) && !memcmp(b->buf + 12288, ref + 12288, BUF_LEN - 12288),
+	   "a WR rewritten after its kick: the kicked one ran (%s, status %d), nothing of the rewrite",
+	   strerror(err), wc.status);
+	memcpy(ref, b->buf, BUF_LEN);
+	err = kick(a->qp, 0);
+	ok(!err && quiet(a->cq, 0.5) && unchanged(b) && sq.ctl->ci == pi + 1,
+	   "a second kick of the same producer index takes nothing (%s), the kernel's ci %u again",
+	   strerror(err), sq.ctl->ci);
+	pi++;
+
+	/* Bogus producer indexes. */
+	sq.ctl->pi = pi + sq.entries + 1;
+	err = kick(a->qp, 0);
+	ok(err == EINVAL && quiet(a->cq, 0.3) && unchanged(b),
+	   "a producer index a ring and one past: EINVAL (%s), nothing sent", strerror(err));
+	sq.ctl->pi = pi - 1;
+	err = kick(a->qp, 0);
+	ok(err == EINVAL && quiet(a->cq, 0.3) && unchanged(b),
+	   "a producer index behind the kernel's: EINVAL (%s)", strerror(err));
+	sq.ctl->pi = pi + sq.entries;
+	for (uint32_t i = 0; i < sq.entries; i++)
+		stage_write(&sq, pi + i, a, b, 0, 1, 0);
+	sslot(&sq, pi)->lkey ^= 0x400;
+	err = kick(a->qp, 0);
+	ok(err == EINVAL && sq.ctl->ci == pi && quiet(a->cq, 0.3) && unchanged(b),
+	   "a full ring whose first WR is bad: EINVAL (%s), none taken", strerror(err));
+	sq.ctl->pi = pi;
+
+	/* WRs outside their region, beyond the device, reserved fields. */
+	stage_write(&sq, pi, a, b, BUF_LEN - 100, 4096, 0);
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR across the end of its local region");
+	stage_write(&sq, pi, a, b, 0, 4096, 0);
+	sslot(&sq, pi)->addr = (uintptr_t)a->buf - 4096;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR below its local region");
+	stage_write(&sq, pi, a, b, 0, 4096, 0);
+	sslot(&sq, pi)->lkey = b->mr->lkey ^ 0x800;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR with a guessed lkey");
+	stage_write(&sq, pi, a, b, 0, 0x80000000u, 0);
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR of 2 GiB");
+	stage_write(&sq, pi, a, b, 0, 4096, 0);
+	sslot(&sq, pi)->num_sge = 2;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR of 2 SGEs");
+	stage_write(&sq, pi, a, b, 0, 8, 0);
+	sslot(&sq, pi)->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "atomic WR");
+	stage_write(&sq, pi, a, b, 0, 8, 0);
+	sslot(&sq, pi)->opcode = 0xff;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR of opcode 255");
+	stage_write(&sq, pi, a, b, 0, 64, 0);
+	sslot(&sq, pi)->send_flags |= IBV_SEND_INLINE;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "inline WR");
+	stage_write(&sq, pi, a, b, 0, 64, 0);
+	sslot(&sq, pi)->reserved2[3] = 1;
+	sq.ctl->pi = pi + 1;
+	refused_wr(&sq, a, b, "WR with a reserved word set");
+
+	/* A good WR then a bad one in one kick: the first runs, the second waits. */
+	stage_write(&sq, pi, a, b, 0, 512, 0);
+	stage_write(&sq, pi + 1, a, b, 0, 4096, 0);
+	sslot(&sq, pi + 1)->rkey = 0;
+	sslot(&sq, pi + 1)->lkey = 0;
+	sq.ctl->pi = pi + 2;
+	err = kick(a->qp, 0);
+	ok(err == EINVAL && sq.ctl->ci == pi + 1 && !poll_one(a->cq, &wc, 10) &&
+		   wc.status == IBV_WC_SUCCESS && wc.wr_id == 0x7000 + pi &&
+		   !memcmp(b->buf, a->buf, 512) && quiet(a->cq, 0.3),
+	   "a good WR then a bad one: the good one runs, the kick fails at the bad one (ci %u)",
+	   sq.ctl->ci);
+	pi++;
+	sq.ctl->pi = pi;
+
+	/* The receive ring: rewritten after the kick, bogus indexes, outside. */
+	{
+		struct gaudi_ib_ring_rwqe *w =
+			(struct gaudi_ib_ring_rwqe *)rq.mem + (rq.ctl->pi & (rq.entries - 1));
+		uint32_t rpi = rq.ctl->pi;
+
+		memset(a->buf, 0x11, BUF_LEN);
+		memset(w, 0, sizeof(*w));
+		w->wr_id = 0xabc;
+		w->addr = (uintptr_t)a->buf + 4096;
+		w->length = 8192;
+		w->lkey = a->mr->lkey;
+		w->num_sge = 1;
+		rq.ctl->pi = rpi + 1;
+		err = kick(a->qp, 1);
+		w->addr = (uintptr_t)a->buf + 65536;
+		w->wr_id = 0xdef;
+		fill(b->buf, 8192, 14);
+		ok(!err && !do_op(b, b->qp, IBV_WR_SEND, 0, 6000, 0, 0, 10) &&
+			   !poll_one(a->cq, &wc, 10) && wc.status == IBV_WC_SUCCESS &&
+			   wc.opcode == IBV_WC_RECV && wc.wr_id == 0xabc &&
+			   !memcmp(a->buf + 4096, b->buf, 6000) && a->buf[65536] == 0x11,
+		   "a receive WR rewritten after its kick: the SEND lands where the kick said (%s)",
+		   strerror(err));
+		rpi++;
+		rq.ctl->pi = rpi + rq.entries + 1;
+		err = kick(a->qp, 1);
+		ok(err == EINVAL, "a receive producer index past the ring: EINVAL (%s)",
+		   strerror(err));
+		w = (struct gaudi_ib_ring_rwqe *)rq.mem + (rpi & (rq.entries - 1));
+		memset(w, 0, sizeof(*w));
+		w->addr = (uintptr_t)a->buf + BUF_LEN - 16;
+		w->length = 4096;
+		w->lkey = a->mr->lkey;
+		w->num_sge = 1;
+		rq.ctl->pi = rpi + 1;
+		err = kick(a->qp, 1);
+		ok(err == EINVAL && rq.ctl->ci == rpi,
+		   "a receive WR across its region's end: EINVAL (%s), not taken", strerror(err));
+		w->addr = (uintptr_t)a->buf;
+		w->num_sge = 0x10001;
+		err = kick(a->qp, 1);
+		ok(err == EINVAL && rq.ctl->ci == rpi,
+		   "a receive WR of 65537 SGEs: EINVAL (%s)", strerror(err));
+		rq.ctl->pi = rpi;
+	}
+
+	/* Mappings: another size, a private one, a second of the same ring. */
+	m = mmap(NULL, sq.size - 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 a->ctx->cmd_fd, sq.off);
+	ok(m == MAP_FAILED, "mmap of the send ring one page short: refused");
+	if (m != MAP_FAILED)
+		munmap(m, sq.size - 4096);
+	m = mmap(NULL, sq.size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+		 a->ctx->cmd_fd, sq.off);
+	ok(m == MAP_FAILED, "a private mmap of the send ring: refused");
+	if (m != MAP_FAILED)
+		munmap(m, sq.size);
+	m = mmap(NULL, sq.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 a->ctx->cmd_fd, sq.off + 0x100000);
+	ok(m == MAP_FAILED, "mmap at an offset no ring has: refused");
+	if (m != MAP_FAILED)
+		munmap(m, sq.size);
+	sslot(&sq, pi + 5)->wr_id = 0x5a5a5a5a5a5aULL;
+	m = mmap(NULL, sq.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 b->ctx->cmd_fd, sq.off);
+	ok(m == MAP_FAILED ||
+		   ((struct gaudi_ib_ring_swqe *)m)[(pi + 5) & (sq.entries - 1)].wr_id !=
+			   0x5a5a5a5a5a5aULL,
+	   "a's ring offset through b's context: b's own ring or nothing, never a's");
+	if (m != MAP_FAILED)
+		munmap(m, sq.size);
+
+	/* The QP gone, its rings still mapped: writing them is harmless. */
+	m = mmap(NULL, sq.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 a->ctx->cmd_fd, sq.off);
+	ibv_destroy_qp(a->qp);
+	a->qp = qp_new(a);
+	ok(m != MAP_FAILED && a->qp, "a second mapping of the ring kept across its QP's end");
+	if (m != MAP_FAILED) {
+		memset(m, 0xff, sq.size);
+		munmap(m, sq.size);
+	}
+	ok(!pair_renew(a, b), "fresh QPs connected after the rings");
+	refill(b, 15);
+	fill(a->buf, BUF_LEN, 16);
+	err = do_op(a, a->qp, IBV_WR_RDMA_WRITE, 0, 4096, (uintptr_t)b->buf, b->mr->rkey, 10);
+	ok(err == IBV_WC_SUCCESS && !memcmp(b->buf, a->buf, 4096),
+	   "the provider's posts through the new QP's ring still run (%d)", err);
+	provider_lists(a, b, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct end a, b;
@@ -666,6 +1075,11 @@ int main(int argc, char **argv)
 	bad_arguments(&a, &b);
 	data(&a, &b);
 	isolation(&a, &b, atoi(argv[5]));
+	{
+		const char *kp = getenv("GAUDI_VERBS_KERNEL_POST");
+
+		rings(&a, &b, kp && kp[0] == '1');
+	}
 	next_holder(&a, &b, argv[2], atoi(argv[4]));
 done:
 	end_close(&a);

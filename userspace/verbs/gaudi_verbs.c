@@ -16,6 +16,13 @@
  * the context's life.  A process that holds the card already (it opened
  * the compute node itself) gets EBUSY from that open, and its context
  * joins its holding.
+ *
+ * Work requests: with GAUDI_IB_UCTX_STAGING_RINGS a QP's provider writes
+ * them into the QP's staging rings (mapped kernel memory) and kicks with a
+ * post_send or post_recv command of none; the kernel copies and checks
+ * them.  GAUDI_VERBS_KERNEL_POST=1 in the environment (or a kernel without
+ * the rings) sends them in the commands instead.  Completions come from
+ * the poll_cq command either way.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <rdma/ib_user_verbs.h>
 
@@ -45,6 +53,7 @@ struct gaudi_vctx {
 	unsigned int card;
 	int accel_fd; /* the compute node this context holds, or -1 */
 	bool kernel_datapath; /* GAUDI_IB_UCTX_KERNEL_DATAPATH */
+	bool staging_rings; /* GAUDI_IB_UCTX_STAGING_RINGS, and wanted */
 };
 
 struct gaudi_vpd {
@@ -411,18 +420,87 @@ static int gaudi_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 /* Work requests of the extended QP API, from wr_start() to wr_complete(). */
 #define GAUDI_WR_BATCH 64
 
+/*
+ * A staging ring (uapi/rdma/gaudi_ib_abi.h): @entries slots, then the
+ * indexes; @pi the provider's producer index (the kernel's consumer index
+ * equals it between posts: a kick takes all or stops at the first refused,
+ * and the provider then takes the rest back).
+ */
+struct gaudi_vring {
+	void *mem;
+	size_t size;
+	uint32_t entries;
+	uint32_t pi;
+	struct gaudi_ib_ring_ctl *ctl;
+	pthread_spinlock_t lock;
+};
+
 struct gaudi_vqp {
 	struct verbs_qp vqp;
 	struct ibv_send_wr wr[GAUDI_WR_BATCH];
 	struct ibv_sge sge[GAUDI_WR_BATCH];
 	unsigned int nwr;
 	int wr_err;
+	struct gaudi_vring sq, rq; /* mem NULL: no ring */
 };
+
+/* Map the staging ring of @offset and @size (0: none); 0 or an errno. */
+static int ring_map(struct ibv_context *ctx, struct gaudi_vring *r,
+		    uint64_t offset, uint32_t size, uint32_t entries,
+		    size_t slot)
+{
+	void *mem;
+
+	if (!size)
+		return 0;
+	if (!entries || (entries & (entries - 1)) ||
+	    (uint64_t)entries * slot + sizeof(struct gaudi_ib_ring_ctl) > size)
+		return EPROTO;
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   ctx->cmd_fd, (off_t)offset);
+	if (mem == MAP_FAILED)
+		return errno;
+	r->mem = mem;
+	r->size = size;
+	r->entries = entries;
+	r->ctl = (struct gaudi_ib_ring_ctl *)((char *)mem + entries * slot);
+	r->pi = __atomic_load_n(&r->ctl->ci, __ATOMIC_ACQUIRE);
+	pthread_spin_init(&r->lock, PTHREAD_PROCESS_PRIVATE);
+	return 0;
+}
+
+static void ring_unmap(struct gaudi_vring *r)
+{
+	if (!r->mem)
+		return;
+	munmap(r->mem, r->size);
+	pthread_spin_destroy(&r->lock);
+	r->mem = NULL;
+}
+
+/*
+ * After a kick of @n staged WRs: how many the kernel took (its consumer
+ * index; at most @n); the rest are taken back from the ring.
+ */
+static uint32_t ring_kicked(struct gaudi_vring *r, uint32_t n)
+{
+	uint32_t taken = __atomic_load_n(&r->ctl->ci, __ATOMIC_ACQUIRE) -
+			 r->pi;
+
+	if (taken > n)
+		taken = 0;
+	r->pi += taken;
+	if (taken != n)
+		__atomic_store_n(&r->ctl->pi, r->pi, __ATOMIC_RELEASE);
+	return taken;
+}
 
 static struct gaudi_vqp *to_vqp(struct ibv_qp *ibqp)
 {
 	return (struct gaudi_vqp *)ibqp;
 }
+
+static int destroy_qp_cmd(struct ibv_qp *ibqp, uint32_t *events);
 
 /* RC only (rdma.rst): no SRQ, XRC, UD, UC, raw or extended attributes. */
 static struct ibv_qp *gaudi_create_qp(struct ibv_pd *ibpd,
@@ -431,8 +509,13 @@ static struct ibv_qp *gaudi_create_qp(struct ibv_pd *ibpd,
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;
 		struct ib_uverbs_create_qp core;
+		struct gaudi_ib_create_qp_req drv;
 	} cmd = {};
-	struct ib_uverbs_create_qp_resp resp = {};
+	struct {
+		struct ib_uverbs_create_qp_resp core;
+		struct gaudi_ib_create_qp_resp drv;
+	} r = {};
+	struct ib_uverbs_create_qp_resp *resp = &r.core;
 	struct gaudi_vqp *qp;
 	struct ibv_qp *ibqp;
 	int ret;
@@ -452,7 +535,9 @@ static struct ibv_qp *gaudi_create_qp(struct ibv_pd *ibpd,
 		return NULL;
 	}
 	ibqp = &qp->vqp.qp;
-	cmd.core.response = (uintptr_t)&resp;
+	if (to_vctx(ibpd->context)->staging_rings)
+		cmd.drv.comp_mask = GAUDI_IB_QP_SQ_RING | GAUDI_IB_QP_RQ_RING;
+	cmd.core.response = (uintptr_t)&r;
 	cmd.core.user_handle = (uintptr_t)ibqp;
 	cmd.core.pd_handle = ibpd->handle;
 	cmd.core.send_cq_handle = attr->send_cq->handle;
@@ -465,8 +550,25 @@ static struct ibv_qp *gaudi_create_qp(struct ibv_pd *ibpd,
 	cmd.core.sq_sig_all = !!attr->sq_sig_all;
 	cmd.core.qp_type = attr->qp_type;
 	ret = uverbs_write(ibpd->context->cmd_fd, IB_USER_VERBS_CMD_CREATE_QP,
-			   &cmd, sizeof(cmd), sizeof(resp));
+			   &cmd, sizeof(cmd), sizeof(r));
 	if (ret) {
+		free(qp);
+		errno = ret;
+		return NULL;
+	}
+	if (r.drv.comp_mask & GAUDI_IB_QP_SQ_RING)
+		ret = ring_map(ibpd->context, &qp->sq, r.drv.sq_ring_offset,
+			       r.drv.sq_ring_size, r.drv.sq_ring_entries,
+			       sizeof(struct gaudi_ib_ring_swqe));
+	if (!ret && (r.drv.comp_mask & GAUDI_IB_QP_RQ_RING))
+		ret = ring_map(ibpd->context, &qp->rq, r.drv.rq_ring_offset,
+			       r.drv.rq_ring_size, r.drv.rq_ring_entries,
+			       sizeof(struct gaudi_ib_ring_rwqe));
+	if (ret) {
+		ring_unmap(&qp->sq);
+		ibqp->context = ibpd->context;
+		ibqp->handle = resp->qp_handle;
+		destroy_qp_cmd(ibqp, NULL);
 		free(qp);
 		errno = ret;
 		return NULL;
@@ -476,22 +578,23 @@ static struct ibv_qp *gaudi_create_qp(struct ibv_pd *ibpd,
 	ibqp->pd = ibpd;
 	ibqp->send_cq = attr->send_cq;
 	ibqp->recv_cq = attr->recv_cq;
-	ibqp->handle = resp.qp_handle;
-	ibqp->qp_num = resp.qpn;
+	ibqp->handle = resp->qp_handle;
+	ibqp->qp_num = resp->qpn;
 	ibqp->state = IBV_QPS_RESET;
 	ibqp->qp_type = attr->qp_type;
 	ibqp->events_completed = 0;
 	pthread_mutex_init(&ibqp->mutex, NULL);
 	pthread_cond_init(&ibqp->cond, NULL);
-	attr->cap.max_send_wr = resp.max_send_wr;
-	attr->cap.max_recv_wr = resp.max_recv_wr;
-	attr->cap.max_send_sge = resp.max_send_sge;
-	attr->cap.max_recv_sge = resp.max_recv_sge;
-	attr->cap.max_inline_data = resp.max_inline_data;
+	attr->cap.max_send_wr = resp->max_send_wr;
+	attr->cap.max_recv_wr = resp->max_recv_wr;
+	attr->cap.max_send_sge = resp->max_send_sge;
+	attr->cap.max_recv_sge = resp->max_recv_sge;
+	attr->cap.max_inline_data = resp->max_inline_data;
 	return ibqp;
 }
 
-static int gaudi_destroy_qp(struct ibv_qp *ibqp)
+/* The DESTROY_QP command; the events reported in *@events (if not NULL). */
+static int destroy_qp_cmd(struct ibv_qp *ibqp, uint32_t *events)
 {
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;
@@ -504,10 +607,24 @@ static int gaudi_destroy_qp(struct ibv_qp *ibqp)
 	cmd.core.qp_handle = ibqp->handle;
 	ret = uverbs_write(ibqp->context->cmd_fd, IB_USER_VERBS_CMD_DESTROY_QP,
 			   &cmd, sizeof(cmd), sizeof(resp));
+	if (!ret && events)
+		*events = resp.events_reported;
+	return ret;
+}
+
+static int gaudi_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct gaudi_vqp *qp = to_vqp(ibqp);
+	uint32_t events = 0;
+	int ret;
+
+	ret = destroy_qp_cmd(ibqp, &events);
 	if (ret)
 		return ret;
+	ring_unmap(&qp->sq);
+	ring_unmap(&qp->rq);
 	pthread_mutex_lock(&ibqp->mutex);
-	while (ibqp->events_completed != resp.events_reported)
+	while (ibqp->events_completed != events)
 		pthread_cond_wait(&ibqp->cond, &ibqp->mutex);
 	pthread_mutex_unlock(&ibqp->mutex);
 	free(to_vqp(ibqp));
@@ -645,15 +762,132 @@ static int gaudi_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 	return 0;
 }
 
+/* An SGE count as the ring holds it: more than 1 stays more (refused). */
+static uint8_t ring_num_sge(int num_sge)
+{
+	return num_sge < 0 || num_sge > 1 ? 2 : (uint8_t)num_sge;
+}
+
+/*
+ * Publish @n staged WRs of @r, kick (a post command of none) and take back
+ * what the kernel did not take: 0, or the kick's errno (EIO if it took
+ * fewer without one); *@taken how many it took.
+ */
+static int ring_kick(struct gaudi_vqp *qp, struct gaudi_vring *r, uint32_t n,
+		     bool recv, uint32_t *taken)
+{
+	struct ibv_send_wr *sbad;
+	struct ibv_recv_wr *rbad;
+	int ret;
+
+	__atomic_store_n(&r->ctl->pi, r->pi + n, __ATOMIC_RELEASE);
+	ret = recv ? ibv_cmd_post_recv(&qp->vqp.qp, NULL, &rbad) :
+		     ibv_cmd_post_send(&qp->vqp.qp, NULL, &sbad);
+	*taken = ring_kicked(r, n);
+	return ret ? ret : *taken != n ? EIO : 0;
+}
+
+/* One send WR into slot @i of @r. */
+static void ring_put_send(struct gaudi_vring *r, uint32_t i,
+			  const struct ibv_send_wr *wr)
+{
+	struct gaudi_ib_ring_swqe *s =
+		(struct gaudi_ib_ring_swqe *)r->mem + (i & (r->entries - 1));
+
+	memset(s, 0, sizeof(*s));
+	s->wr_id = wr->wr_id;
+	s->opcode = wr->opcode;
+	s->send_flags = wr->send_flags;
+	s->num_sge = ring_num_sge(wr->num_sge);
+	if (wr->num_sge > 0) {
+		s->addr = wr->sg_list[0].addr;
+		s->length = wr->sg_list[0].length;
+		s->lkey = wr->sg_list[0].lkey;
+	}
+	s->remote_addr = wr->wr.rdma.remote_addr;
+	s->rkey = wr->wr.rdma.rkey;
+	s->imm_data = (uint32_t)wr->imm_data;
+}
+
+/*
+ * Into the send staging ring, a kick for each ring's worth; the kernel
+ * checks each WR.  *@bad_wr: the first not taken.
+ */
+static int ring_post_send(struct gaudi_vqp *qp, struct ibv_send_wr *wr,
+			  struct ibv_send_wr **bad_wr)
+{
+	struct gaudi_vring *r = &qp->sq;
+	struct ibv_send_wr *batch;
+	uint32_t n, taken;
+	int ret = 0;
+
+	pthread_spin_lock(&r->lock);
+	while (wr && !ret) {
+		for (batch = wr, n = 0; wr && n < r->entries; wr = wr->next)
+			ring_put_send(r, r->pi + n++, wr);
+		ret = ring_kick(qp, r, n, false, &taken);
+		for (wr = ret ? batch : wr; ret && taken--; wr = wr->next)
+			;
+	}
+	if (ret)
+		*bad_wr = wr;
+	pthread_spin_unlock(&r->lock);
+	return ret;
+}
+
 static int gaudi_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 			   struct ibv_send_wr **bad_wr)
 {
+	if (to_vqp(ibqp)->sq.mem)
+		return ring_post_send(to_vqp(ibqp), wr, bad_wr);
 	return ibv_cmd_post_send(ibqp, wr, bad_wr);
+}
+
+/* One receive WR into slot @i of @r. */
+static void ring_put_recv(struct gaudi_vring *r, uint32_t i,
+			  const struct ibv_recv_wr *wr)
+{
+	struct gaudi_ib_ring_rwqe *s =
+		(struct gaudi_ib_ring_rwqe *)r->mem + (i & (r->entries - 1));
+
+	memset(s, 0, sizeof(*s));
+	s->wr_id = wr->wr_id;
+	s->num_sge = ring_num_sge(wr->num_sge);
+	if (wr->num_sge > 0) {
+		s->addr = wr->sg_list[0].addr;
+		s->length = wr->sg_list[0].length;
+		s->lkey = wr->sg_list[0].lkey;
+	}
+}
+
+/* Into the receive staging ring, as ring_post_send(). */
+static int ring_post_recv(struct gaudi_vqp *qp, struct ibv_recv_wr *wr,
+			  struct ibv_recv_wr **bad_wr)
+{
+	struct gaudi_vring *r = &qp->rq;
+	struct ibv_recv_wr *batch;
+	uint32_t n, taken;
+	int ret = 0;
+
+	pthread_spin_lock(&r->lock);
+	while (wr && !ret) {
+		for (batch = wr, n = 0; wr && n < r->entries; wr = wr->next)
+			ring_put_recv(r, r->pi + n++, wr);
+		ret = ring_kick(qp, r, n, true, &taken);
+		for (wr = ret ? batch : wr; ret && taken--; wr = wr->next)
+			;
+	}
+	if (ret)
+		*bad_wr = wr;
+	pthread_spin_unlock(&r->lock);
+	return ret;
 }
 
 static int gaudi_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 			   struct ibv_recv_wr **bad_wr)
 {
+	if (to_vqp(ibqp)->rq.mem)
+		return ring_post_recv(to_vqp(ibqp), wr, bad_wr);
 	return ibv_cmd_post_recv(ibqp, wr, bad_wr);
 }
 
@@ -704,7 +938,7 @@ static int gaudi_wr_complete(struct ibv_qp_ex *qpx)
 	int ret = qp->wr_err;
 
 	if (!ret && qp->nwr)
-		ret = ibv_cmd_post_send(&qpx->qp_base, qp->wr, &bad);
+		ret = gaudi_post_send(&qpx->qp_base, qp->wr, &bad);
 	qp->nwr = 0;
 	qp->wr_err = 0;
 	return ret;
@@ -982,6 +1216,7 @@ static struct verbs_context *gaudi_alloc_context(struct ibv_device *ibdev,
 	} resp = {};
 	struct gaudi_vctx *ctx;
 	int accel_fd, ret;
+	const char *env;
 
 	(void)private_data;
 	accel_fd = open_card(ibdev);
@@ -1017,6 +1252,10 @@ static struct verbs_context *gaudi_alloc_context(struct ibv_device *ibdev,
 	ctx->card = resp.drv.card;
 	ctx->kernel_datapath =
 		resp.drv.comp_mask & GAUDI_IB_UCTX_KERNEL_DATAPATH;
+	env = getenv("GAUDI_VERBS_KERNEL_POST");
+	ctx->staging_rings =
+		(resp.drv.comp_mask & GAUDI_IB_UCTX_STAGING_RINGS) &&
+		!(env && env[0] == '1');
 	verbs_set_ops(&ctx->vctx, &gaudi_ctx_ops);
 	return &ctx->vctx;
 }

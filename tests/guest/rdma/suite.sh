@@ -27,7 +27,9 @@
 #      exactly what ethtool -S shows of the same run
 #   6  (in 4b's namespace window) gaudi_verbs_test (tests/verbs/) at path MTU 1024 and 4096: every
 #      verb with bad arguments, RC data byte for byte, the isolation
-#      classes through verbs; then rdma-core's and perftest's programs,
+#      classes through verbs, the staging rings against a hostile user;
+#      once more at 1024 on the kernel data path
+#      (GAUDI_VERBS_KERNEL_POST=1); then rdma-core's and perftest's programs,
 #      unmodified, between card 0
 #      and card 1 over their cable (verbs-tools.sh: ibv_rc_pingpong with
 #      its data check at path MTU 1024 and 4096, ib_write_bw at both,
@@ -236,6 +238,9 @@ for mtu in 1024 4096; do
 	tap_sub "verbs-$mtu" "$BIN/gaudi_verbs_test" \
 		"$d0" "$d1" "$x0" "$x1" "${x3:-0}" $mtu
 done
+# The kernel data path, as a provider without the staging rings posts.
+tap_sub "verbs-kernel-post" env GAUDI_VERBS_KERNEL_POST=1 \
+	"$BIN/gaudi_verbs_test" "$d0" "$d1" "$x0" "$x1" "${x3:-0}" 1024
 while read -r name needs tool tcp args; do
 	# shellcheck disable=SC2086 # option words
 	vt_server "/tmp/vt-$name.s" "$d0" 1 "$x0" "$tool" "$tcp" $args &
