@@ -196,19 +196,11 @@ static inline void no_close(void)
 	NO.send_seen = false;
 }
 
-/*
- * The driver's create: a new generation and key (the allocator gives the
- * same QPN and the same VA again), the extension, the region, then the
- * responder context, as h22k's driver orders it.
- */
-static inline void no_create(uint32_t psn, bool rd)
+/* The holder's 16 receive WQEs of QP 1, one buffer each, all posted. */
+static inline void no_post_recv(void)
 {
-	uint32_t w[8] = { 0 }, i, pi = NO_RQ_N;
+	uint32_t i, pi = NO_RQ_N;
 
-	NO.gen = (NO.gen + 1) & 0xFF;
-	NO.old_key = NO.key;
-	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
-	/* A verbs QP: 16 receive WQEs posted, its receive CQ. */
 	for (i = 0; i < NO_RQ_N; i++) {
 		uint64_t b = NO_RECV + NO_RECV_LEN * i;
 		uint32_t r[8] = { (uint32_t)b, (uint32_t)(b >> 32),
@@ -219,6 +211,36 @@ static inline void no_create(uint32_t psn, bool rd)
 	}
 	memcpy(W->fb[1].hbm + SQ_HBM + (NO_RQ - VA_SQ) + 32ULL * NO_RQ_N, &pi,
 	       4);
+}
+
+/* The region entry of QP 1's generation, key NO.key (rd: remote read). */
+static inline void no_region(bool rd)
+{
+	uint32_t w[8] = { 0 };
+
+	w[0] = (uint32_t)NO_REGION;
+	w[1] = (uint32_t)(NO_REGION >> 32);
+	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
+	w[4] = NO.key;
+	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
+	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
+}
+
+/*
+ * The driver's create: a new generation and key (the allocator gives the
+ * same QPN and the same VA again), the extension, the region, then the
+ * responder context, as h22k's driver orders it.
+ */
+static inline void no_create(uint32_t psn, bool rd)
+{
+	uint32_t w[8] = { 0 };
+
+	NO.gen = (NO.gen + 1) & 0xFF;
+	NO.old_key = NO.key;
+	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
+	/* A verbs QP: 16 receive WQEs posted, its receive CQ. */
+	no_post_recv();
 	w[0] = EXT_MTU_4096 | 7U << EXT_W0_RNR_RETRY_SHIFT |
 	       1U << EXT_W0_MIN_RNR_SHIFT | EXT_W0_VERBS |
 	       NO.gen << EXT_W0_GEN_SHIFT | EXT_W0_VALID;
@@ -228,13 +250,7 @@ static inline void no_create(uint32_t psn, bool rd)
 	w[4] = NO_RCQ | NO_RCQ << EXT_W4_RECV_CQ_SHIFT;
 	bed_table(1, NO_PORT, QPC_GW_TABLE_EXT, NO_QP, w);
 	memset(w, 0, sizeof(w));
-	w[0] = (uint32_t)NO_REGION;
-	w[1] = (uint32_t)(NO_REGION >> 32);
-	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
-	w[4] = NO.key;
-	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
-	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
-	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	no_region(rd);
 	connect(NO_PORT, NO_QP, NO_QP, NO.key, psn);
 	NO.open = true;
 	NO.mr_live = true;
@@ -363,21 +379,12 @@ static inline void nv_qpc_clear(void)
  */
 static inline void nv_claim(void)
 {
-	uint32_t i, pi = NO_RQ_N, arm = NO.gen + 1;
+	uint32_t arm = NO.gen + 1;
 	uint8_t *rcq = W->fb[1].hbm + SQ_HBM + (NO_RCQ_RING - VA_SQ);
 
 	nv_qpc_clear();
 	NO.gen = (NO.gen + 1) & 0xFF;
-	for (i = 0; i < NO_RQ_N; i++) {
-		uint64_t b = NO_RECV + NO_RECV_LEN * i;
-		uint32_t r[8] = { (uint32_t)b, (uint32_t)(b >> 32),
-				  NO_RECV_LEN, 0, i, 0, 0, 0 };
-
-		memcpy(W->fb[1].hbm + SQ_HBM + (NO_RQ - VA_SQ) + 32ULL * i, r,
-		       32);
-	}
-	memcpy(W->fb[1].hbm + SQ_HBM + (NO_RQ - VA_SQ) + 32ULL * NO_RQ_N, &pi,
-	       4);
+	no_post_recv();
 	/* The consumer record: CI as it is, a new arm sequence. */
 	memcpy(rcq + (32ULL << NO_RCQ_LOG) + 4, &arm, 4);
 	nv_ext(EXT_MTU_4096, false);
@@ -396,29 +403,10 @@ static inline void nv_claim(void)
  */
 static inline void nv_rtr(uint32_t psn, bool rd)
 {
-	uint32_t s[8] = { 0 }, w[8] = { 0 };
-	uint8_t m0[6];
-
-	mac_of(0, NO_PORT, m0);
-	setbits(s, RES_QPC_DST_QP_BIT, 24, NO_PEER_QP);
-	setbits(s, RES_QPC_DST_IP_BIT, 32, ip_of(0));
-	setbits(s, RES_QPC_SRC_IP_BIT, 32, ip_of(1));
-	setbits(s, RES_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m0[2] << 24 |
-		m0[3] << 16 | m0[4] << 8 | m0[5]);
-	setbits(s, RES_QPC_DST_MAC_47_32_BIT, 16, m0[0] << 8 | m0[1]);
-	setbits(s, RES_QPC_EXPECTED_PSN_BIT, 24, psn);
-	setbits(s, RES_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
-	setbits(s, RES_QPC_VALID_BIT, 1, 1);
-	gateway(W->fb[1].g, NO_PORT, NO_QP, false, s);
+	bed_responder(NO_PORT, NO_QP, NO_PEER_QP, 0, psn, false);
 	NO.old_key = NO.key;
 	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
-	w[0] = (uint32_t)NO_REGION;
-	w[1] = (uint32_t)(NO_REGION >> 32);
-	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
-	w[4] = NO.key;
-	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
-	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
-	nv_table(QPC_GW_TABLE_MR, NO_MR_IDX, w, 0);
+	no_region(rd);
 	NO.open = true;
 	NO.mr_live = true;
 	NO.read_ok = rd;
@@ -434,25 +422,9 @@ static inline void nv_rtr(uint32_t psn, bool rd)
  */
 static inline void nv_rts(uint32_t mtu)
 {
-	uint32_t r[16] = { 0 };
-	uint8_t m[6];
-
 	NO.mtu_code = mtu;
 	nv_ext(mtu, true);
-	mac_of(0, NO_PORT, m);
-	setbits(r, REQ_QPC_DST_QP_BIT, 24, NO_PEER_QP);
-	setbits(r, REQ_QPC_DST_IP_BIT, 32, ip_of(0));
-	setbits(r, REQ_QPC_SRC_IP_BIT, 32, ip_of(1));
-	setbits(r, REQ_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m[2] << 24 |
-		m[3] << 16 | m[4] << 8 | m[5]);
-	setbits(r, REQ_QPC_DST_MAC_47_32_BIT, 16, m[0] << 8 | m[1]);
-	setbits(r, REQ_QPC_TIMEOUT_RETRY_BIT, 8, 7);
-	setbits(r, REQ_QPC_NEXT_PSN_BIT, 24, 500);
-	setbits(r, REQ_QPC_OLDEST_UNACKED_PSN_BIT, 24, 500);
-	setbits(r, REQ_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
-	setbits(r, REQ_QPC_WQ_BASE_ADDR_BIT, 24, NO_QP);
-	setbits(r, REQ_QPC_VALID_BIT, 1, 1);
-	gateway(W->fb[1].g, NO_PORT, NO_QP, true, r);
+	bed_requester(1, NO_PORT, NO_QP, NO_PEER_QP, 0, 500);
 	NO.rts = true;
 	/* The engine's state of the QP ended: a message starts anew. */
 	NO.first_seen = false;
