@@ -189,6 +189,10 @@ struct gaudi_cn_qp_ext {
  * @src_ip: this port's
  * @dst_mac: the peer's MAC
  * @epsn: the first PSN expected (24 bits)
+ * @path_mtu: bytes (256..4096, a power of 2): the responder checks the
+ *	packets' payload against it (IBA: an attribute of RTR, so a QP that
+ *	stays at RTR, perftest's bandwidth server, receives at its path MTU)
+ * @min_rnr: the RNR timer code the responder NAKs with (IBA, 0..31)
  */
 struct gaudi_cn_res {
 	u32 dst_qpn;
@@ -196,6 +200,8 @@ struct gaudi_cn_res {
 	u32 src_ip;
 	u8 dst_mac[ETH_ALEN];
 	u32 epsn;
+	u32 path_mtu;
+	u32 min_rnr;
 };
 
 /**
@@ -264,7 +270,8 @@ struct gaudi_cn_qp_state {
  * @cq_clear: the entry ends.
  * @qp_release: the QP ends: contexts, extension entry and its regions go.
  * @qp_reset: both contexts invalidated, the number kept (to RESET or ERR).
- * @qp_set_res: write the responder context (INIT -> RTR).
+ * @qp_set_res: write the responder context, and the path MTU and RNR
+ *	timer of the QP's extension entry (INIT -> RTR).
  * @qp_set_req: write the requester context, path MTU and RNR retry
  *	(RTR -> RTS); needs an open port.
  * @qp_state: read both contexts.

@@ -708,6 +708,7 @@ struct roce_call {
 	struct gaudi_roce_vext vext;	/* its verbs fields */
 	u64 cq_ring;		/* a CQ table entry's ring, 0 to clear */
 	u32 cq_log;
+	u32 res_mtu;		/* a verbs QP's path MTU at RTR, bytes */
 	union {
 		struct drm_gaudi_nic_port port;
 		struct drm_gaudi_nic_conn conn;
@@ -940,6 +941,22 @@ static int roce_set_res(struct roce_call *c)
 	ret = -EINVAL;
 	if (!roce_conn_ok(c, rp, r->port, &r->conn_id))
 		goto out;
+	if (c->verbs) {
+		/*
+		 * The responder checks packets against the path MTU, an
+		 * attribute of RTR: a QP that never goes to RTS (perftest's
+		 * bandwidth server) receives at it too.  RNR retry (RTS's)
+		 * stays unlimited until then.
+		 */
+		if (!is_power_of_2(c->res_mtu) || c->res_mtu < 256 ||
+		    c->res_mtu > 4096 || c->vext.min_rnr > 0x1F)
+			goto out;
+		rp->vext[r->conn_id].min_rnr = c->vext.min_rnr;
+		ret = ext_write(c->gdev, r->port, r->conn_id, true,
+				ilog2(c->res_mtu) - 7, EXT_RNR_RETRY_INFINITE);
+		if (ret)
+			goto out;
+	}
 	set_bits(e, RES_QPC_DST_QP_BIT, 24, r->dst_conn_id);
 	set_bits(e, RES_QPC_LOCAL_KEY_BIT, 32, r->local_key);
 	set_bits(e, RES_QPC_DST_IP_BIT, 32, r->dst_ip);
@@ -1904,6 +1921,8 @@ int gaudi_roce_v_qp_set_res(struct gaudi_device *gdev,
 	v_peer(&c, port, qpn, res->dst_qpn, res->dst_ip, res->src_ip,
 	       res->dst_mac);
 	c.in.res.expected_psn = res->epsn;
+	c.res_mtu = res->path_mtu;
+	c.vext.min_rnr = res->min_rnr;
 	return v_run(&c, roce_set_res);
 }
 

@@ -700,6 +700,11 @@ static const struct en_roce_stat en_roce_stats[] = {
 	{ "roce_rnr_retries", ROCE_CNT_RNR_RETRIES },
 	{ "roce_mtu_errors", ROCE_CNT_MTU_ERRORS },
 	{ "roce_state_resets", ROCE_CNT_STATE_RESETS },
+	/* The verbs operations' (issue 25; rdma statistic shows them too). */
+	{ "roce_rnr_naks_tx", ROCE_CNT_TX_RNR_NAKS },
+	{ "roce_recv_wqes", ROCE_CNT_RECV_WQES },
+	{ "roce_reads_served", ROCE_CNT_READS_SERVED },
+	{ "roce_cq_events_lost", ROCE_CNT_CQ_EVENTS_LOST },
 };
 
 static const char en_sw_stats[][ETH_GSTRING_LEN] = {

@@ -1705,6 +1705,9 @@ static int qp_to_rtr(struct gaudi_ib_dev *dev, struct gaudi_ib_qp *qp,
 	memcpy(res.dst_mac, attr->ah_attr.roce.dmac, ETH_ALEN);
 	res.dst_qpn = attr->dest_qp_num;
 	res.epsn = attr->rq_psn;
+	/* RTR's: a QP that stays at RTR receives at them (perftest's server). */
+	res.path_mtu = ib_mtu_enum_to_int(attr->path_mtu);
+	res.min_rnr = attr->min_rnr_timer;
 	ret = rops(dev)->qp_set_res(dev->rd, qp->uc->hold,
 				    dev->hw_port[qp->port - 1], qp->qpn, &res);
 	if (ret)

@@ -19,6 +19,13 @@
  *   - a SEND's write outside the buffer of the receive WQE the engine took
  *     last, or with no SEND begun on this connection; a READ response's
  *     write outside the holder's READ WQE's buffer (issue 25).
+ * An input whose first byte has bit 7 set runs QP 1 through the verbs
+ * setup path instead (issue 25): the entries gaudi.ko's RDMA ops
+ * (kernel/gaudi_cn.h struct gaudi_cn_rdma_ops, kernel/gaudi_roce.c) write
+ * for gaudi_ib.ko's modify_qp, reg_mr and dereg_mr, in gaudi_ib.c's order
+ * (nv_*() below); the same rules hold, with the regions entered per QP at
+ * RTR, the remote VA offset of a verbs QP, no remote SOB, and a QP in ERR
+ * or a deregistered region reaching nothing.
  * Used by test_netoracle.c (the seeds as TAP) and fuzz_roce.c (libFuzzer).
  */
 #ifndef NETORACLE_H
@@ -49,8 +56,15 @@
 #define NO_RECV_LEN	0x400U
 #define NO_OWN		(VA_BUF + 0x30000ULL)	/* the holder's send data */
 #define NO_RDST		(VA_BUF + 0x38000ULL)	/* its READ's buffer */
+#define NO_EQ_HBM	0x3300000ULL		/* the CQ event queue (driver's) */
+#define NO_PEER_QP	7			/* card 0's QP of the verbs path */
 
 struct netoracle {
+	bool verbs;			/* QP 1 through the verbs setup path */
+	bool claimed;			/* verbs: INIT or later (qp_claim) */
+	bool rts;			/* verbs: its requester context set */
+	bool mr_live;			/* verbs: its region entered, not dereg'd */
+	uint32_t mtu_code;		/* verbs: the path MTU of RTS */
 	bool open;			/* QP 1's connection */
 	uint32_t gen, key, old_key;
 	uint32_t expected;		/* the PSN the holder's QP starts at */
@@ -114,7 +128,7 @@ static void no_txn(void *opaque, const struct gaudi_txn *t)
 	}
 	if (!t->write) {
 		if (no_inside(t->addr, t->len, NO_REGION, NO_REGION_LEN)) {
-			if (!NO.open || !NO.read_ok)
+			if (!NO.open || !NO.read_ok || !NO.mr_live)
 				no_fail("a read of a region without "
 					"remote-read access", t);
 			else
@@ -160,6 +174,8 @@ static void no_txn(void *opaque, const struct gaudi_txn *t)
 		no_fail("a write with no open connection", t);
 	else if (!no_inside(t->addr, t->len, NO_REGION, NO_REGION_LEN))
 		no_fail("a write outside the region", t);
+	else if (!NO.mr_live)
+		no_fail("a write into a deregistered region", t);
 	else if (!NO.first_seen)
 		no_fail("a write continuing an earlier connection's message",
 			t);
@@ -180,19 +196,11 @@ static inline void no_close(void)
 	NO.send_seen = false;
 }
 
-/*
- * The driver's create: a new generation and key (the allocator gives the
- * same QPN and the same VA again), the extension, the region, then the
- * responder context, as h22k's driver orders it.
- */
-static inline void no_create(uint32_t psn, bool rd)
+/* The holder's 16 receive WQEs of QP 1, one buffer each, all posted. */
+static inline void no_post_recv(void)
 {
-	uint32_t w[8] = { 0 }, i, pi = NO_RQ_N;
+	uint32_t i, pi = NO_RQ_N;
 
-	NO.gen = (NO.gen + 1) & 0xFF;
-	NO.old_key = NO.key;
-	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
-	/* A verbs QP: 16 receive WQEs posted, its receive CQ. */
 	for (i = 0; i < NO_RQ_N; i++) {
 		uint64_t b = NO_RECV + NO_RECV_LEN * i;
 		uint32_t r[8] = { (uint32_t)b, (uint32_t)(b >> 32),
@@ -203,6 +211,36 @@ static inline void no_create(uint32_t psn, bool rd)
 	}
 	memcpy(W->fb[1].hbm + SQ_HBM + (NO_RQ - VA_SQ) + 32ULL * NO_RQ_N, &pi,
 	       4);
+}
+
+/* The region entry of QP 1's generation, key NO.key (rd: remote read). */
+static inline void no_region(bool rd)
+{
+	uint32_t w[8] = { 0 };
+
+	w[0] = (uint32_t)NO_REGION;
+	w[1] = (uint32_t)(NO_REGION >> 32);
+	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
+	w[4] = NO.key;
+	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
+	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
+	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
+}
+
+/*
+ * The driver's create: a new generation and key (the allocator gives the
+ * same QPN and the same VA again), the extension, the region, then the
+ * responder context, as h22k's driver orders it.
+ */
+static inline void no_create(uint32_t psn, bool rd)
+{
+	uint32_t w[8] = { 0 };
+
+	NO.gen = (NO.gen + 1) & 0xFF;
+	NO.old_key = NO.key;
+	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
+	/* A verbs QP: 16 receive WQEs posted, its receive CQ. */
+	no_post_recv();
 	w[0] = EXT_MTU_4096 | 7U << EXT_W0_RNR_RETRY_SHIFT |
 	       1U << EXT_W0_MIN_RNR_SHIFT | EXT_W0_VERBS |
 	       NO.gen << EXT_W0_GEN_SHIFT | EXT_W0_VALID;
@@ -212,15 +250,10 @@ static inline void no_create(uint32_t psn, bool rd)
 	w[4] = NO_RCQ | NO_RCQ << EXT_W4_RECV_CQ_SHIFT;
 	bed_table(1, NO_PORT, QPC_GW_TABLE_EXT, NO_QP, w);
 	memset(w, 0, sizeof(w));
-	w[0] = (uint32_t)NO_REGION;
-	w[1] = (uint32_t)(NO_REGION >> 32);
-	w[2] = (uint32_t)(NO_REGION_LEN + no_model_slack);
-	w[4] = NO.key;
-	w[5] = NO_QP | NO.gen << MR_W5_GEN_SHIFT;
-	w[6] = MR_W6_VALID | MR_W6_REMOTE_WRITE | (rd ? MR_W6_REMOTE_READ : 0);
-	bed_table(1, NO_PORT, QPC_GW_TABLE_MR, NO_MR_IDX, w);
+	no_region(rd);
 	connect(NO_PORT, NO_QP, NO_QP, NO.key, psn);
 	NO.open = true;
+	NO.mr_live = true;
 	NO.first_seen = false;
 	NO.send_seen = false;
 	NO.read_ok = rd;
@@ -244,6 +277,17 @@ static inline void no_tables(void)
 		w[1] = ((uint32_t)(NO_RCQ_RING >> 32) & CQT_W1_ADDR_HI) |
 		       NO_RCQ_LOG << CQT_W1_LOG_SHIFT;
 		w[3] = CQT_W3_VALID;
+		if (NO.verbs) {
+			struct gaudi_core *g = W->fb[1].g;
+
+			/* gaudi_roce.c's port_open and roce_v_cq(). */
+			w[3] |= CQT_W3_EVENTS;
+			wr(g, qpc(NO_PORT, NIC_QPC_CQ_EQ_BASE_49_18),
+			   (uint32_t)(NO_EQ_HBM >> 18));
+			wr(g, qpc(NO_PORT, NIC_QPC_CQ_EQ_BASE_17_7),
+			   (uint32_t)(NO_EQ_HBM >> 7) & 0x7FF);
+			wr(g, qpc(NO_PORT, NIC_QPC_CQ_EQ_MASK), 63);
+		}
 		bed_table(1, NO_PORT, QPC_GW_TABLE_CQ, NO_RCQ, w);
 	}
 }
@@ -259,6 +303,10 @@ static inline void no_reset(void)
 
 	NO.open = false;
 	NO.first_seen = false;
+	/* Every QP of the RDMA driver is in error; the next INIT claims. */
+	NO.claimed = false;
+	NO.rts = false;
+	NO.mr_live = false;
 	gaudi_core_reset(g);
 	memset(W->fb[1].hbm + REQ_QPC_HBM, 0, 64ULL * GAUDI_ROCE_MAX_QPN);
 	memset(W->fb[1].hbm + RES_QPC_HBM, 0, 32ULL * GAUDI_ROCE_MAX_QPN);
@@ -271,12 +319,208 @@ static inline void no_reset(void)
 	no_requester();
 }
 
-static inline void no_setup(void)
+/* ---- the verbs setup path (issue 25) ---------------------------------- */
+
+/*
+ * Entry idx of table t of card 1's port, the words of keep (bit i: word
+ * i) left as they are: gaudi_roce.c's tbl_write() with a mask.
+ */
+static inline void nv_table(unsigned int t, uint32_t idx, const uint32_t *w,
+			    unsigned int keep)
+{
+	struct gaudi_core *g = W->fb[1].g;
+	unsigned int i;
+
+	for (i = 0; i < NIC_QPC_GW_WORDS; i++) {
+		wr(g, qpc(NO_PORT, NIC_QPC_GW_MASK(i)),
+		   i < 8 && !(keep & 1U << i) ? 0xFFFFFFFFU : 0);
+		wr(g, qpc(NO_PORT, NIC_QPC_GW_DATA(i)), i < 8 ? w[i] : 0);
+	}
+	wr(g, qpc(NO_PORT, NIC_QPC_GW_CTRL), idx | t << QPC_GW_CTRL_TABLE_SHIFT);
+	wr(g, qpc(NO_PORT, NIC_QPC_GW_BUSY), 1);
+}
+
+/*
+ * QP 1's extension entry as ext_write() writes a verbs QP's: path MTU
+ * code mtu, RNR retry without limit, its generation, the remote VA
+ * offset GAUDI_VA_HOST_START, its receive queue and CQs; once set up,
+ * word 3 (the engine's receive CI) kept.
+ */
+static inline void nv_ext(uint32_t mtu, bool keep_ci)
+{
+	uint32_t w[8] = { 0 };
+
+	w[0] = EXT_W0_VALID | NO.gen << EXT_W0_GEN_SHIFT |
+	       EXT_RNR_RETRY_INFINITE << EXT_W0_RNR_RETRY_SHIFT |
+	       (mtu & EXT_W0_PATH_MTU) | EXT_W0_VERBS |
+	       (1U << EXT_W0_MIN_RNR_SHIFT & EXT_W0_MIN_RNR);
+	w[1] = (uint32_t)NO_RQ;
+	w[2] = ((uint32_t)(NO_RQ >> 32) & EXT_W2_RQ_ADDR_HI) |
+	       NO_RQ_LOG << EXT_W2_RQ_LOG_SHIFT;
+	w[4] = NO_RCQ | NO_RCQ << EXT_W4_RECV_CQ_SHIFT;
+	w[5] = (uint32_t)GAUDI_VA_HOST_START;
+	w[6] = (uint32_t)(GAUDI_VA_HOST_START >> 32);
+	nv_table(QPC_GW_TABLE_EXT, NO_QP, w, keep_ci ? 1U << 3 : 0);
+}
+
+/* qpc_clear(): both contexts of QP 1 zeroed. */
+static inline void nv_qpc_clear(void)
+{
+	uint32_t e[16] = { 0 };
+
+	gateway(W->fb[1].g, NO_PORT, NO_QP, true, e);
+	gateway(W->fb[1].g, NO_PORT, NO_QP, false, e);
+}
+
+/*
+ * RESET -> INIT (gaudi_ib.c qp_claim(), @qp_claim): stale contexts
+ * cleared, a new generation, the extension entry whole with MTU 4096; the
+ * receive WQEs the holder posted and its CQ armed.
+ */
+static inline void nv_claim(void)
+{
+	uint32_t arm = NO.gen + 1;
+	uint8_t *rcq = W->fb[1].hbm + SQ_HBM + (NO_RCQ_RING - VA_SQ);
+
+	nv_qpc_clear();
+	NO.gen = (NO.gen + 1) & 0xFF;
+	no_post_recv();
+	/* The consumer record: CI as it is, a new arm sequence. */
+	memcpy(rcq + (32ULL << NO_RCQ_LOG) + 4, &arm, 4);
+	nv_ext(EXT_MTU_4096, false);
+	NO.claimed = true;
+	NO.rts = false;
+	NO.open = false;
+	NO.mr_live = false;
+	NO.first_seen = false;
+	NO.send_seen = false;
+}
+
+/*
+ * INIT -> RTR (qp_to_rtr(): @qp_set_res, then mr_bind() of the PD's
+ * region): the responder context with no key of its own and no remote
+ * SOB, then the region entry for this QP and generation.
+ */
+static inline void nv_rtr(uint32_t psn, bool rd)
+{
+	bed_responder(NO_PORT, NO_QP, NO_PEER_QP, 0, psn, false);
+	NO.old_key = NO.key;
+	NO.key = ((0x9E3779B1U * (NO.gen + 7)) & ~0xFFU) | NO_MR_IDX;
+	no_region(rd);
+	NO.open = true;
+	NO.mr_live = true;
+	NO.read_ok = rd;
+	NO.expected = psn;
+	NO.first_seen = false;
+	NO.send_seen = false;
+}
+
+/*
+ * RTR -> RTS (qp_to_rts(), @qp_set_req): the extension entry again with
+ * the path MTU (its receive CI kept; the engine's state of the QP ends),
+ * then the requester context with no key of its own.
+ */
+static inline void nv_rts(uint32_t mtu)
+{
+	NO.mtu_code = mtu;
+	nv_ext(mtu, true);
+	bed_requester(1, NO_PORT, NO_QP, NO_PEER_QP, 0, 500);
+	NO.rts = true;
+	/* The engine's state of the QP ended: a message starts anew. */
+	NO.first_seen = false;
+	NO.send_seen = false;
+}
+
+/* To ERR (@qp_reset): both contexts invalid; entries and region stay. */
+static inline void nv_err(void)
+{
+	nv_qpc_clear();
+	NO.open = false;
+	NO.rts = false;
+	NO.first_seen = false;
+	NO.send_seen = false;
+}
+
+/* DEREG_MR of the region (mr_unbind(), @mr_clear): its entry zeroed. */
+static inline void nv_dereg(void)
+{
+	uint32_t w[8] = { 0 };
+
+	if (!NO.mr_live)
+		return;
+	nv_table(QPC_GW_TABLE_MR, NO_MR_IDX, w, 0);
+	NO.mr_live = false;
+}
+
+/*
+ * To RESET (qp_unclaim(), @qp_release = conn_end()): contexts, the
+ * extension entry and the QP's regions zeroed.
+ */
+static inline void nv_release(void)
+{
+	uint32_t w[8] = { 0 };
+
+	nv_qpc_clear();
+	nv_table(QPC_GW_TABLE_EXT, NO_QP, w, 0);
+	nv_table(QPC_GW_TABLE_MR, NO_MR_IDX, w, 0);
+	NO.claimed = false;
+	NO.rts = false;
+	NO.open = false;
+	NO.mr_live = false;
+	NO.first_seen = false;
+	NO.send_seen = false;
+}
+
+/*
+ * A new QP on the same number (RESET -> INIT -> RTR [-> RTS]) as the
+ * verbs program's modify_qp calls: with read access rd, RTS at MTU 1024
+ * (mtu1k) or 4096 unless rtr_only.
+ */
+static inline void nv_create(uint32_t psn, bool rd, bool rtr_only, bool mtu1k)
+{
+	if (NO.claimed)
+		nv_release();
+	nv_claim();
+	nv_rtr(psn, rd);
+	if (!rtr_only)
+		nv_rts(mtu1k ? EXT_MTU_4096 - 2 : EXT_MTU_4096);
+}
+
+/*
+ * Operation 4 on the verbs path: a device reset (a0 bit 0), else by bits
+ * 2:1 RESET, ERR, DEREG_MR of the region, RTR -> RTS at MTU 1024 (for a
+ * QP left at RTR).
+ */
+static inline void nv_op4(uint8_t a0)
+{
+	switch ((a0 >> 1) & 3) {
+	case 0:
+		if (NO.claimed)
+			nv_release();
+		break;
+	case 1:
+		if (NO.claimed)
+			nv_err();
+		break;
+	case 2:
+		nv_dereg();
+		break;
+	default:
+		if (NO.claimed && NO.open && !NO.rts)
+			nv_rts(EXT_MTU_4096 - 2);
+	}
+}
+
+static inline void no_setup(bool verbs)
 {
 	two_cards(NO_PORT, NULL);
 	memset(&NO, 0, sizeof(NO));
+	NO.verbs = verbs;
 	no_tables();
-	no_create(0, true);
+	if (verbs)
+		nv_create(0, true, false, false);
+	else
+		no_create(0, true);
 	no_requester();
 	W->dead = true;			/* the peer is the input */
 	W->fb[1].g->bus.txn = no_txn;
@@ -323,7 +567,8 @@ static inline void no_deliver(const uint8_t *f, size_t len)
 		NO.send_seen = true;
 	NO.in_frame = true;
 	NO.qpn = qpn;
-	NO.sob_ok = NO.open && qpn == NO_QP;
+	/* The RDMA driver never enables the remote SOB (gaudi_roce.c). */
+	NO.sob_ok = NO.open && qpn == NO_QP && !NO.verbs;
 	gaudi_nic_receive(W->fb[1].g, NO_PORT, f, len);
 	NO.in_frame = false;
 	memcpy(NO.last, f, len);
@@ -392,6 +637,9 @@ static inline void no_frame(const uint8_t *a)
 	default:
 		k.va = VA_HOLE + 4096ULL * a[4];
 	}
+	/* A verbs QP adds GAUDI_VA_HOST_START: the peer names what is below. */
+	if (NO.verbs)
+		k.va -= GAUDI_VA_HOST_START;
 	switch (a[5] & 3) {
 	case 0:
 		k.rkey = NO.key;
@@ -492,14 +740,15 @@ static inline void no_wqe(const uint8_t *a)
 /*
  * Run one input; 0 if the oracle saw nothing wrong, else 1 with why.
  * Operations (8 bytes each, the first selects): 0-3 a remote frame,
- * 4 close (or a device reset), 5 re-create, 6 the holder's WQE, 7 time
- * passes or a replay.
+ * 4 close (or a device reset; on the verbs path nv_op4()), 5 re-create,
+ * 6 the holder's WQE, 7 time passes or a replay.  Bit 7 of the first
+ * byte: QP 1 through the verbs setup path (nv_*()).
  */
 static inline int no_run(const uint8_t *d, size_t n, char *why, size_t wl)
 {
 	size_t i;
 
-	no_setup();
+	no_setup(n && (d[0] & 0x80));
 	for (i = 0; i + NO_OP_SIZE <= n && !NO.violations; i += NO_OP_SIZE) {
 		const uint8_t *a = d + i + 1;
 
@@ -510,10 +759,17 @@ static inline int no_run(const uint8_t *d, size_t n, char *why, size_t wl)
 		case 4:
 			if (a[0] & 1)
 				no_reset();
+			else if (NO.verbs)
+				nv_op4(a[0]);
 			else
 				no_close();
 			break;
 		case 5:
+			if (NO.verbs) {
+				nv_create((uint32_t)a[0] << 8 | a[1], a[2] & 1,
+					  a[2] & 2, a[2] & 4);
+				break;
+			}
 			if (NO.open)
 				no_close();
 			no_create((uint32_t)a[0] << 8 | a[1], a[2] & 1);

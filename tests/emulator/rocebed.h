@@ -409,26 +409,37 @@ static inline void bed_requester(int from, unsigned int p, uint32_t qa,
 	gateway(W->fb[from].g, p, qa, true, r);
 }
 
-/* Requester qa on card 0 -> responder qb on card 1 (rkey: the key sent). */
-static inline void connect(unsigned int p, uint32_t qa, uint32_t qb,
-			   uint32_t rkey, uint32_t psn)
+/*
+ * Responder context qb of card 1 for card 0's qa: local key key, the
+ * expected PSN psn, the remote SOB on with sob.
+ */
+static inline void bed_responder(unsigned int p, uint32_t qb, uint32_t qa,
+				 uint32_t key, uint32_t psn, bool sob)
 {
 	uint32_t s[8] = { 0 };
 	uint8_t m0[6];
 
 	mac_of(0, p, m0);
-	bed_requester(0, p, qa, qb, rkey, psn);
 	setbits(s, RES_QPC_DST_QP_BIT, 24, qa);
-	setbits(s, RES_QPC_LOCAL_KEY_BIT, 32, RKEY);
+	setbits(s, RES_QPC_LOCAL_KEY_BIT, 32, key);
 	setbits(s, RES_QPC_DST_IP_BIT, 32, ip_of(0));
 	setbits(s, RES_QPC_SRC_IP_BIT, 32, ip_of(1));
 	setbits(s, RES_QPC_DST_MAC_31_0_BIT, 32, (uint32_t)m0[2] << 24 |
 		m0[3] << 16 | m0[4] << 8 | m0[5]);
 	setbits(s, RES_QPC_DST_MAC_47_32_BIT, 16, m0[0] << 8 | m0[1]);
 	setbits(s, RES_QPC_EXPECTED_PSN_BIT, 24, psn);
-	setbits(s, RES_QPC_SOB_EN_BIT, 1, 1);
+	setbits(s, RES_QPC_TRANSPORT_BIT, 1, QPC_TRANSPORT_RC);
+	setbits(s, RES_QPC_SOB_EN_BIT, 1, sob);
 	setbits(s, RES_QPC_VALID_BIT, 1, 1);
 	gateway(W->fb[1].g, p, qb, false, s);
+}
+
+/* Requester qa on card 0 -> responder qb on card 1 (rkey: the key sent). */
+static inline void connect(unsigned int p, uint32_t qa, uint32_t qb,
+			   uint32_t rkey, uint32_t psn)
+{
+	bed_requester(0, p, qa, qb, rkey, psn);
+	bed_responder(p, qb, qa, RKEY, psn, true);
 }
 
 /* WQE idx of requester qa of side: RDMA WRITE (+ SOB increment). */

@@ -24,6 +24,15 @@ struct seed {
 #define WQE(la, off, sz) { 6, la, off, sz, 0, 0, 0, 0 }
 #define TIME(ms) { 7, 0, ms, 0, 0, 0, 0, 0 }
 #define REPLAY { 7, 1, 0, 0, 0, 0, 0, 0 }
+/* The verbs setup path (bit 7 of the first byte): its first operation. */
+#define VFR(o, q, psn, va, off, kl, lf) { 0x80, o, q, psn, va, off, kl, lf }
+#define VTIME(ms) { 0x87, 0, ms, 0, 0, 0, 0, 0 }
+#define V_RESET { 4, 0, 0, 0, 0, 0, 0, 0 }
+#define V_ERR { 4, 2, 0, 0, 0, 0, 0, 0 }
+#define V_DEREG { 4, 4, 0, 0, 0, 0, 0, 0 }
+#define V_RTS { 4, 6, 0, 0, 0, 0, 0, 0 }
+/* RESET -> INIT -> RTR [-> RTS]: bit 0 read access, 1 RTR only, 2 MTU 1024. */
+#define V_CREATE(hi, lo, f) { 5, hi, lo, f, 0, 0, 0, 0 }
 
 static const struct seed seeds[] = {
 	{ "a WRITE to configuration space (the driver's W_S SOBs) and the "
@@ -82,11 +91,48 @@ static const struct seed seeds[] = {
 	  5, {
 		FR(0x44, 0, 0, 0, 0, 0x08, 64), CLOSE,
 		{ 5, 0, 0, 1, 0, 0, 0, 0 }, REPLAY, TIME(1) } },
+	/* Issue 25: QP 1 set up as gaudi_ib.ko's modify_qp does. */
+	{ "verbs: a WRITE into a deregistered region, with its key", 4, {
+		VTIME(0), FR(3, 0, 0, 0, 0, 0, 1), V_DEREG,
+		FR(3, 0, 0, 0, 0, 0, 1) } },
+	{ "verbs: a QP in ERR: WRITE, SEND and READ with the live key", 5, {
+		VTIME(0), V_ERR, FR(3, 0, 0, 0, 0, 0, 1),
+		FR(0x43, 0, 0, 0, 0, 0, 4), FR(0x44, 0, 0, 0, 0, 0, 4) } },
+	{ "verbs: RESET and INIT again: the old key, a MIDDLE of the last "
+	  "QP's message", 6, {
+		VFR(0, 0, 0, 0, 0, 0x04, 64), V_RESET, V_CREATE(0, 0, 1),
+		FR(1, 0, 0, 0, 0, 0, 64), FR(3, 0, 0, 0, 0, 1, 1), REPLAY } },
+	{ "verbs: a message begun at RTR, then RTS rewrites the extension "
+	  "(MTU 1024)", 5, {
+		VTIME(0), V_CREATE(0, 5, 3), FR(0, 0, 0, 0, 0, 0x04, 64),
+		V_RTS, FR(1, 0, 0, 0, 0, 0, 16) } },
+	{ "verbs: VAs below the offset reaching configuration space, the "
+	  "driver's HBM, the send queue", 4, {
+		VFR(3, 0, 0, 4, 0, 0, 1), FR(3, 0, 0, 5, 0, 0, 1),
+		FR(3, 0, 0, 6, 0, 0, 1), FR(4, 0, 0, 3, 1, 0, 0x80) } },
+	{ "verbs: past the region's end, a packet above the path MTU 1024, "
+	  "a READ without the right", 5, {
+		VTIME(0), V_CREATE(0, 0, 4), FR(3, 0, 0, 1, 1, 0, 2),
+		FR(3, 0, 0, 0, 0, 0, 32), FR(0x44, 0, 0, 0, 0, 0, 4) } },
+	{ "verbs: legitimate traffic: a WRITE, a SEND and a READ", 3, {
+		VFR(3, 0, 0, 0, 0, 0, 1), FR(0x43, 0, 0, 0, 0, 0, 4),
+		FR(0x44, 0, 0, 0, 0, 0, 4) } },
 	{ "legitimate traffic: a SEND and a READ in the region", 2, {
 		FR(0x43, 0, 0, 0, 0, 0, 4), FR(0x44, 0, 0, 0, 0, 0, 4) } },
 	{ "legitimate traffic: a two-packet message in the region", 2, {
 		FR(0, 0, 0, 0, 0, 0x04, 64), FR(2, 0, 0, 0, 0, 0, 64) } },
 };
+
+/* The seed whose name begins with prefix. */
+static const struct seed *named(const char *prefix)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		if (!strncmp(seeds[i].name, prefix, strlen(prefix)))
+			return &seeds[i];
+	return &seeds[0];
+}
 
 static size_t pack(const struct seed *s, uint8_t *buf)
 {
@@ -154,10 +200,22 @@ int main(int argc, char **argv)
 	   "a legitimate SEND reaches its receive buffer (%u), a READ the "
 	   "region (%u)", NO.recv_writes, NO.reads);
 	no_model_slack = 0x1000;
-	n = pack(&seeds[sizeof(seeds) / sizeof(seeds[0]) - 5], buf);
+	n = pack(named("READs: past"), buf);
 	ok(no_run(buf, n, why, sizeof(why)) == 1,
 	   "the oracle fails a READ past the registered region (%s)", why);
 	no_model_slack = 0;
+	/* The verbs path: what its legitimate traffic and the oracle do. */
+	n = pack(named("verbs: legitimate"), buf);
+	ok(!no_run(buf, n, why, sizeof(why)) && NO.verbs && NO.writes == 1 &&
+	   NO.recv_writes == 1 && NO.reads == 1,
+	   "verbs path: a WRITE (%u), a SEND (%u) and a READ (%u) reach the "
+	   "region and the receive buffer", NO.writes, NO.recv_writes,
+	   NO.reads);
+	no_model_slack = 0x1000;
+	n = pack(named("verbs: past"), buf);
+	ok(no_run(buf, n, why, sizeof(why)) == 1 && NO.verbs,
+	   "verbs path: the oracle fails a write past the registered region "
+	   "(%s)", why);
 	no_model_slack = 0;
 	free(W);
 	return tap_done();

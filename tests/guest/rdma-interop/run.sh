@@ -13,7 +13,7 @@
 #
 # The first end serves, the second runs the clients
 # (tests/guest/rdma-interop/side.sh; the list of runs, path MTU 1024 and
-# 4096, is tests/guest/rdma/verbs-tools.sh).  ibv_rc_pingpong checks the
+# 4096 for every program, is tests/guest/rdma/verbs-tools.sh).  ibv_rc_pingpong checks the
 # data (-c); perftest checks none, so a perftest run passes when both ends
 # complete.  The perftest figures are reported, not judged: each one of a
 # pair with a Gaudi end as its ratio to rxe-rxe's on the same link
@@ -29,10 +29,11 @@
 # failure.
 set -u
 
-# The programs pass between two cards of one VM (the rdma suite); between
-# two VMs with a Gaudi end they have not been run on gaudi_ib.ko's verbs
-# yet (issue 25).
-: "${VERBS_TODO=not yet run between two VMs on the verbs of gaudi_ib.ko (issue 25)}"
+# The runs with a Gaudi end pass on a quiet host, but on a loaded one the
+# card's requester still gives up now and then (IBV_WC_RETRY_EXC_ERR,
+# syndrome 0x53) while the peer VM is not run: TODO results until that is
+# understood (Documentation/net/rdma.rst, "Testing"; issue 25).
+: "${VERBS_TODO=a Gaudi end may end with RETRY_EXC when the host stalls the peer VM (issue 25)}"
 PAIRS=${PAIRS:-rxe-rxe gaudi-gaudi gaudi-rxe}
 
 repo=$(cd "$(dirname "$0")/../../.." && pwd)

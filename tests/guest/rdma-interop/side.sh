@@ -98,6 +98,10 @@ while read -r name needs tool tcp args; do
 	fig=$(vt_figure "$name" "/tmp/$name.log")
 	vt_todo_or_ok "$(vt_todo_reason "$TODO" "$needs" "$name")" $st "$name: the $SIDE end of $tool on $dev/$port completes (status $st, $secs s${fig:+, $fig})"
 	[ $st -eq 0 ] || vt_show "/tmp/$name.log" 12
+	# A server that failed early: its client may wait out VT_TIMEOUT
+	# before it tries the next run; a server listening since now would
+	# time out just as that client comes, and so on down the list.
+	[ "$SIDE" = server ] && [ $st -ne 0 ] && sleep "$VT_TIMEOUT"
 	[ "$SIDE" = client ] && [ $st -eq 0 ] && [ -n "$fig" ] &&
 		diag "figure $name $fig"
 done <<EOF

@@ -32,9 +32,15 @@
 #      (GAUDI_VERBS_KERNEL_POST=1); then rdma-core's and perftest's programs,
 #      unmodified, between card 0
 #      and card 1 over their cable (verbs-tools.sh: ibv_rc_pingpong with
-#      its data check at path MTU 1024 and 4096, ib_write_bw at both,
-#      ib_read_bw, ib_send_bw, ib_write_lat), each bounded in time; no
-#      kernel problem in dmesg after them
+#      its data check, ib_write_bw, ib_read_bw, ib_send_bw, ib_write_lat,
+#      each at path MTU 1024 and 4096), each bounded in time; no
+#      kernel problem in dmesg after them; the counters of the verbs
+#      operations (25..28) moved by them, the same in rdma statistic,
+#      sysfs and ethtool -S: recv_wqes on both ends (ping-pong, SEND),
+#      reads_served on card 0 by at least ib_read_bw's READs,
+#      rnr_naks_tx (and rnr_naks_rx, rnr_retries at the sender) by a
+#      SEND of ib_send_bw -r 1 that finds no receive posted, cq_events_lost
+#      shown and unchanged (no CQ event lost)
 #   7  gaudi_ib.ko unloaded while a verbs context holds card 0: the
 #      context is cut off (the provider's compute-node handle keeps the
 #      card until the program closes), the module reloads
@@ -54,12 +60,16 @@ PORTS=${PORTS:-10}
 PATH=$BIN:$PATH
 export PATH
 
-# What is known not to pass yet (TODO results, run and shown): ib_write_bw
-# at path MTU 1024 between the two cards ends with status 1 on both sides
-# after its first results line (issue 25; ib_write_bw at 4096 passes).
+# What is known not to pass yet (TODO results, run and shown): ib_read_bw
+# at path MTU 1024 between two cards of one VM.  QEMU hands a frame from
+# one card to the other inside the sender's own send; the model's engine
+# keeps 8 frames that arrive while it sends (GAUDI_ROCE_DEFER) and loses
+# the rest, so of a READ's 64 responses all but 8 are lost each time and
+# the requester waits out its retransmission timer about eight times per
+# READ (Documentation/net/rdma.rst, "Testing"; between two VMs it passes).
 : "${VERBS_TODO=}"
-: "${VERBS_TODO_RUNS=write_bw-1024}"
-: "${VERBS_TODO_RUNS_WHY=ib_write_bw at path MTU 1024 ends with status 1 on the model (issue 25)}"
+: "${VERBS_TODO_RUNS=read_bw-1024}"
+: "${VERBS_TODO_RUNS_WHY=READ responses beyond the 8 frames the model defers are lost between two cards of one VM (issue 25)}"
 export VERBS_TODO_RUNS VERBS_TODO_RUNS_WHY
 export VERBS_TODO
 
@@ -241,6 +251,12 @@ done
 # The kernel data path, as a provider without the staging rings posts.
 tap_sub "verbs-kernel-post" env GAUDI_VERBS_KERNEL_POST=1 \
 	"$BIN/gaudi_verbs_test" "$d0" "$d1" "$x0" "$x1" "${x3:-0}" 1024
+# The counters of the verbs operations before the programs (25..28).
+for c in rnr_naks_tx recv_wqes reads_served cq_events_lost rnr_naks_rx rnr_retries; do
+	echo "0:$c $(counter "$d0" 1 $c)"
+	echo "1:$c $(counter "$d1" 1 $c)"
+done >/tmp/vcnt.before
+rm -f /tmp/vcnt.after
 while read -r name needs tool tcp args; do
 	# shellcheck disable=SC2086 # option words
 	vt_server "/tmp/vt-$name.s" "$d0" 1 "$x0" "$tool" "$tcp" $args &
@@ -259,6 +275,49 @@ while read -r name needs tool tcp args; do
 done <<EOF
 $(vt_runs)
 EOF
+# The verbs operations' counters (25..28): an RNR NAK first, from a SEND
+# that finds card 0's one receive WR taken (ib_send_bw -r 1).
+vt_server /tmp/vt-rnr.s "$d0" 1 "$x0" ib_send_bw 18620 -m 4096 -s 4096 -n 20 -r 1 -F &
+srv=$!
+vt_client /tmp/vt-rnr.c 127.0.0.1 "$d1" 1 "$x1" ib_send_bw 18620 -m 4096 -s 4096 -n 20 -r 1 -F
+cst=$?
+wait $srv
+ok $((cst + $?)) "ib_send_bw -r 1 (one receive WR posted at a time) completes"
+[ $cst -eq 0 ] || { vt_show /tmp/vt-rnr.s 12; vt_show /tmp/vt-rnr.c 12; }
+vcnt_ok=
+vcnt_msg=
+for c in rnr_naks_tx recv_wqes reads_served cq_events_lost rnr_naks_rx rnr_retries; do
+	for e in "0 $d0 $n0" "1 $d1 $n1"; do
+		# shellcheck disable=SC2086 # card, device, netdev
+		set -- $e
+		now=$(counter "$2" 1 $c)
+		was=$(awk -v k="$1:$c" '$1 == k { print $2 }' /tmp/vcnt.before)
+		eth=$(if [ "$1" = 0 ]; then eth_stat "$3" "roce_$c"; else
+			nsenter -t "$nspid" -n ethtool -S "$3" 2>/dev/null |
+				awk -v k="roce_$c:" '$1 == k { print $2 }'; fi)
+		stat=$(rdma statistic show link "$2/1" 2>/dev/null | tr ' ' '\n' |
+			awk -v k="$c" 'p { print; exit } $1 == k { p = 1 }')
+		echo "$1:$c $now $was $eth $stat" >>/tmp/vcnt.after
+		vcnt_msg="$vcnt_msg ${c}[$1] ${was:-?}->${now:-?}"
+		# ethtool -S has the four of the verbs operations (25..28).
+		case $c in rnr_naks_rx | rnr_retries) eth=$now ;; esac
+		[ -n "$now" ] && [ "$now" = "$stat" ] && [ "$now" = "$eth" ] ||
+			vcnt_ok="$vcnt_ok ${c}[$1]:sysfs=$now,rdma=$stat,ethtool=$eth"
+	done
+done
+[ -z "$vcnt_ok" ]
+ok $? "counters 25..28: rdma statistic, sysfs and ethtool -S agree${vcnt_ok:+ (not:$vcnt_ok)}"
+moved() { awk -v k="$1" -v m="$2" '$1 == k { exit !($2 - $3 >= m) }' /tmp/vcnt.after; }
+moved 0:recv_wqes 20 && moved 1:recv_wqes 20
+ok $? "recv_wqes moved on both ends (ping-pong, SEND)"
+moved 0:reads_served 200
+ok $? "reads_served moved on card 0 by at least ib_read_bw's 200 READs"
+moved 0:rnr_naks_tx 1 && moved 1:rnr_naks_rx 1 && moved 1:rnr_retries 1
+ok $? "rnr_naks_tx moved on card 0, rnr_naks_rx and rnr_retries on card 1 (ib_send_bw -r 1)"
+same() { awk -v k="$1" '$1 == k { exit !($2 != "" && $2 == $3) }' /tmp/vcnt.after; }
+same 0:cq_events_lost && same 1:cq_events_lost
+ok $? "cq_events_lost shown on both ends, unchanged: no CQ event lost"
+diag "verbs counters:$vcnt_msg"
 problems=$(dmesg | kernel_problems | head -3)
 [ -z "$problems" ]
 ok $? "dmesg: no kernel problem after the verbs programs${problems:+: $problems}"

@@ -7,9 +7,9 @@
 # time, and their figures.  Source it after tap.sh (busybox sh).
 #
 # A run (vt_runs) is ibv_rc_pingpong with -c (it
-# checks every received buffer byte for byte and fails on a mismatch) at
-# path MTU 1024 and 4096, perftest's ib_write_bw at both, ib_read_bw,
-# ib_send_bw and ib_write_lat at 4096.  perftest checks no data: a
+# checks every received buffer byte for byte and fails on a mismatch),
+# perftest's ib_write_bw, ib_read_bw, ib_send_bw and ib_write_lat, each at
+# path MTU 1024 and 4096.  perftest checks no data: a
 # perftest run passes when both ends complete.  Each run has its own TCP
 # port, so that a client never meets the server of another run.
 #
@@ -75,8 +75,11 @@ pingpong-1024 send ibv_rc_pingpong 18601 -m 1024 -s 16384 -n 20 -c
 pingpong-4096 send ibv_rc_pingpong 18602 -m 4096 -s 65536 -n 20 -c
 write_bw-1024 write ib_write_bw 18603 -m 1024 -s 65536 -n 200 -F --report_gbits
 write_bw-4096 write ib_write_bw 18604 -m 4096 -s 65536 -n 200 -F --report_gbits
+read_bw-1024 read ib_read_bw 18608 -m 1024 -s 65536 -n 200 -F --report_gbits
 read_bw-4096 read ib_read_bw 18605 -m 4096 -s 65536 -n 200 -F --report_gbits
+send_bw-1024 send ib_send_bw 18609 -m 1024 -s 65536 -n 200 -F --report_gbits
 send_bw-4096 send ib_send_bw 18606 -m 4096 -s 65536 -n 200 -F --report_gbits
+write_lat-1024 write ib_write_lat 18610 -m 1024 -s 8 -n 200 -F
 write_lat-4096 write ib_write_lat 18607 -m 4096 -s 8 -n 200 -F
 EOF
 }
