@@ -170,6 +170,7 @@ static int file_take(struct gaudi_device *gdev, struct gaudi_file *gfile,
 
 	/* A new holder starts with a clean slate of captured errors. */
 	gaudi_eq_clear_captures(gdev);
+	gaudi_kcov_note_holder(gdev);
 	ret = gaudi_ctx_open(gdev, gfile);
 	if (ret) {
 		mutex_lock(&u->lock);
