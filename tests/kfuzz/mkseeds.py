@@ -40,6 +40,10 @@ def u32(v):
     return v.to_bytes(4, "little")
 
 
+def u64(v):
+    return v.to_bytes(8, "little")
+
+
 def cb_create(card=0, slot=0, size_idx=1, mapped=False):
     # k % 4 == 0 create, (k >> 2) % 8 the size, bit 5 HL_CB_FLAGS_MAP
     return op(CB, card) + u8((size_idx << 2) | (0x20 if mapped else 0), slot)
@@ -127,6 +131,15 @@ SEEDS = {
     "life": cb_create() + userptr() + op(FORK) + u8(0x7) + op(REOPEN, 0, 0) +
     cb_create() + userptr(slot=2, buf=3) + op(REOPEN, 0, 1) + u8(3) +
     cb_create() + cb_mmap() + cs_msg(hm=2) + wait(),
+    # A CS held by a FENCE nobody signals: the clean-up after the input
+    # closes the card under it, a hard reset (the reset work's remote
+    # kcov).  A LIN_DMA from and to device addresses nobody mapped: an MMU
+    # page fault, an event for the event-queue thread.
+    "hang": cb_create() + cb_mmap() + op(CS) + u8(7, 0, 0, 1) +
+    u8(0, 4, 0, 1, 1) + u8(0),
+    "fault": cb_create() + cb_mmap() + op(CS) + u8(7, 0, 0, 1) + u8(0, 0) +
+    u8(3) + u16(0) + u64(0x1000) + u8(3) + u16(0) + u64(0x2000) +
+    u16(4096) + u8(0) + wait(),
     "debug": b"".join(op(DEBUG) + bytes(64) + u8(i, 0, 1, 16, 16)
                       for i in range(0, 8, 2)),
 }
