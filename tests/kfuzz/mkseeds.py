@@ -17,10 +17,10 @@ NOPS = 14
 
 
 def op(kind, card=0, variant=0):
-    """The op byte: op % 14 is the kind, bit 7 the card; for REOPEN the
-    bits 5:4 pick reopen (0) or remap."""
+    """The op byte: op % 14 is the kind, bit 7 the card; for REOPEN and
+    FORK the bits 6:4 pick reopen or fork (0) or remap or a CS."""
     for b in range(128 * card, 128 * card + 128):
-        if b % NOPS == kind and (b >> 4) % 4 == variant % 4:
+        if b % NOPS == kind and (b >> 4) % 8 == variant % 8:
             return bytes([b])
     for b in range(128 * card, 128 * card + 128):
         if b % NOPS == kind:
