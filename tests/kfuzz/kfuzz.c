@@ -486,15 +486,24 @@ static void ctx_close(struct ctx *c)
 static void ctx_clean(struct ctx *c)
 {
 	struct drm_gaudi_nic a;
+	uint64_t us = 20000;
 	int i, dirty = 0;
 
 	/*
 	 * A short wait: a CS held by a FENCE or a bad packet runs into the
 	 * driver's lockup timeout; what cannot be undone below then closes
-	 * the card (its jobs end with the context).
+	 * the card (its jobs end with the context).  Once one is still
+	 * busy after that wait, the rest are only polled: a held queue holds
+	 * them all, and 20 ms each (16 of them, every input until the lockup
+	 * timeout) was most of the clean-up.
 	 */
-	for (i = 0; i < (int)c->nseq && i < NSEQ; i++)
-		wait_cs(c->fd, c->seq[i], 20000, NULL, NULL);
+	for (i = 0; i < (int)c->nseq && i < NSEQ; i++) {
+		uint32_t st = 0;
+
+		if (!wait_cs(c->fd, c->seq[i], us, &st, NULL) &&
+		    st == HL_WAIT_CS_STATUS_BUSY)
+			us = 0;
+	}
 	c->nseq = 0;
 	for (i = 0; i < NMR; i++) {
 		struct drm_gaudi_nic_mr_dereg d = { .port = c->mr_port[i],
