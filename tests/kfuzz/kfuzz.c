@@ -4,7 +4,9 @@
  * (tests/guest/kfuzz/suite.sh, make fuzz-kernel): a libFuzzer program
  * whose inputs decode into call sequences on two cards (two contexts at
  * once), steered by the kcov PCs of gaudi.ko (built with KCOV_INSTRUMENT
- * on the debug kernel) hashed into libFuzzer's extra counters.
+ * on the debug kernel) hashed into libFuzzer's extra counters, with the
+ * remote kcov of the driver's reset work and event-queue thread (the
+ * process forks once at start for it: kcov_remote_setup()).
  *
  * Oracles, each one abort()s so that libFuzzer keeps the input:
  *  - the kernel log (/dev/kmsg), judged after every input by the pattern
