@@ -1256,6 +1256,60 @@ static void op_ext(struct ctx *c, struct in *in)
 	}
 }
 
+/*
+ * libFuzzer's large heap blocks (its corpus and feature tables, ~24 MiB)
+ * are most of what a fork copies, and the child, which only makes a few
+ * calls and _exit()s, never touches them: private anonymous mappings of
+ * 1 MiB and more are not forked.  The host buffers (64 KiB each) and the
+ * kcov areas (shared) are not of them; a child that touched one would die
+ * loudly (libFuzzer's crash report, a failed run).  Looked up before each
+ * fork: the heap moves.
+ */
+static void dont_fork_heap(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long order[NBUF];
+	int b, i;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char perm[8];
+		int n = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s%n", &lo, &hi, perm, &n) < 3)
+			continue;
+		/* rw-p and no name: anonymous, private */
+		if (strcmp(perm, "rw-p") || hi - lo < (1UL << 20) ||
+		    line[n + strspn(line + n, " ")] != '\n')
+			continue;
+		/*
+		 * A mapping merged with host buffers: all of it but them.
+		 * The buffers by address (a remap may move them).
+		 */
+		for (b = 0; b < NBUF; b++)
+			order[b] = (unsigned long)bufs[b];
+		for (b = 1; b < NBUF; b++)
+			for (i = b; i > 0 && order[i - 1] > order[i]; i--) {
+				unsigned long t = order[i];
+
+				order[i] = order[i - 1];
+				order[i - 1] = t;
+			}
+		for (b = 0; b < NBUF && lo < hi; b++) {
+			if (order[b] + BUF_SIZE <= lo || order[b] >= hi)
+				continue;
+			if (order[b] > lo)
+				dont_fork((void *)lo, order[b] - lo);
+			lo = order[b] + BUF_SIZE;
+		}
+		if (lo < hi)
+			dont_fork((void *)lo, hi - lo);
+	}
+	if (f)
+		fclose(f);
+}
+
 /* fork: the child makes a few calls on the inherited file and exits. */
 static void op_fork(struct ctx *c, struct in *in)
 {
@@ -1264,6 +1318,7 @@ static void op_fork(struct ctx *c, struct in *in)
 	int st;
 
 	calls++;
+	dont_fork_heap();
 	pid = fork();
 	if (pid < 0)
 		return;
