@@ -1284,8 +1284,8 @@ static void dont_fork_heap(void)
 		    line[n + strspn(line + n, " ")] != '\n')
 			continue;
 		/*
-		 * A mapping merged with host buffers: all of it but them.
-		 * The buffers by address (a remap may move them).
+		 * A mapping merged with host buffers: all of it but them
+		 * (taken in address order).
 		 */
 		for (b = 0; b < NBUF; b++)
 			order[b] = (unsigned long)bufs[b];
