@@ -11,6 +11,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/interrupt.h>
+#include <linux/kcov.h>
 #include <linux/ktime.h>
 #include <linux/habanalabs/cpucp_if.h>
 
@@ -424,6 +425,7 @@ void gaudi_eq_handle(struct gaudi_device *gdev)
 	if (!READ_ONCE(eq->enabled))
 		return;
 
+	gaudi_kcov_remote_start(gdev);
 	while (budget--) {
 		e = &ring[eq->ci];
 		ctl = le32_to_cpu(READ_ONCE(e->hdr.ctl));
@@ -437,6 +439,7 @@ void gaudi_eq_handle(struct gaudi_device *gdev)
 		gaudi_eq_dispatch(gdev, FIELD_GET(EQ_CTL_EVENT_TYPE_MASK, ctl),
 				  &copy);
 	}
+	kcov_remote_stop();
 }
 
 int gaudi_eq_init(struct gaudi_device *gdev)

@@ -34,6 +34,7 @@
 #include "gaudi_info.h"
 #include "gaudi_mem.h"
 #include "gaudi_parser.h"
+#include "gaudi_reset.h"
 #include "gaudi_roce.h"
 #include "gaudi_types.h"
 
@@ -177,6 +178,7 @@ static int file_take(struct gaudi_device *gdev, struct gaudi_file *gfile,
 
 	/* A new holder starts with a clean slate of captured errors. */
 	gaudi_eq_clear_captures(gdev);
+	gaudi_kcov_note_holder(gdev);
 	ret = gaudi_ctx_open(gdev, gfile);
 	if (ret) {
 		mutex_lock(&u->lock);

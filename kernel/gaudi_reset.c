@@ -10,6 +10,7 @@
  * uevent (GAUDI_RESET=0) reports the outcome.
  */
 #include <linux/delay.h>
+#include <linux/kcov.h>
 #include <linux/kobject.h>
 #include <linux/habanalabs/hl_boot_if.h>
 
@@ -93,6 +94,7 @@ static void gaudi_reset_work(struct work_struct *work)
 	ktime_t start = ktime_get();
 	int ret;
 
+	gaudi_kcov_remote_start(gdev);
 	mutex_lock(&gdev->state_lock);
 	gdev->status = GAUDI_STATUS_IN_RESET;
 	mutex_unlock(&gdev->state_lock);
@@ -139,6 +141,7 @@ static void gaudi_reset_work(struct work_struct *work)
 	}
 	gaudi_nic_reset_done(gdev, !ret);
 	gaudi_reset_uevent(gdev, false);
+	kcov_remote_stop();
 }
 
 void gaudi_reset_init(struct gaudi_device *gdev)
@@ -173,6 +176,39 @@ int gaudi_reset_now(struct gaudi_device *gdev, const char *reason)
 	flush_work(&gdev->reset.work);
 	return READ_ONCE(gdev->status) == GAUDI_STATUS_OPERATIONAL ? 0 : -EIO;
 }
+
+#ifdef CONFIG_KCOV
+/**
+ * gaudi_kcov_note_holder() - remember a new holder's kcov common handle
+ * @gdev: the card, just taken by the calling process
+ *
+ * What the holder causes outside its own system calls (a reset, the
+ * events its work raises) runs in the reset work and the event-queue
+ * thread; they collect it for the holder's kcov (KCOV_REMOTE_ENABLE with
+ * a common handle, inherited by the process that opens the card).  0, no
+ * collection, when it has none.
+ */
+void gaudi_kcov_note_holder(struct gaudi_device *gdev)
+{
+	WRITE_ONCE(gdev->reset.kcov_handle, kcov_common_handle());
+}
+
+/**
+ * gaudi_kcov_remote_start() - start a remote kcov section for the holder
+ * @gdev: the card
+ *
+ * Only in the reset work and the event-queue thread (never in a user's
+ * task); kcov_remote_stop() ends the section, and is a no-op when none
+ * started.
+ */
+void gaudi_kcov_remote_start(struct gaudi_device *gdev)
+{
+	u64 handle = READ_ONCE(gdev->reset.kcov_handle);
+
+	if (handle)
+		kcov_remote_start(handle);
+}
+#endif
 
 /* Unload: no new reset from now on, wait for a running one. */
 void gaudi_reset_fini(struct gaudi_device *gdev)

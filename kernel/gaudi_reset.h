@@ -17,5 +17,17 @@ int gaudi_reset_now(struct gaudi_device *gdev, const char *reason);
 /* Halt the device CPU, SW_ALL_RST, wait, check (INTERFACE §10). */
 int gaudi_hw_reset(struct gaudi_device *gdev);
 void gaudi_reset_fini(struct gaudi_device *gdev);
+/*
+ * Remote kcov (the kernel fuzzer): the reset work and the event-queue
+ * thread collect under the card holder's common handle, noted at open;
+ * each section ends with kcov_remote_stop().
+ */
+#ifdef CONFIG_KCOV
+void gaudi_kcov_note_holder(struct gaudi_device *gdev);
+void gaudi_kcov_remote_start(struct gaudi_device *gdev);
+#else
+static inline void gaudi_kcov_note_holder(struct gaudi_device *gdev) {}
+static inline void gaudi_kcov_remote_start(struct gaudi_device *gdev) {}
+#endif
 
 #endif /* GAUDI_RESET_H */

@@ -198,6 +198,9 @@ struct gaudi_reset {
 	 * are limited per card; the counters and uevents say the rest.
 	 */
 	struct ratelimit_state log_rs;
+#ifdef CONFIG_KCOV
+	u64 kcov_handle;		/* the holder's kcov common handle */
+#endif
 };
 
 /* ---- gaudi_roce.c, gaudi_nic.c: the NIC ports (gaudi_cn.h) ------------ */

@@ -4,7 +4,9 @@
  * (tests/guest/kfuzz/suite.sh, make fuzz-kernel): a libFuzzer program
  * whose inputs decode into call sequences on two cards (two contexts at
  * once), steered by the kcov PCs of gaudi.ko (built with KCOV_INSTRUMENT
- * on the debug kernel) hashed into libFuzzer's extra counters.
+ * on the debug kernel) hashed into libFuzzer's extra counters, with the
+ * remote kcov of the driver's reset work and event-queue thread (the
+ * process forks once at start for it: kcov_remote_setup()).
  *
  * Oracles, each one abort()s so that libFuzzer keeps the input:
  *  - the kernel log (/dev/kmsg), judged after every input by the pattern
@@ -23,6 +25,7 @@
 #include <regex.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "../lib/hl_ioctl.h"
 #include "../../uapi/drm/gaudi_accel.h"
@@ -33,6 +36,14 @@
 #define KCOV_ENABLE		_IO('c', 100)
 #define KCOV_DISABLE		_IO('c', 101)
 #define KCOV_TRACE_PC		0
+struct kcov_remote_arg {
+	uint32_t trace_mode;
+	uint32_t area_size;
+	uint32_t num_handles;
+	uint64_t common_handle __attribute__((aligned(8)));
+	uint64_t handles[];
+};
+#define KCOV_REMOTE_ENABLE	_IOW('c', 102, struct kcov_remote_arg)
 
 #define NCTX		2
 #define NBUF		4
@@ -45,7 +56,8 @@
 #define NHMAP		16
 #define NCONN		8
 #define NMR		8
-#define MAX_CALLS	64
+#define MAX_CALLS	256
+#define PASSES		4
 #define PATTERN		0xA5
 #define COVER_WORDS	(256 * 1024)
 #define NCOUNTERS	(64 * 1024)
@@ -77,6 +89,7 @@ struct ctx {
 	uint32_t mr[NMR];
 	int mr_port[NMR];
 	int dmabuf;
+	uint32_t nic_dirty;	/* ports whose user WQ or CQ may be set */
 };
 
 static struct ctx ctxs[NCTX];
@@ -88,6 +101,10 @@ static uint16_t owners[NBUF][BUF_PAGES];
 static uint32_t nic_ports_mask;
 
 static unsigned long *cover;
+/* Remote coverage: the reset work and the event-queue thread of the cards
+ * this process holds (kcov_remote_setup()). */
+static unsigned long *rcover;
+#define RCOVER_WORDS	(512 * 1024)	/* a reset's trace, loops and all */
 static int kcov_fd = -1;
 static int kmsg_fd = -1;
 static regex_t problems;
@@ -95,9 +112,32 @@ static bool have_problems;
 static unsigned long long calls, inputs;
 static FILE *trace;		/* KFUZZ_TRACE=1: each call on stderr */
 
+/*
+ * Where the time goes (printed at exit): the input's calls by kind, the
+ * clean-up after each input, the coverage and oracle checks, and the
+ * rest (libFuzzer's own work between inputs).
+ */
+enum { T_CALLS = 16, T_CLEAN, T_COVER, T_ISO, T_KMSG, T_CB, T_NT };
+static const char *const t_names[T_NT] = {
+	"info", "cb", "cb", "cs", "cs", "wait", "mem", "userptr", "nic",
+	"debug", "ext", "remap", "fork", "userptr", "reopen", "",
+	"calls", "clean", "cover", "isolation", "kmsg", "callback",
+};
+static unsigned long long t_ns[T_NT], t_n[T_NT], t_start;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /* Unique kernel PCs seen (open addressing). */
 #define PCSET_SIZE	(1 << 18)
-static unsigned long pcset[PCSET_SIZE];
+static unsigned long pcset[PCSET_SIZE] __attribute__((aligned(PAGE)));
+/* The PC last added through each counter: a repeat skips the set. */
+static unsigned long last_pc[NCOUNTERS] __attribute__((aligned(PAGE)));
 static unsigned long npcs;
 
 /* ---- the input ---------------------------------------------------------- */
@@ -164,15 +204,19 @@ static void own(const struct hmap *m, int delta)
 	}
 }
 
+static uint8_t pattern_page[PAGE];
+
 static void check_isolation(void)
 {
 	int b, pg, i;
 
+	if (!pattern_page[0])
+		memset(pattern_page, PATTERN, PAGE);
 	for (b = 0; b < NBUF; b++)
 		for (pg = 0; pg < BUF_PAGES; pg++) {
 			const uint8_t *p = bufs[b] + (size_t)pg * PAGE;
 
-			if (owners[b][pg])
+			if (owners[b][pg] || !memcmp(p, pattern_page, PAGE))
 				continue;
 			for (i = 0; i < PAGE; i++)
 				if (p[i] != PATTERN) {
@@ -217,17 +261,34 @@ static void check_kmsg(void)
 static void pc_add(unsigned long pc)
 {
 	unsigned long h = (pc * 0x9E3779B97F4A7C15ULL) >> 46;
+	unsigned int b = (pc ^ (pc >> 16)) % NCOUNTERS;
 
-	counters[(pc ^ (pc >> 16)) % NCOUNTERS]++;
+	/* Saturating: a count that wraps to 0 would hide the hits. */
+	if (counters[b] != 0xFF)
+		counters[b]++;
+	if (last_pc[b] == pc)
+		return;	/* a loop's PCs: in the set already */
 	while (pcset[h & (PCSET_SIZE - 1)]) {
-		if (pcset[h & (PCSET_SIZE - 1)] == pc)
+		if (pcset[h & (PCSET_SIZE - 1)] == pc) {
+			last_pc[b] = pc;
 			return;
+		}
 		h++;
 	}
 	if (npcs < PCSET_SIZE / 2) {
 		pcset[h & (PCSET_SIZE - 1)] = pc;
 		npcs++;
+		last_pc[b] = pc;
 	}
+}
+
+/*
+ * What a child of op_fork() never touches is not copied into it (nor
+ * copied back on write after it): fork stays a fork of the calls' state.
+ */
+static void dont_fork(void *p, size_t len)
+{
+	madvise(p, len, MADV_DONTFORK);
 }
 
 static void cover_start(void)
@@ -236,17 +297,103 @@ static void cover_start(void)
 		__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
 }
 
-static void cover_end(void)
+static unsigned long long remote_pcs;	/* PC records of remote sections */
+
+static unsigned long cover_add(const unsigned long *area, unsigned long words)
 {
 	unsigned long n, i;
 
-	if (!cover)
-		return;
-	n = __atomic_load_n(&cover[0], __ATOMIC_RELAXED);
-	if (n > COVER_WORDS - 1)
-		n = COVER_WORDS - 1;
+	if (!area)
+		return 0;
+	n = __atomic_load_n(&area[0], __ATOMIC_RELAXED);
+	if (n > words - 1)
+		n = words - 1;
 	for (i = 0; i < n; i++)
-		pc_add(cover[i + 1]);
+		pc_add(area[i + 1]);
+	return n;
+}
+
+/*
+ * The input's own PCs, and the remote ones gathered since the last input
+ * (a reset the input caused may still run: its PCs count for the next).
+ */
+static void cover_end(void)
+{
+	cover_add(cover, COVER_WORDS);
+	remote_pcs += cover_add(rcover, RCOVER_WORDS);
+	if (rcover)
+		__atomic_store_n(&rcover[0], 0, __ATOMIC_RELAXED);
+}
+
+static pid_t fuzzer_pid;
+
+static void forward_signal(int sig)
+{
+	kill(fuzzer_pid, sig);
+}
+
+/*
+ * Remote kcov: the driver collects its reset work and event-queue thread
+ * under the kcov common handle the holder of a card had when it opened it
+ * (kernel/gaudi_reset.c).  KCOV_REMOTE_ENABLE gives the calling task that
+ * handle, and its children inherit it, but a task with remote kcov cannot
+ * enable kcov on itself: so this process enables remote collection, forks,
+ * and waits; the child, the fuzzer, inherits the handle and the mapped
+ * area, and enables its own kcov.  The parent exits as the child did.
+ */
+static void kcov_remote_setup(void)
+{
+	struct kcov_remote_arg arg;
+	int fd, st;
+
+	fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, KCOV_INIT_TRACE, (unsigned long)RCOVER_WORDS))
+		goto none;
+	rcover = mmap(NULL, RCOVER_WORDS * sizeof(unsigned long),
+		      PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (rcover == MAP_FAILED)
+		goto none;
+	memset(&arg, 0, sizeof(arg));
+	arg.trace_mode = KCOV_TRACE_PC;
+	arg.area_size = RCOVER_WORDS;
+	/* Subsystem 0 (common), the instance this process's id. */
+	arg.common_handle = (uint32_t)getpid();
+	if (ioctl(fd, KCOV_REMOTE_ENABLE, &arg))
+		goto none;
+	fflush(NULL);
+	fuzzer_pid = fork();
+	if (fuzzer_pid < 0)
+		goto none;
+	if (!fuzzer_pid) {
+		dont_fork(rcover, RCOVER_WORDS * sizeof(unsigned long));
+		fprintf(stderr, "kfuzz: remote kcov on, common handle 0x%llx\n",
+			(unsigned long long)arg.common_handle);
+		return;
+	}
+	signal(SIGINT, forward_signal);
+	signal(SIGTERM, forward_signal);
+	signal(SIGHUP, forward_signal);
+	while (waitpid(fuzzer_pid, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(1);
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		raise(WTERMSIG(st));
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+none:
+	fprintf(stderr, "kfuzz: no remote kcov (%s): reset and event-queue coverage off\n",
+		strerror(errno));
+	if (rcover == MAP_FAILED)
+		rcover = NULL;
+	if (rcover) {
+		munmap(rcover, RCOVER_WORDS * sizeof(unsigned long));
+		rcover = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (getenv("KFUZZ_NEED_KCOV"))
+		exit(1);
 }
 
 static void kcov_setup(void)
@@ -262,6 +409,7 @@ static void kcov_setup(void)
 		cover = NULL;
 		goto none;
 	}
+	dont_fork(cover, COVER_WORDS * sizeof(unsigned long));
 	if (ioctl(kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC))
 		goto none;
 	return;
@@ -292,6 +440,7 @@ static void ctx_reset_state(struct ctx *c)
 	for (i = 0; i < NMR; i++)
 		c->mr_port[i] = -1;
 	c->dmabuf = -1;
+	c->nic_dirty = 0;
 }
 
 static void ctx_open(struct ctx *c)
@@ -339,15 +488,24 @@ static void ctx_close(struct ctx *c)
 static void ctx_clean(struct ctx *c)
 {
 	struct drm_gaudi_nic a;
+	uint64_t us = 20000;
 	int i, dirty = 0;
 
 	/*
 	 * A short wait: a CS held by a FENCE or a bad packet runs into the
 	 * driver's lockup timeout; what cannot be undone below then closes
-	 * the card (its jobs end with the context).
+	 * the card (its jobs end with the context).  Once one is still
+	 * busy after that wait, the rest are only polled: a held queue holds
+	 * them all, and 20 ms each (16 of them, every input until the lockup
+	 * timeout) was most of the clean-up.
 	 */
-	for (i = 0; i < (int)c->nseq && i < NSEQ; i++)
-		wait_cs(c->fd, c->seq[i], 20000, NULL, NULL);
+	for (i = 0; i < (int)c->nseq && i < NSEQ; i++) {
+		uint32_t st = 0;
+
+		if (!wait_cs(c->fd, c->seq[i], us, &st, NULL) &&
+		    st == HL_WAIT_CS_STATUS_BUSY)
+			us = 0;
+	}
 	c->nseq = 0;
 	for (i = 0; i < NMR; i++) {
 		struct drm_gaudi_nic_mr_dereg d = { .port = c->mr_port[i],
@@ -378,7 +536,7 @@ static void ctx_clean(struct ctx *c)
 	for (i = 0; i < GAUDI_NIC_PORTS; i++) {
 		struct drm_gaudi_nic_port p = { .port = i };
 
-		if (!(nic_ports_mask & (1U << i)))
+		if (!(nic_ports_mask & c->nic_dirty & (1U << i)))
 			continue;
 		memset(&a, 0, sizeof(a));
 		a.input_ptr = (uintptr_t)&p;
@@ -388,6 +546,7 @@ static void ctx_clean(struct ctx *c)
 		a.op = GAUDI_NIC_OP_USER_WQ_UNSET;
 		xioctl(c->fd, DRM_IOCTL_GAUDI_NIC, &a);
 	}
+	c->nic_dirty = 0;
 	if (c->dmabuf >= 0) {
 		close(c->dmabuf);
 		c->dmabuf = -1;
@@ -1015,6 +1174,10 @@ static void op_nic(struct ctx *c, struct in *in)
 	rc = call(c->fd, DRM_IOCTL_GAUDI_NIC, &a);
 	if (rc)
 		return;
+	/* What ctx_clean() must unset (only what may be set: a call each). */
+	if ((a.op == GAUDI_NIC_OP_USER_WQ_SET || a.op == GAUDI_NIC_OP_USER_CQ_SET) &&
+	    port < GAUDI_NIC_PORTS)
+		c->nic_dirty |= 1U << port;
 	if (a.op == GAUDI_NIC_OP_ALLOC_CONN) {
 		uint32_t id = ((struct drm_gaudi_nic_conn_id *)out)->conn_id;
 
@@ -1082,12 +1245,69 @@ static void op_ext(struct ctx *c, struct in *in)
 		 */
 		uint32_t nr = 0x20 + get8(in) % 16;
 
-		if (nr != DRM_GAUDI_FLASH)
-			call(c->fd, DRM_IOWR(DRM_COMMAND_BASE + nr,
-					     struct drm_gaudi_nic), &u);
+		/* The NIC's number: whatever it set, ctx_clean() unsets. */
+		if (nr != DRM_GAUDI_FLASH &&
+		    !call(c->fd, DRM_IOWR(DRM_COMMAND_BASE + nr,
+					  struct drm_gaudi_nic), &u) &&
+		    nr == DRM_GAUDI_NIC)
+			c->nic_dirty = ~0U;
 		break;
 	}
 	}
+}
+
+/*
+ * libFuzzer's large heap blocks (its corpus and feature tables, ~24 MiB)
+ * are most of what a fork copies, and the child, which only makes a few
+ * calls and _exit()s, never touches them: private anonymous mappings of
+ * 1 MiB and more are not forked.  The host buffers (64 KiB each) and the
+ * kcov areas (shared) are not of them; a child that touched one would die
+ * loudly (libFuzzer's crash report, a failed run).  Looked up before each
+ * fork: the heap moves.
+ */
+static void dont_fork_heap(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long order[NBUF];
+	int b, i;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char perm[8];
+		int n = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s%n", &lo, &hi, perm, &n) < 3)
+			continue;
+		/* rw-p and no name: anonymous, private */
+		if (strcmp(perm, "rw-p") || hi - lo < (1UL << 20) ||
+		    line[n + strspn(line + n, " ")] != '\n')
+			continue;
+		/*
+		 * A mapping merged with host buffers: all of it but them
+		 * (taken in address order).
+		 */
+		for (b = 0; b < NBUF; b++)
+			order[b] = (unsigned long)bufs[b];
+		for (b = 1; b < NBUF; b++)
+			for (i = b; i > 0 && order[i - 1] > order[i]; i--) {
+				unsigned long t = order[i];
+
+				order[i] = order[i - 1];
+				order[i - 1] = t;
+			}
+		for (b = 0; b < NBUF && lo < hi; b++) {
+			if (order[b] + BUF_SIZE <= lo || order[b] >= hi)
+				continue;
+			if (order[b] > lo)
+				dont_fork((void *)lo, order[b] - lo);
+			lo = order[b] + BUF_SIZE;
+		}
+		if (lo < hi)
+			dont_fork((void *)lo, hi - lo);
+	}
+	if (f)
+		fclose(f);
 }
 
 /* fork: the child makes a few calls on the inherited file and exits. */
@@ -1098,6 +1318,7 @@ static void op_fork(struct ctx *c, struct in *in)
 	int st;
 
 	calls++;
+	dont_fork_heap();
 	pid = fork();
 	if (pid < 0)
 		return;
@@ -1127,20 +1348,48 @@ static void op_fork(struct ctx *c, struct in *in)
 	}
 }
 
+/*
+ * The input's calls, PASSES times over (the input as if repeated, with
+ * what the earlier passes left), at most MAX_CALLS: the clean-up and the
+ * checks after an input, and libFuzzer's work between inputs, are then
+ * shared by many calls.
+ */
 static void run_input(struct in *in)
 {
-	unsigned int n = 0, cur = 0;
+	struct in start = *in;
+	unsigned int n = 0, cur = 0, pass = 1, kind;
+	unsigned long long t0;
 
-	while (in->n && n++ < MAX_CALLS) {
-		uint32_t op = get8(in);
+	for (;;) {
 		struct ctx *c;
+		uint32_t op;
 
+		if (!in->n) {
+			if (pass++ == PASSES || !start.n)
+				break;
+			*in = start;
+		}
+		if (n++ == MAX_CALLS)
+			break;
+		op = get8(in);
 		if (op & 0x80 && ncards > 1)
 			cur = 1;
 		else
 			cur = 0;
 		c = &ctxs[cur];
-		switch (op % 14) {
+		kind = op % 14;
+		/*
+		 * A fork (~90 ms in the debug guest) and a close and reopen
+		 * (~40 ms) are the dearest calls by far: one op byte of the
+		 * nine of their kind for each card; the others are a CS and
+		 * the remap.
+		 */
+		if (kind == 12 && (op >> 4) % 8)
+			kind = 3;
+		if (kind == 11 && (op >> 4) % 8 == 0)
+			kind = 14;
+		t0 = now_ns();
+		switch (kind) {
 		case 0:
 			op_info(c, in);
 			break;
@@ -1171,14 +1420,13 @@ static void run_input(struct in *in)
 			op_ext(c, in);
 			break;
 		case 11:
-			if ((op >> 4) % 4 == 0) {
-				TRACE("reopen card %d\n", c->card);
-				calls++;
-				ctx_close(c);
-				ctx_open(c);
-			} else {
-				op_remap(in);
-			}
+			op_remap(in);
+			break;
+		case 14:
+			TRACE("reopen card %d\n", c->card);
+			calls++;
+			ctx_close(c);
+			ctx_open(c);
 			break;
 		case 12:
 			op_fork(c, in);
@@ -1187,6 +1435,8 @@ static void run_input(struct in *in)
 			op_userptr(c, in);
 			break;
 		}
+		t_ns[kind] += now_ns() - t0;
+		t_n[kind]++;
 	}
 }
 
@@ -1225,16 +1475,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct in in = { data, size };
 	int i;
 
+	unsigned long long t[6];
+
 	inputs++;
+	t[0] = now_ns();
 	cover_start();
 	run_input(&in);
+	t[1] = now_ns();
 	for (i = 0; i < ncards; i++)
 		ctx_clean(&ctxs[i]);
+	t[2] = now_ns();
 	cover_end();
+	t[3] = now_ns();
 	if (selftest)
 		self_test();
 	check_isolation();
+	t[4] = now_ns();
 	check_kmsg();
+	t[5] = now_ns();
+	for (i = 0; i < 5; i++) {
+		t_ns[T_CALLS + i] += t[i + 1] - t[i];
+		t_n[T_CALLS + i]++;
+	}
+	t_ns[T_CB] += t[5] - t[0];
+	t_n[T_CB]++;
 	return 0;
 }
 
@@ -1313,8 +1577,21 @@ static void dump_pcs(void)
 
 static void at_exit(void)
 {
+	unsigned long long wall = now_ns() - t_start;
+	int i;
+
 	fprintf(stderr, "kfuzz: %llu inputs, %llu calls, %lu kernel PCs\n",
 		inputs, calls, npcs);
+	if (rcover)
+		fprintf(stderr, "kfuzz: remote kcov: %llu PC records from the reset work and the event-queue thread\n",
+			remote_pcs);
+	for (i = 0; i < T_NT; i++)
+		if (t_n[i])
+			fprintf(stderr, "kfuzz: time %-2d %-12s %8.2f s %8llu times %8.1f us each\n",
+				i, t_names[i], t_ns[i] / 1e9, t_n[i],
+				t_ns[i] / 1e3 / t_n[i]);
+	fprintf(stderr, "kfuzz: time    wall         %8.2f s, outside the callback %.2f s\n",
+		wall / 1e9, (wall - t_ns[T_CB]) / 1e9);
 	dump_pcs();
 }
 
@@ -1327,6 +1604,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	t_start = now_ns();
 	if (getenv("KFUZZ_TRACE"))
 		trace = stderr;
 	selftest = getenv("KFUZZ_SELFTEST");
@@ -1339,6 +1617,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		}
 		have_problems = true;
 	}
+	/* Before the cards are opened: the open notes the handle. */
+	kcov_remote_setup();
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg_fd >= 0)
 		lseek(kmsg_fd, 0, SEEK_END);
@@ -1368,6 +1648,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* A child of op_fork() must not run libFuzzer's handlers. */
 	signal(SIGPIPE, SIG_IGN);
 	kcov_setup();
+	dont_fork(pcset, sizeof(pcset));
+	dont_fork(last_pc, sizeof(last_pc));
 	atexit(at_exit);
 	return 0;
 }

@@ -17,10 +17,10 @@ NOPS = 14
 
 
 def op(kind, card=0, variant=0):
-    """The op byte: op % 14 is the kind, bit 7 the card; for REOPEN the
-    bits 5:4 pick reopen (0) or remap."""
+    """The op byte: op % 14 is the kind, bit 7 the card; for REOPEN and
+    FORK the bits 6:4 pick reopen or fork (0) or remap or a CS."""
     for b in range(128 * card, 128 * card + 128):
-        if b % NOPS == kind and (b >> 4) % 4 == variant % 4:
+        if b % NOPS == kind and (b >> 4) % 8 == variant % 8:
             return bytes([b])
     for b in range(128 * card, 128 * card + 128):
         if b % NOPS == kind:
@@ -38,6 +38,10 @@ def u16(v):
 
 def u32(v):
     return v.to_bytes(4, "little")
+
+
+def u64(v):
+    return v.to_bytes(8, "little")
 
 
 def cb_create(card=0, slot=0, size_idx=1, mapped=False):
@@ -127,6 +131,15 @@ SEEDS = {
     "life": cb_create() + userptr() + op(FORK) + u8(0x7) + op(REOPEN, 0, 0) +
     cb_create() + userptr(slot=2, buf=3) + op(REOPEN, 0, 1) + u8(3) +
     cb_create() + cb_mmap() + cs_msg(hm=2) + wait(),
+    # A CS held by a FENCE nobody signals: the clean-up after the input
+    # closes the card under it, a hard reset (the reset work's remote
+    # kcov).  A LIN_DMA from and to device addresses nobody mapped: an MMU
+    # page fault, an event for the event-queue thread.
+    "hang": cb_create() + cb_mmap() + op(CS) + u8(7, 0, 0, 1) +
+    u8(0, 4, 0, 1, 1) + u8(0),
+    "fault": cb_create() + cb_mmap() + op(CS) + u8(7, 0, 0, 1) + u8(0, 0) +
+    u8(3) + u16(0) + u64(0x1000) + u8(3) + u16(0) + u64(0x2000) +
+    u16(4096) + u8(0) + wait(),
     "debug": b"".join(op(DEBUG) + bytes(64) + u8(i, 0, 1, 16, 16)
                       for i in range(0, 8, 2)),
 }

@@ -83,8 +83,12 @@ else
 		[ "$st" -ne 0 ] && grep -q "$want" "$out/selftest-$t"
 		ok $? "kfuzz oracle self-test: an injected $t fault fails the run (status $st)"
 	done
-	"$BIN/kfuzz" -max_total_time="$FUZZ_S" -max_len=512 -timeout=180 \
-		-rss_limit_mb=1536 -print_final_stats=1 \
+	# Long inputs from the start (-len_control=0): up to 256 calls each,
+	# so that the clean-up and the oracle checks after an input, and
+	# libFuzzer's own work, weigh little per call; one process, nothing
+	# else adds to the corpus (-reload=0).
+	"$BIN/kfuzz" -max_total_time="$FUZZ_S" -max_len=4096 -len_control=0 \
+		-reload=0 -timeout=180 -rss_limit_mb=1536 -print_final_stats=1 \
 		-artifact_prefix="$out/" "$out/corpus" "$KFUZZ_DIR/corpus" \
 		>"$log" 2>&1
 	st=$?
@@ -102,6 +106,8 @@ else
 		-o -name 'oom-*' -o -name 'leak-*' | wc -l)
 	[ "$st" -eq 0 ] && [ "$reports" -eq 0 ] && [ -n "$calls" ]
 	ok $? "kfuzz: ${execs:-0} inputs, ${calls:-0} calls in $secs s ($((${calls:-0} / secs)) calls/s), ${pcs:-0} kernel PCs, corpus $corpus, $reports reports (libFuzzer status $st)"
+	# Where the time went (the program's "kfuzz: time" lines), remote kcov.
+	grep '^kfuzz: \(time\|remote\|no \)' "$log" | sed 's/^/# /'
 	if [ "$st" -ne 0 ] || [ "$reports" -ne 0 ]; then
 		if grep -q '^kfuzz: \(kernel report\|isolation\)\|==ERROR' "$log"; then
 			grep -A 40 '^kfuzz: \(kernel report\|isolation\)\|==ERROR' "$log" |
