@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Build a host bench of the device model: NAME.c of this folder with the
-# engines of emulator/core and the unit tests' fake bus, optimised as QEMU
+# Build a host bench of the device model: the C file of this folder named
+# by NAME (without .c), with the engines of emulator/core and the unit
+# tests' fake bus, optimised as QEMU
 # builds them (-O2), trace events compiled away, into build/bench/NAME.
 # Used by roce-bench.sh (roce_model_bench); run-bench.sh builds model_bench
 # with the same command.
