@@ -5,8 +5,7 @@
 # by NAME (without .c), with the engines of emulator/core and the unit
 # tests' fake bus, optimised as QEMU
 # builds them (-O2), trace events compiled away, into build/bench/NAME.
-# Used by roce-bench.sh (roce_model_bench); run-bench.sh builds model_bench
-# with the same command.
+# Used by roce-bench.sh (roce_model_bench) and run-bench.sh (model_bench).
 #
 #   tests/bench/host-bench-build.sh NAME
 #

@@ -107,18 +107,9 @@ MEM=${MEM:-4G}
 # shellcheck source=tests/bench/host-setup.sh
 . "$repo/tests/bench/host-setup.sh"
 bench_host_setup run-bench
-# The model alone: the engines of emulator/core and the unit tests' fake
-# bus, optimised as QEMU builds them (-O2), trace events compiled away.
-mkdir -p "$out/trace"
-/usr/bin/python3 "$repo/emulator/qemu/trace-stubs.py" \
-	"$repo/emulator/qemu/trace-events" >"$out/trace/trace.h"
-# shellcheck disable=SC2046
-$cc -std=gnu11 -O2 -Wall -Wextra -Werror -I "$repo/emulator/core" \
-	-I "$repo/firmware/fit" -I "$repo/hw" -I "$repo/tests/lib" \
-	-I "$repo/tests/emulator" -I "$out/trace" $(pkg-config --cflags glib-2.0) \
-	-o "$out/model_bench" "$repo/tests/bench/model_bench.c" \
-	"$repo/tests/emulator/fakebus.c" "$repo"/emulator/core/*.c \
-	"$repo"/firmware/fit/*.c $(pkg-config --libs glib-2.0 nettle zlib) -lfdt
+# The model alone (host-bench-build.sh: the engines of emulator/core and
+# the unit tests' fake bus, optimised as QEMU builds them).
+CC=$cc "$repo/tests/bench/host-bench-build.sh" model_bench
 MODEL_SAMPLES=${MODEL_SAMPLES:-3}
 # model_point N: one point of model samples, appended to raw-model.txt.
 model_point() {
